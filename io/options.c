@@ -1,0 +1,83 @@
+#include "options.h"
+
+static char deck_name[PETSC_MAX_PATH_LEN] = "";
+
+PetscErrorCode OptionsSetDeck(const char *path)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(deck_name, path ? path : "", sizeof(deck_name)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *OptionsDeck(void)
+{
+  return deck_name;
+}
+
+/* Where a value came from, for error messages. */
+static const char *OptionsSource(char *buf, size_t len)
+{
+  if (deck_name[0]) PetscCallAbort(PETSC_COMM_SELF, PetscSNPrintf(buf, len, " (deck %s or command line)", deck_name));
+  else PetscCallAbort(PETSC_COMM_SELF, PetscSNPrintf(buf, len, " (command line)"));
+  return buf;
+}
+
+static void FormatBound(char *buf, size_t len, PetscReal v)
+{
+  if (v >= PETSC_MAX_REAL) PetscCallAbort(PETSC_COMM_SELF, PetscSNPrintf(buf, len, "inf"));
+  else if (v <= PETSC_MIN_REAL) PetscCallAbort(PETSC_COMM_SELF, PetscSNPrintf(buf, len, "-inf"));
+  else snprintf(buf, len, "%g", (double)v);
+}
+
+PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange r, const char *units)
+{
+  PetscBool lo_open = (r == RANGE_OPEN_LO || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool hi_open = (r == RANGE_OPEN_HI || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool ok      = isfinite(v) && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+  char      src[PETSC_MAX_PATH_LEN + 64], blo[32], bhi[32];
+
+  PetscFunctionBeginUser;
+  if (ok) PetscFunctionReturn(PETSC_SUCCESS);
+  FormatBound(blo, sizeof(blo), lo);
+  FormatBound(bhi, sizeof(bhi), hi);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-%s = %g%s is out of range: allowed %s%s, %s%s %s", key, (double)v, OptionsSource(src, sizeof(src)), lo_open ? "(" : "[", blo, bhi, hi_open ? ")" : "]", units ? units : "");
+}
+
+PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi)
+{
+  char src[PETSC_MAX_PATH_LEN + 64];
+
+  PetscFunctionBeginUser;
+  PetscCheck(v >= lo && v <= hi, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-%s = %" PetscInt_FMT "%s is out of range: allowed [%" PetscInt_FMT ", %" PetscInt_FMT "]", key, v, OptionsSource(src, sizeof(src)), lo, hi);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A key that nothing read is a misspelling or a key of another command:
+ * refuse it rather than silently run with the default. */
+PetscErrorCode OptionsCheckUnused(MPI_Comm comm)
+{
+  PetscInt n;
+  char   **names, **values, src[PETSC_MAX_PATH_LEN + 64];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscBool petsc_own;
+    /* PETSc's own run-time switches are read at finalize, not by hdem */
+    PetscCall(PetscStrbeginswith(names[i], "log_view", &petsc_own));
+    if (petsc_own) continue;
+    PetscCall(PetscStrcmp(names[i], "options_left", &petsc_own));
+    if (petsc_own) continue;
+    PetscCall(PetscStrcmp(names[i], "hdem_traceback", &petsc_own));
+    if (petsc_own) continue;
+    {
+      PetscErrorCode ierr = PETSC_ERR_USER_INPUT;
+      char           msg[1024];
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "unknown option -%s%s%s%s: misspelt, or not an option of this command (see -help)", names[i], values[i] ? " " : "", values[i] ? values[i] : "", OptionsSource(src, sizeof(src))));
+      PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+      SETERRQ(comm, ierr, "%s", msg);
+    }
+  }
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,21 @@
+/* Validation helpers over PETSc's options database: ranges named by key,
+ * the deck the options came from, and keys nobody used. */
+#ifndef HDEM_OPTIONS_H
+#define HDEM_OPTIONS_H
+
+#include "../src/hdem.h"
+
+typedef enum {
+  RANGE_CLOSED,   /* [lo, hi] */
+  RANGE_OPEN_LO,  /* (lo, hi] */
+  RANGE_OPEN_HI,  /* [lo, hi) */
+  RANGE_OPEN      /* (lo, hi) */
+} OptionRange;
+
+PETSC_EXTERN PetscErrorCode OptionsSetDeck(const char *);
+PETSC_EXTERN const char    *OptionsDeck(void);
+PETSC_EXTERN PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange, const char *units);
+PETSC_EXTERN PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi);
+PETSC_EXTERN PetscErrorCode OptionsCheckUnused(MPI_Comm);
+
+#endif

@@ -1,0 +1,94 @@
+/* A contact model (normal law + damping + separation + tangential) and the
+ * evaluation of one contact between two bodies, or a body and a wall.
+ *
+ * Orientation: the normal n points from body j to body i, relative
+ * velocities are v_i - v_j, and the returned force acts on i (j receives
+ * its opposite).
+ *
+ * Velocity Verlet knows the half-step velocity, which is exactly the motion
+ * over the step, so the tangential spring is stretched with it; dashpots
+ * instead take the velocity predicted at the step's end, v + (dt/2) a_old,
+ * which makes the damping force second-order accurate (with the half-step
+ * velocity alone, restitution is off by O(dt)).
+ *
+ * Where the normal force jumps (a linear term with damping at first touch,
+ * the tensile tail of 'overlap' at separation), velocity Verlet misplaces an
+ * impulse of order F dt.  The first step of a contact therefore weighs its
+ * force so that it carries the impulse of the part of the step spent in
+ * contact, and the step that finds the pair apart again (ContactSeparate)
+ * adds the impulse of the tail between the last step and the separation;
+ * both from the law's own integrals (U and int C), the overlap moving at the
+ * current rate.  Restitution is then second-order accurate for every law. */
+#ifndef HDEM_CONTACT_H
+#define HDEM_CONTACT_H
+
+#include "damping.h"
+
+typedef enum {
+  TANGENTIAL_CONSTANT,
+  TANGENTIAL_MINDLIN
+} TangentialStiffnessType;
+
+PETSC_EXTERN const char *const TangentialStiffnessTypes[];
+
+typedef struct {
+  PetscReal E, nu, density; /* Young's modulus [Pa], Poisson ratio, density [kg/m^3] */
+} Material;
+
+typedef struct {
+  PetscReal               mu;        /* Coulomb friction coefficient; 0 disables the spring */
+  TangentialStiffnessType stiffness;
+  PetscReal               kt;        /* constant stiffness [N/m] */
+  PetscReal               zeta;      /* damping ratio of the tangential oscillator */
+} Tangential;
+
+typedef struct {
+  NormalLaw  law;
+  PetscBool  hertz_from_material; /* Hertz with k = (4/3) E* sqrt(R*) per pair */
+  Damping    damping;
+  Tangential tangential;
+  Material   material;
+} ContactModel;
+
+/* Constants of one pair, fixed while the two bodies keep their shapes. */
+typedef struct {
+  PetscReal s;      /* normal-law scale */
+  PetscReal m;      /* effective mass along the normal [kg] */
+  PetscReal mt;     /* effective mass of the tangential contact-point motion [kg] */
+  PetscReal Rstar;  /* effective radius [m] */
+  PetscReal Gstar;  /* effective shear modulus [Pa] (Mindlin) */
+  PetscReal ri, rj; /* lever arms from each centre to the contact point [m] */
+} ContactPair;
+
+/* What a contact remembers from step to step: its tangential spring and the
+ * normal speed at first touch (the speed-scaled damping laws need it). */
+typedef struct {
+  PetscReal xi[3];
+  PetscReal v_imp;
+  PetscReal d_last, Fn_last, dt_last; /* overlap, normal force and step of the last step */
+  PetscInt  touched;
+} ContactHistory;
+
+typedef struct {
+  PetscReal F[3];      /* force on i [N] */
+  PetscReal Ti[3];     /* torque on i [N m] */
+  PetscReal Tj[3];     /* torque on j [N m] */
+  PetscReal Fn;        /* normal force as applied (clipped for 'force') */
+  PetscReal Fn_raw;    /* elastic + damping, unclipped */
+  PetscReal U;         /* elastic energy [J] */
+  PetscReal ddot;      /* overlap rate [m/s] */
+} ContactResult;
+
+PETSC_EXTERN PetscErrorCode ContactModelDestroy(ContactModel *);
+PETSC_EXTERN void ContactPairSetUp(const ContactModel *, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall, ContactPair *);
+PETSC_EXTERN PetscReal ContactTangentialStiffness(const ContactModel *, const ContactPair *, PetscReal d);
+typedef struct {
+  PetscReal n[3], d;                /* normal j -> i, overlap [m] */
+  PetscReal v[3], wi[3], wj[3];     /* half-step relative and angular velocities */
+  PetscReal vp[3], wip[3], wjp[3];  /* the same predicted at the end of the step */
+} ContactKinematics;
+
+PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);
+PETSC_EXTERN void ContactSeparate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);
+
+#endif

@@ -1,0 +1,20 @@
+/* Velocity Verlet (kick-drift-kick) building blocks over arrays of bodies;
+ * the step length may change from one step to the next. */
+#ifndef HDEM_INTEGRATOR_H
+#define HDEM_INTEGRATOR_H
+
+#include "hdem.h"
+
+/* v += a * h for a = f / m, or for spheres w += t / I (scalar inertia). */
+static inline void IntegratorKick(PetscInt n, PetscReal *restrict v, const PetscReal *restrict f, const PetscReal *restrict inv_m, PetscReal h)
+{
+  for (PetscInt i = 0; i < n; i++)
+    for (int a = 0; a < 3; a++) v[3 * i + a] += f[3 * i + a] * inv_m[i] * h;
+}
+
+static inline void IntegratorDrift(PetscInt n, PetscReal *restrict x, const PetscReal *restrict v, PetscReal dt)
+{
+  for (PetscInt i = 0; i < 3 * n; i++) x[i] += v[i] * dt;
+}
+
+#endif

@@ -1,0 +1,53 @@
+/* hdem: the driver.  hdem COMMAND [options]; see hdem -help. */
+#include "commands.h"
+#include "../decomp/collective.h"
+
+static const char usage[] = "hdem " HDEM_VERSION ": distributed DEM with harmonic-regularised contacts\n"
+                            "usage: hdem impact [options]   one calibration impact, JSON on stdout\n"
+                            "       hdem version\n"
+                            "       hdem COMMAND -help      the options of a command, with units and defaults\n";
+
+/* Print a user's error once, plainly; -hdem_traceback adds where it arose. */
+static PetscErrorCode ErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  PetscBool *trace = (PetscBool *)ctx;
+  (void)comm;
+  if (p == PETSC_ERROR_INITIAL) {
+    const char *generic = NULL;
+    PetscErrorMessage(n, &generic, NULL);
+    fprintf(stderr, "hdem: error: %s\n", mess && mess[0] ? mess : (generic ? generic : "unknown error"));
+  }
+  if (*trace) fprintf(stderr, "hdem:   at %s() %s:%d\n", func, file, line);
+  return n;
+}
+
+int main(int argc, char **argv)
+{
+  PetscErrorCode ierr;
+  PetscBool      help = PETSC_FALSE;
+  static PetscBool trace = PETSC_FALSE;
+  const char    *cmd = argc > 1 ? argv[1] : "";
+
+  ierr = PetscInitialize(&argc, &argv, NULL, usage);
+  if (ierr) return 1;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-help", &help));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-hdem_traceback", &trace, NULL));
+  PetscCall(PetscPushErrorHandler(ErrorHandler, &trace));
+  if (!strcmp(cmd, "impact")) ierr = CommandImpact(PETSC_COMM_WORLD, help);
+  else if (!strcmp(cmd, "version")) ierr = PetscPrintf(PETSC_COMM_WORLD, "hdem %s\n", HDEM_VERSION);
+  else {
+    ierr = PetscPrintf(PETSC_COMM_WORLD, "%s", usage);
+    if (!help) {
+      if (cmd[0]) fprintf(stderr, "hdem: error: unknown command '%s'\n", cmd);
+      ierr = PETSC_ERR_USER_INPUT;
+    }
+  }
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    CollectiveAbort(PETSC_COMM_WORLD, 1);
+    PetscFinalize();
+    return 1;
+  }
+  ierr = PetscFinalize();
+  return ierr ? 1 : 0;
+}
