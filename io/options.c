@@ -34,13 +34,14 @@ PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, Pets
   PetscBool lo_open = (r == RANGE_OPEN_LO || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
   PetscBool hi_open = (r == RANGE_OPEN_HI || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
   PetscBool ok      = isfinite(v) && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
-  char      src[PETSC_MAX_PATH_LEN + 64], blo[32], bhi[32];
+  char      src[PETSC_MAX_PATH_LEN + 64], blo[32], bhi[32], bv[32];
 
   PetscFunctionBeginUser;
   if (ok) PetscFunctionReturn(PETSC_SUCCESS);
   FormatBound(blo, sizeof(blo), lo);
   FormatBound(bhi, sizeof(bhi), hi);
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-%s = %g%s is out of range: allowed %s%s, %s%s %s", key, (double)v, OptionsSource(src, sizeof(src)), lo_open ? "(" : "[", blo, bhi, hi_open ? ")" : "]", units ? units : "");
+  FormatBound(bv, sizeof(bv), v);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-%s = %s%s is out of range: allowed %s%s, %s%s %s", key, bv, OptionsSource(src, sizeof(src)), lo_open ? "(" : "[", blo, bhi, hi_open ? ")" : "]", units ? units : "");
 }
 
 PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi)
@@ -79,5 +80,27 @@ PetscErrorCode OptionsCheckUnused(MPI_Comm comm)
     }
   }
   PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PETSc's own message for "-key abc" does not name the key: check the raw
+ * text first (a number, or a comma list of numbers). */
+PetscErrorCode OptionsCheckSyntax(const char *key, PetscBool integer)
+{
+  char      raw[4096], src[PETSC_MAX_PATH_LEN + 64];
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, key, raw, sizeof(raw), &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  for (char *tok = raw, *next; tok && *tok; tok = next) {
+    char *end;
+    next = strchr(tok, ',');
+    if (next) *next++ = 0;
+    if (integer) (void)strtoll(tok, &end, 10);
+    else (void)strtod(tok, &end);
+    while (*end == ' ') end++;
+    PetscCheck(end != tok && *end == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not %s", key, tok, OptionsSource(src, sizeof(src)), integer ? "an integer" : "a number");
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

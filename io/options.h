@@ -17,5 +17,6 @@ PETSC_EXTERN const char    *OptionsDeck(void);
 PETSC_EXTERN PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange, const char *units);
 PETSC_EXTERN PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi);
 PETSC_EXTERN PetscErrorCode OptionsCheckUnused(MPI_Comm);
+PETSC_EXTERN PetscErrorCode OptionsCheckSyntax(const char *key, PetscBool integer);
 
 #endif

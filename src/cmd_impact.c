@@ -18,11 +18,17 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set)
   set->max_steps = 10000000;
   PetscOptionsBegin(comm, NULL, "Impact experiment", NULL);
   PetscCall(PetscOptionsEnum("-impact_target", "what the sphere hits: a wall, or an equal sphere (centre-of-mass frame)", NULL, ImpactTargets, (PetscEnum)set->target, (PetscEnum *)&set->target, NULL));
+  PetscCall(OptionsCheckSyntax("-impact_v0", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-impact_v0", "relative approach speed [m/s]", NULL, set->v0, &set->v0, NULL));
+  PetscCall(OptionsCheckSyntax("-impact_angle", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-impact_angle", "angle of the incoming velocity from the surface normal [deg]", NULL, set->angle, &set->angle, NULL));
+  PetscCall(OptionsCheckSyntax("-impact_mass", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-impact_mass", "effective mass of the contact [kg] (1-D checks); default from radius and density", NULL, set->mass, &set->mass, NULL));
+  PetscCall(OptionsCheckSyntax("-particle_radius", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-particle_radius", "sphere radius [m]", NULL, set->radius, &set->radius, NULL));
+  PetscCall(OptionsCheckSyntax("-impact_phase", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-impact_phase", "fraction of a step at which first touch falls [-]", NULL, set->phase, &set->phase, NULL));
+  PetscCall(OptionsCheckSyntax("-impact_max_steps", PETSC_TRUE));
   PetscCall(PetscOptionsInt("-impact_max_steps", "give up after this many steps [-]", NULL, set->max_steps, &set->max_steps, NULL));
   PetscOptionsEnd();
   PetscCall(OptionsCheckReal("impact_v0", set->v0, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[m/s]"));

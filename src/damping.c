@@ -180,7 +180,7 @@ PetscErrorCode DampingSetUp(Damping *dmp, const NormalLaw *law, PetscReal e, Pet
     break;
   case DAMPING_CONSTANT_DAMPER:
     PetscCheck(NormalLawIsMonomial(law) && law->p[0] <= 2.0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-contact_damping constant_damper needs F = k d^n with n in [1, 2] (law linear, hertz or power)");
-    PetscCheck(dmp->separation == SEPARATION_FORCE, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-contact_damping constant_damper is calibrated for -contact_separation force");
+    PetscCheck(coeff_set || dmp->separation == SEPARATION_FORCE, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-contact_damping constant_damper is calibrated from -contact_e for -contact_separation force (give -contact_damping_coeff for a raw dashpot with 'overlap')");
     if (coeff_set) dmp->c = coeff;
     else PetscCall(DampingConstantDamperCHat(e, law->p[0], &dmp->c_hat));
     break;

@@ -95,6 +95,16 @@ static void ImpactKinematics(const ImpactBodies *b, PetscReal dt, PetscReal d, c
   }
 }
 
+/* Whether the unclipped force turned attractive in the sliver of overlap
+ * between the last sample and separation: its sign as d -> 0+ at the
+ * separation speed. */
+static PetscBool ImpactTensileAtSeparation(const ContactModel *model, const ContactPair *pair, const ContactHistory *h, const ContactKinematics *k)
+{
+  PetscReal ddot = -(k->v[0] * k->n[0] + k->v[1] * k->n[1] + k->v[2] * k->n[2]), dd = 1e-9 * h->d_last;
+  PetscReal F    = NormalLawForce(&model->law, pair->s, dd) + DampingCoefficient(&model->damping, &model->law, pair->s, pair->m, h->v_imp, dd) * ddot;
+  return F < 0.0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* Contact-point tangential velocity along +x (the incoming tangential direction). */
 static PetscReal ContactPointSlip(const ImpactBodies *b, const ContactPair *pair, const PetscReal n[3], const PetscReal vrel[3])
 {
@@ -184,6 +194,7 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
       res->delta_max = PetscMax(res->delta_max, d);
     } else if (hist.touched) { /* apart again */
       ImpactKinematics(&b, dt, d, n, vrel, &kin);
+      if (!ended && ImpactTensileAtSeparation(model, &pair, &hist, &kin)) res->tensile = PETSC_TRUE;
       ContactSeparate(model, &pair, &hist, &kin, dt, &cr);
       for (int a = 0; a < 3; a++) {
         b.f[a] = cr.F[a];

@@ -1,0 +1,75 @@
+#!/usr/bin/python3
+"""Bad input to `hdem impact` is a clear error before any step: non-zero exit,
+a message that names the key (or file) and, for ranges, the allowed range,
+and nothing on stdout (no partial result)."""
+import argparse
+import subprocess
+import sys
+
+CASES = [
+    (["-contact_e", "1.5"], ["-contact_e", "(0, 1]"]),
+    (["-contact_e", "0"], ["-contact_e", "(0, 1]"]),
+    (["-contact_e", "abc"], ["contact_e"]),
+    (["-contact_ee", "0.5"], ["unknown option -contact_ee"]),
+    (["-contact_law", "hooke"], ["-contact_law", "hooke"]),
+    (["-contact_law", "linear"], ["-contact_k"]),
+    (["-contact_law", "linear", "-contact_k", "-5"], ["-contact_k", "(0, inf)"]),
+    (["-contact_law", "power", "-contact_k", "1e9", "-contact_p", "0.5"], ["-contact_p", "[1, 1000]"]),
+    (["-contact_law", "poly", "-contact_poly_k", "1e5,1e9", "-contact_poly_p", "1"], ["-contact_poly_k", "-contact_poly_p"]),
+    (["-contact_law", "table", "-contact_table_file", "/nonexistent/law.txt"], ["/nonexistent/law.txt"]),
+    (["-contact_law", "table", "-contact_table_delta", "0,1e-6,2e-6", "-contact_table_force", "0,2,1"], ["increase"]),
+    (["-contact_law", "poly", "-contact_poly_k", "1e5,1e9", "-contact_poly_p", "1,1.5", "-contact_damping", "tsuji"], ["tsuji", "power law"]),
+    (["-contact_damping", "linear_dashpot"], ["linear_dashpot", "-contact_law linear"]),
+    (["-contact_damping", "constant_damper", "-contact_separation", "overlap"], ["constant_damper", "force"]),
+    (["-contact_e", "0.5", "-contact_damping_coeff", "0.2"], ["-contact_e", "-contact_damping_coeff"]),
+    (["-contact_separation", "sticky"], ["-contact_separation", "sticky"]),
+    (["-material_nu", "0.7"], ["-material_nu", "(-1, 0.5]"]),
+    (["-material_E", "0"], ["-material_E"]),
+    (["-impact_angle", "95"], ["-impact_angle", "[0, 90)"]),
+    (["-impact_v0", "-1"], ["-impact_v0"]),
+    (["-timestep_mode", "fixed"], ["-timestep_dt"]),
+    (["-timestep_dt", "1e-7"], ["-timestep_mode fixed"]),
+    (["-timestep_steps_per_contact", "0"], ["-timestep_steps_per_contact"]),
+    (["-contact_mu", "-0.1"], ["-contact_mu"]),
+    (["-contact_law", "hertz", "-contact_tangential_stiffness", "constant"], ["-contact_kt"]),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hdem", required=True)
+    args = ap.parse_args()
+    passed = failed = 0
+    for opts, needles in CASES:
+        p = subprocess.run([args.hdem, "impact", *opts], capture_output=True, text=True)
+        problems = []
+        if p.returncode == 0:
+            problems.append("exit code 0")
+        if p.stdout.strip():
+            problems.append("wrote to stdout: %r" % p.stdout[:80])
+        for n in needles:
+            if n not in p.stderr:
+                problems.append("message lacks %r" % n)
+        if len(p.stderr.strip().splitlines()) > 3:
+            problems.append("message is not short: %d lines" % len(p.stderr.strip().splitlines()))
+        status = "FAIL" if problems else "PASS"
+        passed += not problems
+        failed += bool(problems)
+        print("%s %-70s %s" % (status, " ".join(opts), "; ".join(problems) or p.stderr.strip().splitlines()[0]))
+    # -help lists the options with units and exits 0 without running
+    p = subprocess.run([args.hdem, "impact", "-help"], capture_output=True, text=True)
+    ok = p.returncode == 0 and all(k in p.stdout for k in ("-contact_law", "-impact_v0", "[m/s]", "-contact_e", "-timestep_steps_per_contact")) and '"e":' not in p.stdout
+    print("%s impact -help" % ("PASS" if ok else "FAIL"))
+    passed += ok
+    failed += not ok
+    p = subprocess.run([args.hdem, "nosuchcommand"], capture_output=True, text=True)
+    ok = p.returncode != 0 and "unknown command" in p.stderr
+    print("%s unknown command" % ("PASS" if ok else "FAIL"))
+    passed += ok
+    failed += not ok
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
