@@ -36,3 +36,16 @@ void CollectiveAbort(MPI_Comm comm, int code)
   MPI_Comm_size(comm, &size);
   if (size > 1) MPI_Abort(comm, code);
 }
+
+/* In-place sum onto rank 0 (each slot written by one rank: exact). */
+PetscErrorCode CollectiveSumToRoot(MPI_Comm comm, PetscReal *v, PetscInt n)
+{
+  PetscMPIInt rank, cnt;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMPIIntCast(n, &cnt));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) PetscCallMPI(MPI_Reduce(MPI_IN_PLACE, v, cnt, MPIU_REAL, MPI_SUM, 0, comm));
+  else PetscCallMPI(MPI_Reduce(v, NULL, cnt, MPIU_REAL, MPI_SUM, 0, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -8,6 +8,7 @@
 PETSC_EXTERN PetscErrorCode CollectiveRank(MPI_Comm, PetscMPIInt *rank, PetscMPIInt *size);
 PETSC_EXTERN PetscErrorCode CollectiveBcastInt(MPI_Comm, PetscInt *, PetscInt n);
 PETSC_EXTERN PetscErrorCode CollectiveBcastReal(MPI_Comm, PetscReal *, PetscInt n);
+PETSC_EXTERN PetscErrorCode CollectiveSumToRoot(MPI_Comm, PetscReal *, PetscInt n);
 PETSC_EXTERN void           CollectiveAbort(MPI_Comm, int code);
 
 #endif

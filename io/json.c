@@ -16,7 +16,7 @@ void JsonBegin(JsonWriter *w, FILE *fp)
 
 void JsonEnd(JsonWriter *w)
 {
-  fprintf(w->fp, "\n}\n");
+  fprintf(w->fp, "\n}");
   fflush(w->fp);
 }
 
