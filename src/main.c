@@ -28,6 +28,17 @@ int main(int argc, char **argv)
   static PetscBool trace = PETSC_FALSE;
   const char    *cmd = argc > 1 ? argv[1] : "";
 
+  /* PETSc reads decks given with -options_file_yaml while it starts; a
+   * missing one is the user's error, said plainly before that. */
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "-options_file_yaml") || !strcmp(argv[i], "-options_file")) {
+      FILE *fp = fopen(argv[i + 1], "r");
+      if (!fp) {
+        fprintf(stderr, "hdem: error: cannot open deck %s (%s)\n", argv[i + 1], argv[i]);
+        return 1;
+      }
+      fclose(fp);
+    }
   ierr = PetscInitialize(&argc, &argv, NULL, usage);
   if (ierr) return 1;
   PetscCall(PetscOptionsHasName(NULL, NULL, "-help", &help));
