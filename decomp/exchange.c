@@ -1,0 +1,254 @@
+#include "exchange.h"
+
+#define FORWARD_REALS 15
+
+PetscErrorCode ExchangeCreate(const Grid *g, PetscReal cut, Exchange *ex)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(ex, sizeof(*ex)));
+  ex->cut = cut;
+  for (int a = 0; a < 3; a++) {
+    PetscReal width = g->subhi[a] - g->sublo[a], L = g->hi[a] - g->lo[a];
+    PetscCheck(g->dims[a] == 1 || cut <= width, g->comm, PETSC_ERR_USER_INPUT, "the ghost cutoff %g m (largest diameter + skin) exceeds the subdomain width %g m along axis %d: use fewer ranks along that axis (-domain_grid) or a larger box", (double)cut, (double)width, a);
+    PetscCheck(!g->periodic[a] || 2.0 * cut < L, g->comm, PETSC_ERR_USER_INPUT, "the periodic box length %g m along axis %d must exceed twice the ghost cutoff %g m", (double)L, a, (double)cut);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ExchangeDestroy(Exchange *ex)
+{
+  PetscFunctionBeginUser;
+  for (int s = 0; s < 6; s++) PetscCall(PetscFree(ex->send[s]));
+  PetscCall(PetscFree(ex->sbuf));
+  PetscCall(PetscFree(ex->rbuf));
+  PetscCall(PetscMemzero(ex, sizeof(*ex)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt need)
+{
+  PetscFunctionBeginUser;
+  if (need > *cap) {
+    *cap = PetscMax(need, 2 * *cap);
+    PetscCall(PetscFree(*buf));
+    PetscCall(PetscMalloc1(*cap, buf));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Send ns reals to dest while receiving from src into ex->rbuf; returns the count received. */
+static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest, PetscMPIInt src, PetscInt ns, PetscInt *nr)
+{
+  PetscMPIInt sn, rn = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMPIIntCast(ns, &sn));
+  PetscCallMPI(MPI_Sendrecv(&sn, 1, MPI_INT, dest, 11, &rn, 1, MPI_INT, src, 11, g->comm, MPI_STATUS_IGNORE));
+  PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, rn + 1));
+  PetscCallMPI(MPI_Sendrecv(ex->sbuf, sn, MPIU_REAL, dest, 12, ex->rbuf, rn, MPIU_REAL, src, 12, g->comm, MPI_STATUS_IGNORE));
+  *nr = rn;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void HistoryPack(const HistoryRecord *r, PetscReal *b)
+{
+  b[0] = (PetscReal)r->owner;
+  b[1] = (PetscReal)r->partner;
+  for (int a = 0; a < 3; a++) b[2 + a] = r->h.xi[a];
+  b[5] = r->h.v_imp;
+  b[6] = r->h.d_last;
+  b[7] = r->h.Fn_last;
+  b[8] = r->h.dt_last;
+  b[9] = (PetscReal)r->h.touched;
+}
+
+static void HistoryUnpack(const PetscReal *b, HistoryRecord *r)
+{
+  r->owner   = (PetscInt64)b[0];
+  r->partner = (PetscInt64)b[1];
+  for (int a = 0; a < 3; a++) r->h.xi[a] = b[2 + a];
+  r->h.v_imp   = b[5];
+  r->h.d_last  = b[6];
+  r->h.Fn_last = b[7];
+  r->h.dt_last = b[8];
+  r->h.touched = (PetscInt)b[9];
+}
+
+/* Records of one owner are contiguous in a store sorted by owner. */
+static PetscInt HistoryFirst(const HistoryStore *hs, PetscInt64 owner)
+{
+  PetscInt lo = 0, hi = hs->n;
+  while (lo < hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (hs->r[mid].owner < owner) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, HistoryStore *hs, PetscInt *nlost)
+{
+  PetscMPIInt rank = g->rank;
+  PetscInt   *dest;
+
+  PetscFunctionBeginUser;
+  p->nghost = 0;
+  *nlost    = 0;
+  for (PetscInt i = 0; i < p->n; i++)
+    for (int a = 0; a < 3; a++) {
+      PetscReal L = g->hi[a] - g->lo[a], *x = &p->x[3 * i + a];
+      if (!g->periodic[a]) continue;
+      if (*x >= g->hi[a]) *x -= L;
+      else if (*x < g->lo[a]) *x += L;
+      PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", p->id[i], a);
+    }
+  PetscCall(PetscMalloc1(p->n + 1, &dest));
+  for (int a = 0; a < 3; a++) {
+    for (int s = 0; s < 2; s++) {
+      PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
+      PetscInt    np = 0, nrec = 0, nr, keep = 0, kr = 0, *mark;
+      PetscReal  *b;
+
+      PetscCall(HistoryStoreSort(hs));
+      /* who leaves across this side */
+      for (PetscInt i = 0; i < p->n; i++) {
+        PetscReal x = p->x[3 * i + a];
+        dest[i]     = (s == 0 && x < g->sublo[a]) || (s == 1 && x >= g->subhi[a]);
+        if (dest[i] && to == MPI_PROC_NULL) dest[i] = 2; /* through a wall: lost */
+        if (dest[i] == 1) {
+          PetscInt k = HistoryFirst(hs, p->id[i]);
+          np++;
+          while (k < hs->n && hs->r[k].owner == p->id[i]) nrec++, k++;
+        }
+      }
+      PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, 2 + np * PARTICLE_PACK_REALS + nrec * HISTORY_PACK_REALS));
+      ex->sbuf[0] = (PetscReal)np;
+      ex->sbuf[1] = (PetscReal)nrec;
+      b           = ex->sbuf + 2;
+      PetscCall(PetscCalloc1(hs->n + 1, &mark));
+      for (PetscInt i = 0; i < p->n; i++) {
+        const PetscInt zero[3] = {0, 0, 0};
+        if (dest[i] != 1) continue;
+        ParticlesPack(p, i, zero, b);
+        b += PARTICLE_PACK_REALS;
+      }
+      for (PetscInt i = 0; i < p->n; i++) {
+        PetscInt k;
+        if (!dest[i]) continue;
+        for (k = HistoryFirst(hs, p->id[i]); k < hs->n && hs->r[k].owner == p->id[i]; k++) {
+          if (dest[i] == 1) {
+            HistoryPack(&hs->r[k], b);
+            b += HISTORY_PACK_REALS;
+          }
+          mark[k] = 1;
+        }
+      }
+      for (PetscInt i = 0; i < p->n; i++) {
+        if (dest[i] == 2) (*nlost)++;
+        if (!dest[i]) {
+          if (keep != i) ParticlesCopy(p, keep, i);
+          keep++;
+        }
+      }
+      p->n = keep;
+      for (PetscInt k = 0; k < hs->n; k++)
+        if (!mark[k]) hs->r[kr++] = hs->r[k];
+      hs->n = kr;
+      PetscCall(PetscFree(mark));
+      PetscCall(ExchangeSwap(g, ex, to, from, to == MPI_PROC_NULL ? 0 : (PetscInt)(b - ex->sbuf), &nr));
+      if (nr) {
+        PetscInt   rp = (PetscInt)ex->rbuf[0], rrec = (PetscInt)ex->rbuf[1];
+        PetscReal *c  = ex->rbuf + 2;
+        PetscCall(ParticlesReserve(p, p->n + rp));
+        for (PetscInt k = 0; k < rp; k++, c += PARTICLE_PACK_REALS) {
+          PetscInt i = p->n++;
+          ParticlesUnpack(p, i, c, rank);
+          p->owner[i] = rank;
+          p->flags[i] &= ~PARTICLE_SELF_IMAGE;
+          for (int d = 0; d < 3; d++) p->image[3 * i + d] = 0;
+          PetscCheck(p->x[3 * i + a] >= g->sublo[a] && p->x[3 * i + a] < g->subhi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry; the step is too long for its speed", p->id[i], a, (double)p->x[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
+        }
+        for (PetscInt k = 0; k < rrec; k++, c += HISTORY_PACK_REALS) {
+          HistoryRecord r;
+          HistoryUnpack(c, &r);
+          PetscCall(HistoryStoreAdd(hs, r.owner, r.partner, &r.h));
+        }
+      }
+      PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)(p->n + 1), &dest));
+    }
+  }
+  PetscCall(PetscFree(dest));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
+{
+  PetscFunctionBeginUser;
+  p->nghost = 0;
+  for (int a = 0; a < 3; a++) {
+    PetscInt  nlast = p->n + p->nghost;
+    PetscReal L     = g->hi[a] - g->lo[a];
+    for (int s = 0; s < 2; s++) {
+      PetscInt    sw = 2 * a + s, ns = 0, nr, shift[3] = {0, 0, 0};
+      PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
+      if (g->periodic[a] && s == 0 && g->coords[a] == 0) shift[a] = 1;
+      if (g->periodic[a] && s == 1 && g->coords[a] == g->dims[a] - 1) shift[a] = -1;
+      if (ex->send_cap[sw] < nlast + 1) {
+        PetscCall(PetscFree(ex->send[sw]));
+        ex->send_cap[sw] = PetscMax(nlast + 1, 2 * ex->send_cap[sw]);
+        PetscCall(PetscMalloc1(ex->send_cap[sw], &ex->send[sw]));
+      }
+      if (to != MPI_PROC_NULL)
+        for (PetscInt i = 0; i < nlast; i++) {
+          PetscReal xs = p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L : 0.0);
+          if ((s == 0 && xs < g->sublo[a] + ex->cut) || (s == 1 && xs >= g->subhi[a] - ex->cut)) ex->send[sw][ns++] = i;
+        }
+      ex->nsend[sw] = ns;
+      PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ns * PARTICLE_PACK_REALS + 1));
+      for (PetscInt k = 0; k < ns; k++) ParticlesPack(p, ex->send[sw][k], shift, ex->sbuf + k * PARTICLE_PACK_REALS);
+      PetscCall(ExchangeSwap(g, ex, to, from, ns * PARTICLE_PACK_REALS, &nr));
+      nr /= PARTICLE_PACK_REALS;
+      PetscCall(ParticlesReserve(p, p->n + p->nghost + nr));
+      ex->recv_start[sw] = p->n + p->nghost;
+      ex->nrecv[sw]      = nr;
+      for (PetscInt k = 0; k < nr; k++) ParticlesUnpack(p, p->n + p->nghost + k, ex->rbuf + k * PARTICLE_PACK_REALS, g->rank);
+      p->nghost += nr;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, Particles *p)
+{
+  PetscFunctionBeginUser;
+  for (int sw = 0; sw < 6; sw++) {
+    PetscInt    a = sw / 2, s = sw % 2, nr;
+    PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
+    PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ex->nsend[sw] * FORWARD_REALS + 1));
+    for (PetscInt k = 0; k < ex->nsend[sw]; k++) {
+      PetscInt   i = ex->send[sw][k];
+      PetscReal *b = ex->sbuf + k * FORWARD_REALS;
+      for (int d = 0; d < 3; d++) {
+        b[d]      = p->x[3 * i + d];
+        b[3 + d]  = p->v[3 * i + d];
+        b[6 + d]  = p->w[3 * i + d];
+        b[9 + d]  = p->vp[3 * i + d];
+        b[12 + d] = p->wp[3 * i + d];
+      }
+    }
+    PetscCall(ExchangeSwap(g, ex, to, from, ex->nsend[sw] * FORWARD_REALS, &nr));
+    PetscCheck(nr == ex->nrecv[sw] * FORWARD_REALS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "forward exchange %d: expected %" PetscInt_FMT " ghosts, got %" PetscInt_FMT, sw, ex->nrecv[sw], nr / FORWARD_REALS);
+    for (PetscInt k = 0; k < ex->nrecv[sw]; k++) {
+      PetscInt   i = ex->recv_start[sw] + k;
+      PetscReal *b = ex->rbuf + k * FORWARD_REALS;
+      for (int d = 0; d < 3; d++) {
+        p->x[3 * i + d]  = b[d];
+        p->v[3 * i + d]  = b[3 + d];
+        p->w[3 * i + d]  = b[6 + d];
+        p->vp[3 * i + d] = b[9 + d];
+        p->wp[3 * i + d] = b[12 + d];
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,32 @@
+/* Particle exchange between subdomains, in the LAMMPS manner and one axis at
+ * a time (26 neighbours in 6 messages):
+ *   ExchangeMigrate  owned particles that left their subdomain move, with
+ *                    their contact-history records, to the rank that owns
+ *                    them now (periodic coordinates wrapped first);
+ *   ExchangeBorders  ghost copies of border particles, images included, with
+ *                    an integer image shift; the send lists are kept;
+ *   ExchangeForward  every step, refresh the ghosts' positions and velocities
+ *                    over the kept lists. */
+#ifndef HDEM_EXCHANGE_H
+#define HDEM_EXCHANGE_H
+
+#include "grid.h"
+#include "../src/particles.h"
+#include "../src/history.h"
+
+typedef struct {
+  PetscInt  nsend[6], nrecv[6], recv_start[6];
+  PetscInt *send[6];   /* local indices sent in each swap */
+  PetscInt  send_cap[6];
+  PetscReal *sbuf, *rbuf; /* persistent buffers */
+  PetscInt   sbuf_cap, rbuf_cap;
+  PetscReal  cut;       /* ghost cutoff */
+} Exchange;
+
+PETSC_EXTERN PetscErrorCode ExchangeCreate(const Grid *, PetscReal cut, Exchange *);
+PETSC_EXTERN PetscErrorCode ExchangeDestroy(Exchange *);
+PETSC_EXTERN PetscErrorCode ExchangeMigrate(const Grid *, Exchange *, Particles *, HistoryStore *, PetscInt *nlost);
+PETSC_EXTERN PetscErrorCode ExchangeBorders(const Grid *, Exchange *, Particles *);
+PETSC_EXTERN PetscErrorCode ExchangeForward(const Grid *, Exchange *, Particles *);
+
+#endif

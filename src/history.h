@@ -1,0 +1,27 @@
+/* Contact history survives rebuilds and migration by being flattened into
+ * per-particle records keyed by global ids (owner, partner), carried with the
+ * particle and re-attached to the new pairs by those ids, never by local index. */
+#ifndef HDEM_HISTORY_H
+#define HDEM_HISTORY_H
+
+#include "neighbor.h"
+
+typedef struct {
+  PetscInt64     owner, partner; /* partner < 0: wall -1 - partner */
+  ContactHistory h;
+} HistoryRecord;
+
+#define HISTORY_PACK_REALS (2 + (PetscInt)(sizeof(ContactHistory) / sizeof(PetscReal)))
+
+typedef struct {
+  PetscInt       n, cap;
+  HistoryRecord *r;
+} HistoryStore;
+
+PETSC_EXTERN PetscErrorCode HistoryStoreDestroy(HistoryStore *);
+PETSC_EXTERN PetscErrorCode HistoryStoreAdd(HistoryStore *, PetscInt64 owner, PetscInt64 partner, const ContactHistory *);
+PETSC_EXTERN PetscErrorCode HistoryStoreGather(HistoryStore *, const NeighborList *, const Particles *);
+PETSC_EXTERN PetscErrorCode HistoryStoreSort(HistoryStore *);
+PETSC_EXTERN PetscErrorCode HistoryStoreAttach(const HistoryStore *, NeighborList *, const Particles *);
+
+#endif

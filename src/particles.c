@@ -1,0 +1,161 @@
+#include "particles.h"
+
+PetscErrorCode ParticlesCreate(Particles *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  PetscCall(ParticlesReserve(p, 64));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ParticlesDestroy(Particles *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(p->id));
+  PetscCall(PetscFree4(p->type, p->flags, p->owner, p->image));
+  PetscCall(PetscFree3(p->radius, p->mass, p->inertia));
+  PetscCall(PetscFree5(p->x, p->v, p->w, p->vp, p->wp));
+  PetscCall(PetscFree3(p->f, p->t, p->x0));
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define GROW(ptr, old, new, n) \
+  do { \
+    void *_q; \
+    PetscCall(PetscMalloc((size_t)(new) * (n) * sizeof(*(ptr)), &_q)); \
+    if (old) PetscCall(PetscArraycpy((__typeof__(ptr))_q, ptr, (size_t)(old) * (n))); \
+    PetscCall(PetscFree(ptr)); \
+    ptr = (__typeof__(ptr))_q; \
+  } while (0)
+
+/* Grow every array to hold cap particles (owned + ghosts), keeping contents. */
+PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
+{
+  PetscInt old = p->n + p->nghost;
+  Particles q;
+
+  PetscFunctionBeginUser;
+  if (cap <= p->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  cap = PetscMax(cap, 2 * p->cap);
+  PetscCall(PetscMemzero(&q, sizeof(q)));
+  PetscCall(PetscMalloc1(cap, &q.id));
+  PetscCall(PetscMalloc4(cap, &q.type, cap, &q.flags, cap, &q.owner, 3 * cap, &q.image));
+  PetscCall(PetscMalloc3(cap, &q.radius, cap, &q.mass, cap, &q.inertia));
+  PetscCall(PetscMalloc5(3 * cap, &q.x, 3 * cap, &q.v, 3 * cap, &q.w, 3 * cap, &q.vp, 3 * cap, &q.wp));
+  PetscCall(PetscMalloc3(3 * cap, &q.f, 3 * cap, &q.t, 3 * cap, &q.x0));
+  if (p->cap) {
+    PetscCall(PetscArraycpy(q.id, p->id, old));
+    PetscCall(PetscArraycpy(q.type, p->type, old));
+    PetscCall(PetscArraycpy(q.flags, p->flags, old));
+    PetscCall(PetscArraycpy(q.owner, p->owner, old));
+    PetscCall(PetscArraycpy(q.image, p->image, 3 * old));
+    PetscCall(PetscArraycpy(q.radius, p->radius, old));
+    PetscCall(PetscArraycpy(q.mass, p->mass, old));
+    PetscCall(PetscArraycpy(q.inertia, p->inertia, old));
+    PetscCall(PetscArraycpy(q.x, p->x, 3 * old));
+    PetscCall(PetscArraycpy(q.v, p->v, 3 * old));
+    PetscCall(PetscArraycpy(q.w, p->w, 3 * old));
+    PetscCall(PetscArraycpy(q.vp, p->vp, 3 * old));
+    PetscCall(PetscArraycpy(q.wp, p->wp, 3 * old));
+    PetscCall(PetscArraycpy(q.f, p->f, 3 * old));
+    PetscCall(PetscArraycpy(q.t, p->t, 3 * old));
+    PetscCall(PetscArraycpy(q.x0, p->x0, 3 * old));
+  }
+  q.n      = p->n;
+  q.nghost = p->nghost;
+  q.cap    = cap;
+  PetscCall(ParticlesDestroy(p));
+  *p = q;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Append an owned particle (no ghosts may exist yet). */
+PetscErrorCode ParticlesAppend(Particles *p, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3], const PetscReal v[3], const PetscReal w[3])
+{
+  PetscInt i = p->n;
+
+  PetscFunctionBeginUser;
+  PetscCheck(p->nghost == 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "append owned particles before ghosts exist");
+  PetscCall(ParticlesReserve(p, i + 1));
+  p->id[i]      = id;
+  p->type[i]    = type;
+  p->flags[i]   = flags;
+  p->owner[i]   = -1; /* set by the engine */
+  p->radius[i]  = radius;
+  p->mass[i]    = (4.0 / 3.0) * HDEM_PI * radius * radius * radius * density;
+  p->inertia[i] = 0.4 * p->mass[i] * radius * radius;
+  for (int a = 0; a < 3; a++) {
+    p->image[3 * i + a] = 0;
+    p->x[3 * i + a]     = x[a];
+    p->v[3 * i + a]     = (flags & PARTICLE_FROZEN) ? 0.0 : v[a];
+    p->w[3 * i + a]     = (flags & PARTICLE_FROZEN) ? 0.0 : w[a];
+    p->vp[3 * i + a]    = p->v[3 * i + a];
+    p->wp[3 * i + a]    = p->w[3 * i + a];
+    p->f[3 * i + a] = p->t[3 * i + a] = 0.0;
+    p->x0[3 * i + a]                  = x[a];
+  }
+  p->n++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void ParticlesCopy(Particles *p, PetscInt to, PetscInt from)
+{
+  p->id[to]      = p->id[from];
+  p->type[to]    = p->type[from];
+  p->flags[to]   = p->flags[from];
+  p->owner[to]   = p->owner[from];
+  p->radius[to]  = p->radius[from];
+  p->mass[to]    = p->mass[from];
+  p->inertia[to] = p->inertia[from];
+  for (int a = 0; a < 3; a++) {
+    p->image[3 * to + a] = p->image[3 * from + a];
+    p->x[3 * to + a]     = p->x[3 * from + a];
+    p->v[3 * to + a]     = p->v[3 * from + a];
+    p->w[3 * to + a]     = p->w[3 * from + a];
+    p->vp[3 * to + a]    = p->vp[3 * from + a];
+    p->wp[3 * to + a]    = p->wp[3 * from + a];
+    p->f[3 * to + a]     = p->f[3 * from + a];
+    p->t[3 * to + a]     = p->t[3 * from + a];
+    p->x0[3 * to + a]    = p->x0[3 * from + a];
+  }
+}
+
+/* Integers travel as doubles: exact below 2^53, which ids are checked against. */
+void ParticlesPack(const Particles *p, PetscInt i, const PetscInt shift[3], PetscReal *b)
+{
+  b[0] = (PetscReal)p->id[i];
+  b[1] = (PetscReal)p->type[i];
+  b[2] = (PetscReal)p->flags[i];
+  b[3] = p->radius[i];
+  b[4] = p->mass[i];
+  b[5] = p->inertia[i];
+  b[18] = (PetscReal)p->owner[i];
+  for (int a = 0; a < 3; a++) {
+    b[6 + a]  = (PetscReal)(p->image[3 * i + a] + shift[a]);
+    b[9 + a]  = p->x[3 * i + a];
+    b[12 + a] = p->v[3 * i + a];
+    b[15 + a] = p->w[3 * i + a];
+  }
+}
+
+void ParticlesUnpack(Particles *p, PetscInt i, const PetscReal *b, PetscMPIInt rank)
+{
+  p->id[i]      = (PetscInt64)b[0];
+  p->type[i]    = (PetscInt)b[1];
+  p->owner[i]   = (PetscInt)b[18];
+  p->flags[i]   = ((PetscInt)b[2] & ~PARTICLE_SELF_IMAGE) | (p->owner[i] == rank ? PARTICLE_SELF_IMAGE : 0);
+  p->radius[i]  = b[3];
+  p->mass[i]    = b[4];
+  p->inertia[i] = b[5];
+  for (int a = 0; a < 3; a++) {
+    p->image[3 * i + a] = (PetscInt)b[6 + a];
+    p->x[3 * i + a]     = b[9 + a];
+    p->v[3 * i + a]     = b[12 + a];
+    p->w[3 * i + a]     = b[15 + a];
+    p->vp[3 * i + a]    = b[12 + a];
+    p->wp[3 * i + a]    = b[15 + a];
+    p->f[3 * i + a] = p->t[3 * i + a] = 0.0;
+    p->x0[3 * i + a]                  = b[9 + a];
+  }
+}

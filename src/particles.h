@@ -1,0 +1,37 @@
+/* Structure-of-arrays particle store: owned particles first, then ghosts.
+ *
+ * A ghost carries its owner's coordinates unshifted plus an integer image
+ * shift (in box lengths), so that every rank forms the separation of a pair
+ * from the same numbers in the same order: r = (x_i - x_j) + (img_i - img_j) L. */
+#ifndef HDEM_PARTICLES_H
+#define HDEM_PARTICLES_H
+
+#include "hdem.h"
+
+#define PARTICLE_FROZEN 1     /* does not move (a chute's base) */
+#define PARTICLE_SELF_IMAGE 2 /* a ghost whose owner is this rank (a periodic image) */
+
+typedef struct {
+  PetscInt    n, nghost, cap; /* owned, ghosts after them, capacity */
+  PetscInt64 *id;
+  PetscInt   *type, *flags, *owner; /* owner: rank that owns the particle */
+  PetscInt   *image;          /* 3 per particle; zero for owned */
+  PetscReal  *radius, *mass, *inertia;
+  PetscReal  *x, *v, *w;      /* 3 per particle */
+  PetscReal  *vp, *wp;        /* velocities predicted at the step's end (dashpots) */
+  PetscReal  *f, *t;          /* force and torque, owned only */
+  PetscReal  *x0;             /* position at the last neighbour build (skin check) */
+} Particles;
+
+PETSC_EXTERN PetscErrorCode ParticlesCreate(Particles *);
+PETSC_EXTERN PetscErrorCode ParticlesDestroy(Particles *);
+PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap);
+PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3], const PetscReal v[3], const PetscReal w[3]);
+PETSC_EXTERN void           ParticlesCopy(Particles *, PetscInt to, PetscInt from);
+
+/* Doubles per particle in a migration/border message, and packing. */
+#define PARTICLE_PACK_REALS 19
+PETSC_EXTERN void ParticlesPack(const Particles *, PetscInt i, const PetscInt image_shift[3], PetscReal *buf);
+PETSC_EXTERN void ParticlesUnpack(Particles *, PetscInt i, const PetscReal *buf, PetscMPIInt rank);
+
+#endif
