@@ -49,3 +49,59 @@ PetscErrorCode CollectiveSumToRoot(MPI_Comm comm, PetscReal *v, PetscInt n)
   else PetscCallMPI(MPI_Reduce(v, NULL, cnt, MPIU_REAL, MPI_SUM, 0, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode CollectiveSumAll(MPI_Comm comm, PetscReal *v, PetscInt n)
+{
+  PetscMPIInt cnt;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMPIIntCast(n, &cnt));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, cnt, MPIU_REAL, MPI_SUM, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveMaxAll(MPI_Comm comm, PetscReal *v, PetscInt n)
+{
+  PetscMPIInt cnt;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMPIIntCast(n, &cnt));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, cnt, MPIU_REAL, MPI_MAX, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void StepReduceOp(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+  const double *a = (const double *)in;
+  double       *b = (double *)inout;
+  (void)type;
+  for (int k = 0; k + 2 < *len; k += 3) {
+    b[k]     = a[k] < b[k] ? a[k] : b[k];
+    b[k + 1] = a[k + 1] > b[k + 1] ? a[k + 1] : b[k + 1];
+    b[k + 2] = a[k + 2] + b[k + 2];
+  }
+}
+
+PetscErrorCode CollectiveStepReduce(MPI_Comm comm, PetscReal v[3])
+{
+  static MPI_Op op = MPI_OP_NULL;
+
+  PetscFunctionBeginUser;
+  if (op == MPI_OP_NULL) PetscCallMPI(MPI_Op_create(StepReduceOp, 1, &op)); /* commutative: min, max, sum */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, op, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveGatherReal(MPI_Comm comm, PetscReal v, PetscReal *all)
+{
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Gather(&v, 1, MPIU_REAL, all, 1, MPIU_REAL, 0, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveBarrier(MPI_Comm comm)
+{
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -9,6 +9,13 @@ PETSC_EXTERN PetscErrorCode CollectiveRank(MPI_Comm, PetscMPIInt *rank, PetscMPI
 PETSC_EXTERN PetscErrorCode CollectiveBcastInt(MPI_Comm, PetscInt *, PetscInt n);
 PETSC_EXTERN PetscErrorCode CollectiveBcastReal(MPI_Comm, PetscReal *, PetscInt n);
 PETSC_EXTERN PetscErrorCode CollectiveSumToRoot(MPI_Comm, PetscReal *, PetscInt n);
+PETSC_EXTERN PetscErrorCode CollectiveSumAll(MPI_Comm, PetscReal *, PetscInt n);
+PETSC_EXTERN PetscErrorCode CollectiveMaxAll(MPI_Comm, PetscReal *, PetscInt n);
+/* The one reduction per step: v[0] min (timestep bound), v[1] max (rebuild
+ * flag), v[2] sum (particle count), in a single message. */
+PETSC_EXTERN PetscErrorCode CollectiveStepReduce(MPI_Comm, PetscReal v[3]);
+PETSC_EXTERN PetscErrorCode CollectiveGatherReal(MPI_Comm, PetscReal v, PetscReal *all); /* all: size entries on rank 0 */
+PETSC_EXTERN PetscErrorCode CollectiveBarrier(MPI_Comm);
 PETSC_EXTERN void           CollectiveAbort(MPI_Comm, int code);
 
 #endif

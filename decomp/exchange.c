@@ -74,6 +74,31 @@ static void HistoryUnpack(const PetscReal *b, HistoryRecord *r)
   r->h.touched = (PetscInt)b[9];
 }
 
+/* The slab along axis a that holds x (GridCut is the one formula of the bounds). */
+static PetscMPIInt ExchangeSlab(const Grid *g, int a, PetscReal x)
+{
+  PetscMPIInt n = g->dims[a], c = (PetscMPIInt)((x - g->lo[a]) / (g->hi[a] - g->lo[a]) * n);
+  c = PetscMax(0, PetscMin(n - 1, c));
+  while (c > 0 && x < GridCut(g->lo[a], g->hi[a], c, n)) c--;
+  while (c < n - 1 && x >= GridCut(g->lo[a], g->hi[a], c + 1, n)) c++;
+  return c;
+}
+
+/* Where a particle at x goes along axis a: 0 stays, 1 to the low side, 2 to
+ * the high side, 3 out through a wall (lost), -1 further than one hop. */
+static int ExchangeDirection(const Grid *g, int a, PetscReal x)
+{
+  PetscMPIInt n = g->dims[a], me = g->coords[a], c, delta;
+  if (!g->periodic[a] && (x < g->lo[a] || x > g->hi[a])) return 3;
+  if (x >= g->sublo[a] && (x < g->subhi[a] || (!g->periodic[a] && me == n - 1 && x <= g->hi[a]))) return 0;
+  c     = ExchangeSlab(g, a, x);
+  delta = g->periodic[a] ? ((c - me) % n + n) % n : c - me;
+  if (delta == 0) return 0;
+  if (delta == 1) return 2;
+  if (delta == -1 || (g->periodic[a] && delta == n - 1)) return 1;
+  return -1;
+}
+
 /* Records of one owner are contiguous in a store sorted by owner. */
 static PetscInt HistoryFirst(const HistoryStore *hs, PetscInt64 owner)
 {
@@ -110,11 +135,12 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
       PetscReal  *b;
 
       PetscCall(HistoryStoreSort(hs));
-      /* who leaves across this side */
+      /* who leaves across this side (dest 1), or through a wall (dest 2: lost) */
       for (PetscInt i = 0; i < p->n; i++) {
-        PetscReal x = p->x[3 * i + a];
-        dest[i]     = (s == 0 && x < g->sublo[a]) || (s == 1 && x >= g->subhi[a]);
-        if (dest[i] && to == MPI_PROC_NULL) dest[i] = 2; /* through a wall: lost */
+        int dir = ExchangeDirection(g, a, p->x[3 * i + a]);
+        PetscCheck(dir >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry", p->id[i], a, (double)p->x[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
+        dest[i] = (dir == 3 && s == 0) ? 2 : (dir == 1 + s ? 1 : 0);
+        if (dest[i] == 1 && to == MPI_PROC_NULL) dest[i] = 2;
         if (dest[i] == 1) {
           PetscInt k = HistoryFirst(hs, p->id[i]);
           np++;
@@ -164,9 +190,10 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
           PetscInt i = p->n++;
           ParticlesUnpack(p, i, c, rank);
           p->owner[i] = rank;
+          p->origin[i] = -1;
           p->flags[i] &= ~PARTICLE_SELF_IMAGE;
           for (int d = 0; d < 3; d++) p->image[3 * i + d] = 0;
-          PetscCheck(p->x[3 * i + a] >= g->sublo[a] && p->x[3 * i + a] < g->subhi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry; the step is too long for its speed", p->id[i], a, (double)p->x[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
+          PetscCheck(ExchangeDirection(g, a, p->x[3 * i + a]) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry; the step is too long for its speed", p->id[i], a, (double)p->x[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
         }
         for (PetscInt k = 0; k < rrec; k++, c += HISTORY_PACK_REALS) {
           HistoryRecord r;

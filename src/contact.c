@@ -100,7 +100,7 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
   r->U      = U;
   r->Fn_raw = Fel + C * r->ddot;
   r->Fn     = (model->damping.separation == SEPARATION_FORCE) ? PetscMax(r->Fn_raw, 0.0) : r->Fn_raw;
-  if (first && h->v_imp > 0.0 && r->Fn > 0.0) {
+  if (first && dt > 0.0 && h->v_imp > 0.0 && r->Fn > 0.0) { /* dt = 0: a contact present at the start */
     /* impulse since first touch: int F dt = (U(d) + v int_0^d C) / v */
     PetscReal J = U / h->v_imp + DampingCoefficientIntegral(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
     weight      = PetscMin(PetscMax(0.5 + J / (r->Fn * dt), 0.5), 1.5);

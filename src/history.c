@@ -35,7 +35,7 @@ PetscErrorCode HistoryStoreGather(HistoryStore *s, const NeighborList *nl, const
       continue;
     }
     if (q->i < p->n) PetscCall(HistoryStoreAdd(s, p->id[q->i], p->id[q->j], &q->h));
-    if (q->j < p->n) PetscCall(HistoryStoreAdd(s, p->id[q->j], p->id[q->i], &q->h));
+    if (q->j < p->n || p->origin[q->j] >= 0) PetscCall(HistoryStoreAdd(s, p->id[q->j], p->id[q->i], &q->h));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -72,7 +72,7 @@ PetscErrorCode HistoryStoreAttach(const HistoryStore *s, NeighborList *nl, const
     if (q->j < 0) r = HistoryStoreFind(s, p->id[q->i], q->j);
     else {
       if (q->i < p->n) r = HistoryStoreFind(s, p->id[q->i], p->id[q->j]);
-      if (!r && q->j < p->n) r = HistoryStoreFind(s, p->id[q->j], p->id[q->i]);
+      if (!r && (q->j < p->n || p->origin[q->j] >= 0)) r = HistoryStoreFind(s, p->id[q->j], p->id[q->i]);
     }
     if (r) q->h = r->h;
     else PetscCall(PetscMemzero(&q->h, sizeof(q->h)));

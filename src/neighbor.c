@@ -47,7 +47,8 @@ static PetscErrorCode NeighborAddPair(NeighborList *nl, PetscInt i, PetscInt j)
 
 /* A pair is held on this rank if its lower-id member is owned, or its upper
  * member is owned and the lower one is not a periodic image of an owned
- * particle (then the same contact is already held with the roles swapped). */
+ * particle (then the same contact is already held with the roles swapped).
+ * A kept pair's self-image member passes its force to its owned copy. */
 static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
 {
   if (lo < p->n) return PETSC_TRUE;
@@ -60,6 +61,13 @@ static PetscInt64 NeighborPartnerKey(const NeighborList *nl, const Particles *p,
   if (e < 0) return p->id[q->i];
   if (q->j < 0) return INT64_MAX - 64 + (-1 - q->j); /* walls after all particles */
   return p->id[q->j];
+}
+
+/* The owned particle that receives a pair member's force: itself, or the
+ * owned copy of a periodic self-image; -1 for other ranks' ghosts. */
+static inline PetscInt NeighborTarget(const Particles *p, PetscInt i)
+{
+  return i < p->n ? i : p->origin[i];
 }
 
 /* Each owned particle's pairs, sorted by partner id: the canonical order in
@@ -76,8 +84,9 @@ static PetscErrorCode NeighborBuildAdjacency(NeighborList *nl, const Particles *
   }
   PetscCall(PetscCalloc1(p->n + 1, &cnt));
   for (PetscInt k = 0; k < nl->npair; k++) {
-    if (nl->pair[k].i < p->n) cnt[nl->pair[k].i]++;
-    if (nl->pair[k].j >= 0 && nl->pair[k].j < p->n) cnt[nl->pair[k].j]++;
+    PetscInt ti = NeighborTarget(p, nl->pair[k].i), tj = nl->pair[k].j >= 0 ? NeighborTarget(p, nl->pair[k].j) : -1;
+    if (ti >= 0) cnt[ti]++;
+    if (tj >= 0) cnt[tj]++;
   }
   nl->adj_start[0] = 0;
   for (PetscInt i = 0; i < p->n; i++) nl->adj_start[i + 1] = nl->adj_start[i] + cnt[i];
@@ -88,8 +97,9 @@ static PetscErrorCode NeighborBuildAdjacency(NeighborList *nl, const Particles *
   }
   for (PetscInt i = 0; i < p->n; i++) cnt[i] = nl->adj_start[i];
   for (PetscInt k = 0; k < nl->npair; k++) {
-    if (nl->pair[k].i < p->n) nl->adj[cnt[nl->pair[k].i]++] = k;
-    if (nl->pair[k].j >= 0 && nl->pair[k].j < p->n) nl->adj[cnt[nl->pair[k].j]++] = -1 - k;
+    PetscInt ti = NeighborTarget(p, nl->pair[k].i), tj = nl->pair[k].j >= 0 ? NeighborTarget(p, nl->pair[k].j) : -1;
+    if (ti >= 0) nl->adj[cnt[ti]++] = k;
+    if (tj >= 0) nl->adj[cnt[tj]++] = -1 - k;
   }
   for (PetscInt i = 0; i < p->n; i++) /* segments are short: insertion sort */
     for (PetscInt a = nl->adj_start[i] + 1; a < nl->adj_start[i + 1]; a++) {
@@ -184,7 +194,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
             for (PetscInt m = cc[c].start[cell]; m < cc[c].start[cell + 1]; m++) {
               PetscInt  j = cc[c].member[m], a, b;
               PetscReal r[3], cut, d2;
-              if (c == cls[i] && j <= i) continue;
+              if ((c == cls[i] && j <= i) || p->id[i] == p->id[j]) continue;
               a = p->id[i] < p->id[j] ? i : j;
               b = a == i ? j : i;
               if (!NeighborKeep(p, a, b)) continue;

@@ -12,7 +12,7 @@ PetscErrorCode ParticlesDestroy(Particles *p)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(p->id));
-  PetscCall(PetscFree4(p->type, p->flags, p->owner, p->image));
+  PetscCall(PetscFree5(p->type, p->flags, p->owner, p->origin, p->image));
   PetscCall(PetscFree3(p->radius, p->mass, p->inertia));
   PetscCall(PetscFree5(p->x, p->v, p->w, p->vp, p->wp));
   PetscCall(PetscFree3(p->f, p->t, p->x0));
@@ -40,7 +40,7 @@ PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
   cap = PetscMax(cap, 2 * p->cap);
   PetscCall(PetscMemzero(&q, sizeof(q)));
   PetscCall(PetscMalloc1(cap, &q.id));
-  PetscCall(PetscMalloc4(cap, &q.type, cap, &q.flags, cap, &q.owner, 3 * cap, &q.image));
+  PetscCall(PetscMalloc5(cap, &q.type, cap, &q.flags, cap, &q.owner, cap, &q.origin, 3 * cap, &q.image));
   PetscCall(PetscMalloc3(cap, &q.radius, cap, &q.mass, cap, &q.inertia));
   PetscCall(PetscMalloc5(3 * cap, &q.x, 3 * cap, &q.v, 3 * cap, &q.w, 3 * cap, &q.vp, 3 * cap, &q.wp));
   PetscCall(PetscMalloc3(3 * cap, &q.f, 3 * cap, &q.t, 3 * cap, &q.x0));
@@ -49,6 +49,7 @@ PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
     PetscCall(PetscArraycpy(q.type, p->type, old));
     PetscCall(PetscArraycpy(q.flags, p->flags, old));
     PetscCall(PetscArraycpy(q.owner, p->owner, old));
+    PetscCall(PetscArraycpy(q.origin, p->origin, old));
     PetscCall(PetscArraycpy(q.image, p->image, 3 * old));
     PetscCall(PetscArraycpy(q.radius, p->radius, old));
     PetscCall(PetscArraycpy(q.mass, p->mass, old));
@@ -82,6 +83,7 @@ PetscErrorCode ParticlesAppend(Particles *p, PetscInt64 id, PetscInt type, Petsc
   p->type[i]    = type;
   p->flags[i]   = flags;
   p->owner[i]   = -1; /* set by the engine */
+  p->origin[i]  = -1;
   p->radius[i]  = radius;
   p->mass[i]    = (4.0 / 3.0) * HDEM_PI * radius * radius * radius * density;
   p->inertia[i] = 0.4 * p->mass[i] * radius * radius;
@@ -105,6 +107,7 @@ void ParticlesCopy(Particles *p, PetscInt to, PetscInt from)
   p->type[to]    = p->type[from];
   p->flags[to]   = p->flags[from];
   p->owner[to]   = p->owner[from];
+  p->origin[to]  = p->origin[from];
   p->radius[to]  = p->radius[from];
   p->mass[to]    = p->mass[from];
   p->inertia[to] = p->inertia[from];
@@ -131,11 +134,14 @@ void ParticlesPack(const Particles *p, PetscInt i, const PetscInt shift[3], Pets
   b[4] = p->mass[i];
   b[5] = p->inertia[i];
   b[18] = (PetscReal)p->owner[i];
+  b[25] = (PetscReal)(i < p->n ? i : p->origin[i]);
   for (int a = 0; a < 3; a++) {
     b[6 + a]  = (PetscReal)(p->image[3 * i + a] + shift[a]);
     b[9 + a]  = p->x[3 * i + a];
     b[12 + a] = p->v[3 * i + a];
     b[15 + a] = p->w[3 * i + a];
+    b[19 + a] = p->vp[3 * i + a];
+    b[22 + a] = p->wp[3 * i + a];
   }
 }
 
@@ -144,6 +150,7 @@ void ParticlesUnpack(Particles *p, PetscInt i, const PetscReal *b, PetscMPIInt r
   p->id[i]      = (PetscInt64)b[0];
   p->type[i]    = (PetscInt)b[1];
   p->owner[i]   = (PetscInt)b[18];
+  p->origin[i]  = p->owner[i] == rank ? (PetscInt)b[25] : -1;
   p->flags[i]   = ((PetscInt)b[2] & ~PARTICLE_SELF_IMAGE) | (p->owner[i] == rank ? PARTICLE_SELF_IMAGE : 0);
   p->radius[i]  = b[3];
   p->mass[i]    = b[4];
@@ -153,8 +160,8 @@ void ParticlesUnpack(Particles *p, PetscInt i, const PetscReal *b, PetscMPIInt r
     p->x[3 * i + a]     = b[9 + a];
     p->v[3 * i + a]     = b[12 + a];
     p->w[3 * i + a]     = b[15 + a];
-    p->vp[3 * i + a]    = b[12 + a];
-    p->wp[3 * i + a]    = b[15 + a];
+    p->vp[3 * i + a]    = b[19 + a];
+    p->wp[3 * i + a]    = b[22 + a];
     p->f[3 * i + a] = p->t[3 * i + a] = 0.0;
     p->x0[3 * i + a]                  = b[9 + a];
   }

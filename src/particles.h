@@ -15,6 +15,7 @@ typedef struct {
   PetscInt    n, nghost, cap; /* owned, ghosts after them, capacity */
   PetscInt64 *id;
   PetscInt   *type, *flags, *owner; /* owner: rank that owns the particle */
+  PetscInt   *origin;               /* a periodic self-image ghost: local index of its owned copy, else -1 */
   PetscInt   *image;          /* 3 per particle; zero for owned */
   PetscReal  *radius, *mass, *inertia;
   PetscReal  *x, *v, *w;      /* 3 per particle */
@@ -30,7 +31,7 @@ PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt
 PETSC_EXTERN void           ParticlesCopy(Particles *, PetscInt to, PetscInt from);
 
 /* Doubles per particle in a migration/border message, and packing. */
-#define PARTICLE_PACK_REALS 19
+#define PARTICLE_PACK_REALS 26
 PETSC_EXTERN void ParticlesPack(const Particles *, PetscInt i, const PetscInt image_shift[3], PetscReal *buf);
 PETSC_EXTERN void ParticlesUnpack(Particles *, PetscInt i, const PetscReal *buf, PetscMPIInt rank);
 

@@ -1,11 +1,13 @@
 #include "check_main.h"
 #include <mpi.h>
+#include <stdlib.h>
 
 int HdemCheckRun(int argc, char **argv, Suite *suite)
 {
   SRunner *sr;
   int      failed, total = 0, rank = 0;
 
+  setenv("OMPI_MCA_io", "romio321", 0); /* see src/main.c */
   if (PetscInitialize(&argc, &argv, NULL, NULL)) return 1;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   sr = srunner_create(suite);

@@ -1,0 +1,221 @@
+#include "grid.h"
+#include <petscviewer.h>
+
+static const char GridAxisName[3] = {'x', 'y', 'z'};
+
+/* One formula for every cut, so the two ranks sharing a face compute it from
+ * the same operands and agree bit for bit; the outer faces are the box's own. */
+PetscReal GridCut(PetscReal lo, PetscReal hi, PetscMPIInt c, PetscMPIInt dims)
+{
+  if (c <= 0) return lo;
+  if (c >= dims) return hi;
+  return lo + (hi - lo) * c / dims;
+}
+
+static PetscErrorCode GridFormatRequest(const PetscInt req[3], char *buf, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, req[0], req[1], req[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The cost is the total subdomain surface over the box volume, sum_a dims[a] / len[a]
+ * (all P subdomains have the same shape). Factorisations are visited with more
+ * cuts along earlier axes first and only a strictly cheaper one replaces the
+ * best, which breaks ties that way. Costs within a relative 1e-12 count as tied:
+ * edges such as 0.1 are not exact, and an exact tie must not be decided by rounding. */
+PetscErrorCode GridChooseDims(PetscMPIInt size, const PetscReal len[3], const PetscInt dims_req[3], PetscMPIInt dims[3])
+{
+  PetscMPIInt div[2048], ndiv = 0; /* no int below 2^31 has more than 1600 divisors */
+  PetscInt    req[3] = {0, 0, 0};
+  PetscInt64  fixed  = 1;
+  PetscBool   full = PETSC_TRUE, too_big = PETSC_FALSE, found = PETSC_FALSE;
+  PetscReal   best = 0.0;
+  char        rs[96];
+
+  PetscFunctionBeginUser;
+  PetscCheck(size >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a process grid needs at least one rank, got %d", size);
+  for (int a = 0; a < 3; a++) PetscCheck(len[a] > 0.0 && isfinite(len[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "box edge along %c is %g; it must be finite and > 0 (-domain_lo/-domain_hi)", GridAxisName[a], (double)len[a]);
+  if (dims_req)
+    for (int a = 0; a < 3; a++) req[a] = dims_req[a];
+  PetscCall(GridFormatRequest(req, rs, sizeof(rs)));
+  for (int a = 0; a < 3; a++) {
+    PetscCheck(req[a] >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-domain_grid %s: entries must be >= 0 (0 lets hdem choose that axis)", rs);
+    if (req[a] == 0) full = PETSC_FALSE;
+    else if (req[a] > size) too_big = PETSC_TRUE;
+    else fixed *= req[a]; /* each factor <= size < 2^31: no overflow */
+  }
+  PetscCheck(!too_big, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-domain_grid %s asks for more than the %d ranks of this run: the product must equal the rank count", rs, size);
+  PetscCheck(!full || fixed == size, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-domain_grid %s asks for %" PetscInt64_FMT " ranks but this run has %d: the product must equal the rank count (or give 0 for an axis to let hdem choose it)", rs, fixed, size);
+  PetscCheck(size % fixed == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-domain_grid %s: the fixed entries use %" PetscInt64_FMT " ranks, which does not divide the %d ranks of this run", rs, fixed, size);
+
+  for (PetscInt64 i = 1; i * i <= size; i++) {
+    if (size % i) continue;
+    div[ndiv++] = (PetscMPIInt)i;
+    if (i * i != size) div[ndiv++] = (PetscMPIInt)(size / i);
+  }
+  PetscCall(PetscSortMPIInt(ndiv, div));
+  for (PetscMPIInt i = ndiv - 1; i >= 0; i--) {
+    PetscMPIInt px = div[i], q = size / px;
+    if (req[0] && req[0] != px) continue;
+    for (PetscMPIInt j = ndiv - 1; j >= 0; j--) {
+      PetscMPIInt py = div[j], pz;
+      PetscReal   cost;
+      if (py > q || q % py) continue;
+      pz = q / py;
+      if ((req[1] && req[1] != py) || (req[2] && req[2] != pz)) continue;
+      cost = px / len[0] + py / len[1] + pz / len[2];
+      if (!found || cost < best * (1.0 - 1e-12)) {
+        found   = PETSC_TRUE;
+        best    = cost;
+        dims[0] = px, dims[1] = py, dims[2] = pz;
+      }
+    }
+  }
+  /* fixed divides size, so the fixed entries with the rest on one free axis always fit */
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no factorisation of %d ranks fits -domain_grid %s", size, rs);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every rank must build the same grid, or MPI_Cart_create mismatches or the
+ * bounds disagree: compare all inputs bitwise with rank 0's before using them. */
+static PetscErrorCode GridCheckSameInputs(MPI_Comm comm, const PetscReal in[12])
+{
+  PetscReal   root[12];
+  PetscMPIInt differ;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(root, in, 12));
+  PetscCallMPI(MPI_Bcast(root, 12, MPIU_REAL, 0, comm));
+  differ = memcmp(root, in, sizeof(root)) != 0;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_LOR, comm));
+  PetscCheck(!differ, comm, PETSC_ERR_ARG_WRONG, "the ranks were given different -domain_lo/-domain_hi/-domain_periodic/-domain_grid values");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GridCreate(MPI_Comm comm, const PetscReal lo[3], const PetscReal hi[3], const PetscBool periodic[3], const PetscInt dims_req[3], Grid *grid)
+{
+  PetscReal   in[12], len[3];
+  PetscInt    req[3] = {0, 0, 0};
+  PetscMPIInt periods[3];
+
+  PetscFunctionBeginUser;
+  PetscCheck(lo && hi && grid, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "GridCreate needs lo, hi and grid");
+  PetscCall(PetscMemzero(grid, sizeof(*grid)));
+  grid->comm = MPI_COMM_NULL;
+  if (dims_req)
+    for (int a = 0; a < 3; a++) req[a] = dims_req[a];
+  for (int a = 0; a < 3; a++) {
+    grid->lo[a]       = lo[a];
+    grid->hi[a]       = hi[a];
+    grid->periodic[a] = periodic ? periodic[a] : PETSC_FALSE;
+    in[a] = lo[a], in[3 + a] = hi[a], in[6 + a] = grid->periodic[a], in[9 + a] = (PetscReal)req[a];
+  }
+  PetscCall(GridCheckSameInputs(comm, in));
+  PetscCallMPI(MPI_Comm_size(comm, &grid->size));
+  /* From here on every rank has the same inputs, so every check below fails on all ranks or none. */
+  for (int a = 0; a < 3; a++) {
+    PetscCheck(isfinite(lo[a]) && isfinite(hi[a]) && hi[a] > lo[a], comm, PETSC_ERR_USER_INPUT, "-domain_lo/-domain_hi: the box along %c is [%g, %g]; it needs finite bounds with hi > lo", GridAxisName[a], (double)lo[a], (double)hi[a]);
+    len[a] = hi[a] - lo[a];
+    PetscCheck(isfinite(len[a]), comm, PETSC_ERR_USER_INPUT, "-domain_lo/-domain_hi: the box edge along %c overflows ([%g, %g])", GridAxisName[a], (double)lo[a], (double)hi[a]);
+  }
+  PetscCall(GridChooseDims(grid->size, len, req, grid->dims));
+  /* A box a few ulps thick could give empty or reversed slabs. */
+  for (int a = 0; a < 3; a++)
+    for (PetscMPIInt c = 0; c < grid->dims[a]; c++)
+      PetscCheck(GridCut(lo[a], hi[a], c, grid->dims[a]) < GridCut(lo[a], hi[a], c + 1, grid->dims[a]), comm, PETSC_ERR_USER_INPUT, "-domain_lo/-domain_hi: the box along %c, [%g, %g], is too thin to cut into %d slabs", GridAxisName[a], (double)lo[a], (double)hi[a], grid->dims[a]);
+
+  for (int a = 0; a < 3; a++) periods[a] = grid->periodic[a] ? 1 : 0;
+  PetscCallMPI(MPI_Cart_create(comm, 3, grid->dims, periods, 0, &grid->comm));
+  PetscCallMPI(MPI_Comm_rank(grid->comm, &grid->rank));
+  PetscCallMPI(MPI_Cart_coords(grid->comm, grid->rank, 3, grid->coords));
+  for (int a = 0; a < 3; a++) {
+    grid->sublo[a] = GridCut(lo[a], hi[a], grid->coords[a], grid->dims[a]);
+    grid->subhi[a] = GridCut(lo[a], hi[a], grid->coords[a] + 1, grid->dims[a]);
+    /* periodic with dims 1 gives the rank itself on both sides: kept, the halo code wraps onto itself */
+    PetscCallMPI(MPI_Cart_shift(grid->comm, a, 1, &grid->nbr[a][0], &grid->nbr[a][1]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GridDestroy(Grid *grid)
+{
+  PetscFunctionBeginUser;
+  if (!grid) PetscFunctionReturn(PETSC_SUCCESS);
+  /* a zero-filled Grid (an owner struct destroyed before GridCreate ran) holds no communicator either */
+  if (grid->comm != MPI_COMM_NULL && grid->comm != (MPI_Comm)0) PetscCallMPI(MPI_Comm_free(&grid->comm));
+  grid->comm = MPI_COMM_NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GridOwnerOf(const Grid *grid, const PetscReal x[3], PetscMPIInt coords[3])
+{
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++) {
+    PetscReal   lo = grid->lo[a], hi = grid->hi[a], g;
+    PetscMPIInt d  = grid->dims[a], c;
+
+    /* %.17g: a point one ulp outside must not print as a point on the face */
+    PetscCheck(x[a] >= lo && x[a] <= hi, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "point (%.17g, %.17g, %.17g) is outside the box along %c: [%.17g, %.17g]", (double)x[0], (double)x[1], (double)x[2], GridAxisName[a], (double)lo, (double)hi);
+    PetscCheck(!(grid->periodic[a] && x[a] == hi), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "point (%.17g, %.17g, %.17g) is on the high face of periodic axis %c (%.17g): wrap it into [lo, hi) first", (double)x[0], (double)x[1], (double)x[2], GridAxisName[a], (double)hi);
+    /* A guess from the slab width, then corrected against the cuts themselves
+     * so the answer is exactly the bounds' half-open [sublo, subhi). */
+    g = (x[a] - lo) / (hi - lo) * d;
+    c = g <= 0.0 ? 0 : (g >= d - 1 ? d - 1 : (PetscMPIInt)g);
+    while (c > 0 && x[a] < GridCut(lo, hi, c, d)) c--;
+    while (c < d - 1 && x[a] >= GridCut(lo, hi, c + 1, d)) c++;
+    coords[a] = c;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GridRankOfCoords(const Grid *grid, const PetscMPIInt coords[3], PetscMPIInt *rank)
+{
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++) PetscCheck(grid->periodic[a] || (coords[a] >= 0 && coords[a] < grid->dims[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "grid coordinates (%d, %d, %d) are outside the %d x %d x %d grid along walled axis %c", coords[0], coords[1], coords[2], grid->dims[0], grid->dims[1], grid->dims[2], GridAxisName[a]);
+  PetscCallMPI(MPI_Cart_rank(grid->comm, coords, rank));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GridNeighbourRank(const Grid *grid, const PetscMPIInt off[3], PetscMPIInt *rank)
+{
+  PetscMPIInt c[3];
+
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++) {
+    PetscMPIInt d = grid->dims[a];
+    c[a] = grid->coords[a] + off[a];
+    if (grid->periodic[a]) c[a] = ((c[a] % d) + d) % d;
+    else if (c[a] < 0 || c[a] >= d) {
+      *rank = MPI_PROC_NULL;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  PetscCallMPI(MPI_Cart_rank(grid->comm, c, rank));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void GridFormatNbr(char *buf, size_t len, PetscMPIInt r)
+{
+  if (r == MPI_PROC_NULL) PetscCallAbort(PETSC_COMM_SELF, PetscSNPrintf(buf, len, "wall"));
+  else PetscCallAbort(PETSC_COMM_SELF, PetscSNPrintf(buf, len, "%d", r));
+}
+
+PetscErrorCode GridView(const Grid *grid, PetscViewer viewer)
+{
+  PetscBool ascii;
+  char      n[3][2][16];
+
+  PetscFunctionBeginUser;
+  if (!viewer) viewer = PETSC_VIEWER_STDOUT_(grid->comm);
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "grid: %d ranks as %d x %d x %d over [%g, %g] x [%g, %g] x [%g, %g], periodic:%s%s%s%s\n", grid->size, grid->dims[0], grid->dims[1], grid->dims[2], (double)grid->lo[0], (double)grid->hi[0], (double)grid->lo[1], (double)grid->hi[1], (double)grid->lo[2], (double)grid->hi[2], grid->periodic[0] ? " x" : "", grid->periodic[1] ? " y" : "", grid->periodic[2] ? " z" : "", grid->periodic[0] || grid->periodic[1] || grid->periodic[2] ? "" : " none"));
+  for (int a = 0; a < 3; a++)
+    for (int s = 0; s < 2; s++) GridFormatNbr(n[a][s], sizeof(n[a][s]), grid->nbr[a][s]);
+  PetscCall(PetscViewerASCIIPushSynchronized(viewer));
+  PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "  [%d] (%d,%d,%d) [%g, %g] x [%g, %g] x [%g, %g] neighbours x %s/%s y %s/%s z %s/%s\n", grid->rank, grid->coords[0], grid->coords[1], grid->coords[2], (double)grid->sublo[0], (double)grid->subhi[0], (double)grid->sublo[1], (double)grid->subhi[1], (double)grid->sublo[2], (double)grid->subhi[2], n[0][0], n[0][1], n[1][0], n[1][1], n[2][0], n[2][1]));
+  PetscCall(PetscViewerFlush(viewer));
+  PetscCall(PetscViewerASCIIPopSynchronized(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,41 @@
+/* Cartesian process grid: the box cut into dims[0] x dims[1] x dims[2] equal
+ * slabs, one subdomain per rank, with face neighbours from MPI_Cart_shift. */
+#ifndef HDEM_GRID_H
+#define HDEM_GRID_H
+
+#include "../src/hdem.h"
+
+typedef struct {
+  MPI_Comm    comm; /* Cartesian communicator (MPI_Cart_create, reorder = 0: ranks as in the parent) */
+  PetscMPIInt rank, size;
+  PetscMPIInt dims[3], coords[3];
+  PetscBool   periodic[3];
+  PetscReal   lo[3], hi[3];       /* global box */
+  PetscReal   sublo[3], subhi[3]; /* this rank's subdomain */
+  PetscMPIInt nbr[3][2];          /* neighbour rank on the low [0] and high [1] side per axis, MPI_PROC_NULL at a wall */
+} Grid;
+
+/* Collective. dims_req entries 0 mean "choose" (NULL: choose all); periodic
+ * NULL means walls on every axis. On failure grid->comm is MPI_COMM_NULL;
+ * GridDestroy is safe then, and on a zero-filled Grid. */
+PETSC_EXTERN PetscErrorCode GridCreate(MPI_Comm, const PetscReal lo[3], const PetscReal hi[3], const PetscBool periodic[3], const PetscInt dims_req[3], Grid *);
+PETSC_EXTERN PetscErrorCode GridDestroy(Grid *);
+
+/* Not collective: the factorisation of size GridCreate uses for box edges len[3]. */
+PETSC_EXTERN PetscErrorCode GridChooseDims(PetscMPIInt size, const PetscReal len[3], const PetscInt dims_req[3], PetscMPIInt dims[3]);
+/* Bound c of the dims slabs along an axis: lo at c = 0, hi at c = dims, the
+ * same bits for the subhi of slab c - 1 and the sublo of slab c. */
+PETSC_EXTERN PetscReal      GridCut(PetscReal lo, PetscReal hi, PetscMPIInt c, PetscMPIInt dims);
+
+/* Subdomain coordinates containing x: a point on a cut goes to the higher
+ * slab; walled axes are [lo, hi], periodic axes [lo, hi) (wrap first). */
+PETSC_EXTERN PetscErrorCode GridOwnerOf(const Grid *, const PetscReal x[3], PetscMPIInt coords[3]);
+/* Rank of in-range coordinates (periodic axes also wrap, as MPI_Cart_rank). */
+PETSC_EXTERN PetscErrorCode GridRankOfCoords(const Grid *, const PetscMPIInt coords[3], PetscMPIInt *rank);
+/* Rank at coords + off (edge and corner neighbours too): wraps periodic
+ * axes, MPI_PROC_NULL beyond a wall. */
+PETSC_EXTERN PetscErrorCode GridNeighbourRank(const Grid *, const PetscMPIInt off[3], PetscMPIInt *rank);
+/* Collective: a summary line from rank 0, then one line per rank (ASCII viewers; NULL = stdout). */
+PETSC_EXTERN PetscErrorCode GridView(const Grid *, PetscViewer);
+
+#endif

@@ -1,0 +1,33 @@
+/* Reading a LAMMPS data file written for atom_style sphere (by hand or by
+ * write_data), for users who bring LAMMPS set-ups.
+ *
+ * Header: `N atoms`, `N atom types`, `lo hi xlo xhi` (and y, z); a tilt line
+ * `xy xz yz` is refused (triclinic boxes are not supported); other LAMMPS
+ * count lines are accepted so that their sections can be skipped.
+ * Sections: `Atoms` (hint `# sphere` optional) with lines
+ *   id type diameter density x y z [ix iy iz] [# comment]
+ * and, if present, `Velocities` with lines `id vx vy vz wx wy wz`; Masses,
+ * Pair Coeffs and the other count-sized sections are skipped by counting.
+ * Image flags are checked to be integers and then ignored: positions are
+ * taken as written and must lie in the closed box [lo, hi]. */
+#ifndef HDEM_LAMMPS_DATA_H
+#define HDEM_LAMMPS_DATA_H
+
+#include "../src/hdem.h"
+
+typedef struct {
+  PetscInt    n;
+  PetscInt    ntypes;      /* from `N atom types` */
+  PetscInt64 *id;          /* LAMMPS ids, 1 <= id <= 2^53, unique, in file order */
+  PetscInt   *type;        /* 1 .. ntypes */
+  PetscReal  *diameter, *density;
+  PetscReal  *x, *v, *w;   /* 3n each, interleaved; v, w zero without a Velocities section */
+  PetscReal   lo[3], hi[3];
+  PetscBool   has_velocities;
+} LammpsData;
+
+/* Collective: rank 0 reads, every rank gets everything (or every rank gets the error). */
+PETSC_EXTERN PetscErrorCode LammpsDataRead(MPI_Comm, const char *path, LammpsData *);
+PETSC_EXTERN PetscErrorCode LammpsDataDestroy(LammpsData *);
+
+#endif

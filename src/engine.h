@@ -1,0 +1,45 @@
+/* The distributed time loop: velocity Verlet over owned particles, ghosts
+ * refreshed every step, neighbour lists rebuilt (with migration) when the
+ * global reduction says some particle may have moved half the skin, and the
+ * step set from the global minimum of the contact bounds. */
+#ifndef HDEM_ENGINE_H
+#define HDEM_ENGINE_H
+
+#include "../decomp/exchange.h"
+#include "stepbound.h"
+
+#define ENGINE_MAX_WALLS 16
+
+typedef struct {
+  PetscReal ke, kr, elastic, gravity; /* energies [J] */
+  PetscReal contacts, max_overlap_ratio;
+} EngineStats;
+
+typedef struct {
+  Grid         grid;
+  Exchange     ex;
+  Particles    p;
+  NeighborList nl;
+  HistoryStore hs;
+  ContactModel model;
+  StepControl  ctl;
+  PetscInt     nwall;
+  Wall         walls[ENGINE_MAX_WALLS];
+  PetscReal    gravity[3], L[3], skin, rmax;
+  /* time-loop state */
+  PetscReal    t, dt, bound;
+  PetscInt64   step, nglobal, lost;
+  PetscBool    rebuild_next;
+  PetscInt     rebuilds;
+  PetscReal    dt_min, dt_max, dt_sum;
+  PetscBool    warned_fixed;
+  PetscReal    e_initial;  /* total energy at the start, for the dissipated energy */
+  PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
+} Engine;
+
+PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);   /* after grid, particles, model, walls are in place */
+PETSC_EXTERN PetscErrorCode EngineStep(Engine *);
+PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *); /* collective */
+PETSC_EXTERN PetscErrorCode EngineDestroy(Engine *);
+
+#endif

@@ -1,0 +1,253 @@
+/* A run's set-up from the options database (deck keys domain_*, wallN_*,
+ * gravity, neighbor_*, insert_*, and the contact and timestep keys). */
+#include "setup.h"
+#include "contact_options.h"
+#include "random.h"
+#include "../io/options.h"
+#include "../io/lammps_data.h"
+#include "../decomp/collective.h"
+
+#define SETUP_MAX_WALLS 8
+
+static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, Engine *e, PetscBool *walls_on_faces)
+{
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  PetscBool per[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, loset, hiset;
+  PetscInt  n = 3, grid[3] = {0, 0, 0};
+
+  PetscFunctionBeginUser;
+  *walls_on_faces = PETSC_TRUE;
+  PetscOptionsBegin(comm, NULL, "Domain", NULL);
+  PetscCall(OptionsCheckSyntax("-domain_lo", PETSC_FALSE));
+  PetscCall(PetscOptionsRealArray("-domain_lo", "lower corner of the box [m]", NULL, lo, &n, &loset));
+  PetscCheck(!loset || n == 3, comm, PETSC_ERR_USER_INPUT, "-domain_lo needs 3 values, got %" PetscInt_FMT, n);
+  n = 3;
+  PetscCall(OptionsCheckSyntax("-domain_hi", PETSC_FALSE));
+  PetscCall(PetscOptionsRealArray("-domain_hi", "upper corner of the box [m]", NULL, hi, &n, &hiset));
+  PetscCheck(!hiset || n == 3, comm, PETSC_ERR_USER_INPUT, "-domain_hi needs 3 values, got %" PetscInt_FMT, n);
+  n = 3;
+  PetscCall(PetscOptionsBoolArray("-domain_periodic", "periodic along x, y, z", NULL, per, &n, NULL));
+  n = 3;
+  PetscCall(OptionsCheckSyntax("-domain_grid", PETSC_TRUE));
+  PetscCall(PetscOptionsIntArray("-domain_grid", "ranks along x, y, z (0: chosen from the box shape)", NULL, grid, &n, NULL));
+  PetscCall(PetscOptionsBool("-domain_walls", "plane walls on the faces of the non-periodic axes", NULL, *walls_on_faces, walls_on_faces, NULL));
+  PetscOptionsEnd();
+  PetscCheck(loset && hiset, comm, PETSC_ERR_USER_INPUT, "the deck needs domain: {lo: [x, y, z], hi: [x, y, z]} (-domain_lo, -domain_hi) [m]");
+  for (int a = 0; a < 3; a++) PetscCheck(hi[a] > lo[a], comm, PETSC_ERR_USER_INPUT, "-domain_hi must exceed -domain_lo on every axis (axis %d: %g <= %g)", a, (double)hi[a], (double)lo[a]);
+  for (int a = 0; a < 3; a++) PetscCall(OptionsCheckInt("domain_grid", grid[a], 0, 1 << 20));
+  PetscCall(GridCreate(comm, lo, hi, per, grid, &e->grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WallsSetFromOptions(MPI_Comm comm, Engine *e, PetscBool faces)
+{
+  PetscFunctionBeginUser;
+  e->nwall = 0;
+  if (faces)
+    for (int a = 0; a < 3; a++) {
+      if (e->grid.periodic[a]) continue;
+      for (int s = 0; s < 2; s++) {
+        Wall *w = &e->walls[e->nwall++];
+        for (int c = 0; c < 3; c++) w->n[c] = w->p[c] = 0.0;
+        w->n[a] = s == 0 ? 1.0 : -1.0;
+        w->p[a] = s == 0 ? e->grid.lo[a] : e->grid.hi[a];
+      }
+    }
+  for (PetscInt k = 0; k < SETUP_MAX_WALLS; k++) {
+    char      kn[64], kp[64];
+    PetscReal nrm[3], pt[3] = {0, 0, 0}, len;
+    PetscInt  nn = 3, np = 3;
+    PetscBool nset, pset;
+    PetscCall(PetscSNPrintf(kn, sizeof(kn), "-wall%" PetscInt_FMT "_normal", k));
+    PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_point", k));
+    PetscOptionsBegin(comm, NULL, "Walls", NULL);
+    PetscCall(OptionsCheckSyntax(kn, PETSC_FALSE));
+    PetscCall(OptionsCheckSyntax(kp, PETSC_FALSE));
+    PetscCall(PetscOptionsRealArray(kn, "normal of plane wall k, pointing into the particles", NULL, nrm, &nn, &nset));
+    PetscCall(PetscOptionsRealArray(kp, "a point on plane wall k [m]", NULL, pt, &np, &pset));
+    PetscOptionsEnd();
+    if (!nset && !pset) continue;
+    PetscCheck(nset && nn == 3 && (!pset || np == 3), comm, PETSC_ERR_USER_INPUT, "%s needs 3 values (and %s 3 values, default the origin)", kn, kp);
+    len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    PetscCheck(len > 0.0, comm, PETSC_ERR_USER_INPUT, "%s must not be zero", kn);
+    PetscCheck(e->nwall < ENGINE_MAX_WALLS, comm, PETSC_ERR_USER_INPUT, "at most %d walls", ENGINE_MAX_WALLS);
+    for (int c = 0; c < 3; c++) {
+      e->walls[e->nwall].n[c] = nrm[c] / len;
+      e->walls[e->nwall].p[c] = pt[c];
+    }
+    e->nwall++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Lattice sites in x-fastest order; site k becomes particle k + 1 on the rank
+ * that owns its position, and every random number is keyed by that id, so
+ * the initial state does not depend on the rank count. */
+static PetscErrorCode InsertLattice(MPI_Comm comm, Engine *e, const RadiusDistribution *rd, PetscInt64 count, PetscInt64 seed, const PetscReal rlo[3], const PetscReal rhi[3], PetscReal factor, const PetscReal v0[3], PetscReal vrand, PetscReal density, PetscInt type)
+{
+  PetscReal  rmax = RadiusDistributionMax(rd), pitch = 2.0 * rmax * factor;
+  PetscInt64 ns[3], cap;
+
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++) ns[a] = (PetscInt64)floor((rhi[a] - rlo[a]) / pitch);
+  cap = ns[0] * ns[1] * ns[2];
+  PetscCheck(count <= cap, comm, PETSC_ERR_USER_INPUT, "-insert_count %" PetscInt64_FMT " does not fit: the region holds %" PetscInt64_FMT " lattice sites of pitch %g m (-insert_region_lo/_hi, -insert_spacing)", count, cap, (double)pitch);
+  for (PetscInt64 k = 0; k < count; k++) {
+    PetscInt64  id = k + 1, c[3] = {k % ns[0], (k / ns[0]) % ns[1], k / (ns[0] * ns[1])};
+    PetscReal   x[3], v[3], w[3] = {0, 0, 0}, r, jit = 0.45 * (pitch - 2.0 * rmax);
+    PetscMPIInt owner[3], me = 1;
+    for (int a = 0; a < 3; a++) x[a] = rlo[a] + (c[a] + 0.5) * pitch + jit * (2.0 * RandomUniform(seed, id, 1, a) - 1.0);
+    PetscCall(GridOwnerOf(&e->grid, x, owner));
+    for (int a = 0; a < 3; a++) me = me && owner[a] == e->grid.coords[a];
+    if (!me) continue;
+    PetscCall(RadiusDistributionDraw(rd, seed, id, &r));
+    for (int a = 0; a < 3; a++) v[a] = v0[a] + vrand * (2.0 * RandomUniform(seed, id, 2, a) - 1.0);
+    PetscCall(ParticlesAppend(&e->p, id, type, 0, r, density, x, v, w));
+  }
+  e->rmax = rmax;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InsertLammps(MPI_Comm comm, Engine *e, const char *file, PetscInt frozen_type)
+{
+  LammpsData d;
+  PetscReal  rmax = 0.0;
+
+  PetscFunctionBeginUser;
+  PetscCall(LammpsDataRead(comm, file, &d));
+  for (PetscInt i = 0; i < d.n; i++) {
+    PetscMPIInt owner[3], me = 1;
+    PetscReal   x[3];
+    for (int a = 0; a < 3; a++) { /* periodic coordinates wrapped into the box */
+      PetscReal L = e->grid.hi[a] - e->grid.lo[a];
+      x[a]        = d.x[3 * i + a];
+      if (e->grid.periodic[a]) {
+        if (x[a] >= e->grid.hi[a]) x[a] -= L;
+        if (x[a] < e->grid.lo[a]) x[a] += L;
+      }
+    }
+    rmax = PetscMax(rmax, 0.5 * d.diameter[i]);
+    PetscCall(GridOwnerOf(&e->grid, x, owner));
+    for (int a = 0; a < 3; a++) me = me && owner[a] == e->grid.coords[a];
+    if (!me) continue;
+    PetscCall(ParticlesAppend(&e->p, d.id[i], d.type[i], d.type[i] == frozen_type ? PARTICLE_FROZEN : 0, 0.5 * d.diameter[i], d.density[i], x, d.v + 3 * i, d.w + 3 * i));
+  }
+  e->rmax = rmax;
+  PetscCall(LammpsDataDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *const InsertionModes[] = {"lattice", "lammps", "InsertionMode", "INSERT_", NULL};
+
+static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e)
+{
+  InsertionMode         mode = INSERTION_LATTICE;
+  RadiusDistribution rd;
+  PetscInt64         count = 0, seed = 1;
+  PetscReal          rlo[3], rhi[3], factor = 1.1, v0[3] = {0, 0, 0}, vrand = 0.0;
+  PetscInt           n, type = 1, frozen_type = -1, nval = 16, nwt = 16;
+  PetscBool          cset, fset, vset, wset;
+  char               file[PETSC_MAX_PATH_LEN] = "";
+  const char        *dists[]                  = {"uniform", "normal", "lognormal", "discrete", "RadiusDistributionType", "RADIUS_", NULL};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&rd, sizeof(rd)));
+  rd.type = RADIUS_UNIFORM;
+  rd.min = rd.max = rd.mean = 1e-3;
+  rd.sigma                  = 0.0;
+  for (int a = 0; a < 3; a++) {
+    rlo[a] = e->grid.lo[a];
+    rhi[a] = e->grid.hi[a];
+  }
+  PetscOptionsBegin(comm, NULL, "Insertion", NULL);
+  PetscCall(PetscOptionsEnum("-insert_mode", "lattice: a jittered lattice fill of a region; lammps: an atom_style sphere data file", NULL, InsertionModes, (PetscEnum)mode, (PetscEnum *)&mode, NULL));
+  PetscCall(OptionsCheckSyntax("-insert_count", PETSC_TRUE));
+  {
+    PetscInt c = 0;
+    PetscCall(PetscOptionsInt("-insert_count", "number of particles (lattice)", NULL, c, &c, &cset));
+    count = c;
+  }
+  PetscCall(OptionsCheckSyntax("-insert_seed", PETSC_TRUE));
+  {
+    PetscInt sd = (PetscInt)seed;
+    PetscCall(PetscOptionsInt("-insert_seed", "random seed", NULL, sd, &sd, NULL));
+    seed = sd;
+  }
+  n = 3;
+  PetscCall(OptionsCheckSyntax("-insert_region_lo", PETSC_FALSE));
+  PetscCall(PetscOptionsRealArray("-insert_region_lo", "lower corner of the fill region [m] (default the domain)", NULL, rlo, &n, NULL));
+  n = 3;
+  PetscCall(OptionsCheckSyntax("-insert_region_hi", PETSC_FALSE));
+  PetscCall(PetscOptionsRealArray("-insert_region_hi", "upper corner of the fill region [m]", NULL, rhi, &n, NULL));
+  PetscCall(OptionsCheckSyntax("-insert_spacing", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-insert_spacing", "lattice pitch in largest diameters [-]", NULL, factor, &factor, NULL));
+  n = 3;
+  PetscCall(OptionsCheckSyntax("-insert_velocity", PETSC_FALSE));
+  PetscCall(PetscOptionsRealArray("-insert_velocity", "initial velocity [m/s]", NULL, v0, &n, NULL));
+  PetscCall(OptionsCheckSyntax("-insert_velocity_random", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components [m/s]", NULL, vrand, &vrand, NULL));
+  PetscCall(PetscOptionsEnum("-insert_radius_distribution", "radius distribution", NULL, dists, (PetscEnum)rd.type, (PetscEnum *)&rd.type, NULL));
+  PetscCall(OptionsCheckSyntax("-insert_radius_min", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-insert_radius_min", "smallest radius [m]", NULL, rd.min, &rd.min, NULL));
+  PetscCall(OptionsCheckSyntax("-insert_radius_max", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-insert_radius_max", "largest radius [m]", NULL, rd.max, &rd.max, NULL));
+  PetscCall(OptionsCheckSyntax("-insert_radius_mean", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-insert_radius_mean", "mean (normal) or median (lognormal) radius [m]", NULL, rd.mean, &rd.mean, NULL));
+  PetscCall(OptionsCheckSyntax("-insert_radius_sigma", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-insert_radius_sigma", "standard deviation (normal: of r [m]; lognormal: of ln r)", NULL, rd.sigma, &rd.sigma, NULL));
+  PetscCall(OptionsCheckSyntax("-insert_radius_values", PETSC_FALSE));
+  PetscCall(PetscOptionsRealArray("-insert_radius_values", "radii of the discrete distribution [m]", NULL, rd.values, &nval, &vset));
+  PetscCall(OptionsCheckSyntax("-insert_radius_weights", PETSC_FALSE));
+  PetscCall(PetscOptionsRealArray("-insert_radius_weights", "their weights", NULL, rd.weights, &nwt, &wset));
+  PetscCall(PetscOptionsInt("-insert_type", "particle type of inserted particles", NULL, type, &type, NULL));
+  PetscCall(PetscOptionsString("-insert_file", "LAMMPS atom_style sphere data file (lammps)", NULL, file, file, sizeof(file), &fset));
+  PetscCall(PetscOptionsInt("-insert_frozen_type", "LAMMPS atom type that does not move (a chute's base)", NULL, frozen_type, &frozen_type, NULL));
+  PetscOptionsEnd();
+  if (mode == INSERTION_LAMMPS) {
+    PetscCheck(fset, comm, PETSC_ERR_USER_INPUT, "-insert_mode lammps needs -insert_file");
+    PetscCall(InsertLammps(comm, e, file, frozen_type));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(cset, comm, PETSC_ERR_USER_INPUT, "-insert_mode lattice needs -insert_count");
+  PetscCheck(count >= 0, comm, PETSC_ERR_USER_INPUT, "-insert_count must be >= 0");
+  PetscCall(OptionsCheckReal("insert_spacing", factor, 1.0, PETSC_MAX_REAL, RANGE_CLOSED, "[-]"));
+  PetscCall(OptionsCheckReal("insert_velocity_random", vrand, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[m/s]"));
+  rd.ndiscrete = vset ? nval : 0;
+  PetscCheck(!vset || !wset || nval == nwt, comm, PETSC_ERR_USER_INPUT, "-insert_radius_values has %" PetscInt_FMT " entries but -insert_radius_weights %" PetscInt_FMT, nval, nwt);
+  if (vset && !wset)
+    for (PetscInt k = 0; k < nval; k++) rd.weights[k] = 1.0;
+  PetscCall(RadiusDistributionCheck(&rd));
+  for (int a = 0; a < 3; a++) PetscCheck(rhi[a] > rlo[a] && rlo[a] >= e->grid.lo[a] && rhi[a] <= e->grid.hi[a], comm, PETSC_ERR_USER_INPUT, "-insert_region_lo/_hi must be a box inside the domain (axis %d)", a);
+  PetscCall(InsertLattice(comm, e, &rd, count, seed, rlo, rhi, factor, v0, vrand, e->model.material.density, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineSetFromOptions(MPI_Comm comm, Engine *e)
+{
+  PetscBool faces;
+  PetscInt  n = 3;
+  PetscReal skin = -1.0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(e, sizeof(*e)));
+  PetscCall(ContactModelSetFromOptions(comm, &e->model));
+  PetscCall(StepControlSetFromOptions(comm, &e->ctl));
+  PetscCall(DomainSetFromOptions(comm, e, &faces));
+  PetscCall(WallsSetFromOptions(comm, e, faces));
+  PetscOptionsBegin(comm, NULL, "Forces and neighbours", NULL);
+  PetscCall(OptionsCheckSyntax("-gravity", PETSC_FALSE));
+  PetscCall(PetscOptionsRealArray("-gravity", "gravitational acceleration [m/s^2]", NULL, e->gravity, &n, NULL));
+  PetscCall(OptionsCheckSyntax("-neighbor_skin", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-neighbor_skin", "Verlet skin [m] (default 0.1 of the largest diameter)", NULL, skin, &skin, NULL));
+  PetscOptionsEnd();
+  PetscCall(ParticlesCreate(&e->p));
+  PetscCall(InsertSetFromOptions(comm, e));
+  {
+    PetscReal r = e->rmax;
+    PetscCall(CollectiveMaxAll(comm, &r, 1));
+    e->rmax = r;
+  }
+  PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT, "no particles were inserted (insert_*)");
+  e->skin = skin > 0.0 ? skin : 0.2 * e->rmax;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

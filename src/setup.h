@@ -1,0 +1,15 @@
+/* A run's engine from the deck and command line. */
+#ifndef HDEM_SETUP_H
+#define HDEM_SETUP_H
+
+#include "engine.h"
+
+typedef enum {
+  INSERTION_LATTICE,
+  INSERTION_LAMMPS
+} InsertionMode;
+
+PETSC_EXTERN const char *const InsertionModes[];
+PETSC_EXTERN PetscErrorCode EngineSetFromOptions(MPI_Comm, Engine *);
+
+#endif

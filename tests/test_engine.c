@@ -1,0 +1,127 @@
+/* The distributed engine at 1-4 ranks: a particle crossing a periodic corner,
+ * a contact that spans a rank boundary for its whole duration (restitution of
+ * hdem impact), energy conservation in a dense periodic box. */
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check_main.h"
+#include "setup.h"
+#include "impact.h"
+#include "collective.h"
+
+static char tmpdir[256];
+
+/* Rank 0 writes a LAMMPS data file of the given spheres (x, y, z, vx, vy, vz). */
+static void WriteData(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal lo[3], const PetscReal hi[3])
+{
+  PetscMPIInt rank;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  if (rank == 0) {
+    FILE *fp = fopen(path, "w");
+    ck_assert_msg(fp != NULL, "cannot write %s", path);
+    fprintf(fp, "test\n\n%d atoms\n1 atom types\n\n%.17g %.17g xlo xhi\n%.17g %.17g ylo yhi\n%.17g %.17g zlo zhi\n\nAtoms # sphere\n\n", (int)n, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
+    for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d 1 %.17g 2500 %.17g %.17g %.17g\n", (int)i + 1, d, s[i][0], s[i][1], s[i][2]);
+    fprintf(fp, "\nVelocities\n\n");
+    for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d %.17g %.17g %.17g 0 0 0\n", (int)i + 1, s[i][3], s[i][4], s[i][5]);
+    fclose(fp);
+  }
+  MPI_Barrier(PETSC_COMM_WORLD);
+}
+
+static void EngineFromString(const char *opts, Engine *e)
+{
+  ck_assert_int_eq(PetscOptionsClear(NULL), 0);
+  ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
+  ck_assert_int_eq(EngineSetFromOptions(PETSC_COMM_WORLD, e), 0);
+  ck_assert_int_eq(EngineSetUp(e), 0);
+}
+
+/* Sum over ranks of the owned particle with this id's fields (zeros elsewhere). */
+static void GlobalParticle(Engine *e, PetscInt64 id, PetscReal out[7])
+{
+  for (int a = 0; a < 7; a++) out[a] = 0.0;
+  for (PetscInt i = 0; i < e->p.n; i++)
+    if (e->p.id[i] == id) {
+      for (int a = 0; a < 3; a++) {
+        out[a]     = e->p.x[3 * i + a];
+        out[3 + a] = e->p.v[3 * i + a];
+      }
+      out[6] = 1.0;
+    }
+  ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, out, 7), 0);
+}
+
+START_TEST(test_periodic_corner)
+{
+  char      path[512], opts[1024];
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0.01, 0.01, 0.01}, s[1][6] = {{0.0095, 0.0095, 0.0095, 1.0, 1.0, 1.0}}, g[7];
+  Engine    e;
+  snprintf(path, sizeof(path), "%s/corner.data", tmpdir);
+  WriteData(path, 1, s, 1e-3, lo, hi);
+  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.01 -domain_periodic true,true,true -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0 -neighbor_skin 2e-4 -timestep_dt_max 1e-5", path);
+  EngineFromString(opts, &e);
+  for (int k = 0; k < 300; k++) ck_assert_int_eq(EngineStep(&e), 0); /* 3 mm along the diagonal: across the corner */
+  GlobalParticle(&e, 1, g);
+  ck_assert_msg(g[6] == 1.0, "the particle is owned %g times", g[6]);
+  for (int a = 0; a < 3; a++) {
+    PetscReal x = 0.0095 + e.t * 1.0;
+    x -= 0.01 * floor(x / 0.01);
+    ck_assert_msg(fabs(g[a] - x) < 1e-4, "axis %d: %g, expected %g (wrapped)", a, g[a], x); /* up to the lazy wrap between rebuilds */
+    ck_assert(g[3 + a] == 1.0);
+  }
+  EngineDestroy(&e);
+}
+END_TEST
+
+/* Two spheres on either side of the cut between ranks along x collide head on;
+ * the contact point stays on the cut.  Restitution as in hdem impact. */
+START_TEST(test_contact_across_boundary)
+{
+  char         path[512], opts[1024];
+  PetscReal    lo[3] = {0, 0, 0}, hi[3] = {0.02, 0.01, 0.01}, R = 1e-3, v = 0.5, gap = 2e-4;
+  PetscReal    s[2][6] = {{0.01 - R - gap / 2, 0.005, 0.005, v, 0, 0}, {0.01 + R + gap / 2, 0.005, 0.005, -v, 0, 0}}, a[7], b[7], e_run;
+  Engine       e;
+  ImpactSetup  set = {IMPACT_TARGET_SPHERE, 2 * v, 0.0, 0.0, R, 0.5, 10000000};
+  ImpactResult r;
+  snprintf(path, sizeof(path), "%s/pair.data", tmpdir);
+  WriteData(path, 2, s, 2 * R, lo, hi);
+  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4", path);
+  EngineFromString(opts, &e);
+  while (e.t < 2e-3) ck_assert_int_eq(EngineStep(&e), 0);
+  GlobalParticle(&e, 1, a);
+  GlobalParticle(&e, 2, b);
+  e_run = (b[3] - a[3]) / (2 * v);
+  ck_assert_int_eq(ImpactRun(&e.model, &e.ctl, &set, &r), 0);
+  ck_assert_msg(fabs(e_run - r.e) < 2e-3 && fabs(e_run / 0.6 - 1) < 5e-3, "e across the boundary %.6f, hdem impact %.6f, target 0.6", e_run, r.e);
+  ck_assert(a[0] < 0.01 && b[0] > 0.01);
+  EngineDestroy(&e);
+}
+END_TEST
+
+/* Elastic, frictionless, no gravity: kinetic + elastic energy is conserved. */
+START_TEST(test_energy_conservation)
+{
+  Engine      e;
+  EngineStats s0, s;
+  EngineFromString("-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true -insert_count 400 -insert_spacing 1.02 -insert_radius_min 0.5e-3 -insert_radius_max 0.7e-3 -insert_velocity_random 0.3 -contact_law hertz -material_E 1e7 -contact_damping none -contact_mu 0 -neighbor_skin 1e-4", &e);
+  ck_assert_int_eq(EngineGetStats(&e, &s0), 0);
+  for (int k = 0; k < 1500; k++) ck_assert_int_eq(EngineStep(&e), 0);
+  ck_assert_int_eq(EngineGetStats(&e, &s), 0);
+  ck_assert_msg(s.contacts > 0 || e.rebuilds > 0, "nothing happened");
+  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) / (s0.ke + s0.kr + s0.elastic) - 1.0) < 1e-3, "energy %.9g -> %.9g", s0.ke + s0.kr + s0.elastic, s.ke + s.kr + s.elastic);
+  EngineDestroy(&e);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  Suite *s  = suite_create("engine");
+  TCase *tc = tcase_create("engine");
+  snprintf(tmpdir, sizeof(tmpdir), "/tmp/hdem_test_engine_%d", (int)getppid());
+  mkdir(tmpdir, 0755);
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_periodic_corner);
+  tcase_add_test(tc, test_contact_across_boundary);
+  tcase_add_test(tc, test_energy_conservation);
+  suite_add_tcase(s, tc);
+  return HdemCheckRun(argc, argv, s);
+}
