@@ -70,7 +70,7 @@ static PetscErrorCode ThermoWrite(Engine *e, FILE *fp, PetscReal wall)
   PetscFunctionBeginUser;
   PetscCall(EngineGetStats(e, &s));
   if (fp) {
-    PetscReal diss = e->e_initial - (s.ke + s.kr + s.elastic + s.gravity);
+    PetscReal diss = e->e_initial + s.gravity - (s.ke + s.kr + s.elastic);
     fprintf(fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d,%.3f\n", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr, (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds, (double)wall);
     fflush(fp);
   }

@@ -213,7 +213,7 @@ PetscErrorCode EngineSetUp(Engine *e)
   {
     EngineStats s;
     PetscCall(EngineGetStats(e, &s));
-    e->e_initial = s.ke + s.kr + s.elastic + s.gravity;
+    e->e_initial = s.ke + s.kr + s.elastic;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -230,6 +230,7 @@ PetscErrorCode EngineStep(Engine *e)
     if (p->flags[i] & PARTICLE_FROZEN) continue;
     for (int a = 0; a < 3; a++) {
       p->x[3 * i + a] += p->v[3 * i + a] * dt;
+      e->work_gravity += p->mass[i] * e->gravity[a] * p->v[3 * i + a] * dt; /* wraps on periodic axes do not count */
       p->vp[3 * i + a] = p->v[3 * i + a] + 0.5 * dt * p->f[3 * i + a] / p->mass[i];
       p->wp[3 * i + a] = p->w[3 * i + a] + 0.5 * dt * p->t[3 * i + a] / p->inertia[i];
     }
@@ -257,14 +258,14 @@ PetscErrorCode EngineStep(Engine *e)
 PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 {
   const Particles *p = &e->p;
-  PetscReal        sum[5] = {0, 0, 0, 0, 0}, mx = 0.0;
+  PetscReal        sum[5] = {0, 0, 0, e->work_gravity, 0}, mx = 0.0;
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < p->n; i++) {
-    const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i, *x = p->x + 3 * i;
+    const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
     sum[0] += 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     sum[1] += 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-    sum[3] -= p->mass[i] * (e->gravity[0] * x[0] + e->gravity[1] * x[1] + e->gravity[2] * x[2]);
+
   }
   for (PetscInt k = 0; k < e->nl.npair; k++) {
     const NeighborPair *q = &e->nl.pair[k];

@@ -11,7 +11,7 @@
 #define ENGINE_MAX_WALLS 16
 
 typedef struct {
-  PetscReal ke, kr, elastic, gravity; /* energies [J] */
+  PetscReal ke, kr, elastic, gravity; /* energies; gravity: work done by gravity since the start [J] */
   PetscReal contacts, max_overlap_ratio;
 } EngineStats;
 
@@ -33,7 +33,8 @@ typedef struct {
   PetscInt     rebuilds;
   PetscReal    dt_min, dt_max, dt_sum;
   PetscBool    warned_fixed;
-  PetscReal    e_initial;  /* total energy at the start, for the dissipated energy */
+  PetscReal    e_initial;  /* kinetic + elastic energy at the start */
+  PetscReal    work_gravity; /* this rank's share of the work done by gravity since the start [J] */
   PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
 } Engine;
 

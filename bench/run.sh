@@ -1,0 +1,52 @@
+#!/bin/bash
+# hdem beside LAMMPS on the same decks and states (../shared/peers): the chute
+# (32,000 spheres, gran/hertz/history) and the settle (64,000 spheres, Hertz + Tsuji +
+# Mindlin) at 1 and 2 ranks.  Prints particle-steps per second per core of the time
+# loop (hdem: summary.json; LAMMPS: its "Loop time"), their ratio, and peak memory per
+# particle (max RSS of a rank x ranks / particles).  Needs Debian's lammps.
+#   bash bench/run.sh [chute_steps] [settle_steps]     (from the repository root)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HDEM=${HDEM:-build/hdem}
+PEERS=${PEERS:-../shared/peers}
+SC=${1:-2000}; SS=${2:-1500}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPI="mpirun --oversubscribe"
+[ "$(id -u)" = 0 ] && MPI="$MPI --allow-run-as-root"
+command -v lmp >/dev/null || { echo "LAMMPS (lmp) not found: apt-get install lammps" >&2; exit 1; }
+OUT=$(mktemp -d)
+
+hdem_run() { # deck steps np -> "psps_per_core mem_per_particle"
+  local deck=$1 steps=$2 np=$3 dir=$OUT/hdem_$(basename "$1" .yaml)_$3
+  $MPI -np "$np" "$HDEM" run "$deck" -steps "$steps" -output_dir "$dir" > "$dir.log" 2>&1
+  /usr/bin/python3 - "$dir/summary.json" "$np" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); np = int(sys.argv[2])
+print("%.4g %.0f" % (s["particle_steps_per_second"] / np, max(s["peak_memory_bytes"]) * np / s["particles"]))
+PY
+}
+
+lammps_run() { # dir deck np steps extra-vars... -> "psps_per_core mem_per_particle"
+  local dir=$1 deck=$2 np=$3 steps=$4; shift 4
+  local log=$OUT/lammps_$(basename "$deck")_$np.log
+  (cd "$dir" && /usr/bin/time -f "%M" -o "$log.rss" $MPI -np "$np" lmp -in "$deck" -var nsteps "$steps" "$@" -log "$log" > /dev/null 2>&1)
+  /usr/bin/python3 - "$log" "$log.rss" "$np" <<'PY'
+import re, sys
+txt = open(sys.argv[1]).read(); np = int(sys.argv[3])
+m = re.search(r"Loop time of ([0-9.eE+-]+) on (\d+) procs for (\d+) steps with (\d+) atoms", txt)
+t, steps, atoms = float(m.group(1)), int(m.group(3)), int(m.group(4))
+rss_kb = float(open(sys.argv[2]).read().split()[-1])  # max RSS of the largest process (mpirun's children)
+print("%.4g %.0f" % (atoms * steps / t / np, rss_kb * 1024 * np / atoms))
+PY
+}
+
+printf "%-8s %-5s %14s %14s %7s %14s %14s\n" deck ranks hdem_ps/s/core lammps_ps/s/core ratio hdem_B/part lammps_B/part
+for np in 1 2; do
+  read -r hc hm < <(hdem_run inputs/chute.yaml "$SC" "$np")
+  read -r lc lm < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$SC" -var model hertz)
+  printf "%-8s %-5s %14s %14s %7.2f %14s %14s\n" chute "$np" "$hc" "$lc" "$(echo "$hc / $lc" | bc -l)" "$hm" "$lm"
+  read -r hc hm < <(hdem_run bench/settle.yaml "$SS" "$np")
+  read -r lc lm < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
+  printf "%-8s %-5s %14s %14s %7.2f %14s %14s\n" settle "$np" "$hc" "$lc" "$(echo "$hc / $lc" | bc -l)" "$hm" "$lm"
+done
+echo "logs in $OUT"
