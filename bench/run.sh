@@ -44,9 +44,9 @@ printf "%-8s %-5s %14s %14s %7s %14s %14s\n" deck ranks hdem_ps/s/core lammps_ps
 for np in 1 2; do
   read -r hc hm < <(hdem_run inputs/chute.yaml "$SC" "$np")
   read -r lc lm < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$SC" -var model hertz)
-  printf "%-8s %-5s %14s %14s %7.2f %14s %14s\n" chute "$np" "$hc" "$lc" "$(echo "$hc / $lc" | bc -l)" "$hm" "$lm"
+  printf "%-8s %-5s %14s %14s %7.2f %14s %14s\n" chute "$np" "$hc" "$lc" "$(awk "BEGIN{print $hc / $lc}")" "$hm" "$lm"
   read -r hc hm < <(hdem_run bench/settle.yaml "$SS" "$np")
   read -r lc lm < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
-  printf "%-8s %-5s %14s %14s %7.2f %14s %14s\n" settle "$np" "$hc" "$lc" "$(echo "$hc / $lc" | bc -l)" "$hm" "$lm"
+  printf "%-8s %-5s %14s %14s %7.2f %14s %14s\n" settle "$np" "$hc" "$lc" "$(awk "BEGIN{print $hc / $lc}")" "$hm" "$lm"
 done
 echo "logs in $OUT"

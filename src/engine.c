@@ -71,6 +71,8 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   Particles    *p  = &e->p;
   NeighborList *nl = &e->nl;
   PetscReal     b  = PETSC_MAX_REAL;
+  /* a fixed step needs the bound only for its warning: look every 100 steps */
+  PetscBool     need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_force));
@@ -79,10 +81,18 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
     PetscReal        *pf = nl->pf + 9 * k, d;
     ContactKinematics kin;
     ContactResult     cr;
+    if (q->j >= 0 && !q->h.touched && !need) { /* most listed pairs do not touch: overlap first */
+      PetscReal r[3], rs = p->radius[q->i] + p->radius[q->j];
+      NeighborSeparation(p, e->L, q->i, q->j, r);
+      if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) {
+        for (int a = 0; a < 9; a++) pf[a] = 0.0;
+        continue;
+      }
+    }
     EngineKinematics(e, q, &kin, &d);
     if (d > 0.0) {
       ContactEvaluate(&e->model, &q->cp, &q->h, &kin, dt, &cr);
-      b = PetscMin(b, ContactStepBound(&e->model, &q->cp, &e->ctl, 0.5 * q->cp.m * cr.ddot * cr.ddot + cr.U, q->h.v_imp));
+      if (need) b = PetscMin(b, ContactStepBound(&e->model, &q->cp, &e->ctl, 0.5 * q->cp.m * cr.ddot * cr.ddot + cr.U, q->h.v_imp));
       for (int a = 0; a < 3; a++) {
         pf[a]     = cr.F[a];
         pf[3 + a] = cr.Ti[a];
@@ -94,7 +104,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
     if (q->h.touched) {
       ContactSeparate(&e->model, &q->cp, &q->h, &kin, dt, &cr);
       for (int a = 0; a < 3; a++) pf[a] = cr.F[a];
-    } else {
+    } else if (need) {
       PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
       if (vn > 0.0) b = PetscMin(b, ContactStepBound(&e->model, &q->cp, &e->ctl, 0.5 * q->cp.m * vn * vn, vn));
     }
@@ -119,7 +129,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
       p->t[3 * i + c] = t[c];
     }
     /* no particle may move more than half the skin in one step */
-    if (!(p->flags[i] & PARTICLE_FROZEN)) {
+    if (need && !(p->flags[i] & PARTICLE_FROZEN)) {
       PetscReal v = Norm3(p->v + 3 * i), acc = Norm3(p->f + 3 * i) / p->mass[i], h = 0.5 * e->skin;
       PetscReal dtk = acc > 0.0 ? (sqrt(v * v + 2.0 * acc * h) - v) / acc : (v > 0.0 ? h / v : PETSC_MAX_REAL);
       b             = PetscMin(b, dtk);
@@ -169,7 +179,7 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound)
   e->rebuild_next = v[1] > 0.0 ? PETSC_TRUE : PETSC_FALSE;
   PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB, "step %" PetscInt64_FMT ": %" PetscInt64_FMT " particles (with those lost through walls) where there were %" PetscInt64_FMT ": particles vanished or were duplicated", e->step, (PetscInt64)v[2], e->nglobal);
   e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
-  if (e->ctl.mode == TIMESTEP_FIXED && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
+  if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
     PetscCall(PetscPrintf(e->grid.comm, "hdem: warning: step %" PetscInt64_FMT ": -timestep_dt %g s exceeds the contact bound %g s; results may be inaccurate or unstable\n", e->step, (double)e->ctl.dt_fixed, (double)e->bound));
     e->warned_fixed = PETSC_TRUE;
   }

@@ -222,7 +222,7 @@ PetscReal NormalLawMaxStiffness(const NormalLaw *law, PetscReal s, PetscReal dma
     PetscReal df = 0.0;
     for (PetscInt i = 0; i < law->nterm; i++) {
       if (law->p[i] == 1.0) df += law->k[i];
-      else if (dmax > 0.0) df += law->k[i] * law->p[i] * pow(dmax, law->p[i] - 1.0);
+      else if (dmax > 0.0) df += law->k[i] * law->p[i] * (law->p[i] == 1.5 ? sqrt(dmax) : pow(dmax, law->p[i] - 1.0));
     }
     return s * df;
   }

@@ -56,6 +56,38 @@ def main():
         passed += not problems
         failed += bool(problems)
         print("%s %-70s %s" % (status, " ".join(opts), "; ".join(problems) or p.stderr.strip().splitlines()[0]))
+    # hdem run: bad decks are errors before any step, and nothing is written
+    import os, tempfile
+    tmp = tempfile.mkdtemp(prefix="hdem_cli_")
+    good = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "bitwise.yaml")
+    bad_key = os.path.join(tmp, "badkey.yaml")
+    open(bad_key, "w").write(open(good).read() + "insrt:\n  count: 5\n")
+    bad_yaml = os.path.join(tmp, "bad.yaml")
+    open(bad_yaml, "w").write("domain: {lo: [0, 0\n")
+    run_cases = [
+        ([os.path.join(tmp, "missing.yaml")], ["cannot open deck", "missing.yaml"]),
+        ([bad_key], ["unknown option -insrt_count", "badkey.yaml"]),
+        ([bad_yaml], ["bad.yaml", "YAML"]),
+        ([good, "-insert_count", "100000"], ["-insert_count", "does not fit"]),
+        ([good, "-contact_e", "2"], ["-contact_e", "(0, 1]", "bitwise.yaml"]),
+        ([good, "-domain_hi", "0,0,0"], ["-domain_hi"]),
+        ([good, "-domain_grid", "3,1,1"], ["-domain_grid"]),
+    ]
+    for opts, needles in run_cases:
+        out = os.path.join(tmp, "out%d" % (passed + failed))
+        p = subprocess.run([args.hdem, "run", *opts, "-output_dir", out], capture_output=True, text=True)
+        problems = []
+        if p.returncode == 0:
+            problems.append("exit code 0")
+        if os.path.exists(out):
+            problems.append("wrote %s" % out)
+        for n in needles:
+            if n not in p.stderr:
+                problems.append("message lacks %r" % n)
+        status = "FAIL" if problems else "PASS"
+        passed += not problems
+        failed += bool(problems)
+        print("%s run %-60s %s" % (status, " ".join(os.path.basename(o) for o in opts), "; ".join(problems) or p.stderr.strip().splitlines()[0] if p.stderr.strip() else ""))
     # -help lists the options with units and exits 0 without running
     p = subprocess.run([args.hdem, "impact", "-help"], capture_output=True, text=True)
     ok = p.returncode == 0 and all(k in p.stdout for k in ("-contact_law", "-impact_v0", "[m/s]", "-contact_e", "-timestep_steps_per_contact")) and '"e":' not in p.stdout
