@@ -96,7 +96,7 @@ static PetscErrorCode InsertLattice(MPI_Comm comm, Engine *e, const RadiusDistri
     PetscInt64  id = k + 1, c[3] = {k % ns[0], (k / ns[0]) % ns[1], k / (ns[0] * ns[1])};
     PetscReal   x[3], v[3], w[3] = {0, 0, 0}, r, jit = 0.45 * (pitch - 2.0 * rmax);
     PetscMPIInt owner[3], me = 1;
-    for (int a = 0; a < 3; a++) x[a] = rlo[a] + (c[a] + 0.5) * pitch + jit * (2.0 * RandomUniform(seed, id, 1, a) - 1.0);
+    for (int a = 0; a < 3; a++) x[a] = rlo[a] + (c[a] + 0.5) * pitch + jit * (2.0 * RandomUniform(seed, id, 6, a) - 1.0);
     PetscCall(GridOwnerOf(&e->grid, x, owner));
     for (int a = 0; a < 3; a++) me = me && owner[a] == e->grid.coords[a];
     if (!me) continue;
@@ -105,6 +105,71 @@ static PetscErrorCode InsertLattice(MPI_Comm comm, Engine *e, const RadiusDistri
     PetscCall(ParticlesAppend(&e->p, id, type, 0, r, density, x, v, w));
   }
   e->rmax = rmax;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Random sequential addition over the whole region, run identically on every
+ * rank (positions keyed by id and attempt), each rank keeping what it owns:
+ * the fill does not depend on the rank count.  Cells of one largest diameter
+ * keep the overlap test local. */
+static PetscErrorCode InsertRandom(MPI_Comm comm, Engine *e, const RadiusDistribution *rd, PetscInt64 count, PetscInt64 seed, const PetscReal rlo[3], const PetscReal rhi[3], const PetscReal v0[3], PetscReal vrand, PetscReal density, PetscInt type)
+{
+  const PetscInt maxtry = 2000;
+  PetscReal      rmax = RadiusDistributionMax(rd), h = 2.0 * rmax, *pos, *rad;
+  PetscInt64     nc[3], ncell;
+  PetscInt      *head, *next;
+
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++) {
+    PetscCheck(rhi[a] - rlo[a] > h, comm, PETSC_ERR_USER_INPUT, "-insert_region_lo/_hi is thinner than a largest diameter along axis %d", a);
+    nc[a] = (PetscInt64)PetscMax(1.0, floor((rhi[a] - rlo[a]) / h));
+  }
+  while (nc[0] * nc[1] * nc[2] > 8 * count + 64)
+    for (int a = 0; a < 3; a++) nc[a] = PetscMax(1, nc[a] / 2);
+  ncell = nc[0] * nc[1] * nc[2];
+  PetscCall(PetscMalloc4(3 * count + 1, &pos, count + 1, &rad, ncell, &head, count + 1, &next));
+  for (PetscInt64 c = 0; c < ncell; c++) head[c] = -1;
+  for (PetscInt64 k = 0; k < count; k++) {
+    PetscInt64 id = k + 1, cell = -1;
+    PetscReal  r, *x = pos + 3 * k;
+    PetscBool  ok = PETSC_FALSE;
+    PetscCall(RadiusDistributionDraw(rd, seed, id, &r));
+    for (PetscInt t = 0; t < maxtry && !ok; t++) {
+      PetscInt64 ci[3], lo[3], hi[3];
+      for (int a = 0; a < 3; a++) {
+        x[a]  = rlo[a] + r + (rhi[a] - rlo[a] - 2.0 * r) * RandomUniform(seed, id, 3 + a, t);
+        ci[a] = PetscMin(nc[a] - 1, (PetscInt64)((x[a] - rlo[a]) / (rhi[a] - rlo[a]) * nc[a]));
+        lo[a] = PetscMax(0, ci[a] - 1);
+        hi[a] = PetscMin(nc[a] - 1, ci[a] + 1);
+      }
+      ok = PETSC_TRUE;
+      for (PetscInt64 cz = lo[2]; cz <= hi[2] && ok; cz++)
+        for (PetscInt64 cy = lo[1]; cy <= hi[1] && ok; cy++)
+          for (PetscInt64 cx = lo[0]; cx <= hi[0] && ok; cx++)
+            for (PetscInt m = head[(cz * nc[1] + cy) * nc[0] + cx]; m >= 0 && ok; m = next[m]) {
+              PetscReal d2 = 0.0, s = r + rad[m];
+              for (int a = 0; a < 3; a++) d2 += (x[a] - pos[3 * m + a]) * (x[a] - pos[3 * m + a]);
+              if (d2 < s * s) ok = PETSC_FALSE;
+            }
+      cell = (ci[2] * nc[1] + ci[1]) * nc[0] + ci[0];
+    }
+    PetscCheck(ok, comm, PETSC_ERR_USER_INPUT, "-insert_mode random: no room for particle %" PetscInt64_FMT " of %" PetscInt64_FMT " after %" PetscInt_FMT " tries; the region is too full for a random fill (use -insert_mode lattice, fewer particles or a larger region)", id, count, maxtry);
+    rad[k]     = r;
+    next[k]    = (PetscInt)head[cell];
+    head[cell] = (PetscInt)k;
+  }
+  for (PetscInt64 k = 0; k < count; k++) {
+    PetscInt64  id = k + 1;
+    PetscMPIInt owner[3], me = 1;
+    PetscReal   v[3], w[3] = {0, 0, 0};
+    PetscCall(GridOwnerOf(&e->grid, pos + 3 * k, owner));
+    for (int a = 0; a < 3; a++) me = me && owner[a] == e->grid.coords[a];
+    if (!me) continue;
+    for (int a = 0; a < 3; a++) v[a] = v0[a] + vrand * (2.0 * RandomUniform(seed, id, 2, a) - 1.0);
+    PetscCall(ParticlesAppend(&e->p, id, type, 0, rad[k], density, pos + 3 * k, v, w));
+  }
+  e->rmax = rmax;
+  PetscCall(PetscFree4(pos, rad, head, next));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -137,7 +202,7 @@ static PetscErrorCode InsertLammps(MPI_Comm comm, Engine *e, const char *file, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const InsertionModes[] = {"lattice", "lammps", "InsertionMode", "INSERT_", NULL};
+const char *const InsertionModes[] = {"lattice", "random", "lammps", "InsertionMode", "INSERT_", NULL};
 
 static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e)
 {
@@ -160,7 +225,7 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e)
     rhi[a] = e->grid.hi[a];
   }
   PetscOptionsBegin(comm, NULL, "Insertion", NULL);
-  PetscCall(PetscOptionsEnum("-insert_mode", "lattice: a jittered lattice fill of a region; lammps: an atom_style sphere data file", NULL, InsertionModes, (PetscEnum)mode, (PetscEnum *)&mode, NULL));
+  PetscCall(PetscOptionsEnum("-insert_mode", "lattice: a jittered lattice fill of a region; random: a random non-overlapping fill; lammps: an atom_style sphere data file", NULL, InsertionModes, (PetscEnum)mode, (PetscEnum *)&mode, NULL));
   PetscCall(OptionsCheckSyntax("-insert_count", PETSC_TRUE));
   {
     PetscInt c = 0;
@@ -208,7 +273,7 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e)
     PetscCall(InsertLammps(comm, e, file, frozen_type));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(cset, comm, PETSC_ERR_USER_INPUT, "-insert_mode lattice needs -insert_count");
+  PetscCheck(cset, comm, PETSC_ERR_USER_INPUT, "-insert_mode %s needs -insert_count", InsertionModes[mode]);
   PetscCheck(count >= 0, comm, PETSC_ERR_USER_INPUT, "-insert_count must be >= 0");
   PetscCall(OptionsCheckReal("insert_spacing", factor, 1.0, PETSC_MAX_REAL, RANGE_CLOSED, "[-]"));
   PetscCall(OptionsCheckReal("insert_velocity_random", vrand, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[m/s]"));
@@ -218,7 +283,8 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e)
     for (PetscInt k = 0; k < nval; k++) rd.weights[k] = 1.0;
   PetscCall(RadiusDistributionCheck(&rd));
   for (int a = 0; a < 3; a++) PetscCheck(rhi[a] > rlo[a] && rlo[a] >= e->grid.lo[a] && rhi[a] <= e->grid.hi[a], comm, PETSC_ERR_USER_INPUT, "-insert_region_lo/_hi must be a box inside the domain (axis %d)", a);
-  PetscCall(InsertLattice(comm, e, &rd, count, seed, rlo, rhi, factor, v0, vrand, e->model.material.density, type));
+  if (mode == INSERTION_RANDOM) PetscCall(InsertRandom(comm, e, &rd, count, seed, rlo, rhi, v0, vrand, e->model.material.density, type));
+  else PetscCall(InsertLattice(comm, e, &rd, count, seed, rlo, rhi, factor, v0, vrand, e->model.material.density, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

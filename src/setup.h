@@ -6,6 +6,7 @@
 
 typedef enum {
   INSERTION_LATTICE,
+  INSERTION_RANDOM,
   INSERTION_LAMMPS
 } InsertionMode;
 

@@ -13,6 +13,7 @@ import tempfile
 CONFIGS = [
     ("periodic_xy", [], [(1, "1,1,1"), (2, "2,1,1"), (3, "3,1,1"), (4, "2,2,1"), (4, "1,1,4")]),
     ("walled_x", ["-domain_periodic", "false,true,false"], [(1, "1,1,1"), (2, "1,2,1"), (3, "1,1,3"), (4, "2,1,2")]),
+    ("random_fill", ["-insert_mode", "random", "-insert_count", "300", "-steps", "2000"], [(1, "1,1,1"), (3, "1,3,1"), (4, "1,2,2")]),
 ]
 
 

@@ -112,6 +112,19 @@ START_TEST(test_energy_conservation)
 }
 END_TEST
 
+/* A random fill is non-overlapping and the same on every rank count. */
+START_TEST(test_random_fill)
+{
+  Engine      e;
+  EngineStats s;
+  EngineFromString("-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.02 -domain_periodic true,false,false -insert_mode random -insert_count 600 -insert_radius_distribution lognormal -insert_radius_mean 0.4e-3 -insert_radius_sigma 0.3 -insert_radius_min 0.2e-3 -insert_radius_max 0.8e-3", &e);
+  ck_assert_int_eq(EngineGetStats(&e, &s), 0);
+  ck_assert_msg(s.contacts == 0.0, "%g overlapping pairs in a random fill", s.contacts);
+  ck_assert(e.nglobal == 600);
+  EngineDestroy(&e);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("engine");
@@ -122,6 +135,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_periodic_corner);
   tcase_add_test(tc, test_contact_across_boundary);
   tcase_add_test(tc, test_energy_conservation);
+  tcase_add_test(tc, test_random_fill);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }
