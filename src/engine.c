@@ -73,6 +73,8 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   PetscReal     b  = PETSC_MAX_REAL;
   /* a fixed step needs the bound only for its warning: look every 100 steps */
   PetscBool     need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
+  /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
+  PetscReal     dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_force));
@@ -106,7 +108,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
       for (int a = 0; a < 3; a++) pf[a] = cr.F[a];
     } else if (need) {
       PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
-      if (vn > 0.0) b = PetscMin(b, ContactStepBound(&e->model, &q->cp, &e->ctl, 0.5 * q->cp.m * vn * vn, vn));
+      if (vn > 0.0 && -d < 2.0 * vn * dt_up) b = PetscMin(b, ContactStepBound(&e->model, &q->cp, &e->ctl, 0.5 * q->cp.m * vn * vn, vn));
     }
   }
   for (PetscInt i = 0; i < p->n; i++) {
