@@ -41,7 +41,7 @@ PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, Pets
   FormatBound(blo, sizeof(blo), lo);
   FormatBound(bhi, sizeof(bhi), hi);
   FormatBound(bv, sizeof(bv), v);
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-%s = %s%s is out of range: allowed %s%s, %s%s %s", key, bv, OptionsSource(src, sizeof(src)), lo_open ? "(" : "[", blo, bhi, hi_open ? ")" : "]", units ? units : "");
+  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-%s = %s%s is out of range: allowed %s%s, %s%s %s", key, bv, OptionsSource(src, sizeof(src)), lo_open ? "(" : "[", blo, bhi, hi_open ? ")" : "]", units ? units : "");
 }
 
 PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi)
@@ -49,7 +49,7 @@ PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscIn
   char src[PETSC_MAX_PATH_LEN + 64];
 
   PetscFunctionBeginUser;
-  PetscCheck(v >= lo && v <= hi, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-%s = %" PetscInt_FMT "%s is out of range: allowed [%" PetscInt_FMT ", %" PetscInt_FMT "]", key, v, OptionsSource(src, sizeof(src)), lo, hi);
+  PetscCheck(v >= lo && v <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-%s = %" PetscInt_FMT "%s is out of range: allowed [%" PetscInt_FMT ", %" PetscInt_FMT "]", key, v, OptionsSource(src, sizeof(src)), lo, hi);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -100,7 +100,7 @@ PetscErrorCode OptionsCheckSyntax(const char *key, PetscBool integer)
     if (integer) (void)strtoll(tok, &end, 10);
     else (void)strtod(tok, &end);
     while (*end == ' ') end++;
-    PetscCheck(end != tok && *end == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not %s", key, tok, OptionsSource(src, sizeof(src)), integer ? "an integer" : "a number");
+    PetscCheck(end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not %s", key, tok, OptionsSource(src, sizeof(src)), integer ? "an integer" : "a number");
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

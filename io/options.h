@@ -1,4 +1,5 @@
-/* Validation helpers over PETSc's options database: ranges named by key,
+/* Validation helpers over PETSc's options database (collective: every rank
+ * checks the same options and raises the same error): ranges named by key,
  * the deck the options came from, and keys nobody used. */
 #ifndef HDEM_OPTIONS_H
 #define HDEM_OPTIONS_H

@@ -11,12 +11,21 @@ static const char usage[] = "hdem " HDEM_VERSION ": distributed DEM with harmoni
                             "       hdem version\n"
                             "       hdem COMMAND -help      the options of a command, with units and defaults\n";
 
-/* Print a user's error once, plainly; -hdem_traceback adds where it arose. */
+static PetscBool error_collective = PETSC_FALSE;
+
+/* Print a user's error once, plainly; -hdem_traceback adds where it arose.
+ * An error raised on a communicator of several ranks is raised by all of
+ * them (input checks): rank 0 says it and every rank exits cleanly; one
+ * raised by a rank alone is said by that rank, which then aborts the run. */
 static PetscErrorCode ErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
-  PetscBool *trace = (PetscBool *)ctx;
-  (void)comm;
+  PetscBool  *trace = (PetscBool *)ctx;
+  PetscMPIInt rank = 0, size = 1;
   if (p == PETSC_ERROR_INITIAL) {
+    CollectiveRank(comm, &rank, &size);
+    error_collective = size > 1 ? PETSC_TRUE : PETSC_FALSE;
+  }
+  if (p == PETSC_ERROR_INITIAL && rank == 0) {
     const char *generic = NULL;
     PetscErrorMessage(n, &generic, NULL);
     fprintf(stderr, "hdem: error: %s\n", mess && mess[0] ? mess : (generic ? generic : "unknown error"));
@@ -65,7 +74,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscPopErrorHandler());
   if (ierr) {
-    CollectiveAbort(PETSC_COMM_WORLD, 1);
+    if (!error_collective) CollectiveAbort(PETSC_COMM_WORLD, 1);
     PetscFinalize();
     return 1;
   }
