@@ -50,23 +50,41 @@ PetscErrorCode CollectiveSumToRoot(MPI_Comm comm, PetscReal *v, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CollectiveSumAll(MPI_Comm comm, PetscReal *v, PetscInt n)
+static PetscErrorCode CollectiveAllReduce(MPI_Comm comm, PetscReal *v, PetscInt n, MPI_Op op)
 {
   PetscMPIInt cnt;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMPIIntCast(n, &cnt));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, cnt, MPIU_REAL, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, cnt, MPIU_REAL, op, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveSumAll(MPI_Comm comm, PetscReal *v, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveAllReduce(comm, v, n, MPI_SUM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode CollectiveMaxAll(MPI_Comm comm, PetscReal *v, PetscInt n)
 {
-  PetscMPIInt cnt;
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveAllReduce(comm, v, n, MPI_MAX));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Where this rank's rows start in a shared file (offsets by MPI_Exscan). */
+PetscErrorCode CollectiveOffset(MPI_Comm comm, PetscInt64 n, PetscInt64 *offset, PetscInt64 *total)
+{
+  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMPIIntCast(n, &cnt));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, cnt, MPIU_REAL, MPI_MAX, comm));
+  *offset = 0;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Exscan(&n, offset, 1, MPIU_INT64, MPI_SUM, comm));
+  if (rank == 0) *offset = 0; /* MPI_Exscan leaves rank 0's result undefined */
+  PetscCallMPI(MPI_Allreduce(&n, total, 1, MPIU_INT64, MPI_SUM, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -128,13 +128,13 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
       PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", p->id[i], a);
     }
   PetscCall(PetscMalloc1(p->n + 1, &dest));
+  PetscCall(HistoryStoreSort(hs));
   for (int a = 0; a < 3; a++) {
     for (int s = 0; s < 2; s++) {
       PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
       PetscInt    np = 0, nrec = 0, nr, keep = 0, kr = 0, *mark;
       PetscReal  *b;
 
-      PetscCall(HistoryStoreSort(hs));
       /* who leaves across this side (dest 1), or through a wall (dest 2: lost) */
       for (PetscInt i = 0; i < p->n; i++) {
         int dir = ExchangeDirection(g, a, p->x[3 * i + a]);
@@ -200,6 +200,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
           HistoryUnpack(c, &r);
           PetscCall(HistoryStoreAdd(hs, r.owner, r.partner, &r.h));
         }
+        if (rrec) PetscCall(HistoryStoreSort(hs)); /* HistoryFirst needs the order */
       }
       PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)(p->n + 1), &dest));
     }

@@ -1,4 +1,5 @@
 #include "h5state.h"
+#include "../decomp/collective.h"
 #include <errno.h>
 #include <hdf5.h>
 #include <stdio.h>
@@ -162,17 +163,20 @@ static PetscErrorCode H5StateWriteFile(const char *path, hid_t file, const H5Sta
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode H5StateCreate(MPI_Comm comm, const char *path, hid_t *file)
+/* Create (for writing) or open read-only, collectively, with HDF5's own
+ * reason in the message when it fails. */
+static PetscErrorCode H5StateFileOpen(MPI_Comm comm, const char *path, PetscBool create, hid_t *file)
 {
   hid_t fapl;
   char  msg[512];
 
   PetscFunctionBeginUser;
   PetscCall(H5StateFileAccess(comm, path, &fapl));
-  *file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  *file = create ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5Fopen(path, H5F_ACC_RDONLY, fapl);
   H5StateLastError(msg, sizeof(msg));
   PetscCallHDF5(path, H5Pclose(fapl));
-  PetscCheck(*file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create particle state file %s%s", path, msg);
+  PetscCheck(*file >= 0 || !create, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create particle state file %s%s", path, msg);
+  PetscCheck(*file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "cannot open particle state file %s: not a complete HDF5 file (truncated or corrupt?)%s", path, msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -184,7 +188,7 @@ PetscErrorCode H5StateWrite(MPI_Comm comm, const char *path, const H5StateView *
   char              msg[512] = "";
   hid_t             file     = -1;
   herr_t            closed   = 0;
-  int               renamed  = 0;
+  PetscInt          renamed  = 0;
   H5StateErrorPrint saved;
   PetscErrorCode    ierr;
 
@@ -193,19 +197,17 @@ PetscErrorCode H5StateWrite(MPI_Comm comm, const char *path, const H5StateView *
   PetscCheck(view->n == 0 || (view->id && view->type && view->radius && view->x && view->v && view->w && view->f), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "particle state %s: a particle array is NULL", path);
   PetscCheck(strlen(path) + 5 <= sizeof(tmp), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "particle state path %s is too long", path);
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(CollectiveRank(comm, &rank, NULL));
   n = view->n;
-  PetscCallMPI(MPI_Exscan(&n, &off, 1, MPIU_INT64, MPI_SUM, comm));
-  if (rank == 0) off = 0; /* MPI_Exscan leaves rank 0's result undefined */
-  PetscCallMPI(MPI_Allreduce(&n, &N, 1, MPIU_INT64, MPI_SUM, comm));
+  PetscCall(CollectiveOffset(comm, n, &off, &N));
 
   /* A stale file that cannot be removed makes the collective create fail on
    * every rank; the barrier keeps any rank from opening it meanwhile. */
   if (rank == 0) (void)remove(tmp);
-  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(CollectiveBarrier(comm));
 
   H5StateQuiet(&saved);
-  ierr = H5StateCreate(comm, tmp, &file);
+  ierr = H5StateFileOpen(comm, tmp, PETSC_TRUE, &file);
   if (!ierr) {
     ierr = H5StateWriteFile(tmp, file, view, (hsize_t)N, (hsize_t)off, time, step);
     if ((closed = H5Fclose(file)) < 0) H5StateLastError(msg, sizeof(msg));
@@ -216,10 +218,10 @@ PetscErrorCode H5StateWrite(MPI_Comm comm, const char *path, const H5StateView *
 
   /* Renamed only once every rank has closed it; the broadcast shares the
    * outcome and holds every rank until the file has its final name. */
-  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(CollectiveBarrier(comm));
   if (rank == 0 && rename(tmp, path)) renamed = errno;
-  PetscCallMPI(MPI_Bcast(&renamed, 1, MPI_INT, 0, comm));
-  PetscCheck(!renamed, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename particle state file %s to %s: %s", tmp, path, strerror(renamed));
+  PetscCall(CollectiveBcastInt(comm, &renamed, 1));
+  PetscCheck(!renamed, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename particle state file %s to %s: %s", tmp, path, strerror((int)renamed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -315,8 +317,7 @@ static PetscErrorCode H5StateReadFile(MPI_Comm comm, const char *path, hid_t fil
   PetscCheck(!found || (count >= 0 && (hsize_t)count == N), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "particle state file %s: attribute /particles = %lld but the datasets have %llu rows", path, (long long)count, (unsigned long long)N);
 
   /* Even blocks: the first N % size ranks take one row more. */
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(CollectiveRank(comm, &rank, &size));
   base = N / (hsize_t)size;
   cnt  = base + ((hsize_t)rank < N % (hsize_t)size ? 1 : 0);
   off  = (hsize_t)rank * base + PetscMin((hsize_t)rank, N % (hsize_t)size);
@@ -341,20 +342,6 @@ static PetscErrorCode H5StateReadFile(MPI_Comm comm, const char *path, hid_t fil
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode H5StateOpen(MPI_Comm comm, const char *path, hid_t *file)
-{
-  hid_t fapl;
-  char  msg[512];
-
-  PetscFunctionBeginUser;
-  PetscCall(H5StateFileAccess(comm, path, &fapl));
-  *file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-  H5StateLastError(msg, sizeof(msg));
-  PetscCallHDF5(path, H5Pclose(fapl));
-  PetscCheck(*file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "cannot open particle state file %s: not a complete HDF5 file (truncated or corrupt?)%s", path, msg);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode H5StateRead(MPI_Comm comm, const char *path, PetscInt *n, PetscInt64 **id, PetscInt **type, PetscReal **radius, PetscReal **x, PetscReal **v, PetscReal **w, PetscReal **f, PetscReal *time, PetscInt64 *step)
 {
   PetscReal        *vec[4] = {NULL, NULL, NULL, NULL};
@@ -372,7 +359,7 @@ PetscErrorCode H5StateRead(MPI_Comm comm, const char *path, PetscInt *n, PetscIn
   PetscCheck(readable, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "particle state file %s does not exist or is not readable", path);
 
   H5StateQuiet(&saved);
-  ierr = H5StateOpen(comm, path, &file);
+  ierr = H5StateFileOpen(comm, path, PETSC_FALSE, &file);
   if (!ierr) {
     ierr   = H5StateReadFile(comm, path, file, n, id, type, radius, vec, time, step);
     closed = H5Fclose(file);

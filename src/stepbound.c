@@ -19,7 +19,7 @@ PetscReal ContactStepBound(const ContactModel *model, const ContactPair *pair, c
   dmax = NormalLawOverlapAtEnergy(law, pair->s, E);
   K    = NormalLawMaxStiffness(law, pair->s, dmax);
   if (K > 0.0) {
-    z     = DampingCoefficient(dmp, law, pair->s, pair->m, v_imp, dmax) / (2.0 * sqrt(pair->m * NormalLawMaxStiffness(law, pair->s, dmax)));
+    z     = DampingCoefficient(dmp, law, pair->s, pair->m, v_imp, dmax) / (2.0 * sqrt(pair->m * K));
     bound = ctl->stability_factor * 2.0 * sqrt(pair->m / K) * DampedStabilityFactor(z);
   }
   T = NormalLawElasticDuration(law, pair->s, pair->m, E);
