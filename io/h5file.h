@@ -1,0 +1,49 @@
+/* A shared HDF5 file opened collectively by every rank of a communicator:
+ * row-distributed datasets (each rank its own contiguous rows, in rank order),
+ * scalar and string attributes, and the write-to-temporary-then-rename rule.
+ *
+ * Written files appear under their final name only once complete: created as
+ * "<path>.tmp", renamed by H5FileCommit after every rank has closed it. A
+ * crash or a kill at any moment leaves at most a stale .tmp file behind.
+ * Names may contain groups ("particles/id"); groups are created on demand.
+ * Every call is collective on the file's communicator. */
+#ifndef HDEM_H5FILE_H
+#define HDEM_H5FILE_H
+
+#include "../src/hdem.h"
+
+typedef enum {
+  H5FILE_INT64, /* PetscInt64 in memory, int64 on disk */
+  H5FILE_INT,   /* PetscInt in memory, int32 on disk */
+  H5FILE_REAL   /* PetscReal in memory, float64 on disk */
+} H5FileType;
+
+typedef struct _p_H5File *H5File;
+
+PETSC_EXTERN PetscErrorCode H5FileCreate(MPI_Comm, const char *path, H5File *);
+PETSC_EXTERN PetscErrorCode H5FileOpen(MPI_Comm, const char *path, H5File *); /* read-only; a missing, truncated or corrupt file is an error naming it */
+PETSC_EXTERN PetscErrorCode H5FileCommit(H5File *);                          /* close a created file and give it its final name */
+PETSC_EXTERN PetscErrorCode H5FileClose(H5File *);                           /* close an opened file, or abandon a created one (its .tmp is removed) */
+PETSC_EXTERN const char    *H5FilePath(H5File);
+
+/* Writing: n local rows of ncomp values; the global row offset is the sum of
+ * the lower ranks' n. Replicated data (the same on every rank) is written with
+ * n = its row count on rank 0 and 0 elsewhere. */
+PETSC_EXTERN PetscErrorCode H5FileWriteRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt n, const void *buf);
+PETSC_EXTERN PetscErrorCode H5FileWriteAttrReal(H5File, const char *name, PetscReal);
+PETSC_EXTERN PetscErrorCode H5FileWriteAttrInt64(H5File, const char *name, PetscInt64);
+PETSC_EXTERN PetscErrorCode H5FileWriteAttrString(H5File, const char *name, const char *);
+
+/* Reading: the global row count of a dataset (checked to be of the type's
+ * class and ncomp columns; error if missing unless exists is given), then any
+ * rows [off, off + n) of it into buf. */
+PETSC_EXTERN PetscErrorCode H5FileRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt64 *N, PetscBool *exists);
+PETSC_EXTERN PetscErrorCode H5FileReadRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt64 off, PetscInt n, void *buf);
+PETSC_EXTERN PetscErrorCode H5FileReadAttrReal(H5File, const char *name, PetscReal *, PetscBool *exists);
+PETSC_EXTERN PetscErrorCode H5FileReadAttrInt64(H5File, const char *name, PetscInt64 *, PetscBool *exists);
+PETSC_EXTERN PetscErrorCode H5FileReadAttrString(H5File, const char *name, char **, PetscBool *exists); /* PetscFree the string */
+
+/* This rank's even share [off, off + n) of N rows (the first N % size ranks one more). */
+PETSC_EXTERN PetscErrorCode H5FileBlock(MPI_Comm, PetscInt64 N, PetscInt64 *off, PetscInt *n);
+
+#endif
