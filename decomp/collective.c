@@ -93,20 +93,21 @@ static void StepReduceOp(void *in, void *inout, int *len, MPI_Datatype *type)
   const double *a = (const double *)in;
   double       *b = (double *)inout;
   (void)type;
-  for (int k = 0; k + 2 < *len; k += 3) {
+  for (int k = 0; k + 3 < *len; k += 4) {
     b[k]     = a[k] < b[k] ? a[k] : b[k];
     b[k + 1] = a[k + 1] > b[k + 1] ? a[k + 1] : b[k + 1];
     b[k + 2] = a[k + 2] + b[k + 2];
+    b[k + 3] = a[k + 3] > b[k + 3] ? a[k + 3] : b[k + 3];
   }
 }
 
-PetscErrorCode CollectiveStepReduce(MPI_Comm comm, PetscReal v[3])
+PetscErrorCode CollectiveStepReduce(MPI_Comm comm, PetscReal v[4])
 {
   static MPI_Op op = MPI_OP_NULL;
 
   PetscFunctionBeginUser;
-  if (op == MPI_OP_NULL) PetscCallMPI(MPI_Op_create(StepReduceOp, 1, &op)); /* commutative: min, max, sum */
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, op, comm));
+  if (op == MPI_OP_NULL) PetscCallMPI(MPI_Op_create(StepReduceOp, 1, &op)); /* commutative: min, max, sum, max */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, op, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -121,5 +122,47 @@ PetscErrorCode CollectiveBarrier(MPI_Comm comm)
 {
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Barrier(comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items, const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
+{
+  PetscMPIInt size, *scnt, *sdsp, *rcnt, *rdsp, *fill;
+  PetscReal  *sbuf;
+  PetscInt64  total = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscCalloc5(size, &scnt, size + 1, &sdsp, size, &rcnt, size + 1, &rdsp, size, &fill));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(dest[i] >= 0 && dest[i] < size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "route: destination rank %d of item %" PetscInt_FMT " is not in [0, %d)", dest[i], i, size);
+    scnt[dest[i]]++;
+  }
+  PetscCallMPI(MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm));
+  for (PetscMPIInt r = 0; r < size; r++) {
+    total += rcnt[r];
+    PetscCheck((PetscInt64)sdsp[r] + (PetscInt64)scnt[r] * width < PETSC_MPI_INT_MAX && total * width < PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "route: too much data for one rank; use more ranks");
+    sdsp[r + 1] = sdsp[r] + scnt[r] * (PetscMPIInt)width;
+    rdsp[r + 1] = rdsp[r] + rcnt[r] * (PetscMPIInt)width;
+    scnt[r] *= (PetscMPIInt)width;
+    rcnt[r] *= (PetscMPIInt)width;
+  }
+  PetscCall(PetscMalloc1((size_t)n * width + 1, &sbuf));
+  PetscCall(PetscMalloc1((size_t)total * width + 1, out));
+  for (PetscInt i = 0; i < n; i++) { /* in item order within each destination: the result is deterministic */
+    PetscCall(PetscArraycpy(sbuf + sdsp[dest[i]] + fill[dest[i]], items + (size_t)i * width, width));
+    fill[dest[i]] += (PetscMPIInt)width;
+  }
+  PetscCallMPI(MPI_Alltoallv(sbuf, scnt, sdsp, MPIU_REAL, *out, rcnt, rdsp, MPIU_REAL, comm));
+  *nout = (PetscInt)total;
+  PetscCall(PetscFree(sbuf));
+  PetscCall(PetscFree5(scnt, sdsp, rcnt, rdsp, fill));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveBcastChars(MPI_Comm comm, char *s, PetscInt len)
+{
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Bcast(s, (PetscMPIInt)len, MPI_CHAR, 0, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,7 +8,11 @@
 #include "../io/json.h"
 #include "../io/options.h"
 #include "../io/h5state.h"
+#include "../io/snapshot.h"
+#include "../io/ckptdir.h"
 #include "../decomp/collective.h"
+#include "checkpoint.h"
+#include "signals.h"
 
 typedef struct {
   PetscInt64 steps;
@@ -16,6 +20,11 @@ typedef struct {
   char       dir[PETSC_MAX_PATH_LEN];
   PetscInt   thermo_interval;
   PetscReal  progress_seconds;
+  char       restart[PETSC_MAX_PATH_LEN]; /* FILE, latest or auto; empty: a fresh start */
+  PetscInt   ckpt_steps, ckpt_keep;       /* 0: no step cadence */
+  PetscReal  ckpt_wall;                   /* [s] of wall clock, 0: none */
+  PetscInt   snap_steps, snap_fields;     /* 0: no step cadence */
+  PetscReal  snap_time;                   /* [s] of simulated time, 0: none */
 } RunControl;
 
 static PetscErrorCode RunControlSetFromOptions(MPI_Comm comm, RunControl *rc)
@@ -42,8 +51,39 @@ static PetscErrorCode RunControlSetFromOptions(MPI_Comm comm, RunControl *rc)
   PetscCall(PetscOptionsInt("-thermo_interval", "steps between thermo lines", NULL, rc->thermo_interval, &rc->thermo_interval, NULL));
   PetscCall(OptionsCheckSyntax("-progress_interval", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-progress_interval", "seconds between progress lines", NULL, rc->progress_seconds, &rc->progress_seconds, NULL));
+  rc->restart[0] = 0;
+  PetscCall(PetscOptionsString("-restart", "continue from a checkpoint: FILE, latest (the newest in DIR/checkpoints) or auto (latest if there is one, else a fresh start)", NULL, rc->restart, rc->restart, sizeof(rc->restart), NULL));
+  rc->ckpt_steps = 0, rc->ckpt_keep = 2, rc->ckpt_wall = 0.0;
+  PetscCall(OptionsCheckSyntax("-checkpoint_interval_steps", PETSC_TRUE));
+  PetscCall(PetscOptionsInt("-checkpoint_interval_steps", "steps between checkpoints (0: none)", NULL, rc->ckpt_steps, &rc->ckpt_steps, NULL));
+  PetscCall(OptionsCheckSyntax("-checkpoint_interval_walltime", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-checkpoint_interval_walltime", "wall-clock seconds between checkpoints (0: none)", NULL, rc->ckpt_wall, &rc->ckpt_wall, NULL));
+  PetscCall(OptionsCheckSyntax("-checkpoint_keep", PETSC_TRUE));
+  PetscCall(PetscOptionsInt("-checkpoint_keep", "how many of the newest checkpoints are kept", NULL, rc->ckpt_keep, &rc->ckpt_keep, NULL));
+  rc->snap_steps = 0, rc->snap_time = 0.0, rc->snap_fields = SNAPSHOT_ALL;
+  PetscCall(OptionsCheckSyntax("-snapshot_interval_steps", PETSC_TRUE));
+  PetscCall(PetscOptionsInt("-snapshot_interval_steps", "steps between snapshots (0: none)", NULL, rc->snap_steps, &rc->snap_steps, NULL));
+  PetscCall(OptionsCheckSyntax("-snapshot_interval_time", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-snapshot_interval_time", "simulated seconds between snapshots (0: none)", NULL, rc->snap_time, &rc->snap_time, NULL));
+  {
+    char      list[512] = "all";
+    PetscBool set;
+    PetscCall(PetscOptionsString("-snapshot_fields", "comma list of snapshot fields: all, id, type, radius, velocity, angular_velocity, force (position always)", NULL, list, list, sizeof(list), &set));
+    if (set) {
+      PetscErrorCode ierr;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SnapshotFieldsParse(list, &rc->snap_fields);
+      PetscCall(PetscPopErrorHandler());
+      PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "-snapshot_fields %s: allowed fields are all, position, id, type, radius, velocity, angular_velocity, force (comma-separated)", list);
+    }
+  }
   PetscOptionsEnd();
   PetscCheck(sset || tset, comm, PETSC_ERR_USER_INPUT, "give -steps N or -end_time T (deck keys steps, end_time)");
+  PetscCall(OptionsCheckInt("checkpoint_interval_steps", rc->ckpt_steps, 0, PETSC_MAX_INT));
+  PetscCall(OptionsCheckReal("checkpoint_interval_walltime", rc->ckpt_wall, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[s]"));
+  PetscCall(OptionsCheckInt("checkpoint_keep", rc->ckpt_keep, 1, PETSC_MAX_INT));
+  PetscCall(OptionsCheckInt("snapshot_interval_steps", rc->snap_steps, 0, PETSC_MAX_INT));
+  PetscCall(OptionsCheckReal("snapshot_interval_time", rc->snap_time, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[s]"));
   PetscCheck(rc->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps must be >= 0");
   PetscCall(OptionsCheckReal("end_time", rc->end_time, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[s]"));
   PetscCall(OptionsCheckInt("thermo_interval", rc->thermo_interval, 1, PETSC_MAX_INT));
@@ -106,7 +146,7 @@ static PetscErrorCode FinalWrite(Engine *e, const char *dir)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SummaryWrite(Engine *e, const RunControl *rc, PetscReal wall)
+static PetscErrorCode SummaryWrite(Engine *e, const RunControl *rc, PetscReal wall, PetscInt64 steps_run, PetscBool stopped)
 {
   PetscMPIInt   rank, size;
   PetscReal     lost = (PetscReal)e->lost, *mem = NULL, rss;
@@ -132,10 +172,12 @@ static PetscErrorCode SummaryWrite(Engine *e, const RunControl *rc, PetscReal wa
     JsonString(&w, "deck", OptionsDeck());
     JsonInt(&w, "particles", e->nglobal - (PetscInt64)lost);
     JsonInt(&w, "ranks", size);
+    JsonString(&w, "status", stopped ? "stopped_by_signal" : "completed");
     JsonInt(&w, "steps", e->step);
+    JsonInt(&w, "steps_this_run", steps_run);
     JsonReal(&w, "simulated_time", e->t);
     JsonReal(&w, "wall_seconds", wall);
-    JsonReal(&w, "particle_steps_per_second", wall > 0.0 ? (PetscReal)e->nglobal * (PetscReal)e->step / wall : 0.0);
+    JsonReal(&w, "particle_steps_per_second", wall > 0.0 ? (PetscReal)(e->nglobal - (PetscInt64)lost) * (PetscReal)steps_run / wall : 0.0);
     JsonReal(&w, "dt_min", e->step ? e->dt_min : 0.0);
     JsonReal(&w, "dt_max", e->dt_max);
     JsonReal(&w, "dt_mean", e->step ? e->dt_sum / (PetscReal)e->step : 0.0);
@@ -174,15 +216,102 @@ static PetscErrorCode CheckPrint(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, PetscBool check_only, int argc, char **argv)
+/* Rank 0: thermo.csv, new, or on a restart cut back to the checkpoint's
+ * step (an interrupted run may have written past it) and appended to. */
+static PetscErrorCode ThermoOpen(const char *dir, PetscBool resume, PetscInt64 step, FILE **fp)
+{
+  static const char header[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,wall_seconds\n";
+  char              path[PETSC_MAX_PATH_LEN + 16], tmp[PETSC_MAX_PATH_LEN + 24], line[1024];
+  FILE             *in;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/thermo.csv", dir));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
+  *fp = fopen(tmp, "w");
+  PetscCheck(*fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", tmp);
+  fputs(header, *fp);
+  if (resume && (in = fopen(path, "r"))) {
+    while (fgets(line, sizeof(line), in)) {
+      long long st;
+      if (sscanf(line, "%lld,", &st) == 1 && st <= step && strchr(line, '\n')) fputs(line, *fp);
+    }
+    fclose(in);
+  }
+  PetscCheck(!fflush(*fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s", tmp);
+  PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SnapshotOut(Engine *e, const RunControl *rc, SnapshotSeries *series, const char *options)
+{
+  SnapshotView v;
+  PetscReal    wn[3 * ENGINE_MAX_WALLS], wp[3 * ENGINE_MAX_WALLS];
+
+  PetscFunctionBeginUser;
+  for (PetscInt w = 0; w < e->nwall; w++)
+    for (int a = 0; a < 3; a++) wn[3 * w + a] = e->walls[w].n[a], wp[3 * w + a] = e->walls[w].p[a];
+  v.n = e->p.n, v.id = e->p.id, v.type = e->p.type, v.radius = e->p.radius;
+  v.x = e->p.x, v.v = e->p.v, v.w = e->p.w, v.f = e->p.f;
+  v.nwall = e->grid.rank == 0 ? e->nwall : 0, v.wall_normal = wn, v.wall_point = wp; /* replicated: rank 0's rows */
+  v.time = e->t, v.dt = e->dt, v.step = e->step, v.options = options;
+  PetscCall(SnapshotWrite(e->grid.comm, series, rc->snap_fields, &v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the step just taken crossed a multiple of the snapshot period:
+ * decided from (t_prev, t], so a restart continues the same cadence. */
+static PetscBool SnapshotDue(const RunControl *rc, PetscInt64 step, PetscReal t_prev, PetscReal t)
+{
+  if (rc->snap_steps > 0 && step % rc->snap_steps == 0) return PETSC_TRUE;
+  if (rc->snap_time > 0.0 && floor(t / rc->snap_time) > floor(t_prev / rc->snap_time)) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+static PetscErrorCode CheckpointOut(Engine *e, const RunControl *rc, const char *options)
+{
+  char path[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBeginUser;
+  PetscCall(CheckpointDirPath(rc->dir, e->step, path, sizeof(path)));
+  PetscCall(CheckpointWrite(e, path, options));
+  PetscCall(CheckpointDirPrune(e->grid.comm, rc->dir, rc->ckpt_keep));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -restart FILE|latest|auto to a file name, or "" for a fresh start. */
+static PetscErrorCode RestartResolve(MPI_Comm comm, const RunControl *rc, char *path, size_t len)
+{
+  PetscBool found = PETSC_FALSE, latest, aut;
+
+  PetscFunctionBeginUser;
+  path[0] = 0;
+  if (!rc->restart[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscStrcmp(rc->restart, "latest", &latest));
+  PetscCall(PetscStrcmp(rc->restart, "auto", &aut));
+  if (!latest && !aut) {
+    PetscCall(PetscStrncpy(path, rc->restart, len));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(CheckpointDirLatest(comm, rc->dir, path, len, &found));
+  PetscCheck(found || aut, comm, PETSC_ERR_FILE_OPEN, "-restart latest: no checkpoint in %s/checkpoints", rc->dir);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, PetscBool check_only, int argc, char **argv, int *status)
 {
   Engine         e;
   RunControl     rc;
   PetscMPIInt    rank;
   FILE          *thermo = NULL;
-  PetscLogDouble t0, t1, tlast;
+  PetscLogDouble t0, t1, tlast, tckpt;
+  char           restart[PETSC_MAX_PATH_LEN];
+  char          *options = NULL;
+  PetscInt64     step0;
+  PetscBool      ckpt_on, snap_on, stopped = PETSC_FALSE;
+  SnapshotSeries series;
 
   PetscFunctionBeginUser;
+  *status = 0;
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (deck) {
     FILE *fp = fopen(deck, "r");
@@ -198,31 +327,54 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
     }
     PetscCall(PetscOptionsInsert(NULL, &argc, &argv, NULL)); /* the command line overrides the deck */
   } else PetscCheck(help, comm, PETSC_ERR_USER_INPUT, "usage: hdem %s DECK.yaml [-key value ...]", check_only ? "check" : "run");
-  PetscCall(EngineSetFromOptions(comm, &e));
   PetscCall(RunControlSetFromOptions(comm, &rc));
+  PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
+  PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(OptionsCheckUnused(comm));
   if (check_only) {
-    PetscCall(CheckPrint(&e));
+    if (restart[0]) PetscCall(PetscPrintf(comm, "restart from    %s (particles, skin and state from there)\n", restart));
+    else PetscCall(CheckPrint(&e));
     PetscCall(EngineDestroy(&e));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(EngineSetUp(&e));
+  PetscCall(PetscOptionsGetAll(NULL, &options));
+  if (restart[0]) {
+    PetscCall(CheckpointRead(&e, restart));
+    PetscCall(PetscPrintf(comm, "hdem: continuing from %s at step %" PetscInt64_FMT ", t = %g s\n", restart, e.step, (double)e.t));
+  } else PetscCall(EngineSetUp(&e));
+  step0   = e.step;
+  ckpt_on = rc.ckpt_steps > 0 || rc.ckpt_wall > 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  snap_on = rc.snap_steps > 0 || rc.snap_time > 0.0 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(MakeDir(comm, rc.dir));
-  if (rank == 0) {
-    char path[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/thermo.csv", rc.dir));
-    thermo = fopen(path, "w");
-    PetscCheck(thermo, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
-    fprintf(thermo, "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,wall_seconds\n");
-  }
+  PetscCall(CheckpointDirCreate(comm, rc.dir)); /* signals checkpoint even with no cadence */
+  PetscCall(PetscMemzero(&series, sizeof(series)));
+  if (snap_on) PetscCall(SnapshotSeriesCreate(comm, rc.dir, restart[0] ? e.step : -1, &series));
+  if (rank == 0) PetscCall(ThermoOpen(rc.dir, restart[0] ? PETSC_TRUE : PETSC_FALSE, e.step, &thermo));
+  PetscCall(SignalsInstall());
   PetscCall(PetscTime(&t0));
-  tlast = t0;
-  PetscCall(ThermoWrite(&e, thermo, 0.0));
+  tlast = tckpt = t1 = t0;
+  if (!restart[0]) {
+    PetscCall(ThermoWrite(&e, thermo, 0.0));
+    if (snap_on) PetscCall(SnapshotOut(&e, &rc, &series, options));
+  }
   while (e.step < rc.steps && e.t < rc.end_time) {
+    PetscReal t_prev = e.t;
+    if (SignalsCaught()) e.request = ENGINE_REQUEST_STOP;
+    else if (rc.ckpt_wall > 0.0 && t1 - tckpt >= rc.ckpt_wall) e.request = ENGINE_REQUEST_CHECKPOINT;
     PetscCall(EngineStep(&e));
     PetscCall(PetscTime(&t1));
     if (e.step % rc.thermo_interval == 0) PetscCall(ThermoWrite(&e, thermo, t1 - t0));
+    if (snap_on && SnapshotDue(&rc, e.step, t_prev, e.t)) PetscCall(SnapshotOut(&e, &rc, &series, options));
+    if (e.request_all >= ENGINE_REQUEST_CHECKPOINT || (rc.ckpt_steps > 0 && e.step % rc.ckpt_steps == 0)) {
+      PetscCall(CheckpointOut(&e, &rc, options));
+      tckpt = t1;
+    }
+    if (e.request_all == ENGINE_REQUEST_STOP) {
+      PetscCall(PetscPrintf(comm, "hdem: signal received: checkpoint written at step %" PetscInt64_FMT "; continue with -restart latest (exit code %d)\n", e.step, HDEM_EXIT_CHECKPOINTED));
+      stopped = PETSC_TRUE;
+      break;
+    }
     if (t1 - tlast >= rc.progress_seconds) {
       PetscReal frac = PetscMax(rc.steps < INT64_MAX ? (PetscReal)e.step / (PetscReal)rc.steps : 0.0, rc.end_time < PETSC_MAX_REAL ? e.t / rc.end_time : 0.0);
       PetscCall(PetscPrintf(comm, "step %" PetscInt64_FMT "  t %.6e s  dt %.3e s  %.1f%%  ETA %.0f s\n", e.step, (double)e.t, (double)e.dt, (double)(100.0 * frac), frac > 0.0 ? (double)((t1 - t0) * (1.0 - frac) / frac) : 0.0));
@@ -230,10 +382,16 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
     }
   }
   PetscCall(PetscTime(&t1));
-  if (e.step % rc.thermo_interval) PetscCall(ThermoWrite(&e, thermo, t1 - t0));
+  if (e.step % rc.thermo_interval && !stopped) PetscCall(ThermoWrite(&e, thermo, t1 - t0));
   if (thermo) fclose(thermo);
-  PetscCall(FinalWrite(&e, rc.dir));
-  PetscCall(SummaryWrite(&e, &rc, t1 - t0));
+  if (!stopped) {
+    if (ckpt_on && !(rc.ckpt_steps > 0 && e.step % rc.ckpt_steps == 0)) PetscCall(CheckpointOut(&e, &rc, options)); /* the end, to extend the run */
+    PetscCall(FinalWrite(&e, rc.dir));
+  }
+  PetscCall(SummaryWrite(&e, &rc, t1 - t0, e.step - step0, stopped));
+  PetscCall(SnapshotSeriesDestroy(&series));
+  PetscCall(PetscFree(options));
   PetscCall(EngineDestroy(&e));
+  if (stopped) *status = HDEM_EXIT_CHECKPOINTED;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -172,13 +172,15 @@ static PetscReal EngineRebuildFlag(const Engine *e, PetscReal dt_up)
 static PetscErrorCode EngineReduce(Engine *e, PetscReal bound)
 {
   PetscReal dt_up = e->ctl.mode == TIMESTEP_FIXED ? e->ctl.dt_fixed : PetscMin(e->ctl.dt_max, e->dt > 0.0 ? e->ctl.growth * e->dt : e->ctl.dt_max);
-  PetscReal v[3]  = {bound, 0.0, (PetscReal)(e->p.n + e->lost)}; /* owned + lost here == all */
+  PetscReal v[4]  = {bound, 0.0, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request}; /* owned + lost here == all */
 
   PetscFunctionBeginUser;
   v[1] = EngineRebuildFlag(e, dt_up); /* never the local bound: the flag must not depend on the decomposition */
   PetscCall(CollectiveStepReduce(e->grid.comm, v));
   e->bound        = v[0];
   e->rebuild_next = v[1] > 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  e->request_all  = (PetscInt)v[3];
+  e->request      = ENGINE_REQUEST_NONE;
   PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB, "step %" PetscInt64_FMT ": %" PetscInt64_FMT " particles (with those lost through walls) where there were %" PetscInt64_FMT ": particles vanished or were duplicated", e->step, (PetscInt64)v[2], e->nglobal);
   e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
   if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
@@ -197,11 +199,9 @@ static PetscErrorCode EngineStage(const char *name, PetscLogStage *stage)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode EngineSetUp(Engine *e)
+/* Stages, box lengths, halo and lists: what EngineSetUp and EngineResume share. */
+static PetscErrorCode EngineCreateParts(Engine *e)
 {
-  PetscReal bound;
-  PetscInt64 n = e->p.n;
-
   PetscFunctionBeginUser;
   PetscCall(EngineStage("Neighbour", &e->stage_neigh));
   PetscCall(EngineStage("Halo", &e->stage_comm));
@@ -211,6 +211,16 @@ PetscErrorCode EngineSetUp(Engine *e)
   for (PetscInt i = 0; i < e->p.n; i++) e->p.owner[i] = e->grid.rank;
   PetscCall(ExchangeCreate(&e->grid, 2.0 * e->rmax + e->skin, &e->ex));
   PetscCall(NeighborListCreate(e->skin, &e->nl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineSetUp(Engine *e)
+{
+  PetscReal bound;
+  PetscInt64 n = e->p.n;
+
+  PetscFunctionBeginUser;
+  PetscCall(EngineCreateParts(e));
   {
     PetscReal cnt = (PetscReal)n;
     PetscCall(CollectiveSumAll(e->grid.comm, &cnt, 1));
@@ -227,6 +237,36 @@ PetscErrorCode EngineSetUp(Engine *e)
     PetscCall(EngineGetStats(e, &s));
     e->e_initial = s.ke + s.kr + s.elastic;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The lists of the uninterrupted run are rebuilt from where they were built
+ * (x0): the same ghosts and pairs, hence the same steps, on any rank count.
+ * The particles already sit on the ranks owning their x0. */
+PetscErrorCode EngineResume(Engine *e)
+{
+  Particles *p = &e->p;
+  PetscReal *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(EngineCreateParts(e));
+  PetscCall(PetscLogStagePush(e->stage_neigh));
+  PetscCall(PetscMalloc1(3 * p->n + 1, &x));
+  PetscCall(PetscArraycpy(x, p->x, 3 * p->n));
+  PetscCall(PetscArraycpy(p->x, p->x0, 3 * p->n));
+  PetscCall(PetscArraycpy(p->vp, p->v, 3 * p->n));
+  PetscCall(PetscArraycpy(p->wp, p->w, 3 * p->n));
+  PetscCall(ExchangeBorders(&e->grid, &e->ex, p));
+  PetscCall(NeighborListBuild(&e->nl, p, e->L, &e->model, e->nwall, e->walls));
+  PetscCall(HistoryStoreSort(&e->hs));
+  PetscCall(HistoryStoreAttach(&e->hs, &e->nl, p));
+  e->hs.n = 0;
+  PetscCall(PetscArraycpy(p->x, x, 3 * p->n)); /* owned indices are untouched by the borders */
+  PetscCall(PetscFree(x));
+  PetscCall(PetscLogStagePop());
+  PetscCall(PetscLogStagePush(e->stage_comm));
+  PetscCall(ExchangeForward(&e->grid, &e->ex, p));
+  PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -10,6 +10,11 @@
 
 #define ENGINE_MAX_WALLS 16
 
+/* What a rank asks of the whole run at the end of a step; the largest wins. */
+#define ENGINE_REQUEST_NONE       0
+#define ENGINE_REQUEST_CHECKPOINT 1 /* write a checkpoint and go on */
+#define ENGINE_REQUEST_STOP       2 /* write a checkpoint and stop (a signal) */
+
 typedef struct {
   PetscReal ke, kr, elastic, gravity; /* energies; gravity: work done by gravity since the start [J] */
   PetscReal contacts, max_overlap_ratio;
@@ -35,10 +40,13 @@ typedef struct {
   PetscBool    warned_fixed;
   PetscReal    e_initial;  /* kinetic + elastic energy at the start */
   PetscReal    work_gravity; /* this rank's share of the work done by gravity since the start [J] */
+  PetscInt     request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
+  PetscInt     request_all;  /* after the step: the largest request of any rank, the same on all */
   PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
 } Engine;
 
 PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);   /* after grid, particles, model, walls are in place */
+PETSC_EXTERN PetscErrorCode EngineResume(Engine *);  /* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
 PETSC_EXTERN PetscErrorCode EngineStep(Engine *);
 PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *); /* collective */
 PETSC_EXTERN PetscErrorCode EngineDestroy(Engine *);

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
 {
   PetscErrorCode ierr;
   PetscBool      help = PETSC_FALSE;
+  int            status = 0;
   static PetscBool trace = PETSC_FALSE;
   const char    *cmd = argc > 1 ? argv[1] : "";
 
@@ -62,7 +63,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-hdem_traceback", &trace, NULL));
   PetscCall(PetscPushErrorHandler(ErrorHandler, &trace));
   if (!strcmp(cmd, "impact")) ierr = CommandImpact(PETSC_COMM_WORLD, help);
-  else if (!strcmp(cmd, "run") || !strcmp(cmd, "check")) ierr = CommandRun(PETSC_COMM_WORLD, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL, help, cmd[0] == 'c' ? PETSC_TRUE : PETSC_FALSE, argc, argv);
+  else if (!strcmp(cmd, "run") || !strcmp(cmd, "check")) ierr = CommandRun(PETSC_COMM_WORLD, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL, help, cmd[0] == 'c' ? PETSC_TRUE : PETSC_FALSE, argc, argv, &status);
   else if (!strcmp(cmd, "diff")) ierr = CommandDiff(PETSC_COMM_WORLD, argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);
   else if (!strcmp(cmd, "version")) ierr = PetscPrintf(PETSC_COMM_WORLD, "hdem %s\n", HDEM_VERSION);
   else {
@@ -79,5 +80,5 @@ int main(int argc, char **argv)
     return 1;
   }
   ierr = PetscFinalize();
-  return ierr ? 1 : 0;
+  return ierr ? 1 : status;
 }

@@ -204,7 +204,7 @@ static PetscErrorCode InsertLammps(MPI_Comm comm, Engine *e, const char *file, P
 
 const char *const InsertionModes[] = {"lattice", "random", "lammps", "InsertionMode", "INSERT_", NULL};
 
-static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e)
+static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool insert)
 {
   InsertionMode         mode = INSERTION_LATTICE;
   RadiusDistribution rd;
@@ -268,6 +268,7 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e)
   PetscCall(PetscOptionsString("-insert_file", "LAMMPS atom_style sphere data file (lammps)", NULL, file, file, sizeof(file), &fset));
   PetscCall(PetscOptionsInt("-insert_frozen_type", "LAMMPS atom type that does not move (a chute's base)", NULL, frozen_type, &frozen_type, NULL));
   PetscOptionsEnd();
+  if (!insert) PetscFunctionReturn(PETSC_SUCCESS); /* a restart: the particles come from the checkpoint */
   if (mode == INSERTION_LAMMPS) {
     PetscCheck(fset, comm, PETSC_ERR_USER_INPUT, "-insert_mode lammps needs -insert_file");
     PetscCall(InsertLammps(comm, e, file, frozen_type));
@@ -288,7 +289,7 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode EngineSetFromOptions(MPI_Comm comm, Engine *e)
+PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
 {
   PetscBool faces;
   PetscInt  n = 3;
@@ -307,7 +308,8 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, Engine *e)
   PetscCall(PetscOptionsReal("-neighbor_skin", "Verlet skin [m] (default 0.1 of the largest diameter)", NULL, skin, &skin, NULL));
   PetscOptionsEnd();
   PetscCall(ParticlesCreate(&e->p));
-  PetscCall(InsertSetFromOptions(comm, e));
+  PetscCall(InsertSetFromOptions(comm, e, insert));
+  if (!insert) PetscFunctionReturn(PETSC_SUCCESS); /* rmax and the skin are the checkpoint's */
   {
     PetscReal r = e->rmax;
     PetscCall(CollectiveMaxAll(comm, &r, 1));

@@ -11,6 +11,6 @@ typedef enum {
 } InsertionMode;
 
 PETSC_EXTERN const char *const InsertionModes[];
-PETSC_EXTERN PetscErrorCode EngineSetFromOptions(MPI_Comm, Engine *);
+PETSC_EXTERN PetscErrorCode EngineSetFromOptions(MPI_Comm, PetscBool insert, Engine *); /* insert: PETSC_FALSE for a restart */
 
 #endif

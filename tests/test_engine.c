@@ -31,7 +31,7 @@ static void EngineFromString(const char *opts, Engine *e)
 {
   ck_assert_int_eq(PetscOptionsClear(NULL), 0);
   ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
-  ck_assert_int_eq(EngineSetFromOptions(PETSC_COMM_WORLD, e), 0);
+  ck_assert_int_eq(EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, e), 0);
   ck_assert_int_eq(EngineSetUp(e), 0);
 }
 

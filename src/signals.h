@@ -1,0 +1,16 @@
+/* SIGTERM and SIGUSR1 (what SLURM sends before a time limit with --signal)
+ * ask a run to finish its step, write a checkpoint and exit with
+ * HDEM_EXIT_CHECKPOINTED. The handler only records the signal; a second one
+ * takes the default action (the process dies at once; the last complete
+ * checkpoint stays valid, a half-written one never has its final name). */
+#ifndef HDEM_SIGNALS_H
+#define HDEM_SIGNALS_H
+
+#include "hdem.h"
+
+#define HDEM_EXIT_CHECKPOINTED 75 /* sysexits' EX_TEMPFAIL: stopped by a signal, continue with -restart */
+
+PETSC_EXTERN PetscErrorCode SignalsInstall(void);
+PETSC_EXTERN int            SignalsCaught(void); /* the signal number received, 0 if none */
+
+#endif
