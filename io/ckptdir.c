@@ -27,6 +27,7 @@ PetscErrorCode CheckpointDirCreate(MPI_Comm comm, const char *dir)
   }
   PetscCall(CollectiveBcastInt(comm, &err, 1));
   PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "cannot create %s/checkpoints: %s", dir, strerror((int)err));
+  PetscCall(CheckpointDirPrune(comm, dir, PETSC_MAX_INT)); /* temporaries a kill left behind */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

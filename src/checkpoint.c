@@ -296,9 +296,12 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N)
   PetscInt64 i64;
   char      *fmt;
   PetscMPIInt rank;
+  PetscBool  has;
 
   PetscFunctionBeginUser;
-  PetscCall(H5FileReadAttrString(f, "format", &fmt, NULL));
+
+  PetscCall(H5FileReadAttrString(f, "format", &fmt, &has));
+  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are DIR/checkpoints/step_*.h5", H5FilePath(f));
   PetscCheck(!strcmp(fmt, CHECKPOINT_FORMAT), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not an hdem checkpoint (format '%s', expected '%s')", H5FilePath(f), fmt, CHECKPOINT_FORMAT);
   PetscCall(PetscFree(fmt));
   CkptReals(e, v);

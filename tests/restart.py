@@ -1,0 +1,228 @@
+#!/usr/bin/python3
+"""Checkpoint/restart and snapshots, end to end through `hdem run`:
+
+- a run continued from a checkpoint is bitwise identical to the uninterrupted run,
+  written on 3 ranks and continued on 1, 2, 3 and 4 (uneven grids), and so are the
+  snapshots it writes after the restart; snapshots.xdmf and thermo.csv carry on
+  without gaps or repeats;
+- a snapshot holds the in-memory state (the last snapshot equals final.h5);
+- SIGUSR1 to one rank, or SIGTERM to all, makes the run write a checkpoint and exit 75;
+  continuing with -restart latest on another rank count ends bitwise where the
+  uninterrupted run does;
+- kill -9 at random moments while checkpoints are being written (every step) never
+  leaves a corrupt checkpoint as the latest: -restart latest always continues, bitwise;
+- truncated, empty, missing or foreign files given to -restart are clear errors naming
+  the file, and nothing is written."""
+import argparse
+import glob
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+A = None
+failures = []
+
+
+def check(ok, msg):
+    print(("PASS " if ok else "FAIL ") + msg, flush=True)
+    if not ok:
+        failures.append(msg)
+
+
+def mpi(np_):
+    cmd = [A.mpiexec, "-np", str(np_), "--oversubscribe"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-run-as-root")
+    return cmd
+
+
+def run(np_, grid, out, *extra, expect=0):
+    cmd = mpi(np_) + [A.hdem, "run", A.deck, "-domain_grid", grid, "-output_dir", out, *extra]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != expect:
+        raise RuntimeError("%s: exit %d, expected %d: %s" % (" ".join(cmd), p.returncode, expect, p.stderr[-1500:]))
+    return p
+
+
+def same(a, b):
+    p = subprocess.run([A.hdem, "diff", a, b], capture_output=True, text=True)
+    if p.returncode:
+        return False, p.stderr.strip()[-300:]
+    d = json.loads(p.stdout)
+    return d["identical"], "" if d["identical"] else json.dumps(d)[:300]
+
+
+def thermo_steps(d):
+    with open(os.path.join(d, "thermo.csv")) as f:
+        rows = f.read().splitlines()[1:]
+    return [int(r.split(",")[0]) for r in rows], rows
+
+
+def xdmf_grids(d):
+    with open(os.path.join(d, "snapshots.xdmf")) as f:
+        txt = f.read()
+    return txt.count('GridType="Uniform"'), txt
+
+
+def test_continue(tmp):
+    ref = os.path.join(tmp, "ref")
+    run(3, "3,1,1", ref, "-steps", "1500", "-checkpoint_interval_steps", "500", "-checkpoint_keep", "10", "-snapshot_interval_steps", "250")
+    ok, why = same(os.path.join(ref, "final.h5"), os.path.join(ref, "snapshots", "snap_000001500.h5"))
+    check(ok, "the last snapshot equals the final in-memory state (3 ranks) %s" % why)
+    cks = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ref, "checkpoints", "*")))
+    check(cks == ["step_000000500.h5", "step_000001000.h5", "step_000001500.h5"], "checkpoints every 500 steps, nothing else: %s" % cks)
+    ref_steps, ref_rows = thermo_steps(ref)
+    for np_, grid in [(3, "3,1,1"), (2, "1,2,1"), (4, "2,2,1"), (1, "1,1,1")]:
+        d = os.path.join(tmp, "cont_np%d" % np_)
+        shutil.copytree(ref, d)
+        os.remove(os.path.join(d, "final.h5"))
+        run(np_, grid, d, "-steps", "1500", "-snapshot_interval_steps", "250", "-restart", os.path.join(d, "checkpoints", "step_000000500.h5"))
+        ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
+        check(ok, "written on 3 ranks at step 500, continued on %d (grid %s): final state bitwise identical %s" % (np_, grid, why))
+        bad = [s for s in range(750, 1501, 250) if not same(os.path.join(ref, "snapshots", "snap_%09d.h5" % s), os.path.join(d, "snapshots", "snap_%09d.h5" % s))[0]]
+        check(not bad, "  snapshots after the restart identical to the uninterrupted run's (differ: %s)" % bad)
+        n, _ = xdmf_grids(d)
+        check(n == 7, "  snapshots.xdmf lists the 7 snapshots 0..1500 once each (%d)" % n)
+        steps, rows = thermo_steps(d)
+        check(steps == ref_steps and [r.split(",")[:3] for r in rows] == [r.split(",")[:3] for r in ref_rows], "  thermo.csv continues without gaps or repeats (%d rows)" % len(steps))
+        summ = json.load(open(os.path.join(d, "summary.json")))
+        check(summ["steps"] == 1500 and summ["steps_this_run"] == 1000 and summ["status"] == "completed", "  summary: steps 1500, 1000 this run, completed")
+
+
+def hdem_pids(parent):
+    out = subprocess.run(["pgrep", "-P", str(parent)], capture_output=True, text=True).stdout.split()
+    return [int(p) for p in out]
+
+
+def wait_started(proc, d, min_rows=3, timeout=60):
+    t0 = time.time()
+    while time.time() - t0 < timeout and proc.poll() is None:
+        try:
+            if len(open(os.path.join(d, "thermo.csv")).read().splitlines()) > min_rows:
+                return True
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def latest_step(d):
+    steps = sorted(int(os.path.basename(p)[5:14]) for p in glob.glob(os.path.join(d, "checkpoints", "step_?????????.h5")))
+    return steps[-1] if steps else None
+
+
+def test_signals(tmp):
+    for sig, to_all in [(signal.SIGUSR1, False), (signal.SIGTERM, True)]:
+        name = signal.Signals(sig).name
+        d = os.path.join(tmp, "sig_" + name)
+        proc = subprocess.Popen(mpi(2) + [A.hdem, "run", A.deck, "-domain_grid", "2,1,1", "-output_dir", d, "-steps", "100000000", "-thermo_interval", "50"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        started = wait_started(proc, d)
+        pids = hdem_pids(proc.pid)
+        for p in (pids if to_all else pids[-1:]):
+            os.kill(p, sig)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+        check(started and proc.returncode == 75, "%s to %s rank(s): exit code %s (75 expected)" % (name, "all" if to_all else "one", proc.returncode))
+        s = latest_step(d)
+        summ = json.load(open(os.path.join(d, "summary.json"))) if os.path.exists(os.path.join(d, "summary.json")) else {}
+        check(s is not None and summ.get("status") == "stopped_by_signal" and summ.get("steps") == s and not os.path.exists(os.path.join(d, "final.h5")),
+              "  checkpoint at the stopping step %s, summary says stopped_by_signal, no final.h5" % s)
+        if s is None:
+            continue
+        end = s + 300
+        run(3, "1,3,1", d, "-steps", str(end), "-restart", "latest")
+        ref = os.path.join(tmp, "sigref_" + name)
+        run(1, "1,1,1", ref, "-steps", str(end))
+        ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
+        check(ok, "  continued with -restart latest on 3 ranks to step %d: identical to the uninterrupted 1-rank run %s" % (end, why))
+
+
+def test_kill9(tmp, trials):
+    rng = random.Random(12345)
+    end = 1200
+    ref = os.path.join(tmp, "kill_ref")
+    run(1, "1,1,1", ref, "-steps", str(end))
+    d = os.path.join(tmp, "kill")
+    for k in range(trials):
+        shutil.rmtree(d, ignore_errors=True)
+        proc = subprocess.Popen(mpi(2) + [A.hdem, "run", A.deck, "-domain_grid", "1,2,1", "-output_dir", d, "-steps", str(end), "-checkpoint_interval_steps", "1", "-checkpoint_keep", "3"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_started(proc, d, min_rows=1)
+        time.sleep(rng.uniform(0.0, 1.5))
+        pids = hdem_pids(proc.pid)
+        victims = pids if k % 2 else pids[:1]
+        for p in victims:
+            try:
+                os.kill(p, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        proc.wait()
+        s = latest_step(d)
+        tmps = glob.glob(os.path.join(d, "checkpoints", "*.tmp"))
+        if s is None or s >= end:
+            check(True, "kill -9 trial %d: killed before the first checkpoint or after the end (latest %s), nothing to continue" % (k, s))
+            continue
+        p = subprocess.run(mpi(2) + [A.hdem, "run", A.deck, "-domain_grid", "2,1,1", "-output_dir", d, "-steps", str(end), "-restart", "latest"], capture_output=True, text=True)
+        ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5")) if p.returncode == 0 else (False, p.stderr[-500:])
+        check(ok, "kill -9 trial %d (%s, latest step %d, %d stale .tmp): -restart latest continues, bitwise identical %s" % (k, "all ranks" if k % 2 else "one rank", s, len(tmps), why))
+        check(not glob.glob(os.path.join(d, "checkpoints", "*.tmp")), "  the stale temporaries were removed")
+
+
+def test_bad_files(tmp):
+    src = os.path.join(tmp, "ref", "checkpoints", "step_000001000.h5")
+    size = os.path.getsize(src)
+    cases = []
+    t = os.path.join(tmp, "truncated.h5")
+    with open(src, "rb") as f, open(t, "wb") as g:
+        g.write(f.read(size // 2))
+    cases.append(("truncated checkpoint", t, t))
+    z = os.path.join(tmp, "empty.h5")
+    open(z, "wb").close()
+    cases.append(("empty file", z, z))
+    m = os.path.join(tmp, "missing.h5")
+    cases.append(("missing file", m, m))
+    snap = os.path.join(tmp, "ref", "snapshots", "snap_000000500.h5")
+    cases.append(("a snapshot, not a checkpoint", snap, snap))
+    empty_dir = os.path.join(tmp, "no_checkpoints")
+    cases.append(("-restart latest with no checkpoint", "latest", "no checkpoint in " + empty_dir))
+    for what, arg, needle in cases:
+        out = empty_dir if arg == "latest" else os.path.join(tmp, "bad_" + os.path.basename(arg))
+        p = subprocess.run(mpi(2) + [A.hdem, "run", A.deck, "-output_dir", out, "-steps", "2000", "-restart", arg], capture_output=True, text=True)
+        wrote = os.path.exists(os.path.join(out, "thermo.csv")) or os.path.exists(os.path.join(out, "final.h5"))
+        check(p.returncode not in (0, 75) and needle in p.stderr and not wrote, "%s: exit %d, error names it, nothing written (%s)" % (what, p.returncode, p.stderr.strip().splitlines()[0] if p.stderr.strip() else "no message"))
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hdem", required=True)
+    ap.add_argument("--mpiexec", default="mpirun")
+    ap.add_argument("--deck", required=True)
+    ap.add_argument("--kill-trials", type=int, default=6)
+    A = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="hdem_restart_")
+    try:
+        test_continue(tmp)
+        test_signals(tmp)
+        test_kill9(tmp, A.kill_trials)
+        test_bad_files(tmp)
+    except RuntimeError as e:
+        check(False, str(e))
+    print("%d failure(s)" % len(failures))
+    if not failures:
+        shutil.rmtree(tmp, ignore_errors=True)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
