@@ -149,7 +149,7 @@ static PetscErrorCode FinalWrite(Engine *e, const char *dir)
 static PetscErrorCode SummaryWrite(Engine *e, const RunControl *rc, PetscReal wall, PetscInt64 steps_run, PetscBool stopped)
 {
   PetscMPIInt   rank, size;
-  PetscReal     lost = (PetscReal)e->lost, *mem = NULL, rss;
+  PetscReal     lost = (PetscReal)e->lost, *mem = NULL, *owned = NULL, *busy = NULL, rss;
   struct rusage ru;
 
   PetscFunctionBeginUser;
@@ -157,8 +157,10 @@ static PetscErrorCode SummaryWrite(Engine *e, const RunControl *rc, PetscReal wa
   PetscCall(CollectiveSumAll(e->grid.comm, &lost, 1));
   getrusage(RUSAGE_SELF, &ru);
   rss = (PetscReal)ru.ru_maxrss * 1024.0;
-  if (rank == 0) PetscCall(PetscMalloc1(size, &mem));
+  if (rank == 0) PetscCall(PetscMalloc3(size, &mem, size, &owned, size, &busy));
   PetscCall(CollectiveGatherReal(e->grid.comm, rss, mem));
+  PetscCall(CollectiveGatherReal(e->grid.comm, (PetscReal)e->p.n, owned));
+  PetscCall(CollectiveGatherReal(e->grid.comm, wall - e->wait_seconds, busy));
   if (rank == 0) {
     char       path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
     FILE      *fp;
@@ -185,12 +187,16 @@ static PetscErrorCode SummaryWrite(Engine *e, const RunControl *rc, PetscReal wa
     JsonInt(&w, "lost_particles", (PetscInt64)lost);
     fprintf(fp, ",\n  \"peak_memory_bytes\": [");
     for (PetscMPIInt r = 0; r < size; r++) fprintf(fp, "%s%.0f", r ? ", " : "", (double)mem[r]);
+    fprintf(fp, "],\n  \"owned_particles\": [");
+    for (PetscMPIInt r = 0; r < size; r++) fprintf(fp, "%s%.0f", r ? ", " : "", (double)owned[r]);
+    fprintf(fp, "],\n  \"busy_seconds\": [");
+    for (PetscMPIInt r = 0; r < size; r++) fprintf(fp, "%s%.6f", r ? ", " : "", (double)busy[r]);
     fprintf(fp, "]");
     JsonEnd(&w);
     fprintf(fp, "\n");
     fclose(fp);
     PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, path);
-    PetscCall(PetscFree(mem));
+    PetscCall(PetscFree3(mem, owned, busy));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

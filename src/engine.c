@@ -176,7 +176,13 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound)
 
   PetscFunctionBeginUser;
   v[1] = EngineRebuildFlag(e, dt_up); /* never the local bound: the flag must not depend on the decomposition */
-  PetscCall(CollectiveStepReduce(e->grid.comm, v));
+  {
+    PetscLogDouble t0, t1;
+    PetscCall(PetscTime(&t0));
+    PetscCall(CollectiveStepReduce(e->grid.comm, v));
+    PetscCall(PetscTime(&t1));
+    e->wait_seconds += t1 - t0;
+  }
   e->bound        = v[0];
   e->rebuild_next = v[1] > 0.0 ? PETSC_TRUE : PETSC_FALSE;
   e->request_all  = (PetscInt)v[3];

@@ -42,6 +42,7 @@ typedef struct {
   PetscReal    work_gravity; /* this rank's share of the work done by gravity since the start [J] */
   PetscInt     request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
   PetscInt     request_all;  /* after the step: the largest request of any rank, the same on all */
+  PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
   PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
 } Engine;
 
