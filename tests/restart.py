@@ -95,6 +95,23 @@ def test_continue(tmp):
         check(summ["steps"] == 1500 and summ["steps_this_run"] == 1000 and summ["status"] == "completed", "  summary: steps 1500, 1000 this run, completed")
 
 
+def test_empty_ranks(tmp):
+    """Ranks that own nothing still take part in the collective snapshot writes."""
+    one = os.path.join(tmp, "snap_np1")
+    run(1, "1,1,1", one, "-steps", "300", "-snapshot_interval_steps", "100", "-snapshot_fields", "all")
+    four = os.path.join(tmp, "snap_np4")
+    run(4, "1,1,4", four, "-steps", "300", "-snapshot_interval_steps", "100", "-domain_hi", "0.012,0.009,0.2")
+    run(1, "1,1,1", one + "_tall", "-steps", "300", "-snapshot_interval_steps", "100", "-domain_hi", "0.012,0.009,0.2")
+    owned = json.load(open(os.path.join(four, "summary.json")))["owned_particles"]
+    check(0 in owned, "4 ranks along a tall box: some own no particle %s" % owned)
+    ok, why = same(os.path.join(four, "final.h5"), os.path.join(four, "snapshots", "snap_000000300.h5"))
+    check(ok, "  the last snapshot equals the in-memory final state %s" % why)
+    bad = [s for s in (0, 100, 200, 300) if not same(os.path.join(one + "_tall", "snapshots", "snap_%09d.h5" % s), os.path.join(four, "snapshots", "snap_%09d.h5" % s))[0]]
+    check(not bad, "  every snapshot equals the 1-rank run's (differ: %s)" % bad)
+    ok, why = same(os.path.join(one, "final.h5"), os.path.join(one, "snapshots", "snap_000000300.h5"))
+    check(ok, "1 rank: the last snapshot equals the in-memory final state %s" % why)
+
+
 def hdem_pids(parent):
     out = subprocess.run(["pgrep", "-P", str(parent)], capture_output=True, text=True).stdout.split()
     return [int(p) for p in out]
@@ -213,6 +230,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hdem_restart_")
     try:
         test_continue(tmp)
+        test_empty_ranks(tmp)
         test_signals(tmp)
         test_kill9(tmp, A.kill_trials)
         test_bad_files(tmp)
