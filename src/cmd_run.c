@@ -334,6 +334,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
     PetscCall(PetscOptionsInsert(NULL, &argc, &argv, NULL)); /* the command line overrides the deck */
   } else PetscCheck(help, comm, PETSC_ERR_USER_INPUT, "usage: hdem %s DECK.yaml [-key value ...]", check_only ? "check" : "run");
   PetscCall(RunControlSetFromOptions(comm, &rc));
+  if (!check_only && !help) PetscCall(SignalsInstall()); /* before the set-up: a signal then stops at the first step */
   PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
   PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
@@ -357,7 +358,6 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(PetscMemzero(&series, sizeof(series)));
   if (snap_on) PetscCall(SnapshotSeriesCreate(comm, rc.dir, restart[0] ? e.step : -1, &series));
   if (rank == 0) PetscCall(ThermoOpen(rc.dir, restart[0] ? PETSC_TRUE : PETSC_FALSE, e.step, &thermo));
-  PetscCall(SignalsInstall());
   PetscCall(PetscTime(&t0));
   tlast = tckpt = t1 = t0;
   if (!restart[0]) {
