@@ -46,7 +46,7 @@ static PetscErrorCode StateFree(State *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CommandDiff(MPI_Comm comm, const char *a, const char *b)
+PetscErrorCode CommandDiff(MPI_Comm comm, const char *a, const char *b, int *status)
 {
   PetscMPIInt rank;
   State       A, B;
@@ -57,6 +57,7 @@ PetscErrorCode CommandDiff(MPI_Comm comm, const char *a, const char *b)
   PetscInt    nfirst = 0;
 
   PetscFunctionBeginUser;
+  *status = 0;
   PetscCheck(a && b, comm, PETSC_ERR_USER_INPUT, "usage: hdem diff A.h5 B.h5");
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank) PetscFunctionReturn(PETSC_SUCCESS);
@@ -85,6 +86,7 @@ PetscErrorCode CommandDiff(MPI_Comm comm, const char *a, const char *b)
     JsonWriter w;
     JsonBegin(&w, stdout);
     JsonBool(&w, "identical", ids_equal && nbits == 0 && A.step == B.step && A.time == B.time ? PETSC_TRUE : PETSC_FALSE);
+    *status = ids_equal && nbits == 0 && A.step == B.step && A.time == B.time ? 0 : 1; /* as cmp(1) */
     JsonBool(&w, "same_ids", ids_equal);
     JsonInt(&w, "particles", A.n);
     JsonInt(&w, "values_differing", nbits);

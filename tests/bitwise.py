@@ -53,7 +53,7 @@ def main():
                 ref = (out, summ)
             else:
                 p = subprocess.run([args.hdem, "diff", os.path.join(ref[0], "final.h5"), os.path.join(out, "final.h5")], capture_output=True, text=True)
-                d = json.loads(p.stdout) if p.returncode == 0 else {"identical": False, "error": p.stderr}
+                d = json.loads(p.stdout) if p.stdout.strip() else {"identical": False, "error": p.stderr}
                 if not d.get("identical"):
                     problems.append("not bitwise identical to %s: %s" % (os.path.basename(ref[0]), d))
                 if summ["particles"] != ref[1]["particles"] or summ["steps"] != ref[1]["steps"]:
