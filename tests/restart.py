@@ -112,6 +112,15 @@ def test_empty_ranks(tmp):
     check(ok, "1 rank: the last snapshot equals the in-memory final state %s" % why)
 
 
+def test_walltime_cadence(tmp):
+    d = os.path.join(tmp, "walltime")
+    t0 = time.time()
+    run(2, "2,1,1", d, "-steps", "20000", "-checkpoint_interval_walltime", "0.3", "-checkpoint_keep", "3", "-thermo_interval", "1000")
+    wall = time.time() - t0
+    steps = sorted(int(os.path.basename(p)[5:14]) for p in glob.glob(os.path.join(d, "checkpoints", "step_?????????.h5")))
+    check(len(steps) == 3 and steps[-1] == 20000 and steps[0] > 0, "-checkpoint_interval_walltime 0.3 over %.1f s with -checkpoint_keep 3: the 3 newest kept, the last at the end %s" % (wall, steps))
+
+
 def hdem_pids(parent):
     out = subprocess.run(["pgrep", "-P", str(parent)], capture_output=True, text=True).stdout.split()
     return [int(p) for p in out]
@@ -231,6 +240,7 @@ def main():
     try:
         test_continue(tmp)
         test_empty_ranks(tmp)
+        test_walltime_cadence(tmp)
         test_signals(tmp)
         test_kill9(tmp, A.kill_trials)
         test_bad_files(tmp)
