@@ -173,6 +173,9 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
 
   PetscFunctionBeginUser;
   (void)model; /* pair constants are derived from the bodies where they touch */
+  /* the histories were gathered into records before the build: drop them */
+  PetscCall(PetscFree(nl->h));
+  nl->nh = nl->hcap = 0;
   nl->npair = 0;
   nl->builds++;
   PetscCall(PetscMalloc2(3 * ntot, &xs, ntot, &cls));
