@@ -203,11 +203,20 @@ static void EngineKick(Engine *e, PetscReal h)
  * half the skin from where the lists were built: known before that step. */
 static PetscReal EngineRebuildFlag(const Engine *e, PetscReal dt_up)
 {
-  const Particles *p = &e->p;
+  const Particles *p  = &e->p;
+  PetscReal        hs = 0.5 * e->skin, q = 0.5 * dt_up * dt_up, h2 = hs * hs;
   for (PetscInt i = 0; i < p->n; i++) {
-    PetscReal dx[3];
+    PetscReal dx[3], a = 0.0, b = 0.0, c = 0.0, m = p->mass[i];
     if (p->flags[i] & PARTICLE_FROZEN) continue;
-    for (int a = 0; a < 3; a++) dx[a] = p->x[3 * i + a] - p->x0[3 * i + a];
+    for (int k = 0; k < 3; k++) {
+      dx[k] = p->x[3 * i + k] - p->x0[3 * i + k];
+      a += dx[k] * dx[k];
+      b += p->v[3 * i + k] * p->v[3 * i + k];
+      c += p->f[3 * i + k] * p->f[3 * i + k];
+    }
+    /* (|dx| + |v| dt + |f| q / m)^2 <= 3 (...) by Cauchy-Schwarz: most
+     * particles are decided without roots or divisions (margin for rounding) */
+    if (3.0 * (a + b * dt_up * dt_up) * m * m + 3.0 * c * q * q < h2 * m * m * (1.0 - 1e-9)) continue;
     if (Norm3(dx) + Norm3(p->v + 3 * i) * dt_up + 0.5 * Norm3(p->f + 3 * i) / p->mass[i] * dt_up * dt_up > 0.5 * e->skin) return 1.0;
   }
   return 0.0;
