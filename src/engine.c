@@ -21,7 +21,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls));
   PetscCall(HistoryStoreSort(&e->hs));
   PetscCall(HistoryStoreAttach(&e->hs, &e->nl, &e->p));
-  e->hs.n = 0;
+  PetscCall(HistoryStoreDestroy(&e->hs)); /* the records live in the pairs until the next rebuild */
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
   e->rebuilds++;
   PetscCall(PetscLogStagePop());
@@ -29,10 +29,9 @@ static PetscErrorCode EngineRebuild(Engine *e)
 }
 
 /* Kinematics of pair k from half-step and predicted velocities. */
-static void EngineKinematics(const Engine *e, const NeighborPair *q, ContactKinematics *k, PetscReal *d)
+static void EngineKinematics(const Engine *e, PetscInt i, PetscInt j, ContactKinematics *k, PetscReal *d)
 {
   const Particles *p = &e->p;
-  PetscInt         i = q->i, j = q->j;
   if (j < 0) {
     const Wall *w = &e->walls[-1 - j];
     PetscReal   h = 0.0;
@@ -48,7 +47,7 @@ static void EngineKinematics(const Engine *e, const NeighborPair *q, ContactKine
     *d = p->radius[i] - h;
   } else {
     PetscReal r[3], len;
-    NeighborSeparation(p, e->L, i, j, r);
+    NeighborSeparationInline(p, e->L, i, j, r);
     len = Norm3(r);
     for (int a = 0; a < 3; a++) {
       k->n[a]   = r[a] / len;
@@ -64,76 +63,122 @@ static void EngineKinematics(const Engine *e, const NeighborPair *q, ContactKine
   k->d = *d;
 }
 
-/* Pair forces, then each owned particle's sum in partner-id order; returns
- * this rank's timestep bound. */
+/* Pair constants from the two bodies; most pairs of a deck share radii and
+ * masses, so the last set is kept and reused when the bodies match. */
+typedef struct {
+  PetscBool   valid;
+  PetscInt    kind; /* frozen flags of i and j, or wall */
+  PetscReal   key[6];
+  ContactPair cp;
+} EnginePairMemo;
+
+static const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mm)
+{
+  const Particles *p    = &e->p;
+  PetscInt         kind = j < 0 ? 4 : (p->flags[i] & PARTICLE_FROZEN ? 1 : 0) | (p->flags[j] & PARTICLE_FROZEN ? 2 : 0);
+  PetscReal        key[6];
+
+  key[0] = p->radius[i], key[1] = p->mass[i], key[2] = p->inertia[i];
+  if (j < 0) key[3] = key[4] = key[5] = 0.0;
+  else key[3] = p->radius[j], key[4] = p->mass[j], key[5] = p->inertia[j];
+  if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] && key[3] == mm->key[3] && key[4] == mm->key[4] && key[5] == mm->key[5]) return &mm->cp;
+  if (j < 0) ContactPairSetUp(&e->model, key[0], key[1], key[2], 0.0, 0.0, 0.0, PETSC_TRUE, &mm->cp);
+  else {
+    ContactPairSetUp(&e->model, key[0], key[1], key[2], key[3], key[4], key[5], PETSC_FALSE, &mm->cp);
+    /* a frozen body has infinite mass: the contact moves only the other one */
+    if (kind == 1 || kind == 2) {
+      PetscInt f = kind == 2 ? i : j;
+      mm->cp.m  = p->mass[f];
+      mm->cp.mt = 1.0 / (1.0 / p->mass[f] + p->radius[f] * p->radius[f] / p->inertia[f]);
+    }
+  }
+  mm->valid = PETSC_TRUE;
+  mm->kind  = kind;
+  for (int a = 0; a < 6; a++) mm->key[a] = key[a];
+  return &mm->cp;
+}
+
+/* Pair forces accumulated straight into the owned particles in pair order,
+ * which is each particle's partner-id order (see neighbor.h); returns this
+ * rank's timestep bound. */
 static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
 {
-  Particles    *p  = &e->p;
-  NeighborList *nl = &e->nl;
-  PetscReal     b  = PETSC_MAX_REAL;
+  Particles      *p  = &e->p;
+  NeighborList   *nl = &e->nl;
+  PetscReal       b  = PETSC_MAX_REAL, *f = p->f, *t = p->t;
+  const PetscInt *ij = nl->ij;
+  unsigned char  *fl = nl->flag;
+  EnginePairMemo  mm;
   /* a fixed step needs the bound only for its warning: look every 100 steps */
-  PetscBool     need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool       need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
   /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
-  PetscReal     dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
+  PetscReal       dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_force));
+  mm.valid = PETSC_FALSE;
+  /* sums start at +0 and skip the pairs that give nothing: adding zeros changes no sum */
+  PetscCall(PetscArrayzero(f, 3 * p->n));
+  PetscCall(PetscArrayzero(t, 3 * p->n));
   for (PetscInt k = 0; k < nl->npair; k++) {
-    NeighborPair     *q  = &nl->pair[k];
-    PetscReal        *pf = nl->pf + 9 * k, d;
-    ContactKinematics kin;
-    ContactResult     cr;
-    if (q->j >= 0 && !q->h.touched && !need) { /* most listed pairs do not touch: overlap first */
-      PetscReal r[3], rs = p->radius[q->i] + p->radius[q->j];
-      NeighborSeparation(p, e->L, q->i, q->j, r);
-      if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) {
-        for (int a = 0; a < 9; a++) pf[a] = 0.0;
-        continue;
-      }
+    PetscInt           i = ij[2 * k], j = ij[2 * k + 1], ti, tj;
+    ContactHistory    *h;
+    const ContactPair *cp;
+    PetscReal          d;
+    ContactKinematics  kin;
+    ContactResult      cr;
+    if (j >= 0 && !need && !(fl[k] & NEIGHBOR_TOUCHED)) { /* most listed pairs do not touch: overlap first, from positions alone */
+      PetscReal r[3], rs = p->radius[i] + p->radius[j];
+      if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
+      else /* equal images: NeighborSeparation adds nothing */
+        for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
+      if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) continue;
     }
-    EngineKinematics(e, q, &kin, &d);
+    EngineKinematics(e, i, j, &kin, &d);
+    ti = NeighborTarget(p, i);
+    tj = j >= 0 ? NeighborTarget(p, j) : -1;
     if (d > 0.0) {
-      ContactEvaluate(&e->model, &q->cp, &q->h, &kin, dt, &cr);
-      if (need) b = PetscMin(b, ContactStepBound(&e->model, &q->cp, &e->ctl, 0.5 * q->cp.m * cr.ddot * cr.ddot + cr.U, q->h.v_imp));
-      for (int a = 0; a < 3; a++) {
-        pf[a]     = cr.F[a];
-        pf[3 + a] = cr.Ti[a];
-        pf[6 + a] = cr.Tj[a];
-      }
+      if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
+      h  = &nl->h[nl->slot[k]];
+      cp = EnginePairConstants(e, i, j, &mm);
+      ContactEvaluate(&e->model, cp, h, &kin, dt, &cr);
+      fl[k] |= NEIGHBOR_TOUCHED;
+      if (need) b = PetscMin(b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp));
+      if (ti >= 0)
+        for (int a = 0; a < 3; a++) {
+          f[3 * ti + a] += cr.F[a];
+          t[3 * ti + a] += cr.Ti[a];
+        }
+      if (tj >= 0)
+        for (int a = 0; a < 3; a++) {
+          f[3 * tj + a] -= cr.F[a];
+          t[3 * tj + a] += cr.Tj[a];
+        }
       continue;
     }
-    for (int a = 0; a < 9; a++) pf[a] = 0.0;
-    if (q->h.touched) {
-      ContactSeparate(&e->model, &q->cp, &q->h, &kin, dt, &cr);
-      for (int a = 0; a < 3; a++) pf[a] = cr.F[a];
+    if (fl[k] & NEIGHBOR_TOUCHED) {
+      cp = EnginePairConstants(e, i, j, &mm);
+      ContactSeparate(&e->model, cp, &nl->h[nl->slot[k]], &kin, dt, &cr);
+      fl[k] &= ~NEIGHBOR_TOUCHED;
+      nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
+      if (ti >= 0)
+        for (int a = 0; a < 3; a++) f[3 * ti + a] += cr.F[a];
+      if (tj >= 0)
+        for (int a = 0; a < 3; a++) f[3 * tj + a] -= cr.F[a];
     } else if (need) {
       PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
-      if (vn > 0.0 && -d < 2.0 * vn * dt_up) b = PetscMin(b, ContactStepBound(&e->model, &q->cp, &e->ctl, 0.5 * q->cp.m * vn * vn, vn));
+      if (vn > 0.0 && -d < 2.0 * vn * dt_up) {
+        cp = EnginePairConstants(e, i, j, &mm);
+        b  = PetscMin(b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
+      }
     }
   }
   for (PetscInt i = 0; i < p->n; i++) {
-    PetscReal f[3] = {0, 0, 0}, t[3] = {0, 0, 0};
-    for (PetscInt a = nl->adj_start[i]; a < nl->adj_start[i + 1]; a++) {
-      PetscInt         e_ = nl->adj[a];
-      const PetscReal *pf = nl->pf + 9 * (e_ >= 0 ? e_ : -1 - e_);
-      for (int c = 0; c < 3; c++) {
-        if (e_ >= 0) {
-          f[c] += pf[c];
-          t[c] += pf[3 + c];
-        } else {
-          f[c] -= pf[c];
-          t[c] += pf[6 + c];
-        }
-      }
-    }
-    for (int c = 0; c < 3; c++) {
-      p->f[3 * i + c] = f[c] + p->mass[i] * e->gravity[c];
-      p->t[3 * i + c] = t[c];
-    }
+    for (int c = 0; c < 3; c++) f[3 * i + c] = f[3 * i + c] + p->mass[i] * e->gravity[c];
     /* no particle may move more than half the skin in one step */
     if (need && !(p->flags[i] & PARTICLE_FROZEN)) {
-      PetscReal v = Norm3(p->v + 3 * i), acc = Norm3(p->f + 3 * i) / p->mass[i], h = 0.5 * e->skin;
-      PetscReal dtk = acc > 0.0 ? (sqrt(v * v + 2.0 * acc * h) - v) / acc : (v > 0.0 ? h / v : PETSC_MAX_REAL);
+      PetscReal v = Norm3(p->v + 3 * i), acc = Norm3(p->f + 3 * i) / p->mass[i], hs = 0.5 * e->skin;
+      PetscReal dtk = acc > 0.0 ? (sqrt(v * v + 2.0 * acc * hs) - v) / acc : (v > 0.0 ? hs / v : PETSC_MAX_REAL);
       b             = PetscMin(b, dtk);
     }
   }
@@ -158,11 +203,20 @@ static void EngineKick(Engine *e, PetscReal h)
  * half the skin from where the lists were built: known before that step. */
 static PetscReal EngineRebuildFlag(const Engine *e, PetscReal dt_up)
 {
-  const Particles *p = &e->p;
+  const Particles *p  = &e->p;
+  PetscReal        hs = 0.5 * e->skin, q = 0.5 * dt_up * dt_up, h2 = hs * hs;
   for (PetscInt i = 0; i < p->n; i++) {
-    PetscReal dx[3];
+    PetscReal dx[3], a = 0.0, b = 0.0, c = 0.0, m = p->mass[i];
     if (p->flags[i] & PARTICLE_FROZEN) continue;
-    for (int a = 0; a < 3; a++) dx[a] = p->x[3 * i + a] - p->x0[3 * i + a];
+    for (int k = 0; k < 3; k++) {
+      dx[k] = p->x[3 * i + k] - p->x0[3 * i + k];
+      a += dx[k] * dx[k];
+      b += p->v[3 * i + k] * p->v[3 * i + k];
+      c += p->f[3 * i + k] * p->f[3 * i + k];
+    }
+    /* (|dx| + |v| dt + |f| q / m)^2 <= 3 (...) by Cauchy-Schwarz: most
+     * particles are decided without roots or divisions (margin for rounding) */
+    if (3.0 * (a + b * dt_up * dt_up) * m * m + 3.0 * c * q * q < h2 * m * m * (1.0 - 1e-9)) continue;
     if (Norm3(dx) + Norm3(p->v + 3 * i) * dt_up + 0.5 * Norm3(p->f + 3 * i) / p->mass[i] * dt_up * dt_up > 0.5 * e->skin) return 1.0;
   }
   return 0.0;
@@ -266,7 +320,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(NeighborListBuild(&e->nl, p, e->L, &e->model, e->nwall, e->walls));
   PetscCall(HistoryStoreSort(&e->hs));
   PetscCall(HistoryStoreAttach(&e->hs, &e->nl, p));
-  e->hs.n = 0;
+  PetscCall(HistoryStoreDestroy(&e->hs)); /* as EngineRebuild */
   PetscCall(PetscArraycpy(p->x, x, 3 * p->n)); /* owned indices are untouched by the borders */
   PetscCall(PetscFree(x));
   PetscCall(PetscLogStagePop());
@@ -317,6 +371,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 {
   const Particles *p = &e->p;
   PetscReal        sum[5] = {0, 0, 0, e->work_gravity, 0}, mx = 0.0;
+  EnginePairMemo   mm;
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < p->n; i++) {
@@ -325,17 +380,18 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     sum[1] += 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
 
   }
+  mm.valid = PETSC_FALSE;
   for (PetscInt k = 0; k < e->nl.npair; k++) {
-    const NeighborPair *q = &e->nl.pair[k];
-    ContactKinematics   kin;
-    PetscReal           d, U, F, dF, rmin;
-    if (q->i >= p->n) continue;
-    EngineKinematics(e, q, &kin, &d);
+    PetscInt          i = e->nl.ij[2 * k], j = e->nl.ij[2 * k + 1];
+    ContactKinematics kin;
+    PetscReal         d, U, F, dF, rmin;
+    if (i >= p->n) continue;
+    EngineKinematics(e, i, j, &kin, &d);
     if (d <= 0.0) continue;
-    NormalLawEval(&e->model.law, q->cp.s, d, &U, &F, &dF);
+    NormalLawEval(&e->model.law, EnginePairConstants(e, i, j, &mm)->s, d, &U, &F, &dF);
     sum[2] += U;
     sum[4] += 1.0;
-    rmin = q->j < 0 ? p->radius[q->i] : PetscMin(p->radius[q->i], p->radius[q->j]);
+    rmin = j < 0 ? p->radius[i] : PetscMin(p->radius[i], p->radius[j]);
     mx   = PetscMax(mx, d / rmin);
   }
   PetscCall(CollectiveSumAll(e->grid.comm, sum, 5));

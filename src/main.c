@@ -1,5 +1,8 @@
 /* hdem: the driver.  hdem COMMAND [options]; see hdem -help. */
 #include <stdlib.h>
+#if defined(__GLIBC__)
+  #include <malloc.h>
+#endif
 #include "commands.h"
 #include "../decomp/collective.h"
 
@@ -57,6 +60,14 @@ int main(int argc, char **argv)
    * on this platform (3 in 12 four-rank snapshots incomplete); ROMIO does not.
    * A user's own choice of OMPI_MCA_io is kept. */
   setenv("OMPI_MCA_io", "romio321", 0);
+#if defined(__GLIBC__)
+  /* Large arrays (particles, pairs, buffers) always in their own mappings:
+   * glibc otherwise raises its mmap threshold after the first big free and
+   * serves later big blocks from a heap that never shrinks, so freed and
+   * grown arrays would stay resident (peak memory), and realloc copies
+   * instead of remapping. */
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
   ierr = PetscInitialize(&argc, &argv, NULL, usage);
   if (ierr) return 1;
   PetscCall(PetscOptionsHasName(NULL, NULL, "-help", &help));

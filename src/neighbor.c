@@ -14,10 +14,10 @@ PetscErrorCode NeighborListCreate(PetscReal skin, NeighborList *nl)
 PetscErrorCode NeighborListDestroy(NeighborList *nl)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree(nl->pair));
-  PetscCall(PetscFree(nl->pf));
-  PetscCall(PetscFree(nl->adj_start));
-  PetscCall(PetscFree(nl->adj));
+  PetscCall(PetscFree(nl->ij));
+  PetscCall(PetscFree(nl->h));
+  PetscCall(PetscFree(nl->slot));
+  PetscCall(PetscFree(nl->flag));
   PetscCall(PetscMemzero(nl, sizeof(*nl)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -25,22 +25,42 @@ PetscErrorCode NeighborListDestroy(NeighborList *nl)
 /* The one formula every rank uses for the separation of i from j. */
 void NeighborSeparation(const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3])
 {
-  for (int a = 0; a < 3; a++) {
-    PetscInt di = p->image[3 * i + a] - p->image[3 * j + a];
-    r[a]        = p->x[3 * i + a] - p->x[3 * j + a];
-    if (di) r[a] += (PetscReal)di * L[a];
+  NeighborSeparationInline(p, L, i, j, r);
+}
+
+/* Capacities grow by a quarter: the lists are the largest arrays, and a
+ * rebuild holds about as many pairs as the last one. */
+static PetscInt NeighborGrow(PetscInt cap, PetscInt need)
+{
+  return PetscMax(need, PetscMax(1024, cap + cap / 4));
+}
+
+/* A zero history for pair k (which has none), at the end of h[]. */
+PetscErrorCode NeighborHistoryNew(NeighborList *nl, PetscInt k)
+{
+  PetscFunctionBeginUser;
+  if (nl->nh == nl->hcap) {
+    nl->hcap = NeighborGrow(nl->hcap, nl->nh + 1);
+    PetscCall(PetscRealloc((size_t)nl->hcap * sizeof(*nl->h), &nl->h));
   }
+  PetscCall(PetscMemzero(&nl->h[nl->nh], sizeof(nl->h[nl->nh])));
+  nl->slot[k] = nl->nh++;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode NeighborAddPair(NeighborList *nl, PetscInt i, PetscInt j)
 {
   PetscFunctionBeginUser;
   if (nl->npair == nl->cap) {
-    nl->cap = nl->cap ? 2 * nl->cap : 1024;
-    PetscCall(PetscRealloc((size_t)nl->cap * sizeof(*nl->pair), &nl->pair));
+    nl->cap = NeighborGrow(nl->cap, nl->npair + 1);
+    PetscCall(PetscRealloc((size_t)nl->cap * 2 * sizeof(*nl->ij), &nl->ij));
+    PetscCall(PetscFree(nl->slot)); /* set after the build (HistoryStoreAttach) */
+    PetscCall(PetscMalloc1(nl->cap, &nl->slot));
+    PetscCall(PetscFree(nl->flag));
+    PetscCall(PetscMalloc1(nl->cap, &nl->flag));
   }
-  nl->pair[nl->npair].i = i;
-  nl->pair[nl->npair].j = j;
+  nl->ij[2 * nl->npair]     = i;
+  nl->ij[2 * nl->npair + 1] = j;
   nl->npair++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -55,63 +75,88 @@ static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
   return (hi < p->n && !(p->flags[lo] & PARTICLE_SELF_IMAGE)) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-static PetscInt64 NeighborPartnerKey(const NeighborList *nl, const Particles *p, PetscInt e)
+/* Dense rank of each local particle's id (a self-image shares its owner's):
+ * LSD radix sort on the ids, 8 bits a pass, passes with one value skipped. */
+static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt ntot, PetscInt *rank, PetscInt *nrank)
 {
-  const NeighborPair *q = &nl->pair[e >= 0 ? e : -1 - e];
-  if (e < 0) return p->id[q->i];
-  if (q->j < 0) return INT64_MAX - 64 + (-1 - q->j); /* walls after all particles */
-  return p->id[q->j];
-}
-
-/* The owned particle that receives a pair member's force: itself, or the
- * owned copy of a periodic self-image; -1 for other ranks' ghosts. */
-static inline PetscInt NeighborTarget(const Particles *p, PetscInt i)
-{
-  return i < p->n ? i : p->origin[i];
-}
-
-/* Each owned particle's pairs, sorted by partner id: the canonical order in
- * which its force is summed. */
-static PetscErrorCode NeighborBuildAdjacency(NeighborList *nl, const Particles *p)
-{
-  PetscInt *cnt;
+  uint64_t *k0, *k1, *key, *key2;
+  PetscInt *i0, *i1, *idx, *idx2, cnt[256];
 
   PetscFunctionBeginUser;
-  if (nl->nowned_cap < p->n + 1) {
-    PetscCall(PetscFree(nl->adj_start));
-    nl->nowned_cap = PetscMax(p->n + 1, 2 * nl->nowned_cap);
-    PetscCall(PetscMalloc1(nl->nowned_cap, &nl->adj_start));
+  PetscCall(PetscMalloc4(ntot, &k0, ntot, &k1, ntot, &i0, ntot, &i1));
+  key = k0, key2 = k1, idx = i0, idx2 = i1; /* ping-pong between the passes */
+  for (PetscInt i = 0; i < ntot; i++) {
+    key[i] = (uint64_t)p->id[i] ^ ((uint64_t)1 << 63); /* signed order as unsigned */
+    idx[i] = i;
   }
-  PetscCall(PetscCalloc1(p->n + 1, &cnt));
-  for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt ti = NeighborTarget(p, nl->pair[k].i), tj = nl->pair[k].j >= 0 ? NeighborTarget(p, nl->pair[k].j) : -1;
-    if (ti >= 0) cnt[ti]++;
-    if (tj >= 0) cnt[tj]++;
+  for (int sh = 0; sh < 64; sh += 8) {
+    PetscInt  pos = 0, skip = 0;
+    uint64_t *tk;
+    PetscInt *ti;
+    for (int b = 0; b < 256; b++) cnt[b] = 0;
+    for (PetscInt i = 0; i < ntot; i++) cnt[(key[i] >> sh) & 255]++;
+    for (int b = 0; b < 256; b++) {
+      PetscInt c = cnt[b];
+      if (c == ntot) skip = 1;
+      cnt[b] = pos;
+      pos += c;
+    }
+    if (skip) continue;
+    for (PetscInt i = 0; i < ntot; i++) {
+      PetscInt d = cnt[(key[i] >> sh) & 255]++;
+      key2[d]    = key[i];
+      idx2[d]    = idx[i];
+    }
+    tk = key, key = key2, key2 = tk;
+    ti = idx, idx = idx2, idx2 = ti;
   }
-  nl->adj_start[0] = 0;
-  for (PetscInt i = 0; i < p->n; i++) nl->adj_start[i + 1] = nl->adj_start[i] + cnt[i];
-  if (nl->nadj_cap < nl->adj_start[p->n]) {
-    PetscCall(PetscFree(nl->adj));
-    nl->nadj_cap = PetscMax(nl->adj_start[p->n], 2 * nl->nadj_cap);
-    PetscCall(PetscMalloc1(nl->nadj_cap, &nl->adj));
+  *nrank = 0;
+  for (PetscInt s = 0; s < ntot; s++) {
+    if (s > 0 && key[s] != key[s - 1]) (*nrank)++;
+    rank[idx[s]] = *nrank;
   }
-  for (PetscInt i = 0; i < p->n; i++) cnt[i] = nl->adj_start[i];
-  for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt ti = NeighborTarget(p, nl->pair[k].i), tj = nl->pair[k].j >= 0 ? NeighborTarget(p, nl->pair[k].j) : -1;
-    if (ti >= 0) nl->adj[cnt[ti]++] = k;
-    if (tj >= 0) nl->adj[cnt[tj]++] = -1 - k;
+  if (ntot) (*nrank)++;
+  PetscCall(PetscFree4(k0, k1, i0, i1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Particle pairs into the canonical order, (upper id, lower id): counting
+ * sort on the upper member's id rank, insertion sort (short runs) on the
+ * lower id.  Ids identify a pair: a contact is held through one image only. */
+static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, PetscInt ntot)
+{
+  PetscInt *rank, *start, *tmp, nrank, n = nl->npair;
+
+  PetscFunctionBeginUser;
+  if (n < 2) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(ntot, &rank));
+  PetscCall(NeighborIdRank(p, ntot, rank, &nrank));
+  PetscCall(PetscCalloc1(nrank + 1, &start));
+  PetscCall(PetscMalloc1(2 * n, &tmp));
+  for (PetscInt k = 0; k < n; k++) start[rank[nl->ij[2 * k + 1]] + 1]++;
+  for (PetscInt r = 0; r < nrank; r++) start[r + 1] += start[r];
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt d     = start[rank[nl->ij[2 * k + 1]]]++;
+    tmp[2 * d]     = nl->ij[2 * k];
+    tmp[2 * d + 1] = nl->ij[2 * k + 1];
   }
-  for (PetscInt i = 0; i < p->n; i++) /* segments are short: insertion sort */
-    for (PetscInt a = nl->adj_start[i] + 1; a < nl->adj_start[i + 1]; a++) {
-      PetscInt   e = nl->adj[a], b = a - 1;
-      PetscInt64 key = NeighborPartnerKey(nl, p, e);
-      while (b >= nl->adj_start[i] && NeighborPartnerKey(nl, p, nl->adj[b]) > key) {
-        nl->adj[b + 1] = nl->adj[b];
+  /* start[r] now ends bucket r */
+  for (PetscInt r = 0, b0 = 0; r < nrank; b0 = start[r], r++)
+    for (PetscInt a = b0 + 1; a < start[r]; a++) {
+      PetscInt   i = tmp[2 * a], j = tmp[2 * a + 1], b = a - 1;
+      PetscInt64 key = p->id[i];
+      while (b >= b0 && p->id[tmp[2 * b]] > key) {
+        tmp[2 * b + 2] = tmp[2 * b];
+        tmp[2 * b + 3] = tmp[2 * b + 1];
         b--;
       }
-      nl->adj[b + 1] = e;
+      tmp[2 * b + 2] = i;
+      tmp[2 * b + 3] = j;
     }
-  PetscCall(PetscFree(cnt));
+  PetscCall(PetscArraycpy(nl->ij, tmp, 2 * n));
+  PetscCall(PetscFree(tmp));
+  PetscCall(PetscFree(start));
+  PetscCall(PetscFree(rank));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -127,6 +172,10 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   CellClass  cc[NEIGHBOR_MAX_CLASSES];
 
   PetscFunctionBeginUser;
+  (void)model; /* pair constants are derived from the bodies where they touch */
+  /* the histories were gathered into records before the build: drop them */
+  PetscCall(PetscFree(nl->h));
+  nl->nh = nl->hcap = 0;
   nl->npair = 0;
   nl->builds++;
   PetscCall(PetscMalloc2(3 * ntot, &xs, ntot, &cls));
@@ -198,7 +247,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
               a = p->id[i] < p->id[j] ? i : j;
               b = a == i ? j : i;
               if (!NeighborKeep(p, a, b)) continue;
-              NeighborSeparation(p, L, a, b, r);
+              NeighborSeparationInline(p, L, a, b, r);
               cut = p->radius[a] + p->radius[b] + skin;
               d2  = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
               if (d2 < cut * cut) PetscCall(NeighborAddPair(nl, a, b));
@@ -206,28 +255,21 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
           }
     }
   }
-  for (PetscInt i = 0; i < p->n; i++)
-    for (PetscInt w = 0; w < nwall; w++) {
+  PetscCall(NeighborSortPairs(nl, p, ntot));
+  /* walls after all particles, in wall order: each particle's last partners */
+  for (PetscInt w = 0; w < nwall; w++)
+    for (PetscInt i = 0; i < p->n; i++) {
       const Wall *wl  = &walls[w];
       PetscReal   gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
       if (gap < skin) PetscCall(NeighborAddPair(nl, i, -1 - w));
     }
   for (PetscInt k = 0; k < nl->npair; k++) {
-    NeighborPair *q = &nl->pair[k];
-    if (q->j < 0) ContactPairSetUp(model, p->radius[q->i], p->mass[q->i], p->inertia[q->i], 0.0, 0.0, 0.0, PETSC_TRUE, &q->cp);
-    else {
-      ContactPairSetUp(model, p->radius[q->i], p->mass[q->i], p->inertia[q->i], p->radius[q->j], p->mass[q->j], p->inertia[q->j], PETSC_FALSE, &q->cp);
-      /* a frozen body has infinite mass: the contact moves only the other one */
-      if ((p->flags[q->i] ^ p->flags[q->j]) & PARTICLE_FROZEN) {
-        PetscInt f = (p->flags[q->j] & PARTICLE_FROZEN) ? q->i : q->j;
-        q->cp.m  = p->mass[f];
-        q->cp.mt = 1.0 / (1.0 / p->mass[f] + p->radius[f] * p->radius[f] / p->inertia[f]);
-      }
-    }
+    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+    nl->flag[k] = 0;
+    if (j >= 0)
+      for (int a = 0; a < 3; a++)
+        if (p->image[3 * i + a] != p->image[3 * j + a]) nl->flag[k] = NEIGHBOR_IMAGED;
   }
-  PetscCall(PetscFree(nl->pf));
-  PetscCall(PetscMalloc1(9 * PetscMax(nl->npair, 1), &nl->pf));
-  PetscCall(NeighborBuildAdjacency(nl, p));
   for (PetscInt c = 0; c < ncls; c++) {
     PetscCall(PetscFree(cc[c].start));
     PetscCall(PetscFree(cc[c].member));

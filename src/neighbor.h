@@ -17,26 +17,50 @@ typedef struct {
   PetscReal n[3], p[3]; /* unit normal into the domain, a point on the plane */
 } Wall;
 
-typedef struct {
-  PetscInt       i, j;  /* local indices, id[i] < id[j]; j < 0: wall -1 - j */
-  ContactPair    cp;    /* pair constants */
-  ContactHistory h;
-} NeighborPair;
+/* Pairs are slim (two indices and the history; contact constants are derived
+ * from the two bodies when they touch) and stored in the canonical summation
+ * order: particle pairs by (upper id, lower id), then wall pairs by wall.  Each
+ * particle then meets its pairs in partner-id order (lower partners by their
+ * id, then upper ones, then walls), so forces are summed canonically by
+ * accumulating in pair order, with no adjacency or per-pair force buffer. */
+#define NEIGHBOR_TOUCHED 1 /* the history is in contact: read the pair even when apart */
+#define NEIGHBOR_IMAGED  2 /* the members' image shifts differ (fixed until the next build) */
 
 typedef struct {
-  PetscInt      npair, cap;
-  NeighborPair *pair;
-  PetscReal    *pf;        /* per pair: force on i (3), torque on i (3), torque on j (3) */
-  PetscInt     *adj_start; /* CSR over owned particles: their pairs by partner id */
-  PetscInt     *adj;       /* pair index, negative (-1 - p) where the particle is j */
-  PetscInt      nadj_cap, nowned_cap;
-  PetscReal     skin;
-  PetscInt      builds;
+  PetscInt        npair, cap;
+  PetscInt       *ij; /* 2 per pair: local indices i, j, id[i] < id[j]; j < 0: wall -1 - j */
+  PetscInt       *slot; /* per pair: its history in h[], or -1 (a zero history) */
+  unsigned char  *flag; /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED */
+  /* Histories only for pairs that have one (a small fraction of the listed
+   * pairs), laid out in pair order at each build, new contacts appended. */
+  ContactHistory *h;
+  PetscInt        nh, hcap;
+  PetscReal       skin;
+  PetscInt        builds;
 } NeighborList;
 
 PETSC_EXTERN PetscErrorCode NeighborListCreate(PetscReal skin, NeighborList *);
 PETSC_EXTERN PetscErrorCode NeighborListDestroy(NeighborList *);
+/* Drops the pairs' histories: gather them first (HistoryStoreGather). */
 PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *, const PetscReal L[3], const ContactModel *, PetscInt nwall, const Wall *walls);
+PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
 PETSC_EXTERN void           NeighborSeparation(const Particles *, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3]);
+
+/* NeighborSeparation for the pair loops, inlined (the same arithmetic). */
+static inline void NeighborSeparationInline(const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3])
+{
+  for (int a = 0; a < 3; a++) {
+    PetscInt di = p->image[3 * i + a] - p->image[3 * j + a];
+    r[a]        = p->x[3 * i + a] - p->x[3 * j + a];
+    if (di) r[a] += (PetscReal)di * L[a];
+  }
+}
+
+/* The owned particle that receives a pair member's force: itself, or the
+ * owned copy of a periodic self-image; -1 for other ranks' ghosts. */
+static inline PetscInt NeighborTarget(const Particles *p, PetscInt i)
+{
+  return i < p->n ? i : p->origin[i];
+}
 
 #endif

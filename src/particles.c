@@ -12,62 +12,53 @@ PetscErrorCode ParticlesDestroy(Particles *p)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(p->id));
-  PetscCall(PetscFree5(p->type, p->flags, p->owner, p->origin, p->image));
-  PetscCall(PetscFree3(p->radius, p->mass, p->inertia));
-  PetscCall(PetscFree5(p->x, p->v, p->w, p->vp, p->wp));
-  PetscCall(PetscFree3(p->f, p->t, p->x0));
+  PetscCall(PetscFree(p->type));
+  PetscCall(PetscFree(p->flags));
+  PetscCall(PetscFree(p->owner));
+  PetscCall(PetscFree(p->origin));
+  PetscCall(PetscFree(p->image));
+  PetscCall(PetscFree(p->radius));
+  PetscCall(PetscFree(p->mass));
+  PetscCall(PetscFree(p->inertia));
+  PetscCall(PetscFree(p->x));
+  PetscCall(PetscFree(p->v));
+  PetscCall(PetscFree(p->w));
+  PetscCall(PetscFree(p->vp));
+  PetscCall(PetscFree(p->wp));
+  PetscCall(PetscFree(p->f));
+  PetscCall(PetscFree(p->t));
+  PetscCall(PetscFree(p->x0));
   PetscCall(PetscMemzero(p, sizeof(*p)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#define GROW(ptr, old, new, n) \
-  do { \
-    void *_q; \
-    PetscCall(PetscMalloc((size_t)(new) * (n) * sizeof(*(ptr)), &_q)); \
-    if (old) PetscCall(PetscArraycpy((__typeof__(ptr))_q, ptr, (size_t)(old) * (n))); \
-    PetscCall(PetscFree(ptr)); \
-    ptr = (__typeof__(ptr))_q; \
-  } while (0)
-
-/* Grow every array to hold cap particles (owned + ghosts), keeping contents. */
+/* Grow every array to hold cap particles (owned + ghosts), keeping contents.
+ * Each array is reallocated on its own (large ones are remapped, not
+ * copied, so growing never holds two copies of the store) and by a quarter
+ * at least: the store is the largest part of memory after the libraries. */
 PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
 {
-  PetscInt old = p->n + p->nghost;
-  Particles q;
-
   PetscFunctionBeginUser;
   if (cap <= p->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  cap = PetscMax(cap, 2 * p->cap);
-  PetscCall(PetscMemzero(&q, sizeof(q)));
-  PetscCall(PetscMalloc1(cap, &q.id));
-  PetscCall(PetscMalloc5(cap, &q.type, cap, &q.flags, cap, &q.owner, cap, &q.origin, 3 * cap, &q.image));
-  PetscCall(PetscMalloc3(cap, &q.radius, cap, &q.mass, cap, &q.inertia));
-  PetscCall(PetscMalloc5(3 * cap, &q.x, 3 * cap, &q.v, 3 * cap, &q.w, 3 * cap, &q.vp, 3 * cap, &q.wp));
-  PetscCall(PetscMalloc3(3 * cap, &q.f, 3 * cap, &q.t, 3 * cap, &q.x0));
-  if (p->cap) {
-    PetscCall(PetscArraycpy(q.id, p->id, old));
-    PetscCall(PetscArraycpy(q.type, p->type, old));
-    PetscCall(PetscArraycpy(q.flags, p->flags, old));
-    PetscCall(PetscArraycpy(q.owner, p->owner, old));
-    PetscCall(PetscArraycpy(q.origin, p->origin, old));
-    PetscCall(PetscArraycpy(q.image, p->image, 3 * old));
-    PetscCall(PetscArraycpy(q.radius, p->radius, old));
-    PetscCall(PetscArraycpy(q.mass, p->mass, old));
-    PetscCall(PetscArraycpy(q.inertia, p->inertia, old));
-    PetscCall(PetscArraycpy(q.x, p->x, 3 * old));
-    PetscCall(PetscArraycpy(q.v, p->v, 3 * old));
-    PetscCall(PetscArraycpy(q.w, p->w, 3 * old));
-    PetscCall(PetscArraycpy(q.vp, p->vp, 3 * old));
-    PetscCall(PetscArraycpy(q.wp, p->wp, 3 * old));
-    PetscCall(PetscArraycpy(q.f, p->f, 3 * old));
-    PetscCall(PetscArraycpy(q.t, p->t, 3 * old));
-    PetscCall(PetscArraycpy(q.x0, p->x0, 3 * old));
-  }
-  q.n      = p->n;
-  q.nghost = p->nghost;
-  q.cap    = cap;
-  PetscCall(ParticlesDestroy(p));
-  *p = q;
+  cap = PetscMax(cap, p->cap + p->cap / 4);
+  PetscCall(PetscRealloc((size_t)cap * sizeof(*p->id), &p->id));
+  PetscCall(PetscRealloc((size_t)cap * sizeof(*p->type), &p->type));
+  PetscCall(PetscRealloc((size_t)cap * sizeof(*p->flags), &p->flags));
+  PetscCall(PetscRealloc((size_t)cap * sizeof(*p->owner), &p->owner));
+  PetscCall(PetscRealloc((size_t)cap * sizeof(*p->origin), &p->origin));
+  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->image), &p->image));
+  PetscCall(PetscRealloc((size_t)cap * sizeof(*p->radius), &p->radius));
+  PetscCall(PetscRealloc((size_t)cap * sizeof(*p->mass), &p->mass));
+  PetscCall(PetscRealloc((size_t)cap * sizeof(*p->inertia), &p->inertia));
+  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->x), &p->x));
+  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->v), &p->v));
+  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->w), &p->w));
+  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->vp), &p->vp));
+  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->wp), &p->wp));
+  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->f), &p->f));
+  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->t), &p->t));
+  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->x0), &p->x0));
+  p->cap = cap;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
