@@ -8,8 +8,67 @@
 #include "../decomp/collective.h"
 
 #define SETUP_MAX_WALLS 8
+#define SETUP_GRAVITY_SHRINK 4.0 /* how much the grid avoids cutting across gravity */
 
-static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, Engine *e, PetscBool *walls_on_faces)
+/* The extent the particles will occupy, for the shape of the process grid:
+ * the LAMMPS file's particles (read once, kept for the insertion) or the fill
+ * region, and the whole length of periodic axes (a flow crosses them). */
+static PetscErrorCode DomainOccupied(MPI_Comm comm, const PetscReal lo[3], const PetscReal hi[3], const PetscBool per[3], LammpsData *d, PetscBool *have, PetscReal len[3])
+{
+  PetscInt  mode = INSERTION_LATTICE, n = 3;
+  PetscBool set;
+  PetscReal olo[3], ohi[3];
+  char      file[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++) olo[a] = lo[a], ohi[a] = hi[a];
+  { /* a bad value is said, with its key, where the insertion keys are read */
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = PetscOptionsGetEList(NULL, NULL, "-insert_mode", InsertionModes, 3, &mode, &set);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) mode = INSERTION_LATTICE;
+  }
+  if (mode == INSERTION_LAMMPS) {
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-insert_file", file, sizeof(file), &set));
+    if (set) {
+      PetscCall(LammpsDataRead(comm, file, d));
+      *have = PETSC_TRUE;
+      for (int a = 0; a < 3; a++) olo[a] = PETSC_MAX_REAL, ohi[a] = -PETSC_MAX_REAL;
+      for (PetscInt i = 0; i < d->n; i++)
+        for (int a = 0; a < 3; a++) {
+          olo[a] = PetscMin(olo[a], d->x[3 * i + a] - 0.5 * d->diameter[i]);
+          ohi[a] = PetscMax(ohi[a], d->x[3 * i + a] + 0.5 * d->diameter[i]);
+        }
+    }
+  } else {
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    if (PetscOptionsGetRealArray(NULL, NULL, "-insert_region_lo", olo, &n, NULL) || n != 3)
+      for (int a = 0; a < 3; a++) olo[a] = lo[a];
+    n = 3;
+    if (PetscOptionsGetRealArray(NULL, NULL, "-insert_region_hi", ohi, &n, NULL) || n != 3)
+      for (int a = 0; a < 3; a++) ohi[a] = hi[a];
+    PetscCall(PetscPopErrorHandler());
+  }
+  for (int a = 0; a < 3; a++) {
+    PetscReal l = PetscMin(ohi[a], hi[a]) - PetscMax(olo[a], lo[a]);
+    len[a]      = per[a] || !(l > 0.0) ? hi[a] - lo[a] : l;
+  }
+  { /* particles pile up along gravity: a cut across it leaves the upper ranks
+       empty, so that axis counts as SETUP_GRAVITY_SHRINK times shorter */
+    PetscReal g[3] = {0, 0, 0};
+    PetscInt  ng = 3, ag = 0;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    if (PetscOptionsGetRealArray(NULL, NULL, "-gravity", g, &ng, NULL)) g[0] = g[1] = g[2] = 0.0;
+    PetscCall(PetscPopErrorHandler());
+    for (int a = 1; a < 3; a++)
+      if (PetscAbsReal(g[a]) > PetscAbsReal(g[ag])) ag = a;
+    if (g[ag] != 0.0 && !per[ag]) len[ag] /= SETUP_GRAVITY_SHRINK;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, Engine *e, PetscBool insert, LammpsData *d, PetscBool *have, PetscBool *walls_on_faces)
 {
   PetscReal lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   PetscBool per[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, loset, hiset;
@@ -35,6 +94,14 @@ static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, Engine *e, PetscBool *
   PetscCheck(loset && hiset, comm, PETSC_ERR_USER_INPUT, "the deck needs domain: {lo: [x, y, z], hi: [x, y, z]} (-domain_lo, -domain_hi) [m]");
   for (int a = 0; a < 3; a++) PetscCheck(hi[a] > lo[a], comm, PETSC_ERR_USER_INPUT, "-domain_hi must exceed -domain_lo on every axis (axis %d: %g <= %g)", a, (double)hi[a], (double)lo[a]);
   for (int a = 0; a < 3; a++) PetscCall(OptionsCheckInt("domain_grid", grid[a], 0, 1 << 20));
+  if (insert && (!grid[0] || !grid[1] || !grid[2])) { /* shaped by where the particles are, not the box */
+    PetscReal   len[3];
+    PetscMPIInt size, dims[3];
+    PetscCall(DomainOccupied(comm, lo, hi, per, d, have, len));
+    PetscCall(CollectiveRank(comm, NULL, &size));
+    PetscCall(GridChooseDims(size, len, grid, dims));
+    for (int a = 0; a < 3; a++) grid[a] = dims[a];
+  }
   PetscCall(GridCreate(comm, lo, hi, per, grid, &e->grid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -173,13 +240,16 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, Engine *e, const RadiusDistrib
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode InsertLammps(MPI_Comm comm, Engine *e, const char *file, PetscInt frozen_type)
+static PetscErrorCode InsertLammps(MPI_Comm comm, Engine *e, const char *file, PetscInt frozen_type, LammpsData *cached, PetscBool have)
 {
   LammpsData d;
   PetscReal  rmax = 0.0;
 
   PetscFunctionBeginUser;
-  PetscCall(LammpsDataRead(comm, file, &d));
+  if (have) { /* read already, to shape the grid */
+    d = *cached;
+    PetscCall(PetscMemzero(cached, sizeof(*cached)));
+  } else PetscCall(LammpsDataRead(comm, file, &d));
   for (PetscInt i = 0; i < d.n; i++) {
     PetscMPIInt owner[3], me = 1;
     PetscReal   x[3];
@@ -204,7 +274,7 @@ static PetscErrorCode InsertLammps(MPI_Comm comm, Engine *e, const char *file, P
 
 const char *const InsertionModes[] = {"lattice", "random", "lammps", "InsertionMode", "INSERT_", NULL};
 
-static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool insert)
+static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool insert, LammpsData *cached, PetscBool have)
 {
   InsertionMode         mode = INSERTION_LATTICE;
   RadiusDistribution rd;
@@ -271,7 +341,7 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool i
   if (!insert) PetscFunctionReturn(PETSC_SUCCESS); /* a restart: the particles come from the checkpoint */
   if (mode == INSERTION_LAMMPS) {
     PetscCheck(fset, comm, PETSC_ERR_USER_INPUT, "-insert_mode lammps needs -insert_file");
-    PetscCall(InsertLammps(comm, e, file, frozen_type));
+    PetscCall(InsertLammps(comm, e, file, frozen_type, cached, have));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(cset, comm, PETSC_ERR_USER_INPUT, "-insert_mode %s needs -insert_count", InsertionModes[mode]);
@@ -291,15 +361,17 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool i
 
 PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
 {
-  PetscBool faces;
-  PetscInt  n = 3;
-  PetscReal skin = -1.0;
+  PetscBool  faces, have = PETSC_FALSE;
+  PetscInt   n = 3;
+  PetscReal  skin = -1.0;
+  LammpsData data; /* a LAMMPS file read to shape the grid, then inserted */
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(e, sizeof(*e)));
+  PetscCall(PetscMemzero(&data, sizeof(data)));
   PetscCall(ContactModelSetFromOptions(comm, &e->model));
   PetscCall(StepControlSetFromOptions(comm, &e->ctl));
-  PetscCall(DomainSetFromOptions(comm, e, &faces));
+  PetscCall(DomainSetFromOptions(comm, e, insert, &data, &have, &faces));
   PetscCall(WallsSetFromOptions(comm, e, faces));
   PetscOptionsBegin(comm, NULL, "Forces and neighbours", NULL);
   PetscCall(OptionsCheckSyntax("-gravity", PETSC_FALSE));
@@ -308,7 +380,8 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(PetscOptionsReal("-neighbor_skin", "Verlet skin [m] (default 0.1 of the largest diameter)", NULL, skin, &skin, NULL));
   PetscOptionsEnd();
   PetscCall(ParticlesCreate(&e->p));
-  PetscCall(InsertSetFromOptions(comm, e, insert));
+  PetscCall(InsertSetFromOptions(comm, e, insert, &data, have));
+  if (have) PetscCall(LammpsDataDestroy(&data)); /* not inserted after all (another mode) */
   if (!insert) PetscFunctionReturn(PETSC_SUCCESS); /* rmax and the skin are the checkpoint's */
   {
     PetscReal r = e->rmax;
