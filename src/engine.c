@@ -70,6 +70,11 @@ typedef struct {
   PetscInt    kind; /* frozen flags of i and j, or wall */
   PetscReal   key[6];
   ContactPair cp;
+  /* pair-only factors of the fused kernel, each the leading operation of its
+   * expression in the generic path, so the same bits */
+  PetscReal   zs; /* harmonic zeta * sqrt(2 m) */
+  PetscReal   cF; /* sqrt(s k (p + 1)) of F / sqrt(U) */
+  PetscReal   g8; /* Mindlin 8 G* */
 } EnginePairMemo;
 
 static const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mm)
@@ -92,10 +97,115 @@ static const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, Petsc
       mm->cp.mt = 1.0 / (1.0 / p->mass[f] + p->radius[f] * p->radius[f] / p->inertia[f]);
     }
   }
+  mm->zs    = e->model.damping.zeta * sqrt(2.0 * mm->cp.m);
+  mm->cF    = sqrt(mm->cp.s * e->model.law.k[0] * (e->model.law.p[0] + 1.0));
+  mm->g8    = 8.0 * mm->cp.Gstar;
   mm->valid = PETSC_TRUE;
   mm->kind  = kind;
   for (int a = 0; a < 6; a++) mm->key[a] = key[a];
   return &mm->cp;
+}
+
+/* The fused kernel covers the common model: F = s k d^1.5 (Hertz), harmonic
+ * damping, a constant or Mindlin tangential spring or none. */
+static PetscBool EngineFusable(const ContactModel *m)
+{
+  const NormalLaw *law = &m->law;
+  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* ContactEvaluate for a particle pair in contact (d > 0) under EngineFusable,
+ * read straight from the particle arrays: the operations of EngineKinematics,
+ * ContactEvaluate, NormalLawEval, DampingCoefficient and TangentialEvaluate
+ * in their order (so the same bits), with the pair-only roots memoised.
+ * Returns the force on i and the torques on i and j. */
+static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3])
+{
+  const Particles   *p   = &e->p;
+  const ContactModel *md = &e->model;
+  const Tangential  *tg  = &md->tangential;
+  const ContactPair *cp  = &mm->cp;
+  PetscReal          n[3], v[3], vp[3], ddot, sd, dp, f, u, U, Fel, C, Fn, weight = 1.0, Ft[3] = {0, 0, 0}, w[3];
+  PetscBool          first = PETSC_FALSE;
+
+  for (int a = 0; a < 3; a++) {
+    n[a]  = r[a] / len;
+    v[a]  = p->v[3 * i + a] - p->v[3 * j + a];
+    vp[a] = p->vp[3 * i + a] - p->vp[3 * j + a];
+  }
+  ddot = -(vp[0] * n[0] + vp[1] * n[1] + vp[2] * n[2]);
+  if (!h->touched) {
+    h->touched = 1;
+    h->v_imp   = -(v[0] * n[0] + v[1] * n[1] + v[2] * n[2]);
+    first      = PETSC_TRUE;
+  }
+  sd  = sqrt(d);
+  dp  = d * sd;
+  f   = 0.0 + md->law.k[0] * dp;
+  u   = 0.0 + md->law.k[0] * dp * d / (md->law.p[0] + 1.0);
+  U   = cp->s * u;
+  Fel = cp->s * f;
+  C   = mm->zs * (mm->cF * sqrt(sd)); /* sqrt(sqrt(d)) */
+  Fn  = Fel + C * ddot;
+  if (md->damping.separation == SEPARATION_FORCE) Fn = PetscMax(Fn, 0.0);
+  if (first && dt > 0.0 && h->v_imp > 0.0 && Fn > 0.0) {
+    PetscReal J = U / h->v_imp + DampingCoefficientIntegral(&md->damping, &md->law, cp->s, cp->m, h->v_imp, d);
+    weight      = PetscMin(PetscMax(0.5 + J / (Fn * dt), 0.5), 1.5);
+  }
+  if (tg->mu > 0.0) {
+    PetscReal kt = tg->stiffness == TANGENTIAL_CONSTANT ? tg->kt : mm->g8 * sqrt(cp->Rstar * d), zt = 2.0 * tg->zeta, q = cp->mt * kt, gt;
+    PetscReal wv[3], vc[3], vcp[3], vt[3], vtp[3], vcn, vcnp, len0, len1, xn, fmag, fmax;
+    const PetscReal *wi = p->w + 3 * i, *wj = p->w + 3 * j, *wip = p->wp + 3 * i, *wjp = p->wp + 3 * j, *xi = h->xi;
+    /* ContactSlipVelocity of (v, wi, wj) and of (vp, wip, wjp) */
+    for (int a = 0; a < 3; a++) wv[a] = cp->ri * wi[a] + cp->rj * wj[a];
+    vc[0] = v[0] - (wv[1] * n[2] - wv[2] * n[1]);
+    vc[1] = v[1] - (wv[2] * n[0] - wv[0] * n[2]);
+    vc[2] = v[2] - (wv[0] * n[1] - wv[1] * n[0]);
+    for (int a = 0; a < 3; a++) wv[a] = cp->ri * wip[a] + cp->rj * wjp[a];
+    vcp[0] = vp[0] - (wv[1] * n[2] - wv[2] * n[1]);
+    vcp[1] = vp[1] - (wv[2] * n[0] - wv[0] * n[2]);
+    vcp[2] = vp[2] - (wv[0] * n[1] - wv[1] * n[0]);
+    vcn  = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
+    vcnp = vcp[0] * n[0] + vcp[1] * n[1] + vcp[2] * n[2];
+    for (int a = 0; a < 3; a++) {
+      vt[a]  = vc[a] - vcn * n[a];
+      vtp[a] = vcp[a] - vcnp * n[a];
+    }
+    len0 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
+    xn   = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+    for (int a = 0; a < 3; a++) h->xi[a] -= xn * n[a];
+    len1 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
+    if (len1 > 0.0)
+      for (int a = 0; a < 3; a++) h->xi[a] *= len0 / len1;
+    for (int a = 0; a < 3; a++) h->xi[a] += vt[a] * dt;
+    /* zero tangential damping: 0 * sqrt(q) is +0 wherever the root is finite */
+    gt = (zt == 0.0 && q >= 0.0 && q <= PETSC_MAX_REAL) ? 0.0 : zt * sqrt(q);
+    for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
+    fmag = sqrt(Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2]);
+    fmax = tg->mu * PetscMax(Fn, 0.0);
+    if (fmag > fmax) {
+      PetscReal scale = fmag > 0.0 ? fmax / fmag : 0.0;
+      for (int a = 0; a < 3; a++) {
+        Ft[a] *= scale;
+        h->xi[a] = kt > 0.0 ? -(Ft[a] + gt * vtp[a]) / kt : 0.0;
+      }
+    }
+  }
+  h->d_last  = d;
+  h->Fn_last = Fn;
+  h->dt_last = dt;
+  Fn *= weight;
+  for (int a = 0; a < 3; a++) {
+    Ft[a] *= weight;
+    F[a] = Fn * n[a] + Ft[a];
+  }
+  w[0] = n[1] * Ft[2] - n[2] * Ft[1];
+  w[1] = n[2] * Ft[0] - n[0] * Ft[2];
+  w[2] = n[0] * Ft[1] - n[1] * Ft[0];
+  for (int a = 0; a < 3; a++) {
+    Ti[a] = -cp->ri * w[a];
+    Tj[a] = -cp->rj * w[a];
+  }
 }
 
 /* Pair forces accumulated straight into the owned particles in pair order,
@@ -113,6 +223,8 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   PetscBool       need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
   /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
   PetscReal       dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
+  /* the step bound needs the generic path's intermediates */
+  PetscBool       fused = !need && EngineFusable(&e->model) ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_force));
@@ -127,6 +239,38 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
     PetscReal          d;
     ContactKinematics  kin;
     ContactResult      cr;
+    if (fused && j >= 0) { /* !need: forces only */
+      PetscReal r[3], rs = p->radius[i] + p->radius[j], rr, len;
+      if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
+      else /* equal images: NeighborSeparation adds nothing */
+        for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
+      rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+      /* most listed pairs do not touch: overlap first, from positions alone */
+      if (!(fl[k] & NEIGHBOR_TOUCHED) && rr >= rs * rs) continue;
+      len = sqrt(rr);
+      d   = rs - len;
+      if (d > 0.0) {
+        PetscReal F[3], Ti[3], Tj[3];
+        if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
+        (void)EnginePairConstants(e, i, j, &mm);
+        EngineContactFused(e, &mm, &nl->h[nl->slot[k]], i, j, r, len, d, dt, F, Ti, Tj);
+        fl[k] |= NEIGHBOR_TOUCHED;
+        ti = NeighborTarget(p, i);
+        tj = NeighborTarget(p, j);
+        if (ti >= 0)
+          for (int a = 0; a < 3; a++) {
+            f[3 * ti + a] += F[a];
+            t[3 * ti + a] += Ti[a];
+          }
+        if (tj >= 0)
+          for (int a = 0; a < 3; a++) {
+            f[3 * tj + a] -= F[a];
+            t[3 * tj + a] += Tj[a];
+          }
+        continue;
+      }
+      if (!(fl[k] & NEIGHBOR_TOUCHED)) continue; /* the generic path does nothing more without need */
+    }
     if (j >= 0 && !need && !(fl[k] & NEIGHBOR_TOUCHED)) { /* most listed pairs do not touch: overlap first, from positions alone */
       PetscReal r[3], rs = p->radius[i] + p->radius[j];
       if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
