@@ -17,6 +17,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(HistoryStoreGather(&e->hs, &e->nl, &e->p));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &nlost));
   e->lost += nlost;
+  PetscCall(ParticlesSortOwned(&e->p));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p));
   PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls));
   PetscCall(HistoryStoreSort(&e->hs));
@@ -455,6 +456,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(EngineCreateParts(e));
   PetscCall(PetscLogStagePush(e->stage_neigh));
+  PetscCall(ParticlesSortOwned(p)); /* the uninterrupted run's local order (as EngineRebuild) */
   PetscCall(PetscMalloc1(3 * p->n + 1, &x));
   PetscCall(PetscArraycpy(x, p->x, 3 * p->n));
   PetscCall(PetscArraycpy(p->x, p->x0, 3 * p->n));
