@@ -332,16 +332,44 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* restrict: no array aliases another, so each particle's mass and inertia
+ * are loaded once and its divisions can issue together */
 static void EngineKick(Engine *e, PetscReal h)
 {
-  Particles *p = &e->p;
-  for (PetscInt i = 0; i < p->n; i++) {
-    if (p->flags[i] & PARTICLE_FROZEN) continue;
+  Particles       *p  = &e->p;
+  const PetscInt   n  = p->n, *restrict fl = p->flags;
+  const PetscReal *restrict m = p->mass, *restrict in = p->inertia, *restrict f = p->f, *restrict t = p->t;
+  PetscReal       *restrict v = p->v, *restrict w = p->w;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal mi = m[i], Ii = in[i];
+    if (fl[i] & PARTICLE_FROZEN) continue;
     for (int a = 0; a < 3; a++) {
-      p->v[3 * i + a] += p->f[3 * i + a] / p->mass[i] * h;
-      p->w[3 * i + a] += p->t[3 * i + a] / p->inertia[i] * h;
+      v[3 * i + a] += f[3 * i + a] / mi * h;
+      w[3 * i + a] += t[3 * i + a] / Ii * h;
     }
   }
+}
+
+/* Drift and the predicted velocities; gravity's work summed in a local, in
+ * the same order (particle, then axis), so the same bits. */
+static void EngineDrift(Engine *e, PetscReal dt)
+{
+  Particles       *p  = &e->p;
+  const PetscInt   n  = p->n, *restrict fl = p->flags;
+  const PetscReal *restrict m = p->mass, *restrict in = p->inertia, *restrict f = p->f, *restrict t = p->t, *restrict v = p->v, *restrict w = p->w;
+  PetscReal       *restrict x = p->x, *restrict vp = p->vp, *restrict wp = p->wp;
+  PetscReal        g[3] = {e->gravity[0], e->gravity[1], e->gravity[2]}, hdt = 0.5 * dt, work = e->work_gravity;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal mi = m[i], Ii = in[i];
+    if (fl[i] & PARTICLE_FROZEN) continue;
+    for (int a = 0; a < 3; a++) {
+      x[3 * i + a] += v[3 * i + a] * dt;
+      work += mi * g[a] * v[3 * i + a] * dt; /* wraps on periodic axes do not count */
+      vp[3 * i + a] = v[3 * i + a] + hdt * f[3 * i + a] / mi;
+      wp[3 * i + a] = w[3 * i + a] + hdt * t[3 * i + a] / Ii;
+    }
+  }
+  e->work_gravity = work;
 }
 
 /* Whether, after a step no longer than dt_up, some particle may be more than
@@ -484,15 +512,7 @@ PetscErrorCode EngineStep(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_integrate));
   EngineKick(e, 0.5 * dt);
-  for (PetscInt i = 0; i < p->n; i++) {
-    if (p->flags[i] & PARTICLE_FROZEN) continue;
-    for (int a = 0; a < 3; a++) {
-      p->x[3 * i + a] += p->v[3 * i + a] * dt;
-      e->work_gravity += p->mass[i] * e->gravity[a] * p->v[3 * i + a] * dt; /* wraps on periodic axes do not count */
-      p->vp[3 * i + a] = p->v[3 * i + a] + 0.5 * dt * p->f[3 * i + a] / p->mass[i];
-      p->wp[3 * i + a] = p->w[3 * i + a] + 0.5 * dt * p->t[3 * i + a] / p->inertia[i];
-    }
-  }
+  EngineDrift(e, dt);
   PetscCall(PetscLogStagePop());
   if (e->rebuild_next) PetscCall(EngineRebuild(e));
   else {
