@@ -66,7 +66,9 @@ static void EngineKinematics(const Engine *e, PetscInt i, PetscInt j, ContactKin
 }
 
 /* Pair constants from the two bodies; most pairs of a deck share radii and
- * masses, so the last set is kept and reused when the bodies match. */
+ * masses, so the last set of each kind (free, either member frozen, wall) is
+ * kept and reused when the bodies match: a chute's base pairs do not evict
+ * the bed's. */
 typedef struct {
   PetscBool   valid;
   PetscInt    kind; /* frozen flags of i and j, or wall */
@@ -79,16 +81,38 @@ typedef struct {
   PetscReal   g8; /* Mindlin 8 G* */
 } EnginePairMemo;
 
-static const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mm)
+/* Memo slots: one per pair of body classes (NeighborList body), then one
+ * per class against a wall, then the last set of each kind for the rest
+ * (frozen flags of i and j, or wall). */
+#define ENGINE_MEMO_CLASSES (NEIGHBOR_BODY_CLASSES * (NEIGHBOR_BODY_CLASSES + 1))
+#define ENGINE_MEMO_KINDS   (ENGINE_MEMO_CLASSES + 5)
+
+static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms);
+
+static inline EnginePairMemo *EnginePairMemoFor(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms)
+{
+  const PetscInt *body = e->nl.body;
+  PetscInt        bi = body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : body[j];
+  if (bi >= 0 && bj >= 0) {
+    EnginePairMemo *mm = &mms[bi * (NEIGHBOR_BODY_CLASSES + 1) + bj];
+    if (mm->valid) return mm; /* the same bodies: the same constants */
+  }
+  return EnginePairMemoSet(e, i, j, mms);
+}
+
+/* The constants of (i, j) into the memo slot of their classes, or of their kind. */
+static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms)
 {
   const Particles *p    = &e->p;
   PetscInt         kind = j < 0 ? 4 : (p->flags[i] & PARTICLE_FROZEN ? 1 : 0) | (p->flags[j] & PARTICLE_FROZEN ? 2 : 0);
   PetscReal        key[6];
+  PetscInt         bi = e->nl.body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : e->nl.body[j];
+  EnginePairMemo  *mm = bi >= 0 && bj >= 0 ? &mms[bi * (NEIGHBOR_BODY_CLASSES + 1) + bj] : &mms[ENGINE_MEMO_CLASSES + kind];
 
   key[0] = p->radius[i], key[1] = p->mass[i], key[2] = p->inertia[i];
   if (j < 0) key[3] = key[4] = key[5] = 0.0;
   else key[3] = p->radius[j], key[4] = p->mass[j], key[5] = p->inertia[j];
-  if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] && key[3] == mm->key[3] && key[4] == mm->key[4] && key[5] == mm->key[5]) return &mm->cp;
+  if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] && key[3] == mm->key[3] && key[4] == mm->key[4] && key[5] == mm->key[5]) return mm;
   if (j < 0) ContactPairSetUp(&e->model, key[0], key[1], key[2], 0.0, 0.0, 0.0, PETSC_TRUE, &mm->cp);
   else {
     ContactPairSetUp(&e->model, key[0], key[1], key[2], key[3], key[4], key[5], PETSC_FALSE, &mm->cp);
@@ -105,7 +129,12 @@ static const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, Petsc
   mm->valid = PETSC_TRUE;
   mm->kind  = kind;
   for (int a = 0; a < 6; a++) mm->key[a] = key[a];
-  return &mm->cp;
+  return mm;
+}
+
+static inline const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms)
+{
+  return &EnginePairMemoFor(e, i, j, mms)->cp;
 }
 
 /* The fused kernel covers the common model: F = s k d^1.5 (Hertz), harmonic
@@ -220,7 +249,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   PetscReal       b  = PETSC_MAX_REAL, *f = p->f, *t = p->t;
   const PetscInt *ij = nl->ij;
   unsigned char  *fl = nl->flag;
-  EnginePairMemo  mm;
+  EnginePairMemo  mm[ENGINE_MEMO_KINDS];
   /* a fixed step needs the bound only for its warning: look every 100 steps */
   PetscBool       need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
   /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
@@ -230,7 +259,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_force));
-  mm.valid = PETSC_FALSE;
+  for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
   /* sums start at +0 and skip the pairs that give nothing: adding zeros changes no sum */
   PetscCall(PetscArrayzero(f, 3 * p->n));
   PetscCall(PetscArrayzero(t, 3 * p->n));
@@ -254,8 +283,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
       if (d > 0.0) {
         PetscReal F[3], Ti[3], Tj[3];
         if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
-        (void)EnginePairConstants(e, i, j, &mm);
-        EngineContactFused(e, &mm, &nl->h[nl->slot[k]], i, j, r, len, d, dt, F, Ti, Tj);
+        EngineContactFused(e, EnginePairMemoFor(e, i, j, mm), &nl->h[nl->slot[k]], i, j, r, len, d, dt, F, Ti, Tj);
         fl[k] |= NEIGHBOR_TOUCHED;
         ti = NeighborTarget(p, i);
         tj = NeighborTarget(p, j);
@@ -286,7 +314,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
     if (d > 0.0) {
       if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
       h  = &nl->h[nl->slot[k]];
-      cp = EnginePairConstants(e, i, j, &mm);
+      cp = EnginePairConstants(e, i, j, mm);
       ContactEvaluate(&e->model, cp, h, &kin, dt, &cr);
       fl[k] |= NEIGHBOR_TOUCHED;
       if (need) b = PetscMin(b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp));
@@ -303,7 +331,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
       continue;
     }
     if (fl[k] & NEIGHBOR_TOUCHED) {
-      cp = EnginePairConstants(e, i, j, &mm);
+      cp = EnginePairConstants(e, i, j, mm);
       ContactSeparate(&e->model, cp, &nl->h[nl->slot[k]], &kin, dt, &cr);
       fl[k] &= ~NEIGHBOR_TOUCHED;
       nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
@@ -314,7 +342,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
     } else if (need) {
       PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
       if (vn > 0.0 && -d < 2.0 * vn * dt_up) {
-        cp = EnginePairConstants(e, i, j, &mm);
+        cp = EnginePairConstants(e, i, j, mm);
         b  = PetscMin(b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
       }
     }
@@ -568,7 +596,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 {
   const Particles *p = &e->p;
   PetscReal        sum[5] = {0, 0, 0, e->work_gravity, 0}, mx = 0.0;
-  EnginePairMemo   mm;
+  EnginePairMemo   mm[ENGINE_MEMO_KINDS];
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < p->n; i++) {
@@ -577,7 +605,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     sum[1] += 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
 
   }
-  mm.valid = PETSC_FALSE;
+  for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
   for (PetscInt k = 0; k < e->nl.npair; k++) {
     PetscInt          i = e->nl.ij[2 * k], j = e->nl.ij[2 * k + 1];
     ContactKinematics kin;
@@ -585,7 +613,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     if (i >= p->n) continue;
     EngineKinematics(e, i, j, &kin, &d);
     if (d <= 0.0) continue;
-    NormalLawEval(&e->model.law, EnginePairConstants(e, i, j, &mm)->s, d, &U, &F, &dF);
+    NormalLawEval(&e->model.law, EnginePairConstants(e, i, j, mm)->s, d, &U, &F, &dF);
     sum[2] += U;
     sum[4] += 1.0;
     rmin = j < 0 ? p->radius[i] : PetscMin(p->radius[i], p->radius[j]);
