@@ -127,12 +127,15 @@ static int ParticleKeyCompare(const void *a, const void *b)
   return x < y ? -1 : (x > y);
 }
 
-/* a[k] = a[perm[k]] for n records of sz bytes, through buf */
-static void ParticlesGather(void *a, size_t sz, PetscInt n, const ParticleKey *perm, char *buf)
+/* a[bs k + c] = a[bs perm[k] + c] for n blocks of bs elements of sz bytes,
+ * one component at a time through buf (n elements): a small transient. */
+static void ParticlesGather(void *a, size_t sz, int bs, PetscInt n, const ParticleKey *perm, char *buf)
 {
   char *c = (char *)a;
-  for (PetscInt k = 0; k < n; k++) memcpy(buf + (size_t)k * sz, c + (size_t)perm[k].i * sz, sz);
-  memcpy(c, buf, (size_t)n * sz);
+  for (int q = 0; q < bs; q++) {
+    for (PetscInt k = 0; k < n; k++) memcpy(buf + (size_t)k * sz, c + ((size_t)perm[k].i * bs + q) * sz, sz);
+    for (PetscInt k = 0; k < n; k++) memcpy(c + ((size_t)k * bs + q) * sz, buf + (size_t)k * sz, sz);
+  }
 }
 
 /* Owned particles into id order (no ghosts may exist): the pair lists run in
@@ -150,26 +153,26 @@ PetscErrorCode ParticlesSortOwned(Particles *p)
     if (p->id[k] < p->id[k - 1]) break;
   if (k >= n) PetscFunctionReturn(PETSC_SUCCESS); /* already sorted: the usual case between migrations */
   PetscCall(PetscMalloc1(n, &key));
-  PetscCall(PetscMalloc1((size_t)n * 3 * sizeof(PetscReal), &buf));
+  PetscCall(PetscMalloc1((size_t)n * sizeof(PetscInt64), &buf));
   for (k = 0; k < n; k++) key[k].id = p->id[k], key[k].i = k;
   qsort(key, (size_t)n, sizeof(*key), ParticleKeyCompare);
-  ParticlesGather(p->id, sizeof(*p->id), n, key, buf);
-  ParticlesGather(p->type, sizeof(*p->type), n, key, buf);
-  ParticlesGather(p->flags, sizeof(*p->flags), n, key, buf);
-  ParticlesGather(p->owner, sizeof(*p->owner), n, key, buf);
-  ParticlesGather(p->origin, sizeof(*p->origin), n, key, buf);
-  ParticlesGather(p->image, 3 * sizeof(*p->image), n, key, buf);
-  ParticlesGather(p->radius, sizeof(*p->radius), n, key, buf);
-  ParticlesGather(p->mass, sizeof(*p->mass), n, key, buf);
-  ParticlesGather(p->inertia, sizeof(*p->inertia), n, key, buf);
-  ParticlesGather(p->x, 3 * sizeof(*p->x), n, key, buf);
-  ParticlesGather(p->v, 3 * sizeof(*p->v), n, key, buf);
-  ParticlesGather(p->w, 3 * sizeof(*p->w), n, key, buf);
-  ParticlesGather(p->vp, 3 * sizeof(*p->vp), n, key, buf);
-  ParticlesGather(p->wp, 3 * sizeof(*p->wp), n, key, buf);
-  ParticlesGather(p->f, 3 * sizeof(*p->f), n, key, buf);
-  ParticlesGather(p->t, 3 * sizeof(*p->t), n, key, buf);
-  ParticlesGather(p->x0, 3 * sizeof(*p->x0), n, key, buf);
+  ParticlesGather(p->id, sizeof(*p->id), 1, n, key, buf);
+  ParticlesGather(p->type, sizeof(*p->type), 1, n, key, buf);
+  ParticlesGather(p->flags, sizeof(*p->flags), 1, n, key, buf);
+  ParticlesGather(p->owner, sizeof(*p->owner), 1, n, key, buf);
+  ParticlesGather(p->origin, sizeof(*p->origin), 1, n, key, buf);
+  ParticlesGather(p->image, sizeof(*p->image), 3, n, key, buf);
+  ParticlesGather(p->radius, sizeof(*p->radius), 1, n, key, buf);
+  ParticlesGather(p->mass, sizeof(*p->mass), 1, n, key, buf);
+  ParticlesGather(p->inertia, sizeof(*p->inertia), 1, n, key, buf);
+  ParticlesGather(p->x, sizeof(*p->x), 3, n, key, buf);
+  ParticlesGather(p->v, sizeof(*p->v), 3, n, key, buf);
+  ParticlesGather(p->w, sizeof(*p->w), 3, n, key, buf);
+  ParticlesGather(p->vp, sizeof(*p->vp), 3, n, key, buf);
+  ParticlesGather(p->wp, sizeof(*p->wp), 3, n, key, buf);
+  ParticlesGather(p->f, sizeof(*p->f), 3, n, key, buf);
+  ParticlesGather(p->t, sizeof(*p->t), 3, n, key, buf);
+  ParticlesGather(p->x0, sizeof(*p->x0), 3, n, key, buf);
   PetscCall(PetscFree(buf));
   PetscCall(PetscFree(key));
   PetscFunctionReturn(PETSC_SUCCESS);
