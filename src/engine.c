@@ -1,4 +1,5 @@
 #include "engine.h"
+#include <string.h>
 #include "integrator.h"
 #include "../decomp/collective.h"
 
@@ -17,6 +18,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(HistoryStoreGather(&e->hs, &e->nl, &e->p));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &nlost));
   e->lost += nlost;
+  PetscCall(ParticlesSortOwned(&e->p));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p));
   PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls));
   PetscCall(HistoryStoreSort(&e->hs));
@@ -64,24 +66,53 @@ static void EngineKinematics(const Engine *e, PetscInt i, PetscInt j, ContactKin
 }
 
 /* Pair constants from the two bodies; most pairs of a deck share radii and
- * masses, so the last set is kept and reused when the bodies match. */
+ * masses, so the last set of each kind (free, either member frozen, wall) is
+ * kept and reused when the bodies match: a chute's base pairs do not evict
+ * the bed's. */
 typedef struct {
   PetscBool   valid;
   PetscInt    kind; /* frozen flags of i and j, or wall */
   PetscReal   key[6];
   ContactPair cp;
+  /* pair-only factors of the fused kernel, each the leading operation of its
+   * expression in the generic path, so the same bits */
+  PetscReal   zs; /* harmonic zeta * sqrt(2 m) */
+  PetscReal   cF; /* sqrt(s k (p + 1)) of F / sqrt(U) */
+  PetscReal   g8; /* Mindlin 8 G* */
 } EnginePairMemo;
 
-static const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mm)
+/* Memo slots: one per pair of body classes (NeighborList body), then one
+ * per class against a wall, then the last set of each kind for the rest
+ * (frozen flags of i and j, or wall). */
+#define ENGINE_MEMO_CLASSES (NEIGHBOR_BODY_CLASSES * (NEIGHBOR_BODY_CLASSES + 1))
+#define ENGINE_MEMO_KINDS   (ENGINE_MEMO_CLASSES + 5)
+
+static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms);
+
+static inline EnginePairMemo *EnginePairMemoFor(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms)
+{
+  const PetscInt *body = e->nl.body;
+  PetscInt        bi = body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : body[j];
+  if (bi >= 0 && bj >= 0) {
+    EnginePairMemo *mm = &mms[bi * (NEIGHBOR_BODY_CLASSES + 1) + bj];
+    if (mm->valid) return mm; /* the same bodies: the same constants */
+  }
+  return EnginePairMemoSet(e, i, j, mms);
+}
+
+/* The constants of (i, j) into the memo slot of their classes, or of their kind. */
+static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms)
 {
   const Particles *p    = &e->p;
   PetscInt         kind = j < 0 ? 4 : (p->flags[i] & PARTICLE_FROZEN ? 1 : 0) | (p->flags[j] & PARTICLE_FROZEN ? 2 : 0);
   PetscReal        key[6];
+  PetscInt         bi = e->nl.body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : e->nl.body[j];
+  EnginePairMemo  *mm = bi >= 0 && bj >= 0 ? &mms[bi * (NEIGHBOR_BODY_CLASSES + 1) + bj] : &mms[ENGINE_MEMO_CLASSES + kind];
 
   key[0] = p->radius[i], key[1] = p->mass[i], key[2] = p->inertia[i];
   if (j < 0) key[3] = key[4] = key[5] = 0.0;
   else key[3] = p->radius[j], key[4] = p->mass[j], key[5] = p->inertia[j];
-  if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] && key[3] == mm->key[3] && key[4] == mm->key[4] && key[5] == mm->key[5]) return &mm->cp;
+  if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] && key[3] == mm->key[3] && key[4] == mm->key[4] && key[5] == mm->key[5]) return mm;
   if (j < 0) ContactPairSetUp(&e->model, key[0], key[1], key[2], 0.0, 0.0, 0.0, PETSC_TRUE, &mm->cp);
   else {
     ContactPairSetUp(&e->model, key[0], key[1], key[2], key[3], key[4], key[5], PETSC_FALSE, &mm->cp);
@@ -92,10 +123,120 @@ static const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, Petsc
       mm->cp.mt = 1.0 / (1.0 / p->mass[f] + p->radius[f] * p->radius[f] / p->inertia[f]);
     }
   }
+  mm->zs    = e->model.damping.zeta * sqrt(2.0 * mm->cp.m);
+  mm->cF    = sqrt(mm->cp.s * e->model.law.k[0] * (e->model.law.p[0] + 1.0));
+  mm->g8    = 8.0 * mm->cp.Gstar;
   mm->valid = PETSC_TRUE;
   mm->kind  = kind;
   for (int a = 0; a < 6; a++) mm->key[a] = key[a];
-  return &mm->cp;
+  return mm;
+}
+
+static inline const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms)
+{
+  return &EnginePairMemoFor(e, i, j, mms)->cp;
+}
+
+/* The fused kernel covers the common model: F = s k d^1.5 (Hertz), harmonic
+ * damping, a constant or Mindlin tangential spring or none. */
+static PetscBool EngineFusable(const ContactModel *m)
+{
+  const NormalLaw *law = &m->law;
+  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* ContactEvaluate for a particle pair in contact (d > 0) under EngineFusable,
+ * read straight from the particle arrays: the operations of EngineKinematics,
+ * ContactEvaluate, NormalLawEval, DampingCoefficient and TangentialEvaluate
+ * in their order (so the same bits), with the pair-only roots memoised.
+ * Returns the force on i and the torques on i and j. */
+static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3])
+{
+  const Particles   *p   = &e->p;
+  const ContactModel *md = &e->model;
+  const Tangential  *tg  = &md->tangential;
+  const ContactPair *cp  = &mm->cp;
+  PetscReal          n[3], v[3], vp[3], ddot, sd, dp, f, u, U, Fel, C, Fn, weight = 1.0, Ft[3] = {0, 0, 0}, w[3];
+  PetscBool          first = PETSC_FALSE;
+
+  for (int a = 0; a < 3; a++) {
+    n[a]  = r[a] / len;
+    v[a]  = p->v[3 * i + a] - p->v[3 * j + a];
+    vp[a] = p->vp[3 * i + a] - p->vp[3 * j + a];
+  }
+  ddot = -(vp[0] * n[0] + vp[1] * n[1] + vp[2] * n[2]);
+  if (!h->touched) {
+    h->touched = 1;
+    h->v_imp   = -(v[0] * n[0] + v[1] * n[1] + v[2] * n[2]);
+    first      = PETSC_TRUE;
+  }
+  sd  = sqrt(d);
+  dp  = d * sd;
+  f   = 0.0 + md->law.k[0] * dp;
+  u   = 0.0 + md->law.k[0] * dp * d / (md->law.p[0] + 1.0);
+  U   = cp->s * u;
+  Fel = cp->s * f;
+  C   = mm->zs * (mm->cF * sqrt(sd)); /* sqrt(sqrt(d)) */
+  Fn  = Fel + C * ddot;
+  if (md->damping.separation == SEPARATION_FORCE) Fn = PetscMax(Fn, 0.0);
+  if (first && dt > 0.0 && h->v_imp > 0.0 && Fn > 0.0) {
+    PetscReal J = U / h->v_imp + DampingCoefficientIntegral(&md->damping, &md->law, cp->s, cp->m, h->v_imp, d);
+    weight      = PetscMin(PetscMax(0.5 + J / (Fn * dt), 0.5), 1.5);
+  }
+  if (tg->mu > 0.0) {
+    PetscReal kt = tg->stiffness == TANGENTIAL_CONSTANT ? tg->kt : mm->g8 * sqrt(cp->Rstar * d), zt = 2.0 * tg->zeta, q = cp->mt * kt, gt;
+    PetscReal wv[3], vc[3], vcp[3], vt[3], vtp[3], vcn, vcnp, len0, len1, xn, fmag, fmax;
+    const PetscReal *wi = p->w + 3 * i, *wj = p->w + 3 * j, *wip = p->wp + 3 * i, *wjp = p->wp + 3 * j, *xi = h->xi;
+    /* ContactSlipVelocity of (v, wi, wj) and of (vp, wip, wjp) */
+    for (int a = 0; a < 3; a++) wv[a] = cp->ri * wi[a] + cp->rj * wj[a];
+    vc[0] = v[0] - (wv[1] * n[2] - wv[2] * n[1]);
+    vc[1] = v[1] - (wv[2] * n[0] - wv[0] * n[2]);
+    vc[2] = v[2] - (wv[0] * n[1] - wv[1] * n[0]);
+    for (int a = 0; a < 3; a++) wv[a] = cp->ri * wip[a] + cp->rj * wjp[a];
+    vcp[0] = vp[0] - (wv[1] * n[2] - wv[2] * n[1]);
+    vcp[1] = vp[1] - (wv[2] * n[0] - wv[0] * n[2]);
+    vcp[2] = vp[2] - (wv[0] * n[1] - wv[1] * n[0]);
+    vcn  = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
+    vcnp = vcp[0] * n[0] + vcp[1] * n[1] + vcp[2] * n[2];
+    for (int a = 0; a < 3; a++) {
+      vt[a]  = vc[a] - vcn * n[a];
+      vtp[a] = vcp[a] - vcnp * n[a];
+    }
+    len0 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
+    xn   = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+    for (int a = 0; a < 3; a++) h->xi[a] -= xn * n[a];
+    len1 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
+    if (len1 > 0.0)
+      for (int a = 0; a < 3; a++) h->xi[a] *= len0 / len1;
+    for (int a = 0; a < 3; a++) h->xi[a] += vt[a] * dt;
+    /* zero tangential damping: 0 * sqrt(q) is +0 wherever the root is finite */
+    gt = (zt == 0.0 && q >= 0.0 && q <= PETSC_MAX_REAL) ? 0.0 : zt * sqrt(q);
+    for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
+    fmag = sqrt(Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2]);
+    fmax = tg->mu * PetscMax(Fn, 0.0);
+    if (fmag > fmax) {
+      PetscReal scale = fmag > 0.0 ? fmax / fmag : 0.0;
+      for (int a = 0; a < 3; a++) {
+        Ft[a] *= scale;
+        h->xi[a] = kt > 0.0 ? -(Ft[a] + gt * vtp[a]) / kt : 0.0;
+      }
+    }
+  }
+  h->d_last  = d;
+  h->Fn_last = Fn;
+  h->dt_last = dt;
+  Fn *= weight;
+  for (int a = 0; a < 3; a++) {
+    Ft[a] *= weight;
+    F[a] = Fn * n[a] + Ft[a];
+  }
+  w[0] = n[1] * Ft[2] - n[2] * Ft[1];
+  w[1] = n[2] * Ft[0] - n[0] * Ft[2];
+  w[2] = n[0] * Ft[1] - n[1] * Ft[0];
+  for (int a = 0; a < 3; a++) {
+    Ti[a] = -cp->ri * w[a];
+    Tj[a] = -cp->rj * w[a];
+  }
 }
 
 /* Pair forces accumulated straight into the owned particles in pair order,
@@ -108,15 +249,17 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   PetscReal       b  = PETSC_MAX_REAL, *f = p->f, *t = p->t;
   const PetscInt *ij = nl->ij;
   unsigned char  *fl = nl->flag;
-  EnginePairMemo  mm;
+  EnginePairMemo  mm[ENGINE_MEMO_KINDS];
   /* a fixed step needs the bound only for its warning: look every 100 steps */
   PetscBool       need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
   /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
   PetscReal       dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
+  /* the step bound needs the generic path's intermediates */
+  PetscBool       fused = !need && EngineFusable(&e->model) ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_force));
-  mm.valid = PETSC_FALSE;
+  for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
   /* sums start at +0 and skip the pairs that give nothing: adding zeros changes no sum */
   PetscCall(PetscArrayzero(f, 3 * p->n));
   PetscCall(PetscArrayzero(t, 3 * p->n));
@@ -127,6 +270,37 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
     PetscReal          d;
     ContactKinematics  kin;
     ContactResult      cr;
+    if (fused && j >= 0) { /* !need: forces only */
+      PetscReal r[3], rs = p->radius[i] + p->radius[j], rr, len;
+      if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
+      else /* equal images: NeighborSeparation adds nothing */
+        for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
+      rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+      /* most listed pairs do not touch: overlap first, from positions alone */
+      if (!(fl[k] & NEIGHBOR_TOUCHED) && rr >= rs * rs) continue;
+      len = sqrt(rr);
+      d   = rs - len;
+      if (d > 0.0) {
+        PetscReal F[3], Ti[3], Tj[3];
+        if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
+        EngineContactFused(e, EnginePairMemoFor(e, i, j, mm), &nl->h[nl->slot[k]], i, j, r, len, d, dt, F, Ti, Tj);
+        fl[k] |= NEIGHBOR_TOUCHED;
+        ti = NeighborTarget(p, i);
+        tj = NeighborTarget(p, j);
+        if (ti >= 0)
+          for (int a = 0; a < 3; a++) {
+            f[3 * ti + a] += F[a];
+            t[3 * ti + a] += Ti[a];
+          }
+        if (tj >= 0)
+          for (int a = 0; a < 3; a++) {
+            f[3 * tj + a] -= F[a];
+            t[3 * tj + a] += Tj[a];
+          }
+        continue;
+      }
+      if (!(fl[k] & NEIGHBOR_TOUCHED)) continue; /* the generic path does nothing more without need */
+    }
     if (j >= 0 && !need && !(fl[k] & NEIGHBOR_TOUCHED)) { /* most listed pairs do not touch: overlap first, from positions alone */
       PetscReal r[3], rs = p->radius[i] + p->radius[j];
       if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
@@ -140,7 +314,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
     if (d > 0.0) {
       if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
       h  = &nl->h[nl->slot[k]];
-      cp = EnginePairConstants(e, i, j, &mm);
+      cp = EnginePairConstants(e, i, j, mm);
       ContactEvaluate(&e->model, cp, h, &kin, dt, &cr);
       fl[k] |= NEIGHBOR_TOUCHED;
       if (need) b = PetscMin(b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp));
@@ -157,7 +331,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
       continue;
     }
     if (fl[k] & NEIGHBOR_TOUCHED) {
-      cp = EnginePairConstants(e, i, j, &mm);
+      cp = EnginePairConstants(e, i, j, mm);
       ContactSeparate(&e->model, cp, &nl->h[nl->slot[k]], &kin, dt, &cr);
       fl[k] &= ~NEIGHBOR_TOUCHED;
       nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
@@ -168,7 +342,7 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
     } else if (need) {
       PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
       if (vn > 0.0 && -d < 2.0 * vn * dt_up) {
-        cp = EnginePairConstants(e, i, j, &mm);
+        cp = EnginePairConstants(e, i, j, mm);
         b  = PetscMin(b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
       }
     }
@@ -187,16 +361,74 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Two doubles at a time: the kicks are bound by divisions, and a 2-lane
+ * division gives per lane the bits of the scalar one (IEEE, no contraction). */
+typedef double EngineV2 __attribute__((vector_size(16)));
+
+static inline EngineV2 EngineLoad2(const PetscReal *a)
+{
+  EngineV2 v;
+  memcpy(&v, a, sizeof(v));
+  return v;
+}
+
+static inline void EngineStore2(PetscReal *a, EngineV2 v)
+{
+  memcpy(a, &v, sizeof(v));
+}
+
+/* v += f / m h, w += t / I h: the six quotients of a particle as
+ * (f0, f1) / (m, m), (f2, t0) / (m, I), (t1, t2) / (I, I) */
 static void EngineKick(Engine *e, PetscReal h)
 {
-  Particles *p = &e->p;
-  for (PetscInt i = 0; i < p->n; i++) {
-    if (p->flags[i] & PARTICLE_FROZEN) continue;
-    for (int a = 0; a < 3; a++) {
-      p->v[3 * i + a] += p->f[3 * i + a] / p->mass[i] * h;
-      p->w[3 * i + a] += p->t[3 * i + a] / p->inertia[i] * h;
-    }
+  Particles       *p  = &e->p;
+  const PetscInt   n  = p->n, *restrict fl = p->flags;
+  const PetscReal *restrict m = p->mass, *restrict in = p->inertia, *restrict f = p->f, *restrict t = p->t;
+  PetscReal       *restrict v = p->v, *restrict w = p->w;
+  const EngineV2   hh = {h, h};
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal *vi = v + 3 * i, *wi = w + 3 * i;
+    EngineV2   A, B, C, vB;
+    if (fl[i] & PARTICLE_FROZEN) continue;
+    A  = EngineLoad2(f + 3 * i) / (EngineV2){m[i], m[i]} * hh;
+    B  = (EngineV2){f[3 * i + 2], t[3 * i]} / (EngineV2){m[i], in[i]} * hh;
+    C  = EngineLoad2(t + 3 * i + 1) / (EngineV2){in[i], in[i]} * hh;
+    vB = (EngineV2){vi[2], wi[0]} + B;
+    EngineStore2(vi, EngineLoad2(vi) + A);
+    vi[2] = vB[0];
+    wi[0] = vB[1];
+    EngineStore2(wi + 1, EngineLoad2(wi + 1) + C);
   }
+}
+
+/* Drift and the predicted velocities (vp = v + (dt/2) f / m, wp likewise,
+ * in pairs of lanes as EngineKick); gravity's work summed in a local, in the
+ * same order (particle, then axis), so the same bits. */
+static void EngineDrift(Engine *e, PetscReal dt)
+{
+  Particles       *p  = &e->p;
+  const PetscInt   n  = p->n, *restrict fl = p->flags;
+  const PetscReal *restrict m = p->mass, *restrict in = p->inertia, *restrict f = p->f, *restrict t = p->t, *restrict v = p->v, *restrict w = p->w;
+  PetscReal       *restrict x = p->x, *restrict vp = p->vp, *restrict wp = p->wp;
+  PetscReal        g[3] = {e->gravity[0], e->gravity[1], e->gravity[2]}, hdt = 0.5 * dt, work = e->work_gravity;
+  const EngineV2   hh = {hdt, hdt};
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal mi = m[i], Ii = in[i];
+    EngineV2  A, B, C;
+    if (fl[i] & PARTICLE_FROZEN) continue;
+    for (int a = 0; a < 3; a++) {
+      x[3 * i + a] += v[3 * i + a] * dt;
+      work += mi * g[a] * v[3 * i + a] * dt; /* wraps on periodic axes do not count */
+    }
+    A = EngineLoad2(v + 3 * i) + hh * EngineLoad2(f + 3 * i) / (EngineV2){mi, mi};
+    B = (EngineV2){v[3 * i + 2], w[3 * i]} + hh * (EngineV2){f[3 * i + 2], t[3 * i]} / (EngineV2){mi, Ii};
+    C = EngineLoad2(w + 3 * i + 1) + hh * EngineLoad2(t + 3 * i + 1) / (EngineV2){Ii, Ii};
+    EngineStore2(vp + 3 * i, A);
+    vp[3 * i + 2] = B[0];
+    wp[3 * i]     = B[1];
+    EngineStore2(wp + 3 * i + 1, C);
+  }
+  e->work_gravity = work;
 }
 
 /* Whether, after a step no longer than dt_up, some particle may be more than
@@ -311,6 +543,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(EngineCreateParts(e));
   PetscCall(PetscLogStagePush(e->stage_neigh));
+  PetscCall(ParticlesSortOwned(p)); /* the uninterrupted run's local order (as EngineRebuild) */
   PetscCall(PetscMalloc1(3 * p->n + 1, &x));
   PetscCall(PetscArraycpy(x, p->x, 3 * p->n));
   PetscCall(PetscArraycpy(p->x, p->x0, 3 * p->n));
@@ -338,15 +571,7 @@ PetscErrorCode EngineStep(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_integrate));
   EngineKick(e, 0.5 * dt);
-  for (PetscInt i = 0; i < p->n; i++) {
-    if (p->flags[i] & PARTICLE_FROZEN) continue;
-    for (int a = 0; a < 3; a++) {
-      p->x[3 * i + a] += p->v[3 * i + a] * dt;
-      e->work_gravity += p->mass[i] * e->gravity[a] * p->v[3 * i + a] * dt; /* wraps on periodic axes do not count */
-      p->vp[3 * i + a] = p->v[3 * i + a] + 0.5 * dt * p->f[3 * i + a] / p->mass[i];
-      p->wp[3 * i + a] = p->w[3 * i + a] + 0.5 * dt * p->t[3 * i + a] / p->inertia[i];
-    }
-  }
+  EngineDrift(e, dt);
   PetscCall(PetscLogStagePop());
   if (e->rebuild_next) PetscCall(EngineRebuild(e));
   else {
@@ -371,7 +596,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 {
   const Particles *p = &e->p;
   PetscReal        sum[5] = {0, 0, 0, e->work_gravity, 0}, mx = 0.0;
-  EnginePairMemo   mm;
+  EnginePairMemo   mm[ENGINE_MEMO_KINDS];
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < p->n; i++) {
@@ -380,7 +605,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     sum[1] += 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
 
   }
-  mm.valid = PETSC_FALSE;
+  for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
   for (PetscInt k = 0; k < e->nl.npair; k++) {
     PetscInt          i = e->nl.ij[2 * k], j = e->nl.ij[2 * k + 1];
     ContactKinematics kin;
@@ -388,7 +613,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     if (i >= p->n) continue;
     EngineKinematics(e, i, j, &kin, &d);
     if (d <= 0.0) continue;
-    NormalLawEval(&e->model.law, EnginePairConstants(e, i, j, &mm)->s, d, &U, &F, &dF);
+    NormalLawEval(&e->model.law, EnginePairConstants(e, i, j, mm)->s, d, &U, &F, &dF);
     sum[2] += U;
     sum[4] += 1.0;
     rmin = j < 0 ? p->radius[i] : PetscMin(p->radius[i], p->radius[j]);

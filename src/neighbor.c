@@ -18,6 +18,7 @@ PetscErrorCode NeighborListDestroy(NeighborList *nl)
   PetscCall(PetscFree(nl->h));
   PetscCall(PetscFree(nl->slot));
   PetscCall(PetscFree(nl->flag));
+  PetscCall(PetscFree(nl->body));
   PetscCall(PetscMemzero(nl, sizeof(*nl)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -160,6 +161,32 @@ static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Body classes for the pair-constant memo: a deck has few distinct bodies
+ * (often one), so the force loop can tell a known pair by two integers. */
+static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, PetscInt ntot)
+{
+  PetscReal key[NEIGHBOR_BODY_CLASSES][3];
+  PetscInt  fz[NEIGHBOR_BODY_CLASSES], nb = 0;
+
+  PetscFunctionBeginUser;
+  if (nl->bcap < ntot) {
+    PetscCall(PetscFree(nl->body));
+    nl->bcap = NeighborGrow(nl->bcap, ntot);
+    PetscCall(PetscMalloc1(nl->bcap, &nl->body));
+  }
+  for (PetscInt i = 0; i < ntot; i++) {
+    PetscInt b, f = p->flags[i] & PARTICLE_FROZEN;
+    for (b = 0; b < nb; b++)
+      if (key[b][0] == p->radius[i] && key[b][1] == p->mass[i] && key[b][2] == p->inertia[i] && fz[b] == f) break;
+    if (b == nb && nb < NEIGHBOR_BODY_CLASSES) {
+      key[nb][0] = p->radius[i], key[nb][1] = p->mass[i], key[nb][2] = p->inertia[i], fz[nb] = f;
+      nb++;
+    }
+    nl->body[i] = b < nb ? b : -1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 typedef struct {
   PetscReal rmax, w[3];
   PetscInt  nc[3], *start, *member;
@@ -270,6 +297,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
       for (int a = 0; a < 3; a++)
         if (p->image[3 * i + a] != p->image[3 * j + a]) nl->flag[k] = NEIGHBOR_IMAGED;
   }
+  PetscCall(NeighborBodyClasses(nl, p, ntot));
   for (PetscInt c = 0; c < ncls; c++) {
     PetscCall(PetscFree(cc[c].start));
     PetscCall(PetscFree(cc[c].member));

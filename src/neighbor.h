@@ -25,6 +25,7 @@ typedef struct {
  * accumulating in pair order, with no adjacency or per-pair force buffer. */
 #define NEIGHBOR_TOUCHED 1 /* the history is in contact: read the pair even when apart */
 #define NEIGHBOR_IMAGED  2 /* the members' image shifts differ (fixed until the next build) */
+#define NEIGHBOR_BODY_CLASSES 4
 
 typedef struct {
   PetscInt        npair, cap;
@@ -35,6 +36,10 @@ typedef struct {
    * pairs), laid out in pair order at each build, new contacts appended. */
   ContactHistory *h;
   PetscInt        nh, hcap;
+  /* Body class of each local particle at the build (shapes are fixed between
+   * builds): particles of one class have the same radius, mass, inertia and
+   * frozen flag; -1 past the first NEIGHBOR_BODY_CLASSES distinct bodies. */
+  PetscInt       *body, bcap;
   PetscReal       skin;
   PetscInt        builds;
 } NeighborList;

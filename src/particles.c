@@ -1,4 +1,5 @@
 #include "particles.h"
+#include <string.h>
 
 PetscErrorCode ParticlesCreate(Particles *p)
 {
@@ -113,6 +114,68 @@ void ParticlesCopy(Particles *p, PetscInt to, PetscInt from)
     p->t[3 * to + a]     = p->t[3 * from + a];
     p->x0[3 * to + a]    = p->x0[3 * from + a];
   }
+}
+
+typedef struct {
+  PetscInt64 id;
+  PetscInt   i;
+} ParticleKey;
+
+static int ParticleKeyCompare(const void *a, const void *b)
+{
+  PetscInt64 x = ((const ParticleKey *)a)->id, y = ((const ParticleKey *)b)->id;
+  return x < y ? -1 : (x > y);
+}
+
+/* a[bs k + c] = a[bs perm[k] + c] for n blocks of bs elements of sz bytes,
+ * one component at a time through buf (n elements): a small transient. */
+static void ParticlesGather(void *a, size_t sz, int bs, PetscInt n, const ParticleKey *perm, char *buf)
+{
+  char *c = (char *)a;
+  for (int q = 0; q < bs; q++) {
+    for (PetscInt k = 0; k < n; k++) memcpy(buf + (size_t)k * sz, c + ((size_t)perm[k].i * bs + q) * sz, sz);
+    for (PetscInt k = 0; k < n; k++) memcpy(c + ((size_t)k * bs + q) * sz, buf + (size_t)k * sz, sz);
+  }
+}
+
+/* Owned particles into id order (no ghosts may exist): the pair lists run in
+ * id order, so their loads then stream through the arrays.  Only local
+ * indices change; everything keyed by id, sums included, stays the same. */
+PetscErrorCode ParticlesSortOwned(Particles *p)
+{
+  PetscInt     n = p->n, k;
+  ParticleKey *key;
+  char        *buf;
+
+  PetscFunctionBeginUser;
+  PetscCheck(p->nghost == 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "sort owned particles before ghosts exist");
+  for (k = 1; k < n; k++)
+    if (p->id[k] < p->id[k - 1]) break;
+  if (k >= n) PetscFunctionReturn(PETSC_SUCCESS); /* already sorted: the usual case between migrations */
+  PetscCall(PetscMalloc1(n, &key));
+  PetscCall(PetscMalloc1((size_t)n * sizeof(PetscInt64), &buf));
+  for (k = 0; k < n; k++) key[k].id = p->id[k], key[k].i = k;
+  qsort(key, (size_t)n, sizeof(*key), ParticleKeyCompare);
+  ParticlesGather(p->id, sizeof(*p->id), 1, n, key, buf);
+  ParticlesGather(p->type, sizeof(*p->type), 1, n, key, buf);
+  ParticlesGather(p->flags, sizeof(*p->flags), 1, n, key, buf);
+  ParticlesGather(p->owner, sizeof(*p->owner), 1, n, key, buf);
+  ParticlesGather(p->origin, sizeof(*p->origin), 1, n, key, buf);
+  ParticlesGather(p->image, sizeof(*p->image), 3, n, key, buf);
+  ParticlesGather(p->radius, sizeof(*p->radius), 1, n, key, buf);
+  ParticlesGather(p->mass, sizeof(*p->mass), 1, n, key, buf);
+  ParticlesGather(p->inertia, sizeof(*p->inertia), 1, n, key, buf);
+  ParticlesGather(p->x, sizeof(*p->x), 3, n, key, buf);
+  ParticlesGather(p->v, sizeof(*p->v), 3, n, key, buf);
+  ParticlesGather(p->w, sizeof(*p->w), 3, n, key, buf);
+  ParticlesGather(p->vp, sizeof(*p->vp), 3, n, key, buf);
+  ParticlesGather(p->wp, sizeof(*p->wp), 3, n, key, buf);
+  ParticlesGather(p->f, sizeof(*p->f), 3, n, key, buf);
+  ParticlesGather(p->t, sizeof(*p->t), 3, n, key, buf);
+  ParticlesGather(p->x0, sizeof(*p->x0), 3, n, key, buf);
+  PetscCall(PetscFree(buf));
+  PetscCall(PetscFree(key));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Integers travel as doubles: exact below 2^53, which ids are checked against. */
