@@ -55,34 +55,14 @@ static void ContactSlipVelocity(const ContactPair *pair, const PetscReal n[3], c
   for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
 }
 
-/* Cundall-Strack spring: keep the history in the current tangent plane with
- * its length, stretch it by the sliding displacement, cap the force at the
- * Coulomb limit and shorten the spring to match when it slips. */
 static void TangentialEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal Fn, PetscReal dt, PetscReal Ft[3])
 {
   const Tangential *tg = &model->tangential;
-  PetscReal         kt = ContactTangentialStiffness(model, pair, k->d), gt, len0, len1, xn, fmag, fmax, vt[3], vtp[3];
+  PetscReal         kt = ContactTangentialStiffness(model, pair, k->d), vt[3], vtp[3];
 
   ContactSlipVelocity(pair, k->n, k->v, k->wi, k->wj, vt);
   ContactSlipVelocity(pair, k->n, k->vp, k->wip, k->wjp, vtp);
-  len0 = sqrt(Dot3(h->xi, h->xi));
-  xn   = Dot3(h->xi, k->n);
-  for (int a = 0; a < 3; a++) h->xi[a] -= xn * k->n[a];
-  len1 = sqrt(Dot3(h->xi, h->xi));
-  if (len1 > 0.0)
-    for (int a = 0; a < 3; a++) h->xi[a] *= len0 / len1;
-  for (int a = 0; a < 3; a++) h->xi[a] += vt[a] * dt;
-  gt = 2.0 * tg->zeta * sqrt(pair->mt * kt);
-  for (int a = 0; a < 3; a++) Ft[a] = -kt * h->xi[a] - gt * vtp[a];
-  fmag = sqrt(Dot3(Ft, Ft));
-  fmax = tg->mu * PetscMax(Fn, 0.0);
-  if (fmag > fmax) {
-    PetscReal scale = fmag > 0.0 ? fmax / fmag : 0.0;
-    for (int a = 0; a < 3; a++) {
-      Ft[a] *= scale;
-      h->xi[a] = kt > 0.0 ? -(Ft[a] + gt * vtp[a]) / kt : 0.0;
-    }
-  }
+  ContactSpringUpdate(h->xi, k->n, vt, vtp, dt, kt, 2.0 * tg->zeta * sqrt(pair->mt * kt), tg->mu, Fn, Ft);
 }
 
 void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal dt, ContactResult *r)

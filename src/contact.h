@@ -88,6 +88,33 @@ typedef struct {
   PetscReal vp[3], wip[3], wjp[3];  /* the same predicted at the end of the step */
 } ContactKinematics;
 
+/* Cundall-Strack spring update, shared by ContactEvaluate and the engine's
+ * fused kernel (one arithmetic, so both give the same bits): keep the spring
+ * xi in the current tangent plane with its length, stretch it by the sliding
+ * displacement vt dt, cap the force -kt xi - gt vtp at mu Fn and shorten the
+ * spring to match when it slips. */
+static inline void ContactSpringUpdate(PetscReal xi[3], const PetscReal n[3], const PetscReal vt[3], const PetscReal vtp[3], PetscReal dt, PetscReal kt, PetscReal gt, PetscReal mu, PetscReal Fn, PetscReal Ft[3])
+{
+  PetscReal len0, len1, xn, fmag, fmax;
+  len0 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
+  xn   = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+  for (int a = 0; a < 3; a++) xi[a] -= xn * n[a];
+  len1 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
+  if (len1 > 0.0)
+    for (int a = 0; a < 3; a++) xi[a] *= len0 / len1;
+  for (int a = 0; a < 3; a++) xi[a] += vt[a] * dt;
+  for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
+  fmag = sqrt(Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2]);
+  fmax = mu * PetscMax(Fn, 0.0);
+  if (fmag > fmax) {
+    PetscReal scale = fmag > 0.0 ? fmax / fmag : 0.0;
+    for (int a = 0; a < 3; a++) {
+      Ft[a] *= scale;
+      xi[a] = kt > 0.0 ? -(Ft[a] + gt * vtp[a]) / kt : 0.0;
+    }
+  }
+}
+
 PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);
 PETSC_EXTERN void ContactSeparate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);
 

@@ -185,8 +185,8 @@ static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm,
   }
   if (tg->mu > 0.0) {
     PetscReal kt = tg->stiffness == TANGENTIAL_CONSTANT ? tg->kt : mm->g8 * sqrt(cp->Rstar * d), zt = 2.0 * tg->zeta, q = cp->mt * kt, gt;
-    PetscReal wv[3], vc[3], vcp[3], vt[3], vtp[3], vcn, vcnp, len0, len1, xn, fmag, fmax;
-    const PetscReal *wi = p->w + 3 * i, *wj = p->w + 3 * j, *wip = p->wp + 3 * i, *wjp = p->wp + 3 * j, *xi = h->xi;
+    PetscReal wv[3], vc[3], vcp[3], vt[3], vtp[3], vcn, vcnp;
+    const PetscReal *wi = p->w + 3 * i, *wj = p->w + 3 * j, *wip = p->wp + 3 * i, *wjp = p->wp + 3 * j;
     /* ContactSlipVelocity of (v, wi, wj) and of (vp, wip, wjp) */
     for (int a = 0; a < 3; a++) wv[a] = cp->ri * wi[a] + cp->rj * wj[a];
     vc[0] = v[0] - (wv[1] * n[2] - wv[2] * n[1]);
@@ -202,25 +202,9 @@ static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm,
       vt[a]  = vc[a] - vcn * n[a];
       vtp[a] = vcp[a] - vcnp * n[a];
     }
-    len0 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
-    xn   = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
-    for (int a = 0; a < 3; a++) h->xi[a] -= xn * n[a];
-    len1 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
-    if (len1 > 0.0)
-      for (int a = 0; a < 3; a++) h->xi[a] *= len0 / len1;
-    for (int a = 0; a < 3; a++) h->xi[a] += vt[a] * dt;
     /* zero tangential damping: 0 * sqrt(q) is +0 wherever the root is finite */
     gt = (zt == 0.0 && q >= 0.0 && q <= PETSC_MAX_REAL) ? 0.0 : zt * sqrt(q);
-    for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
-    fmag = sqrt(Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2]);
-    fmax = tg->mu * PetscMax(Fn, 0.0);
-    if (fmag > fmax) {
-      PetscReal scale = fmag > 0.0 ? fmax / fmag : 0.0;
-      for (int a = 0; a < 3; a++) {
-        Ft[a] *= scale;
-        h->xi[a] = kt > 0.0 ? -(Ft[a] + gt * vtp[a]) / kt : 0.0;
-      }
-    }
+    ContactSpringUpdate(h->xi, n, vt, vtp, dt, kt, gt, tg->mu, Fn, Ft);
   }
   h->d_last  = d;
   h->Fn_last = Fn;
