@@ -123,18 +123,6 @@ static int ExchangeDirection(const Grid *g, int a, PetscReal x)
   return -1;
 }
 
-/* Records of one owner are contiguous in a store sorted by owner. */
-static PetscInt HistoryFirst(const HistoryStore *hs, PetscInt64 owner)
-{
-  PetscInt lo = 0, hi = hs->n;
-  while (lo < hi) {
-    PetscInt mid = (lo + hi) / 2;
-    if (hs->r[mid].owner < owner) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, HistoryStore *hs, PetscInt *nlost)
 {
   PetscMPIInt rank = g->rank;
@@ -166,7 +154,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
         dest[i] = (dir == 3 && s == 0) ? 2 : (dir == 1 + s ? 1 : 0);
         if (dest[i] == 1 && to == MPI_PROC_NULL) dest[i] = 2;
         if (dest[i] == 1) {
-          PetscInt k = HistoryFirst(hs, p->id[i]);
+          PetscInt k = HistoryStoreFirst(hs, p->id[i]);
           np++;
           while (k < hs->n && hs->r[k].owner == p->id[i]) nrec++, k++;
         }
@@ -185,7 +173,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
       for (PetscInt i = 0; i < p->n; i++) {
         PetscInt k;
         if (!dest[i]) continue;
-        for (k = HistoryFirst(hs, p->id[i]); k < hs->n && hs->r[k].owner == p->id[i]; k++) {
+        for (k = HistoryStoreFirst(hs, p->id[i]); k < hs->n && hs->r[k].owner == p->id[i]; k++) {
           if (dest[i] == 1) {
             HistoryPack(&hs->r[k], b);
             b += HISTORY_PACK_REALS;
@@ -224,7 +212,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
           HistoryUnpack(c, &r);
           PetscCall(HistoryStoreAdd(hs, r.owner, r.partner, &r.h));
         }
-        if (rrec) PetscCall(HistoryStoreSort(hs)); /* HistoryFirst needs the order */
+        if (rrec) PetscCall(HistoryStoreSort(hs)); /* HistoryStoreFirst needs the order */
       }
       PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)(p->n + 1), &dest));
     }

@@ -1,10 +1,9 @@
 #include "ckptdir.h"
+#include "outdir.h"
 #include "../decomp/collective.h"
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 PetscErrorCode CheckpointDirPath(const char *dir, PetscInt64 step, char *path, size_t len)
 {
@@ -15,18 +14,11 @@ PetscErrorCode CheckpointDirPath(const char *dir, PetscInt64 step, char *path, s
 
 PetscErrorCode CheckpointDirCreate(MPI_Comm comm, const char *dir)
 {
-  PetscMPIInt rank;
-  PetscInt    err = 0;
+  char sub[PETSC_MAX_PATH_LEN + 16];
 
   PetscFunctionBeginUser;
-  PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) {
-    char sub[PETSC_MAX_PATH_LEN + 16];
-    PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/checkpoints", dir));
-    if (mkdir(sub, 0755) && errno != EEXIST) err = errno;
-  }
-  PetscCall(CollectiveBcastInt(comm, &err, 1));
-  PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "cannot create %s/checkpoints: %s", dir, strerror((int)err));
+  PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/checkpoints", dir));
+  PetscCall(OutputDirCreate(comm, "", sub));
   PetscCall(CheckpointDirPrune(comm, dir, PETSC_MAX_INT)); /* temporaries a kill left behind */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,11 +1,10 @@
 #include "snapshot.h"
 #include "h5file.h"
+#include "outdir.h"
 #include "../decomp/collective.h"
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 const char *const SnapshotFieldNames[] = {"id", "type", "radius", "velocity", "angular_velocity", "force", NULL};
 
@@ -121,20 +120,15 @@ static PetscErrorCode SnapshotSeriesResume(SnapshotSeries *s, PetscInt64 resume_
 PetscErrorCode SnapshotSeriesCreate(MPI_Comm comm, const char *dir, PetscInt64 resume_step, SnapshotSeries *s)
 {
   PetscMPIInt rank;
-  PetscInt    err = 0;
+  char        sub[PETSC_MAX_PATH_LEN + 16];
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(s, sizeof(*s)));
   PetscCall(PetscStrncpy(s->dir, dir, sizeof(s->dir)));
+  PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/snapshots", dir));
+  PetscCall(OutputDirCreate(comm, "", sub));
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) {
-    char sub[PETSC_MAX_PATH_LEN + 16];
-    PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/snapshots", dir));
-    if (mkdir(sub, 0755) && errno != EEXIST) err = errno;
-    if (!err && resume_step >= 0) PetscCall(SnapshotSeriesResume(s, resume_step));
-  }
-  PetscCall(CollectiveBcastInt(comm, &err, 1));
-  PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "cannot create %s/snapshots: %s", dir, strerror((int)err));
+  if (rank == 0 && resume_step >= 0) PetscCall(SnapshotSeriesResume(s, resume_step));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

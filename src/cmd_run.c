@@ -1,8 +1,6 @@
 /* hdem run DECK.yaml / hdem check DECK.yaml: a simulation from a deck. */
 #include <stdint.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <errno.h>
 #include "commands.h"
 #include "setup.h"
 #include "../io/json.h"
@@ -10,6 +8,7 @@
 #include "../io/h5state.h"
 #include "../io/snapshot.h"
 #include "../io/ckptdir.h"
+#include "../io/outdir.h"
 #include "../decomp/collective.h"
 #include "checkpoint.h"
 #include "signals.h"
@@ -87,29 +86,6 @@ static PetscErrorCode RunControlSetFromOptions(MPI_Comm comm, RunControl *rc)
   PetscCheck(rc->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps must be >= 0");
   PetscCall(OptionsCheckReal("end_time", rc->end_time, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[s]"));
   PetscCall(OptionsCheckInt("thermo_interval", rc->thermo_interval, 1, PETSC_MAX_INT));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MakeDir(MPI_Comm comm, const char *dir)
-{
-  PetscMPIInt rank;
-  PetscInt    err = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) { /* mkdir -p */
-    char path[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscStrncpy(path, dir, sizeof(path)));
-    for (char *c = path + 1; *c && !err; c++)
-      if (*c == '/') {
-        *c = 0;
-        if (mkdir(path, 0755) && errno != EEXIST) err = errno;
-        *c = '/';
-      }
-    if (!err && mkdir(path, 0755) && errno != EEXIST) err = errno;
-  }
-  PetscCall(CollectiveBcastInt(comm, &err, 1));
-  PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "cannot create -output_dir %s: %s", dir, strerror((int)err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -353,7 +329,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   step0   = e.step;
   ckpt_on = rc.ckpt_steps > 0 || rc.ckpt_wall > 0.0 ? PETSC_TRUE : PETSC_FALSE;
   snap_on = rc.snap_steps > 0 || rc.snap_time > 0.0 ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(MakeDir(comm, rc.dir));
+  PetscCall(OutputDirCreate(comm, "-output_dir ", rc.dir));
   PetscCall(CheckpointDirCreate(comm, rc.dir)); /* signals checkpoint even with no cadence */
   PetscCall(PetscMemzero(&series, sizeof(series)));
   if (snap_on) PetscCall(SnapshotSeriesCreate(comm, rc.dir, restart[0] ? e.step : -1, &series));

@@ -44,17 +44,6 @@ static inline void Cross3(const PetscReal a[3], const PetscReal b[3], PetscReal 
   c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* Tangential part of the contact-point relative velocity. */
-static void ContactSlipVelocity(const ContactPair *pair, const PetscReal n[3], const PetscReal v[3], const PetscReal wi[3], const PetscReal wj[3], PetscReal vt[3])
-{
-  PetscReal w[3], wxn[3], vc[3], vcn;
-  for (int a = 0; a < 3; a++) w[a] = pair->ri * wi[a] + pair->rj * wj[a];
-  Cross3(w, n, wxn);
-  for (int a = 0; a < 3; a++) vc[a] = v[a] - wxn[a];
-  vcn = Dot3(vc, n);
-  for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
-}
-
 static void TangentialEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal Fn, PetscReal dt, PetscReal Ft[3])
 {
   const Tangential *tg = &model->tangential;

@@ -88,6 +88,19 @@ typedef struct {
   PetscReal vp[3], wip[3], wjp[3];  /* the same predicted at the end of the step */
 } ContactKinematics;
 
+/* Tangential part of the contact-point relative velocity v - (ri wi + rj wj) x n,
+ * shared by ContactEvaluate and the engine's fused kernel. */
+static inline void ContactSlipVelocity(const ContactPair *pair, const PetscReal n[3], const PetscReal v[3], const PetscReal wi[3], const PetscReal wj[3], PetscReal vt[3])
+{
+  PetscReal w[3], vc[3], vcn;
+  for (int a = 0; a < 3; a++) w[a] = pair->ri * wi[a] + pair->rj * wj[a];
+  vc[0] = v[0] - (w[1] * n[2] - w[2] * n[1]);
+  vc[1] = v[1] - (w[2] * n[0] - w[0] * n[2]);
+  vc[2] = v[2] - (w[0] * n[1] - w[1] * n[0]);
+  vcn = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
+  for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
+}
+
 /* Cundall-Strack spring update, shared by ContactEvaluate and the engine's
  * fused kernel (one arithmetic, so both give the same bits): keep the spring
  * xi in the current tangent plane with its length, stretch it by the sliding

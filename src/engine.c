@@ -185,23 +185,9 @@ static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm,
   }
   if (tg->mu > 0.0) {
     PetscReal kt = tg->stiffness == TANGENTIAL_CONSTANT ? tg->kt : mm->g8 * sqrt(cp->Rstar * d), zt = 2.0 * tg->zeta, q = cp->mt * kt, gt;
-    PetscReal wv[3], vc[3], vcp[3], vt[3], vtp[3], vcn, vcnp;
-    const PetscReal *wi = p->w + 3 * i, *wj = p->w + 3 * j, *wip = p->wp + 3 * i, *wjp = p->wp + 3 * j;
-    /* ContactSlipVelocity of (v, wi, wj) and of (vp, wip, wjp) */
-    for (int a = 0; a < 3; a++) wv[a] = cp->ri * wi[a] + cp->rj * wj[a];
-    vc[0] = v[0] - (wv[1] * n[2] - wv[2] * n[1]);
-    vc[1] = v[1] - (wv[2] * n[0] - wv[0] * n[2]);
-    vc[2] = v[2] - (wv[0] * n[1] - wv[1] * n[0]);
-    for (int a = 0; a < 3; a++) wv[a] = cp->ri * wip[a] + cp->rj * wjp[a];
-    vcp[0] = vp[0] - (wv[1] * n[2] - wv[2] * n[1]);
-    vcp[1] = vp[1] - (wv[2] * n[0] - wv[0] * n[2]);
-    vcp[2] = vp[2] - (wv[0] * n[1] - wv[1] * n[0]);
-    vcn  = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
-    vcnp = vcp[0] * n[0] + vcp[1] * n[1] + vcp[2] * n[2];
-    for (int a = 0; a < 3; a++) {
-      vt[a]  = vc[a] - vcn * n[a];
-      vtp[a] = vcp[a] - vcnp * n[a];
-    }
+    PetscReal vt[3], vtp[3];
+    ContactSlipVelocity(cp, n, v, p->w + 3 * i, p->w + 3 * j, vt);
+    ContactSlipVelocity(cp, n, vp, p->wp + 3 * i, p->wp + 3 * j, vtp);
     /* zero tangential damping: 0 * sqrt(q) is +0 wherever the root is finite */
     gt = (zt == 0.0 && q >= 0.0 && q <= PETSC_MAX_REAL) ? 0.0 : zt * sqrt(q);
     ContactSpringUpdate(h->xi, n, vt, vtp, dt, kt, gt, tg->mu, Fn, Ft);

@@ -79,9 +79,7 @@ static const HistoryRecord *HistoryStoreFind(const HistoryStore *s, PetscInt fir
   return NULL;
 }
 
-/* First record of an owner id: one binary search per local particle instead
- * of one per pair. */
-static PetscInt HistoryStoreFirst(const HistoryStore *s, PetscInt64 owner)
+PetscInt HistoryStoreFirst(const HistoryStore *s, PetscInt64 owner)
 {
   PetscInt lo = 0, hi = s->n;
   while (lo < hi) {
