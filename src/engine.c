@@ -1,6 +1,7 @@
 #include "engine.h"
 #include <string.h>
 #include "integrator.h"
+#include "contact_batch.h"
 #include "../decomp/collective.h"
 
 static inline PetscReal Norm3(const PetscReal *a)
@@ -209,112 +210,199 @@ static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm,
   }
 }
 
-/* Pair forces accumulated straight into the owned particles in pair order,
- * which is each particle's partner-id order (see neighbor.h); returns this
- * rank's timestep bound. */
+/* A pair's result: force on i (0-2), torque on i (3-5) and on j (6-8). */
+typedef enum {
+  ENGINE_PAIR_NONE,
+  ENGINE_PAIR_FORCE,       /* a separation's correction: force only */
+  ENGINE_PAIR_FORCE_TORQUE /* a contact */
+} EnginePairOut;
+
+/* Into the owned particles (or owned copies of self-images); each particle
+ * receives its pairs in pair order, which is its partner-id order. */
+static inline void EngineAccumulate(const Particles *p, PetscReal *f, PetscReal *t, PetscInt i, PetscInt j, const PetscReal res[9], EnginePairOut out)
+{
+  PetscInt ti = NeighborTarget(p, i), tj = j >= 0 ? NeighborTarget(p, j) : -1;
+  if (ti >= 0)
+    for (int a = 0; a < 3; a++) {
+      f[3 * ti + a] += res[a];
+      if (out == ENGINE_PAIR_FORCE_TORQUE) t[3 * ti + a] += res[3 + a];
+    }
+  if (tj >= 0)
+    for (int a = 0; a < 3; a++) {
+      f[3 * tj + a] -= res[a];
+      if (out == ENGINE_PAIR_FORCE_TORQUE) t[3 * tj + a] += res[6 + a];
+    }
+}
+
+/* Pair k through the generic path (ContactEvaluate, ContactSeparate) and,
+ * with need, the step bound of a contact or an approaching pair into b. */
+static PetscErrorCode EnginePairGeneric(Engine *e, PetscInt k, PetscReal dt, PetscReal dt_up, PetscBool need, EnginePairMemo *mm, PetscReal *b, PetscReal res[9], EnginePairOut *out)
+{
+  Particles         *p = &e->p;
+  NeighborList      *nl = &e->nl;
+  unsigned char     *fl = nl->flag;
+  PetscInt           i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+  const ContactPair *cp;
+  PetscReal          d;
+  ContactKinematics  kin;
+  ContactResult      cr;
+
+  PetscFunctionBeginUser;
+  *out = ENGINE_PAIR_NONE;
+  if (j >= 0 && !need && !(fl[k] & NEIGHBOR_TOUCHED)) { /* most listed pairs do not touch: overlap first, from positions alone */
+    PetscReal r[3], rs = p->radius[i] + p->radius[j];
+    if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
+    else /* equal images: NeighborSeparation adds nothing */
+      for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
+    if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  EngineKinematics(e, i, j, &kin, &d);
+  if (d > 0.0) {
+    ContactHistory *h;
+    if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
+    h  = &nl->h[nl->slot[k]];
+    cp = EnginePairConstants(e, i, j, mm);
+    ContactEvaluate(&e->model, cp, h, &kin, dt, &cr);
+    fl[k] |= NEIGHBOR_TOUCHED;
+    if (need) *b = PetscMin(*b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp));
+    for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
+    *out = ENGINE_PAIR_FORCE_TORQUE;
+  } else if (fl[k] & NEIGHBOR_TOUCHED) {
+    cp = EnginePairConstants(e, i, j, mm);
+    ContactSeparate(&e->model, cp, &nl->h[nl->slot[k]], &kin, dt, &cr);
+    fl[k] &= ~NEIGHBOR_TOUCHED;
+    nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
+    for (int a = 0; a < 3; a++) res[a] = cr.F[a];
+    *out = ENGINE_PAIR_FORCE;
+  } else if (need) {
+    PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
+    if (vn > 0.0 && -d < 2.0 * vn * dt_up) {
+      cp = EnginePairConstants(e, i, j, mm);
+      *b = PetscMin(*b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Results of a window of pairs in pair order, accumulated once the window's
+ * batched contacts are evaluated. */
+typedef struct {
+  PetscInt      n, i[CONTACT_BATCH], j[CONTACT_BATCH];
+  unsigned char out[CONTACT_BATCH];
+  PetscReal     res[9 * CONTACT_BATCH];
+  ContactBatch  batch;
+} EngineWindow;
+
+/* The batch's contacts, then those of its pairs found apart through the
+ * generic path, then every result of the window into the particles in pair order. */
+static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, EngineWindow *win, PetscReal dt, EnginePairMemo *mm)
+{
+  Particles    *p  = &e->p;
+  ContactBatch *bt = &win->batch;
+
+  PetscFunctionBeginUser;
+  ContactBatchEvaluate(bm, bt, dt, p->v, p->vp, p->w, p->wp, e->nl.h, win->res);
+  for (PetscInt b = 0; b < bt->n; b++)
+    if (bt->apart[b]) {
+      EnginePairOut out;
+      PetscCall(EnginePairGeneric(e, bt->k[b], dt, 0.0, PETSC_FALSE, mm, NULL, win->res + 9 * bt->out[b], &out));
+      win->out[bt->out[b]] = (unsigned char)out;
+    }
+  for (PetscInt q = 0; q < win->n; q++)
+    if (win->out[q] != ENGINE_PAIR_NONE) EngineAccumulate(p, p->f, p->t, win->i[q], win->j[q], win->res + 9 * q, (EnginePairOut)win->out[q]);
+  win->n = bt->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A pair that touched at the last step into the batch, with its constants. */
+static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, PetscInt k, PetscInt i, PetscInt j, PetscInt slot, PetscInt out, const PetscReal r[3], PetscReal rs)
+{
+  PetscInt b = bt->n++;
+  bt->k[b] = k, bt->i[b] = i, bt->j[b] = j, bt->slot[b] = slot, bt->out[b] = out;
+  for (int a = 0; a < 3; a++) bt->r[a][b] = r[a];
+  bt->rs[b] = rs;
+  bt->s[b] = mm->cp.s, bt->mt[b] = mm->cp.mt, bt->Rstar[b] = mm->cp.Rstar, bt->ri[b] = mm->cp.ri, bt->rj[b] = mm->cp.rj;
+  bt->zs[b] = mm->zs, bt->cF[b] = mm->cF, bt->g8[b] = mm->g8;
+}
+
+/* The forces of a step that needs no bound under the fusable model: particle
+ * pairs that touched at the last step go through the lanes of
+ * ContactBatchEvaluate, first touches through EngineContactFused, walls and
+ * separations through the generic path; all accumulated in pair order. */
+static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *win)
+{
+  Particles         *p  = &e->p;
+  NeighborList      *nl = &e->nl;
+  const PetscInt    *ij = nl->ij;
+  unsigned char     *fl = nl->flag;
+  EnginePairMemo     mm[ENGINE_MEMO_KINDS];
+  const Tangential  *tg = &e->model.tangential;
+  ContactBatchModel  bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, tg->kt, tg->zeta};
+
+  PetscFunctionBeginUser;
+  for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
+  win->n = win->batch.n = 0;
+  for (PetscInt k = 0; k < nl->npair; k++) {
+    PetscInt      i = ij[2 * k], j = ij[2 * k + 1], q = win->n;
+    EnginePairOut out = ENGINE_PAIR_NONE;
+    if (j >= 0) {
+      PetscReal r[3], rs = p->radius[i] + p->radius[j], rr, len, d;
+      if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
+      else /* equal images: NeighborSeparation adds nothing */
+        for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
+      if (fl[k] & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
+        EngineBatchAdd(&win->batch, EnginePairMemoFor(e, i, j, mm), k, i, j, nl->slot[k], q, r, rs);
+        out = ENGINE_PAIR_FORCE_TORQUE;
+      } else {
+        rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+        /* most listed pairs do not touch: overlap first, from positions alone */
+        if (rr >= rs * rs) continue;
+        len = sqrt(rr);
+        d   = rs - len;
+        if (!(d > 0.0)) continue; /* the generic path does nothing more for an untouched pair apart */
+        PetscCall(NeighborHistoryNew(nl, k));
+        EngineContactFused(e, EnginePairMemoFor(e, i, j, mm), &nl->h[nl->slot[k]], i, j, r, len, d, dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6);
+        fl[k] |= NEIGHBOR_TOUCHED;
+        out = ENGINE_PAIR_FORCE_TORQUE;
+      }
+    } else PetscCall(EnginePairGeneric(e, k, dt, 0.0, PETSC_FALSE, mm, NULL, win->res + 9 * q, &out));
+    if (out == ENGINE_PAIR_NONE) continue;
+    win->i[q] = i, win->j[q] = j, win->out[q] = (unsigned char)out;
+    if (++win->n == CONTACT_BATCH) PetscCall(EngineWindowFlush(e, &bm, win, dt, mm));
+  }
+  PetscCall(EngineWindowFlush(e, &bm, win, dt, mm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Pair forces accumulated into the owned particles in pair order; returns
+ * this rank's timestep bound. */
 static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
 {
-  Particles      *p  = &e->p;
-  NeighborList   *nl = &e->nl;
-  PetscReal       b  = PETSC_MAX_REAL, *f = p->f, *t = p->t;
-  const PetscInt *ij = nl->ij;
-  unsigned char  *fl = nl->flag;
-  EnginePairMemo  mm[ENGINE_MEMO_KINDS];
+  Particles     *p = &e->p;
+  PetscReal      b = PETSC_MAX_REAL, *f = p->f, *t = p->t;
+  EnginePairMemo mm[ENGINE_MEMO_KINDS];
   /* a fixed step needs the bound only for its warning: look every 100 steps */
-  PetscBool       need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool      need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
   /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
-  PetscReal       dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
-  /* the step bound needs the generic path's intermediates */
-  PetscBool       fused = !need && EngineFusable(&e->model) ? PETSC_TRUE : PETSC_FALSE;
+  PetscReal      dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_force));
-  for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
   /* sums start at +0 and skip the pairs that give nothing: adding zeros changes no sum */
   PetscCall(PetscArrayzero(f, 3 * p->n));
   PetscCall(PetscArrayzero(t, 3 * p->n));
-  for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt           i = ij[2 * k], j = ij[2 * k + 1], ti, tj;
-    ContactHistory    *h;
-    const ContactPair *cp;
-    PetscReal          d;
-    ContactKinematics  kin;
-    ContactResult      cr;
-    if (fused && j >= 0) { /* !need: forces only */
-      PetscReal r[3], rs = p->radius[i] + p->radius[j], rr, len;
-      if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
-      else /* equal images: NeighborSeparation adds nothing */
-        for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
-      rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-      /* most listed pairs do not touch: overlap first, from positions alone */
-      if (!(fl[k] & NEIGHBOR_TOUCHED) && rr >= rs * rs) continue;
-      len = sqrt(rr);
-      d   = rs - len;
-      if (d > 0.0) {
-        PetscReal F[3], Ti[3], Tj[3];
-        if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
-        EngineContactFused(e, EnginePairMemoFor(e, i, j, mm), &nl->h[nl->slot[k]], i, j, r, len, d, dt, F, Ti, Tj);
-        fl[k] |= NEIGHBOR_TOUCHED;
-        ti = NeighborTarget(p, i);
-        tj = NeighborTarget(p, j);
-        if (ti >= 0)
-          for (int a = 0; a < 3; a++) {
-            f[3 * ti + a] += F[a];
-            t[3 * ti + a] += Ti[a];
-          }
-        if (tj >= 0)
-          for (int a = 0; a < 3; a++) {
-            f[3 * tj + a] -= F[a];
-            t[3 * tj + a] += Tj[a];
-          }
-        continue;
-      }
-      if (!(fl[k] & NEIGHBOR_TOUCHED)) continue; /* the generic path does nothing more without need */
-    }
-    if (j >= 0 && !need && !(fl[k] & NEIGHBOR_TOUCHED)) { /* most listed pairs do not touch: overlap first, from positions alone */
-      PetscReal r[3], rs = p->radius[i] + p->radius[j];
-      if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
-      else /* equal images: NeighborSeparation adds nothing */
-        for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
-      if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) continue;
-    }
-    EngineKinematics(e, i, j, &kin, &d);
-    ti = NeighborTarget(p, i);
-    tj = j >= 0 ? NeighborTarget(p, j) : -1;
-    if (d > 0.0) {
-      if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
-      h  = &nl->h[nl->slot[k]];
-      cp = EnginePairConstants(e, i, j, mm);
-      ContactEvaluate(&e->model, cp, h, &kin, dt, &cr);
-      fl[k] |= NEIGHBOR_TOUCHED;
-      if (need) b = PetscMin(b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp));
-      if (ti >= 0)
-        for (int a = 0; a < 3; a++) {
-          f[3 * ti + a] += cr.F[a];
-          t[3 * ti + a] += cr.Ti[a];
-        }
-      if (tj >= 0)
-        for (int a = 0; a < 3; a++) {
-          f[3 * tj + a] -= cr.F[a];
-          t[3 * tj + a] += cr.Tj[a];
-        }
-      continue;
-    }
-    if (fl[k] & NEIGHBOR_TOUCHED) {
-      cp = EnginePairConstants(e, i, j, mm);
-      ContactSeparate(&e->model, cp, &nl->h[nl->slot[k]], &kin, dt, &cr);
-      fl[k] &= ~NEIGHBOR_TOUCHED;
-      nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
-      if (ti >= 0)
-        for (int a = 0; a < 3; a++) f[3 * ti + a] += cr.F[a];
-      if (tj >= 0)
-        for (int a = 0; a < 3; a++) f[3 * tj + a] -= cr.F[a];
-    } else if (need) {
-      PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
-      if (vn > 0.0 && -d < 2.0 * vn * dt_up) {
-        cp = EnginePairConstants(e, i, j, mm);
-        b  = PetscMin(b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
-      }
+  if (!need && EngineFusable(&e->model)) { /* the step bound needs the generic path's intermediates */
+    EngineWindow *win;
+    PetscCall(PetscMalloc1(1, &win));
+    PetscCall(EngineForcesFused(e, dt, win));
+    PetscCall(PetscFree(win));
+  } else {
+    for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
+    for (PetscInt k = 0; k < e->nl.npair; k++) {
+      PetscReal     res[9];
+      EnginePairOut out;
+      PetscCall(EnginePairGeneric(e, k, dt, dt_up, need, mm, &b, res, &out));
+      if (out != ENGINE_PAIR_NONE) EngineAccumulate(p, f, t, e->nl.ij[2 * k], e->nl.ij[2 * k + 1], res, out);
     }
   }
   for (PetscInt i = 0; i < p->n; i++) {

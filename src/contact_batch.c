@@ -1,0 +1,178 @@
+#include "contact_batch.h"
+#include <string.h>
+
+/* GCC vector extensions: the lanes map onto SSE2 (2 doubles) or, in the
+ * AVX2 clone, onto AVX2 (4 doubles); either way per lane the scalar IEEE
+ * operation.  Comparisons give all-ones / all-zeros lane masks. */
+/* the helpers are inlined into each clone, so no vector crosses a call */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#define INLINE static inline __attribute__((always_inline))
+typedef double    V __attribute__((vector_size(8 * CONTACT_LANES)));
+typedef long long M __attribute__((vector_size(8 * CONTACT_LANES)));
+
+INLINE V Splat(PetscReal a)
+{
+  V r = {0};
+  for (int l = 0; l < CONTACT_LANES; l++) r[l] = a;
+  return r;
+}
+
+INLINE V Load(const PetscReal *a)
+{
+  V r = {0};
+  memcpy(&r, a, sizeof(r));
+  return r;
+}
+
+INLINE V Sqrt(V a)
+{
+  V r = {0};
+  for (int l = 0; l < CONTACT_LANES; l++) r[l] = __builtin_sqrt(a[l]);
+  return r;
+}
+
+/* m ? a : b, per lane, by bits (signed zeros and NaNs pass unchanged) */
+INLINE V Select(M m, V a, V b)
+{
+  return (V)(((M)a & m) | ((M)b & ~m));
+}
+
+/* PetscMax(a, 0.0) */
+INLINE V Max0(V a)
+{
+  return Select(a < Splat(0.0), Splat(0.0), a);
+}
+
+/* ContactSlipVelocity, lane-wise */
+INLINE void Slip(V ri, V rj, const V n[3], const V v[3], const V wi[3], const V wj[3], V vt[3])
+{
+  V w[3], vc[3], vcn;
+  for (int a = 0; a < 3; a++) w[a] = ri * wi[a] + rj * wj[a];
+  vc[0] = v[0] - (w[1] * n[2] - w[2] * n[1]);
+  vc[1] = v[1] - (w[2] * n[0] - w[0] * n[2]);
+  vc[2] = v[2] - (w[0] * n[1] - w[1] * n[0]);
+  vcn   = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
+  for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
+}
+
+/* ContactSpringUpdate, lane-wise: both sides of each branch, then selected */
+INLINE void Spring(V xi[3], const V n[3], const V vt[3], const V vtp[3], V dt, V kt, V gt, V mu, V Fn, V Ft[3])
+{
+  V len0, len1, xn, fmag, fmax, ratio, scale, Fs[3], xs[3];
+  M stretch, slip, kpos;
+
+  len0 = Sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
+  xn   = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+  for (int a = 0; a < 3; a++) xi[a] = xi[a] - xn * n[a];
+  len1    = Sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
+  stretch = len1 > Splat(0.0);
+  ratio   = len0 / len1;
+  for (int a = 0; a < 3; a++) xi[a] = Select(stretch, xi[a] * ratio, xi[a]);
+  for (int a = 0; a < 3; a++) xi[a] = xi[a] + vt[a] * dt;
+  for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
+  fmag  = Sqrt(Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2]);
+  fmax  = mu * Max0(Fn);
+  slip  = fmag > fmax;
+  scale = Select(fmag > Splat(0.0), fmax / fmag, Splat(0.0));
+  kpos  = kt > Splat(0.0);
+  for (int a = 0; a < 3; a++) {
+    Fs[a] = Ft[a] * scale;
+    xs[a] = Select(kpos, -(Fs[a] + gt * vtp[a]) / kt, Splat(0.0));
+    Ft[a] = Select(slip, Fs[a], Ft[a]);
+    xi[a] = Select(slip, xs[a], xi[a]);
+  }
+}
+
+/* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
+ * at or past nreal compute on a copy and write nothing. */
+INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
+{
+  ContactHistory  pad[CONTACT_LANES], *hl[CONTACT_LANES];
+  V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], Ft[3], F[3], wt[3];
+  V               r[3], rr, len, d, ri = Load(bt->ri + b0), rj = Load(bt->rj + b0);
+  V               ddot, sd, dp, f, Fel, C, Fn;
+  M               touch;
+
+  for (int l = 0; l < CONTACT_LANES; l++) {
+    PetscInt b = b0 + l, i = bt->i[b], j = bt->j[b];
+    if (b < nreal) hl[l] = &h[bt->slot[b]];
+    else {
+      pad[l] = h[bt->slot[b]];
+      hl[l]  = &pad[l];
+    }
+    for (int a = 0; a < 3; a++) {
+      vr[a][l]  = v[3 * i + a] - v[3 * j + a];
+      vpr[a][l] = vp[3 * i + a] - vp[3 * j + a];
+      wi[a][l]  = w[3 * i + a];
+      wj[a][l]  = w[3 * j + a];
+      wip[a][l] = wp[3 * i + a];
+      wjp[a][l] = wp[3 * j + a];
+      xi[a][l]  = hl[l]->xi[a];
+    }
+  }
+  for (int a = 0; a < 3; a++) r[a] = Load(bt->r[a] + b0);
+  rr    = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  len   = Sqrt(rr);
+  d     = Load(bt->rs + b0) - len;
+  touch = d > Splat(0.0);
+  for (int a = 0; a < 3; a++) n[a] = r[a] / len;
+  ddot = -(vpr[0] * n[0] + vpr[1] * n[1] + vpr[2] * n[2]);
+  sd   = Sqrt(d);
+  dp   = d * sd;
+  f    = Splat(0.0) + Splat(md->k) * dp;
+  Fel  = Load(bt->s + b0) * f;
+  C    = Load(bt->zs + b0) * (Load(bt->cF + b0) * Sqrt(sd)); /* sqrt(sqrt(d)) */
+  Fn   = Fel + C * ddot;
+  if (md->clip) Fn = Max0(Fn);
+  for (int a = 0; a < 3; a++) Ft[a] = Splat(0.0);
+  if (md->mu > 0.0) {
+    V kt = md->mindlin ? Load(bt->g8 + b0) * Sqrt(Load(bt->Rstar + b0) * d) : Splat(md->kt);
+    V zt = Splat(2.0 * md->zeta), q = Load(bt->mt + b0) * kt, gt = zt * Sqrt(q), vt[3], vtp[3];
+    /* zero tangential damping: 0 * sqrt(q) is +0 wherever the root is finite */
+    if (md->zeta * 2.0 == 0.0) gt = Select((q >= Splat(0.0)) & (q <= Splat(PETSC_MAX_REAL)), Splat(0.0), gt);
+    Slip(ri, rj, n, vr, wi, wj, vt);
+    Slip(ri, rj, n, vpr, wip, wjp, vtp);
+    Spring(xi, n, vt, vtp, Splat(dt), kt, gt, Splat(md->mu), Fn, Ft);
+  }
+  for (int a = 0; a < 3; a++) F[a] = Fn * n[a] + Ft[a];
+  wt[0] = n[1] * Ft[2] - n[2] * Ft[1];
+  wt[1] = n[2] * Ft[0] - n[0] * Ft[2];
+  wt[2] = n[0] * Ft[1] - n[1] * Ft[0];
+  for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
+    PetscReal *o = res + 9 * bt->out[b0 + l];
+    bt->apart[b0 + l] = !touch[l];
+    if (!touch[l]) continue;
+    if (md->mu > 0.0)
+      for (int a = 0; a < 3; a++) hl[l]->xi[a] = xi[a][l];
+    hl[l]->d_last  = d[l];
+    hl[l]->Fn_last = Fn[l];
+    hl[l]->dt_last = dt;
+    for (int a = 0; a < 3; a++) {
+      o[a]     = F[a][l];
+      o[3 + a] = (-ri[l]) * wt[a][l];
+      o[6 + a] = (-rj[l]) * wt[a][l];
+    }
+  }
+}
+
+/* Padding repeats the last contact, so the padded lanes compute on real numbers. */
+static void Pad(ContactBatch *bt, PetscInt to)
+{
+  PetscInt z = bt->n - 1;
+  for (PetscInt b = bt->n; b < to; b++) {
+    bt->i[b] = bt->i[z], bt->j[b] = bt->j[z], bt->slot[b] = bt->slot[z], bt->out[b] = bt->out[z], bt->k[b] = bt->k[z];
+    for (int a = 0; a < 3; a++) bt->r[a][b] = bt->r[a][z];
+    bt->rs[b] = bt->rs[z], bt->s[b] = bt->s[z], bt->mt[b] = bt->mt[z], bt->Rstar[b] = bt->Rstar[z];
+    bt->ri[b] = bt->ri[z], bt->rj[b] = bt->rj[z], bt->zs[b] = bt->zs[z], bt->cF[b] = bt->cF[z], bt->g8[b] = bt->g8[z];
+  }
+}
+
+/* The AVX2 clone runs where the processor has it, chosen once at load time. */
+__attribute__((target_clones("avx2", "default"))) void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
+{
+  PetscInt n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
+
+  if (!n) return;
+  Pad(bt, whole);
+  for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) Lanes(md, bt, b0, n, dt, v, vp, w, wp, h, res);
+}

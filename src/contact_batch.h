@@ -1,0 +1,50 @@
+/* Contacts that were already touching at the last step, under the model the
+ * engine fuses (Hertz F = s k d^1.5, harmonic damping, a constant or Mindlin
+ * tangential spring or none), evaluated CONTACT_LANES at a time.
+ *
+ * A contact's arithmetic is a chain of some ten roots and divisions, whose
+ * latency, not its throughput, bounds one contact at a time; lanes take
+ * independent contacts through the chain together.  Each lane performs the
+ * operations of ContactEvaluate in their order (IEEE +, -, *, /, sqrt, no
+ * contraction), so it gives the scalar bits; branches become per-lane
+ * selections between results both computed.  First touches (their impulse
+ * weighting) and separations stay with the scalar code: a pair that touched
+ * is batched before its overlap is known, and reported back when apart. */
+#ifndef HDEM_CONTACT_BATCH_H
+#define HDEM_CONTACT_BATCH_H
+
+#include "contact.h"
+
+#define CONTACT_LANES 4
+#define CONTACT_BATCH 128 /* contacts gathered before an evaluation: a multiple of CONTACT_LANES */
+
+/* What the fused model needs beyond the pair (see EngineFusable). */
+typedef struct {
+  PetscReal k;        /* law coefficient k[0] */
+  PetscBool clip;     /* separation 'force': the normal force is clipped at 0 */
+  PetscReal mu;       /* friction; 0: no spring */
+  PetscBool mindlin;  /* kt = 8 G* sqrt(R* d), else constant kt */
+  PetscReal kt, zeta; /* constant stiffness, tangential damping ratio */
+} ContactBatchModel;
+
+typedef struct {
+  PetscInt  n;
+  /* the pair: particle indices, its history, where its result goes */
+  PetscInt  k[CONTACT_BATCH], i[CONTACT_BATCH], j[CONTACT_BATCH], slot[CONTACT_BATCH], out[CONTACT_BATCH];
+  /* separation i - j as the caller formed it, the sum of the radii */
+  PetscReal r[3][CONTACT_BATCH], rs[CONTACT_BATCH];
+  /* set by the evaluation: the pair is apart now (d <= 0), its history untouched,
+   * nothing written; the caller separates it */
+  unsigned char apart[CONTACT_BATCH];
+  /* the pair's constants (ContactPair and the memoised roots of the fused kernel) */
+  PetscReal s[CONTACT_BATCH], mt[CONTACT_BATCH], Rstar[CONTACT_BATCH], ri[CONTACT_BATCH], rj[CONTACT_BATCH];
+  PetscReal zs[CONTACT_BATCH], cF[CONTACT_BATCH], g8[CONTACT_BATCH];
+} ContactBatch;
+
+/* Evaluates the batch's contacts (bt->n, kept): updates the histories of
+ * those still touching and writes, for contact b, force on i, torque on i,
+ * torque on j as nine reals at res + 9 out[b]; sets apart[b] for the others.
+ * v, vp, w, wp: 3 per particle. */
+PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res);
+
+#endif
