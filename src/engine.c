@@ -339,17 +339,34 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   const Tangential  *tg = &e->model.tangential;
   ContactBatchModel  bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, tg->kt, tg->zeta};
 
+  PetscReal         *xr;
+
   PetscFunctionBeginUser;
+  /* position and radius side by side: the scan's one load per member */
+  if (e->xr_cap < p->n + p->nghost) {
+    PetscCall(PetscFree(e->xr));
+    e->xr_cap = p->n + p->nghost + (p->n + p->nghost) / 4;
+    PetscCall(PetscMalloc1(4 * e->xr_cap, &e->xr));
+  }
+  xr = e->xr;
+  for (PetscInt i = 0; i < p->n + p->nghost; i++) {
+    for (int a = 0; a < 3; a++) xr[4 * i + a] = p->x[3 * i + a];
+    xr[4 * i + 3] = p->radius[i];
+  }
   for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
   win->n = win->batch.n = 0;
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt      i = ij[2 * k], j = ij[2 * k + 1], q = win->n;
     EnginePairOut out = ENGINE_PAIR_NONE;
     if (j >= 0) {
-      PetscReal r[3], rs = p->radius[i] + p->radius[j], rr, len, d;
-      if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
-      else /* equal images: NeighborSeparation adds nothing */
-        for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
+      const PetscReal *xi = xr + 4 * i, *xj = xr + 4 * j;
+      PetscReal        r[3], rs = xi[3] + xj[3], rr, len, d;
+      for (int a = 0; a < 3; a++) r[a] = xi[a] - xj[a];
+      if (fl[k] & NEIGHBOR_IMAGED) /* NeighborSeparation's arithmetic */
+        for (int a = 0; a < 3; a++) {
+          PetscInt di = p->image[3 * i + a] - p->image[3 * j + a];
+          if (di) r[a] += (PetscReal)di * e->L[a];
+        }
       if (fl[k] & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
         EngineBatchAdd(&win->batch, EnginePairMemoFor(e, i, j, mm), k, i, j, nl->slot[k], q, r, rs);
         out = ENGINE_PAIR_FORCE_TORQUE;
@@ -686,6 +703,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 PetscErrorCode EngineDestroy(Engine *e)
 {
   PetscFunctionBeginUser;
+  PetscCall(PetscFree(e->xr));
   PetscCall(ExchangeDestroy(&e->ex));
   PetscCall(NeighborListDestroy(&e->nl));
   PetscCall(HistoryStoreDestroy(&e->hs));
