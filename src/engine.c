@@ -325,6 +325,33 @@ static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, Pe
   bt->zs[b] = mm->zs, bt->cF[b] = mm->cF, bt->g8[b] = mm->g8;
 }
 
+/* The periodic shifts (img_i - img_j) L of the imaged pairs in pair order,
+ * fixed until the next build: the scan takes them in turn instead of loading
+ * both members' images. */
+static PetscErrorCode EngineImageShifts(Engine *e)
+{
+  const Particles    *p  = &e->p;
+  const NeighborList *nl = &e->nl;
+  PetscInt            m  = 0;
+
+  PetscFunctionBeginUser;
+  if (e->shift_build == nl->builds) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < nl->npair; k++) m += (nl->flag[k] & NEIGHBOR_IMAGED) ? 1 : 0;
+  PetscCall(PetscFree(e->shift));
+  PetscCall(PetscMalloc1(3 * m + 1, &e->shift));
+  m = 0;
+  for (PetscInt k = 0; k < nl->npair; k++) {
+    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+    if (!(nl->flag[k] & NEIGHBOR_IMAGED)) continue;
+    for (int a = 0; a < 3; a++) {
+      PetscInt di = p->image[3 * i + a] - p->image[3 * j + a];
+      e->shift[m++] = di ? (PetscReal)di * e->L[a] : 0.0;
+    }
+  }
+  e->shift_build = nl->builds;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The forces of a step that needs no bound under the fusable model: particle
  * pairs that touched at the last step go through the lanes of
  * ContactBatchEvaluate, first touches through EngineContactFused, walls and
@@ -340,6 +367,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   ContactBatchModel  bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, tg->kt, tg->zeta};
 
   PetscReal         *xr;
+  const PetscReal   *sh;
 
   PetscFunctionBeginUser;
   /* position and radius side by side: the scan's one load per member */
@@ -353,6 +381,8 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
     for (int a = 0; a < 3; a++) xr[4 * i + a] = p->x[3 * i + a];
     xr[4 * i + 3] = p->radius[i];
   }
+  PetscCall(EngineImageShifts(e));
+  sh = e->shift;
   for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
   win->n = win->batch.n = 0;
   for (PetscInt k = 0; k < nl->npair; k++) {
@@ -362,11 +392,11 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
       const PetscReal *xi = xr + 4 * i, *xj = xr + 4 * j;
       PetscReal        r[3], rs = xi[3] + xj[3], rr, len, d;
       for (int a = 0; a < 3; a++) r[a] = xi[a] - xj[a];
-      if (fl[k] & NEIGHBOR_IMAGED) /* NeighborSeparation's arithmetic */
-        for (int a = 0; a < 3; a++) {
-          PetscInt di = p->image[3 * i + a] - p->image[3 * j + a];
-          if (di) r[a] += (PetscReal)di * e->L[a];
-        }
+      if (fl[k] & NEIGHBOR_IMAGED) { /* NeighborSeparation's arithmetic */
+        for (int a = 0; a < 3; a++)
+          if (sh[a] != 0.0) r[a] += sh[a];
+        sh += 3;
+      }
       if (fl[k] & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
         EngineBatchAdd(&win->batch, EnginePairMemoFor(e, i, j, mm), k, i, j, nl->slot[k], q, r, rs);
         out = ENGINE_PAIR_FORCE_TORQUE;
@@ -704,6 +734,7 @@ PetscErrorCode EngineDestroy(Engine *e)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(e->xr));
+  PetscCall(PetscFree(e->shift));
   PetscCall(ExchangeDestroy(&e->ex));
   PetscCall(NeighborListDestroy(&e->nl));
   PetscCall(HistoryStoreDestroy(&e->hs));

@@ -45,6 +45,8 @@ typedef struct {
   PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
   PetscReal   *xr;          /* scratch of the force loop: position and radius, 4 per particle */
   PetscInt     xr_cap;
+  PetscReal   *shift;       /* periodic shifts of the imaged pairs, 3 each in pair order (EngineImageShifts) */
+  PetscInt     shift_build; /* the list build they belong to */
   PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
 } Engine;
 
