@@ -466,74 +466,32 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Two doubles at a time: the kicks are bound by divisions, and a 2-lane
- * division gives per lane the bits of the scalar one (IEEE, no contraction). */
-typedef double EngineV2 __attribute__((vector_size(16)));
-
-static inline EngineV2 EngineLoad2(const PetscReal *a)
-{
-  EngineV2 v;
-  memcpy(&v, a, sizeof(v));
-  return v;
-}
-
-static inline void EngineStore2(PetscReal *a, EngineV2 v)
-{
-  memcpy(a, &v, sizeof(v));
-}
-
-/* v += f / m h, w += t / I h: the six quotients of a particle as
- * (f0, f1) / (m, m), (f2, t0) / (m, I), (t1, t2) / (I, I) */
+/* v += f / m h, w += t / I h over the owned particles (frozen ones stay). */
 static void EngineKick(Engine *e, PetscReal h)
 {
-  Particles       *p  = &e->p;
-  const PetscInt   n  = p->n, *restrict fl = p->flags;
-  const PetscReal *restrict m = p->mass, *restrict in = p->inertia, *restrict f = p->f, *restrict t = p->t;
-  PetscReal       *restrict v = p->v, *restrict w = p->w;
-  const EngineV2   hh = {h, h};
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal *vi = v + 3 * i, *wi = w + 3 * i;
-    EngineV2   A, B, C, vB;
-    if (fl[i] & PARTICLE_FROZEN) continue;
-    A  = EngineLoad2(f + 3 * i) / (EngineV2){m[i], m[i]} * hh;
-    B  = (EngineV2){f[3 * i + 2], t[3 * i]} / (EngineV2){m[i], in[i]} * hh;
-    C  = EngineLoad2(t + 3 * i + 1) / (EngineV2){in[i], in[i]} * hh;
-    vB = (EngineV2){vi[2], wi[0]} + B;
-    EngineStore2(vi, EngineLoad2(vi) + A);
-    vi[2] = vB[0];
-    wi[0] = vB[1];
-    EngineStore2(wi + 1, EngineLoad2(wi + 1) + C);
-  }
+  Particles *p = &e->p;
+  IntegratorKickBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, h, p->v, p->w);
 }
 
-/* Drift and the predicted velocities (vp = v + (dt/2) f / m, wp likewise,
- * in pairs of lanes as EngineKick); gravity's work summed in a local, in the
- * same order (particle, then axis), so the same bits. */
+/* Drift and the predicted velocities (vp = v + (dt/2) f / m, wp likewise);
+ * gravity's work summed in a local, in the same order (particle, then
+ * axis), so the same bits. */
 static void EngineDrift(Engine *e, PetscReal dt)
 {
   Particles       *p  = &e->p;
   const PetscInt   n  = p->n, *restrict fl = p->flags;
-  const PetscReal *restrict m = p->mass, *restrict in = p->inertia, *restrict f = p->f, *restrict t = p->t, *restrict v = p->v, *restrict w = p->w;
-  PetscReal       *restrict x = p->x, *restrict vp = p->vp, *restrict wp = p->wp;
-  PetscReal        g[3] = {e->gravity[0], e->gravity[1], e->gravity[2]}, hdt = 0.5 * dt, work = e->work_gravity;
-  const EngineV2   hh = {hdt, hdt};
+  const PetscReal *restrict m = p->mass, *restrict v = p->v;
+  PetscReal       *restrict x = p->x;
+  PetscReal        g[3] = {e->gravity[0], e->gravity[1], e->gravity[2]}, work = e->work_gravity;
   for (PetscInt i = 0; i < n; i++) {
-    PetscReal mi = m[i], Ii = in[i];
-    EngineV2  A, B, C;
     if (fl[i] & PARTICLE_FROZEN) continue;
     for (int a = 0; a < 3; a++) {
       x[3 * i + a] += v[3 * i + a] * dt;
-      work += mi * g[a] * v[3 * i + a] * dt; /* wraps on periodic axes do not count */
+      work += m[i] * g[a] * v[3 * i + a] * dt; /* wraps on periodic axes do not count */
     }
-    A = EngineLoad2(v + 3 * i) + hh * EngineLoad2(f + 3 * i) / (EngineV2){mi, mi};
-    B = (EngineV2){v[3 * i + 2], w[3 * i]} + hh * (EngineV2){f[3 * i + 2], t[3 * i]} / (EngineV2){mi, Ii};
-    C = EngineLoad2(w + 3 * i + 1) + hh * EngineLoad2(t + 3 * i + 1) / (EngineV2){Ii, Ii};
-    EngineStore2(vp + 3 * i, A);
-    vp[3 * i + 2] = B[0];
-    wp[3 * i]     = B[1];
-    EngineStore2(wp + 3 * i + 1, C);
   }
   e->work_gravity = work;
+  IntegratorPredictBodies(n, fl, m, p->inertia, p->f, p->t, p->v, p->w, 0.5 * dt, p->vp, p->wp);
 }
 
 /* Whether, after a step no longer than dt_up, some particle may be more than

@@ -3,7 +3,7 @@
 #ifndef HDEM_INTEGRATOR_H
 #define HDEM_INTEGRATOR_H
 
-#include "hdem.h"
+#include "particles.h"
 
 /* v += a * h for a = f / m, or for spheres w += t / I (scalar inertia). */
 static inline void IntegratorKick(PetscInt n, PetscReal *restrict v, const PetscReal *restrict f, const PetscReal *restrict inv_m, PetscReal h)
@@ -16,5 +16,10 @@ static inline void IntegratorDrift(PetscInt n, PetscReal *restrict x, const Pets
 {
   for (PetscInt i = 0; i < 3 * n; i++) x[i] += v[i] * dt;
 }
+
+/* The owned particles' kick v += f / m h, w += t / I h, and prediction
+ * vp = v + h f / m, wp = w + h t / I, frozen bodies left as they are. */
+PETSC_EXTERN void IntegratorKickBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *f, const PetscReal *t, PetscReal h, PetscReal *v, PetscReal *w);
+PETSC_EXTERN void IntegratorPredictBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *f, const PetscReal *t, const PetscReal *v, const PetscReal *w, PetscReal h, PetscReal *vp, PetscReal *wp);
 
 #endif
