@@ -67,6 +67,11 @@ int main(int argc, char **argv)
    * grown arrays would stay resident (peak memory), and realloc copies
    * instead of remapping. */
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  /* and undo what a library's constructor may have set: Debian's
+   * libsuperlu_dist (loaded with PETSc) turns mmap off (M_MMAP_MAX 0) and
+   * the heap's trimming off, so every array ever grown would stay resident */
+  mallopt(M_MMAP_MAX, 65536);
+  mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 #endif
   ierr = PetscInitialize(&argc, &argv, NULL, usage);
   if (ierr) return 1;
