@@ -1,4 +1,5 @@
 #include "history.h"
+#include <stdint.h>
 
 PetscErrorCode HistoryStoreDestroy(HistoryStore *s)
 {
@@ -55,18 +56,65 @@ PetscErrorCode HistoryStoreGather(HistoryStore *s, const NeighborList *nl, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static int RecordCompare(const void *a, const void *b)
+static inline int RecordCompare(const HistoryRecord *x, const HistoryRecord *y)
 {
-  const HistoryRecord *x = (const HistoryRecord *)a, *y = (const HistoryRecord *)b;
   if (x->owner != y->owner) return x->owner < y->owner ? -1 : 1;
   if (x->partner != y->partner) return x->partner < y->partner ? -1 : 1;
   return 0;
 }
 
+typedef struct {
+  uint64_t key[2]; /* partner, owner: offset by their minima, so unsigned order is signed order */
+  PetscInt i;      /* the record's place in the store */
+} HistoryKey;
+
+/* Stable: records with equal (owner, partner) keep their store order, the
+ * order the stable merge sort that glibc's qsort was gave them.  An LSD radix
+ * sort on small keys (one pass per byte, partner bytes first; bytes with a
+ * single value, most of them once offset, skipped), then one gather of the
+ * records: O(n), not n log n comparisons and 80-byte moves.  A store already
+ * in order (sorted again after migration) is left as it is. */
 PetscErrorCode HistoryStoreSort(HistoryStore *s)
 {
+  PetscInt        n = s->n, k, cnt[16][256] = {{0}}; /* per byte: its values' counts, then their first places */
+  PetscInt64      min[2];
+  HistoryKey     *k0, *k1, *a, *b, *t;
+  HistoryRecord  *r;
+
   PetscFunctionBeginUser;
-  if (s->n > 1) qsort(s->r, (size_t)s->n, sizeof(*s->r), RecordCompare);
+  for (k = 1; k < n; k++)
+    if (RecordCompare(&s->r[k - 1], &s->r[k]) > 0) break;
+  if (k >= n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2(n, &k0, n, &k1));
+  a = k0, b = k1; /* ping-pong between the passes */
+  min[0] = min[1] = INT64_MAX;
+  for (k = 0; k < n; k++) {
+    min[0] = PetscMin(min[0], s->r[k].partner);
+    min[1] = PetscMin(min[1], s->r[k].owner);
+  }
+  for (k = 0; k < n; k++) {
+    a[k].key[0] = (uint64_t)s->r[k].partner - (uint64_t)min[0];
+    a[k].key[1] = (uint64_t)s->r[k].owner - (uint64_t)min[1];
+    a[k].i      = k;
+    for (int d = 0; d < 16; d++) cnt[d][(a[k].key[d / 8] >> (8 * (d % 8))) & 255]++;
+  }
+  for (int d = 0; d < 16; d++) {
+    PetscInt pos = 0, skip = 0;
+    for (int v = 0; v < 256; v++) {
+      PetscInt c = cnt[d][v];
+      if (c == n) skip = 1;
+      cnt[d][v] = pos;
+      pos += c;
+    }
+    if (skip) continue;
+    for (k = 0; k < n; k++) b[cnt[d][(a[k].key[d / 8] >> (8 * (d % 8))) & 255]++] = a[k];
+    t = a, a = b, b = t;
+  }
+  PetscCall(PetscMalloc1(s->cap, &r));
+  for (k = 0; k < n; k++) r[k] = s->r[a[k].i];
+  PetscCall(PetscFree(s->r));
+  s->r = r;
+  PetscCall(PetscFree2(k0, k1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
