@@ -138,6 +138,28 @@ PetscInt HistoryStoreFirst(const HistoryStore *s, PetscInt64 owner)
   return lo;
 }
 
+/* first[i] (HistoryStoreFirst) for the particles whose records Attach reads:
+ * the owned ones, in id order after ParticlesSortOwned, so one forward walk
+ * over the store finds them all (a binary search where that order breaks),
+ * and the self-images, which share their owned copy's id.  Other ghosts' own
+ * records are never read: an empty range. */
+static void HistoryStoreFirsts(const HistoryStore *s, const Particles *p, PetscInt *first)
+{
+  PetscInt ntot = p->n + p->nghost, k = 0;
+
+  for (PetscInt i = 0; i < p->n; i++) {
+    if (i > 0 && p->id[i] < p->id[i - 1]) k = HistoryStoreFirst(s, p->id[i]);
+    else
+      while (k < s->n && s->r[k].owner < p->id[i]) k++;
+    first[i] = k;
+  }
+  for (PetscInt i = p->n; i < ntot; i++) {
+    PetscInt o = p->origin[i];
+    if (o < 0) first[i] = s->n;
+    else first[i] = (o < p->n && p->id[o] == p->id[i]) ? first[o] : HistoryStoreFirst(s, p->id[i]);
+  }
+}
+
 PetscErrorCode HistoryStoreAttach(const HistoryStore *s, NeighborList *nl, const Particles *p)
 {
   PetscInt ntot = p->n + p->nghost, *first;
@@ -149,8 +171,9 @@ PetscErrorCode HistoryStoreAttach(const HistoryStore *s, NeighborList *nl, const
     nl->slot[k] = -1;
   }
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(NeighborHistoryReserve(nl, PetscMin(s->n, nl->npair))); /* a pair takes at most one record */
   PetscCall(PetscMalloc1(ntot + 1, &first));
-  for (PetscInt i = 0; i < ntot; i++) first[i] = HistoryStoreFirst(s, p->id[i]);
+  HistoryStoreFirsts(s, p, first);
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt             i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
     const HistoryRecord *r = NULL;

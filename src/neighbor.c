@@ -36,14 +36,21 @@ static PetscInt NeighborGrow(PetscInt cap, PetscInt need)
   return PetscMax(need, PetscMax(1024, cap + cap / 4));
 }
 
+/* Room for at least need histories, so a known count costs one allocation. */
+PetscErrorCode NeighborHistoryReserve(NeighborList *nl, PetscInt need)
+{
+  PetscFunctionBeginUser;
+  if (need <= nl->hcap) PetscFunctionReturn(PETSC_SUCCESS);
+  nl->hcap = NeighborGrow(nl->hcap, need);
+  PetscCall(PetscRealloc((size_t)nl->hcap * sizeof(*nl->h), &nl->h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A zero history for pair k (which has none), at the end of h[]. */
 PetscErrorCode NeighborHistoryNew(NeighborList *nl, PetscInt k)
 {
   PetscFunctionBeginUser;
-  if (nl->nh == nl->hcap) {
-    nl->hcap = NeighborGrow(nl->hcap, nl->nh + 1);
-    PetscCall(PetscRealloc((size_t)nl->hcap * sizeof(*nl->h), &nl->h));
-  }
+  if (nl->nh == nl->hcap) PetscCall(NeighborHistoryReserve(nl, nl->nh + 1));
   PetscCall(PetscMemzero(&nl->h[nl->nh], sizeof(nl->h[nl->nh])));
   nl->slot[k] = nl->nh++;
   PetscFunctionReturn(PETSC_SUCCESS);
