@@ -229,8 +229,8 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
 
 PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], const ContactModel *model, PetscInt nwall, const Wall *walls)
 {
-  PetscInt   ntot = p->n + p->nghost, ncls = 0, *cls, *cell, *member, nbin = 0;
-  PetscReal *xs, *bx, *br, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
+  PetscInt   ntot = p->n + p->nghost, ncls = 0, *cls, *cell, *member, *surv, nbin = 0;
+  PetscReal *xs, *bx, *br, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
   CellClass  cc[NEIGHBOR_MAX_CLASSES];
 
   PetscFunctionBeginUser;
@@ -242,7 +242,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   PetscCall(NeighborReserve(nl, nl->npair + nl->npair / 8 + 1));
   nl->npair = 0;
   nl->builds++;
-  PetscCall(PetscMalloc4(3 * ntot, &xs, ntot, &cls, ntot, &cell, ntot, &member));
+  PetscCall(PetscMalloc5(3 * ntot, &xs, ntot, &cls, ntot, &cell, ntot, &member, ntot + 1, &surv));
   PetscCall(PetscMalloc2(3 * ntot, &bx, ntot, &br));
   for (PetscInt i = 0; i < ntot; i++) {
     for (int a = 0; a < 3; a++) {
@@ -253,6 +253,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
     rmin = PetscMin(rmin, p->radius[i]);
   }
   for (int a = 0; a < 3; a++) xmag = PetscMax(xmag, PetscMax(PetscAbsReal(bbmin[a]), PetscAbsReal(bbmax[a])));
+  slack = 16.0 * PETSC_MACHINE_EPSILON * xmag; /* the prefilter's rounding allowance (below) */
   /* size classes: radii within a factor 2 share cells */
   for (PetscInt i = 0; i < ntot; i++) {
     PetscInt k = 0;
@@ -304,7 +305,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
    * all of the larger classes' within reach, so every pair is met once.  The
    * prefilter on the binned positions is generous by more than their rounding
    * difference from the canonical separation (a relative 1e-9 of the cutoff
-   * plus a few ulps of the coordinates), so it loses no pair the exact test
+   * plus slack, a few ulps of the coordinates), so it loses no pair the exact test
    * (NeighborTryPair) would accept. */
   for (PetscInt s = 0; s < nbin; s++) {
     PetscInt        i  = member[s], ci = cls[i];
@@ -321,13 +322,16 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
         for (PetscInt cy = lo[1]; cy <= hi[1]; cy++) {
           PetscInt row = (cz * cc[c].nc[1] + cy) * cc[c].nc[0];
           PetscInt m0 = cc[c].start[row + lo[0]], m1 = cc[c].start[row + hi[0] + 1]; /* the row's cells are contiguous slots */
+          PetscInt nsurv = 0;
           if (c == ci) m0 = PetscMax(m0, s + 1);
+          /* branch-free: most candidates fail, unpredictably */
           for (PetscInt m = m0; m < m1; m++) {
             PetscReal dx = bx[3 * m] - xi, dy = bx[3 * m + 1] - yi, dz = bx[3 * m + 2] - zi;
-            PetscReal cut = ri + br[m] + skin, lim = cut * (1.0 + 1e-9) + 16.0 * PETSC_MACHINE_EPSILON * xmag;
-            if (dx * dx + dy * dy + dz * dz >= lim * lim) continue;
-            PetscCall(NeighborTryPair(nl, p, L, i, member[m]));
+            PetscReal lim = (ri + br[m] + skin) * (1.0 + 1e-9) + slack;
+            surv[nsurv] = member[m];
+            nsurv += dx * dx + dy * dy + dz * dz < lim * lim;
           }
+          for (PetscInt q = 0; q < nsurv; q++) PetscCall(NeighborTryPair(nl, p, L, i, surv[q]));
         }
     }
   }
@@ -349,6 +353,6 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   PetscCall(NeighborBodyClasses(nl, p, ntot));
   for (PetscInt c = 0; c < ncls; c++) PetscCall(PetscFree(cc[c].start));
   PetscCall(PetscFree2(bx, br));
-  PetscCall(PetscFree4(xs, cls, cell, member));
+  PetscCall(PetscFree5(xs, cls, cell, member, surv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
