@@ -64,22 +64,50 @@ static inline int RecordCompare(const HistoryRecord *x, const HistoryRecord *y)
 }
 
 typedef struct {
-  uint64_t key[2]; /* partner, owner: offset by their minima, so unsigned order is signed order */
+  uint64_t key[2]; /* low and high words of the (owner, partner) order, unsigned */
   PetscInt i;      /* the record's place in the store */
 } HistoryKey;
 
+/* Keys in unsigned order equal to (owner, partner) order: both offset by their
+ * minima, then one word owner * (partner range + 1) + partner when that fits
+ * (it does for any realistic id count), else (partner, owner) as two words. */
+static void HistoryStoreKeys(const HistoryStore *s, HistoryKey *a, uint64_t kmax[2])
+{
+  PetscInt64 omin = INT64_MAX, pmin = INT64_MAX, omax = INT64_MIN, pmax = INT64_MIN;
+  uint64_t   orange, prange;
+  PetscBool  one;
+
+  for (PetscInt k = 0; k < s->n; k++) {
+    omin = PetscMin(omin, s->r[k].owner), omax = PetscMax(omax, s->r[k].owner);
+    pmin = PetscMin(pmin, s->r[k].partner), pmax = PetscMax(pmax, s->r[k].partner);
+  }
+  orange  = (uint64_t)omax - (uint64_t)omin;
+  prange  = (uint64_t)pmax - (uint64_t)pmin;
+  one     = (prange < UINT64_MAX && orange <= (UINT64_MAX - prange) / (prange + 1)) ? PETSC_TRUE : PETSC_FALSE;
+  kmax[0] = kmax[1] = 0;
+  for (PetscInt k = 0; k < s->n; k++) {
+    uint64_t o = (uint64_t)s->r[k].owner - (uint64_t)omin, q = (uint64_t)s->r[k].partner - (uint64_t)pmin;
+    a[k].key[0] = one ? o * (prange + 1) + q : q;
+    a[k].key[1] = one ? 0 : o;
+    a[k].i      = k;
+    kmax[0]     = kmax[0] > a[k].key[0] ? kmax[0] : a[k].key[0];
+    kmax[1]     = kmax[1] > a[k].key[1] ? kmax[1] : a[k].key[1];
+  }
+}
+
 /* Stable: records with equal (owner, partner) keep their store order, the
  * order the stable merge sort that glibc's qsort was gave them.  An LSD radix
- * sort on small keys (one pass per byte, partner bytes first; bytes with a
- * single value, most of them once offset, skipped), then one gather of the
+ * sort on small keys (HistoryStoreKeys; one pass per byte below the largest
+ * key's top byte, bytes with a single value skipped), then one gather of the
  * records: O(n), not n log n comparisons and 80-byte moves.  A store already
  * in order (sorted again after migration) is left as it is. */
 PetscErrorCode HistoryStoreSort(HistoryStore *s)
 {
-  PetscInt        n = s->n, k, cnt[16][256] = {{0}}; /* per byte: its values' counts, then their first places */
-  PetscInt64      min[2];
-  HistoryKey     *k0, *k1, *a, *b, *t;
-  HistoryRecord  *r;
+  PetscInt       n = s->n, k, nd = 0, cnt[16][256] = {{0}}; /* per byte: its values' counts, then their first places */
+  int            dw[16], dsh[16];                            /* per byte: its word and shift */
+  uint64_t       kmax[2];
+  HistoryKey    *k0, *k1, *a, *b, *t;
+  HistoryRecord *r;
 
   PetscFunctionBeginUser;
   for (k = 1; k < n; k++)
@@ -87,18 +115,12 @@ PetscErrorCode HistoryStoreSort(HistoryStore *s)
   if (k >= n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc2(n, &k0, n, &k1));
   a = k0, b = k1; /* ping-pong between the passes */
-  min[0] = min[1] = INT64_MAX;
-  for (k = 0; k < n; k++) {
-    min[0] = PetscMin(min[0], s->r[k].partner);
-    min[1] = PetscMin(min[1], s->r[k].owner);
-  }
-  for (k = 0; k < n; k++) {
-    a[k].key[0] = (uint64_t)s->r[k].partner - (uint64_t)min[0];
-    a[k].key[1] = (uint64_t)s->r[k].owner - (uint64_t)min[1];
-    a[k].i      = k;
-    for (int d = 0; d < 16; d++) cnt[d][(a[k].key[d / 8] >> (8 * (d % 8))) & 255]++;
-  }
-  for (int d = 0; d < 16; d++) {
+  HistoryStoreKeys(s, a, kmax);
+  for (int w = 0; w < 2; w++)
+    for (int sh = 0; sh < 64 && (kmax[w] >> sh); sh += 8) dw[nd] = w, dsh[nd] = sh, nd++;
+  for (k = 0; k < n; k++)
+    for (PetscInt d = 0; d < nd; d++) cnt[d][(a[k].key[dw[d]] >> dsh[d]) & 255]++;
+  for (PetscInt d = 0; d < nd; d++) {
     PetscInt pos = 0, skip = 0;
     for (int v = 0; v < 256; v++) {
       PetscInt c = cnt[d][v];
@@ -107,7 +129,7 @@ PetscErrorCode HistoryStoreSort(HistoryStore *s)
       pos += c;
     }
     if (skip) continue;
-    for (k = 0; k < n; k++) b[cnt[d][(a[k].key[d / 8] >> (8 * (d % 8))) & 255]++] = a[k];
+    for (k = 0; k < n; k++) b[cnt[d][(a[k].key[dw[d]] >> dsh[d]) & 255]++] = a[k];
     t = a, a = b, b = t;
   }
   PetscCall(PetscMalloc1(s->cap, &r));
