@@ -179,7 +179,7 @@ static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, 
 
 typedef struct {
   PetscReal rmax, w[3];
-  PetscInt  nc[3], first, *start; /* cell k holds the binned slots start[k] .. start[k+1]-1 */
+  PetscInt  nc[3], *start; /* cell k holds the binned slots start[k] .. start[k+1]-1 */
 } CellClass;
 
 /* Pair capacity for at least need pairs; slot[] and flag[] are set after the
@@ -230,7 +230,7 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
 PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], const ContactModel *model, PetscInt nwall, const Wall *walls)
 {
   PetscInt   ntot = p->n + p->nghost, ncls = 0, *cls, *cell, *member, *surv, nbin = 0;
-  PetscReal *xs, *bx, *br, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
+  PetscReal *xs, *bx, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
   CellClass  cc[NEIGHBOR_MAX_CLASSES];
 
   PetscFunctionBeginUser;
@@ -243,7 +243,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   nl->npair = 0;
   nl->builds++;
   PetscCall(PetscMalloc5(3 * ntot, &xs, ntot, &cls, ntot, &cell, ntot, &member, ntot + 1, &surv));
-  PetscCall(PetscMalloc2(3 * ntot, &bx, ntot, &br));
+  PetscCall(PetscMalloc1(3 * ntot, &bx));
   for (PetscInt i = 0; i < ntot; i++) {
     for (int a = 0; a < 3; a++) {
       xs[3 * i + a] = p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L[a] : 0.0);
@@ -264,11 +264,10 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   for (PetscInt c = 0; c < ncls; c++) cc[c].rmax = 0.0;
   for (PetscInt i = 0; i < ntot; i++) cc[cls[i]].rmax = PetscMax(cc[cls[i]].rmax, p->radius[i]);
   /* bin each class into its cells: the binned slots run class by class, cell
-   * by cell, with copies of the shifted positions and radii (bx, br) so the
-   * candidate scan streams through contiguous memory */
+   * by cell, with a copy of the shifted positions (bx) so the candidate scan
+   * streams through contiguous memory */
   for (PetscInt c = 0; c < ncls; c++) {
     PetscInt ncell = 1;
-    cc[c].first = nbin;
     if (cc[c].rmax == 0.0) {
       cc[c].start = NULL;
       continue;
@@ -295,7 +294,6 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
       m         = cc[c].start[cell[i]]++; /* start[k] now ends cell k */
       member[m] = i;
       for (int a = 0; a < 3; a++) bx[3 * m + a] = xs[3 * i + a];
-      br[m] = p->radius[i];
     }
     for (PetscInt k = ncell; k > 0; k--) cc[c].start[k] = cc[c].start[k - 1];
     cc[c].start[0] = nbin;
@@ -303,16 +301,17 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   }
   /* Candidates: each binned particle against its own class's later slots and
    * all of the larger classes' within reach, so every pair is met once.  The
-   * prefilter on the binned positions is generous by more than their rounding
-   * difference from the canonical separation (a relative 1e-9 of the cutoff
-   * plus slack, a few ulps of the coordinates), so it loses no pair the exact test
-   * (NeighborTryPair) would accept. */
+   * prefilter on the binned positions, with the class's largest cutoff, is
+   * generous by more than their rounding difference from the canonical
+   * separation (a relative 1e-9 of the cutoff plus slack, a few ulps of the
+   * coordinates), so it loses no pair the exact test (NeighborTryPair) would
+   * accept. */
   for (PetscInt s = 0; s < nbin; s++) {
     PetscInt        i  = member[s], ci = cls[i];
-    const PetscReal xi = bx[3 * s], yi = bx[3 * s + 1], zi = bx[3 * s + 2], ri = br[s];
+    const PetscReal xi = bx[3 * s], yi = bx[3 * s + 1], zi = bx[3 * s + 2], ri = p->radius[i];
     for (PetscInt c = ci; c < ncls; c++) {
       PetscInt  lo[3], hi[3];
-      PetscReal reach = (ri + cc[c].rmax + skin) * (1.0 + 1e-9);
+      PetscReal reach = (ri + cc[c].rmax + skin) * (1.0 + 1e-9), lim2 = (reach + slack) * (reach + slack); /* the class's largest cutoff: one bound for the row */
       if (!cc[c].start) continue;
       for (int a = 0; a < 3; a++) {
         lo[a] = (PetscInt)PetscMax(0.0, floor((bx[3 * s + a] - reach - bbmin[a]) / cc[c].w[a]));
@@ -327,11 +326,10 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
           /* branch-free: most candidates fail, unpredictably */
           for (PetscInt m = m0; m < m1; m++) {
             PetscReal dx = bx[3 * m] - xi, dy = bx[3 * m + 1] - yi, dz = bx[3 * m + 2] - zi;
-            PetscReal lim = (ri + br[m] + skin) * (1.0 + 1e-9) + slack;
-            surv[nsurv] = member[m];
-            nsurv += dx * dx + dy * dy + dz * dz < lim * lim;
+            surv[nsurv] = m;
+            nsurv += dx * dx + dy * dy + dz * dz < lim2;
           }
-          for (PetscInt q = 0; q < nsurv; q++) PetscCall(NeighborTryPair(nl, p, L, i, surv[q]));
+          for (PetscInt q = 0; q < nsurv; q++) PetscCall(NeighborTryPair(nl, p, L, i, member[surv[q]]));
         }
     }
   }
@@ -352,7 +350,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   }
   PetscCall(NeighborBodyClasses(nl, p, ntot));
   for (PetscInt c = 0; c < ncls; c++) PetscCall(PetscFree(cc[c].start));
-  PetscCall(PetscFree2(bx, br));
+  PetscCall(PetscFree(bx));
   PetscCall(PetscFree5(xs, cls, cell, member, surv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
