@@ -99,7 +99,7 @@ static void HistoryStoreKeys(const HistoryStore *s, HistoryKey *a, uint64_t kmax
  * order the stable merge sort that glibc's qsort was gave them.  An LSD radix
  * sort on small keys (HistoryStoreKeys; one pass per byte below the largest
  * key's top byte, bytes with a single value skipped), then one gather of the
- * records: O(n), not n log n comparisons and 80-byte moves.  A store already
+ * records in place: O(n), not n log n comparisons and 80-byte moves.  A store already
  * in order (sorted again after migration) is left as it is. */
 PetscErrorCode HistoryStoreSort(HistoryStore *s)
 {
@@ -107,7 +107,6 @@ PetscErrorCode HistoryStoreSort(HistoryStore *s)
   int            dw[16], dsh[16];                            /* per byte: its word and shift */
   uint64_t       kmax[2];
   HistoryKey    *k0, *k1, *a, *b, *t;
-  HistoryRecord *r;
 
   PetscFunctionBeginUser;
   for (k = 1; k < n; k++)
@@ -132,10 +131,22 @@ PetscErrorCode HistoryStoreSort(HistoryStore *s)
     for (k = 0; k < n; k++) b[cnt[d][(a[k].key[dw[d]] >> dsh[d]) & 255]++] = a[k];
     t = a, a = b, b = t;
   }
-  PetscCall(PetscMalloc1(s->cap, &r));
-  for (k = 0; k < n; k++) r[k] = s->r[a[k].i];
-  PetscCall(PetscFree(s->r));
-  s->r = r;
+  /* place k takes record a[k].i: follow the permutation's cycles in place,
+   * since a fresh store-sized array costs more in page faults than it saves */
+  for (k = 0; k < n; k++) {
+    PetscInt      j = k;
+    HistoryRecord r;
+    if (a[k].i == k) continue;
+    r = s->r[k];
+    while (a[j].i != k) {
+      PetscInt next = a[j].i;
+      s->r[j]       = s->r[next];
+      a[j].i        = j;
+      j             = next;
+    }
+    s->r[j] = r;
+    a[j].i  = j;
+  }
   PetscCall(PetscFree2(k0, k1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
