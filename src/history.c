@@ -1,4 +1,5 @@
 #include "history.h"
+#include <stdint.h>
 
 PetscErrorCode HistoryStoreDestroy(HistoryStore *s)
 {
@@ -55,18 +56,98 @@ PetscErrorCode HistoryStoreGather(HistoryStore *s, const NeighborList *nl, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static int RecordCompare(const void *a, const void *b)
+static inline int RecordCompare(const HistoryRecord *x, const HistoryRecord *y)
 {
-  const HistoryRecord *x = (const HistoryRecord *)a, *y = (const HistoryRecord *)b;
   if (x->owner != y->owner) return x->owner < y->owner ? -1 : 1;
   if (x->partner != y->partner) return x->partner < y->partner ? -1 : 1;
   return 0;
 }
 
+typedef struct {
+  uint64_t key[2]; /* low and high words of the (owner, partner) order, unsigned */
+  PetscInt i;      /* the record's place in the store */
+} HistoryKey;
+
+/* Keys in unsigned order equal to (owner, partner) order: both offset by their
+ * minima, then one word owner * (partner range + 1) + partner when that fits
+ * (it does for any realistic id count), else (partner, owner) as two words. */
+static void HistoryStoreKeys(const HistoryStore *s, HistoryKey *a, uint64_t kmax[2])
+{
+  PetscInt64 omin = INT64_MAX, pmin = INT64_MAX, omax = INT64_MIN, pmax = INT64_MIN;
+  uint64_t   orange, prange;
+  PetscBool  one;
+
+  for (PetscInt k = 0; k < s->n; k++) {
+    omin = PetscMin(omin, s->r[k].owner), omax = PetscMax(omax, s->r[k].owner);
+    pmin = PetscMin(pmin, s->r[k].partner), pmax = PetscMax(pmax, s->r[k].partner);
+  }
+  orange  = (uint64_t)omax - (uint64_t)omin;
+  prange  = (uint64_t)pmax - (uint64_t)pmin;
+  one     = (prange < UINT64_MAX && orange <= (UINT64_MAX - prange) / (prange + 1)) ? PETSC_TRUE : PETSC_FALSE;
+  kmax[0] = kmax[1] = 0;
+  for (PetscInt k = 0; k < s->n; k++) {
+    uint64_t o = (uint64_t)s->r[k].owner - (uint64_t)omin, q = (uint64_t)s->r[k].partner - (uint64_t)pmin;
+    a[k].key[0] = one ? o * (prange + 1) + q : q;
+    a[k].key[1] = one ? 0 : o;
+    a[k].i      = k;
+    kmax[0]     = kmax[0] > a[k].key[0] ? kmax[0] : a[k].key[0];
+    kmax[1]     = kmax[1] > a[k].key[1] ? kmax[1] : a[k].key[1];
+  }
+}
+
+/* Stable: records with equal (owner, partner) keep their store order, the
+ * order the stable merge sort that glibc's qsort was gave them.  An LSD radix
+ * sort on small keys (HistoryStoreKeys; one pass per byte below the largest
+ * key's top byte, bytes with a single value skipped), then one gather of the
+ * records in place: O(n), not n log n comparisons and 80-byte moves.  A store already
+ * in order (sorted again after migration) is left as it is. */
 PetscErrorCode HistoryStoreSort(HistoryStore *s)
 {
+  PetscInt       n = s->n, k, nd = 0, cnt[16][256] = {{0}}; /* per byte: its values' counts, then their first places */
+  int            dw[16], dsh[16];                            /* per byte: its word and shift */
+  uint64_t       kmax[2];
+  HistoryKey    *k0, *k1, *a, *b, *t;
+
   PetscFunctionBeginUser;
-  if (s->n > 1) qsort(s->r, (size_t)s->n, sizeof(*s->r), RecordCompare);
+  for (k = 1; k < n; k++)
+    if (RecordCompare(&s->r[k - 1], &s->r[k]) > 0) break;
+  if (k >= n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2(n, &k0, n, &k1));
+  a = k0, b = k1; /* ping-pong between the passes */
+  HistoryStoreKeys(s, a, kmax);
+  for (int w = 0; w < 2; w++)
+    for (int sh = 0; sh < 64 && (kmax[w] >> sh); sh += 8) dw[nd] = w, dsh[nd] = sh, nd++;
+  for (k = 0; k < n; k++)
+    for (PetscInt d = 0; d < nd; d++) cnt[d][(a[k].key[dw[d]] >> dsh[d]) & 255]++;
+  for (PetscInt d = 0; d < nd; d++) {
+    PetscInt pos = 0, skip = 0;
+    for (int v = 0; v < 256; v++) {
+      PetscInt c = cnt[d][v];
+      if (c == n) skip = 1;
+      cnt[d][v] = pos;
+      pos += c;
+    }
+    if (skip) continue;
+    for (k = 0; k < n; k++) b[cnt[d][(a[k].key[dw[d]] >> dsh[d]) & 255]++] = a[k];
+    t = a, a = b, b = t;
+  }
+  /* place k takes record a[k].i: follow the permutation's cycles in place,
+   * since a fresh store-sized array costs more in page faults than it saves */
+  for (k = 0; k < n; k++) {
+    PetscInt      j = k;
+    HistoryRecord r;
+    if (a[k].i == k) continue;
+    r = s->r[k];
+    while (a[j].i != k) {
+      PetscInt next = a[j].i;
+      s->r[j]       = s->r[next];
+      a[j].i        = j;
+      j             = next;
+    }
+    s->r[j] = r;
+    a[j].i  = j;
+  }
+  PetscCall(PetscFree2(k0, k1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -90,6 +171,28 @@ PetscInt HistoryStoreFirst(const HistoryStore *s, PetscInt64 owner)
   return lo;
 }
 
+/* first[i] (HistoryStoreFirst) for the particles whose records Attach reads:
+ * the owned ones, in id order after ParticlesSortOwned, so one forward walk
+ * over the store finds them all (a binary search where that order breaks),
+ * and the self-images, which share their owned copy's id.  Other ghosts' own
+ * records are never read: an empty range. */
+static void HistoryStoreFirsts(const HistoryStore *s, const Particles *p, PetscInt *first)
+{
+  PetscInt ntot = p->n + p->nghost, k = 0;
+
+  for (PetscInt i = 0; i < p->n; i++) {
+    if (i > 0 && p->id[i] < p->id[i - 1]) k = HistoryStoreFirst(s, p->id[i]);
+    else
+      while (k < s->n && s->r[k].owner < p->id[i]) k++;
+    first[i] = k;
+  }
+  for (PetscInt i = p->n; i < ntot; i++) {
+    PetscInt o = p->origin[i];
+    if (o < 0) first[i] = s->n;
+    else first[i] = (o < p->n && p->id[o] == p->id[i]) ? first[o] : HistoryStoreFirst(s, p->id[i]);
+  }
+}
+
 PetscErrorCode HistoryStoreAttach(const HistoryStore *s, NeighborList *nl, const Particles *p)
 {
   PetscInt ntot = p->n + p->nghost, *first;
@@ -101,8 +204,9 @@ PetscErrorCode HistoryStoreAttach(const HistoryStore *s, NeighborList *nl, const
     nl->slot[k] = -1;
   }
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(NeighborHistoryReserve(nl, PetscMin(s->n, nl->npair))); /* a pair takes at most one record */
   PetscCall(PetscMalloc1(ntot + 1, &first));
-  for (PetscInt i = 0; i < ntot; i++) first[i] = HistoryStoreFirst(s, p->id[i]);
+  HistoryStoreFirsts(s, p, first);
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt             i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
     const HistoryRecord *r = NULL;

@@ -36,33 +36,23 @@ static PetscInt NeighborGrow(PetscInt cap, PetscInt need)
   return PetscMax(need, PetscMax(1024, cap + cap / 4));
 }
 
+/* Room for at least need histories, so a known count costs one allocation. */
+PetscErrorCode NeighborHistoryReserve(NeighborList *nl, PetscInt need)
+{
+  PetscFunctionBeginUser;
+  if (need <= nl->hcap) PetscFunctionReturn(PETSC_SUCCESS);
+  nl->hcap = NeighborGrow(nl->hcap, need);
+  PetscCall(PetscRealloc((size_t)nl->hcap * sizeof(*nl->h), &nl->h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A zero history for pair k (which has none), at the end of h[]. */
 PetscErrorCode NeighborHistoryNew(NeighborList *nl, PetscInt k)
 {
   PetscFunctionBeginUser;
-  if (nl->nh == nl->hcap) {
-    nl->hcap = NeighborGrow(nl->hcap, nl->nh + 1);
-    PetscCall(PetscRealloc((size_t)nl->hcap * sizeof(*nl->h), &nl->h));
-  }
+  if (nl->nh == nl->hcap) PetscCall(NeighborHistoryReserve(nl, nl->nh + 1));
   PetscCall(PetscMemzero(&nl->h[nl->nh], sizeof(nl->h[nl->nh])));
   nl->slot[k] = nl->nh++;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode NeighborAddPair(NeighborList *nl, PetscInt i, PetscInt j)
-{
-  PetscFunctionBeginUser;
-  if (nl->npair == nl->cap) {
-    nl->cap = NeighborGrow(nl->cap, nl->npair + 1);
-    PetscCall(PetscRealloc((size_t)nl->cap * 2 * sizeof(*nl->ij), &nl->ij));
-    PetscCall(PetscFree(nl->slot)); /* set after the build (HistoryStoreAttach) */
-    PetscCall(PetscMalloc1(nl->cap, &nl->slot));
-    PetscCall(PetscFree(nl->flag));
-    PetscCall(PetscMalloc1(nl->cap, &nl->flag));
-  }
-  nl->ij[2 * nl->npair]     = i;
-  nl->ij[2 * nl->npair + 1] = j;
-  nl->npair++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,13 +179,58 @@ static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, 
 
 typedef struct {
   PetscReal rmax, w[3];
-  PetscInt  nc[3], *start, *member;
+  PetscInt  nc[3], *start; /* cell k holds the binned slots start[k] .. start[k+1]-1 */
 } CellClass;
+
+/* Pair capacity for at least need pairs; slot[] and flag[] are set after the
+ * build (HistoryStoreAttach), so they are reallocated, not copied. */
+static PetscErrorCode NeighborReserve(NeighborList *nl, PetscInt need)
+{
+  PetscFunctionBeginUser;
+  if (need <= nl->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  nl->cap = NeighborGrow(nl->cap, need);
+  PetscCall(PetscRealloc((size_t)nl->cap * 2 * sizeof(*nl->ij), &nl->ij));
+  PetscCall(PetscFree(nl->slot));
+  PetscCall(PetscMalloc1(nl->cap, &nl->slot));
+  PetscCall(PetscFree(nl->flag));
+  PetscCall(PetscMalloc1(nl->cap, &nl->flag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode NeighborAddPair(NeighborList *nl, PetscInt i, PetscInt j)
+{
+  PetscFunctionBeginUser;
+  if (nl->npair == nl->cap) PetscCall(NeighborReserve(nl, nl->npair + 1));
+  nl->ij[2 * nl->npair]     = i;
+  nl->ij[2 * nl->npair + 1] = j;
+  nl->npair++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The exact, canonical test between binned candidates i and j that passed
+ * the prefilter: it alone decides membership, so every rank keeps the same
+ * pairs whatever the binning. */
+static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j)
+{
+  PetscInt  a, b;
+  PetscReal r[3], cut, d2;
+
+  PetscFunctionBeginUser;
+  if (p->id[i] == p->id[j]) PetscFunctionReturn(PETSC_SUCCESS);
+  a = p->id[i] < p->id[j] ? i : j;
+  b = a == i ? j : i;
+  if (!NeighborKeep(p, a, b)) PetscFunctionReturn(PETSC_SUCCESS);
+  NeighborSeparationInline(p, L, a, b, r);
+  cut = p->radius[a] + p->radius[b] + nl->skin;
+  d2  = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  if (d2 < cut * cut) PetscCall(NeighborAddPair(nl, a, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], const ContactModel *model, PetscInt nwall, const Wall *walls)
 {
-  PetscInt   ntot = p->n + p->nghost, ncls = 0, *cls;
-  PetscReal *xs, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin;
+  PetscInt   ntot = p->n + p->nghost, ncls = 0, *cls, *cell, *member, *surv, nbin = 0;
+  PetscReal *xs, *bx, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
   CellClass  cc[NEIGHBOR_MAX_CLASSES];
 
   PetscFunctionBeginUser;
@@ -203,9 +238,12 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   /* the histories were gathered into records before the build: drop them */
   PetscCall(PetscFree(nl->h));
   nl->nh = nl->hcap = 0;
+  /* a rebuild holds about as many pairs as the last one: reserve once */
+  PetscCall(NeighborReserve(nl, nl->npair + nl->npair / 8 + 1));
   nl->npair = 0;
   nl->builds++;
-  PetscCall(PetscMalloc2(3 * ntot, &xs, ntot, &cls));
+  PetscCall(PetscMalloc5(3 * ntot, &xs, ntot, &cls, ntot, &cell, ntot, &member, ntot + 1, &surv));
+  PetscCall(PetscMalloc1(3 * ntot, &bx));
   for (PetscInt i = 0; i < ntot; i++) {
     for (int a = 0; a < 3; a++) {
       xs[3 * i + a] = p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L[a] : 0.0);
@@ -214,6 +252,8 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
     }
     rmin = PetscMin(rmin, p->radius[i]);
   }
+  for (int a = 0; a < 3; a++) xmag = PetscMax(xmag, PetscMax(PetscAbsReal(bbmin[a]), PetscAbsReal(bbmax[a])));
+  slack = 16.0 * PETSC_MACHINE_EPSILON * xmag; /* the prefilter's rounding allowance (below) */
   /* size classes: radii within a factor 2 share cells */
   for (PetscInt i = 0; i < ntot; i++) {
     PetscInt k = 0;
@@ -223,10 +263,13 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   }
   for (PetscInt c = 0; c < ncls; c++) cc[c].rmax = 0.0;
   for (PetscInt i = 0; i < ntot; i++) cc[cls[i]].rmax = PetscMax(cc[cls[i]].rmax, p->radius[i]);
+  /* bin each class into its cells: the binned slots run class by class, cell
+   * by cell, with a copy of the shifted positions (bx) so the candidate scan
+   * streams through contiguous memory */
   for (PetscInt c = 0; c < ncls; c++) {
-    PetscInt ncell = 1, *fill;
+    PetscInt ncell = 1;
     if (cc[c].rmax == 0.0) {
-      cc[c].start = cc[c].member = NULL;
+      cc[c].start = NULL;
       continue;
     }
     for (int a = 0; a < 3; a++) {
@@ -236,50 +279,58 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
       ncell *= cc[c].nc[a];
     }
     PetscCall(PetscCalloc1(ncell + 1, &cc[c].start));
-    PetscCall(PetscMalloc1(ntot, &cc[c].member));
-    PetscCall(PetscMalloc1(ncell + 1, &fill));
     for (PetscInt i = 0; i < ntot; i++) {
-      PetscInt cell = 0;
+      PetscInt k = 0;
       if (cls[i] != c) continue;
-      for (int a = 2; a >= 0; a--) cell = cell * cc[c].nc[a] + PetscMin((PetscInt)((xs[3 * i + a] - bbmin[a]) / cc[c].w[a]), cc[c].nc[a] - 1);
-      cc[c].start[cell + 1]++;
+      for (int a = 2; a >= 0; a--) k = k * cc[c].nc[a] + PetscMin((PetscInt)((xs[3 * i + a] - bbmin[a]) / cc[c].w[a]), cc[c].nc[a] - 1);
+      cell[i] = k;
+      cc[c].start[k + 1]++;
     }
+    cc[c].start[0] = nbin;
     for (PetscInt k = 0; k < ncell; k++) cc[c].start[k + 1] += cc[c].start[k];
-    for (PetscInt k = 0; k <= ncell; k++) fill[k] = cc[c].start[k];
     for (PetscInt i = 0; i < ntot; i++) {
-      PetscInt cell = 0;
+      PetscInt m;
       if (cls[i] != c) continue;
-      for (int a = 2; a >= 0; a--) cell = cell * cc[c].nc[a] + PetscMin((PetscInt)((xs[3 * i + a] - bbmin[a]) / cc[c].w[a]), cc[c].nc[a] - 1);
-      cc[c].member[fill[cell]++] = i;
+      m         = cc[c].start[cell[i]]++; /* start[k] now ends cell k */
+      member[m] = i;
+      for (int a = 0; a < 3; a++) bx[3 * m + a] = xs[3 * i + a];
     }
-    PetscCall(PetscFree(fill));
+    for (PetscInt k = ncell; k > 0; k--) cc[c].start[k] = cc[c].start[k - 1];
+    cc[c].start[0] = nbin;
+    nbin           = cc[c].start[ncell];
   }
-  for (PetscInt i = 0; i < ntot; i++) {
-    for (PetscInt c = cls[i]; c < ncls; c++) {
+  /* Candidates: each binned particle against its own class's later slots and
+   * all of the larger classes' within reach, so every pair is met once.  The
+   * prefilter on the binned positions, with the class's largest cutoff, is
+   * generous by more than their rounding difference from the canonical
+   * separation (a relative 1e-9 of the cutoff plus slack, a few ulps of the
+   * coordinates), so it loses no pair the exact test (NeighborTryPair) would
+   * accept. */
+  for (PetscInt s = 0; s < nbin; s++) {
+    PetscInt        i  = member[s], ci = cls[i];
+    const PetscReal xi = bx[3 * s], yi = bx[3 * s + 1], zi = bx[3 * s + 2], ri = p->radius[i];
+    for (PetscInt c = ci; c < ncls; c++) {
       PetscInt  lo[3], hi[3];
-      PetscReal reach = (p->radius[i] + cc[c].rmax + skin) * (1.0 + 1e-9);
+      PetscReal reach = (ri + cc[c].rmax + skin) * (1.0 + 1e-9), lim2 = (reach + slack) * (reach + slack); /* the class's largest cutoff: one bound for the row */
       if (!cc[c].start) continue;
       for (int a = 0; a < 3; a++) {
-        lo[a] = (PetscInt)PetscMax(0.0, floor((xs[3 * i + a] - reach - bbmin[a]) / cc[c].w[a]));
-        hi[a] = (PetscInt)PetscMin((PetscReal)(cc[c].nc[a] - 1), floor((xs[3 * i + a] + reach - bbmin[a]) / cc[c].w[a]));
+        lo[a] = (PetscInt)PetscMax(0.0, floor((bx[3 * s + a] - reach - bbmin[a]) / cc[c].w[a]));
+        hi[a] = (PetscInt)PetscMin((PetscReal)(cc[c].nc[a] - 1), floor((bx[3 * s + a] + reach - bbmin[a]) / cc[c].w[a]));
       }
       for (PetscInt cz = lo[2]; cz <= hi[2]; cz++)
-        for (PetscInt cy = lo[1]; cy <= hi[1]; cy++)
-          for (PetscInt cx = lo[0]; cx <= hi[0]; cx++) {
-            PetscInt cell = (cz * cc[c].nc[1] + cy) * cc[c].nc[0] + cx;
-            for (PetscInt m = cc[c].start[cell]; m < cc[c].start[cell + 1]; m++) {
-              PetscInt  j = cc[c].member[m], a, b;
-              PetscReal r[3], cut, d2;
-              if ((c == cls[i] && j <= i) || p->id[i] == p->id[j]) continue;
-              a = p->id[i] < p->id[j] ? i : j;
-              b = a == i ? j : i;
-              if (!NeighborKeep(p, a, b)) continue;
-              NeighborSeparationInline(p, L, a, b, r);
-              cut = p->radius[a] + p->radius[b] + skin;
-              d2  = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-              if (d2 < cut * cut) PetscCall(NeighborAddPair(nl, a, b));
-            }
+        for (PetscInt cy = lo[1]; cy <= hi[1]; cy++) {
+          PetscInt row = (cz * cc[c].nc[1] + cy) * cc[c].nc[0];
+          PetscInt m0 = cc[c].start[row + lo[0]], m1 = cc[c].start[row + hi[0] + 1]; /* the row's cells are contiguous slots */
+          PetscInt nsurv = 0;
+          if (c == ci) m0 = PetscMax(m0, s + 1);
+          /* branch-free: most candidates fail, unpredictably */
+          for (PetscInt m = m0; m < m1; m++) {
+            PetscReal dx = bx[3 * m] - xi, dy = bx[3 * m + 1] - yi, dz = bx[3 * m + 2] - zi;
+            surv[nsurv] = m;
+            nsurv += dx * dx + dy * dy + dz * dz < lim2;
           }
+          for (PetscInt q = 0; q < nsurv; q++) PetscCall(NeighborTryPair(nl, p, L, i, member[surv[q]]));
+        }
     }
   }
   PetscCall(NeighborSortPairs(nl, p, ntot));
@@ -298,10 +349,8 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
         if (p->image[3 * i + a] != p->image[3 * j + a]) nl->flag[k] = NEIGHBOR_IMAGED;
   }
   PetscCall(NeighborBodyClasses(nl, p, ntot));
-  for (PetscInt c = 0; c < ncls; c++) {
-    PetscCall(PetscFree(cc[c].start));
-    PetscCall(PetscFree(cc[c].member));
-  }
-  PetscCall(PetscFree2(xs, cls));
+  for (PetscInt c = 0; c < ncls; c++) PetscCall(PetscFree(cc[c].start));
+  PetscCall(PetscFree(bx));
+  PetscCall(PetscFree5(xs, cls, cell, member, surv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -48,6 +48,7 @@ PETSC_EXTERN PetscErrorCode NeighborListCreate(PetscReal skin, NeighborList *);
 PETSC_EXTERN PetscErrorCode NeighborListDestroy(NeighborList *);
 /* Drops the pairs' histories: gather them first (HistoryStoreGather). */
 PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *, const PetscReal L[3], const ContactModel *, PetscInt nwall, const Wall *walls);
+PETSC_EXTERN PetscErrorCode NeighborHistoryReserve(NeighborList *, PetscInt need);
 PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
 PETSC_EXTERN void           NeighborSeparation(const Particles *, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3]);
 
