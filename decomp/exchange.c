@@ -123,7 +123,7 @@ static int ExchangeDirection(const Grid *g, int a, PetscReal x)
   return -1;
 }
 
-PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, HistoryStore *hs, PetscInt *nlost)
+PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, HistoryStore *hs, Scratch *sc, PetscInt *nlost)
 {
   PetscMPIInt rank = g->rank;
   PetscInt   *dest;
@@ -140,7 +140,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
       PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", p->id[i], a);
     }
   PetscCall(PetscMalloc1(p->n + 1, &dest));
-  PetscCall(HistoryStoreSort(hs));
+  PetscCall(HistoryStoreSort(hs, sc));
   for (int a = 0; a < 3; a++) {
     for (int s = 0; s < 2; s++) {
       PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
@@ -212,7 +212,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
           HistoryUnpack(c, &r);
           PetscCall(HistoryStoreAdd(hs, r.owner, r.partner, &r.h));
         }
-        if (rrec) PetscCall(HistoryStoreSort(hs)); /* HistoryStoreFirst needs the order */
+        if (rrec) PetscCall(HistoryStoreSort(hs, sc)); /* HistoryStoreFirst needs the order */
       }
       PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)(p->n + 1), &dest));
     }

@@ -25,7 +25,7 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode ExchangeCreate(const Grid *, PetscReal cut, Exchange *);
 PETSC_EXTERN PetscErrorCode ExchangeDestroy(Exchange *);
-PETSC_EXTERN PetscErrorCode ExchangeMigrate(const Grid *, Exchange *, Particles *, HistoryStore *, PetscInt *nlost);
+PETSC_EXTERN PetscErrorCode ExchangeMigrate(const Grid *, Exchange *, Particles *, HistoryStore *, Scratch *, PetscInt *nlost); /* Scratch: for the store's sorts */
 PETSC_EXTERN PetscErrorCode ExchangeBorders(const Grid *, Exchange *, Particles *);
 PETSC_EXTERN PetscErrorCode ExchangeForward(const Grid *, Exchange *, Particles *);
 

@@ -49,7 +49,7 @@ static PetscErrorCode CkptWriteHistory(H5File f, Engine *e)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&hs, sizeof(hs)));
   PetscCall(HistoryStoreGather(&hs, &e->nl, p));
-  PetscCall(HistoryStoreSort(&hs));
+  PetscCall(HistoryStoreSort(&hs, NULL));
   m = hs.n;
   PetscCall(PetscMalloc1(2 * (size_t)p->n + 1, &idx)); /* (id, local index) sorted by id */
   for (PetscInt i = 0; i < p->n; i++) idx[2 * i] = p->id[i], idx[2 * i + 1] = i;

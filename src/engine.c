@@ -17,14 +17,14 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(HistoryStoreGather(&e->hs, &e->nl, &e->p));
-  PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &nlost));
+  PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &e->scratch, &nlost));
   e->lost += nlost;
   PetscCall(ParticlesSortOwned(&e->p));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p));
-  PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls));
-  PetscCall(HistoryStoreSort(&e->hs));
+  PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls, &e->scratch));
+  PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
   PetscCall(HistoryStoreAttach(&e->hs, &e->nl, &e->p));
-  PetscCall(HistoryStoreDestroy(&e->hs)); /* the records live in the pairs until the next rebuild */
+  PetscCall(HistoryStoreClear(&e->hs)); /* the records live in the pairs until the next rebuild */
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
   e->rebuilds++;
   PetscCall(PetscLogStagePop());
@@ -613,10 +613,10 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscArraycpy(p->vp, p->v, 3 * p->n));
   PetscCall(PetscArraycpy(p->wp, p->w, 3 * p->n));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, p));
-  PetscCall(NeighborListBuild(&e->nl, p, e->L, &e->model, e->nwall, e->walls));
-  PetscCall(HistoryStoreSort(&e->hs));
+  PetscCall(NeighborListBuild(&e->nl, p, e->L, &e->model, e->nwall, e->walls, &e->scratch));
+  PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
   PetscCall(HistoryStoreAttach(&e->hs, &e->nl, p));
-  PetscCall(HistoryStoreDestroy(&e->hs)); /* as EngineRebuild */
+  PetscCall(HistoryStoreClear(&e->hs)); /* as EngineRebuild */
   PetscCall(PetscArraycpy(p->x, x, 3 * p->n)); /* owned indices are untouched by the borders */
   PetscCall(PetscFree(x));
   PetscCall(PetscLogStagePop());
@@ -693,6 +693,7 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(PetscFree(e->xr));
   PetscCall(PetscFree(e->shift));
+  PetscCall(ScratchDestroy(&e->scratch));
   PetscCall(ExchangeDestroy(&e->ex));
   PetscCall(NeighborListDestroy(&e->nl));
   PetscCall(HistoryStoreDestroy(&e->hs));

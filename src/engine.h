@@ -43,6 +43,7 @@ typedef struct {
   PetscInt     request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
   PetscInt     request_all;  /* after the step: the largest request of any rank, the same on all */
   PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
+  Scratch      scratch;     /* shared by the phases of a list rebuild */
   PetscReal   *xr;          /* scratch of the force loop: position and radius, 4 per particle */
   PetscInt     xr_cap;
   PetscReal   *shift;       /* periodic shifts of the imaged pairs, 3 each in pair order (EngineImageShifts) */

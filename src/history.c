@@ -9,6 +9,14 @@ PetscErrorCode HistoryStoreDestroy(HistoryStore *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Empty, keeping the room: the next rebuild gathers about as many. */
+PetscErrorCode HistoryStoreClear(HistoryStore *s)
+{
+  PetscFunctionBeginUser;
+  s->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HistoryStoreAdd(HistoryStore *s, PetscInt64 owner, PetscInt64 partner, const ContactHistory *h)
 {
   PetscFunctionBeginUser;
@@ -38,7 +46,7 @@ PetscErrorCode HistoryStoreGather(HistoryStore *s, const NeighborList *nl, const
     else need += (i < p->n) + (j < p->n || p->origin[j] >= 0);
   }
   if (need > s->cap) {
-    s->cap = need;
+    s->cap = need + need / 4; /* contacts grow as a bed settles: room for the next rebuilds */
     PetscCall(PetscRealloc((size_t)s->cap * sizeof(*s->r), &s->r));
   }
   for (PetscInt k = 0; k < nl->npair; k++) {
@@ -101,8 +109,9 @@ static void HistoryStoreKeys(const HistoryStore *s, HistoryKey *a, uint64_t kmax
  * key's top byte, bytes with a single value skipped), then one gather of the
  * records in place: O(n), not n log n comparisons and 80-byte moves.  A store already
  * in order (sorted again after migration) is left as it is. */
-PetscErrorCode HistoryStoreSort(HistoryStore *s)
+PetscErrorCode HistoryStoreSort(HistoryStore *s, Scratch *sc)
 {
+  Scratch        own = {NULL, 0, 0};
   PetscInt       n = s->n, k, nd = 0, cnt[16][256] = {{0}}; /* per byte: its values' counts, then their first places */
   int            dw[16], dsh[16];                            /* per byte: its word and shift */
   uint64_t       kmax[2];
@@ -112,7 +121,10 @@ PetscErrorCode HistoryStoreSort(HistoryStore *s)
   for (k = 1; k < n; k++)
     if (RecordCompare(&s->r[k - 1], &s->r[k]) > 0) break;
   if (k >= n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc2(n, &k0, n, &k1));
+  if (!sc) sc = &own; /* a caller without one: a buffer for this sort only */
+  PetscCall(ScratchBegin(sc, 2 * ScratchBytes(n, HistoryKey)));
+  k0 = ScratchTake(sc, n, sizeof(*k0));
+  k1 = ScratchTake(sc, n, sizeof(*k1));
   a = k0, b = k1; /* ping-pong between the passes */
   HistoryStoreKeys(s, a, kmax);
   for (int w = 0; w < 2; w++)
@@ -147,7 +159,7 @@ PetscErrorCode HistoryStoreSort(HistoryStore *s)
     s->r[j] = r;
     a[j].i  = j;
   }
-  PetscCall(PetscFree2(k0, k1));
+  PetscCall(ScratchDestroy(&own));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

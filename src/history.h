@@ -21,7 +21,8 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode HistoryStoreDestroy(HistoryStore *);
 PETSC_EXTERN PetscErrorCode HistoryStoreAdd(HistoryStore *, PetscInt64 owner, PetscInt64 partner, const ContactHistory *);
 PETSC_EXTERN PetscErrorCode HistoryStoreGather(HistoryStore *, const NeighborList *, const Particles *);
-PETSC_EXTERN PetscErrorCode HistoryStoreSort(HistoryStore *);
+PETSC_EXTERN PetscErrorCode HistoryStoreSort(HistoryStore *, Scratch *); /* Scratch: NULL for a buffer of its own */
+PETSC_EXTERN PetscErrorCode HistoryStoreClear(HistoryStore *);
 /* In a sorted store, the index of the first record of an owner id (an owner's
  * records are contiguous): one binary search per particle, not per pair. */
 PETSC_EXTERN PetscInt       HistoryStoreFirst(const HistoryStore *, PetscInt64 owner);

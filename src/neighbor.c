@@ -68,13 +68,12 @@ static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
 
 /* Dense rank of each local particle's id (a self-image shares its owner's):
  * LSD radix sort on the ids, 8 bits a pass, passes with one value skipped. */
-static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt ntot, PetscInt *rank, PetscInt *nrank)
+static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt ntot, Scratch *sc, PetscInt *rank, PetscInt *nrank)
 {
-  uint64_t *k0, *k1, *key, *key2;
-  PetscInt *i0, *i1, *idx, *idx2, cnt[256];
+  uint64_t *k0 = ScratchTake(sc, ntot, sizeof(*k0)), *k1 = ScratchTake(sc, ntot, sizeof(*k1)), *key, *key2;
+  PetscInt *i0 = ScratchTake(sc, ntot, sizeof(*i0)), *i1 = ScratchTake(sc, ntot, sizeof(*i1)), *idx, *idx2, cnt[256];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc4(ntot, &k0, ntot, &k1, ntot, &i0, ntot, &i1));
   key = k0, key2 = k1, idx = i0, idx2 = i1; /* ping-pong between the passes */
   for (PetscInt i = 0; i < ntot; i++) {
     key[i] = (uint64_t)p->id[i] ^ ((uint64_t)1 << 63); /* signed order as unsigned */
@@ -107,23 +106,24 @@ static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt ntot, PetscInt
     rank[idx[s]] = *nrank;
   }
   if (ntot) (*nrank)++;
-  PetscCall(PetscFree4(k0, k1, i0, i1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Particle pairs into the canonical order, (upper id, lower id): counting
  * sort on the upper member's id rank, insertion sort (short runs) on the
  * lower id.  Ids identify a pair: a contact is held through one image only. */
-static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, PetscInt ntot)
+static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, PetscInt ntot, Scratch *sc)
 {
   PetscInt *rank, *start, *tmp, nrank, n = nl->npair;
 
   PetscFunctionBeginUser;
   if (n < 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc1(ntot, &rank));
-  PetscCall(NeighborIdRank(p, ntot, rank, &nrank));
-  PetscCall(PetscCalloc1(nrank + 1, &start));
-  PetscCall(PetscMalloc1(2 * n, &tmp));
+  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, PetscInt) + 2 * ScratchBytes(ntot, uint64_t) + 2 * ScratchBytes(ntot, PetscInt) + ScratchBytes(ntot + 1, PetscInt) + ScratchBytes(2 * n, PetscInt)));
+  rank = ScratchTake(sc, ntot, sizeof(*rank));
+  PetscCall(NeighborIdRank(p, ntot, sc, rank, &nrank));
+  start = ScratchTake(sc, nrank + 1, sizeof(*start));
+  tmp   = ScratchTake(sc, 2 * n, sizeof(*tmp));
+  PetscCall(PetscArrayzero(start, nrank + 1));
   for (PetscInt k = 0; k < n; k++) start[rank[nl->ij[2 * k + 1]] + 1]++;
   for (PetscInt r = 0; r < nrank; r++) start[r + 1] += start[r];
   for (PetscInt k = 0; k < n; k++) {
@@ -145,9 +145,6 @@ static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, Pe
       tmp[2 * b + 3] = j;
     }
   PetscCall(PetscArraycpy(nl->ij, tmp, 2 * n));
-  PetscCall(PetscFree(tmp));
-  PetscCall(PetscFree(start));
-  PetscCall(PetscFree(rank));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -227,7 +224,7 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], const ContactModel *model, PetscInt nwall, const Wall *walls)
+PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], const ContactModel *model, PetscInt nwall, const Wall *walls, Scratch *sc)
 {
   PetscInt   ntot = p->n + p->nghost, ncls = 0, *cls, *cell, *member, *surv, nbin = 0;
   PetscReal *xs, *bx, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
@@ -235,15 +232,20 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
 
   PetscFunctionBeginUser;
   (void)model; /* pair constants are derived from the bodies where they touch */
-  /* the histories were gathered into records before the build: drop them */
-  PetscCall(PetscFree(nl->h));
-  nl->nh = nl->hcap = 0;
+  /* the histories were gathered into records before the build: drop them
+   * (their room stays for the next ones) */
+  nl->nh = 0;
   /* a rebuild holds about as many pairs as the last one: reserve once */
   PetscCall(NeighborReserve(nl, nl->npair + nl->npair / 8 + 1));
   nl->npair = 0;
   nl->builds++;
-  PetscCall(PetscMalloc5(3 * ntot, &xs, ntot, &cls, ntot, &cell, ntot, &member, ntot + 1, &surv));
-  PetscCall(PetscMalloc1(3 * ntot, &bx));
+  PetscCall(ScratchBegin(sc, 2 * ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, PetscInt) + ScratchBytes(ntot + 1, PetscInt)));
+  xs     = ScratchTake(sc, 3 * ntot, sizeof(*xs));
+  bx     = ScratchTake(sc, 3 * ntot, sizeof(*bx));
+  cls    = ScratchTake(sc, ntot, sizeof(*cls));
+  cell   = ScratchTake(sc, ntot, sizeof(*cell));
+  member = ScratchTake(sc, ntot, sizeof(*member));
+  surv   = ScratchTake(sc, ntot + 1, sizeof(*surv));
   for (PetscInt i = 0; i < ntot; i++) {
     for (int a = 0; a < 3; a++) {
       xs[3 * i + a] = p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L[a] : 0.0);
@@ -333,7 +335,8 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
         }
     }
   }
-  PetscCall(NeighborSortPairs(nl, p, ntot));
+  for (PetscInt c = 0; c < ncls; c++) PetscCall(PetscFree(cc[c].start));
+  PetscCall(NeighborSortPairs(nl, p, ntot, sc)); /* the binning's scratch is free again */
   /* walls after all particles, in wall order: each particle's last partners */
   for (PetscInt w = 0; w < nwall; w++)
     for (PetscInt i = 0; i < p->n; i++) {
@@ -349,8 +352,5 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
         if (p->image[3 * i + a] != p->image[3 * j + a]) nl->flag[k] = NEIGHBOR_IMAGED;
   }
   PetscCall(NeighborBodyClasses(nl, p, ntot));
-  for (PetscInt c = 0; c < ncls; c++) PetscCall(PetscFree(cc[c].start));
-  PetscCall(PetscFree(bx));
-  PetscCall(PetscFree5(xs, cls, cell, member, surv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

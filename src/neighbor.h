@@ -12,6 +12,7 @@
 
 #include "particles.h"
 #include "contact.h"
+#include "scratch.h"
 
 typedef struct {
   PetscReal n[3], p[3]; /* unit normal into the domain, a point on the plane */
@@ -47,7 +48,7 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode NeighborListCreate(PetscReal skin, NeighborList *);
 PETSC_EXTERN PetscErrorCode NeighborListDestroy(NeighborList *);
 /* Drops the pairs' histories: gather them first (HistoryStoreGather). */
-PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *, const PetscReal L[3], const ContactModel *, PetscInt nwall, const Wall *walls);
+PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *, const PetscReal L[3], const ContactModel *, PetscInt nwall, const Wall *walls, Scratch *);
 PETSC_EXTERN PetscErrorCode NeighborHistoryReserve(NeighborList *, PetscInt need);
 PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
 PETSC_EXTERN void           NeighborSeparation(const Particles *, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3]);
