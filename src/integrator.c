@@ -41,6 +41,14 @@ INLINE void SpreadFrozen(const PetscInt *fl, M4 q[3])
   }
 }
 
+/* masses, inertias and frozen masks of bodies i .. i+3 over their components */
+INLINE void SpreadBodies(const PetscInt *fl, const PetscReal *m, const PetscReal *in, V4 qm[3], V4 qi[3], M4 fz[3])
+{
+  Spread(m, qm);
+  Spread(in, qi);
+  SpreadFrozen(fl, fz);
+}
+
 INLINE V4 Keep(M4 frozen, V4 old, V4 upd)
 {
   return (V4)(((M4)old & frozen) | ((M4)upd & ~frozen));
@@ -53,9 +61,7 @@ __attribute__((target_clones("avx2", "default"))) void IntegratorKickBodies(Pets
   for (; i + 4 <= n; i += 4) {
     V4 qm[3] = {{0}}, qi[3] = {{0}};
     M4 fz[3] = {{0}};
-    Spread(m + i, qm);
-    Spread(in + i, qi);
-    SpreadFrozen(fl + i, fz);
+    SpreadBodies(fl + i, m + i, in + i, qm, qi, fz);
     for (int c = 0; c < 3; c++) {
       PetscReal *vc = v + 3 * i + 4 * c, *wc = w + 3 * i + 4 * c;
       Store4(vc, Keep(fz[c], Load4(vc), Load4(vc) + Load4(f + 3 * i + 4 * c) / qm[c] * hh));
@@ -78,9 +84,7 @@ __attribute__((target_clones("avx2", "default"))) void IntegratorPredictBodies(P
   for (; i + 4 <= n; i += 4) {
     V4 qm[3] = {{0}}, qi[3] = {{0}};
     M4 fz[3] = {{0}};
-    Spread(m + i, qm);
-    Spread(in + i, qi);
-    SpreadFrozen(fl + i, fz);
+    SpreadBodies(fl + i, m + i, in + i, qm, qi, fz);
     for (int c = 0; c < 3; c++) {
       PetscInt o = 3 * i + 4 * c;
       Store4(vp + o, Keep(fz[c], Load4(vp + o), Load4(v + o) + hh * Load4(f + o) / qm[c]));
