@@ -1,0 +1,125 @@
+/* The contact lanes (ContactBatchEvaluate) give, contact by contact, the bits
+ * of the scalar ContactEvaluate: forces, torques and the updated history,
+ * over sticking, slipping and unstretched springs, clipped and unclipped
+ * normal forces, Mindlin and constant stiffness, with and without tangential
+ * damping and friction, in full and partial lane groups; and pairs found
+ * apart are reported and left untouched. */
+#include "check_main.h"
+#include "contact_options.h"
+#include "contact_batch.h"
+#include <string.h>
+
+#define NPAIR 123 /* at most CONTACT_BATCH, not a multiple of the lanes: a padded last group */
+
+static PetscReal Uniform(unsigned *s, PetscReal lo, PetscReal hi)
+{
+  *s = *s * 1103515245u + 12345u;
+  return lo + (hi - lo) * (PetscReal)((*s >> 8) & 0xffffff) / (PetscReal)0x1000000;
+}
+
+/* Pair b is particles 2b (i) and 2b + 1 (j), equal spheres, touching since an
+ * earlier step (or, one in nine, already apart). */
+static void RunCase(const char *opts)
+{
+  ContactModel      model;
+  ContactBatchModel bm;
+  ContactPair       cp;
+  ContactBatch     *bt;
+  ContactHistory    h[NPAIR], href[NPAIR];
+  PetscReal         v[6 * NPAIR], vp[6 * NPAIR], w[6 * NPAIR], wp[6 * NPAIR], res[9 * NPAIR], rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R, dt = 1e-6;
+  unsigned          seed = 12345;
+  PetscInt          nslip = 0, nstick = 0;
+
+  ck_assert_int_eq(PetscOptionsClear(NULL), 0);
+  ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
+  ck_assert_int_eq(ContactModelSetFromOptions(PETSC_COMM_SELF, &model), 0);
+  ck_assert_int_eq(PetscMalloc1(1, &bt), 0);
+  ContactPairSetUp(&model, R, m, in, R, m, in, PETSC_FALSE, &cp);
+  bm.k = model.law.k[0], bm.clip = model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, bm.mu = model.tangential.mu;
+  bm.mindlin = model.tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, bm.kt = model.tangential.kt, bm.zeta = model.tangential.zeta;
+  for (PetscInt q = 0; q < 6 * NPAIR; q++) {
+    v[q]  = Uniform(&seed, -0.5, 0.5);
+    vp[q] = v[q] + Uniform(&seed, -0.01, 0.01);
+    w[q]  = Uniform(&seed, -300.0, 300.0);
+    wp[q] = w[q] + Uniform(&seed, -3.0, 3.0);
+  }
+  bt->n = 0;
+  for (PetscInt b = 0; b < NPAIR; b++) {
+    PetscReal dir[3] = {Uniform(&seed, -1, 1), Uniform(&seed, -1, 1), Uniform(&seed, -1, 1)}, nd, d = b % 9 == 4 ? -1e-6 : Uniform(&seed, 0.0, 2e-5), xs = b % 3 == 0 ? 1e-7 : (b % 3 == 1 ? 1e-9 : 1e-1);
+    nd = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    PetscCallVoid(PetscMemzero(&h[b], sizeof(h[b])));
+    h[b].touched = 1;
+    h[b].v_imp   = 0.3;
+    for (int a = 0; a < 3; a++) {
+      bt->r[a][b] = dir[a] / nd * (rs - d);
+      h[b].xi[a]  = b % 7 == 0 ? 0.0 : Uniform(&seed, -xs, xs); /* none, sticking, slipping */
+    }
+    bt->k[b] = b, bt->i[b] = 2 * b, bt->j[b] = 2 * b + 1, bt->slot[b] = b, bt->out[b] = b;
+    bt->rs[b] = rs, bt->s[b] = cp.s, bt->mt[b] = cp.mt, bt->Rstar[b] = cp.Rstar, bt->ri[b] = cp.ri, bt->rj[b] = cp.rj;
+    /* the engine's memoised roots, each the leading operation of the generic path's expression */
+    bt->zs[b] = model.damping.zeta * sqrt(2.0 * cp.m), bt->cF[b] = sqrt(cp.s * model.law.k[0] * (model.law.p[0] + 1.0)), bt->g8[b] = 8.0 * cp.Gstar;
+    bt->n++;
+    href[b] = h[b];
+  }
+  ContactBatchEvaluate(&bm, bt, dt, v, vp, w, wp, h, res);
+  for (PetscInt b = 0; b < NPAIR; b++) {
+    ContactKinematics kin;
+    ContactResult     cr;
+    PetscReal         len = 0.0;
+    PetscInt          i = 2 * b, j = 2 * b + 1;
+    for (int a = 0; a < 3; a++) len += bt->r[a][b] * bt->r[a][b];
+    len   = sqrt(len);
+    kin.d = rs - len;
+    if (!(kin.d > 0.0)) {
+      ck_assert_msg(bt->apart[b], "pair %d apart but not reported (%s)", (int)b, opts);
+      ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])), "pair %d apart: its history changed (%s)", (int)b, opts);
+      continue;
+    }
+    ck_assert_msg(!bt->apart[b], "pair %d touches but was reported apart (%s)", (int)b, opts);
+    for (int a = 0; a < 3; a++) {
+      kin.n[a]   = bt->r[a][b] / len;
+      kin.v[a]   = v[3 * i + a] - v[3 * j + a];
+      kin.vp[a]  = vp[3 * i + a] - vp[3 * j + a];
+      kin.wi[a]  = w[3 * i + a], kin.wj[a] = w[3 * j + a];
+      kin.wip[a] = wp[3 * i + a], kin.wjp[a] = wp[3 * j + a];
+    }
+    ContactEvaluate(&model, &cp, &href[b], &kin, dt, &cr);
+    {
+      PetscReal ft = 0.0;
+      for (int a = 0; a < 3; a++) ft += (cr.F[a] - cr.Fn * kin.n[a]) * (cr.F[a] - cr.Fn * kin.n[a]);
+      if (sqrt(ft) > (1.0 - 1e-9) * model.tangential.mu * cr.Fn) nslip++;
+      else nstick++;
+    }
+    ck_assert_msg(!memcmp(res + 9 * b, cr.F, sizeof(cr.F)) && !memcmp(res + 9 * b + 3, cr.Ti, sizeof(cr.Ti)) && !memcmp(res + 9 * b + 6, cr.Tj, sizeof(cr.Tj)), "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b, res[9 * b], res[9 * b + 1], res[9 * b + 2], cr.F[0], cr.F[1], cr.F[2], opts);
+    ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])), "pair %d: histories differ (%s)", (int)b, opts);
+  }
+  if (model.tangential.mu > 0.0) ck_assert_msg(nslip > 5 && nstick > 5, "%d slipping, %d sticking contacts: the cases do not cover both (%s)", (int)nslip, (int)nstick, opts);
+  PetscCallVoid(PetscFree(bt));
+  ContactModelDestroy(&model);
+}
+
+START_TEST(test_lanes_equal_scalar)
+{
+  static const char *cases[] = {
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -contact_tangential_stiffness mindlin -material_E 1e7 -material_nu 0.3 -contact_separation force",
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.9 -contact_mu 0.3 -contact_tangential_stiffness mindlin -material_E 1e7 -material_nu 0.25 -contact_tangential_damping 0.2 -contact_separation overlap",
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.3 -contact_mu 0.4 -contact_tangential_stiffness constant -contact_kt 2e5 -contact_separation force",
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.7 -contact_mu 0 -contact_separation overlap",
+  };
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) RunCase(cases[c]);
+}
+END_TEST
+
+static Suite *ContactBatchSuite(void)
+{
+  Suite *s = suite_create("contact_batch");
+  TCase *t = tcase_create("core");
+  tcase_add_test(t, test_lanes_equal_scalar);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int main(int argc, char **argv)
+{
+  return HdemCheckRun(argc, argv, ContactBatchSuite());
+}
