@@ -37,6 +37,14 @@ INLINE V Select(M m, V a, V b)
   return (V)(((M)a & m) | ((M)b & ~m));
 }
 
+/* whether some lane's mask is set */
+INLINE PetscBool Any(M m)
+{
+  long long any = 0;
+  for (int l = 0; l < CONTACT_LANES; l++) any |= m[l];
+  return any ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* PetscMax(a, 0.0) */
 INLINE V Max0(V a)
 {
@@ -73,6 +81,7 @@ INLINE void Spring(V xi[3], const V n[3], const V vt[3], const V vtp[3], V dt, V
   fmag  = Sqrt(Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2]);
   fmax  = mu * Max0(Fn);
   slip  = fmag > fmax;
+  if (!Any(slip)) return; /* all stick: the slip branch's divisions are not needed */
   scale = Select(fmag > Splat(0.0), fmax / fmag, Splat(0.0));
   kpos  = kt > Splat(0.0);
   for (int a = 0; a < 3; a++) {
@@ -127,9 +136,15 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   for (int a = 0; a < 3; a++) Ft[a] = Splat(0.0);
   if (md->mu > 0.0) {
     V kt = md->mindlin ? Load(bt->g8 + b0) * Sqrt(Load(bt->Rstar + b0) * d) : Splat(md->kt);
-    V zt = Splat(2.0 * md->zeta), q = Load(bt->mt + b0) * kt, gt = zt * Sqrt(q), vt[3], vtp[3];
-    /* zero tangential damping: 0 * sqrt(q) is +0 wherever the root is finite */
-    if (md->zeta * 2.0 == 0.0) gt = Select((q >= Splat(0.0)) & (q <= Splat(PETSC_MAX_REAL)), Splat(0.0), gt);
+    V zt = Splat(2.0 * md->zeta), q = Load(bt->mt + b0) * kt, gt, vt[3], vtp[3];
+    M finite = (q >= Splat(0.0)) & (q <= Splat(PETSC_MAX_REAL));
+    /* zero tangential damping: 0 * sqrt(q) is +0 wherever the root is finite
+     * (the root is taken only where it is not) */
+    if (md->zeta * 2.0 == 0.0 && !Any(~finite)) gt = Splat(0.0);
+    else {
+      gt = zt * Sqrt(q);
+      if (md->zeta * 2.0 == 0.0) gt = Select(finite, Splat(0.0), gt);
+    }
     Slip(ri, rj, n, vr, wi, wj, vt);
     Slip(ri, rj, n, vpr, wip, wjp, vtp);
     Spring(xi, n, vt, vtp, Splat(dt), kt, gt, Splat(md->mu), Fn, Ft);
