@@ -19,7 +19,24 @@ if ! "$py" -c 'import h5py, numpy' >/dev/null 2>&1; then
   echo "SKIP  $py cannot import h5py/numpy (package python3-h5py, or set HDEM_H5_PYTHON)"
   exit 77
 fi
-if [ $# -eq 2 ]; then
-  exec xvfb-run -a -s "-screen 0 1280x1024x24" pvbatch "$here/paraview_check.py" "$1" --png "$2"
-fi
-exec xvfb-run -a -s "-screen 0 1280x1024x24" pvbatch "$here/paraview_check.py" "$1"
+png=${2:-}
+# Xvfb on a loaded machine is sometimes not accepting connections yet when
+# pvbatch starts ("bad X server connection", SIGABRT): that, and only that, is
+# retried, on a fresh server.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+for attempt in 1 2 3; do
+  if [ -n "$png" ]; then
+    xvfb-run -a -s "-screen 0 1280x1024x24" pvbatch "$here/paraview_check.py" "$1" --png "$png" > "$log" 2>&1
+  else
+    xvfb-run -a -s "-screen 0 1280x1024x24" pvbatch "$here/paraview_check.py" "$1" > "$log" 2>&1
+  fi
+  rc=$?
+  if [ $rc -ne 0 ] && grep -q "bad X server connection" "$log" && [ $attempt -lt 3 ]; then
+    echo "NOTE  the X server was not ready (attempt $attempt); again"
+    sleep 2
+    continue
+  fi
+  cat "$log"
+  exit $rc
+done
