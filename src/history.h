@@ -22,7 +22,7 @@ PETSC_EXTERN PetscErrorCode HistoryStoreDestroy(HistoryStore *);
 PETSC_EXTERN PetscErrorCode HistoryStoreAdd(HistoryStore *, PetscInt64 owner, PetscInt64 partner, const ContactHistory *);
 PETSC_EXTERN PetscErrorCode HistoryStoreGather(HistoryStore *, const NeighborList *, const Particles *);
 PETSC_EXTERN PetscErrorCode HistoryStoreSort(HistoryStore *, Scratch *); /* Scratch: NULL for a buffer of its own */
-PETSC_EXTERN PetscErrorCode HistoryStoreClear(HistoryStore *);
+PETSC_EXTERN PetscErrorCode HistoryStoreClear(HistoryStore *); /* empty, keeping the room */
 /* In a sorted store, the index of the first record of an owner id (an owner's
  * records are contiguous): one binary search per particle, not per pair. */
 PETSC_EXTERN PetscInt       HistoryStoreFirst(const HistoryStore *, PetscInt64 owner);

@@ -47,7 +47,8 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode NeighborListCreate(PetscReal skin, NeighborList *);
 PETSC_EXTERN PetscErrorCode NeighborListDestroy(NeighborList *);
-/* Drops the pairs' histories: gather them first (HistoryStoreGather). */
+/* Drops the pairs' histories (keeping their room): gather them first
+ * (HistoryStoreGather).  Its transient arrays come from the Scratch. */
 PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *, const PetscReal L[3], const ContactModel *, PetscInt nwall, const Wall *walls, Scratch *);
 PETSC_EXTERN PetscErrorCode NeighborHistoryReserve(NeighborList *, PetscInt need);
 PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
