@@ -153,6 +153,10 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   wt[0] = n[1] * Ft[2] - n[2] * Ft[1];
   wt[1] = n[2] * Ft[0] - n[0] * Ft[2];
   wt[2] = n[0] * Ft[1] - n[1] * Ft[0];
+  if (md->bound) { /* the fused kernel's U = s (0 + k d^1.5 d / (p + 1)) */
+    V U = Load(bt->s + b0) * (Splat(0.0) + Splat(md->k) * dp * d / Splat(md->kp1));
+    for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
+  }
   for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
     PetscReal *o = res + 9 * bt->out[b0 + l];
     bt->apart[b0 + l] = !touch[l];

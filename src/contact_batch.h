@@ -25,6 +25,8 @@ typedef struct {
   PetscReal mu;       /* friction; 0: no spring */
   PetscBool mindlin;  /* kt = 8 G* sqrt(R* d), else constant kt */
   PetscReal kt, zeta; /* constant stiffness, tangential damping ratio */
+  PetscReal kp1;      /* law exponent p[0] + 1 (the elastic energy) */
+  PetscBool bound;    /* also give each contact's ddot and U (the step bound needs them) */
 } ContactBatchModel;
 
 typedef struct {
@@ -36,6 +38,8 @@ typedef struct {
   /* set by the evaluation: the pair is apart now (d <= 0), its history untouched,
    * nothing written; the caller separates it */
   unsigned char apart[CONTACT_BATCH];
+  /* set by the evaluation under bound: overlap rate and elastic energy */
+  PetscReal ddot[CONTACT_BATCH], U[CONTACT_BATCH];
   /* the pair's constants (ContactPair and the memoised roots of the fused kernel) */
   PetscReal s[CONTACT_BATCH], mt[CONTACT_BATCH], Rstar[CONTACT_BATCH], ri[CONTACT_BATCH], rj[CONTACT_BATCH];
   PetscReal zs[CONTACT_BATCH], cF[CONTACT_BATCH], g8[CONTACT_BATCH];

@@ -150,8 +150,9 @@ static PetscBool EngineFusable(const ContactModel *m)
  * read straight from the particle arrays: the operations of EngineKinematics,
  * ContactEvaluate, NormalLawEval, DampingCoefficient and TangentialEvaluate
  * in their order (so the same bits), with the pair-only roots memoised.
- * Returns the force on i and the torques on i and j. */
-static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3])
+ * Returns the force on i, the torques on i and j, the elastic energy and
+ * the overlap rate (the step bound's). */
+static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal *Uout, PetscReal *ddout)
 {
   const Particles   *p   = &e->p;
   const ContactModel *md = &e->model;
@@ -176,6 +177,8 @@ static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm,
   f   = 0.0 + md->law.k[0] * dp;
   u   = 0.0 + md->law.k[0] * dp * d / (md->law.p[0] + 1.0);
   U   = cp->s * u;
+  *Uout  = U;
+  *ddout = ddot;
   Fel = cp->s * f;
   C   = mm->zs * (mm->cF * sqrt(sd)); /* sqrt(sqrt(d)) */
   Fn  = Fel + C * ddot;
@@ -290,12 +293,20 @@ typedef struct {
   PetscInt      n, i[CONTACT_BATCH], j[CONTACT_BATCH];
   unsigned char out[CONTACT_BATCH];
   PetscReal     res[9 * CONTACT_BATCH];
+  ContactPair   cp[CONTACT_BATCH]; /* a step that needs the bound: each contact's constants */
   ContactBatch  batch;
 } EngineWindow;
 
+/* What a step asks of the fused path besides forces: the step bound. */
+typedef struct {
+  PetscBool need;  /* the bound is wanted (EngineForces) */
+  PetscReal dt_up; /* the next step's longest: a pair further apart cannot touch in it */
+  PetscReal b;     /* the bound so far */
+} EngineBound;
+
 /* The batch's contacts, then those of its pairs found apart through the
  * generic path, then every result of the window into the particles in pair order. */
-static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, EngineWindow *win, PetscReal dt, EnginePairMemo *mm)
+static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, EngineWindow *win, PetscReal dt, EnginePairMemo *mm, EngineBound *eb)
 {
   Particles    *p  = &e->p;
   ContactBatch *bt = &win->batch;
@@ -305,13 +316,31 @@ static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, 
   for (PetscInt b = 0; b < bt->n; b++)
     if (bt->apart[b]) {
       EnginePairOut out;
-      PetscCall(EnginePairGeneric(e, bt->k[b], dt, 0.0, PETSC_FALSE, mm, NULL, win->res + 9 * bt->out[b], &out));
+      PetscCall(EnginePairGeneric(e, bt->k[b], dt, eb->dt_up, eb->need, mm, &eb->b, win->res + 9 * bt->out[b], &out));
       win->out[bt->out[b]] = (unsigned char)out;
+    } else if (eb->need) { /* as the generic path after ContactEvaluate */
+      const ContactPair *cp = &win->cp[bt->out[b]];
+      eb->b                 = PetscMin(eb->b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * bt->ddot[b] * bt->ddot[b] + bt->U[b], e->nl.h[bt->slot[b]].v_imp));
     }
   for (PetscInt q = 0; q < win->n; q++)
     if (win->out[q] != ENGINE_PAIR_NONE) EngineAccumulate(p, p->f, p->t, win->i[q], win->j[q], win->res + 9 * q, (EnginePairOut)win->out[q]);
   win->n = bt->n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A pair apart that did not touch, in a step that needs the bound: if it
+ * approaches and may touch within the next step, its bound (the generic
+ * path's arithmetic: n = r / |r|, v = v_i - v_j half-step). */
+static inline void EngineApproachBound(Engine *e, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal rs, PetscReal rr, EnginePairMemo *mm, EngineBound *eb)
+{
+  const PetscReal *v = e->p.v;
+  PetscReal        len = sqrt(rr), d = rs - len, n[3], vn;
+  for (int a = 0; a < 3; a++) n[a] = r[a] / len;
+  vn = -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]);
+  if (vn > 0.0 && -d < 2.0 * vn * eb->dt_up) {
+    const ContactPair *cp = EnginePairConstants(e, i, j, mm);
+    eb->b                 = PetscMin(eb->b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
+  }
 }
 
 /* A pair that touched at the last step into the batch, with its constants. */
@@ -352,11 +381,12 @@ static PetscErrorCode EngineImageShifts(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The forces of a step that needs no bound under the fusable model: particle
- * pairs that touched at the last step go through the lanes of
+/* The forces (and where asked, the step bound) under the fusable model:
+ * particle pairs that touched at the last step go through the lanes of
  * ContactBatchEvaluate, first touches through EngineContactFused, walls and
- * separations through the generic path; all accumulated in pair order. */
-static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *win)
+ * separations through the generic path; all accumulated in pair order.  The
+ * bound is a minimum, the same in any order. */
+static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *win, EngineBound *eb)
 {
   Particles         *p  = &e->p;
   NeighborList      *nl = &e->nl;
@@ -364,7 +394,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   unsigned char     *fl = nl->flag;
   EnginePairMemo     mm[ENGINE_MEMO_KINDS];
   const Tangential  *tg = &e->model.tangential;
-  ContactBatchModel  bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, tg->kt, tg->zeta};
+  ContactBatchModel  bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, tg->kt, tg->zeta, e->model.law.p[0] + 1.0, eb->need};
 
   PetscReal         *xr;
   const PetscReal   *sh;
@@ -398,26 +428,38 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
         sh += 3;
       }
       if (fl[k] & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
-        EngineBatchAdd(&win->batch, EnginePairMemoFor(e, i, j, mm), k, i, j, nl->slot[k], q, r, rs);
+        const EnginePairMemo *m = EnginePairMemoFor(e, i, j, mm);
+        EngineBatchAdd(&win->batch, m, k, i, j, nl->slot[k], q, r, rs);
+        if (eb->need) win->cp[q] = m->cp;
         out = ENGINE_PAIR_FORCE_TORQUE;
       } else {
+        const EnginePairMemo *m;
+        PetscReal             U, ddot;
         rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
         /* most listed pairs do not touch: overlap first, from positions alone */
-        if (rr >= rs * rs) continue;
+        if (rr >= rs * rs) {
+          if (eb->need) EngineApproachBound(e, i, j, r, rs, rr, mm, eb);
+          continue;
+        }
         len = sqrt(rr);
         d   = rs - len;
-        if (!(d > 0.0)) continue; /* the generic path does nothing more for an untouched pair apart */
+        if (!(d > 0.0)) { /* the generic path does nothing more for an untouched pair apart */
+          if (eb->need) EngineApproachBound(e, i, j, r, rs, rr, mm, eb);
+          continue;
+        }
         PetscCall(NeighborHistoryNew(nl, k));
-        EngineContactFused(e, EnginePairMemoFor(e, i, j, mm), &nl->h[nl->slot[k]], i, j, r, len, d, dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6);
+        m = EnginePairMemoFor(e, i, j, mm);
+        EngineContactFused(e, m, &nl->h[nl->slot[k]], i, j, r, len, d, dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6, &U, &ddot);
+        if (eb->need) eb->b = PetscMin(eb->b, ContactStepBound(&e->model, &m->cp, &e->ctl, 0.5 * m->cp.m * ddot * ddot + U, nl->h[nl->slot[k]].v_imp));
         fl[k] |= NEIGHBOR_TOUCHED;
         out = ENGINE_PAIR_FORCE_TORQUE;
       }
-    } else PetscCall(EnginePairGeneric(e, k, dt, 0.0, PETSC_FALSE, mm, NULL, win->res + 9 * q, &out));
+    } else PetscCall(EnginePairGeneric(e, k, dt, eb->dt_up, eb->need, mm, &eb->b, win->res + 9 * q, &out));
     if (out == ENGINE_PAIR_NONE) continue;
     win->i[q] = i, win->j[q] = j, win->out[q] = (unsigned char)out;
-    if (++win->n == CONTACT_BATCH) PetscCall(EngineWindowFlush(e, &bm, win, dt, mm));
+    if (++win->n == CONTACT_BATCH) PetscCall(EngineWindowFlush(e, &bm, win, dt, mm, eb));
   }
-  PetscCall(EngineWindowFlush(e, &bm, win, dt, mm));
+  PetscCall(EngineWindowFlush(e, &bm, win, dt, mm, eb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -438,11 +480,13 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   /* sums start at +0 and skip the pairs that give nothing: adding zeros changes no sum */
   PetscCall(PetscArrayzero(f, 3 * p->n));
   PetscCall(PetscArrayzero(t, 3 * p->n));
-  if (!need && EngineFusable(&e->model)) { /* the step bound needs the generic path's intermediates */
+  if (EngineFusable(&e->model)) {
     EngineWindow *win;
+    EngineBound   eb = {need, dt_up, b};
     PetscCall(PetscMalloc1(1, &win));
-    PetscCall(EngineForcesFused(e, dt, win));
+    PetscCall(EngineForcesFused(e, dt, win, &eb));
     PetscCall(PetscFree(win));
+    b = eb.b;
   } else {
     for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
     for (PetscInt k = 0; k < e->nl.npair; k++) {

@@ -2,8 +2,9 @@
  * of the scalar ContactEvaluate: forces, torques and the updated history,
  * over sticking, slipping and unstretched springs, clipped and unclipped
  * normal forces, Mindlin and constant stiffness, with and without tangential
- * damping and friction, in full and partial lane groups; and pairs found
- * apart are reported and left untouched. */
+ * damping and friction, in full and partial lane groups, and the step
+ * bound's inputs (overlap rate, elastic energy); and pairs found apart are
+ * reported and left untouched. */
 #include "check_main.h"
 #include "contact_options.h"
 #include "contact_batch.h"
@@ -37,6 +38,7 @@ static void RunCase(const char *opts)
   ContactPairSetUp(&model, R, m, in, R, m, in, PETSC_FALSE, &cp);
   bm.k = model.law.k[0], bm.clip = model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, bm.mu = model.tangential.mu;
   bm.mindlin = model.tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, bm.kt = model.tangential.kt, bm.zeta = model.tangential.zeta;
+  bm.kp1 = model.law.p[0] + 1.0, bm.bound = PETSC_TRUE;
   for (PetscInt q = 0; q < 6 * NPAIR; q++) {
     v[q]  = Uniform(&seed, -0.5, 0.5);
     vp[q] = v[q] + Uniform(&seed, -0.01, 0.01);
@@ -92,6 +94,7 @@ static void RunCase(const char *opts)
     }
     ck_assert_msg(!memcmp(res + 9 * b, cr.F, sizeof(cr.F)) && !memcmp(res + 9 * b + 3, cr.Ti, sizeof(cr.Ti)) && !memcmp(res + 9 * b + 6, cr.Tj, sizeof(cr.Tj)), "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b, res[9 * b], res[9 * b + 1], res[9 * b + 2], cr.F[0], cr.F[1], cr.F[2], opts);
     ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])), "pair %d: histories differ (%s)", (int)b, opts);
+    ck_assert_msg(!memcmp(&bt->ddot[b], &cr.ddot, sizeof(cr.ddot)) && !memcmp(&bt->U[b], &cr.U, sizeof(cr.U)), "pair %d: the step bound's inputs differ: ddot %.17g vs %.17g, U %.17g vs %.17g (%s)", (int)b, bt->ddot[b], cr.ddot, bt->U[b], cr.U, opts);
   }
   if (model.tangential.mu > 0.0) ck_assert_msg(nslip > 5 && nstick > 5, "%d slipping, %d sticking contacts: the cases do not cover both (%s)", (int)nslip, (int)nstick, opts);
   PetscCallVoid(PetscFree(bt));
