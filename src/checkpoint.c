@@ -48,7 +48,7 @@ static PetscErrorCode CkptWriteHistory(H5File f, Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&hs, sizeof(hs)));
-  PetscCall(HistoryStoreGather(&hs, &e->nl, p));
+  PetscCall(HistoryStoreGather(&hs, &e->nl, p, NULL));
   PetscCall(HistoryStoreSort(&hs, NULL));
   m = hs.n;
   PetscCall(PetscMalloc1(2 * (size_t)p->n + 1, &idx)); /* (id, local index) sorted by id */

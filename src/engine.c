@@ -9,6 +9,25 @@ static inline PetscReal Norm3(const PetscReal *a)
   return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
 }
 
+/* The pairs' histories into the store; an owned particle strictly inside
+ * this subdomain does not migrate, so a pair of two of them needs one record. */
+static PetscErrorCode EngineGather(Engine *e)
+{
+  const Particles *p = &e->p;
+  unsigned char   *stay;
+
+  PetscFunctionBeginUser;
+  PetscCall(ScratchBegin(&e->scratch, ScratchBytes(p->n + 1, unsigned char)));
+  stay = ScratchTake(&e->scratch, p->n + 1, sizeof(*stay));
+  for (PetscInt i = 0; i < p->n; i++) {
+    stay[i] = 1;
+    for (int a = 0; a < 3; a++)
+      if (!(p->x[3 * i + a] >= e->grid.sublo[a] && p->x[3 * i + a] < e->grid.subhi[a])) stay[i] = 0;
+  }
+  PetscCall(HistoryStoreGather(&e->hs, &e->nl, p, stay));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Gather histories, migrate, rebuild ghosts and pairs, re-attach histories. */
 static PetscErrorCode EngineRebuild(Engine *e)
 {
@@ -16,7 +35,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_neigh));
-  PetscCall(HistoryStoreGather(&e->hs, &e->nl, &e->p));
+  PetscCall(EngineGather(e));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &e->scratch, &nlost));
   e->lost += nlost;
   PetscCall(ParticlesSortOwned(&e->p));

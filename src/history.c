@@ -34,7 +34,18 @@ PetscErrorCode HistoryStoreAdd(HistoryStore *s, PetscInt64 owner, PetscInt64 par
 /* Every owned member of a touching pair keeps a copy: the pair may later be
  * split between two ranks, each of which needs it.  The store is sized
  * exactly first: it is, with the lists, the largest transient. */
-PetscErrorCode HistoryStoreGather(HistoryStore *s, const NeighborList *nl, const Particles *p)
+/* Whether the upper member of touching pair (i, j) keeps a copy too: where
+ * it is owned here (itself or as the owned copy of a self-image), unless the
+ * lower member is owned here as well and both stay (then the pair stays
+ * here alone, and Attach finds it by its lower member). */
+static inline PetscBool HistoryUpperCopy(const Particles *p, const unsigned char *stay, PetscInt i, PetscInt j)
+{
+  if (!(j < p->n || p->origin[j] >= 0)) return PETSC_FALSE;
+  if (!stay || i >= p->n) return PETSC_TRUE;
+  return stay[i] && stay[j < p->n ? j : p->origin[j]] ? PETSC_FALSE : PETSC_TRUE;
+}
+
+PetscErrorCode HistoryStoreGather(HistoryStore *s, const NeighborList *nl, const Particles *p, const unsigned char *stay)
 {
   PetscInt need = s->n;
 
@@ -43,7 +54,7 @@ PetscErrorCode HistoryStoreGather(HistoryStore *s, const NeighborList *nl, const
     PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
     if (nl->slot[k] < 0 || !nl->h[nl->slot[k]].touched) continue;
     if (j < 0) need++;
-    else need += (i < p->n) + (j < p->n || p->origin[j] >= 0);
+    else need += (i < p->n) + HistoryUpperCopy(p, stay, i, j);
   }
   if (need > s->cap) {
     s->cap = need + need / 4; /* contacts grow as a bed settles: room for the next rebuilds */
@@ -59,7 +70,7 @@ PetscErrorCode HistoryStoreGather(HistoryStore *s, const NeighborList *nl, const
       continue;
     }
     if (i < p->n) PetscCall(HistoryStoreAdd(s, p->id[i], p->id[j], h));
-    if (j < p->n || p->origin[j] >= 0) PetscCall(HistoryStoreAdd(s, p->id[j], p->id[i], h));
+    if (HistoryUpperCopy(p, stay, i, j)) PetscCall(HistoryStoreAdd(s, p->id[j], p->id[i], h));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -224,7 +235,7 @@ PetscErrorCode HistoryStoreAttach(const HistoryStore *s, NeighborList *nl, const
     const HistoryRecord *r = NULL;
     if (j < 0) r = HistoryStoreFind(s, first[i], p->id[i], j);
     else {
-      if (i < p->n) r = HistoryStoreFind(s, first[i], p->id[i], p->id[j]);
+      if (i < p->n || p->origin[i] >= 0) r = HistoryStoreFind(s, first[i], p->id[i], p->id[j]); /* a self-image: its owned copy's records */
       if (!r && (j < p->n || p->origin[j] >= 0)) r = HistoryStoreFind(s, first[j], p->id[j], p->id[i]);
     }
     if (!r) continue;

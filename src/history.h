@@ -20,7 +20,10 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode HistoryStoreDestroy(HistoryStore *);
 PETSC_EXTERN PetscErrorCode HistoryStoreAdd(HistoryStore *, PetscInt64 owner, PetscInt64 partner, const ContactHistory *);
-PETSC_EXTERN PetscErrorCode HistoryStoreGather(HistoryStore *, const NeighborList *, const Particles *);
+/* stay: per owned particle, nonzero if it will stay owned here through the
+ * coming migration (then a pair of two such keeps one record), or NULL (every
+ * owned member keeps one: a checkpoint, read back on any decomposition). */
+PETSC_EXTERN PetscErrorCode HistoryStoreGather(HistoryStore *, const NeighborList *, const Particles *, const unsigned char *stay);
 PETSC_EXTERN PetscErrorCode HistoryStoreSort(HistoryStore *, Scratch *); /* Scratch: NULL for a buffer of its own */
 PETSC_EXTERN PetscErrorCode HistoryStoreClear(HistoryStore *); /* empty, keeping the room */
 /* In a sorted store, the index of the first record of an owner id (an owner's
