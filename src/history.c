@@ -31,9 +31,6 @@ PetscErrorCode HistoryStoreAdd(HistoryStore *s, PetscInt64 owner, PetscInt64 par
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Every owned member of a touching pair keeps a copy: the pair may later be
- * split between two ranks, each of which needs it.  The store is sized
- * exactly first: it is, with the lists, the largest transient. */
 /* Whether the upper member of touching pair (i, j) keeps a copy too: where
  * it is owned here (itself or as the owned copy of a self-image), unless the
  * lower member is owned here as well and both stay (then the pair stays
@@ -45,6 +42,10 @@ static inline PetscBool HistoryUpperCopy(const Particles *p, const unsigned char
   return stay[i] && stay[j < p->n ? j : p->origin[j]] ? PETSC_FALSE : PETSC_TRUE;
 }
 
+/* Every owned member of a touching pair keeps a copy, since the pair may
+ * later be split between two ranks, each of which needs it; but not both
+ * members of a pair that stays here whole (HistoryUpperCopy).  The store is
+ * sized first: it is, with the lists, the largest transient. */
 PetscErrorCode HistoryStoreGather(HistoryStore *s, const NeighborList *nl, const Particles *p, const unsigned char *stay)
 {
   PetscInt need = s->n;
