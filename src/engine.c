@@ -256,6 +256,22 @@ static inline void EngineAccumulate(const Particles *p, PetscReal *f, PetscReal 
     }
 }
 
+/* The step bound of a contact from its overlap rate and elastic energy. */
+static inline PetscReal EngineContactBound(const Engine *e, const ContactPair *cp, PetscReal ddot, PetscReal U, PetscReal v_imp)
+{
+  return ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * ddot * ddot + U, v_imp);
+}
+
+/* A pair apart (overlap d <= 0) closing at normal speed vn: its bound into b
+ * if it may touch within the next step, at most dt_up long. */
+static inline void EngineApproachBound(const Engine *e, PetscInt i, PetscInt j, PetscReal vn, PetscReal d, PetscReal dt_up, EnginePairMemo *mm, PetscReal *b)
+{
+  if (vn > 0.0 && -d < 2.0 * vn * dt_up) {
+    const ContactPair *cp = EnginePairConstants(e, i, j, mm);
+    *b                    = PetscMin(*b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
+  }
+}
+
 /* Pair k through the generic path (ContactEvaluate, ContactSeparate) and,
  * with need, the step bound of a contact or an approaching pair into b. */
 static PetscErrorCode EnginePairGeneric(Engine *e, PetscInt k, PetscReal dt, PetscReal dt_up, PetscBool need, EnginePairMemo *mm, PetscReal *b, PetscReal res[9], EnginePairOut *out)
@@ -286,7 +302,7 @@ static PetscErrorCode EnginePairGeneric(Engine *e, PetscInt k, PetscReal dt, Pet
     cp = EnginePairConstants(e, i, j, mm);
     ContactEvaluate(&e->model, cp, h, &kin, dt, &cr);
     fl[k] |= NEIGHBOR_TOUCHED;
-    if (need) *b = PetscMin(*b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp));
+    if (need) *b = PetscMin(*b, EngineContactBound(e, cp, cr.ddot, cr.U, h->v_imp));
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
     *out = ENGINE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
@@ -296,13 +312,7 @@ static PetscErrorCode EnginePairGeneric(Engine *e, PetscInt k, PetscReal dt, Pet
     nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
     *out = ENGINE_PAIR_FORCE;
-  } else if (need) {
-    PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
-    if (vn > 0.0 && -d < 2.0 * vn * dt_up) {
-      cp = EnginePairConstants(e, i, j, mm);
-      *b = PetscMin(*b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
-    }
-  }
+  } else if (need) EngineApproachBound(e, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), d, dt_up, mm, b);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -337,29 +347,22 @@ static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, 
       EnginePairOut out;
       PetscCall(EnginePairGeneric(e, bt->k[b], dt, eb->dt_up, eb->need, mm, &eb->b, win->res + 9 * bt->out[b], &out));
       win->out[bt->out[b]] = (unsigned char)out;
-    } else if (eb->need) { /* as the generic path after ContactEvaluate */
-      const ContactPair *cp = &win->cp[bt->out[b]];
-      eb->b                 = PetscMin(eb->b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * bt->ddot[b] * bt->ddot[b] + bt->U[b], e->nl.h[bt->slot[b]].v_imp));
-    }
+    } else if (eb->need) eb->b = PetscMin(eb->b, EngineContactBound(e, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b], e->nl.h[bt->slot[b]].v_imp));
   for (PetscInt q = 0; q < win->n; q++)
     if (win->out[q] != ENGINE_PAIR_NONE) EngineAccumulate(p, p->f, p->t, win->i[q], win->j[q], win->res + 9 * q, (EnginePairOut)win->out[q]);
   win->n = bt->n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A pair apart that did not touch, in a step that needs the bound: if it
- * approaches and may touch within the next step, its bound (the generic
- * path's arithmetic: n = r / |r|, v = v_i - v_j half-step). */
-static inline void EngineApproachBound(Engine *e, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal rs, PetscReal rr, EnginePairMemo *mm, EngineBound *eb)
+/* EngineApproachBound for an untouched particle pair apart, from its
+ * separation r (squared length rr, radii sum rs) with the generic path's
+ * arithmetic: n = r / |r|, v = v_i - v_j half-step. */
+static inline void EngineApproachFrom(const Engine *e, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal rs, PetscReal rr, EnginePairMemo *mm, EngineBound *eb)
 {
   const PetscReal *v = e->p.v;
-  PetscReal        len = sqrt(rr), d = rs - len, n[3], vn;
+  PetscReal        len = sqrt(rr), n[3];
   for (int a = 0; a < 3; a++) n[a] = r[a] / len;
-  vn = -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]);
-  if (vn > 0.0 && -d < 2.0 * vn * eb->dt_up) {
-    const ContactPair *cp = EnginePairConstants(e, i, j, mm);
-    eb->b                 = PetscMin(eb->b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
-  }
+  EngineApproachBound(e, i, j, -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]), rs - len, eb->dt_up, mm, &eb->b);
 }
 
 /* A pair that touched at the last step into the batch, with its constants. */
@@ -456,20 +459,16 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
         PetscReal             U, ddot;
         rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
         /* most listed pairs do not touch: overlap first, from positions alone */
-        if (rr >= rs * rs) {
-          if (eb->need) EngineApproachBound(e, i, j, r, rs, rr, mm, eb);
-          continue;
-        }
-        len = sqrt(rr);
-        d   = rs - len;
-        if (!(d > 0.0)) { /* the generic path does nothing more for an untouched pair apart */
-          if (eb->need) EngineApproachBound(e, i, j, r, rs, rr, mm, eb);
+        len = 0.0, d = 0.0;
+        if (rr < rs * rs) len = sqrt(rr), d = rs - len;
+        if (!(d > 0.0)) { /* apart: at most an approaching pair's bound */
+          if (eb->need) EngineApproachFrom(e, i, j, r, rs, rr, mm, eb);
           continue;
         }
         PetscCall(NeighborHistoryNew(nl, k));
         m = EnginePairMemoFor(e, i, j, mm);
         EngineContactFused(e, m, &nl->h[nl->slot[k]], i, j, r, len, d, dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6, &U, &ddot);
-        if (eb->need) eb->b = PetscMin(eb->b, ContactStepBound(&e->model, &m->cp, &e->ctl, 0.5 * m->cp.m * ddot * ddot + U, nl->h[nl->slot[k]].v_imp));
+        if (eb->need) eb->b = PetscMin(eb->b, EngineContactBound(e, &m->cp, ddot, U, nl->h[nl->slot[k]].v_imp));
         fl[k] |= NEIGHBOR_TOUCHED;
         out = ENGINE_PAIR_FORCE_TORQUE;
       }
