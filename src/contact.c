@@ -23,13 +23,24 @@ void ContactPairSetUp(const ContactModel *model, PetscReal Ri, PetscReal mi, Pet
   pair->m     = wall ? mi : 1.0 / (1.0 / mi + 1.0 / mj);
   pair->mt    = 1.0 / (1.0 / mi + Ri * Ri / Ii + (wall ? 0.0 : 1.0 / mj + Rj * Rj / Ij));
   pair->s     = model->hertz_from_material ? (4.0 / 3.0) * Estar * sqrt(pair->Rstar) : 1.0;
+  ContactPairTangential(model, pair);
+}
+
+/* Mindlin kt = 8 G* sqrt(R* d) and gt = 2 zeta sqrt(mt kt) split into the
+ * pair's roots and those of the overlap (d^(1/2), d^(1/4): the normal law
+ * takes them anyway). */
+void ContactPairTangential(const ContactModel *model, ContactPair *pair)
+{
+  const Tangential *tg = &model->tangential;
+  pair->kc = tg->stiffness == TANGENTIAL_MINDLIN ? 8.0 * pair->Gstar * sqrt(pair->Rstar) : tg->kt;
+  pair->gc = 2.0 * tg->zeta * sqrt(pair->mt * pair->kc);
 }
 
 PetscReal ContactTangentialStiffness(const ContactModel *model, const ContactPair *pair, PetscReal d)
 {
   if (model->tangential.mu <= 0.0) return 0.0;
   if (model->tangential.stiffness == TANGENTIAL_CONSTANT) return model->tangential.kt;
-  return d > 0.0 ? 8.0 * pair->Gstar * sqrt(pair->Rstar * d) : 0.0;
+  return d > 0.0 ? pair->kc * sqrt(d) : 0.0;
 }
 
 static inline PetscReal Dot3(const PetscReal a[3], const PetscReal b[3])
@@ -46,12 +57,12 @@ static inline void Cross3(const PetscReal a[3], const PetscReal b[3], PetscReal 
 
 static void TangentialEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal Fn, PetscReal dt, PetscReal Ft[3])
 {
-  const Tangential *tg = &model->tangential;
-  PetscReal         kt = ContactTangentialStiffness(model, pair, k->d), vt[3], vtp[3];
+  PetscReal kt, gt, vt[3], vtp[3];
 
+  ContactTangentialCoefficients(model, pair, k->d, &kt, &gt);
   ContactSlipVelocity(pair, k->n, k->v, k->wi, k->wj, vt);
   ContactSlipVelocity(pair, k->n, k->vp, k->wip, k->wjp, vtp);
-  ContactSpringUpdate(h->xi, k->n, vt, vtp, dt, kt, 2.0 * tg->zeta * sqrt(pair->mt * kt), tg->mu, Fn, Ft);
+  ContactSpringUpdate(h->xi, k->n, vt, vtp, dt, kt, gt, model->tangential.mu, Fn, Ft);
 }
 
 void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal dt, ContactResult *r)

@@ -58,6 +58,9 @@ typedef struct {
   PetscReal Rstar;  /* effective radius [m] */
   PetscReal Gstar;  /* effective shear modulus [Pa] (Mindlin) */
   PetscReal ri, rj; /* lever arms from each centre to the contact point [m] */
+  /* tangential spring and damper, kt = kc d^(1/2) and gt = gc d^(1/4) (Mindlin)
+   * or kt = kc and gt = gc (constant): the roots that depend on the pair alone */
+  PetscReal kc, gc;
 } ContactPair;
 
 /* What a contact remembers from step to step: its tangential spring and the
@@ -81,6 +84,8 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode ContactModelDestroy(ContactModel *);
 PETSC_EXTERN void ContactPairSetUp(const ContactModel *, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall, ContactPair *);
+/* kc and gc from the pair's mt (again after changing mt) */
+PETSC_EXTERN void      ContactPairTangential(const ContactModel *, ContactPair *);
 PETSC_EXTERN PetscReal ContactTangentialStiffness(const ContactModel *, const ContactPair *, PetscReal d);
 typedef struct {
   PetscReal n[3], d;                /* normal j -> i, overlap [m] */
@@ -101,31 +106,51 @@ static inline void ContactSlipVelocity(const ContactPair *pair, const PetscReal 
   for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
 }
 
+/* The unit normal r / |r| (one division), shared by every path that forms it. */
+static inline void ContactNormal(const PetscReal r[3], PetscReal len, PetscReal n[3])
+{
+  PetscReal inv = 1.0 / len;
+  for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
+}
+
 /* Cundall-Strack spring update, shared by ContactEvaluate and the engine's
  * fused kernel (one arithmetic, so both give the same bits): keep the spring
  * xi in the current tangent plane with its length, stretch it by the sliding
  * displacement vt dt, cap the force -kt xi - gt vtp at mu Fn and shorten the
- * spring to match when it slips. */
+ * spring to match when it slips.  Lengths are compared squared, so a spring
+ * that sticks costs one root. */
 static inline void ContactSpringUpdate(PetscReal xi[3], const PetscReal n[3], const PetscReal vt[3], const PetscReal vtp[3], PetscReal dt, PetscReal kt, PetscReal gt, PetscReal mu, PetscReal Fn, PetscReal Ft[3])
 {
-  PetscReal len0, len1, xn, fmag, fmax;
-  len0 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
-  xn   = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+  PetscReal l0, l1, xn, fsq, fmax;
+  l0 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
   for (int a = 0; a < 3; a++) xi[a] -= xn * n[a];
-  len1 = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
-  if (len1 > 0.0)
-    for (int a = 0; a < 3; a++) xi[a] *= len0 / len1;
+  l1 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  if (l1 > 0.0) {
+    PetscReal ratio = sqrt(l0 / l1);
+    for (int a = 0; a < 3; a++) xi[a] *= ratio;
+  }
   for (int a = 0; a < 3; a++) xi[a] += vt[a] * dt;
   for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
-  fmag = sqrt(Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2]);
+  fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
   fmax = mu * PetscMax(Fn, 0.0);
-  if (fmag > fmax) {
-    PetscReal scale = fmag > 0.0 ? fmax / fmag : 0.0;
+  if (fsq > fmax * fmax) {
+    PetscReal scale = fmax / sqrt(fsq); /* fsq > 0 here */
     for (int a = 0; a < 3; a++) {
       Ft[a] *= scale;
       xi[a] = kt > 0.0 ? -(Ft[a] + gt * vtp[a]) / kt : 0.0;
     }
   }
+}
+
+/* kt and gt of a contact with overlap d > 0 (ContactPair kc, gc). */
+static inline void ContactTangentialCoefficients(const ContactModel *model, const ContactPair *pair, PetscReal d, PetscReal *kt, PetscReal *gt)
+{
+  if (model->tangential.stiffness == TANGENTIAL_MINDLIN) {
+    PetscReal sd = sqrt(d);
+    *kt = pair->kc * sd;
+    *gt = pair->gc * sqrt(sd);
+  } else *kt = pair->kc, *gt = pair->gc;
 }
 
 PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);

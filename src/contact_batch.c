@@ -66,23 +66,23 @@ INLINE void Slip(V ri, V rj, const V n[3], const V v[3], const V wi[3], const V 
 /* ContactSpringUpdate, lane-wise: both sides of each branch, then selected */
 INLINE void Spring(V xi[3], const V n[3], const V vt[3], const V vtp[3], V dt, V kt, V gt, V mu, V Fn, V Ft[3])
 {
-  V len0, len1, xn, fmag, fmax, ratio, scale, Fs[3], xs[3];
+  V l0, l1, xn, fsq, fmax, ratio, scale, Fs[3], xs[3];
   M stretch, slip, kpos;
 
-  len0 = Sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
-  xn   = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+  l0 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
   for (int a = 0; a < 3; a++) xi[a] = xi[a] - xn * n[a];
-  len1    = Sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
-  stretch = len1 > Splat(0.0);
-  ratio   = len0 / len1;
+  l1      = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  stretch = l1 > Splat(0.0);
+  ratio   = Sqrt(l0 / l1);
   for (int a = 0; a < 3; a++) xi[a] = Select(stretch, xi[a] * ratio, xi[a]);
   for (int a = 0; a < 3; a++) xi[a] = xi[a] + vt[a] * dt;
   for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
-  fmag  = Sqrt(Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2]);
-  fmax  = mu * Max0(Fn);
-  slip  = fmag > fmax;
-  if (!Any(slip)) return; /* all stick: the slip branch's divisions are not needed */
-  scale = Select(fmag > Splat(0.0), fmax / fmag, Splat(0.0));
+  fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
+  fmax = mu * Max0(Fn);
+  slip = fsq > fmax * fmax;
+  if (!Any(slip)) return; /* all stick: the slip branch's root and divisions are not needed */
+  scale = fmax / Sqrt(fsq);
   kpos  = kt > Splat(0.0);
   for (int a = 0; a < 3; a++) {
     Fs[a] = Ft[a] * scale;
@@ -99,7 +99,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   ContactHistory  pad[CONTACT_LANES], *hl[CONTACT_LANES];
   V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], Ft[3], F[3], wt[3];
   V               r[3], rr, len, d, ri = Load(bt->ri + b0), rj = Load(bt->rj + b0);
-  V               ddot, sd, dp, f, Fel, C, Fn;
+  V               inv, ddot, sd, qd, dp, f, Fel, C, Fn;
   M               touch;
 
   for (int l = 0; l < CONTACT_LANES; l++) {
@@ -124,27 +124,21 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   len   = Sqrt(rr);
   d     = Load(bt->rs + b0) - len;
   touch = d > Splat(0.0);
-  for (int a = 0; a < 3; a++) n[a] = r[a] / len;
+  inv   = Splat(1.0) / len;
+  for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
   ddot = -(vpr[0] * n[0] + vpr[1] * n[1] + vpr[2] * n[2]);
   sd   = Sqrt(d);
   dp   = d * sd;
   f    = Splat(0.0) + Splat(md->k) * dp;
   Fel  = Load(bt->s + b0) * f;
-  C    = Load(bt->zs + b0) * (Load(bt->cF + b0) * Sqrt(sd)); /* sqrt(sqrt(d)) */
+  qd   = Sqrt(sd); /* d^(1/4) */
+  C    = Load(bt->zs + b0) * (Load(bt->cF + b0) * qd);
   Fn   = Fel + C * ddot;
   if (md->clip) Fn = Max0(Fn);
   for (int a = 0; a < 3; a++) Ft[a] = Splat(0.0);
   if (md->mu > 0.0) {
-    V kt = md->mindlin ? Load(bt->g8 + b0) * Sqrt(Load(bt->Rstar + b0) * d) : Splat(md->kt);
-    V zt = Splat(2.0 * md->zeta), q = Load(bt->mt + b0) * kt, gt, vt[3], vtp[3];
-    M finite = (q >= Splat(0.0)) & (q <= Splat(PETSC_MAX_REAL));
-    /* zero tangential damping: 0 * sqrt(q) is +0 wherever the root is finite
-     * (the root is taken only where it is not) */
-    if (md->zeta * 2.0 == 0.0 && !Any(~finite)) gt = Splat(0.0);
-    else {
-      gt = zt * Sqrt(q);
-      if (md->zeta * 2.0 == 0.0) gt = Select(finite, Splat(0.0), gt);
-    }
+    V kt = Load(bt->kc + b0), gt = Load(bt->gc + b0), vt[3], vtp[3];
+    if (md->mindlin) kt = kt * sd, gt = gt * qd;
     Slip(ri, rj, n, vr, wi, wj, vt);
     Slip(ri, rj, n, vpr, wip, wjp, vtp);
     Spring(xi, n, vt, vtp, Splat(dt), kt, gt, Splat(md->mu), Fn, Ft);
@@ -181,8 +175,8 @@ static void Pad(ContactBatch *bt, PetscInt to)
   for (PetscInt b = bt->n; b < to; b++) {
     bt->i[b] = bt->i[z], bt->j[b] = bt->j[z], bt->slot[b] = bt->slot[z], bt->out[b] = bt->out[z], bt->k[b] = bt->k[z];
     for (int a = 0; a < 3; a++) bt->r[a][b] = bt->r[a][z];
-    bt->rs[b] = bt->rs[z], bt->s[b] = bt->s[z], bt->mt[b] = bt->mt[z], bt->Rstar[b] = bt->Rstar[z];
-    bt->ri[b] = bt->ri[z], bt->rj[b] = bt->rj[z], bt->zs[b] = bt->zs[z], bt->cF[b] = bt->cF[z], bt->g8[b] = bt->g8[z];
+    bt->rs[b] = bt->rs[z], bt->s[b] = bt->s[z], bt->kc[b] = bt->kc[z], bt->gc[b] = bt->gc[z];
+    bt->ri[b] = bt->ri[z], bt->rj[b] = bt->rj[z], bt->zs[b] = bt->zs[z], bt->cF[b] = bt->cF[z];
   }
 }
 

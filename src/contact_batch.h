@@ -2,7 +2,7 @@
  * engine fuses (Hertz F = s k d^1.5, harmonic damping, a constant or Mindlin
  * tangential spring or none), evaluated CONTACT_LANES at a time.
  *
- * A contact's arithmetic is a chain of some ten roots and divisions, whose
+ * A contact's arithmetic is a chain of some six roots and divisions, whose
  * latency, not its throughput, bounds one contact at a time; lanes take
  * independent contacts through the chain together.  Each lane performs the
  * operations of ContactEvaluate in their order (IEEE +, -, *, /, sqrt, no
@@ -23,8 +23,7 @@ typedef struct {
   PetscReal k;        /* law coefficient k[0] */
   PetscBool clip;     /* separation 'force': the normal force is clipped at 0 */
   PetscReal mu;       /* friction; 0: no spring */
-  PetscBool mindlin;  /* kt = 8 G* sqrt(R* d), else constant kt */
-  PetscReal kt, zeta; /* constant stiffness, tangential damping ratio */
+  PetscBool mindlin;  /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
   PetscReal kp1;      /* law exponent p[0] + 1 (the elastic energy) */
   PetscBool bound;    /* also give each contact's ddot and U (the step bound needs them) */
 } ContactBatchModel;
@@ -41,8 +40,8 @@ typedef struct {
   /* set by the evaluation under bound: overlap rate and elastic energy */
   PetscReal ddot[CONTACT_BATCH], U[CONTACT_BATCH];
   /* the pair's constants (ContactPair and the memoised roots of the fused kernel) */
-  PetscReal s[CONTACT_BATCH], mt[CONTACT_BATCH], Rstar[CONTACT_BATCH], ri[CONTACT_BATCH], rj[CONTACT_BATCH];
-  PetscReal zs[CONTACT_BATCH], cF[CONTACT_BATCH], g8[CONTACT_BATCH];
+  PetscReal s[CONTACT_BATCH], ri[CONTACT_BATCH], rj[CONTACT_BATCH], kc[CONTACT_BATCH], gc[CONTACT_BATCH];
+  PetscReal zs[CONTACT_BATCH], cF[CONTACT_BATCH];
 } ContactBatch;
 
 /* Evaluates the batch's contacts (bt->n, kept): updates the histories of

@@ -71,8 +71,8 @@ static void EngineKinematics(const Engine *e, PetscInt i, PetscInt j, ContactKin
     PetscReal r[3], len;
     NeighborSeparationInline(p, e->L, i, j, r);
     len = Norm3(r);
+    ContactNormal(r, len, k->n);
     for (int a = 0; a < 3; a++) {
-      k->n[a]   = r[a] / len;
       k->v[a]   = p->v[3 * i + a] - p->v[3 * j + a];
       k->vp[a]  = p->vp[3 * i + a] - p->vp[3 * j + a];
       k->wi[a]  = p->w[3 * i + a];
@@ -98,7 +98,6 @@ typedef struct {
    * expression in the generic path, so the same bits */
   PetscReal   zs; /* harmonic zeta * sqrt(2 m) */
   PetscReal   cF; /* sqrt(s k (p + 1)) of F / sqrt(U) */
-  PetscReal   g8; /* Mindlin 8 G* */
 } EnginePairMemo;
 
 /* Memo slots: one per pair of body classes (NeighborList body), then one
@@ -141,11 +140,11 @@ static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j
       PetscInt f = kind == 2 ? i : j;
       mm->cp.m  = p->mass[f];
       mm->cp.mt = 1.0 / (1.0 / p->mass[f] + p->radius[f] * p->radius[f] / p->inertia[f]);
+      ContactPairTangential(&e->model, &mm->cp);
     }
   }
   mm->zs    = e->model.damping.zeta * sqrt(2.0 * mm->cp.m);
   mm->cF    = sqrt(mm->cp.s * e->model.law.k[0] * (e->model.law.p[0] + 1.0));
-  mm->g8    = 8.0 * mm->cp.Gstar;
   mm->valid = PETSC_TRUE;
   mm->kind  = kind;
   for (int a = 0; a < 6; a++) mm->key[a] = key[a];
@@ -180,8 +179,8 @@ static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm,
   PetscReal          n[3], v[3], vp[3], ddot, sd, dp, f, u, U, Fel, C, Fn, weight = 1.0, Ft[3] = {0, 0, 0}, w[3];
   PetscBool          first = PETSC_FALSE;
 
+  ContactNormal(r, len, n);
   for (int a = 0; a < 3; a++) {
-    n[a]  = r[a] / len;
     v[a]  = p->v[3 * i + a] - p->v[3 * j + a];
     vp[a] = p->vp[3 * i + a] - p->vp[3 * j + a];
   }
@@ -207,12 +206,11 @@ static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm,
     weight      = PetscMin(PetscMax(0.5 + J / (Fn * dt), 0.5), 1.5);
   }
   if (tg->mu > 0.0) {
-    PetscReal kt = tg->stiffness == TANGENTIAL_CONSTANT ? tg->kt : mm->g8 * sqrt(cp->Rstar * d), zt = 2.0 * tg->zeta, q = cp->mt * kt, gt;
-    PetscReal vt[3], vtp[3];
+    PetscReal kt, gt, vt[3], vtp[3];
+    if (tg->stiffness == TANGENTIAL_MINDLIN) kt = cp->kc * sd, gt = cp->gc * sqrt(sd); /* ContactTangentialCoefficients */
+    else kt = cp->kc, gt = cp->gc;
     ContactSlipVelocity(cp, n, v, p->w + 3 * i, p->w + 3 * j, vt);
     ContactSlipVelocity(cp, n, vp, p->wp + 3 * i, p->wp + 3 * j, vtp);
-    /* zero tangential damping: 0 * sqrt(q) is +0 wherever the root is finite */
-    gt = (zt == 0.0 && q >= 0.0 && q <= PETSC_MAX_REAL) ? 0.0 : zt * sqrt(q);
     ContactSpringUpdate(h->xi, n, vt, vtp, dt, kt, gt, tg->mu, Fn, Ft);
   }
   h->d_last  = d;
@@ -361,7 +359,7 @@ static inline void EngineApproachFrom(const Engine *e, PetscInt i, PetscInt j, c
 {
   const PetscReal *v = e->p.v;
   PetscReal        len = sqrt(rr), n[3];
-  for (int a = 0; a < 3; a++) n[a] = r[a] / len;
+  ContactNormal(r, len, n);
   EngineApproachBound(e, i, j, -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]), rs - len, eb->dt_up, mm, &eb->b);
 }
 
@@ -372,8 +370,8 @@ static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, Pe
   bt->k[b] = k, bt->i[b] = i, bt->j[b] = j, bt->slot[b] = slot, bt->out[b] = out;
   for (int a = 0; a < 3; a++) bt->r[a][b] = r[a];
   bt->rs[b] = rs;
-  bt->s[b] = mm->cp.s, bt->mt[b] = mm->cp.mt, bt->Rstar[b] = mm->cp.Rstar, bt->ri[b] = mm->cp.ri, bt->rj[b] = mm->cp.rj;
-  bt->zs[b] = mm->zs, bt->cF[b] = mm->cF, bt->g8[b] = mm->g8;
+  bt->s[b] = mm->cp.s, bt->ri[b] = mm->cp.ri, bt->rj[b] = mm->cp.rj, bt->kc[b] = mm->cp.kc, bt->gc[b] = mm->cp.gc;
+  bt->zs[b] = mm->zs, bt->cF[b] = mm->cF;
 }
 
 /* The periodic shifts (img_i - img_j) L of the imaged pairs in pair order,
@@ -416,7 +414,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   unsigned char     *fl = nl->flag;
   EnginePairMemo     mm[ENGINE_MEMO_KINDS];
   const Tangential  *tg = &e->model.tangential;
-  ContactBatchModel  bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, tg->kt, tg->zeta, e->model.law.p[0] + 1.0, eb->need};
+  ContactBatchModel  bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, e->model.law.p[0] + 1.0, eb->need};
 
   PetscReal         *xr;
   const PetscReal   *sh;

@@ -26,7 +26,7 @@ static void ImpactGeometry(const ImpactBodies *b, PetscReal *d, PetscReal n[3], 
     vrel[a] = b->v[a] - b->v[3 + a];
   }
   len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-  for (int a = 0; a < 3; a++) n[a] = r[a] / len;
+  ContactNormal(r, len, n);
   *d = 2.0 * b->R - len;
 }
 

@@ -37,7 +37,7 @@ static void RunCase(const char *opts)
   ck_assert_int_eq(PetscMalloc1(1, &bt), 0);
   ContactPairSetUp(&model, R, m, in, R, m, in, PETSC_FALSE, &cp);
   bm.k = model.law.k[0], bm.clip = model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, bm.mu = model.tangential.mu;
-  bm.mindlin = model.tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, bm.kt = model.tangential.kt, bm.zeta = model.tangential.zeta;
+  bm.mindlin = model.tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE;
   bm.kp1 = model.law.p[0] + 1.0, bm.bound = PETSC_TRUE;
   for (PetscInt q = 0; q < 6 * NPAIR; q++) {
     v[q]  = Uniform(&seed, -0.5, 0.5);
@@ -57,9 +57,9 @@ static void RunCase(const char *opts)
       h[b].xi[a]  = b % 7 == 0 ? 0.0 : Uniform(&seed, -xs, xs); /* none, sticking, slipping */
     }
     bt->k[b] = b, bt->i[b] = 2 * b, bt->j[b] = 2 * b + 1, bt->slot[b] = b, bt->out[b] = b;
-    bt->rs[b] = rs, bt->s[b] = cp.s, bt->mt[b] = cp.mt, bt->Rstar[b] = cp.Rstar, bt->ri[b] = cp.ri, bt->rj[b] = cp.rj;
+    bt->rs[b] = rs, bt->s[b] = cp.s, bt->kc[b] = cp.kc, bt->gc[b] = cp.gc, bt->ri[b] = cp.ri, bt->rj[b] = cp.rj;
     /* the engine's memoised roots, each the leading operation of the generic path's expression */
-    bt->zs[b] = model.damping.zeta * sqrt(2.0 * cp.m), bt->cF[b] = sqrt(cp.s * model.law.k[0] * (model.law.p[0] + 1.0)), bt->g8[b] = 8.0 * cp.Gstar;
+    bt->zs[b] = model.damping.zeta * sqrt(2.0 * cp.m), bt->cF[b] = sqrt(cp.s * model.law.k[0] * (model.law.p[0] + 1.0));
     bt->n++;
     href[b] = h[b];
   }
@@ -78,8 +78,11 @@ static void RunCase(const char *opts)
       continue;
     }
     ck_assert_msg(!bt->apart[b], "pair %d touches but was reported apart (%s)", (int)b, opts);
+    {
+      PetscReal r[3] = {bt->r[0][b], bt->r[1][b], bt->r[2][b]};
+      ContactNormal(r, len, kin.n);
+    }
     for (int a = 0; a < 3; a++) {
-      kin.n[a]   = bt->r[a][b] / len;
       kin.v[a]   = v[3 * i + a] - v[3 * j + a];
       kin.vp[a]  = vp[3 * i + a] - vp[3 * j + a];
       kin.wi[a]  = w[3 * i + a], kin.wj[a] = w[3 * j + a];
