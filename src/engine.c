@@ -108,14 +108,11 @@ typedef struct {
 
 static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms);
 
-static inline EnginePairMemo *EnginePairMemoFor(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms)
+/* The memo of pair k (members i, j): its classes are in its flag. */
+static inline EnginePairMemo *EnginePairMemoFor(const Engine *e, PetscInt k, PetscInt i, PetscInt j, EnginePairMemo *mms)
 {
-  const PetscInt *body = e->nl.body;
-  PetscInt        bi = body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : body[j];
-  if (bi >= 0 && bj >= 0) {
-    EnginePairMemo *mm = &mms[bi * (NEIGHBOR_BODY_CLASSES + 1) + bj];
-    if (mm->valid) return mm; /* the same bodies: the same constants */
-  }
+  PetscInt cls = e->nl.flag[k] >> NEIGHBOR_CLASS_SHIFT;
+  if (cls != NEIGHBOR_CLASS_NONE && mms[cls].valid) return &mms[cls]; /* the same bodies: the same constants */
   return EnginePairMemoSet(e, i, j, mms);
 }
 
@@ -151,9 +148,9 @@ static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j
   return mm;
 }
 
-static inline const ContactPair *EnginePairConstants(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms)
+static inline const ContactPair *EnginePairConstants(const Engine *e, PetscInt k, PetscInt i, PetscInt j, EnginePairMemo *mms)
 {
-  return &EnginePairMemoFor(e, i, j, mms)->cp;
+  return &EnginePairMemoFor(e, k, i, j, mms)->cp;
 }
 
 /* The fused kernel covers the common model: F = s k d^1.5 (Hertz), harmonic
@@ -262,10 +259,10 @@ static inline PetscReal EngineContactBound(const Engine *e, const ContactPair *c
 
 /* A pair apart (overlap d <= 0) closing at normal speed vn: its bound into b
  * if it may touch within the next step, at most dt_up long. */
-static inline void EngineApproachBound(const Engine *e, PetscInt i, PetscInt j, PetscReal vn, PetscReal d, PetscReal dt_up, EnginePairMemo *mm, PetscReal *b)
+static inline void EngineApproachBound(const Engine *e, PetscInt k, PetscInt i, PetscInt j, PetscReal vn, PetscReal d, PetscReal dt_up, EnginePairMemo *mm, PetscReal *b)
 {
   if (vn > 0.0 && -d < 2.0 * vn * dt_up) {
-    const ContactPair *cp = EnginePairConstants(e, i, j, mm);
+    const ContactPair *cp = EnginePairConstants(e, k, i, j, mm);
     *b                    = PetscMin(*b, ContactStepBound(&e->model, cp, &e->ctl, 0.5 * cp->m * vn * vn, vn));
   }
 }
@@ -297,20 +294,20 @@ static PetscErrorCode EnginePairGeneric(Engine *e, PetscInt k, PetscReal dt, Pet
     ContactHistory *h;
     if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
     h  = &nl->h[nl->slot[k]];
-    cp = EnginePairConstants(e, i, j, mm);
+    cp = EnginePairConstants(e, k, i, j, mm);
     ContactEvaluate(&e->model, cp, h, &kin, dt, &cr);
     fl[k] |= NEIGHBOR_TOUCHED;
     if (need) *b = PetscMin(*b, EngineContactBound(e, cp, cr.ddot, cr.U, h->v_imp));
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
     *out = ENGINE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
-    cp = EnginePairConstants(e, i, j, mm);
+    cp = EnginePairConstants(e, k, i, j, mm);
     ContactSeparate(&e->model, cp, &nl->h[nl->slot[k]], &kin, dt, &cr);
     fl[k] &= ~NEIGHBOR_TOUCHED;
     nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
     *out = ENGINE_PAIR_FORCE;
-  } else if (need) EngineApproachBound(e, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), d, dt_up, mm, b);
+  } else if (need) EngineApproachBound(e, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), d, dt_up, mm, b);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -355,12 +352,12 @@ static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, 
 /* EngineApproachBound for an untouched particle pair apart, from its
  * separation r (squared length rr, radii sum rs) with the generic path's
  * arithmetic: n = r / |r|, v = v_i - v_j half-step. */
-static inline void EngineApproachFrom(const Engine *e, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal rs, PetscReal rr, EnginePairMemo *mm, EngineBound *eb)
+static inline void EngineApproachFrom(const Engine *e, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal rs, PetscReal rr, EnginePairMemo *mm, EngineBound *eb)
 {
   const PetscReal *v = e->p.v;
   PetscReal        len = sqrt(rr), n[3];
   ContactNormal(r, len, n);
-  EngineApproachBound(e, i, j, -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]), rs - len, eb->dt_up, mm, &eb->b);
+  EngineApproachBound(e, k, i, j, -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]), rs - len, eb->dt_up, mm, &eb->b);
 }
 
 /* A pair that touched at the last step into the batch, with its constants. */
@@ -448,7 +445,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
         sh += 3;
       }
       if (fl[k] & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
-        const EnginePairMemo *m = EnginePairMemoFor(e, i, j, mm);
+        const EnginePairMemo *m = EnginePairMemoFor(e, k, i, j, mm);
         EngineBatchAdd(&win->batch, m, k, i, j, nl->slot[k], q, r, rs);
         if (eb->need) win->cp[q] = m->cp;
         out = ENGINE_PAIR_FORCE_TORQUE;
@@ -460,11 +457,11 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
         len = 0.0, d = 0.0;
         if (rr < rs * rs) len = sqrt(rr), d = rs - len;
         if (!(d > 0.0)) { /* apart: at most an approaching pair's bound */
-          if (eb->need) EngineApproachFrom(e, i, j, r, rs, rr, mm, eb);
+          if (eb->need) EngineApproachFrom(e, k, i, j, r, rs, rr, mm, eb);
           continue;
         }
         PetscCall(NeighborHistoryNew(nl, k));
-        m = EnginePairMemoFor(e, i, j, mm);
+        m = EnginePairMemoFor(e, k, i, j, mm);
         EngineContactFused(e, m, &nl->h[nl->slot[k]], i, j, r, len, d, dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6, &U, &ddot);
         if (eb->need) eb->b = PetscMin(eb->b, EngineContactBound(e, &m->cp, ddot, U, nl->h[nl->slot[k]].v_imp));
         fl[k] |= NEIGHBOR_TOUCHED;
@@ -736,7 +733,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     if (i >= p->n) continue;
     EngineKinematics(e, i, j, &kin, &d);
     if (d <= 0.0) continue;
-    NormalLawEval(&e->model.law, EnginePairConstants(e, i, j, mm)->s, d, &U, &F, &dF);
+    NormalLawEval(&e->model.law, EnginePairConstants(e, k, i, j, mm)->s, d, &U, &F, &dF);
     sum[2] += U;
     sum[4] += 1.0;
     rmin = j < 0 ? p->radius[i] : PetscMin(p->radius[i], p->radius[j]);

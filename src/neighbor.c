@@ -344,13 +344,13 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
       PetscReal   gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
       if (gap < skin) PetscCall(NeighborAddPair(nl, i, -1 - w));
     }
+  PetscCall(NeighborBodyClasses(nl, p, ntot));
   for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
-    nl->flag[k] = 0;
+    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], bi = nl->body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : nl->body[j];
+    nl->flag[k] = (unsigned char)((bi >= 0 && bj >= 0 ? bi * (NEIGHBOR_BODY_CLASSES + 1) + bj : NEIGHBOR_CLASS_NONE) << NEIGHBOR_CLASS_SHIFT);
     if (j >= 0)
       for (int a = 0; a < 3; a++)
-        if (p->image[3 * i + a] != p->image[3 * j + a]) nl->flag[k] = NEIGHBOR_IMAGED;
+        if (p->image[3 * i + a] != p->image[3 * j + a]) nl->flag[k] |= NEIGHBOR_IMAGED;
   }
-  PetscCall(NeighborBodyClasses(nl, p, ntot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

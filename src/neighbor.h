@@ -27,12 +27,17 @@ typedef struct {
 #define NEIGHBOR_TOUCHED 1 /* the history is in contact: read the pair even when apart */
 #define NEIGHBOR_IMAGED  2 /* the members' image shifts differ (fixed until the next build) */
 #define NEIGHBOR_BODY_CLASSES 4
+/* The rest of a pair's flag: its members' body classes bi (NEIGHBOR_BODY_CLASSES + 1) + bj
+ * (bj = NEIGHBOR_BODY_CLASSES for a wall), or NEIGHBOR_CLASS_NONE */
+#define NEIGHBOR_CLASS_SHIFT 2
+#define NEIGHBOR_CLASS_NONE  31
+_Static_assert(NEIGHBOR_BODY_CLASSES * (NEIGHBOR_BODY_CLASSES + 1) < NEIGHBOR_CLASS_NONE, "body classes fit the pair flag");
 
 typedef struct {
   PetscInt        npair, cap;
   PetscInt       *ij; /* 2 per pair: local indices i, j, id[i] < id[j]; j < 0: wall -1 - j */
   PetscInt       *slot; /* per pair: its history in h[], or -1 (a zero history) */
-  unsigned char  *flag; /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED */
+  unsigned char  *flag; /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED, class */
   /* Histories only for pairs that have one (a small fraction of the listed
    * pairs), laid out in pair order at each build, new contacts appended. */
   ContactHistory *h;
