@@ -265,6 +265,20 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, Particles *p)
     PetscInt    a = sw / 2, s = sw % 2;
     PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
     if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) continue;
+    if (to == g->rank && from == g->rank) { /* this rank's own periodic images: copied straight, no buffer */
+      PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB, "self forward of %" PetscInt_FMT " particles, expected %" PetscInt_FMT, ex->nsend[sw], ex->nrecv[sw]);
+      for (PetscInt k = 0; k < ex->nsend[sw]; k++) {
+        PetscInt i = ex->send[sw][k], o = ex->recv_start[sw] + k;
+        for (int d = 0; d < 3; d++) {
+          p->x[3 * o + d]  = p->x[3 * i + d];
+          p->v[3 * o + d]  = p->v[3 * i + d];
+          p->w[3 * o + d]  = p->w[3 * i + d];
+          p->vp[3 * o + d] = p->vp[3 * i + d];
+          p->wp[3 * o + d] = p->wp[3 * i + d];
+        }
+      }
+      continue;
+    }
     PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ex->nsend[sw] * FORWARD_REALS + 1));
     for (PetscInt k = 0; k < ex->nsend[sw]; k++) {
       PetscInt   i = ex->send[sw][k];
