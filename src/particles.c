@@ -154,8 +154,20 @@ PetscErrorCode ParticlesSortOwned(Particles *p)
   if (k >= n) PetscFunctionReturn(PETSC_SUCCESS); /* already sorted: the usual case between migrations */
   PetscCall(PetscMalloc1(n, &key));
   PetscCall(PetscMalloc1((size_t)n * sizeof(PetscInt64), &buf));
-  for (k = 0; k < n; k++) key[k].id = p->id[k], key[k].i = k;
-  qsort(key, (size_t)n, sizeof(*key), ParticleKeyCompare);
+  {
+    /* the stayers of a migration keep their order ([0, k) is sorted) and the
+     * arrivals are few: sort those alone and merge (ids are unique) */
+    PetscInt     m = n - k, a = 0, b = 0;
+    ParticleKey *tail;
+    PetscCall(PetscMalloc1(m, &tail));
+    for (PetscInt q = 0; q < m; q++) tail[q].id = p->id[k + q], tail[q].i = k + q;
+    qsort(tail, (size_t)m, sizeof(*tail), ParticleKeyCompare);
+    for (PetscInt q = 0; q < n; q++) {
+      if (b >= m || (a < k && p->id[a] < tail[b].id)) key[q].id = p->id[a], key[q].i = a, a++;
+      else key[q] = tail[b++];
+    }
+    PetscCall(PetscFree(tail));
+  }
   ParticlesGather(p->id, sizeof(*p->id), 1, n, key, buf);
   ParticlesGather(p->type, sizeof(*p->type), 1, n, key, buf);
   ParticlesGather(p->flags, sizeof(*p->flags), 1, n, key, buf);
