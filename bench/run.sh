@@ -65,8 +65,8 @@ for deck in ("chute", "settle"):
     for np in ("1", "2"):
         r = [x for x in rows if x[0] == deck and x[1] == np]
         med = lambda c: statistics.median(float(x[c]) for x in r)
-        ratios = [float(x[6]) for x in r]
-        print("%-8s %-5s %14.4g %14.4g %7.2f %5.2f-%-5.2f %14.0f %14.0f" % (deck, np, med(3), med(4), statistics.median(ratios), min(ratios), max(ratios), med(7), med(8)))
+        ratios = [float(x[5]) for x in r]
+        print("%-8s %-5s %14.4g %14.4g %7.2f %5.2f-%-5.2f %14.0f %14.0f" % (deck, np, med(3), med(4), statistics.median(ratios), min(ratios), max(ratios), med(6), med(7)))
 PY
 fi
 echo "logs in $OUT"
