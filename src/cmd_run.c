@@ -368,6 +368,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   if (thermo) fclose(thermo);
   if (!stopped) {
     if (ckpt_on && !(rc.ckpt_steps > 0 && e.step % rc.ckpt_steps == 0)) PetscCall(CheckpointOut(&e, &rc, options)); /* the end, to extend the run */
+    PetscCall(EngineFinish(&e));
     PetscCall(FinalWrite(&e, rc.dir));
   }
   PetscCall(SummaryWrite(&e, &rc, t1 - t0, e.step - step0, stopped));

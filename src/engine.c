@@ -417,13 +417,10 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   const PetscReal   *sh;
 
   PetscFunctionBeginUser;
-  /* position and radius side by side: the scan's one load per member */
-  if (e->xr_cap < p->n + p->nghost) {
-    PetscCall(PetscFree(e->xr));
-    e->xr_cap = p->n + p->nghost + (p->n + p->nghost) / 4;
-    PetscCall(PetscMalloc1(4 * e->xr_cap, &e->xr));
-  }
-  xr = e->xr;
+  /* position and radius side by side: the scan's one load per member, in
+   * the rebuild's scratch (idle between rebuilds, and larger) */
+  PetscCall(ScratchBegin(&e->scratch, ScratchBytes(4 * (p->n + p->nghost), PetscReal)));
+  xr = ScratchTake(&e->scratch, 4 * (p->n + p->nghost), sizeof(*xr));
   for (PetscInt i = 0; i < p->n + p->nghost; i++) {
     for (int a = 0; a < 3; a++) xr[4 * i + a] = p->x[3 * i + a];
     xr[4 * i + 3] = p->radius[i];
@@ -745,12 +742,31 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What only stepping needs (lists, histories, halo, scratch, predicted
+ * velocities, torques, build positions) is released, so the final output
+ * does not stack on the time loop's memory. */
+PetscErrorCode EngineFinish(Engine *e)
+{
+  Particles *p = &e->p;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(e->shift));
+  e->shift_build = -1;
+  PetscCall(ScratchDestroy(&e->scratch));
+  PetscCall(ExchangeDestroy(&e->ex));
+  PetscCall(NeighborListDestroy(&e->nl));
+  PetscCall(HistoryStoreDestroy(&e->hs));
+  PetscCall(PetscFree(p->vp));
+  PetscCall(PetscFree(p->wp));
+  PetscCall(PetscFree(p->t));
+  PetscCall(PetscFree(p->x0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode EngineDestroy(Engine *e)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree(e->xr));
-  PetscCall(PetscFree(e->shift));
-  PetscCall(ScratchDestroy(&e->scratch));
+  PetscCall(EngineFinish(e));
   PetscCall(ExchangeDestroy(&e->ex));
   PetscCall(NeighborListDestroy(&e->nl));
   PetscCall(HistoryStoreDestroy(&e->hs));

@@ -44,8 +44,6 @@ typedef struct {
   PetscInt     request_all;  /* after the step: the largest request of any rank, the same on all */
   PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
   Scratch      scratch;     /* shared by the phases of a list rebuild */
-  PetscReal   *xr;          /* scratch of the force loop: position and radius, 4 per particle */
-  PetscInt     xr_cap;
   PetscReal   *shift;       /* periodic shifts of the imaged pairs, 3 each in pair order (EngineImageShifts) */
   PetscInt     shift_build; /* the list build they belong to */
   PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
@@ -55,6 +53,7 @@ PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);   /* after grid, particles, m
 PETSC_EXTERN PetscErrorCode EngineResume(Engine *);  /* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
 PETSC_EXTERN PetscErrorCode EngineStep(Engine *);
 PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *); /* collective */
+PETSC_EXTERN PetscErrorCode EngineFinish(Engine *);  /* after the last step: only the particle state, counters and stats remain */
 PETSC_EXTERN PetscErrorCode EngineDestroy(Engine *);
 
 #endif
