@@ -60,6 +60,14 @@ PetscErrorCode NeighborHistoryNew(NeighborList *nl, PetscInt k)
  * member is owned and the lower one is not a periodic image of an owned
  * particle (then the same contact is already held with the roles swapped).
  * A kept pair's self-image member passes its force to its owned copy. */
+/* Coordinate a of particle i with its periodic image applied: where the
+ * binning sees it (computed where needed rather than kept: the build's
+ * scratch is the process's largest transient) */
+static inline PetscReal NeighborShifted(const Particles *p, const PetscReal L[3], PetscInt i, int a)
+{
+  return p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L[a] : 0.0);
+}
+
 static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
 {
   if (lo < p->n) return PETSC_TRUE;
@@ -227,7 +235,7 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
 PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], const ContactModel *model, PetscInt nwall, const Wall *walls, Scratch *sc)
 {
   PetscInt   ntot = p->n + p->nghost, ncls = 0, *cls, *cell, *member, *surv, nbin = 0;
-  PetscReal *xs, *bx, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
+  PetscReal *bx, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
   CellClass  cc[NEIGHBOR_MAX_CLASSES];
 
   PetscFunctionBeginUser;
@@ -239,8 +247,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   PetscCall(NeighborReserve(nl, nl->npair + nl->npair / 8 + 1));
   nl->npair = 0;
   nl->builds++;
-  PetscCall(ScratchBegin(sc, 2 * ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, PetscInt) + ScratchBytes(ntot + 1, PetscInt)));
-  xs     = ScratchTake(sc, 3 * ntot, sizeof(*xs));
+  PetscCall(ScratchBegin(sc, ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, PetscInt) + ScratchBytes(ntot + 1, PetscInt)));
   bx     = ScratchTake(sc, 3 * ntot, sizeof(*bx));
   cls    = ScratchTake(sc, ntot, sizeof(*cls));
   cell   = ScratchTake(sc, ntot, sizeof(*cell));
@@ -248,9 +255,9 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   surv   = ScratchTake(sc, ntot + 1, sizeof(*surv));
   for (PetscInt i = 0; i < ntot; i++) {
     for (int a = 0; a < 3; a++) {
-      xs[3 * i + a] = p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L[a] : 0.0);
-      bbmin[a]      = PetscMin(bbmin[a], xs[3 * i + a]);
-      bbmax[a]      = PetscMax(bbmax[a], xs[3 * i + a]);
+      PetscReal xa = NeighborShifted(p, L, i, a);
+      bbmin[a]     = PetscMin(bbmin[a], xa);
+      bbmax[a]     = PetscMax(bbmax[a], xa);
     }
     rmin = PetscMin(rmin, p->radius[i]);
   }
@@ -284,7 +291,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
     for (PetscInt i = 0; i < ntot; i++) {
       PetscInt k = 0;
       if (cls[i] != c) continue;
-      for (int a = 2; a >= 0; a--) k = k * cc[c].nc[a] + PetscMin((PetscInt)((xs[3 * i + a] - bbmin[a]) / cc[c].w[a]), cc[c].nc[a] - 1);
+      for (int a = 2; a >= 0; a--) k = k * cc[c].nc[a] + PetscMin((PetscInt)((NeighborShifted(p, L, i, a) - bbmin[a]) / cc[c].w[a]), cc[c].nc[a] - 1);
       cell[i] = k;
       cc[c].start[k + 1]++;
     }
@@ -295,7 +302,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
       if (cls[i] != c) continue;
       m         = cc[c].start[cell[i]]++; /* start[k] now ends cell k */
       member[m] = i;
-      for (int a = 0; a < 3; a++) bx[3 * m + a] = xs[3 * i + a];
+      for (int a = 0; a < 3; a++) bx[3 * m + a] = NeighborShifted(p, L, i, a);
     }
     for (PetscInt k = ncell; k > 0; k--) cc[c].start[k] = cc[c].start[k - 1];
     cc[c].start[0] = nbin;

@@ -6,7 +6,7 @@ PetscErrorCode ScratchBegin(Scratch *s, size_t bytes)
   s->used = 0;
   if (bytes <= s->cap) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree(s->buf));
-  s->cap = bytes + bytes / 4; /* the later phases and rebuilds grow a little: fit them at once */
+  s->cap = bytes + bytes / 16; /* the later rebuilds grow a little: fit them at once */
   PetscCall(PetscMalloc1(s->cap, &s->buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
