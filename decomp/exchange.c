@@ -248,7 +248,7 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
       for (PetscInt k = 0; k < ns; k++) ParticlesPack(p, ex->send[sw][k], shift, ex->sbuf + k * PARTICLE_PACK_REALS);
       PetscCall(ExchangeSwap(g, ex, to, from, ns * PARTICLE_PACK_REALS, &nr));
       nr /= PARTICLE_PACK_REALS;
-      PetscCall(ParticlesReserve(p, p->n + p->nghost + nr));
+      PetscCall(ParticlesReserveGhosts(p, p->n + p->nghost + nr));
       ex->recv_start[sw] = p->n + p->nghost;
       ex->nrecv[sw]      = nr;
       for (PetscInt k = 0; k < nr; k++) ParticlesUnpack(p, p->n + p->nghost + k, ex->rbuf + k * PARTICLE_PACK_REALS, g->rank);

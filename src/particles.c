@@ -37,7 +37,8 @@ PetscErrorCode ParticlesDestroy(Particles *p)
  * Each array is reallocated on its own (large ones are remapped, not
  * copied, so growing never holds two copies of the store) and by a quarter
  * at least: the store is the largest part of memory after the libraries. */
-PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
+/* Arrays every local particle has; capacities grow by a quarter. */
+PetscErrorCode ParticlesReserveGhosts(Particles *p, PetscInt cap)
 {
   PetscFunctionBeginUser;
   if (cap <= p->cap) PetscFunctionReturn(PETSC_SUCCESS);
@@ -56,10 +57,23 @@ PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
   PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->w), &p->w));
   PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->vp), &p->vp));
   PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->wp), &p->wp));
+  p->cap = cap;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Also the owned-only arrays, which ghosts (most of a small subdomain's
+ * particles) do not need: nothing reads a ghost's force, torque or build
+ * position. */
+PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ParticlesReserveGhosts(p, cap));
+  if (cap <= p->ocap) PetscFunctionReturn(PETSC_SUCCESS);
+  cap = PetscMax(cap, p->ocap + p->ocap / 4);
   PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->f), &p->f));
   PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->t), &p->t));
   PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->x0), &p->x0));
-  p->cap = cap;
+  p->ocap = cap;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -228,7 +242,9 @@ void ParticlesUnpack(Particles *p, PetscInt i, const PetscReal *b, PetscMPIInt r
     p->w[3 * i + a]     = b[15 + a];
     p->vp[3 * i + a]    = b[19 + a];
     p->wp[3 * i + a]    = b[22 + a];
-    p->f[3 * i + a] = p->t[3 * i + a] = 0.0;
-    p->x0[3 * i + a]                  = b[9 + a];
+    if (i < p->ocap) { /* an owned particle's (a ghost's index may be past them) */
+      p->f[3 * i + a] = p->t[3 * i + a] = 0.0;
+      p->x0[3 * i + a]                  = b[9 + a];
+    }
   }
 }

@@ -13,6 +13,7 @@
 
 typedef struct {
   PetscInt    n, nghost, cap; /* owned, ghosts after them, capacity */
+  PetscInt    ocap;           /* capacity of the owned-only arrays f, t, x0 (ghosts have none) */
   PetscInt64 *id;
   PetscInt   *type, *flags, *owner; /* owner: rank that owns the particle */
   PetscInt   *origin;               /* a periodic self-image ghost: local index of its owned copy, else -1 */
@@ -20,13 +21,14 @@ typedef struct {
   PetscReal  *radius, *mass, *inertia;
   PetscReal  *x, *v, *w;      /* 3 per particle */
   PetscReal  *vp, *wp;        /* velocities predicted at the step's end (dashpots) */
-  PetscReal  *f, *t;          /* force and torque, owned only */
-  PetscReal  *x0;             /* position at the last neighbour build (skin check) */
+  PetscReal  *f, *t;          /* force and torque: owned only (ocap) */
+  PetscReal  *x0;             /* position at the last neighbour build (skin check): owned only */
 } Particles;
 
 PETSC_EXTERN PetscErrorCode ParticlesCreate(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesDestroy(Particles *);
-PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap);
+PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap);       /* for cap owned particles (no ghosts yet) */
+PETSC_EXTERN PetscErrorCode ParticlesReserveGhosts(Particles *, PetscInt cap); /* for owned and ghosts together: cap - n ghosts */
 PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3], const PetscReal v[3], const PetscReal w[3]);
 PETSC_EXTERN void           ParticlesCopy(Particles *, PetscInt to, PetscInt from);
 PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *); /* into id order; before the ghosts */
