@@ -74,33 +74,45 @@ static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
   return (hi < p->n && !(p->flags[lo] & PARTICLE_SELF_IMAGE)) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* Dense rank of each local particle's id (a self-image shares its owner's):
- * LSD radix sort on the ids, 8 bits a pass, passes with one value skipped. */
-static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt ntot, Scratch *sc, PetscInt *rank, PetscInt *nrank)
+/* How many of the first particles are in strictly increasing id order: all
+ * the owned ones after EngineRebuild sorts them, whatever the ghosts. */
+static PetscInt NeighborSortedPrefix(const Particles *p)
 {
-  uint64_t *k0 = ScratchTake(sc, ntot, sizeof(*k0)), *k1 = ScratchTake(sc, ntot, sizeof(*k1)), *key, *key2;
-  PetscInt *i0 = ScratchTake(sc, ntot, sizeof(*i0)), *i1 = ScratchTake(sc, ntot, sizeof(*i1)), *idx, *idx2, cnt[256];
+  PetscInt k = 1;
+  while (k < p->n && p->id[k] > p->id[k - 1]) k++;
+  return k >= p->n ? p->n : 0;
+}
+
+/* Dense rank of each local particle's id (a self-image shares its owner's):
+ * LSD radix sort, 8 bits a pass, passes with one value skipped, of the
+ * particles past the sorted prefix [0, lo), then one merge with it. */
+static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt ntot, Scratch *sc, PetscInt *rank, PetscInt *nrank)
+{
+  PetscInt  m  = ntot - lo;
+  uint64_t *k0 = ScratchTake(sc, m, sizeof(*k0)), *k1 = ScratchTake(sc, m, sizeof(*k1)), *key, *key2;
+  PetscInt *i0 = ScratchTake(sc, m, sizeof(*i0)), *i1 = ScratchTake(sc, m, sizeof(*i1)), *idx, *idx2, cnt[256], a = 0, b = 0, r = -1;
+  PetscInt64 last = 0;
 
   PetscFunctionBeginUser;
   key = k0, key2 = k1, idx = i0, idx2 = i1; /* ping-pong between the passes */
-  for (PetscInt i = 0; i < ntot; i++) {
-    key[i] = (uint64_t)p->id[i] ^ ((uint64_t)1 << 63); /* signed order as unsigned */
-    idx[i] = i;
+  for (PetscInt i = 0; i < m; i++) {
+    key[i] = (uint64_t)p->id[lo + i] ^ ((uint64_t)1 << 63); /* signed order as unsigned */
+    idx[i] = lo + i;
   }
   for (int sh = 0; sh < 64; sh += 8) {
     PetscInt  pos = 0, skip = 0;
     uint64_t *tk;
     PetscInt *ti;
-    for (int b = 0; b < 256; b++) cnt[b] = 0;
-    for (PetscInt i = 0; i < ntot; i++) cnt[(key[i] >> sh) & 255]++;
-    for (int b = 0; b < 256; b++) {
-      PetscInt c = cnt[b];
-      if (c == ntot) skip = 1;
-      cnt[b] = pos;
-      pos += c;
+    for (int c = 0; c < 256; c++) cnt[c] = 0;
+    for (PetscInt i = 0; i < m; i++) cnt[(key[i] >> sh) & 255]++;
+    for (int c = 0; c < 256; c++) {
+      PetscInt q = cnt[c];
+      if (q == m) skip = 1;
+      cnt[c] = pos;
+      pos += q;
     }
     if (skip) continue;
-    for (PetscInt i = 0; i < ntot; i++) {
+    for (PetscInt i = 0; i < m; i++) {
       PetscInt d = cnt[(key[i] >> sh) & 255]++;
       key2[d]    = key[i];
       idx2[d]    = idx[i];
@@ -108,12 +120,13 @@ static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt ntot, Scratch 
     tk = key, key = key2, key2 = tk;
     ti = idx, idx = idx2, idx2 = ti;
   }
-  *nrank = 0;
-  for (PetscInt s = 0; s < ntot; s++) {
-    if (s > 0 && key[s] != key[s - 1]) (*nrank)++;
-    rank[idx[s]] = *nrank;
+  while (a < lo || b < m) {
+    PetscInt   i  = (b >= m || (a < lo && p->id[a] <= p->id[idx[b]])) ? a++ : idx[b++];
+    PetscInt64 id = p->id[i];
+    if (r < 0 || id != last) r++;
+    rank[i] = r, last = id;
   }
-  if (ntot) (*nrank)++;
+  *nrank = r + 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -122,13 +135,13 @@ static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt ntot, Scratch 
  * lower id.  Ids identify a pair: a contact is held through one image only. */
 static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, PetscInt ntot, Scratch *sc)
 {
-  PetscInt *rank, *start, *tmp, nrank, n = nl->npair;
+  PetscInt *rank, *start, *tmp, nrank, n = nl->npair, lo = NeighborSortedPrefix(p);
 
   PetscFunctionBeginUser;
   if (n < 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, PetscInt) + 2 * ScratchBytes(ntot, uint64_t) + 2 * ScratchBytes(ntot, PetscInt) + ScratchBytes(ntot + 1, PetscInt) + ScratchBytes(2 * n, PetscInt)));
+  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, PetscInt) + 2 * ScratchBytes(ntot - lo, uint64_t) + 2 * ScratchBytes(ntot - lo, PetscInt) + ScratchBytes(ntot + 1, PetscInt) + ScratchBytes(2 * n, PetscInt)));
   rank = ScratchTake(sc, ntot, sizeof(*rank));
-  PetscCall(NeighborIdRank(p, ntot, sc, rank, &nrank));
+  PetscCall(NeighborIdRank(p, lo, ntot, sc, rank, &nrank));
   start = ScratchTake(sc, nrank + 1, sizeof(*start));
   tmp   = ScratchTake(sc, 2 * n, sizeof(*tmp));
   PetscCall(PetscArrayzero(start, nrank + 1));
