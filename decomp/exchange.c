@@ -36,17 +36,25 @@ static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Send ns reals to dest while receiving from src into ex->rbuf; returns the count received. */
-static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest, PetscMPIInt src, PetscInt ns, PetscInt *nr)
+/* Send ns reals to dest while receiving from src; returns the count received
+ * and where: ex->rbuf, or for a swap with this rank itself (its own periodic
+ * images) ex->sbuf, with no copy. */
+static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest, PetscMPIInt src, PetscInt ns, PetscInt *nr, const PetscReal **rb)
 {
   PetscMPIInt sn, rn = 0;
 
   PetscFunctionBeginUser;
+  if (dest == g->rank && src == g->rank) {
+    *nr = ns;
+    *rb = ex->sbuf;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscMPIIntCast(ns, &sn));
   PetscCallMPI(MPI_Sendrecv(&sn, 1, MPI_INT, dest, 11, &rn, 1, MPI_INT, src, 11, g->comm, MPI_STATUS_IGNORE));
   PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, rn + 1));
   PetscCallMPI(MPI_Sendrecv(ex->sbuf, sn, MPIU_REAL, dest, 12, ex->rbuf, rn, MPIU_REAL, src, 12, g->comm, MPI_STATUS_IGNORE));
   *nr = rn;
+  *rb = ex->rbuf;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -144,7 +152,8 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
   for (int a = 0; a < 3; a++) {
     for (int s = 0; s < 2; s++) {
       PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
-      PetscInt    np = 0, nrec = 0, nr, keep = 0, kr = 0, *mark;
+      PetscInt         np = 0, nrec = 0, nr, keep = 0, kr = 0, *mark;
+      const PetscReal *rb;
       PetscReal  *b;
 
       /* who leaves across this side (dest 1), or through a wall (dest 2: lost) */
@@ -193,10 +202,10 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
         if (!mark[k]) hs->r[kr++] = hs->r[k];
       hs->n = kr;
       PetscCall(PetscFree(mark));
-      PetscCall(ExchangeSwap(g, ex, to, from, to == MPI_PROC_NULL ? 0 : (PetscInt)(b - ex->sbuf), &nr));
+      PetscCall(ExchangeSwap(g, ex, to, from, to == MPI_PROC_NULL ? 0 : (PetscInt)(b - ex->sbuf), &nr, &rb));
       if (nr) {
-        PetscInt   rp = (PetscInt)ex->rbuf[0], rrec = (PetscInt)ex->rbuf[1];
-        PetscReal *c  = ex->rbuf + 2;
+        PetscInt         rp = (PetscInt)rb[0], rrec = (PetscInt)rb[1];
+        const PetscReal *c  = rb + 2;
         PetscCall(ParticlesReserve(p, p->n + rp));
         for (PetscInt k = 0; k < rp; k++, c += PARTICLE_PACK_REALS) {
           PetscInt i = p->n++;
@@ -229,7 +238,8 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
     PetscInt  nlast = p->n + p->nghost;
     PetscReal L     = g->hi[a] - g->lo[a];
     for (int s = 0; s < 2; s++) {
-      PetscInt    sw = 2 * a + s, ns = 0, nr, shift[3] = {0, 0, 0};
+      PetscInt         sw = 2 * a + s, ns = 0, nr, shift[3] = {0, 0, 0};
+      const PetscReal *rb;
       PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
       if (g->periodic[a] && s == 0 && g->coords[a] == 0) shift[a] = 1;
       if (g->periodic[a] && s == 1 && g->coords[a] == g->dims[a] - 1) shift[a] = -1;
@@ -246,12 +256,12 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
       ex->nsend[sw] = ns;
       PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ns * PARTICLE_PACK_REALS + 1));
       for (PetscInt k = 0; k < ns; k++) ParticlesPack(p, ex->send[sw][k], shift, ex->sbuf + k * PARTICLE_PACK_REALS);
-      PetscCall(ExchangeSwap(g, ex, to, from, ns * PARTICLE_PACK_REALS, &nr));
+      PetscCall(ExchangeSwap(g, ex, to, from, ns * PARTICLE_PACK_REALS, &nr, &rb));
       nr /= PARTICLE_PACK_REALS;
       PetscCall(ParticlesReserveGhosts(p, p->n + p->nghost + nr));
       ex->recv_start[sw] = p->n + p->nghost;
       ex->nrecv[sw]      = nr;
-      for (PetscInt k = 0; k < nr; k++) ParticlesUnpack(p, p->n + p->nghost + k, ex->rbuf + k * PARTICLE_PACK_REALS, g->rank);
+      for (PetscInt k = 0; k < nr; k++) ParticlesUnpack(p, p->n + p->nghost + k, rb + k * PARTICLE_PACK_REALS, g->rank);
       p->nghost += nr;
     }
   }
