@@ -254,6 +254,14 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
           if ((s == 0 && xs < g->sublo[a] + ex->cut) || (s == 1 && xs >= g->subhi[a] - ex->cut)) ex->send[sw][ns++] = i;
         }
       ex->nsend[sw] = ns;
+      if (to == g->rank && from == g->rank) { /* this rank's own periodic images: made in place, no message */
+        PetscCall(ParticlesReserveGhosts(p, p->n + p->nghost + ns));
+        ex->recv_start[sw] = p->n + p->nghost;
+        ex->nrecv[sw]      = ns;
+        for (PetscInt k = 0; k < ns; k++) ParticlesImage(p, p->n + p->nghost + k, ex->send[sw][k], shift, g->rank);
+        p->nghost += ns;
+        continue;
+      }
       PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ns * PARTICLE_PACK_REALS + 1));
       for (PetscInt k = 0; k < ns; k++) ParticlesPack(p, ex->send[sw][k], shift, ex->sbuf + k * PARTICLE_PACK_REALS);
       PetscCall(ExchangeSwap(g, ex, to, from, ns * PARTICLE_PACK_REALS, &nr, &rb));

@@ -225,6 +225,33 @@ void ParticlesPack(const Particles *p, PetscInt i, const PetscInt shift[3], Pets
   }
 }
 
+/* ParticlesUnpack(o, ParticlesPack(i, shift)) on this rank without the
+ * message: a periodic image of local particle i becomes ghost o (reserved). */
+void ParticlesImage(Particles *p, PetscInt o, PetscInt i, const PetscInt shift[3], PetscMPIInt rank)
+{
+  PetscInt owner = p->owner[i], origin = i < p->n ? i : p->origin[i];
+  p->id[o]      = p->id[i];
+  p->type[o]    = p->type[i];
+  p->owner[o]   = owner;
+  p->origin[o]  = owner == rank ? origin : -1;
+  p->flags[o]   = (p->flags[i] & ~PARTICLE_SELF_IMAGE) | (owner == rank ? PARTICLE_SELF_IMAGE : 0);
+  p->radius[o]  = p->radius[i];
+  p->mass[o]    = p->mass[i];
+  p->inertia[o] = p->inertia[i];
+  for (int a = 0; a < 3; a++) {
+    p->image[3 * o + a] = p->image[3 * i + a] + shift[a];
+    p->x[3 * o + a]     = p->x[3 * i + a];
+    p->v[3 * o + a]     = p->v[3 * i + a];
+    p->w[3 * o + a]     = p->w[3 * i + a];
+    p->vp[3 * o + a]    = p->vp[3 * i + a];
+    p->wp[3 * o + a]    = p->wp[3 * i + a];
+    if (o < p->ocap) {
+      p->f[3 * o + a] = p->t[3 * o + a] = 0.0;
+      p->x0[3 * o + a]                  = p->x[3 * i + a];
+    }
+  }
+}
+
 void ParticlesUnpack(Particles *p, PetscInt i, const PetscReal *b, PetscMPIInt rank)
 {
   p->id[i]      = (PetscInt64)b[0];

@@ -37,5 +37,6 @@ PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *); /* into id order; b
 #define PARTICLE_PACK_REALS 26
 PETSC_EXTERN void ParticlesPack(const Particles *, PetscInt i, const PetscInt image_shift[3], PetscReal *buf);
 PETSC_EXTERN void ParticlesUnpack(Particles *, PetscInt i, const PetscReal *buf, PetscMPIInt rank);
+PETSC_EXTERN void ParticlesImage(Particles *, PetscInt o, PetscInt i, const PetscInt image_shift[3], PetscMPIInt rank);
 
 #endif
