@@ -373,7 +373,10 @@ static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, Pe
 
 /* The periodic shifts (img_i - img_j) L of the imaged pairs in pair order,
  * fixed until the next build: the scan takes them in turn instead of loading
- * both members' images. */
+ * both members' images.  An image difference is -2 .. 2 per axis (ghosts are
+ * one box length away at most), so a pair keeps the index of its shift in a
+ * table of the 125. */
+#define ENGINE_SHIFT_INDEX(d0, d1, d2) (((d0) + 2) * 25 + ((d1) + 2) * 5 + ((d2) + 2))
 static PetscErrorCode EngineImageShifts(Engine *e)
 {
   const Particles    *p  = &e->p;
@@ -384,15 +387,22 @@ static PetscErrorCode EngineImageShifts(Engine *e)
   if (e->shift_build == nl->builds) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt k = 0; k < nl->npair; k++) m += (nl->flag[k] & NEIGHBOR_IMAGED) ? 1 : 0;
   PetscCall(PetscFree(e->shift));
-  PetscCall(PetscMalloc1(3 * m + 1, &e->shift));
+  PetscCall(PetscMalloc1(m + 1, &e->shift));
+  for (int d0 = -2; d0 <= 2; d0++)
+    for (int d1 = -2; d1 <= 2; d1++)
+      for (int d2 = -2; d2 <= 2; d2++) {
+        PetscReal *t = e->shift_table[ENGINE_SHIFT_INDEX(d0, d1, d2)];
+        t[0] = d0 ? (PetscReal)d0 * e->L[0] : 0.0, t[1] = d1 ? (PetscReal)d1 * e->L[1] : 0.0, t[2] = d2 ? (PetscReal)d2 * e->L[2] : 0.0;
+      }
   m = 0;
   for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], di[3];
     if (!(nl->flag[k] & NEIGHBOR_IMAGED)) continue;
     for (int a = 0; a < 3; a++) {
-      PetscInt di = p->image[3 * i + a] - p->image[3 * j + a];
-      e->shift[m++] = di ? (PetscReal)di * e->L[a] : 0.0;
+      di[a] = p->image[3 * i + a] - p->image[3 * j + a];
+      PetscCheck(di[a] >= -2 && di[a] <= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart", p->id[i], p->id[j], di[a]);
     }
+    e->shift[m++] = (unsigned char)ENGINE_SHIFT_INDEX(di[0], di[1], di[2]);
   }
   e->shift_build = nl->builds;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -414,7 +424,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   ContactBatchModel  bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, e->model.law.p[0] + 1.0, eb->need};
 
   PetscReal         *xr;
-  const PetscReal   *sh;
+  const unsigned char *sh;
 
   PetscFunctionBeginUser;
   /* position and radius side by side: the scan's one load per member, in
@@ -437,9 +447,9 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
       PetscReal        r[3], rs = xi[3] + xj[3], rr, len, d;
       for (int a = 0; a < 3; a++) r[a] = xi[a] - xj[a];
       if (fl[k] & NEIGHBOR_IMAGED) { /* NeighborSeparation's arithmetic */
+        const PetscReal *t = e->shift_table[*sh++];
         for (int a = 0; a < 3; a++)
-          if (sh[a] != 0.0) r[a] += sh[a];
-        sh += 3;
+          if (t[a] != 0.0) r[a] += t[a];
       }
       if (fl[k] & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
         const EnginePairMemo *m = EnginePairMemoFor(e, k, i, j, mm);

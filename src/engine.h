@@ -44,7 +44,8 @@ typedef struct {
   PetscInt     request_all;  /* after the step: the largest request of any rank, the same on all */
   PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
   Scratch      scratch;     /* shared by the phases of a list rebuild */
-  PetscReal   *shift;       /* periodic shifts of the imaged pairs, 3 each in pair order (EngineImageShifts) */
+  unsigned char *shift;     /* periodic shifts of the imaged pairs in pair order, as rows of shift_table (EngineImageShifts) */
+  PetscReal    shift_table[125][3];
   PetscInt     shift_build; /* the list build they belong to */
   PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
 } Engine;
