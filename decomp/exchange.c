@@ -152,7 +152,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
   for (int a = 0; a < 3; a++) {
     for (int s = 0; s < 2; s++) {
       PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
-      PetscInt         np = 0, nrec = 0, nr, keep = 0, kr = 0, *mark;
+      PetscInt         np = 0, nrec = 0, nr, keep = 0, kr = 0, nleave = 0, *mark = NULL;
       const PetscReal *rb;
       PetscReal  *b;
 
@@ -162,6 +162,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
         PetscCheck(dir >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry", p->id[i], a, (double)p->x[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
         dest[i] = (dir == 3 && s == 0) ? 2 : (dir == 1 + s ? 1 : 0);
         if (dest[i] == 1 && to == MPI_PROC_NULL) dest[i] = 2;
+        if (dest[i]) nleave++;
         if (dest[i] == 1) {
           PetscInt k = HistoryStoreFirst(hs, p->id[i]);
           np++;
@@ -172,14 +173,14 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
       ex->sbuf[0] = (PetscReal)np;
       ex->sbuf[1] = (PetscReal)nrec;
       b           = ex->sbuf + 2;
-      PetscCall(PetscCalloc1(hs->n + 1, &mark));
-      for (PetscInt i = 0; i < p->n; i++) {
+      if (nleave) PetscCall(PetscCalloc1(hs->n + 1, &mark)); /* most sides of most rebuilds: nobody leaves */
+      for (PetscInt i = 0; i < p->n && nleave; i++) {
         const PetscInt zero[3] = {0, 0, 0};
         if (dest[i] != 1) continue;
         ParticlesPack(p, i, zero, b);
         b += PARTICLE_PACK_REALS;
       }
-      for (PetscInt i = 0; i < p->n; i++) {
+      for (PetscInt i = 0; i < p->n && nleave; i++) {
         PetscInt k;
         if (!dest[i]) continue;
         for (k = HistoryStoreFirst(hs, p->id[i]); k < hs->n && hs->r[k].owner == p->id[i]; k++) {
@@ -190,18 +191,23 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
           mark[k] = 1;
         }
       }
-      for (PetscInt i = 0; i < p->n; i++) {
+      for (PetscInt i = 0; i < p->n && nleave; i++) {
         if (dest[i] == 2) (*nlost)++;
         if (!dest[i]) {
           if (keep != i) ParticlesCopy(p, keep, i);
           keep++;
         }
       }
-      p->n = keep;
-      for (PetscInt k = 0; k < hs->n; k++)
-        if (!mark[k]) hs->r[kr++] = hs->r[k];
-      hs->n = kr;
-      PetscCall(PetscFree(mark));
+      if (nleave) {
+        p->n = keep;
+        for (PetscInt k = 0; k < hs->n; k++)
+          if (!mark[k]) {
+            if (kr != k) hs->r[kr] = hs->r[k];
+            kr++;
+          }
+        hs->n = kr;
+        PetscCall(PetscFree(mark));
+      }
       PetscCall(ExchangeSwap(g, ex, to, from, to == MPI_PROC_NULL ? 0 : (PetscInt)(b - ex->sbuf), &nr, &rb));
       if (nr) {
         PetscInt         rp = (PetscInt)rb[0], rrec = (PetscInt)rb[1];

@@ -35,15 +35,27 @@ static PetscErrorCode EngineRebuild(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_neigh));
+  PetscCall(PetscLogEventBegin(e->ev_gather, 0, 0, 0, 0));
   PetscCall(EngineGather(e));
+  PetscCall(PetscLogEventEnd(e->ev_gather, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->ev_migrate, 0, 0, 0, 0));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &e->scratch, &nlost));
   e->lost += nlost;
-  PetscCall(ParticlesSortOwned(&e->p));
+  /* the pair lists stream through particles in id order; a migration's
+   * arrivals (appended) may wait for the sort until they are a sixteenth */
+  if (e->p.n - ParticlesSortedPrefix(&e->p) > e->p.n / 16) PetscCall(ParticlesSortOwned(&e->p));
+  PetscCall(PetscLogEventEnd(e->ev_migrate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->ev_borders, 0, 0, 0, 0));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p));
+  PetscCall(PetscLogEventEnd(e->ev_borders, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->ev_build, 0, 0, 0, 0));
   PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls, &e->scratch));
+  PetscCall(PetscLogEventEnd(e->ev_build, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->ev_attach, 0, 0, 0, 0));
   PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
   PetscCall(HistoryStoreAttach(&e->hs, &e->nl, &e->p));
   PetscCall(HistoryStoreClear(&e->hs)); /* the records live in the pairs until the next rebuild */
+  PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
   e->rebuilds++;
   PetscCall(PetscLogStagePop());
@@ -618,6 +630,18 @@ static PetscErrorCode EngineStage(const char *name, PetscLogStage *stage)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -log_view events of the rebuild's phases, likewise once per process. */
+static PetscErrorCode EngineEvent(const char *name, PetscLogEvent *ev)
+{
+  static PetscClassId cid = 0;
+
+  PetscFunctionBeginUser;
+  if (!cid) PetscCall(PetscClassIdRegister("hdem engine", &cid));
+  PetscCall(PetscLogEventGetId(name, ev));
+  if (*ev < 0) PetscCall(PetscLogEventRegister(name, cid, ev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Stages, box lengths, halo and lists: what EngineSetUp and EngineResume share. */
 static PetscErrorCode EngineCreateParts(Engine *e)
 {
@@ -626,6 +650,11 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   PetscCall(EngineStage("Halo", &e->stage_comm));
   PetscCall(EngineStage("Force", &e->stage_force));
   PetscCall(EngineStage("Integrate", &e->stage_integrate));
+  PetscCall(EngineEvent("HistoryGather", &e->ev_gather));
+  PetscCall(EngineEvent("Migrate", &e->ev_migrate));
+  PetscCall(EngineEvent("Borders", &e->ev_borders));
+  PetscCall(EngineEvent("ListBuild", &e->ev_build));
+  PetscCall(EngineEvent("HistoryAttach", &e->ev_attach));
   for (int a = 0; a < 3; a++) e->L[a] = e->grid.periodic[a] ? e->grid.hi[a] - e->grid.lo[a] : 0.0;
   for (PetscInt i = 0; i < e->p.n; i++) e->p.owner[i] = e->grid.rank;
   PetscCall(ExchangeCreate(&e->grid, 2.0 * e->rmax + e->skin, &e->ex));
@@ -670,7 +699,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(EngineCreateParts(e));
   PetscCall(PetscLogStagePush(e->stage_neigh));
-  PetscCall(ParticlesSortOwned(p)); /* the uninterrupted run's local order (as EngineRebuild) */
+  PetscCall(ParticlesSortOwned(p)); /* id order, as EngineRebuild keeps it (results do not depend on it) */
   PetscCall(PetscMalloc1(3 * p->n + 1, &x));
   PetscCall(PetscArraycpy(x, p->x, 3 * p->n));
   PetscCall(PetscArraycpy(p->x, p->x0, 3 * p->n));

@@ -48,6 +48,7 @@ typedef struct {
   PetscReal    shift_table[125][3];
   PetscInt     shift_build; /* the list build they belong to */
   PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
+  PetscLogEvent ev_gather, ev_migrate, ev_borders, ev_build, ev_attach; /* the rebuild's phases in -log_view */
 } Engine;
 
 PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);   /* after grid, particles, model, walls are in place */

@@ -196,7 +196,7 @@ PetscInt HistoryStoreFirst(const HistoryStore *s, PetscInt64 owner)
 }
 
 /* first[i] (HistoryStoreFirst) for the particles whose records Attach reads:
- * the owned ones, in id order after ParticlesSortOwned, so one forward walk
+ * the owned ones, (mostly) in id order as EngineRebuild keeps them, so one forward walk
  * over the store finds them all (a binary search where that order breaks),
  * and the self-images, which share their owned copy's id.  Other ghosts' own
  * records are never read: an empty range. */

@@ -74,13 +74,13 @@ static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
   return (hi < p->n && !(p->flags[lo] & PARTICLE_SELF_IMAGE)) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* How many of the first particles are in strictly increasing id order: all
- * the owned ones after EngineRebuild sorts them, whatever the ghosts. */
+/* How many of the first owned particles are in strictly increasing id
+ * order: all or most of them (EngineRebuild keeps them so). */
 static PetscInt NeighborSortedPrefix(const Particles *p)
 {
   PetscInt k = 1;
   while (k < p->n && p->id[k] > p->id[k - 1]) k++;
-  return k >= p->n ? p->n : 0;
+  return PetscMin(k, p->n);
 }
 
 /* Dense rank of each local particle's id (a self-image shares its owner's):

@@ -155,16 +155,21 @@ static void ParticlesGather(void *a, size_t sz, int bs, PetscInt n, const Partic
 /* Owned particles into id order (no ghosts may exist): the pair lists run in
  * id order, so their loads then stream through the arrays.  Only local
  * indices change; everything keyed by id, sums included, stays the same. */
+PetscInt ParticlesSortedPrefix(const Particles *p)
+{
+  PetscInt k = 1;
+  while (k < p->n && p->id[k] >= p->id[k - 1]) k++;
+  return PetscMin(k, p->n);
+}
+
 PetscErrorCode ParticlesSortOwned(Particles *p)
 {
-  PetscInt     n = p->n, k;
+  PetscInt     n = p->n, k = ParticlesSortedPrefix(p);
   ParticleKey *key;
   char        *buf;
 
   PetscFunctionBeginUser;
   PetscCheck(p->nghost == 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "sort owned particles before ghosts exist");
-  for (k = 1; k < n; k++)
-    if (p->id[k] < p->id[k - 1]) break;
   if (k >= n) PetscFunctionReturn(PETSC_SUCCESS); /* already sorted: the usual case between migrations */
   PetscCall(PetscMalloc1(n, &key));
   PetscCall(PetscMalloc1((size_t)n * sizeof(PetscInt64), &buf));

@@ -32,6 +32,7 @@ PETSC_EXTERN PetscErrorCode ParticlesReserveGhosts(Particles *, PetscInt cap); /
 PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3], const PetscReal v[3], const PetscReal w[3]);
 PETSC_EXTERN void           ParticlesCopy(Particles *, PetscInt to, PetscInt from);
 PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *); /* into id order; before the ghosts */
+PETSC_EXTERN PetscInt       ParticlesSortedPrefix(const Particles *); /* how many owned particles lead in id order */
 
 /* Doubles per particle in a migration/border message, and packing. */
 #define PARTICLE_PACK_REALS 26
