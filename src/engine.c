@@ -549,25 +549,13 @@ static void EngineKick(Engine *e, PetscReal h)
   IntegratorKickBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, h, p->v, p->w);
 }
 
-/* Drift and the predicted velocities (vp = v + (dt/2) f / m, wp likewise);
- * gravity's work summed in a local, in the same order (particle, then
- * axis), so the same bits. */
-static void EngineDrift(Engine *e, PetscReal dt)
+/* Kick by dt / 2, drift and the predicted velocities (vp = v + (dt/2) f / m,
+ * wp likewise) in one pass; gravity's work summed along (thermo only: the
+ * particles' state does not depend on its order). */
+static void EngineOpenStep(Engine *e, PetscReal dt)
 {
-  Particles       *p  = &e->p;
-  const PetscInt   n  = p->n, *restrict fl = p->flags;
-  const PetscReal *restrict m = p->mass, *restrict v = p->v;
-  PetscReal       *restrict x = p->x;
-  PetscReal        g[3] = {e->gravity[0], e->gravity[1], e->gravity[2]}, work = e->work_gravity;
-  for (PetscInt i = 0; i < n; i++) {
-    if (fl[i] & PARTICLE_FROZEN) continue;
-    for (int a = 0; a < 3; a++) {
-      x[3 * i + a] += v[3 * i + a] * dt;
-      work += m[i] * g[a] * v[3 * i + a] * dt; /* wraps on periodic axes do not count */
-    }
-  }
-  e->work_gravity = work;
-  IntegratorPredictBodies(n, fl, m, p->inertia, p->f, p->t, p->v, p->w, 0.5 * dt, p->vp, p->wp);
+  Particles *p = &e->p;
+  e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp);
 }
 
 /* Whether, after a step no longer than dt_up, some particle may be more than
@@ -726,8 +714,7 @@ PetscErrorCode EngineStep(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_integrate));
-  EngineKick(e, 0.5 * dt);
-  EngineDrift(e, dt);
+  EngineOpenStep(e, dt);
   PetscCall(PetscLogStagePop());
   if (e->rebuild_next) PetscCall(EngineRebuild(e));
   else {

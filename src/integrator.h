@@ -17,9 +17,12 @@ static inline void IntegratorDrift(PetscInt n, PetscReal *restrict x, const Pets
   for (PetscInt i = 0; i < 3 * n; i++) x[i] += v[i] * dt;
 }
 
-/* The owned particles' kick v += f / m h, w += t / I h, and prediction
- * vp = v + h f / m, wp = w + h t / I, frozen bodies left as they are. */
+/* The owned particles' kick v += f / m h, w += t / I h, frozen bodies left
+ * as they are. */
 PETSC_EXTERN void IntegratorKickBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *f, const PetscReal *t, PetscReal h, PetscReal *v, PetscReal *w);
-PETSC_EXTERN void IntegratorPredictBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *f, const PetscReal *t, const PetscReal *v, const PetscReal *w, PetscReal h, PetscReal *vp, PetscReal *wp);
+/* The first half of a step in one pass: kick by h = dt / 2, drift by dt,
+ * prediction vp = v + h f / m, wp = w + h t / I; returns the work of
+ * gravity g over the drift (frozen bodies stay and do none). */
+PETSC_EXTERN PetscReal IntegratorOpenStepBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *f, const PetscReal *t, PetscReal dt, const PetscReal g[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp);
 
 #endif
