@@ -542,13 +542,6 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* v += f / m h, w += t / I h over the owned particles (frozen ones stay). */
-static void EngineKick(Engine *e, PetscReal h)
-{
-  Particles *p = &e->p;
-  IntegratorKickBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, h, p->v, p->w);
-}
-
 /* Kick by dt / 2, drift and the predicted velocities (vp = v + (dt/2) f / m,
  * wp likewise) in one pass; gravity's work summed along (thermo only: the
  * particles' state does not depend on its order). */
@@ -558,37 +551,27 @@ static void EngineOpenStep(Engine *e, PetscReal dt)
   e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp);
 }
 
+/* The next step is no longer than this. */
+static PetscReal EngineNextLongest(const Engine *e)
+{
+  return e->ctl.mode == TIMESTEP_FIXED ? e->ctl.dt_fixed : PetscMin(e->ctl.dt_max, e->dt > 0.0 ? e->ctl.growth * e->dt : e->ctl.dt_max);
+}
+
 /* Whether, after a step no longer than dt_up, some particle may be more than
  * half the skin from where the lists were built: known before that step. */
 static PetscReal EngineRebuildFlag(const Engine *e, PetscReal dt_up)
 {
-  const Particles *p  = &e->p;
-  PetscReal        hs = 0.5 * e->skin, q = 0.5 * dt_up * dt_up, h2 = hs * hs;
-  for (PetscInt i = 0; i < p->n; i++) {
-    PetscReal dx[3], a = 0.0, b = 0.0, c = 0.0, m = p->mass[i];
-    if (p->flags[i] & PARTICLE_FROZEN) continue;
-    for (int k = 0; k < 3; k++) {
-      dx[k] = p->x[3 * i + k] - p->x0[3 * i + k];
-      a += dx[k] * dx[k];
-      b += p->v[3 * i + k] * p->v[3 * i + k];
-      c += p->f[3 * i + k] * p->f[3 * i + k];
-    }
-    /* (|dx| + |v| dt + |f| q / m)^2 <= 3 (...) by Cauchy-Schwarz: most
-     * particles are decided without roots or divisions (margin for rounding) */
-    if (3.0 * (a + b * dt_up * dt_up) * m * m + 3.0 * c * q * q < h2 * m * m * (1.0 - 1e-9)) continue;
-    if (Norm3(dx) + Norm3(p->v + 3 * i) * dt_up + 0.5 * Norm3(p->f + 3 * i) / p->mass[i] * dt_up * dt_up > 0.5 * e->skin) return 1.0;
-  }
-  return 0.0;
+  const Particles *p = &e->p;
+  return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, dt_up, 0.5 * e->skin) ? 1.0 : 0.0;
 }
 
-/* The one global reduction of the step: bound, rebuild flag, particle count. */
-static PetscErrorCode EngineReduce(Engine *e, PetscReal bound)
+/* The one global reduction of the step: bound, this rank's rebuild flag
+ * (EngineRebuildFlag), particle count. */
+static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscReal flag)
 {
-  PetscReal dt_up = e->ctl.mode == TIMESTEP_FIXED ? e->ctl.dt_fixed : PetscMin(e->ctl.dt_max, e->dt > 0.0 ? e->ctl.growth * e->dt : e->ctl.dt_max);
-  PetscReal v[4]  = {bound, 0.0, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request}; /* owned + lost here == all */
+  PetscReal v[4] = {bound, flag, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request}; /* owned + lost here == all */
 
   PetscFunctionBeginUser;
-  v[1] = EngineRebuildFlag(e, dt_up); /* never the local bound: the flag must not depend on the decomposition */
   {
     PetscLogDouble t0, t1;
     PetscCall(PetscTime(&t0));
@@ -667,7 +650,7 @@ PetscErrorCode EngineSetUp(Engine *e)
   PetscCall(EngineRebuild(e));
   e->rebuilds = 0;
   PetscCall(EngineForces(e, 0.0, &bound));
-  PetscCall(EngineReduce(e, bound));
+  PetscCall(EngineReduce(e, bound, EngineRebuildFlag(e, EngineNextLongest(e)))); /* never the local bound: the flag must not depend on the decomposition */
   {
     EngineStats s;
     PetscCall(EngineGetStats(e, &s));
@@ -710,7 +693,7 @@ PetscErrorCode EngineResume(Engine *e)
 PetscErrorCode EngineStep(Engine *e)
 {
   Particles *p  = &e->p;
-  PetscReal  dt = e->dt, bound;
+  PetscReal  dt = e->dt, bound, flag;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_integrate));
@@ -723,13 +706,13 @@ PetscErrorCode EngineStep(Engine *e)
     PetscCall(PetscLogStagePop());
   }
   PetscCall(EngineForces(e, dt, &bound));
-  EngineKick(e, 0.5 * dt);
+  flag = IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, 0.5 * dt, p->x, p->x0, EngineNextLongest(e), 0.5 * e->skin, p->v, p->w) ? 1.0 : 0.0; /* kick, and EngineRebuildFlag */
   e->t += dt;
   e->step++;
   e->dt_min = PetscMin(e->dt_min, dt);
   e->dt_max = PetscMax(e->dt_max, dt);
   e->dt_sum += dt;
-  PetscCall(EngineReduce(e, bound));
+  PetscCall(EngineReduce(e, bound, flag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,5 +1,6 @@
 #include "integrator.h"
 #include <string.h>
+#include <math.h>
 
 /* Four bodies at a time: their twelve components are three 4-lane vectors,
  * each lane divided by its body's mass (or inertia).  The kicks are bound
@@ -54,31 +55,8 @@ INLINE V4 Keep(M4 frozen, V4 old, V4 upd)
   return (V4)(((M4)old & frozen) | ((M4)upd & ~frozen));
 }
 
-__attribute__((target_clones("avx2", "default"))) void IntegratorKickBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *restrict f, const PetscReal *restrict t, PetscReal h, PetscReal *restrict v, PetscReal *restrict w)
-{
-  const V4 hh = {h, h, h, h};
-  PetscInt i  = 0;
-  for (; i + 4 <= n; i += 4) {
-    V4 qm[3] = {{0}}, qi[3] = {{0}};
-    M4 fz[3] = {{0}};
-    SpreadBodies(fl + i, m + i, in + i, qm, qi, fz);
-    for (int c = 0; c < 3; c++) {
-      PetscReal *vc = v + 3 * i + 4 * c, *wc = w + 3 * i + 4 * c;
-      Store4(vc, Keep(fz[c], Load4(vc), Load4(vc) + Load4(f + 3 * i + 4 * c) / qm[c] * hh));
-      Store4(wc, Keep(fz[c], Load4(wc), Load4(wc) + Load4(t + 3 * i + 4 * c) / qi[c] * hh));
-    }
-  }
-  for (; i < n; i++) {
-    if (fl[i] & PARTICLE_FROZEN) continue;
-    for (int a = 0; a < 3; a++) {
-      v[3 * i + a] += f[3 * i + a] / m[i] * h;
-      w[3 * i + a] += t[3 * i + a] / in[i] * h;
-    }
-  }
-}
-
 /* The step's first half for four bodies at a time, in one pass over the
- * arrays: the kick v += f / m h (IntegratorKickBodies' operations), the
+ * arrays: the kick v += f / m h, w += t / I h, the
  * drift x += v dt, the prediction vp = v + h f / m; gravity's work
  * m g . v dt summed in four lanes. */
 __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *restrict f, const PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
@@ -117,4 +95,99 @@ __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBo
     }
   }
   return work + ((work4[0] + work4[1]) + (work4[2] + work4[3]));
+}
+
+static inline PetscReal Norm3(const PetscReal *a)
+{
+  return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+}
+
+/* per body of four, the sum of its three components' entries of the
+ * 12-layout q[0..2] in component order (X + Y) + Z */
+INLINE V4 BodySums(const V4 q[3])
+{
+  const M4 x0 = {0, 3, 6, 0}, x1 = {0, 1, 2, 5}, y0 = {1, 4, 7, 0}, y1 = {0, 1, 2, 6}, z0 = {2, 5, 0, 0}, z1 = {0, 1, 4, 7};
+  V4       X = __builtin_shuffle(__builtin_shuffle(q[0], q[1], x0), q[2], x1);
+  V4       Y = __builtin_shuffle(__builtin_shuffle(q[0], q[1], y0), q[2], y1);
+  V4       Z = __builtin_shuffle(__builtin_shuffle(q[0], q[1], z0), q[2], z1);
+  return (X + Y) + Z;
+}
+
+/* Body i, not frozen, may end a step of at most dt_up more than hs from
+ * x0: (|dx| + |v| dt + |f| q / m)^2 <= 3 (...) by Cauchy-Schwarz decides
+ * most without roots or divisions (margin for rounding), the rest exactly. */
+static inline PetscBool MayPass(PetscInt i, PetscReal a, PetscReal b, PetscReal c, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, PetscReal dt_up, PetscReal hs)
+{
+  PetscReal q = 0.5 * dt_up * dt_up, h2 = hs * hs, mi = m[i], dx[3];
+  if (3.0 * (a + b * dt_up * dt_up) * mi * mi + 3.0 * c * q * q < h2 * mi * mi * (1.0 - 1e-9)) return PETSC_FALSE;
+  for (int k = 0; k < 3; k++) dx[k] = x[3 * i + k] - x0[3 * i + k];
+  return Norm3(dx) + Norm3(v + 3 * i) * dt_up + 0.5 * Norm3(f + 3 * i) / mi * dt_up * dt_up > hs ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscBool IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, PetscReal dt_up, PetscReal hs)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal a = 0.0, b = 0.0, c = 0.0;
+    if (fl[i] & PARTICLE_FROZEN) continue;
+    for (int k = 0; k < 3; k++) {
+      PetscReal dx = x[3 * i + k] - x0[3 * i + k];
+      a += dx * dx;
+      b += v[3 * i + k] * v[3 * i + k];
+      c += f[3 * i + k] * f[3 * i + k];
+    }
+    if (MayPass(i, a, b, c, m, x, x0, v, f, dt_up, hs)) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/* The step's second half, four bodies at a time: the kick v += f / m h,
+ * w += t / I h, then (IntegratorMayPass) whether some body may end
+ * the next step more than hs from x0, its cheap test in lanes on the kicked
+ * velocities while they are in registers. */
+__attribute__((target_clones("avx2", "default"))) PetscBool IntegratorCloseStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *restrict f, const PetscReal *restrict t, PetscReal h, const PetscReal *restrict x, const PetscReal *restrict x0, PetscReal dt_up, PetscReal hs, PetscReal *restrict v, PetscReal *restrict w)
+{
+  const V4  hh = {h, h, h, h}, du = {dt_up, dt_up, dt_up, dt_up};
+  PetscReal q = 0.5 * dt_up * dt_up, h2 = hs * hs;
+  const V4  qq = {q, q, q, q}, hh2 = {h2, h2, h2, h2}, three = {3.0, 3.0, 3.0, 3.0}, margin = {1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9};
+  PetscBool pass = PETSC_FALSE;
+  PetscInt  i    = 0;
+  for (; i + 4 <= n; i += 4) {
+    V4 qm[3] = {{0}}, qi[3] = {{0}}, dx2[3], v2[3], f2[3], M = Load4(m + i), A, B, C;
+    M4 fz[3] = {{0}}, ok;
+    SpreadBodies(fl + i, m + i, in + i, qm, qi, fz);
+    for (int c = 0; c < 3; c++) {
+      PetscInt o  = 3 * i + 4 * c;
+      V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), dx = Load4(x + o) - Load4(x0 + o);
+      V4       vn = Keep(fz[c], vo, vo + fo / qm[c] * hh);
+      Store4(v + o, vn);
+      Store4(w + o, Keep(fz[c], wo, wo + Load4(t + o) / qi[c] * hh));
+      dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
+    }
+    if (pass) continue;
+    A  = BodySums(dx2), B = BodySums(v2), C = BodySums(f2);
+    ok = three * (A + B * du * du) * M * M + three * C * qq * qq < hh2 * M * M * margin;
+    if (ok[0] & ok[1] & ok[2] & ok[3]) continue;
+    { /* MayPass's exact test, lane-wise: Norm3 is the root of the same sum */
+      V4 Ar, Br, Cr, half = {0.5, 0.5, 0.5, 0.5}, H = {hs, hs, hs, hs};
+      M4 far;
+      for (int l = 0; l < 4; l++) Ar[l] = sqrt(A[l]), Br[l] = sqrt(B[l]), Cr[l] = sqrt(C[l]);
+      far = Ar + Br * du + half * Cr / M * du * du > H;
+      for (int l = 0; l < 4; l++)
+        if (!ok[l] && far[l] && !(fl[i + l] & PARTICLE_FROZEN)) pass = PETSC_TRUE;
+    }
+  }
+  for (; i < n; i++) {
+    PetscReal a = 0.0, b = 0.0, c = 0.0;
+    if (fl[i] & PARTICLE_FROZEN) continue;
+    for (int k = 0; k < 3; k++) {
+      PetscReal dx = x[3 * i + k] - x0[3 * i + k];
+      v[3 * i + k] += f[3 * i + k] / m[i] * h;
+      w[3 * i + k] += t[3 * i + k] / in[i] * h;
+      a += dx * dx;
+      b += v[3 * i + k] * v[3 * i + k];
+      c += f[3 * i + k] * f[3 * i + k];
+    }
+    if (!pass && MayPass(i, a, b, c, m, x, x0, v, f, dt_up, hs)) pass = PETSC_TRUE;
+  }
+  return pass;
 }
