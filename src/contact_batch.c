@@ -98,7 +98,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
 {
   ContactHistory  pad[CONTACT_LANES], *hl[CONTACT_LANES];
   V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], Ft[3], F[3], wt[3];
-  V               r[3], rr, len, d, ri = Load(bt->ri + b0), rj = Load(bt->rj + b0);
+  V               r[3], rr, len, d, ri, rj, cs, czs, ccF, ckc, cgc;
   V               inv, ddot, sd, qd, dp, f, Fel, C, Fn;
   M               touch;
 
@@ -119,6 +119,16 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
       xi[a][l]  = hl[l]->xi[a];
     }
   }
+  {
+    const ContactBatchConst *c0 = bt->c[b0];
+    if (bt->c[b0 + 1] == c0 && bt->c[b0 + 2] == c0 && bt->c[b0 + 3] == c0) { /* the usual case: one kind of pair */
+      ri = Splat(c0->ri), rj = Splat(c0->rj), cs = Splat(c0->s), czs = Splat(c0->zs), ccF = Splat(c0->cF), ckc = Splat(c0->kc), cgc = Splat(c0->gc);
+    } else
+      for (int l = 0; l < CONTACT_LANES; l++) {
+        const ContactBatchConst *cl = bt->c[b0 + l];
+        ri[l] = cl->ri, rj[l] = cl->rj, cs[l] = cl->s, czs[l] = cl->zs, ccF[l] = cl->cF, ckc[l] = cl->kc, cgc[l] = cl->gc;
+      }
+  }
   for (int a = 0; a < 3; a++) r[a] = Load(bt->r[a] + b0);
   rr    = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
   len   = Sqrt(rr);
@@ -130,14 +140,14 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   sd   = Sqrt(d);
   dp   = d * sd;
   f    = Splat(0.0) + Splat(md->k) * dp;
-  Fel  = Load(bt->s + b0) * f;
+  Fel  = cs * f;
   qd   = Sqrt(sd); /* d^(1/4) */
-  C    = Load(bt->zs + b0) * (Load(bt->cF + b0) * qd);
+  C    = czs * (ccF * qd);
   Fn   = Fel + C * ddot;
   if (md->clip) Fn = Max0(Fn);
   for (int a = 0; a < 3; a++) Ft[a] = Splat(0.0);
   if (md->mu > 0.0) {
-    V kt = Load(bt->kc + b0), gt = Load(bt->gc + b0), vt[3], vtp[3];
+    V kt = ckc, gt = cgc, vt[3], vtp[3];
     if (md->mindlin) kt = kt * sd, gt = gt * qd;
     Slip(ri, rj, n, vr, wi, wj, vt);
     Slip(ri, rj, n, vpr, wip, wjp, vtp);
@@ -148,7 +158,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   wt[1] = n[2] * Ft[0] - n[0] * Ft[2];
   wt[2] = n[0] * Ft[1] - n[1] * Ft[0];
   if (md->bound) { /* the fused kernel's U = s (0 + k d^1.5 d / (p + 1)) */
-    V U = Load(bt->s + b0) * (Splat(0.0) + Splat(md->k) * dp * d / Splat(md->kp1));
+    V U = cs * (Splat(0.0) + Splat(md->k) * dp * d / Splat(md->kp1));
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }
   for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
@@ -175,8 +185,7 @@ static void Pad(ContactBatch *bt, PetscInt to)
   for (PetscInt b = bt->n; b < to; b++) {
     bt->i[b] = bt->i[z], bt->j[b] = bt->j[z], bt->slot[b] = bt->slot[z], bt->out[b] = bt->out[z], bt->k[b] = bt->k[z];
     for (int a = 0; a < 3; a++) bt->r[a][b] = bt->r[a][z];
-    bt->rs[b] = bt->rs[z], bt->s[b] = bt->s[z], bt->kc[b] = bt->kc[z], bt->gc[b] = bt->gc[z];
-    bt->ri[b] = bt->ri[z], bt->rj[b] = bt->rj[z], bt->zs[b] = bt->zs[z], bt->cF[b] = bt->cF[z];
+    bt->rs[b] = bt->rs[z], bt->c[b] = bt->c[z];
   }
 }
 

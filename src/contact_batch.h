@@ -28,6 +28,12 @@ typedef struct {
   PetscBool bound;    /* also give each contact's ddot and U (the step bound needs them) */
 } ContactBatchModel;
 
+/* A pair's constants: of ContactPair and the fused kernel's memoised roots
+ * (zeta sqrt(2 m), sqrt(s k (p + 1))). */
+typedef struct {
+  PetscReal s, ri, rj, kc, gc, zs, cF;
+} ContactBatchConst;
+
 typedef struct {
   PetscInt  n;
   /* the pair: particle indices, its history, where its result goes */
@@ -39,9 +45,8 @@ typedef struct {
   unsigned char apart[CONTACT_BATCH];
   /* set by the evaluation under bound: overlap rate and elastic energy */
   PetscReal ddot[CONTACT_BATCH], U[CONTACT_BATCH];
-  /* the pair's constants (ContactPair and the memoised roots of the fused kernel) */
-  PetscReal s[CONTACT_BATCH], ri[CONTACT_BATCH], rj[CONTACT_BATCH], kc[CONTACT_BATCH], gc[CONTACT_BATCH];
-  PetscReal zs[CONTACT_BATCH], cF[CONTACT_BATCH];
+  /* the pair's constants, shared by the pairs of the same bodies */
+  const ContactBatchConst *c[CONTACT_BATCH];
 } ContactBatch;
 
 /* Evaluates the batch's contacts (bt->n, kept): updates the histories of

@@ -110,6 +110,7 @@ typedef struct {
    * expression in the generic path, so the same bits */
   PetscReal   zs; /* harmonic zeta * sqrt(2 m) */
   PetscReal   cF; /* sqrt(s k (p + 1)) of F / sqrt(U) */
+  ContactBatchConst bc; /* what the lanes read */
 } EnginePairMemo;
 
 /* Memo slots: one per pair of body classes (NeighborList body), then one
@@ -154,6 +155,7 @@ static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j
   }
   mm->zs    = e->model.damping.zeta * sqrt(2.0 * mm->cp.m);
   mm->cF    = sqrt(mm->cp.s * e->model.law.k[0] * (e->model.law.p[0] + 1.0));
+  mm->bc.s = mm->cp.s, mm->bc.ri = mm->cp.ri, mm->bc.rj = mm->cp.rj, mm->bc.kc = mm->cp.kc, mm->bc.gc = mm->cp.gc, mm->bc.zs = mm->zs, mm->bc.cF = mm->cF;
   mm->valid = PETSC_TRUE;
   mm->kind  = kind;
   for (int a = 0; a < 6; a++) mm->key[a] = key[a];
@@ -379,8 +381,7 @@ static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, Pe
   bt->k[b] = k, bt->i[b] = i, bt->j[b] = j, bt->slot[b] = slot, bt->out[b] = out;
   for (int a = 0; a < 3; a++) bt->r[a][b] = r[a];
   bt->rs[b] = rs;
-  bt->s[b] = mm->cp.s, bt->ri[b] = mm->cp.ri, bt->rj[b] = mm->cp.rj, bt->kc[b] = mm->cp.kc, bt->gc[b] = mm->cp.gc;
-  bt->zs[b] = mm->zs, bt->cF[b] = mm->cF;
+  bt->c[b] = &mm->bc;
 }
 
 /* The periodic shifts (img_i - img_j) L of the imaged pairs in pair order,
