@@ -45,8 +45,11 @@ typedef struct {
   unsigned char apart[CONTACT_BATCH];
   /* set by the evaluation under bound: overlap rate and elastic energy */
   PetscReal ddot[CONTACT_BATCH], U[CONTACT_BATCH];
-  /* the pair's constants, shared by the pairs of the same bodies */
+  /* the pair's constants: a row of pool, shared by a run of pairs of the same bodies */
   const ContactBatchConst *c[CONTACT_BATCH];
+  ContactBatchConst        pool[CONTACT_BATCH];
+  PetscInt                 npool;
+  PetscInt64               pool_gen; /* the caller's tag of the last row */
 } ContactBatch;
 
 /* Evaluates the batch's contacts (bt->n, kept): updates the histories of

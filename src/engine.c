@@ -103,6 +103,7 @@ static void EngineKinematics(const Engine *e, PetscInt i, PetscInt j, ContactKin
  * the bed's. */
 typedef struct {
   PetscBool   valid;
+  PetscInt64  gen;  /* which filling (a slot may be refilled with another kind's constants) */
   PetscInt    kind; /* frozen flags of i and j, or wall */
   PetscReal   key[6];
   ContactPair cp;
@@ -119,6 +120,7 @@ typedef struct {
 #define ENGINE_MEMO_CLASSES (NEIGHBOR_BODY_CLASSES * (NEIGHBOR_BODY_CLASSES + 1))
 #define ENGINE_MEMO_KINDS   (ENGINE_MEMO_CLASSES + 5)
 
+static PetscInt64      engine_memo_gen = 0; /* fillings of memo slots, for EngineBatchAdd */
 static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j, EnginePairMemo *mms);
 
 /* The memo of pair k (members i, j): its classes are in its flag. */
@@ -157,6 +159,7 @@ static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j
   mm->cF    = sqrt(mm->cp.s * e->model.law.k[0] * (e->model.law.p[0] + 1.0));
   mm->bc.s = mm->cp.s, mm->bc.ri = mm->cp.ri, mm->bc.rj = mm->cp.rj, mm->bc.kc = mm->cp.kc, mm->bc.gc = mm->cp.gc, mm->bc.zs = mm->zs, mm->bc.cF = mm->cF;
   mm->valid = PETSC_TRUE;
+  mm->gen   = ++engine_memo_gen;
   mm->kind  = kind;
   for (int a = 0; a < 6; a++) mm->key[a] = key[a];
   return mm;
@@ -359,7 +362,7 @@ static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, 
     } else if (eb->need) eb->b = PetscMin(eb->b, EngineContactBound(e, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b], e->nl.h[bt->slot[b]].v_imp));
   for (PetscInt q = 0; q < win->n; q++)
     if (win->out[q] != ENGINE_PAIR_NONE) EngineAccumulate(p, p->f, p->t, win->i[q], win->j[q], win->res + 9 * q, (EnginePairOut)win->out[q]);
-  win->n = bt->n = 0;
+  win->n = bt->n = bt->npool = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -377,11 +380,17 @@ static inline void EngineApproachFrom(const Engine *e, PetscInt k, PetscInt i, P
 /* A pair that touched at the last step into the batch, with its constants. */
 static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, PetscInt k, PetscInt i, PetscInt j, PetscInt slot, PetscInt out, const PetscReal r[3], PetscReal rs)
 {
+  /* the constants are copied once per run of pairs of one memo filling: a
+   * memo slot may be refilled before the batch is evaluated */
+  if (!bt->npool || bt->pool_gen != mm->gen) {
+    bt->pool[bt->npool++] = mm->bc;
+    bt->pool_gen          = mm->gen;
+  }
   PetscInt b = bt->n++;
   bt->k[b] = k, bt->i[b] = i, bt->j[b] = j, bt->slot[b] = slot, bt->out[b] = out;
   for (int a = 0; a < 3; a++) bt->r[a][b] = r[a];
   bt->rs[b] = rs;
-  bt->c[b] = &mm->bc;
+  bt->c[b] = &bt->pool[bt->npool - 1];
 }
 
 /* The periodic shifts (img_i - img_j) L of the imaged pairs in pair order,
@@ -451,7 +460,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   PetscCall(EngineImageShifts(e));
   sh = e->shift;
   for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
-  win->n = win->batch.n = 0;
+  win->n = win->batch.n = win->batch.npool = 0;
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt      i = ij[2 * k], j = ij[2 * k + 1], q = win->n;
     EnginePairOut out = ENGINE_PAIR_NONE;
