@@ -58,30 +58,6 @@ static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Send ns reals to dest while receiving exactly nr from src into ex->rbuf:
- * the forward exchange knows its counts from the border exchange, so one
- * message each way (non-blocking, the receive posted first) and no count
- * round trip; a swap with this rank itself is a copy. */
-static PetscErrorCode ExchangeSwapKnown(const Grid *g, Exchange *ex, PetscMPIInt dest, PetscMPIInt src, PetscInt ns, PetscInt nr)
-{
-  PetscMPIInt sn, rn;
-  MPI_Request req[2];
-
-  PetscFunctionBeginUser;
-  PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, nr + 1));
-  if (dest == g->rank && src == g->rank) {
-    PetscCheck(ns == nr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "self exchange of %" PetscInt_FMT " reals, expected %" PetscInt_FMT, ns, nr);
-    PetscCall(PetscArraycpy(ex->rbuf, ex->sbuf, nr));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscMPIIntCast(ns, &sn));
-  PetscCall(PetscMPIIntCast(nr, &rn));
-  PetscCallMPI(MPI_Irecv(ex->rbuf, rn, MPIU_REAL, src, 13, g->comm, &req[0]));
-  PetscCallMPI(MPI_Isend(ex->sbuf, sn, MPIU_REAL, dest, 13, g->comm, &req[1]));
-  PetscCallMPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static void HistoryPack(const HistoryRecord *r, PetscReal *b)
 {
   b[0] = (PetscReal)r->owner;
@@ -282,51 +258,88 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static void ForwardPack(const Particles *p, const PetscInt *send, PetscInt n, PetscReal *buf)
+{
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt   i = send[k];
+    PetscReal *b = buf + k * FORWARD_REALS;
+    for (int d = 0; d < 3; d++) {
+      b[d]      = p->x[3 * i + d];
+      b[3 + d]  = p->v[3 * i + d];
+      b[6 + d]  = p->w[3 * i + d];
+      b[9 + d]  = p->vp[3 * i + d];
+      b[12 + d] = p->wp[3 * i + d];
+    }
+  }
+}
+
+static void ForwardUnpack(Particles *p, PetscInt start, PetscInt n, const PetscReal *buf)
+{
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt         i = start + k;
+    const PetscReal *b = buf + k * FORWARD_REALS;
+    for (int d = 0; d < 3; d++) {
+      p->x[3 * i + d]  = b[d];
+      p->v[3 * i + d]  = b[3 + d];
+      p->w[3 * i + d]  = b[6 + d];
+      p->vp[3 * i + d] = b[9 + d];
+      p->wp[3 * i + d] = b[12 + d];
+    }
+  }
+}
+
+/* A rank's own periodic images along sweep sw: copied straight, no buffer. */
+static PetscErrorCode ForwardSelf(Exchange *ex, Particles *p, PetscInt sw)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB, "self forward of %" PetscInt_FMT " particles, expected %" PetscInt_FMT, ex->nsend[sw], ex->nrecv[sw]);
+  for (PetscInt k = 0; k < ex->nsend[sw]; k++) {
+    PetscInt i = ex->send[sw][k], o = ex->recv_start[sw] + k;
+    for (int d = 0; d < 3; d++) {
+      p->x[3 * o + d]  = p->x[3 * i + d];
+      p->v[3 * o + d]  = p->v[3 * i + d];
+      p->w[3 * o + d]  = p->w[3 * i + d];
+      p->vp[3 * o + d] = p->vp[3 * i + d];
+      p->wp[3 * o + d] = p->wp[3 * i + d];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Both sides of an axis at once: their send lists hold only particles that
+ * were local before the axis (ExchangeBorders), so neither side's message
+ * depends on the other's; one wait instead of two, the same unpacking order. */
 PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, Particles *p)
 {
   PetscFunctionBeginUser;
-  for (int sw = 0; sw < 6; sw++) {
-    PetscInt    a = sw / 2, s = sw % 2;
-    PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
-    if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) continue;
-    if (to == g->rank && from == g->rank) { /* this rank's own periodic images: copied straight, no buffer */
-      PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB, "self forward of %" PetscInt_FMT " particles, expected %" PetscInt_FMT, ex->nsend[sw], ex->nrecv[sw]);
-      for (PetscInt k = 0; k < ex->nsend[sw]; k++) {
-        PetscInt i = ex->send[sw][k], o = ex->recv_start[sw] + k;
-        for (int d = 0; d < 3; d++) {
-          p->x[3 * o + d]  = p->x[3 * i + d];
-          p->v[3 * o + d]  = p->v[3 * i + d];
-          p->w[3 * o + d]  = p->w[3 * i + d];
-          p->vp[3 * o + d] = p->vp[3 * i + d];
-          p->wp[3 * o + d] = p->wp[3 * i + d];
-        }
-      }
+  for (int a = 0; a < 3; a++) {
+    PetscMPIInt to[2], from[2];
+    PetscInt    ns[2], nr[2];
+    MPI_Request req[4];
+    for (int s = 0; s < 2; s++) {
+      to[s] = g->nbr[a][s], from[s] = g->nbr[a][1 - s];
+      ns[s] = to[s] == MPI_PROC_NULL ? 0 : ex->nsend[2 * a + s];
+      nr[s] = from[s] == MPI_PROC_NULL ? 0 : ex->nrecv[2 * a + s];
+    }
+    if (to[0] == MPI_PROC_NULL && from[0] == MPI_PROC_NULL) continue; /* walls on both sides */
+    if (to[0] == g->rank) { /* one subdomain along the axis: both sides are this rank's own images */
+      for (int s = 0; s < 2; s++) PetscCall(ForwardSelf(ex, p, 2 * a + s));
       continue;
     }
-    PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ex->nsend[sw] * FORWARD_REALS + 1));
-    for (PetscInt k = 0; k < ex->nsend[sw]; k++) {
-      PetscInt   i = ex->send[sw][k];
-      PetscReal *b = ex->sbuf + k * FORWARD_REALS;
-      for (int d = 0; d < 3; d++) {
-        b[d]      = p->x[3 * i + d];
-        b[3 + d]  = p->v[3 * i + d];
-        b[6 + d]  = p->w[3 * i + d];
-        b[9 + d]  = p->vp[3 * i + d];
-        b[12 + d] = p->wp[3 * i + d];
-      }
+    PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, (ns[0] + ns[1]) * FORWARD_REALS + 1));
+    PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, (nr[0] + nr[1]) * FORWARD_REALS + 1));
+    ForwardPack(p, ex->send[2 * a], ns[0], ex->sbuf);
+    ForwardPack(p, ex->send[2 * a + 1], ns[1], ex->sbuf + ns[0] * FORWARD_REALS);
+    for (int s = 0; s < 2; s++) {
+      PetscMPIInt rn, sn;
+      PetscCall(PetscMPIIntCast(nr[s] * FORWARD_REALS, &rn));
+      PetscCall(PetscMPIIntCast(ns[s] * FORWARD_REALS, &sn));
+      PetscCallMPI(MPI_Irecv(ex->rbuf + (s ? nr[0] * FORWARD_REALS : 0), rn, MPIU_REAL, from[s], 13 + s, g->comm, &req[s]));
+      PetscCallMPI(MPI_Isend(ex->sbuf + (s ? ns[0] * FORWARD_REALS : 0), sn, MPIU_REAL, to[s], 13 + s, g->comm, &req[2 + s]));
     }
-    PetscCall(ExchangeSwapKnown(g, ex, to, from, to == MPI_PROC_NULL ? 0 : ex->nsend[sw] * FORWARD_REALS, from == MPI_PROC_NULL ? 0 : ex->nrecv[sw] * FORWARD_REALS));
-    for (PetscInt k = 0; k < ex->nrecv[sw]; k++) {
-      PetscInt   i = ex->recv_start[sw] + k;
-      PetscReal *b = ex->rbuf + k * FORWARD_REALS;
-      for (int d = 0; d < 3; d++) {
-        p->x[3 * i + d]  = b[d];
-        p->v[3 * i + d]  = b[3 + d];
-        p->w[3 * i + d]  = b[6 + d];
-        p->vp[3 * i + d] = b[9 + d];
-        p->wp[3 * i + d] = b[12 + d];
-      }
-    }
+    PetscCallMPI(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));
+    ForwardUnpack(p, ex->recv_start[2 * a], nr[0], ex->rbuf);
+    ForwardUnpack(p, ex->recv_start[2 * a + 1], nr[1], ex->rbuf + nr[0] * FORWARD_REALS);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
