@@ -293,16 +293,7 @@ static PetscErrorCode ForwardSelf(Exchange *ex, Particles *p, PetscInt sw)
 {
   PetscFunctionBeginUser;
   PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB, "self forward of %" PetscInt_FMT " particles, expected %" PetscInt_FMT, ex->nsend[sw], ex->nrecv[sw]);
-  for (PetscInt k = 0; k < ex->nsend[sw]; k++) {
-    PetscInt i = ex->send[sw][k], o = ex->recv_start[sw] + k;
-    for (int d = 0; d < 3; d++) {
-      p->x[3 * o + d]  = p->x[3 * i + d];
-      p->v[3 * o + d]  = p->v[3 * i + d];
-      p->w[3 * o + d]  = p->w[3 * i + d];
-      p->vp[3 * o + d] = p->vp[3 * i + d];
-      p->wp[3 * o + d] = p->wp[3 * i + d];
-    }
-  }
+  for (PetscInt k = 0; k < ex->nsend[sw]; k++) ParticlesCopyMotion(p, ex->recv_start[sw] + k, ex->send[sw][k]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

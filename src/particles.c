@@ -107,6 +107,18 @@ PetscErrorCode ParticlesAppend(Particles *p, PetscInt64 id, PetscInt type, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the forward halo refreshes: position, velocities, predicted velocities. */
+void ParticlesCopyMotion(Particles *p, PetscInt to, PetscInt from)
+{
+  for (int a = 0; a < 3; a++) {
+    p->x[3 * to + a]  = p->x[3 * from + a];
+    p->v[3 * to + a]  = p->v[3 * from + a];
+    p->w[3 * to + a]  = p->w[3 * from + a];
+    p->vp[3 * to + a] = p->vp[3 * from + a];
+    p->wp[3 * to + a] = p->wp[3 * from + a];
+  }
+}
+
 void ParticlesCopy(Particles *p, PetscInt to, PetscInt from)
 {
   p->id[to]      = p->id[from];
@@ -117,13 +129,9 @@ void ParticlesCopy(Particles *p, PetscInt to, PetscInt from)
   p->radius[to]  = p->radius[from];
   p->mass[to]    = p->mass[from];
   p->inertia[to] = p->inertia[from];
+  ParticlesCopyMotion(p, to, from);
   for (int a = 0; a < 3; a++) {
     p->image[3 * to + a] = p->image[3 * from + a];
-    p->x[3 * to + a]     = p->x[3 * from + a];
-    p->v[3 * to + a]     = p->v[3 * from + a];
-    p->w[3 * to + a]     = p->w[3 * from + a];
-    p->vp[3 * to + a]    = p->vp[3 * from + a];
-    p->wp[3 * to + a]    = p->wp[3 * from + a];
     p->f[3 * to + a]     = p->f[3 * from + a];
     p->t[3 * to + a]     = p->t[3 * from + a];
     p->x0[3 * to + a]    = p->x0[3 * from + a];

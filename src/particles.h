@@ -31,6 +31,7 @@ PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap);       /
 PETSC_EXTERN PetscErrorCode ParticlesReserveGhosts(Particles *, PetscInt cap); /* for owned and ghosts together: cap - n ghosts */
 PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3], const PetscReal v[3], const PetscReal w[3]);
 PETSC_EXTERN void           ParticlesCopy(Particles *, PetscInt to, PetscInt from);
+PETSC_EXTERN void           ParticlesCopyMotion(Particles *, PetscInt to, PetscInt from); /* x, v, w, vp, wp only */
 PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *); /* into id order; before the ghosts */
 PETSC_EXTERN PetscInt       ParticlesSortedPrefix(const Particles *); /* how many owned particles lead in id order */
 
