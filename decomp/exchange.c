@@ -149,32 +149,32 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
       ex->sbuf[0] = (PetscReal)np;
       ex->sbuf[1] = (PetscReal)nrec;
       b           = ex->sbuf + 2;
-      if (nleave) PetscCall(PetscCalloc1(hs->n + 1, &mark)); /* most sides of most rebuilds: nobody leaves */
-      for (PetscInt i = 0; i < p->n && nleave; i++) {
-        const PetscInt zero[3] = {0, 0, 0};
-        if (dest[i] != 1) continue;
-        ParticlesPack(p, i, zero, b);
-        b += PARTICLE_PACK_REALS;
-      }
-      for (PetscInt i = 0; i < p->n && nleave; i++) {
-        PetscInt k;
-        if (!dest[i]) continue;
-        for (k = HistoryStoreFirst(hs, p->id[i]); k < hs->n && hs->r[k].owner == p->id[i]; k++) {
-          if (dest[i] == 1) {
-            HistoryPack(&hs->r[k], b);
-            b += HISTORY_PACK_REALS;
+      if (nleave) { /* most sides of most rebuilds: nobody leaves */
+        PetscCall(PetscCalloc1(hs->n + 1, &mark));
+        for (PetscInt i = 0; i < p->n; i++) {
+          const PetscInt zero[3] = {0, 0, 0};
+          if (dest[i] != 1) continue;
+          ParticlesPack(p, i, zero, b);
+          b += PARTICLE_PACK_REALS;
+        }
+        for (PetscInt i = 0; i < p->n; i++) {
+          PetscInt k;
+          if (!dest[i]) continue;
+          for (k = HistoryStoreFirst(hs, p->id[i]); k < hs->n && hs->r[k].owner == p->id[i]; k++) {
+            if (dest[i] == 1) {
+              HistoryPack(&hs->r[k], b);
+              b += HISTORY_PACK_REALS;
+            }
+            mark[k] = 1;
           }
-          mark[k] = 1;
         }
-      }
-      for (PetscInt i = 0; i < p->n && nleave; i++) {
-        if (dest[i] == 2) (*nlost)++;
-        if (!dest[i]) {
-          if (keep != i) ParticlesCopy(p, keep, i);
-          keep++;
+        for (PetscInt i = 0; i < p->n; i++) {
+          if (dest[i] == 2) (*nlost)++;
+          if (!dest[i]) {
+            if (keep != i) ParticlesCopy(p, keep, i);
+            keep++;
+          }
         }
-      }
-      if (nleave) {
         p->n = keep;
         for (PetscInt k = 0; k < hs->n; k++)
           if (!mark[k]) {

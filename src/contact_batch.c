@@ -120,8 +120,10 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
     }
   }
   {
-    const ContactBatchConst *c0 = bt->c[b0];
-    if (bt->c[b0 + 1] == c0 && bt->c[b0 + 2] == c0 && bt->c[b0 + 3] == c0) { /* the usual case: one kind of pair */
+    const ContactBatchConst *c0   = bt->c[b0];
+    PetscBool                same = PETSC_TRUE;
+    for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
+    if (same) { /* the usual case: one kind of pair */
       ri = Splat(c0->ri), rj = Splat(c0->rj), cs = Splat(c0->s), czs = Splat(c0->zs), ccF = Splat(c0->cF), ckc = Splat(c0->kc), cgc = Splat(c0->gc);
     } else
       for (int l = 0; l < CONTACT_LANES; l++) {

@@ -138,7 +138,7 @@ static EnginePairMemo *EnginePairMemoSet(const Engine *e, PetscInt i, PetscInt j
   PetscInt         kind = j < 0 ? 4 : (p->flags[i] & PARTICLE_FROZEN ? 1 : 0) | (p->flags[j] & PARTICLE_FROZEN ? 2 : 0);
   PetscReal        key[6];
   PetscInt         bi = e->nl.body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : e->nl.body[j];
-  EnginePairMemo  *mm = bi >= 0 && bj >= 0 ? &mms[bi * (NEIGHBOR_BODY_CLASSES + 1) + bj] : &mms[ENGINE_MEMO_CLASSES + kind];
+  EnginePairMemo  *mm = bi >= 0 && bj >= 0 ? &mms[NEIGHBOR_PAIR_CLASS(bi, bj)] : &mms[ENGINE_MEMO_CLASSES + kind];
 
   key[0] = p->radius[i], key[1] = p->mass[i], key[2] = p->inertia[i];
   if (j < 0) key[3] = key[4] = key[5] = 0.0;
@@ -221,8 +221,7 @@ static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm,
   }
   if (tg->mu > 0.0) {
     PetscReal kt, gt, vt[3], vtp[3];
-    if (tg->stiffness == TANGENTIAL_MINDLIN) kt = cp->kc * sd, gt = cp->gc * sqrt(sd); /* ContactTangentialCoefficients */
-    else kt = cp->kc, gt = cp->gc;
+    ContactTangentialCoefficients(md, cp, d, &kt, &gt);
     ContactSlipVelocity(cp, n, v, p->w + 3 * i, p->w + 3 * j, vt);
     ContactSlipVelocity(cp, n, vp, p->wp + 3 * i, p->wp + 3 * j, vtp);
     ContactSpringUpdate(h->xi, n, vt, vtp, dt, kt, gt, tg->mu, Fn, Ft);
@@ -368,7 +367,7 @@ static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, 
 
 /* EngineApproachBound for an untouched particle pair apart, from its
  * separation r (squared length rr, radii sum rs) with the generic path's
- * arithmetic: n = r / |r|, v = v_i - v_j half-step. */
+ * arithmetic: ContactNormal, v = v_i - v_j half-step. */
 static inline void EngineApproachFrom(const Engine *e, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal rs, PetscReal rr, EnginePairMemo *mm, EngineBound *eb)
 {
   const PetscReal *v = e->p.v;

@@ -176,18 +176,12 @@ __attribute__((target_clones("avx2", "default"))) PetscBool IntegratorCloseStepB
         if (!ok[l] && far[l] && !(fl[i + l] & PARTICLE_FROZEN)) pass = PETSC_TRUE;
     }
   }
-  for (; i < n; i++) {
-    PetscReal a = 0.0, b = 0.0, c = 0.0;
-    if (fl[i] & PARTICLE_FROZEN) continue;
-    for (int k = 0; k < 3; k++) {
-      PetscReal dx = x[3 * i + k] - x0[3 * i + k];
-      v[3 * i + k] += f[3 * i + k] / m[i] * h;
-      w[3 * i + k] += t[3 * i + k] / in[i] * h;
-      a += dx * dx;
-      b += v[3 * i + k] * v[3 * i + k];
-      c += f[3 * i + k] * f[3 * i + k];
+  for (PetscInt k = i; k < n; k++) {
+    if (fl[k] & PARTICLE_FROZEN) continue;
+    for (int a = 0; a < 3; a++) {
+      v[3 * k + a] += f[3 * k + a] / m[k] * h;
+      w[3 * k + a] += t[3 * k + a] / in[k] * h;
     }
-    if (!pass && MayPass(i, a, b, c, m, x, x0, v, f, dt_up, hs)) pass = PETSC_TRUE;
   }
-  return pass;
+  return pass || IntegratorMayPass(n - i, fl + i, m + i, x + 3 * i, x0 + 3 * i, v + 3 * i, f + 3 * i, dt_up, hs) ? PETSC_TRUE : PETSC_FALSE;
 }

@@ -56,10 +56,6 @@ PetscErrorCode NeighborHistoryNew(NeighborList *nl, PetscInt k)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A pair is held on this rank if its lower-id member is owned, or its upper
- * member is owned and the lower one is not a periodic image of an owned
- * particle (then the same contact is already held with the roles swapped).
- * A kept pair's self-image member passes its force to its owned copy. */
 /* Coordinate a of particle i with its periodic image applied: where the
  * binning sees it (computed where needed rather than kept: the build's
  * scratch is the process's largest transient) */
@@ -68,19 +64,14 @@ static inline PetscReal NeighborShifted(const Particles *p, const PetscReal L[3]
   return p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L[a] : 0.0);
 }
 
+/* A pair is held on this rank if its lower-id member is owned, or its upper
+ * member is owned and the lower one is not a periodic image of an owned
+ * particle (then the same contact is already held with the roles swapped).
+ * A kept pair's self-image member passes its force to its owned copy. */
 static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
 {
   if (lo < p->n) return PETSC_TRUE;
   return (hi < p->n && !(p->flags[lo] & PARTICLE_SELF_IMAGE)) ? PETSC_TRUE : PETSC_FALSE;
-}
-
-/* How many of the first owned particles are in strictly increasing id
- * order: all or most of them (EngineRebuild keeps them so). */
-static PetscInt NeighborSortedPrefix(const Particles *p)
-{
-  PetscInt k = 1;
-  while (k < p->n && p->id[k] > p->id[k - 1]) k++;
-  return PetscMin(k, p->n);
 }
 
 /* Dense rank of each local particle's id (a self-image shares its owner's):
@@ -135,7 +126,7 @@ static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt n
  * lower id.  Ids identify a pair: a contact is held through one image only. */
 static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, PetscInt ntot, Scratch *sc)
 {
-  PetscInt *rank, *start, *tmp, nrank, n = nl->npair, lo = NeighborSortedPrefix(p);
+  PetscInt *rank, *start, *tmp, nrank, n = nl->npair, lo = ParticlesSortedPrefix(p); /* all or most owned: EngineRebuild keeps them so */
 
   PetscFunctionBeginUser;
   if (n < 2) PetscFunctionReturn(PETSC_SUCCESS);
@@ -367,7 +358,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   PetscCall(NeighborBodyClasses(nl, p, ntot));
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], bi = nl->body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : nl->body[j];
-    nl->flag[k] = (unsigned char)((bi >= 0 && bj >= 0 ? bi * (NEIGHBOR_BODY_CLASSES + 1) + bj : NEIGHBOR_CLASS_NONE) << NEIGHBOR_CLASS_SHIFT);
+    nl->flag[k] = (unsigned char)((bi >= 0 && bj >= 0 ? NEIGHBOR_PAIR_CLASS(bi, bj) : NEIGHBOR_CLASS_NONE) << NEIGHBOR_CLASS_SHIFT);
     if (j >= 0)
       for (int a = 0; a < 3; a++)
         if (p->image[3 * i + a] != p->image[3 * j + a]) nl->flag[k] |= NEIGHBOR_IMAGED;

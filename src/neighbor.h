@@ -29,6 +29,7 @@ typedef struct {
 #define NEIGHBOR_BODY_CLASSES 4
 /* The rest of a pair's flag: its members' body classes bi (NEIGHBOR_BODY_CLASSES + 1) + bj
  * (bj = NEIGHBOR_BODY_CLASSES for a wall), or NEIGHBOR_CLASS_NONE */
+#define NEIGHBOR_PAIR_CLASS(bi, bj) ((bi) * (NEIGHBOR_BODY_CLASSES + 1) + (bj))
 #define NEIGHBOR_CLASS_SHIFT 2
 #define NEIGHBOR_CLASS_NONE  31
 _Static_assert(NEIGHBOR_BODY_CLASSES * (NEIGHBOR_BODY_CLASSES + 1) < NEIGHBOR_CLASS_NONE, "body classes fit the pair flag");

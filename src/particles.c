@@ -36,8 +36,8 @@ PetscErrorCode ParticlesDestroy(Particles *p)
 /* Grow every array to hold cap particles (owned + ghosts), keeping contents.
  * Each array is reallocated on its own (large ones are remapped, not
  * copied, so growing never holds two copies of the store) and by a quarter
- * at least: the store is the largest part of memory after the libraries. */
-/* Arrays every local particle has; capacities grow by a quarter. */
+ * at least: the store is the largest part of memory after the libraries.
+ * These are the arrays every local particle has, ghosts included. */
 PetscErrorCode ParticlesReserveGhosts(Particles *p, PetscInt cap)
 {
   PetscFunctionBeginUser;
@@ -160,16 +160,17 @@ static void ParticlesGather(void *a, size_t sz, int bs, PetscInt n, const Partic
   }
 }
 
-/* Owned particles into id order (no ghosts may exist): the pair lists run in
- * id order, so their loads then stream through the arrays.  Only local
- * indices change; everything keyed by id, sums included, stays the same. */
+/* Owned ids are unique: the prefix is strictly increasing. */
 PetscInt ParticlesSortedPrefix(const Particles *p)
 {
   PetscInt k = 1;
-  while (k < p->n && p->id[k] >= p->id[k - 1]) k++;
+  while (k < p->n && p->id[k] > p->id[k - 1]) k++;
   return PetscMin(k, p->n);
 }
 
+/* Owned particles into id order (no ghosts may exist): the pair lists run in
+ * id order, so their loads then stream through the arrays.  Only local
+ * indices change; everything keyed by id, sums included, stays the same. */
 PetscErrorCode ParticlesSortOwned(Particles *p)
 {
   PetscInt     n = p->n, k = ParticlesSortedPrefix(p);
@@ -251,13 +252,9 @@ void ParticlesImage(Particles *p, PetscInt o, PetscInt i, const PetscInt shift[3
   p->radius[o]  = p->radius[i];
   p->mass[o]    = p->mass[i];
   p->inertia[o] = p->inertia[i];
+  ParticlesCopyMotion(p, o, i);
   for (int a = 0; a < 3; a++) {
     p->image[3 * o + a] = p->image[3 * i + a] + shift[a];
-    p->x[3 * o + a]     = p->x[3 * i + a];
-    p->v[3 * o + a]     = p->v[3 * i + a];
-    p->w[3 * o + a]     = p->w[3 * i + a];
-    p->vp[3 * o + a]    = p->vp[3 * i + a];
-    p->wp[3 * o + a]    = p->wp[3 * i + a];
     if (o < p->ocap) {
       p->f[3 * o + a] = p->t[3 * o + a] = 0.0;
       p->x0[3 * o + a]                  = p->x[3 * i + a];
