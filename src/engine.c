@@ -57,6 +57,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(HistoryStoreClear(&e->hs)); /* the records live in the pairs until the next rebuild */
   PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
+  e->sums_zero = PETSC_FALSE; /* arrivals and departures: f and t are no longer all zero */
   e->rebuilds++;
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -504,9 +505,10 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Pair forces accumulated into the owned particles in pair order; returns
- * this rank's timestep bound. */
-static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
+/* Pair forces accumulated into the owned particles in pair order, then
+ * gravity (with defer, left to the step's second half where the bound is not
+ * wanted: e->gravity_pending); returns this rank's timestep bound. */
+static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal *bound)
 {
   Particles     *p = &e->p;
   PetscReal      b = PETSC_MAX_REAL, *f = p->f, *t = p->t;
@@ -518,9 +520,14 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_force));
-  /* sums start at +0 and skip the pairs that give nothing: adding zeros changes no sum */
-  PetscCall(PetscArrayzero(f, 3 * p->n));
-  PetscCall(PetscArrayzero(t, 3 * p->n));
+  /* sums start at +0 and skip the pairs that give nothing: adding zeros
+   * changes no sum.  The step's first half leaves them zero, unless a
+   * rebuild has moved particles since. */
+  if (!e->sums_zero) {
+    PetscCall(PetscArrayzero(f, 3 * p->n));
+    PetscCall(PetscArrayzero(t, 3 * p->n));
+  }
+  e->sums_zero = PETSC_FALSE;
   if (EngineFusable(&e->model)) {
     EngineWindow *win;
     EngineBound   eb = {need, dt_up, b};
@@ -537,7 +544,9 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscReal *bound)
       if (out != ENGINE_PAIR_NONE) EngineAccumulate(p, f, t, e->nl.ij[2 * k], e->nl.ij[2 * k + 1], res, out);
     }
   }
-  for (PetscInt i = 0; i < p->n; i++) {
+  /* gravity last in each sum */
+  e->gravity_pending = defer && !need ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt i = 0, n = e->gravity_pending ? 0 : p->n; i < n; i++) {
     for (int c = 0; c < 3; c++) f[3 * i + c] = f[3 * i + c] + p->mass[i] * e->gravity[c];
     /* no particle may move more than half the skin in one step */
     if (need && !(p->flags[i] & PARTICLE_FROZEN)) {
@@ -558,6 +567,7 @@ static void EngineOpenStep(Engine *e, PetscReal dt)
 {
   Particles *p = &e->p;
   e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp);
+  e->sums_zero = PETSC_TRUE;
 }
 
 /* The next step is no longer than this. */
@@ -658,7 +668,7 @@ PetscErrorCode EngineSetUp(Engine *e)
   e->dt_min = PETSC_MAX_REAL;
   PetscCall(EngineRebuild(e));
   e->rebuilds = 0;
-  PetscCall(EngineForces(e, 0.0, &bound));
+  PetscCall(EngineForces(e, 0.0, PETSC_FALSE, &bound));
   PetscCall(EngineReduce(e, bound, EngineRebuildFlag(e, EngineNextLongest(e)))); /* never the local bound: the flag must not depend on the decomposition */
   {
     EngineStats s;
@@ -714,8 +724,8 @@ PetscErrorCode EngineStep(Engine *e)
     PetscCall(ExchangeForward(&e->grid, &e->ex, p));
     PetscCall(PetscLogStagePop());
   }
-  PetscCall(EngineForces(e, dt, &bound));
-  flag = IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, 0.5 * dt, p->x, p->x0, EngineNextLongest(e), 0.5 * e->skin, p->v, p->w) ? 1.0 : 0.0; /* kick, and EngineRebuildFlag */
+  PetscCall(EngineForces(e, dt, PETSC_TRUE, &bound));
+  flag = IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, e->gravity_pending ? e->gravity : NULL, p->f, p->t, 0.5 * dt, p->x, p->x0, EngineNextLongest(e), 0.5 * e->skin, p->v, p->w) ? 1.0 : 0.0; /* kick, and EngineRebuildFlag */
   e->t += dt;
   e->step++;
   e->dt_min = PetscMin(e->dt_min, dt);

@@ -35,6 +35,8 @@ typedef struct {
   PetscReal    t, dt, bound;
   PetscInt64   step, nglobal, lost;
   PetscBool    rebuild_next;
+  PetscBool    gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStepBodies) */
+  PetscBool    sums_zero;    /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
   PetscInt     rebuilds;
   PetscReal    dt_min, dt_max, dt_sum;
   PetscBool    warned_fixed;

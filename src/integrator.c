@@ -3,10 +3,11 @@
 #include <math.h>
 
 /* Four bodies at a time: their twelve components are three 4-lane vectors,
- * each lane divided by its body's mass (or inertia).  The kicks are bound
- * by these divisions; a vector division gives per lane the bits of the
- * scalar one (IEEE, no contraction), so the lanes change no result.
- * Frozen bodies are computed and not stored. */
+ * each lane scaled by its body's 1 / m (or 1 / I).  Divisions bound the
+ * kicks, so there is one per body and quantity (a kick is dv = (f (1 / m)) h,
+ * the prediction reuses it); a vector operation gives per lane the bits of
+ * the scalar one (IEEE, no contraction), so the lanes and the scalar tails
+ * agree.  Frozen bodies are computed and not stored. */
 #pragma GCC diagnostic ignored "-Wpsabi" /* the helpers are inlined into each clone */
 #define INLINE static inline __attribute__((always_inline))
 typedef double    V4 __attribute__((vector_size(32)));
@@ -42,11 +43,21 @@ INLINE void SpreadFrozen(const PetscInt *fl, M4 q[3])
   }
 }
 
-/* masses, inertias and frozen masks of bodies i .. i+3 over their components */
-INLINE void SpreadBodies(const PetscInt *fl, const PetscReal *m, const PetscReal *in, V4 qm[3], V4 qi[3], M4 fz[3])
+/* the per-body lanes of s spread over the twelve components (as Spread) */
+INLINE void SpreadLanes(V4 s, V4 q[3])
 {
-  Spread(m, qm);
-  Spread(in, qi);
+  const M4 a = {0, 0, 0, 1}, b = {1, 1, 2, 2}, c = {2, 3, 3, 3};
+  q[0] = __builtin_shuffle(s, a);
+  q[1] = __builtin_shuffle(s, b);
+  q[2] = __builtin_shuffle(s, c);
+}
+
+/* reciprocal masses and inertias and frozen masks of bodies i .. i+3 over their components */
+INLINE void SpreadBodies(const PetscInt *fl, const PetscReal *m, const PetscReal *in, V4 rm[3], V4 ri[3], M4 fz[3])
+{
+  const V4 one = {1.0, 1.0, 1.0, 1.0};
+  SpreadLanes(one / Load4(m), rm);
+  SpreadLanes(one / Load4(in), ri);
   SpreadFrozen(fl, fz);
 }
 
@@ -56,10 +67,11 @@ INLINE V4 Keep(M4 frozen, V4 old, V4 upd)
 }
 
 /* The step's first half for four bodies at a time, in one pass over the
- * arrays: the kick v += f / m h, w += t / I h, the
- * drift x += v dt, the prediction vp = v + h f / m; gravity's work
- * m g . v dt summed in four lanes. */
-__attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *restrict f, const PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
+ * arrays: the kick dv = f (1 / m) h, v += dv (w likewise with t, I), the
+ * drift x += v dt, the prediction vp = v + dv; gravity's work
+ * m g . v dt summed in four lanes.  f and t are left zero: the coming force
+ * sums start there, and the pass has them in hand (no second sweep). */
+__attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
 {
   const PetscReal h = 0.5 * dt;
   const V4        hh = {h, h, h, h}, dd = {dt, dt, dt, dt}, zero = {0, 0, 0, 0};
@@ -68,31 +80,36 @@ __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBo
   PetscReal       work  = 0.0;
   PetscInt        i     = 0;
   for (; i + 4 <= n; i += 4) {
-    V4 qm[3] = {{0}}, qi[3] = {{0}};
+    V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
     M4 fz[3] = {{0}};
-    SpreadBodies(fl + i, m + i, in + i, qm, qi, fz);
+    SpreadBodies(fl + i, m + i, in + i, rm, ri, fz);
+    Spread(m + i, qm);
     for (int c = 0; c < 3; c++) {
       PetscInt o  = 3 * i + 4 * c;
-      V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), to = Load4(t + o);
-      V4       vn = Keep(fz[c], vo, vo + fo / qm[c] * hh), wn = Keep(fz[c], wo, wo + to / qi[c] * hh);
+      V4       dv = Load4(f + o) * rm[c] * hh, dw = Load4(t + o) * ri[c] * hh;
+      V4       vn = Keep(fz[c], Load4(v + o), Load4(v + o) + dv), wn = Keep(fz[c], Load4(w + o), Load4(w + o) + dw);
       Store4(v + o, vn);
       Store4(w + o, wn);
       Store4(x + o, Keep(fz[c], Load4(x + o), Load4(x + o) + vn * dd));
-      Store4(vp + o, Keep(fz[c], Load4(vp + o), vn + hh * fo / qm[c]));
-      Store4(wp + o, Keep(fz[c], Load4(wp + o), wn + hh * to / qi[c]));
+      Store4(vp + o, Keep(fz[c], Load4(vp + o), vn + dv));
+      Store4(wp + o, Keep(fz[c], Load4(wp + o), wn + dw));
+      Store4(f + o, zero);
+      Store4(t + o, zero);
       work4 += Keep(fz[c], qm[c] * G[c] * vn * dd, zero);
     }
   }
   for (; i < n; i++) {
-    if (fl[i] & PARTICLE_FROZEN) continue;
-    for (int a = 0; a < 3; a++) {
-      v[3 * i + a] += f[3 * i + a] / m[i] * h;
-      w[3 * i + a] += t[3 * i + a] / in[i] * h;
+    PetscReal rmi = 1.0 / m[i], rii = 1.0 / in[i];
+    for (int a = 0; a < 3 && !(fl[i] & PARTICLE_FROZEN); a++) {
+      PetscReal dv = f[3 * i + a] * rmi * h, dw = t[3 * i + a] * rii * h;
+      v[3 * i + a] += dv;
+      w[3 * i + a] += dw;
       x[3 * i + a] += v[3 * i + a] * dt;
-      vp[3 * i + a] = v[3 * i + a] + h * f[3 * i + a] / m[i];
-      wp[3 * i + a] = w[3 * i + a] + h * t[3 * i + a] / in[i];
+      vp[3 * i + a] = v[3 * i + a] + dv;
+      wp[3 * i + a] = w[3 * i + a] + dw;
       work += m[i] * g[a] * v[3 * i + a] * dt;
     }
+    for (int a = 0; a < 3; a++) f[3 * i + a] = t[3 * i + a] = 0.0;
   }
   return work + ((work4[0] + work4[1]) + (work4[2] + work4[3]));
 }
@@ -140,27 +157,32 @@ PetscBool IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, 
   return PETSC_FALSE;
 }
 
-/* The step's second half, four bodies at a time: the kick v += f / m h,
+/* The step's second half, four bodies at a time: with g, gravity into the
+ * force (f = f + m g, stored: the force of the step), the kick v += f (1 / m) h,
  * w += t / I h, then (IntegratorMayPass) whether some body may end
  * the next step more than hs from x0, its cheap test in lanes on the kicked
  * velocities while they are in registers. */
-__attribute__((target_clones("avx2", "default"))) PetscBool IntegratorCloseStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *restrict f, const PetscReal *restrict t, PetscReal h, const PetscReal *restrict x, const PetscReal *restrict x0, PetscReal dt_up, PetscReal hs, PetscReal *restrict v, PetscReal *restrict w)
+__attribute__((target_clones("avx2", "default"))) PetscBool IntegratorCloseStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g, PetscReal *restrict f, const PetscReal *restrict t, PetscReal h, const PetscReal *restrict x, const PetscReal *restrict x0, PetscReal dt_up, PetscReal hs, PetscReal *restrict v, PetscReal *restrict w)
 {
+  const PetscReal gz[3] = {0.0, 0.0, 0.0}, *ga = g ? g : gz;
+  const V4  G[3] = {{ga[0], ga[1], ga[2], ga[0]}, {ga[1], ga[2], ga[0], ga[1]}, {ga[2], ga[0], ga[1], ga[2]}};
   const V4  hh = {h, h, h, h}, du = {dt_up, dt_up, dt_up, dt_up};
   PetscReal q = 0.5 * dt_up * dt_up, h2 = hs * hs;
   const V4  qq = {q, q, q, q}, hh2 = {h2, h2, h2, h2}, three = {3.0, 3.0, 3.0, 3.0}, margin = {1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9};
   PetscBool pass = PETSC_FALSE;
   PetscInt  i    = 0;
   for (; i + 4 <= n; i += 4) {
-    V4 qm[3] = {{0}}, qi[3] = {{0}}, dx2[3], v2[3], f2[3], M = Load4(m + i), A, B, C;
+    V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}}, dx2[3], v2[3], f2[3], M = Load4(m + i), A, B, C;
     M4 fz[3] = {{0}}, ok;
-    SpreadBodies(fl + i, m + i, in + i, qm, qi, fz);
+    SpreadBodies(fl + i, m + i, in + i, rm, ri, fz);
+    if (g) Spread(m + i, qm);
     for (int c = 0; c < 3; c++) {
       PetscInt o  = 3 * i + 4 * c;
-      V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), dx = Load4(x + o) - Load4(x0 + o);
-      V4       vn = Keep(fz[c], vo, vo + fo / qm[c] * hh);
+      V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), dx = Load4(x + o) - Load4(x0 + o), vn;
+      if (g) Store4(f + o, fo = fo + qm[c] * G[c]);
+      vn = Keep(fz[c], vo, vo + fo * rm[c] * hh);
       Store4(v + o, vn);
-      Store4(w + o, Keep(fz[c], wo, wo + Load4(t + o) / qi[c] * hh));
+      Store4(w + o, Keep(fz[c], wo, wo + Load4(t + o) * ri[c] * hh));
       dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
     }
     if (pass) continue;
@@ -177,10 +199,12 @@ __attribute__((target_clones("avx2", "default"))) PetscBool IntegratorCloseStepB
     }
   }
   for (PetscInt k = i; k < n; k++) {
+    PetscReal rmk = 1.0 / m[k], rik = 1.0 / in[k];
+    for (int a = 0; a < 3 && g; a++) f[3 * k + a] = f[3 * k + a] + m[k] * g[a];
     if (fl[k] & PARTICLE_FROZEN) continue;
     for (int a = 0; a < 3; a++) {
-      v[3 * k + a] += f[3 * k + a] / m[k] * h;
-      w[3 * k + a] += t[3 * k + a] / in[k] * h;
+      v[3 * k + a] += f[3 * k + a] * rmk * h;
+      w[3 * k + a] += t[3 * k + a] * rik * h;
     }
   }
   return pass || IntegratorMayPass(n - i, fl + i, m + i, x + 3 * i, x0 + 3 * i, v + 3 * i, f + 3 * i, dt_up, hs) ? PETSC_TRUE : PETSC_FALSE;
