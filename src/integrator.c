@@ -91,8 +91,8 @@ __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBo
       Store4(v + o, vn);
       Store4(w + o, wn);
       Store4(x + o, Keep(fz[c], Load4(x + o), Load4(x + o) + vn * dd));
-      Store4(vp + o, Keep(fz[c], Load4(vp + o), vn + dv));
-      Store4(wp + o, Keep(fz[c], Load4(wp + o), wn + dw));
+      Store4(vp + o, Keep(fz[c], vn, vn + dv)); /* a frozen body's vp is its v (ParticlesAppend): no load */
+      Store4(wp + o, Keep(fz[c], wn, wn + dw));
       Store4(f + o, zero);
       Store4(t + o, zero);
       work4 += Keep(fz[c], qm[c] * G[c] * vn * dd, zero);
