@@ -3,7 +3,9 @@
 # (32,000 spheres, gran/hertz/history) and the settle (64,000 spheres, Hertz + Tsuji +
 # Mindlin) at 1 and 2 ranks.  Prints particle-steps per second per core of the time
 # loop (hdem: summary.json; LAMMPS: its "Loop time"), their ratio, and peak memory per
-# particle (max RSS of a rank x ranks / particles).  Needs Debian's lammps.
+# particle: max RSS of a rank x ranks / particles, and the same above each code's
+# start-up floor (a process that starts and exits: `hdem version`, `lmp -h`, whose
+# RSS is mostly shared libraries).  Needs Debian's lammps.
 #   [BENCH_REPEAT=N] bash bench/run.sh [chute_steps] [settle_steps]   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,27 +18,35 @@ MPI="mpirun --oversubscribe"
 command -v lmp >/dev/null || { echo "LAMMPS (lmp) not found: apt-get install lammps" >&2; exit 1; }
 OUT=$(mktemp -d)
 
-hdem_run() { # deck steps np -> "psps_per_core mem_per_particle"
+# Start-up floor of a code, in bytes: the median over three runs of the max RSS
+# of a process that starts (MPI, the libraries) and exits, measured as the runs
+# below are (mpirun's largest process).
+floor_rss() {
+  for _ in 1 2 3; do /usr/bin/time -f "%M" -o "$OUT/floor" $MPI -np 1 "$@" > /dev/null 2>&1; tail -1 "$OUT/floor"; done |
+    sort -n | sed -n 2p | awk '{print $1 * 1024}'
+}
+
+hdem_run() { # deck steps np -> "psps_per_core mem_per_particle above_floor_per_particle"
   local deck=$1 steps=$2 np=$3 dir=$OUT/hdem_$(basename "$1" .yaml)_$3
   $MPI -np "$np" "$HDEM" run "$deck" -steps "$steps" -output_dir "$dir" > "$dir.log" 2>&1
-  /usr/bin/python3 - "$dir/summary.json" "$np" <<'PY'
+  /usr/bin/python3 - "$dir/summary.json" "$np" "$HFLOOR" <<'PY'
 import json, sys
-s = json.load(open(sys.argv[1])); np = int(sys.argv[2])
-print("%.4g %.0f" % (s["particle_steps_per_second"] / np, max(s["peak_memory_bytes"]) * np / s["particles"]))
+s = json.load(open(sys.argv[1])); np = int(sys.argv[2]); peak = max(s["peak_memory_bytes"])
+print("%.4g %.0f %.0f" % (s["particle_steps_per_second"] / np, peak * np / s["particles"], (peak - float(sys.argv[3])) * np / s["particles"]))
 PY
 }
 
-lammps_run() { # dir deck np steps extra-vars... -> "psps_per_core mem_per_particle"
+lammps_run() { # dir deck np steps extra-vars... -> "psps_per_core mem_per_particle above_floor_per_particle"
   local dir=$1 deck=$2 np=$3 steps=$4; shift 4
   local log=$OUT/lammps_$(basename "$deck")_$np.log
   (cd "$dir" && /usr/bin/time -f "%M" -o "$log.rss" $MPI -np "$np" lmp -in "$deck" -var nsteps "$steps" "$@" -log "$log" > /dev/null 2>&1)
-  /usr/bin/python3 - "$log" "$log.rss" "$np" <<'PY'
+  /usr/bin/python3 - "$log" "$log.rss" "$np" "$LFLOOR" <<'PY'
 import re, sys
 txt = open(sys.argv[1]).read(); np = int(sys.argv[3])
 m = re.search(r"Loop time of ([0-9.eE+-]+) on (\d+) procs for (\d+) steps with (\d+) atoms", txt)
 t, steps, atoms = float(m.group(1)), int(m.group(3)), int(m.group(4))
-rss_kb = float(open(sys.argv[2]).read().split()[-1])  # max RSS of the largest process (mpirun's children)
-print("%.4g %.0f" % (atoms * steps / t / np, rss_kb * 1024 * np / atoms))
+rss = float(open(sys.argv[2]).read().split()[-1]) * 1024  # max RSS of the largest process (mpirun's children)
+print("%.4g %.0f %.0f" % (atoms * steps / t / np, rss * np / atoms, (rss - float(sys.argv[4])) * np / atoms))
 PY
 }
 
@@ -44,29 +54,37 @@ PY
 # ratio compares runs made under the same load; on a shared machine the
 # median over repetitions (BENCH_REPEAT, default 1) is the figure to quote.
 REPEAT=${BENCH_REPEAT:-1}
-printf "%-8s %-5s %-4s %14s %14s %7s %14s %14s\n" deck ranks rep hdem_ps/s/core lammps_ps/s/core ratio hdem_B/part lammps_B/part | tee "$OUT/runs.txt"
+HFLOOR=$(floor_rss "$HDEM" version)
+LFLOOR=$(floor_rss lmp -h)
+echo "start-up floor (max RSS of a process that starts and exits): hdem $((HFLOOR / 1024)) KiB, LAMMPS $((LFLOOR / 1024)) KiB"
+FMT="%-8s %-5s %-4s %14s %14s %7s %12s %12s %12s %12s\n"
+printf "$FMT" deck ranks rep hdem_ps/s/core lammps_ps/s/core ratio hdem_B/part lammps_B/part hdem_B/p+fl lammps_B/p+fl | tee "$OUT/runs.txt"
+row() { # deck np rep, hdem's speed mem above-floor, LAMMPS's speed mem above-floor
+  printf "$FMT" "$1" "$2" "$3" "$4" "$7" "$(awk "BEGIN{printf \"%.2f\", $4 / $7}")" "$5" "$8" "$6" "$9" | tee -a "$OUT/runs.txt"
+}
 for rep in $(seq "$REPEAT"); do
   for np in 1 2; do
-    read -r hc hm < <(hdem_run inputs/chute.yaml "$SC" "$np")
-    read -r lc lm < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$SC" -var model hertz)
-    printf "%-8s %-5s %-4s %14s %14s %7.2f %14s %14s\n" chute "$np" "$rep" "$hc" "$lc" "$(awk "BEGIN{print $hc / $lc}")" "$hm" "$lm" | tee -a "$OUT/runs.txt"
-    read -r hc hm < <(hdem_run bench/settle.yaml "$SS" "$np")
-    read -r lc lm < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
-    printf "%-8s %-5s %-4s %14s %14s %7.2f %14s %14s\n" settle "$np" "$rep" "$hc" "$lc" "$(awk "BEGIN{print $hc / $lc}")" "$hm" "$lm" | tee -a "$OUT/runs.txt"
+    read -r hc hm hf < <(hdem_run inputs/chute.yaml "$SC" "$np")
+    read -r lc lm lf < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$SC" -var model hertz)
+    row chute "$np" "$rep" "$hc" "$hm" "$hf" "$lc" "$lm" "$lf"
+    read -r hc hm hf < <(hdem_run bench/settle.yaml "$SS" "$np")
+    read -r lc lm lf < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
+    row settle "$np" "$rep" "$hc" "$hm" "$hf" "$lc" "$lm" "$lf"
   done
 done
+echo "B/part: whole peak RSS (largest rank x ranks) per particle; B/p+fl: the part above the code's start-up floor"
 if [ "$REPEAT" -gt 1 ]; then
   echo "median over $REPEAT repetitions (ratio: median of the side-by-side ratios, with its range):"
   /usr/bin/python3 - "$OUT/runs.txt" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:] if l.strip()]
-print("%-8s %-5s %14s %14s %7s %11s %14s %14s" % ("deck", "ranks", "hdem_ps/s/core", "lammps_ps/s/core", "ratio", "range", "hdem_B/part", "lammps_B/part"))
+print("%-8s %-5s %14s %14s %7s %11s %12s %12s %12s %12s" % ("deck", "ranks", "hdem_ps/s/core", "lammps_ps/s/core", "ratio", "range", "hdem_B/part", "lammps_B/part", "hdem_B/p+fl", "lammps_B/p+fl"))
 for deck in ("chute", "settle"):
     for np in ("1", "2"):
         r = [x for x in rows if x[0] == deck and x[1] == np]
         med = lambda c: statistics.median(float(x[c]) for x in r)
         ratios = [float(x[5]) for x in r]
-        print("%-8s %-5s %14.4g %14.4g %7.2f %5.2f-%-5.2f %14.0f %14.0f" % (deck, np, med(3), med(4), statistics.median(ratios), min(ratios), max(ratios), med(6), med(7)))
+        print("%-8s %-5s %14.4g %14.4g %7.2f %5.2f-%-5.2f %12.0f %12.0f %12.0f %12.0f" % (deck, np, med(3), med(4), statistics.median(ratios), min(ratios), max(ratios), med(6), med(7), med(8), med(9)))
 PY
 fi
 echo "logs in $OUT"
