@@ -187,7 +187,7 @@ static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, 
 }
 
 typedef struct {
-  PetscReal rmax, w[3];
+  PetscReal rmax, w[3], iw[3]; /* iw = 1 / w: the stencil's bounds (a superset is enough, see below) */
   PetscInt  nc[3], *start; /* cell k holds the binned slots start[k] .. start[k+1]-1 */
 } CellClass;
 
@@ -289,6 +289,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
       PetscReal ext = PetscMax(bbmax[a] - bbmin[a], 1e-300), h = 2.0 * cc[c].rmax + skin;
       cc[c].nc[a]   = (PetscInt)PetscMax(1.0, PetscMin(floor(ext / h), 1024.0));
       cc[c].w[a]    = ext / cc[c].nc[a] * (1.0 + 1e-12);
+      cc[c].iw[a]   = 1.0 / cc[c].w[a];
       ncell *= cc[c].nc[a];
     }
     PetscCall(PetscCalloc1(ncell + 1, &cc[c].start));
@@ -318,7 +319,8 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
    * generous by more than their rounding difference from the canonical
    * separation (a relative 1e-9 of the cutoff plus slack, a few ulps of the
    * coordinates), so it loses no pair the exact test (NeighborTryPair) would
-   * accept. */
+   * accept.  The same 1e-9 keeps every such partner's cell (binned by
+   * division) inside the stencil's bounds, taken by multiplication. */
   for (PetscInt s = 0; s < nbin; s++) {
     PetscInt        i  = member[s], ci = cls[i];
     const PetscReal xi = bx[3 * s], yi = bx[3 * s + 1], zi = bx[3 * s + 2], ri = p->radius[i];
@@ -327,8 +329,8 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
       PetscReal reach = (ri + cc[c].rmax + skin) * (1.0 + 1e-9), lim2 = (reach + slack) * (reach + slack); /* the class's largest cutoff: one bound for the row */
       if (!cc[c].start) continue;
       for (int a = 0; a < 3; a++) {
-        lo[a] = (PetscInt)PetscMax(0.0, floor((bx[3 * s + a] - reach - bbmin[a]) / cc[c].w[a]));
-        hi[a] = (PetscInt)PetscMin((PetscReal)(cc[c].nc[a] - 1), floor((bx[3 * s + a] + reach - bbmin[a]) / cc[c].w[a]));
+        lo[a] = (PetscInt)PetscMax(0.0, floor((bx[3 * s + a] - reach - bbmin[a]) * cc[c].iw[a]));
+        hi[a] = (PetscInt)PetscMin((PetscReal)(cc[c].nc[a] - 1), floor((bx[3 * s + a] + reach - bbmin[a]) * cc[c].iw[a]));
       }
       for (PetscInt cz = lo[2]; cz <= hi[2]; cz++)
         for (PetscInt cy = lo[1]; cy <= hi[1]; cy++) {
