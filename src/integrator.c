@@ -95,7 +95,7 @@ __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBo
       Store4(wp + o, Keep(fz[c], wn, wn + dw));
       Store4(f + o, zero);
       Store4(t + o, zero);
-      work4 += Keep(fz[c], qm[c] * G[c] * vn * dd, zero);
+      work4 += Keep(fz[c], zero, qm[c] * G[c] * vn * dd); /* frozen bodies do no work */
     }
   }
   for (; i < n; i++) {
