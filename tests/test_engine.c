@@ -1,6 +1,7 @@
 /* The distributed engine at 1-4 ranks: a particle crossing a periodic corner,
  * a contact that spans a rank boundary for its whole duration (restitution of
- * hdem impact), energy conservation in a dense periodic box. */
+ * hdem impact), energy conservation in a dense periodic box, with gravity the
+ * energy balance against its work. */
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check_main.h"
@@ -112,6 +113,23 @@ START_TEST(test_energy_conservation)
 }
 END_TEST
 
+/* Elastic, frictionless, gravity along a periodic axis: the kinetic and
+ * elastic energy gained is the work gravity did (its sum over the bodies,
+ * which the thermo's dissipated energy relies on). */
+START_TEST(test_gravity_work)
+{
+  Engine      e;
+  EngineStats s0, s;
+  EngineFromString("-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true -gravity 300,-200,100 -insert_count 400 -insert_spacing 1.02 -insert_radius_min 0.5e-3 -insert_radius_max 0.7e-3 -insert_velocity_random 0.1 -contact_law hertz -material_E 1e7 -contact_damping none -contact_mu 0 -neighbor_skin 1e-4", &e);
+  ck_assert_int_eq(EngineGetStats(&e, &s0), 0);
+  for (int k = 0; k < 1500; k++) ck_assert_int_eq(EngineStep(&e), 0);
+  ck_assert_int_eq(EngineGetStats(&e, &s), 0);
+  ck_assert_msg(s.gravity > 0.1 * (s0.ke + s0.kr + s0.elastic), "gravity did little work: %g", s.gravity);
+  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic) - s.gravity) < 2e-3 * s.gravity, "energy gained %.9g, work of gravity %.9g", (s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic), s.gravity);
+  EngineDestroy(&e);
+}
+END_TEST
+
 /* A random fill is non-overlapping and the same on every rank count. */
 START_TEST(test_random_fill)
 {
@@ -135,6 +153,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_periodic_corner);
   tcase_add_test(tc, test_contact_across_boundary);
   tcase_add_test(tc, test_energy_conservation);
+  tcase_add_test(tc, test_gravity_work);
   tcase_add_test(tc, test_random_fill);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
