@@ -13,6 +13,11 @@ HDEM=${HDEM:-build/hdem}
 PEERS=${PEERS:-../shared/peers}
 SC=${1:-2000}; SS=${2:-1500}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Both codes' shared-memory messages copied through Open MPI's segment rather than
+# by the kernel's cross-memory attach: under this VM's paravirtualised kernel each
+# CMA transfer is a system call that pins pages (~25 us for hdem's 100 KB halo
+# messages).  Set the variable to "cma" (Open MPI's default) to measure with it.
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 MPI="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && MPI="$MPI --allow-run-as-root"
 command -v lmp >/dev/null || { echo "LAMMPS (lmp) not found: apt-get install lammps" >&2; exit 1; }
@@ -56,6 +61,7 @@ PY
 REPEAT=${BENCH_REPEAT:-1}
 HFLOOR=$(floor_rss "$HDEM" version)
 LFLOOR=$(floor_rss lmp -h)
+echo "Open MPI shared-memory single copy: $OMPI_MCA_btl_vader_single_copy_mechanism"
 echo "start-up floor (max RSS of a process that starts and exits): hdem $((HFLOOR / 1024)) KiB, LAMMPS $((LFLOOR / 1024)) KiB"
 FMT="%-8s %-5s %-4s %14s %14s %7s %12s %12s %12s %12s\n"
 printf "$FMT" deck ranks rep hdem_ps/s/core lammps_ps/s/core ratio hdem_B/part lammps_B/part hdem_B/p+fl lammps_B/p+fl | tee "$OUT/runs.txt"
