@@ -445,18 +445,10 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   const Tangential  *tg = &e->model.tangential;
   ContactBatchModel  bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, e->model.law.p[0] + 1.0, eb->need};
 
-  PetscReal         *xr;
+  const PetscReal   *x = p->x, *rad = p->radius;
   const unsigned char *sh;
 
   PetscFunctionBeginUser;
-  /* position and radius side by side: the scan's one load per member, in
-   * the rebuild's scratch (idle between rebuilds, and larger) */
-  PetscCall(ScratchBegin(&e->scratch, ScratchBytes(4 * (p->n + p->nghost), PetscReal)));
-  xr = ScratchTake(&e->scratch, 4 * (p->n + p->nghost), sizeof(*xr));
-  for (PetscInt i = 0; i < p->n + p->nghost; i++) {
-    for (int a = 0; a < 3; a++) xr[4 * i + a] = p->x[3 * i + a];
-    xr[4 * i + 3] = p->radius[i];
-  }
   PetscCall(EngineImageShifts(e));
   sh = e->shift;
   for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
@@ -465,8 +457,16 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
     PetscInt      i = ij[2 * k], j = ij[2 * k + 1], q = win->n;
     EnginePairOut out = ENGINE_PAIR_NONE;
     if (j >= 0) {
-      const PetscReal *xi = xr + 4 * i, *xj = xr + 4 * j;
-      PetscReal        r[3], rs = xi[3] + xj[3], rr, len, d;
+      const PetscReal      *xi = x + 3 * i, *xj = x + 3 * j;
+      PetscInt              cls = fl[k] >> NEIGHBOR_CLASS_SHIFT;
+      const EnginePairMemo *m   = NULL;
+      PetscReal             r[3], rs, rr, len, d;
+      /* the radii of a pair of known bodies are its memo's (the same bits):
+       * no per-member radius load */
+      if (cls != NEIGHBOR_CLASS_NONE) {
+        m  = mm[cls].valid ? &mm[cls] : EnginePairMemoSet(e, i, j, mm);
+        rs = m->cp.ri + m->cp.rj;
+      } else rs = rad[i] + rad[j];
       for (int a = 0; a < 3; a++) r[a] = xi[a] - xj[a];
       if (fl[k] & NEIGHBOR_IMAGED) { /* NeighborSeparation's arithmetic */
         const PetscReal *t = e->shift_table[*sh++];
@@ -474,13 +474,12 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
           if (t[a] != 0.0) r[a] += t[a];
       }
       if (fl[k] & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
-        const EnginePairMemo *m = EnginePairMemoFor(e, k, i, j, mm);
+        if (!m) m = EnginePairMemoFor(e, k, i, j, mm);
         EngineBatchAdd(&win->batch, m, k, i, j, nl->slot[k], q, r, rs);
         if (eb->need) win->cp[q] = m->cp;
         out = ENGINE_PAIR_FORCE_TORQUE;
       } else {
-        const EnginePairMemo *m;
-        PetscReal             U, ddot;
+        PetscReal U, ddot;
         rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
         /* most listed pairs do not touch: overlap first, from positions alone */
         len = 0.0, d = 0.0;
@@ -490,7 +489,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
           continue;
         }
         PetscCall(NeighborHistoryNew(nl, k));
-        m = EnginePairMemoFor(e, k, i, j, mm);
+        if (!m) m = EnginePairMemoFor(e, k, i, j, mm);
         EngineContactFused(e, m, &nl->h[nl->slot[k]], i, j, r, len, d, dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6, &U, &ddot);
         if (eb->need) eb->b = PetscMin(eb->b, EngineContactBound(e, &m->cp, ddot, U, nl->h[nl->slot[k]].v_imp));
         fl[k] |= NEIGHBOR_TOUCHED;
