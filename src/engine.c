@@ -559,9 +559,10 @@ static PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Kick by dt / 2, drift and the predicted velocities (vp = v + (dt/2) f / m,
- * wp likewise) in one pass; gravity's work summed along (thermo only: the
- * particles' state does not depend on its order). */
+/* Kick by dt / 2, drift and the predicted velocities (vp = v + dv, the
+ * kick's dv; wp likewise) in one pass, leaving the force sums zero; gravity's
+ * work summed along (thermo only: the particles' state does not depend on its
+ * order). */
 static void EngineOpenStep(Engine *e, PetscReal dt)
 {
   Particles *p = &e->p;

@@ -98,15 +98,24 @@ START_TEST(test_contact_across_boundary)
 }
 END_TEST
 
+/* A dense periodic box of elastic, frictionless spheres (with the extra
+ * options), stepped 1500 times: the stats before and after. */
+static void ElasticBoxRun(const char *extra, PetscReal vrand, Engine *e, EngineStats *s0, EngineStats *s)
+{
+  char opts[1024];
+  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true %s -insert_count 400 -insert_spacing 1.02 -insert_radius_min 0.5e-3 -insert_radius_max 0.7e-3 -insert_velocity_random %g -contact_law hertz -material_E 1e7 -contact_damping none -contact_mu 0 -neighbor_skin 1e-4", extra, (double)vrand);
+  EngineFromString(opts, e);
+  ck_assert_int_eq(EngineGetStats(e, s0), 0);
+  for (int k = 0; k < 1500; k++) ck_assert_int_eq(EngineStep(e), 0);
+  ck_assert_int_eq(EngineGetStats(e, s), 0);
+}
+
 /* Elastic, frictionless, no gravity: kinetic + elastic energy is conserved. */
 START_TEST(test_energy_conservation)
 {
   Engine      e;
   EngineStats s0, s;
-  EngineFromString("-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true -insert_count 400 -insert_spacing 1.02 -insert_radius_min 0.5e-3 -insert_radius_max 0.7e-3 -insert_velocity_random 0.3 -contact_law hertz -material_E 1e7 -contact_damping none -contact_mu 0 -neighbor_skin 1e-4", &e);
-  ck_assert_int_eq(EngineGetStats(&e, &s0), 0);
-  for (int k = 0; k < 1500; k++) ck_assert_int_eq(EngineStep(&e), 0);
-  ck_assert_int_eq(EngineGetStats(&e, &s), 0);
+  ElasticBoxRun("", 0.3, &e, &s0, &s);
   ck_assert_msg(s.contacts > 0 || e.rebuilds > 0, "nothing happened");
   ck_assert_msg(fabs((s.ke + s.kr + s.elastic) / (s0.ke + s0.kr + s0.elastic) - 1.0) < 1e-3, "energy %.9g -> %.9g", s0.ke + s0.kr + s0.elastic, s.ke + s.kr + s.elastic);
   EngineDestroy(&e);
@@ -120,10 +129,7 @@ START_TEST(test_gravity_work)
 {
   Engine      e;
   EngineStats s0, s;
-  EngineFromString("-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true -gravity 300,-200,100 -insert_count 400 -insert_spacing 1.02 -insert_radius_min 0.5e-3 -insert_radius_max 0.7e-3 -insert_velocity_random 0.1 -contact_law hertz -material_E 1e7 -contact_damping none -contact_mu 0 -neighbor_skin 1e-4", &e);
-  ck_assert_int_eq(EngineGetStats(&e, &s0), 0);
-  for (int k = 0; k < 1500; k++) ck_assert_int_eq(EngineStep(&e), 0);
-  ck_assert_int_eq(EngineGetStats(&e, &s), 0);
+  ElasticBoxRun("-gravity 300,-200,100", 0.1, &e, &s0, &s);
   ck_assert_msg(s.gravity > 0.1 * (s0.ke + s0.kr + s0.elastic), "gravity did little work: %g", s.gravity);
   ck_assert_msg(fabs((s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic) - s.gravity) < 2e-3 * s.gravity, "energy gained %.9g, work of gravity %.9g", (s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic), s.gravity);
   EngineDestroy(&e);
