@@ -82,16 +82,6 @@ static void HistoryUnpack(const PetscReal *b, HistoryRecord *r)
   r->h.touched = (PetscInt)b[9];
 }
 
-/* The slab along axis a that holds x (GridCut is the one formula of the bounds). */
-static PetscMPIInt ExchangeSlab(const Grid *g, int a, PetscReal x)
-{
-  PetscMPIInt n = g->dims[a], c = (PetscMPIInt)((x - g->lo[a]) / (g->hi[a] - g->lo[a]) * n);
-  c = PetscMax(0, PetscMin(n - 1, c));
-  while (c > 0 && x < GridCut(g->lo[a], g->hi[a], c, n)) c--;
-  while (c < n - 1 && x >= GridCut(g->lo[a], g->hi[a], c + 1, n)) c++;
-  return c;
-}
-
 /* Where a particle at x goes along axis a: 0 stays, 1 to the low side, 2 to
  * the high side, 3 out through a wall (lost), -1 further than one hop. */
 static int ExchangeDirection(const Grid *g, int a, PetscReal x)
@@ -99,7 +89,7 @@ static int ExchangeDirection(const Grid *g, int a, PetscReal x)
   PetscMPIInt n = g->dims[a], me = g->coords[a], c, delta;
   if (!g->periodic[a] && (x < g->lo[a] || x > g->hi[a])) return 3;
   if (x >= g->sublo[a] && (x < g->subhi[a] || (!g->periodic[a] && me == n - 1 && x <= g->hi[a]))) return 0;
-  c     = ExchangeSlab(g, a, x);
+  c     = GridSlabOf(g, a, x);
   delta = g->periodic[a] ? ((c - me) % n + n) % n : c - me;
   if (delta == 0) return 0;
   if (delta == 1) return 2;

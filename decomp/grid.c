@@ -130,8 +130,10 @@ PetscErrorCode GridCreate(MPI_Comm comm, const PetscReal lo[3], const PetscReal 
   PetscCallMPI(MPI_Comm_rank(grid->comm, &grid->rank));
   PetscCallMPI(MPI_Cart_coords(grid->comm, grid->rank, 3, grid->coords));
   for (int a = 0; a < 3; a++) {
-    grid->sublo[a] = GridCut(lo[a], hi[a], grid->coords[a], grid->dims[a]);
-    grid->subhi[a] = GridCut(lo[a], hi[a], grid->coords[a] + 1, grid->dims[a]);
+    PetscCall(PetscMalloc1(grid->dims[a] + 1, &grid->cuts[a]));
+    for (PetscMPIInt c = 0; c <= grid->dims[a]; c++) grid->cuts[a][c] = GridCut(lo[a], hi[a], c, grid->dims[a]);
+    grid->sublo[a] = grid->cuts[a][grid->coords[a]];
+    grid->subhi[a] = grid->cuts[a][grid->coords[a] + 1];
     /* periodic with dims 1 gives the rank itself on both sides: kept, the halo code wraps onto itself */
     PetscCallMPI(MPI_Cart_shift(grid->comm, a, 1, &grid->nbr[a][0], &grid->nbr[a][1]));
   }
@@ -145,6 +147,7 @@ PetscErrorCode GridDestroy(Grid *grid)
   /* a zero-filled Grid (an owner struct destroyed before GridCreate ran) holds no communicator either */
   if (grid->comm != MPI_COMM_NULL && grid->comm != (MPI_Comm)0) PetscCallMPI(MPI_Comm_free(&grid->comm));
   grid->comm = MPI_COMM_NULL;
+  for (int a = 0; a < 3; a++) PetscCall(PetscFree(grid->cuts[a]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -152,20 +155,41 @@ PetscErrorCode GridOwnerOf(const Grid *grid, const PetscReal x[3], PetscMPIInt c
 {
   PetscFunctionBeginUser;
   for (int a = 0; a < 3; a++) {
-    PetscReal   lo = grid->lo[a], hi = grid->hi[a], g;
-    PetscMPIInt d  = grid->dims[a], c;
+    PetscReal lo = grid->lo[a], hi = grid->hi[a];
 
     /* %.17g: a point one ulp outside must not print as a point on the face */
     PetscCheck(x[a] >= lo && x[a] <= hi, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "point (%.17g, %.17g, %.17g) is outside the box along %c: [%.17g, %.17g]", (double)x[0], (double)x[1], (double)x[2], GridAxisName[a], (double)lo, (double)hi);
     PetscCheck(!(grid->periodic[a] && x[a] == hi), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "point (%.17g, %.17g, %.17g) is on the high face of periodic axis %c (%.17g): wrap it into [lo, hi) first", (double)x[0], (double)x[1], (double)x[2], GridAxisName[a], (double)hi);
-    /* A guess from the slab width, then corrected against the cuts themselves
-     * so the answer is exactly the bounds' half-open [sublo, subhi). */
-    g = (x[a] - lo) / (hi - lo) * d;
-    c = g <= 0.0 ? 0 : (g >= d - 1 ? d - 1 : (PetscMPIInt)g);
-    while (c > 0 && x[a] < GridCut(lo, hi, c, d)) c--;
-    while (c < d - 1 && x[a] >= GridCut(lo, hi, c + 1, d)) c++;
-    coords[a] = c;
+    coords[a] = GridSlabOf(grid, a, x[a]);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bisection over the cuts themselves, so the answer is exactly the bounds'
+ * half-open [sublo, subhi) whatever the balancing made of them. */
+PetscMPIInt GridSlabOf(const Grid *grid, int a, PetscReal x)
+{
+  const PetscReal *cut = grid->cuts[a];
+  PetscMPIInt      lo = 0, hi = grid->dims[a] - 1; /* the answer is in [lo, hi] */
+
+  while (lo < hi) {
+    PetscMPIInt mid = lo + (hi - lo + 1) / 2;
+    if (x >= cut[mid]) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+PetscErrorCode GridSetCuts(Grid *grid, int a, const PetscReal cuts[])
+{
+  PetscMPIInt d = grid->dims[a];
+
+  PetscFunctionBeginUser;
+  PetscCheck(cuts[0] == grid->lo[a] && cuts[d] == grid->hi[a], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "new cuts along %c must keep the box bounds [%g, %g]", GridAxisName[a], (double)grid->lo[a], (double)grid->hi[a]);
+  for (PetscMPIInt c = 0; c < d; c++) PetscCheck(cuts[c] < cuts[c + 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "new cuts along %c are not increasing at slab %d: [%.17g, %.17g]", GridAxisName[a], c, (double)cuts[c], (double)cuts[c + 1]);
+  PetscCall(PetscArraycpy(grid->cuts[a], cuts, d + 1));
+  grid->sublo[a] = cuts[grid->coords[a]];
+  grid->subhi[a] = cuts[grid->coords[a] + 1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

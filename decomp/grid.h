@@ -1,5 +1,7 @@
-/* Cartesian process grid: the box cut into dims[0] x dims[1] x dims[2] equal
- * slabs, one subdomain per rank, with face neighbours from MPI_Cart_shift. */
+/* Cartesian process grid: the box cut into dims[0] x dims[1] x dims[2]
+ * slabs, one subdomain per rank, with face neighbours from MPI_Cart_shift.
+ * The slabs start equal (GridCut); load balancing moves the cuts
+ * (GridSetCuts), which every rank holds, so any rank can place any point. */
 #ifndef HDEM_GRID_H
 #define HDEM_GRID_H
 
@@ -13,6 +15,7 @@ typedef struct {
   PetscReal   lo[3], hi[3];       /* global box */
   PetscReal   sublo[3], subhi[3]; /* this rank's subdomain */
   PetscMPIInt nbr[3][2];          /* neighbour rank on the low [0] and high [1] side per axis, MPI_PROC_NULL at a wall */
+  PetscReal  *cuts[3];            /* dims[a] + 1 slab bounds per axis: lo, the inner cuts, hi */
 } Grid;
 
 /* Collective. dims_req entries 0 mean "choose" (NULL: choose all); periodic
@@ -26,6 +29,13 @@ PETSC_EXTERN PetscErrorCode GridChooseDims(PetscMPIInt size, const PetscReal len
 /* Bound c of the dims slabs along an axis: lo at c = 0, hi at c = dims, the
  * same bits for the subhi of slab c - 1 and the sublo of slab c. */
 PETSC_EXTERN PetscReal      GridCut(PetscReal lo, PetscReal hi, PetscMPIInt c, PetscMPIInt dims);
+
+/* The slab along axis a holding x: the c with cuts[c] <= x < cuts[c + 1],
+ * clamped to the grid (the caller wraps or rejects points outside). */
+PETSC_EXTERN PetscMPIInt    GridSlabOf(const Grid *, int a, PetscReal x);
+/* Not collective, but every rank must pass the same cuts (dims[a] + 1,
+ * lo and hi kept, strictly increasing); updates this rank's bounds. */
+PETSC_EXTERN PetscErrorCode GridSetCuts(Grid *, int a, const PetscReal cuts[]);
 
 /* Subdomain coordinates containing x: a point on a cut goes to the higher
  * slab; walled axes are [lo, hi], periodic axes [lo, hi) (wrap first). */

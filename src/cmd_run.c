@@ -161,6 +161,9 @@ static PetscErrorCode SummaryWrite(Engine *e, const RunControl *rc, PetscReal wa
     JsonReal(&w, "dt_mean", e->step ? e->dt_sum / (PetscReal)e->step : 0.0);
     JsonInt(&w, "rebuilds", e->rebuilds);
     JsonInt(&w, "lost_particles", (PetscInt64)lost);
+    JsonString(&w, "balance_mode", BalanceModes[e->balance_mode]);
+    JsonInt(&w, "balance_moves", e->balance_moves);
+    JsonReal(&w, "imbalance", e->imbalance);
     fprintf(fp, ",\n  \"peak_memory_bytes\": [");
     for (PetscMPIInt r = 0; r < size; r++) fprintf(fp, "%s%.0f", r ? ", " : "", (double)mem[r]);
     fprintf(fp, "],\n  \"owned_particles\": [");
@@ -195,6 +198,8 @@ static PetscErrorCode CheckPrint(Engine *e)
   PetscCall(PetscPrintf(e->grid.comm, "contact         law %s, damping %s (e %g, zeta %g), separation %s, mu %g\n", NormalLawTypes[e->model.law.type], DampingTypes[d->type], (double)d->e, (double)d->zeta, SeparationTypes[d->separation], (double)e->model.tangential.mu));
   PetscCall(PetscPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n", TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound, (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
   PetscCall(PetscPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
+  if (e->balance_mode == BALANCE_NONE) PetscCall(PetscPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
+  else PetscCall(PetscPrintf(e->grid.comm, "load balance    %s, every %" PetscInt_FMT " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost cutoff)\n", BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold, (double)(2.0 * e->rmax + e->skin)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

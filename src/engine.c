@@ -23,6 +23,36 @@ static PetscErrorCode EngineGather(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Start of a balance interval: the clocks of the time mode's cost. */
+static PetscErrorCode EngineBalanceMark(Engine *e)
+{
+  PetscFunctionBeginUser;
+  e->balance_step = e->step;
+  PetscCall(PetscTime(&e->balance_t0));
+  e->balance_wait0 = e->wait_seconds;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Moves the cuts when balance_interval steps have passed, before the
+ * histories are gathered (which particles stay depends on the bounds); the
+ * migration that follows takes each particle to its new owner.  The cost
+ * of the time mode is the interval's wall time less the reduction's waits. */
+static PetscErrorCode EngineBalance(Engine *e)
+{
+  PetscLogDouble now;
+  PetscReal      cost;
+  PetscBool      moved;
+
+  PetscFunctionBeginUser;
+  if (e->balance_mode == BALANCE_NONE || e->grid.size == 1 || e->step - e->balance_step < e->balance_interval) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscTime(&now));
+  cost = e->balance_mode == BALANCE_COUNT ? (PetscReal)e->p.n : (PetscReal)((now - e->balance_t0) - (e->wait_seconds - e->balance_wait0));
+  PetscCall(GridBalance(&e->grid, PetscMax(cost, 0.0), e->ex.cut, e->balance_threshold, &e->imbalance, &moved));
+  if (moved) e->balance_moves++;
+  PetscCall(EngineBalanceMark(e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Gather histories, migrate, rebuild ghosts and pairs, re-attach histories. */
 static PetscErrorCode EngineRebuild(Engine *e)
 {
@@ -30,6 +60,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_neigh));
+  PetscCall(EngineBalance(e));
   PetscCall(PetscLogEventBegin(e->ev_gather, 0, 0, 0, 0));
   PetscCall(EngineGather(e));
   PetscCall(PetscLogEventEnd(e->ev_gather, 0, 0, 0, 0));
@@ -174,6 +205,7 @@ PetscErrorCode EngineSetUp(Engine *e)
     PetscCall(EngineGetStats(e, &s));
     e->e_initial = s.ke + s.kr + s.elastic;
   }
+  PetscCall(EngineBalanceMark(e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -205,6 +237,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscLogStagePush(e->stage_comm));
   PetscCall(ExchangeForward(&e->grid, &e->ex, p));
   PetscCall(PetscLogStagePop());
+  PetscCall(EngineBalanceMark(e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -6,6 +6,7 @@
 #define HDEM_ENGINE_H
 
 #include "../decomp/exchange.h"
+#include "../decomp/balance.h"
 #include "stepbound.h"
 
 #define ENGINE_MAX_WALLS 16
@@ -45,6 +46,14 @@ typedef struct {
   PetscInt     request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
   PetscInt     request_all;  /* after the step: the largest request of any rank, the same on all */
   PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
+  /* load balance (GridBalance) at the first rebuild balance_interval steps after the last */
+  BalanceMode  balance_mode;
+  PetscInt     balance_interval;
+  PetscReal    balance_threshold;
+  PetscInt64   balance_step;   /* step of the last balance */
+  PetscLogDouble balance_t0, balance_wait0; /* wall clock and wait_seconds then (time mode) */
+  PetscInt     balance_moves;  /* balances that moved cuts */
+  PetscReal    imbalance;      /* largest rank cost over the mean at the last balance (1: none measured) */
   Scratch      scratch;     /* shared by the phases of a list rebuild */
   unsigned char *shift;     /* periodic shifts of the imaged pairs in pair order, as rows of shift_table (EngineImageShifts) */
   PetscReal    shift_table[125][3];

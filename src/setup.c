@@ -359,6 +359,26 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool i
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Load balance keys balance_*: results do not depend on them, only speed. */
+static PetscErrorCode BalanceSetFromOptions(MPI_Comm comm, Engine *e)
+{
+  PetscFunctionBeginUser;
+  e->balance_mode      = BALANCE_TIME;
+  e->balance_interval  = 100;
+  e->balance_threshold = 1.05;
+  e->imbalance         = 1.0;
+  PetscOptionsBegin(comm, NULL, "Load balance", NULL);
+  PetscCall(PetscOptionsEnum("-balance_mode", "what the grid's cuts even out: none (equal slabs), count (owned particles), time (busy seconds)", NULL, BalanceModes, (PetscEnum)e->balance_mode, (PetscEnum *)&e->balance_mode, NULL));
+  PetscCall(OptionsCheckSyntax("-balance_interval", PETSC_TRUE));
+  PetscCall(PetscOptionsInt("-balance_interval", "steps between balances (each at the next list rebuild)", NULL, e->balance_interval, &e->balance_interval, NULL));
+  PetscCall(OptionsCheckSyntax("-balance_threshold", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-balance_threshold", "largest rank cost over the mean that is left alone", NULL, e->balance_threshold, &e->balance_threshold, NULL));
+  PetscOptionsEnd();
+  PetscCall(OptionsCheckInt("balance_interval", e->balance_interval, 1, PETSC_MAX_INT));
+  PetscCall(OptionsCheckReal("balance_threshold", e->balance_threshold, 1.0, PETSC_MAX_REAL, RANGE_CLOSED, "[-]"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
 {
   PetscBool  faces, have = PETSC_FALSE;
@@ -373,6 +393,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(StepControlSetFromOptions(comm, &e->ctl));
   PetscCall(DomainSetFromOptions(comm, e, insert, &data, &have, &faces));
   PetscCall(WallsSetFromOptions(comm, e, faces));
+  PetscCall(BalanceSetFromOptions(comm, e));
   PetscOptionsBegin(comm, NULL, "Forces and neighbours", NULL);
   PetscCall(OptionsCheckSyntax("-gravity", PETSC_FALSE));
   PetscCall(PetscOptionsRealArray("-gravity", "gravitational acceleration [m/s^2]", NULL, e->gravity, &n, NULL));

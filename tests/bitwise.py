@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The same deck gives bitwise identical final states on 1, 2, 3 and 4 ranks, with
-uneven process grids, periodic and walled axes (compared by id with `hdem diff`),
-and the particle count never changes."""
+uneven process grids, periodic and walled axes, and cuts moved by the load
+balance (compared by id with `hdem diff`), and the particle count never changes."""
 import argparse
 import json
 import os
@@ -14,7 +14,13 @@ CONFIGS = [
     ("periodic_xy", [], [(1, "1,1,1"), (2, "2,1,1"), (3, "3,1,1"), (4, "2,2,1"), (4, "1,1,4")]),
     ("walled_x", ["-domain_periodic", "false,true,false"], [(1, "1,1,1"), (2, "1,2,1"), (3, "1,1,3"), (4, "2,1,2")]),
     ("random_fill", ["-insert_mode", "random", "-insert_count", "300", "-steps", "2000"], [(1, "1,1,1"), (3, "1,3,1"), (4, "1,2,2")]),
+    # cuts across gravity, moved every few rebuilds: by particle count (the
+    # bed settles into the lower slabs) and by time at every balance
+    ("balance_count", ["-balance_mode", "count", "-balance_interval", "20"], [(1, "1,1,1"), (2, "1,1,2"), (3, "1,1,3"), (4, "2,1,2")]),
+    ("balance_time", ["-balance_mode", "time", "-balance_interval", "10", "-balance_threshold", "1"], [(1, "1,1,1"), (3, "3,1,1"), (4, "1,2,2")]),
 ]
+# configurations whose multi-rank runs must have moved cuts
+MUST_BALANCE = ("balance_count", "balance_time")
 
 
 def run(args, np_, grid, out, extra):
@@ -49,6 +55,8 @@ def main():
             problems = []
             if summ["lost_particles"] != 0:
                 problems.append("lost %d particles" % summ["lost_particles"])
+            if name in MUST_BALANCE and np_ > 1 and summ.get("balance_moves", 0) < 1:
+                problems.append("the cuts never moved (balance_moves %s)" % summ.get("balance_moves"))
             if ref is None:
                 ref = (out, summ)
             else:
@@ -61,8 +69,9 @@ def main():
             status = "FAIL" if problems else "PASS"
             passed += not problems
             failed += bool(problems)
-            print("%s %s np=%d grid=%s particles=%d steps=%d rebuilds=%d dt_mean=%.3e %s" % (
-                status, name, np_, grid, summ["particles"], summ["steps"], summ["rebuilds"], summ["dt_mean"], "; ".join(problems)))
+            print("%s %s np=%d grid=%s particles=%d steps=%d rebuilds=%d dt_mean=%.3e balance_moves=%d owned=%s %s" % (
+                status, name, np_, grid, summ["particles"], summ["steps"], summ["rebuilds"], summ["dt_mean"],
+                summ["balance_moves"], summ["owned_particles"], "; ".join(problems)))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed or not passed else 0
 

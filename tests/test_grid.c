@@ -1,10 +1,7 @@
 /* The Cartesian process grid at the run's rank count: the shape chosen for the
  * box, subdomains that tile it with bitwise-shared faces, ownership of points
- * on and beside the cuts, face/edge/corner neighbours, and refused requests.
- *
- * Under CK_NOFORK a failed ck_assert leaves only its own rank's test, and the
- * others would wait in the next collective: checks are counted per rank
- * (EXPECT, detail on stderr) and asserted once, together, by ASSERT_ALL_RANKS. */
+ * on and beside the cuts, face/edge/corner neighbours, and refused requests
+ * (checks per rank, asserted together: check_main.h). */
 #include "check_main.h"
 #include "grid.h"
 #include <petscviewer.h>
@@ -12,39 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-static int nbad;
-
-static PetscMPIInt WorldRank(void)
-{
-  PetscMPIInt r = 0;
-  (void)MPI_Comm_rank(PETSC_COMM_WORLD, &r);
-  return r;
-}
-
 static PetscMPIInt WorldSize(void)
 {
   PetscMPIInt s = 1;
   (void)MPI_Comm_size(PETSC_COMM_WORLD, &s);
   return s;
 }
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      nbad++; \
-      fprintf(stderr, "[rank %d] %s:%d: %s: ", WorldRank(), __FILE__, __LINE__, #cond); \
-      fprintf(stderr, __VA_ARGS__); \
-      fputc('\n', stderr); \
-    } \
-  } while (0)
-
-#define ASSERT_ALL_RANKS() \
-  do { \
-    int _n = nbad; \
-    nbad   = 0; \
-    ck_assert(MPI_Allreduce(MPI_IN_PLACE, &_n, 1, MPI_INT, MPI_SUM, PETSC_COMM_WORLD) == MPI_SUCCESS); \
-    ck_assert_msg(_n == 0, "%d failed checks over the ranks (details on stderr)", _n); \
-  } while (0)
 
 static PetscBool SameBits(PetscReal a, PetscReal b)
 {

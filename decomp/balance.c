@@ -1,0 +1,70 @@
+#include "balance.h"
+
+const char *const BalanceModes[] = {"none", "count", "time", "BalanceMode", "BALANCE_", NULL};
+
+void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal cuts[])
+{
+  PetscReal total = 0.0, below = 0.0; /* below: cost of the slabs before slab c */
+  PetscMPIInt c = 0;
+
+  for (PetscMPIInt s = 0; s < n; s++) total += cost[s];
+  for (PetscMPIInt k = 0; k <= n; k++) cuts[k] = old[k];
+  if (!(total > 0.0)) return;
+  for (PetscMPIInt k = 1; k < n; k++) {
+    PetscReal target = total * k / n, pos, room, wl = old[k] - old[k - 1], wr = old[k + 1] - old[k];
+    while (c < n - 1 && below + cost[c] < target) below += cost[c++];
+    /* below < target <= below + cost[c], so cost[c] > 0 but for rounding */
+    pos  = cost[c] > 0.0 ? old[c] + (target - below) / cost[c] * (old[c + 1] - old[c]) : old[k];
+    room = 0.5 * PetscMax(PetscMin(wl, wr) - wmin, 0.0);
+    cuts[k] = PetscMin(PetscMax(pos, old[k] - room), old[k] + room);
+  }
+}
+
+PetscErrorCode GridBalance(Grid *g, PetscReal cost, PetscReal wmin, PetscReal threshold, PetscReal *imbalance, PetscBool *moved)
+{
+  PetscInt   ncut = 2; /* the broadcast: imbalance, moved, then every axis's cuts */
+  PetscReal *all = NULL, *buf;
+
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++) ncut += g->dims[a] + 1;
+  PetscCall(PetscMalloc1(ncut, &buf));
+  if (g->rank == 0) PetscCall(PetscMalloc1(g->size, &all));
+  PetscCallMPI(MPI_Gather(&cost, 1, MPIU_REAL, all, 1, MPIU_REAL, 0, g->comm));
+  if (g->rank == 0) {
+    PetscReal sum = 0.0, max = 0.0, *out = buf + 2;
+    for (PetscMPIInt r = 0; r < g->size; r++) sum += all[r], max = PetscMax(max, all[r]);
+    buf[0] = sum > 0.0 ? max * g->size / sum : 1.0;
+    buf[1] = 0.0;
+    for (int a = 0; a < 3; a++) {
+      PetscMPIInt d = g->dims[a];
+      PetscCall(PetscArraycpy(out, g->cuts[a], d + 1));
+      if (d > 1 && buf[0] > threshold) {
+        PetscReal *slab;
+        PetscCall(PetscCalloc1(d, &slab));
+        for (PetscMPIInt r = 0; r < g->size; r++) {
+          PetscMPIInt rc[3];
+          PetscCallMPI(MPI_Cart_coords(g->comm, r, 3, rc));
+          slab[rc[a]] += all[r];
+        }
+        BalanceShiftCuts(d, slab, g->cuts[a], wmin, out);
+        for (PetscMPIInt c = 0; c <= d; c++)
+          if (out[c] != g->cuts[a][c]) buf[1] = 1.0;
+        PetscCall(PetscFree(slab));
+      }
+      out += d + 1;
+    }
+    PetscCall(PetscFree(all));
+  }
+  PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)ncut, MPIU_REAL, 0, g->comm));
+  *imbalance = buf[0];
+  *moved     = buf[1] > 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  if (*moved) {
+    const PetscReal *in = buf + 2;
+    for (int a = 0; a < 3; a++) {
+      PetscCall(GridSetCuts(g, a, in));
+      in += g->dims[a] + 1;
+    }
+  }
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

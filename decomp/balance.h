@@ -1,0 +1,32 @@
+/* Load balance by moving the process grid's cuts (LAMMPS's "balance shift"):
+ * along each cut axis the slabs are resized so that each carries an equal
+ * share of the ranks' cost (owned particles, or busy seconds), assuming the
+ * cost spread evenly over each slab.  Results do not depend on where the
+ * cuts are (the pairs and their sums are canonical), only the speed does. */
+#ifndef HDEM_BALANCE_H
+#define HDEM_BALANCE_H
+
+#include "grid.h"
+
+typedef enum {
+  BALANCE_NONE,  /* equal slabs throughout */
+  BALANCE_COUNT, /* equal owned particles */
+  BALANCE_TIME   /* equal busy time (uneven densities, contacts and cores alike) */
+} BalanceMode;
+PETSC_EXTERN const char *const BalanceModes[];
+
+/* New cuts (n + 1, ends kept) for n slabs between cuts old[] whose costs
+ * are cost[]: the cumulative cost, linear within each slab, cut into n equal
+ * parts; each inner cut moves at most half of what its narrower neighbour
+ * slab has beyond wmin, so every slab stays at least wmin wide and no point
+ * changes by more than one slab (migration is one hop). */
+PETSC_EXTERN void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal cuts[]);
+
+/* Collective: cost is this rank's.  When the largest rank cost exceeds the
+ * mean by more than threshold (a ratio >= 1), every cut axis is shifted
+ * (BalanceShiftCuts, on rank 0 from the costs in rank order, then broadcast,
+ * so every rank holds the same bits).  Gives the ratio max / mean before and
+ * whether any cut moved. */
+PETSC_EXTERN PetscErrorCode GridBalance(Grid *, PetscReal cost, PetscReal wmin, PetscReal threshold, PetscReal *imbalance, PetscBool *moved);
+
+#endif
