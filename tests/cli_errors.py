@@ -72,6 +72,9 @@ def main():
         ([good, "-contact_e", "2"], ["-contact_e", "(0, 1]", "bitwise.yaml"]),
         ([good, "-domain_hi", "0,0,0"], ["-domain_hi"]),
         ([good, "-domain_grid", "3,1,1"], ["-domain_grid"]),
+        ([good, "-balance_mode", "rcb"], ["-balance_mode", "rcb"]),
+        ([good, "-balance_interval", "0"], ["-balance_interval", "bitwise.yaml"]),
+        ([good, "-balance_threshold", "0.9"], ["-balance_threshold", "[1, inf]"]),
     ]
     for opts, needles in run_cases:
         out = os.path.join(tmp, "out%d" % (passed + failed))
