@@ -215,15 +215,15 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
       PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
       if (g->periodic[a] && s == 0 && g->coords[a] == 0) shift[a] = 1;
       if (g->periodic[a] && s == 1 && g->coords[a] == g->dims[a] - 1) shift[a] = -1;
-      if (ex->send_cap[sw] < nlast + 1) {
-        PetscCall(PetscFree(ex->send[sw]));
-        ex->send_cap[sw] = PetscMax(nlast + 1, 2 * ex->send_cap[sw]);
-        PetscCall(PetscMalloc1(ex->send_cap[sw], &ex->send[sw]));
-      }
       if (to != MPI_PROC_NULL)
         for (PetscInt i = 0; i < nlast; i++) {
           PetscReal xs = p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L : 0.0);
-          if ((s == 0 && xs < g->sublo[a] + ex->cut) || (s == 1 && xs >= g->subhi[a] - ex->cut)) ex->send[sw][ns++] = i;
+          if (!((s == 0 && xs < g->sublo[a] + ex->cut) || (s == 1 && xs >= g->subhi[a] - ex->cut))) continue;
+          if (ns == ex->send_cap[sw]) { /* a border layer, not the subdomain: grown as found */
+            ex->send_cap[sw] = PetscMax(1024, 2 * ex->send_cap[sw]);
+            PetscCall(PetscRealloc((size_t)ex->send_cap[sw] * sizeof(PetscInt), &ex->send[sw]));
+          }
+          ex->send[sw][ns++] = i;
         }
       ex->nsend[sw] = ns;
       if (to == g->rank && from == g->rank) { /* this rank's own periodic images: made in place, no message */
