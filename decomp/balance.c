@@ -2,7 +2,7 @@
 
 const char *const BalanceModes[] = {"none", "count", "time", "BalanceMode", "BALANCE_", NULL};
 
-void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal cuts[])
+void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal frac, PetscReal cuts[])
 {
   PetscReal total = 0.0, below = 0.0; /* below: cost of the slabs before slab c */
   PetscMPIInt c = 0;
@@ -15,6 +15,7 @@ void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old
     while (c < n - 1 && below + cost[c] < target) below += cost[c++];
     /* below < target <= below + cost[c], so cost[c] > 0 but for rounding */
     pos  = cost[c] > 0.0 ? old[c] + (target - below) / cost[c] * (old[c + 1] - old[c]) : old[k];
+    pos  = old[k] + frac * (pos - old[k]);
     room = 0.5 * PetscMax(PetscMin(wl, wr) - wmin, 0.0);
     cuts[k] = PetscMin(PetscMax(pos, old[k] - room), old[k] + room);
   }
@@ -46,7 +47,7 @@ PetscErrorCode GridBalance(Grid *g, PetscReal cost, PetscReal wmin, PetscReal th
           PetscCallMPI(MPI_Cart_coords(g->comm, r, 3, rc));
           slab[rc[a]] += all[r];
         }
-        BalanceShiftCuts(d, slab, g->cuts[a], wmin, out);
+        BalanceShiftCuts(d, slab, g->cuts[a], wmin, BALANCE_FRACTION, out);
         for (PetscMPIInt c = 0; c <= d; c++)
           if (out[c] != g->cuts[a][c]) buf[1] = 1.0;
         PetscCall(PetscFree(slab));

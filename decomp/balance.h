@@ -16,11 +16,17 @@ typedef enum {
 PETSC_EXTERN const char *const BalanceModes[];
 
 /* New cuts (n + 1, ends kept) for n slabs between cuts old[] whose costs
- * are cost[]: the cumulative cost, linear within each slab, cut into n equal
- * parts; each inner cut moves at most half of what its narrower neighbour
- * slab has beyond wmin, so every slab stays at least wmin wide and no point
- * changes by more than one slab (migration is one hop). */
-PETSC_EXTERN void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal cuts[]);
+ * are cost[]: each inner cut moves the fraction frac (0, 1] of the way to
+ * where the cumulative cost, linear within each slab, is cut into n equal
+ * parts, and at most half of what its narrower neighbour slab has beyond
+ * wmin, so every slab stays at least wmin wide and no point changes by more
+ * than one slab (migration is one hop). */
+PETSC_EXTERN void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal frac, PetscReal cuts[]);
+
+/* GridBalance's frac: measured times carry noise (on a shared node, a
+ * neighbour's burst), so each balance goes half way; a lasting imbalance
+ * still halves at every balance. */
+#define BALANCE_FRACTION 0.5
 
 /* Collective: cost is this rank's.  When the largest rank cost exceeds the
  * mean by more than threshold (a ratio >= 1), every cut axis is shifted

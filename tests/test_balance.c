@@ -14,14 +14,17 @@ START_TEST(test_shift_target_and_limit)
   const PetscReal old[3] = {0.0, 20.0, 40.0}, cost[2] = {3.0, 1.0};
   PetscReal       cuts[3];
 
-  BalanceShiftCuts(2, cost, old, 1.0, cuts);
+  BalanceShiftCuts(2, cost, old, 1.0, 1.0, cuts);
   EXPECT(cuts[0] == 0.0 && cuts[2] == 40.0, "ends moved: %g %g", cuts[0], cuts[2]);
   EXPECT(fabs(cuts[1] - 40.0 / 3.0) < 1e-12, "cut at %.15g, expected 40/3", cuts[1]);
+  /* half way */
+  BalanceShiftCuts(2, cost, old, 1.0, 0.5, cuts);
+  EXPECT(fabs(cuts[1] - 50.0 / 3.0) < 1e-12, "cut at %.15g, expected 50/3 (half way)", cuts[1]);
   /* wmin 15: the cut may move at most (20 - 15) / 2 */
-  BalanceShiftCuts(2, cost, old, 15.0, cuts);
+  BalanceShiftCuts(2, cost, old, 15.0, 1.0, cuts);
   EXPECT(cuts[1] == 17.5, "limited cut at %.15g, expected 17.5", cuts[1]);
   /* slabs already at wmin stay */
-  BalanceShiftCuts(2, cost, old, 20.0, cuts);
+  BalanceShiftCuts(2, cost, old, 20.0, 1.0, cuts);
   EXPECT(cuts[1] == 20.0, "cut at %.15g moved though the slabs are at wmin", cuts[1]);
   ASSERT_ALL_RANKS();
 }
@@ -33,12 +36,12 @@ START_TEST(test_shift_degenerate)
   const PetscReal old[5] = {0.0, 1.0, 2.0, 3.0, 4.0}, even[4] = {2, 2, 2, 2}, zero[4] = {0, 0, 0, 0}, hole[4] = {1, 0, 0, 1};
   PetscReal       cuts[5];
 
-  BalanceShiftCuts(4, even, old, 0.1, cuts);
+  BalanceShiftCuts(4, even, old, 0.1, 1.0, cuts);
   for (int k = 0; k <= 4; k++) EXPECT(fabs(cuts[k] - old[k]) < 1e-14, "even costs moved cut %d to %.17g", k, cuts[k]);
-  BalanceShiftCuts(4, zero, old, 0.1, cuts);
+  BalanceShiftCuts(4, zero, old, 0.1, 1.0, cuts);
   for (int k = 0; k <= 4; k++) EXPECT(cuts[k] == old[k], "zero costs moved cut %d", k);
   /* the middle cut sits in the empty middle: anywhere there is balanced, and it stays */
-  BalanceShiftCuts(4, hole, old, 0.1, cuts);
+  BalanceShiftCuts(4, hole, old, 0.1, 1.0, cuts);
   EXPECT(cuts[1] < 1.0 && cuts[3] > 3.0, "outer cuts %g %g should close in on the costly ends", cuts[1], cuts[3]);
   EXPECT(cuts[2] >= 1.0 && cuts[2] <= 3.0, "middle cut %g left the empty slabs", cuts[2]);
   ASSERT_ALL_RANKS();
@@ -62,7 +65,7 @@ START_TEST(test_shift_invariants)
       cost[c]    = (s >> 60) < 3 ? 0.0 : (double)(s >> 11) / 9007199254740992.0 * 100.0;
     }
     wmin = 0.4;
-    BalanceShiftCuts(n, cost, old, wmin, cuts);
+    BalanceShiftCuts(n, cost, old, wmin, trial % 2 ? 1.0 : 0.5, cuts);
     EXPECT(cuts[0] == old[0] && cuts[n] == old[n], "trial %d: ends moved", trial);
     for (PetscMPIInt c = 0; c < n; c++) EXPECT(cuts[c + 1] - cuts[c] >= wmin * (1.0 - 1e-12), "trial %d: slab %d is %g wide, below wmin", trial, c, cuts[c + 1] - cuts[c]);
     for (PetscMPIInt k = 1; k < n; k++) {
@@ -75,20 +78,21 @@ START_TEST(test_shift_invariants)
 END_TEST
 
 /* Ranks of unequal speed over a uniform load (cost = width / speed, the
- * time mode's case): repeated shifts converge to equal times. */
+ * time mode's case): repeated shifts, half way as GridBalance moves, converge
+ * to equal times. */
 START_TEST(test_shift_converges)
 {
   const PetscReal speed[4] = {1.0, 0.6, 1.3, 0.9};
   PetscReal       cuts[5] = {0, 10, 20, 30, 40}, next[5], cost[4], imb = 0.0;
 
-  for (int it = 0; it < 8; it++) {
+  for (int it = 0; it < 12; it++) {
     PetscReal sum = 0.0, max = 0.0;
     for (int c = 0; c < 4; c++) cost[c] = (cuts[c + 1] - cuts[c]) / speed[c], sum += cost[c], max = PetscMax(max, cost[c]);
     imb = max * 4.0 / sum;
-    BalanceShiftCuts(4, cost, cuts, 1.0, next);
+    BalanceShiftCuts(4, cost, cuts, 1.0, BALANCE_FRACTION, next);
     memcpy(cuts, next, sizeof(cuts));
   }
-  EXPECT(imb < 1.01, "still %.4f x the mean after 8 shifts", imb);
+  EXPECT(imb < 1.01, "still %.4f x the mean after 12 shifts", imb);
   ASSERT_ALL_RANKS();
 }
 END_TEST
