@@ -32,28 +32,30 @@ PetscErrorCode GridBalance(Grid *g, PetscReal cost, PetscReal wmin, PetscReal th
   if (g->rank == 0) PetscCall(PetscMalloc1(g->size, &all));
   PetscCallMPI(MPI_Gather(&cost, 1, MPIU_REAL, all, 1, MPIU_REAL, 0, g->comm));
   if (g->rank == 0) {
-    PetscReal sum = 0.0, max = 0.0, *out = buf + 2;
+    PetscReal sum = 0.0, max = 0.0, *slab, *out = buf + 2;
+    PetscInt  off[3] = {0, g->dims[0], g->dims[0] + g->dims[1]}; /* each axis's slabs in slab[] */
     for (PetscMPIInt r = 0; r < g->size; r++) sum += all[r], max = PetscMax(max, all[r]);
     buf[0] = sum > 0.0 ? max * g->size / sum : 1.0;
     buf[1] = 0.0;
+    /* every axis's slab costs from one pass over the ranks, in rank order */
+    PetscCall(PetscCalloc1(off[2] + g->dims[2], &slab));
+    if (buf[0] > threshold)
+      for (PetscMPIInt r = 0; r < g->size; r++) {
+        PetscMPIInt rc[3];
+        PetscCallMPI(MPI_Cart_coords(g->comm, r, 3, rc));
+        for (int a = 0; a < 3; a++) slab[off[a] + rc[a]] += all[r];
+      }
     for (int a = 0; a < 3; a++) {
       PetscMPIInt d = g->dims[a];
       PetscCall(PetscArraycpy(out, g->cuts[a], d + 1));
       if (d > 1 && buf[0] > threshold) {
-        PetscReal *slab;
-        PetscCall(PetscCalloc1(d, &slab));
-        for (PetscMPIInt r = 0; r < g->size; r++) {
-          PetscMPIInt rc[3];
-          PetscCallMPI(MPI_Cart_coords(g->comm, r, 3, rc));
-          slab[rc[a]] += all[r];
-        }
-        BalanceShiftCuts(d, slab, g->cuts[a], wmin, BALANCE_FRACTION, out);
+        BalanceShiftCuts(d, slab + off[a], g->cuts[a], wmin, BALANCE_FRACTION, out);
         for (PetscMPIInt c = 0; c <= d; c++)
           if (out[c] != g->cuts[a][c]) buf[1] = 1.0;
-        PetscCall(PetscFree(slab));
       }
       out += d + 1;
     }
+    PetscCall(PetscFree(slab));
     PetscCall(PetscFree(all));
   }
   PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)ncut, MPIU_REAL, 0, g->comm));

@@ -199,7 +199,7 @@ static PetscErrorCode CheckPrint(Engine *e)
   PetscCall(PetscPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n", TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound, (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
   PetscCall(PetscPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
   if (e->balance_mode == BALANCE_NONE) PetscCall(PetscPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
-  else PetscCall(PetscPrintf(e->grid.comm, "load balance    %s, every %" PetscInt_FMT " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost cutoff)\n", BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold, (double)(2.0 * e->rmax + e->skin)));
+  else PetscCall(PetscPrintf(e->grid.comm, "load balance    %s, every %" PetscInt_FMT " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost cutoff)\n", BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold, (double)EngineGhostCutoff(e)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -178,7 +178,7 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   PetscCall(EngineEvent("HistoryAttach", &e->ev_attach));
   for (int a = 0; a < 3; a++) e->L[a] = e->grid.periodic[a] ? e->grid.hi[a] - e->grid.lo[a] : 0.0;
   for (PetscInt i = 0; i < e->p.n; i++) e->p.owner[i] = e->grid.rank;
-  PetscCall(ExchangeCreate(&e->grid, 2.0 * e->rmax + e->skin, &e->ex));
+  PetscCall(ExchangeCreate(&e->grid, EngineGhostCutoff(e), &e->ex));
   PetscCall(NeighborListCreate(e->skin, &e->nl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

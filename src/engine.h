@@ -62,6 +62,13 @@ typedef struct {
   PetscLogEvent ev_gather, ev_migrate, ev_borders, ev_build, ev_attach; /* the rebuild's phases in -log_view */
 } Engine;
 
+/* How far from its subdomain a particle is still needed as a ghost: the
+ * largest pair cutoff (two largest radii and the skin). */
+static inline PetscReal EngineGhostCutoff(const Engine *e)
+{
+  return 2.0 * e->rmax + e->skin;
+}
+
 PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);   /* after grid, particles, model, walls are in place */
 PETSC_EXTERN PetscErrorCode EngineResume(Engine *);  /* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
 PETSC_EXTERN PetscErrorCode EngineStep(Engine *);
