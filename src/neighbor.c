@@ -188,6 +188,7 @@ static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, 
 
 typedef struct {
   PetscReal rmax, w[3], iw[3]; /* iw = 1 / w: the stencil's bounds (a superset is enough, see below) */
+  PetscInt  count;             /* local particles of the class */
   PetscInt  nc[3], *start; /* cell k holds the binned slots start[k] .. start[k+1]-1 */
 } CellClass;
 
@@ -274,8 +275,8 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
     cls[i] = k;
     ncls   = PetscMax(ncls, k + 1);
   }
-  for (PetscInt c = 0; c < ncls; c++) cc[c].rmax = 0.0;
-  for (PetscInt i = 0; i < ntot; i++) cc[cls[i]].rmax = PetscMax(cc[cls[i]].rmax, p->radius[i]);
+  for (PetscInt c = 0; c < ncls; c++) cc[c].rmax = 0.0, cc[c].count = 0;
+  for (PetscInt i = 0; i < ntot; i++) cc[cls[i]].rmax = PetscMax(cc[cls[i]].rmax, p->radius[i]), cc[cls[i]].count++;
   /* bin each class into its cells: the binned slots run class by class, cell
    * by cell, with a copy of the shifted positions (bx) so the candidate scan
    * streams through contiguous memory */
@@ -285,9 +286,18 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
       cc[c].start = NULL;
       continue;
     }
+    PetscReal cells = 1.0, shrink;
     for (int a = 0; a < 3; a++) {
       PetscReal ext = PetscMax(bbmax[a] - bbmin[a], 1e-300), h = 2.0 * cc[c].rmax + skin;
       cc[c].nc[a]   = (PetscInt)PetscMax(1.0, PetscMin(floor(ext / h), 1024.0));
+      cells *= cc[c].nc[a];
+    }
+    /* a class of few particles in a large box (fines among coarse grains) gets
+     * wider cells: no more than about two per member, not up to 1024^3 */
+    shrink = cells > 2.0 * cc[c].count + 8.0 ? cbrt((2.0 * cc[c].count + 8.0) / cells) : 1.0;
+    for (int a = 0; a < 3; a++) {
+      PetscReal ext = PetscMax(bbmax[a] - bbmin[a], 1e-300);
+      cc[c].nc[a]   = (PetscInt)PetscMax(1.0, floor(cc[c].nc[a] * shrink));
       cc[c].w[a]    = ext / cc[c].nc[a] * (1.0 + 1e-12);
       cc[c].iw[a]   = 1.0 / cc[c].w[a];
       ncell *= cc[c].nc[a];
