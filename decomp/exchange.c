@@ -8,8 +8,11 @@ PetscErrorCode ExchangeCreate(const Grid *g, PetscReal cut, Exchange *ex)
   PetscCall(PetscMemzero(ex, sizeof(*ex)));
   ex->cut = cut;
   for (int a = 0; a < 3; a++) {
-    PetscReal width = g->subhi[a] - g->sublo[a], L = g->hi[a] - g->lo[a];
-    PetscCheck(g->dims[a] == 1 || cut <= width, g->comm, PETSC_ERR_USER_INPUT, "the ghost cutoff %g m (largest diameter + skin) exceeds the subdomain width %g m along axis %d: use fewer ranks along that axis (-domain_grid) or a larger box", (double)cut, (double)width, a);
+    PetscReal width = PETSC_MAX_REAL, L = g->hi[a] - g->lo[a];
+    /* the narrowest slab from the cuts every rank holds, not this rank's own:
+     * slabs equal but for rounding must not pass on some ranks and fail on others */
+    for (PetscMPIInt c = 0; c < g->dims[a]; c++) width = PetscMin(width, g->cuts[a][c + 1] - g->cuts[a][c]);
+    PetscCheck(g->dims[a] == 1 || cut <= width, g->comm, PETSC_ERR_USER_INPUT, "the ghost cutoff %.12g m (largest diameter + skin) exceeds the narrowest subdomain width %.12g m along axis %d: use fewer ranks along that axis (-domain_grid) or a larger box", (double)cut, (double)width, a);
     PetscCheck(!g->periodic[a] || 2.0 * cut < L, g->comm, PETSC_ERR_USER_INPUT, "the periodic box length %g m along axis %d must exceed twice the ghost cutoff %g m", (double)L, a, (double)cut);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -25,11 +28,14 @@ PetscErrorCode ExchangeDestroy(Exchange *ex)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt need)
+/* need is counted in 64 bits: a message of many particles with their
+ * histories can pass what a PetscInt (and an MPI count) holds. */
+static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64 need)
 {
   PetscFunctionBeginUser;
+  PetscCheck(need <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "a halo message of %" PetscInt64_FMT " reals is more than one exchange can carry (%d): use more ranks", need, (int)PETSC_MAX_INT);
   if (need > *cap) {
-    *cap = PetscMax(need, 2 * *cap);
+    *cap = (PetscInt)PetscMax(need, PetscMin((PetscInt64)PETSC_MAX_INT, 2 * (PetscInt64)*cap));
     PetscCall(PetscFree(*buf));
     PetscCall(PetscMalloc1(*cap, buf));
   }
@@ -110,7 +116,11 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
       PetscReal L = g->hi[a] - g->lo[a], *x = &p->x[3 * i + a];
       if (!g->periodic[a]) continue;
       if (*x >= g->hi[a]) *x -= L;
-      else if (*x < g->lo[a]) *x += L;
+      else if (*x < g->lo[a]) {
+        *x += L;
+        if (*x == g->hi[a]) *x = g->lo[a]; /* a hair below lo wraps to hi by rounding: the box's start */
+      }
+      if (*x < g->lo[a] && *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a]))) *x = g->lo[a]; /* likewise from hi down */
       PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", p->id[i], a);
     }
   PetscCall(PetscMalloc1(p->n + 1, &dest));
@@ -135,7 +145,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
           while (k < hs->n && hs->r[k].owner == p->id[i]) nrec++, k++;
         }
       }
-      PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, 2 + np * PARTICLE_PACK_REALS + nrec * HISTORY_PACK_REALS));
+      PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, 2 + (PetscInt64)np * PARTICLE_PACK_REALS + (PetscInt64)nrec * HISTORY_PACK_REALS));
       ex->sbuf[0] = (PetscReal)np;
       ex->sbuf[1] = (PetscReal)nrec;
       b           = ex->sbuf + 2;
@@ -234,7 +244,7 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
         p->nghost += ns;
         continue;
       }
-      PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ns * PARTICLE_PACK_REALS + 1));
+      PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, (PetscInt64)ns * PARTICLE_PACK_REALS + 1));
       for (PetscInt k = 0; k < ns; k++) ParticlesPack(p, ex->send[sw][k], shift, ex->sbuf + k * PARTICLE_PACK_REALS);
       PetscCall(ExchangeSwap(g, ex, to, from, ns * PARTICLE_PACK_REALS, &nr, &rb));
       nr /= PARTICLE_PACK_REALS;
@@ -307,8 +317,8 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, Particles *p)
       for (int s = 0; s < 2; s++) PetscCall(ForwardSelf(ex, p, 2 * a + s));
       continue;
     }
-    PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, (ns[0] + ns[1]) * FORWARD_REALS + 1));
-    PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, (nr[0] + nr[1]) * FORWARD_REALS + 1));
+    PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ((PetscInt64)ns[0] + ns[1]) * FORWARD_REALS + 1));
+    PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, ((PetscInt64)nr[0] + nr[1]) * FORWARD_REALS + 1));
     ForwardPack(p, ex->send[2 * a], ns[0], ex->sbuf);
     ForwardPack(p, ex->send[2 * a + 1], ns[1], ex->sbuf + ns[0] * FORWARD_REALS);
     for (int s = 0; s < 2; s++) {

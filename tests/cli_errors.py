@@ -35,9 +35,41 @@ CASES = [
 ]
 
 
+# Three slabs of 6.6 mm / 3 along x against the 2.2 mm ghost cutoff of 1 mm spheres
+# (skin 0.2 mm): one slab is 2.1999999999999997 mm by rounding.
+NARROW_DECK = """domain:
+  lo: [0, 0, 0]
+  hi: [0.0066, 0.02, 0.02]
+  periodic: [false, false, false]
+  walls: true
+  grid: [3, 1, 1]
+gravity: [0, 0, -9.81]
+material:
+  E: 1.0e7
+  nu: 0.3
+particle:
+  density: 2500
+contact:
+  law: hertz
+  damping: harmonic
+  e: 0.5
+insert:
+  mode: lattice
+  count: 20
+  seed: 1
+  spacing: 1.1
+  radius:
+    distribution: uniform
+    min: 1.0e-3
+    max: 1.0e-3
+steps: 5
+"""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hdem", required=True)
+    ap.add_argument("--mpiexec", help="also the checks that need several ranks")
     args = ap.parse_args()
     passed = failed = 0
     for opts, needles in CASES:
@@ -91,6 +123,22 @@ def main():
         passed += not problems
         failed += bool(problems)
         print("%s run %-60s %s" % (status, " ".join(os.path.basename(o) for o in opts), "; ".join(problems) or p.stderr.strip().splitlines()[0] if p.stderr.strip() else ""))
+    # several ranks: slabs equal but for rounding (6.6 mm over 3 against a 2.2 mm
+    # cutoff) fail the cutoff check on every rank alike, not on one (which hung the rest)
+    if args.mpiexec:
+        narrow = os.path.join(tmp, "narrow.yaml")
+        open(narrow, "w").write(NARROW_DECK)
+        out = os.path.join(tmp, "out_narrow")
+        cmd = [args.mpiexec, "-np", "3", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+        try:
+            p = subprocess.run(cmd + [args.hdem, "run", narrow, "-output_dir", out], capture_output=True, text=True, timeout=120)
+            ok = p.returncode != 0 and "ghost cutoff" in p.stderr and "along axis 0" in p.stderr and not os.path.exists(out)
+            why = p.stderr.strip().splitlines()[0] if p.stderr.strip() else "no message"
+        except subprocess.TimeoutExpired:
+            ok, why = False, "hung (120 s)"
+        print("%s run narrow.yaml on 3 ranks (cutoff vs the narrowest slab) %s" % ("PASS" if ok else "FAIL", why))
+        passed += ok
+        failed += not ok
     # -help lists the options with units and exits 0 without running
     p = subprocess.run([args.hdem, "impact", "-help"], capture_output=True, text=True)
     ok = p.returncode == 0 and all(k in p.stdout for k in ("-contact_law", "-impact_v0", "[m/s]", "-contact_e", "-timestep_steps_per_contact")) and '"e":' not in p.stdout

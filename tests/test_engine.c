@@ -3,6 +3,7 @@
  * hdem impact), energy conservation in a dense periodic box, with gravity the
  * energy balance against its work. */
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "check_main.h"
 #include "setup.h"
@@ -11,8 +12,9 @@
 
 static char tmpdir[256];
 
-/* Rank 0 writes a LAMMPS data file of the given spheres (x, y, z, vx, vy, vz). */
-static void WriteData(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal lo[3], const PetscReal hi[3])
+/* Rank 0 writes a LAMMPS data file of the given spheres (x, y, z, vx, vy, vz),
+ * of diameter d, or diam[i] where diam is given. */
+static void WriteDataSized(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscReal lo[3], const PetscReal hi[3])
 {
   PetscMPIInt rank;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
@@ -20,12 +22,17 @@ static void WriteData(const char *path, PetscInt n, const PetscReal (*s)[6], Pet
     FILE *fp = fopen(path, "w");
     ck_assert_msg(fp != NULL, "cannot write %s", path);
     fprintf(fp, "test\n\n%d atoms\n1 atom types\n\n%.17g %.17g xlo xhi\n%.17g %.17g ylo yhi\n%.17g %.17g zlo zhi\n\nAtoms # sphere\n\n", (int)n, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
-    for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d 1 %.17g 2500 %.17g %.17g %.17g\n", (int)i + 1, d, s[i][0], s[i][1], s[i][2]);
+    for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d 1 %.17g 2500 %.17g %.17g %.17g\n", (int)i + 1, diam ? diam[i] : d, s[i][0], s[i][1], s[i][2]);
     fprintf(fp, "\nVelocities\n\n");
     for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d %.17g %.17g %.17g 0 0 0\n", (int)i + 1, s[i][3], s[i][4], s[i][5]);
     fclose(fp);
   }
   MPI_Barrier(PETSC_COMM_WORLD);
+}
+
+static void WriteData(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal lo[3], const PetscReal hi[3])
+{
+  WriteDataSized(path, n, s, d, NULL, lo, hi);
 }
 
 static void EngineFromString(const char *opts, Engine *e)
@@ -51,15 +58,22 @@ static void GlobalParticle(Engine *e, PetscInt64 id, PetscReal out[7])
   ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, out, 7), 0);
 }
 
-START_TEST(test_periodic_corner)
+/* One 1 mm sphere (x, v) in a 1 cm box periodic on every axis. */
+static void EngineOneSphere(const char *name, const PetscReal (*s)[6], const char *extra, Engine *e)
 {
   char      path[512], opts[1024];
-  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0.01, 0.01, 0.01}, s[1][6] = {{0.0095, 0.0095, 0.0095, 1.0, 1.0, 1.0}}, g[7];
-  Engine    e;
-  snprintf(path, sizeof(path), "%s/corner.data", tmpdir);
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0.01, 0.01, 0.01};
+  snprintf(path, sizeof(path), "%s/%s.data", tmpdir, name);
   WriteData(path, 1, s, 1e-3, lo, hi);
-  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.01 -domain_periodic true,true,true -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0 -neighbor_skin 2e-4 -timestep_dt_max 1e-5", path);
-  EngineFromString(opts, &e);
+  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.01 -domain_periodic true,true,true -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0 -timestep_dt_max 1e-5 %s", path, extra);
+  EngineFromString(opts, e);
+}
+
+START_TEST(test_periodic_corner)
+{
+  PetscReal s[1][6] = {{0.0095, 0.0095, 0.0095, 1.0, 1.0, 1.0}}, g[7];
+  Engine    e;
+  EngineOneSphere("corner", s, "-neighbor_skin 2e-4", &e);
   for (int k = 0; k < 300; k++) ck_assert_int_eq(EngineStep(&e), 0); /* 3 mm along the diagonal: across the corner */
   GlobalParticle(&e, 1, g);
   ck_assert_msg(g[6] == 1.0, "the particle is owned %g times", g[6]);
@@ -69,6 +83,46 @@ START_TEST(test_periodic_corner)
     ck_assert_msg(fabs(g[a] - x) < 1e-4, "axis %d: %g, expected %g (wrapped)", a, g[a], x); /* up to the lazy wrap between rebuilds */
     ck_assert(g[3 + a] == 1.0);
   }
+  EngineDestroy(&e);
+}
+END_TEST
+
+/* A particle a hair below a periodic axis's lo wraps, by rounding, to exactly
+ * hi: it belongs at lo, and is no error ("moved more than a box length"). */
+START_TEST(test_wrap_rounding)
+{
+  PetscReal s[1][6] = {{0.005, 0.005, 0.005, 0.0, 0.0, 0.0}}, g[7];
+  Engine    e;
+  EngineOneSphere("wrap", s, "", &e);
+  for (PetscInt i = 0; i < e.p.n; i++) e.p.x[3 * i] = -1e-19; /* -1e-19 + 0.01 == 0.01 */
+  e.rebuild_next = PETSC_TRUE;
+  ck_assert_int_eq(EngineStep(&e), 0);
+  GlobalParticle(&e, 1, g);
+  ck_assert_msg(g[6] == 1.0, "the particle is owned %g times", g[6]);
+  ck_assert_msg(g[0] == 0.0, "x %.17g, expected 0 (the box's start)", g[0]);
+  EngineDestroy(&e);
+}
+END_TEST
+
+/* Two fines far apart beside one coarse grain in a large box: the fines' size
+ * class must not get a cell grid sized by the box (it was 1024^3 cells,
+ * 4 GiB and a minute per build), only by how few they are. */
+START_TEST(test_sparse_class)
+{
+  char          path[512], opts[1024];
+  PetscReal     lo[3] = {0, 0, 0}, hi[3] = {0.5, 0.5, 0.5}, s[3][6] = {{0.01, 0.01, 0.01, 0, 0, 0}, {0.49, 0.49, 0.49, 0, 0, 0}, {0.25, 0.49, 0.02, 0, 0, 0}}, diam[3] = {2e-3, 2e-4, 2e-4};
+  Engine        e;
+  struct rusage ru;
+  snprintf(path, sizeof(path), "%s/fines.data", tmpdir);
+  WriteDataSized(path, 3, s, 0.0, diam, lo, hi);
+  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.5,0.5,0.5 -domain_periodic false,false,false -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0", path);
+  EngineFromString(opts, &e);
+  for (int k = 0; k < 3; k++) {
+    e.rebuild_next = PETSC_TRUE;
+    ck_assert_int_eq(EngineStep(&e), 0);
+  }
+  ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+  ck_assert_msg(ru.ru_maxrss < 512 * 1024, "peak RSS %ld KiB for three particles", (long)ru.ru_maxrss);
   EngineDestroy(&e);
 }
 END_TEST
@@ -157,6 +211,8 @@ int main(int argc, char **argv)
   mkdir(tmpdir, 0755);
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_periodic_corner);
+  tcase_add_test(tc, test_wrap_rounding);
+  tcase_add_test(tc, test_sparse_class);
   tcase_add_test(tc, test_contact_across_boundary);
   tcase_add_test(tc, test_energy_conservation);
   tcase_add_test(tc, test_gravity_work);
