@@ -119,6 +119,8 @@ static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options)
     PetscCall(H5FileWriteAttrReal(f, name, e->grid.lo[a]));
     PetscCall(PetscSNPrintf(name, sizeof(name), "domain_hi_%c", "xyz"[a]));
     PetscCall(H5FileWriteAttrReal(f, name, e->grid.hi[a]));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "domain_periodic_%c", "xyz"[a]));
+    PetscCall(H5FileWriteAttrInt64(f, name, e->grid.periodic[a] ? 1 : 0));
   }
   PetscCall(H5FileWriteAttrInt64(f, "step", e->step));
   PetscCall(H5FileWriteAttrInt64(f, "particles", e->nglobal - (PetscInt64)sum[1]));
@@ -133,6 +135,14 @@ static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A phase failed on this rank: with others in the run, they may be waiting
+ * inside one of the phase's collectives, which no cleanup here can reach;
+ * only an abort ends them (the error has been said where it was raised). */
+static void CkptAbortShared(MPI_Comm comm, PetscErrorCode ierr)
+{
+  if (ierr) CollectiveAbort(comm, 1);
+}
+
 PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
 {
   H5File         f;
@@ -144,6 +154,7 @@ PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
   if (!ierr) ierr = CkptWriteHistory(f, e);
   if (!ierr) ierr = CkptWriteWalls(f, e);
   if (!ierr) ierr = CkptWriteState(f, e, options);
+  CkptAbortShared(e->grid.comm, ierr); /* the temporary stays unnamed: no checkpoint is lost */
   if (ierr) PetscCall(H5FileClose(&f));
   PetscCall(ierr);
   PetscCall(H5FileCommit(&f));
@@ -314,6 +325,9 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N)
     PetscCall(PetscSNPrintf(name, sizeof(name), "domain_hi_%c", "xyz"[a]));
     PetscCall(H5FileReadAttrReal(f, name, &hi, NULL));
     PetscCheck(lo == e->grid.lo[a] && hi == e->grid.hi[a], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "checkpoint %s: domain [%g, %g] on axis %c, the deck says [%g, %g]: restart with the deck that wrote it", H5FilePath(f), (double)lo, (double)hi, "xyz"[a], (double)e->grid.lo[a], (double)e->grid.hi[a]);
+    PetscCall(PetscSNPrintf(name, sizeof(name), "domain_periodic_%c", "xyz"[a]));
+    PetscCall(H5FileReadAttrInt64(f, name, &i64, &has)); /* absent from checkpoints before it was kept */
+    PetscCheck(!has || (i64 != 0) == (e->grid.periodic[a] ? PETSC_TRUE : PETSC_FALSE), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "checkpoint %s: axis %c was %s, the deck makes it %s (-domain_periodic): restart with the deck that wrote it", H5FilePath(f), "xyz"[a], i64 ? "periodic" : "not periodic", e->grid.periodic[a] ? "periodic" : "not periodic");
   }
   PetscCall(H5FileReadAttrInt64(f, "step", &e->step, NULL));
   PetscCall(H5FileReadAttrInt64(f, "particles", N, NULL));
@@ -340,9 +354,21 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
   PetscCheck(e->p.n == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "restart: the engine already has particles");
   PetscCall(H5FileOpen(e->grid.comm, path, &f));
   ierr = CkptReadState(f, e, &N);
-  if (!ierr) ierr = CkptReadWalls(f, e);
+  {
+    /* the attributes read alike on every rank, so a wrong file fails on all:
+     * agreed, they close it together and stop cleanly */
+    PetscReal failed = ierr ? 1.0 : 0.0;
+    PetscCall(CollectiveMaxAll(e->grid.comm, &failed, 1));
+    if (failed > 0.0) {
+      PetscCall(H5FileClose(&f));
+      PetscCall(ierr);
+      SETERRQ(e->grid.comm, PETSC_ERR_FILE_READ, "checkpoint %s: another rank could not read its attributes", path);
+    }
+  }
+  ierr = CkptReadWalls(f, e);
   if (!ierr) ierr = CkptReadParticles(f, e, N);
   if (!ierr) ierr = CkptReadHistory(f, e);
+  CkptAbortShared(e->grid.comm, ierr);
   PetscCall(H5FileClose(&f));
   PetscCall(ierr);
   PetscCall(EngineResume(e));

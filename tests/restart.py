@@ -221,9 +221,21 @@ def test_bad_files(tmp):
     cases.append(("a snapshot, not a checkpoint", snap, snap))
     empty_dir = os.path.join(tmp, "no_checkpoints")
     cases.append(("-restart latest with no checkpoint", "latest", "no checkpoint in " + empty_dir))
-    for what, arg, needle in cases:
-        out = empty_dir if arg == "latest" else os.path.join(tmp, "bad_" + os.path.basename(arg))
-        p = subprocess.run(mpi(2) + [A.hdem, "run", A.deck, "-output_dir", out, "-steps", "2000", "-restart", arg], capture_output=True, text=True)
+    # one rank's rows fail while the others route theirs: an abort, not a hang
+    import h5py
+    o = os.path.join(tmp, "outside.h5")
+    shutil.copyfile(src, o)
+    with h5py.File(o, "r+") as f:
+        f["particles/position_at_build"][0, 0] = 1e3
+    cases.append(("a particle outside the box on one rank", o, "outside"))
+    cases.append(("a deck with y no longer periodic", src, "axis y was periodic", "-domain_periodic", "1,0,0"))
+    for what, arg, needle, *extra in cases:
+        out = empty_dir if arg == "latest" else os.path.join(tmp, "bad_" + os.path.basename(arg) + ("_" + extra[-1] if extra else ""))
+        try:
+            p = subprocess.run(mpi(2) + [A.hdem, "run", A.deck, "-output_dir", out, "-steps", "2000", "-restart", arg, *extra], capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            check(False, "%s: hung (120 s)" % what)
+            continue
         wrote = os.path.exists(os.path.join(out, "thermo.csv")) or os.path.exists(os.path.join(out, "final.h5"))
         check(p.returncode not in (0, 75) and needle in p.stderr and not wrote, "%s: exit %d, error names it, nothing written (%s)" % (what, p.returncode, p.stderr.strip().splitlines()[0] if p.stderr.strip() else "no message"))
 
