@@ -170,6 +170,10 @@ PetscErrorCode H5FileCommit(H5File *f)
   PetscCall(PetscStrncpy(path, (*f)->path, sizeof(path)));
   PetscCall(PetscStrncpy(tmp, (*f)->tmp, sizeof(tmp)));
   PetscCall(PetscFree(*f));
+  if (closed < 0) { /* H5Fclose is collective: the others may be waiting inside it */
+    (void)PetscFPrintf(PETSC_COMM_SELF, stderr, "hdem: error: cannot close %s%s\n", tmp, msg);
+    CollectiveAbort(comm, 1);
+  }
   PetscCheck(closed >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot close %s%s", tmp, msg);
   /* Renamed only once every rank has closed it; the broadcast shares the
    * outcome and holds every rank until the file has its final name. */
@@ -201,6 +205,16 @@ PetscErrorCode H5FileClose(H5File *f)
     PetscCall(CollectiveRank(comm, &rank, NULL));
     if (rank == 0) (void)remove(tmp);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode H5FileAbandon(H5File *f, PetscErrorCode ierr)
+{
+  PetscFunctionBeginUser;
+  if (!ierr) PetscFunctionReturn(PETSC_SUCCESS);
+  CollectiveAbort((*f)->comm, 1);
+  PetscCall(H5FileClose(f));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

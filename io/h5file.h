@@ -24,6 +24,12 @@ PETSC_EXTERN PetscErrorCode H5FileCreate(MPI_Comm, const char *path, H5File *);
 PETSC_EXTERN PetscErrorCode H5FileOpen(MPI_Comm, const char *path, H5File *); /* read-only; a missing, truncated or corrupt file is an error naming it */
 PETSC_EXTERN PetscErrorCode H5FileCommit(H5File *);                          /* close a created file and give it its final name */
 PETSC_EXTERN PetscErrorCode H5FileClose(H5File *);                           /* close an opened file, or abandon a created one (its .tmp is removed) */
+/* After ierr from this rank's part of a collective read or write: nothing if
+ * 0; else, with other ranks, which may be waiting inside one of its
+ * collectives where no cleanup reaches them, the run is aborted (a created
+ * file keeps its .tmp name: nothing committed is touched); alone, the file is
+ * closed (a created one abandoned) and ierr returned. */
+PETSC_EXTERN PetscErrorCode H5FileAbandon(H5File *, PetscErrorCode ierr);
 PETSC_EXTERN const char    *H5FilePath(H5File);
 
 /* Writing: n local rows of ncomp values; the global row offset is the sum of

@@ -31,8 +31,7 @@ PetscErrorCode H5StateWrite(MPI_Comm comm, const char *path, const H5StateView *
   PetscCheck(view->n == 0 || (view->id && view->type && view->radius && view->x && view->v && view->w && view->f), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "particle state %s: a particle array is NULL", path);
   PetscCall(H5FileCreate(comm, path, &f));
   ierr = H5StateWriteFile(f, view, time, step);
-  if (ierr) PetscCall(H5FileClose(&f));
-  PetscCall(ierr);
+  PetscCall(H5FileAbandon(&f, ierr));
   PetscCall(H5FileCommit(&f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

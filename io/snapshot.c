@@ -229,8 +229,7 @@ PetscErrorCode SnapshotWrite(MPI_Comm comm, SnapshotSeries *s, PetscInt fields, 
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshots/%s", s->dir, file));
   PetscCall(H5FileCreate(comm, path, &f));
   ierr = SnapshotWriteFile(comm, f, fields, v, &N);
-  if (ierr) PetscCall(H5FileClose(&f));
-  PetscCall(ierr);
+  PetscCall(H5FileAbandon(&f, ierr));
   PetscCall(H5FileCommit(&f));
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0) {

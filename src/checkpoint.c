@@ -135,14 +135,6 @@ static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A phase failed on this rank: with others in the run, they may be waiting
- * inside one of the phase's collectives, which no cleanup here can reach;
- * only an abort ends them (the error has been said where it was raised). */
-static void CkptAbortShared(MPI_Comm comm, PetscErrorCode ierr)
-{
-  if (ierr) CollectiveAbort(comm, 1);
-}
-
 PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
 {
   H5File         f;
@@ -154,9 +146,7 @@ PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
   if (!ierr) ierr = CkptWriteHistory(f, e);
   if (!ierr) ierr = CkptWriteWalls(f, e);
   if (!ierr) ierr = CkptWriteState(f, e, options);
-  CkptAbortShared(e->grid.comm, ierr); /* the temporary stays unnamed: no checkpoint is lost */
-  if (ierr) PetscCall(H5FileClose(&f));
-  PetscCall(ierr);
+  PetscCall(H5FileAbandon(&f, ierr)); /* the temporary stays unnamed: no checkpoint is lost */
   PetscCall(H5FileCommit(&f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -368,9 +358,8 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
   ierr = CkptReadWalls(f, e);
   if (!ierr) ierr = CkptReadParticles(f, e, N);
   if (!ierr) ierr = CkptReadHistory(f, e);
-  CkptAbortShared(e->grid.comm, ierr);
+  PetscCall(H5FileAbandon(&f, ierr));
   PetscCall(H5FileClose(&f));
-  PetscCall(ierr);
   PetscCall(EngineResume(e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
