@@ -284,6 +284,20 @@ static PetscErrorCode RestartResolve(MPI_Comm comm, const RunControl *rc, char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A fresh start into a directory holding another run's checkpoints would
+ * have them outlive its own (the newest are kept) and -restart latest
+ * continue the other run: refused, before anything is written. */
+static PetscErrorCode FreshStartCheck(MPI_Comm comm, const RunControl *rc)
+{
+  char      path[PETSC_MAX_PATH_LEN];
+  PetscBool found;
+
+  PetscFunctionBeginUser;
+  PetscCall(CheckpointDirLatest(comm, rc->dir, path, sizeof(path), &found));
+  PetscCheck(!found, comm, PETSC_ERR_USER_INPUT, "%s/checkpoints holds checkpoints of an earlier run (the newest %s): continue it with -restart latest (or auto), or start afresh in another -output_dir (or remove them)", rc->dir, path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, PetscBool check_only, int argc, char **argv, int *status)
 {
   Engine         e;
@@ -317,6 +331,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(RunControlSetFromOptions(comm, &rc));
   if (!check_only && !help) PetscCall(SignalsInstall()); /* before the set-up: a signal then stops at the first step */
   PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
+  if (!restart[0] && !check_only && !help) PetscCall(FreshStartCheck(comm, &rc));
   PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(OptionsCheckUnused(comm));
