@@ -82,6 +82,24 @@ PetscErrorCode CheckpointDirLatest(MPI_Comm comm, const char *dir, char *path, s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode CheckpointDirClear(MPI_Comm comm, const char *dir, PetscInt *nremoved)
+{
+  PetscMPIInt rank;
+  PetscInt    n = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  if (rank == 0) {
+    PetscInt64 *steps;
+    PetscCall(CheckpointDirList(dir, PETSC_TRUE, &steps, &n));
+    PetscCall(PetscFree(steps));
+    PetscCall(CheckpointDirPrune(PETSC_COMM_SELF, dir, 0));
+  }
+  PetscCall(CollectiveBcastInt(comm, &n, 1));
+  *nremoved = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointDirPrune(MPI_Comm comm, const char *dir, PetscInt keep)
 {
   PetscMPIInt rank;

@@ -11,5 +11,8 @@ PETSC_EXTERN PetscErrorCode CheckpointDirPath(const char *dir, PetscInt64 step, 
 PETSC_EXTERN PetscErrorCode CheckpointDirLatest(MPI_Comm, const char *dir, char *path, size_t len, PetscBool *found);
 /* Removes all but the newest keep checkpoints, and temporaries left by a kill. */
 PETSC_EXTERN PetscErrorCode CheckpointDirPrune(MPI_Comm, const char *dir, PetscInt keep);
+/* Every checkpoint in DIR/checkpoints removed (a fresh start's: another run's
+ * would outlive its own under the pruning and be what -restart latest finds). */
+PETSC_EXTERN PetscErrorCode CheckpointDirClear(MPI_Comm, const char *dir, PetscInt *nremoved);
 
 #endif

@@ -284,20 +284,6 @@ static PetscErrorCode RestartResolve(MPI_Comm comm, const RunControl *rc, char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A fresh start into a directory holding another run's checkpoints would
- * have them outlive its own (the newest are kept) and -restart latest
- * continue the other run: refused, before anything is written. */
-static PetscErrorCode FreshStartCheck(MPI_Comm comm, const RunControl *rc)
-{
-  char      path[PETSC_MAX_PATH_LEN];
-  PetscBool found;
-
-  PetscFunctionBeginUser;
-  PetscCall(CheckpointDirLatest(comm, rc->dir, path, sizeof(path), &found));
-  PetscCheck(!found, comm, PETSC_ERR_USER_INPUT, "%s/checkpoints holds checkpoints of an earlier run (the newest %s): continue it with -restart latest (or auto), or start afresh in another -output_dir (or remove them)", rc->dir, path);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, PetscBool check_only, int argc, char **argv, int *status)
 {
   Engine         e;
@@ -331,7 +317,6 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(RunControlSetFromOptions(comm, &rc));
   if (!check_only && !help) PetscCall(SignalsInstall()); /* before the set-up: a signal then stops at the first step */
   PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
-  if (!restart[0] && !check_only && !help) PetscCall(FreshStartCheck(comm, &rc));
   PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(OptionsCheckUnused(comm));
@@ -351,6 +336,11 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   snap_on = rc.snap_steps > 0 || rc.snap_time > 0.0 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(OutputDirCreate(comm, "-output_dir ", rc.dir));
   PetscCall(CheckpointDirCreate(comm, rc.dir)); /* signals checkpoint even with no cadence */
+  if (!restart[0]) { /* a fresh start replaces the directory's run, checkpoints too */
+    PetscInt nold;
+    PetscCall(CheckpointDirClear(comm, rc.dir, &nold));
+    if (nold) PetscCall(PetscPrintf(comm, "hdem: fresh start: removed %" PetscInt_FMT " checkpoint(s) of an earlier run from %s/checkpoints (continue a run with -restart latest)\n", nold, rc.dir));
+  }
   PetscCall(PetscMemzero(&series, sizeof(series)));
   if (snap_on) PetscCall(SnapshotSeriesCreate(comm, rc.dir, restart[0] ? e.step : -1, &series));
   if (rank == 0) PetscCall(ThermoOpen(rc.dir, restart[0] ? PETSC_TRUE : PETSC_FALSE, e.step, &thermo));

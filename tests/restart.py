@@ -229,12 +229,13 @@ def test_bad_files(tmp):
         f["particles/position_at_build"][0, 0] = 1e3
     cases.append(("a particle outside the box on one rank", o, "outside"))
     cases.append(("a deck with y no longer periodic", src, "axis y was periodic", "-domain_periodic", "1,0,0"))
-    # a fresh start into a directory with another run's checkpoints: refused, nothing touched
-    ref = os.path.join(tmp, "ref")
-    before = {f: os.path.getmtime(f) for f in glob.glob(os.path.join(ref, "**", "*"), recursive=True) if os.path.isfile(f)}
-    p = subprocess.run(mpi(2) + [A.hdem, "run", A.deck, "-output_dir", ref, "-steps", "200", "-insert_seed", "99"], capture_output=True, text=True, timeout=120)
-    after = {f: os.path.getmtime(f) for f in glob.glob(os.path.join(ref, "**", "*"), recursive=True) if os.path.isfile(f)}
-    check(p.returncode != 0 and "holds checkpoints of an earlier run" in p.stderr and before == after, "a fresh start into a directory with checkpoints: exit %d, refused, nothing touched (%s)" % (p.returncode, p.stderr.strip().splitlines()[0] if p.stderr.strip() else "no message"))
+    # a fresh start replaces the directory's run, checkpoints too: its own are then
+    # the ones kept, and -restart latest finds its newest, not the earlier run's
+    fresh = os.path.join(tmp, "fresh")
+    shutil.copytree(os.path.join(tmp, "ref"), fresh)
+    p = subprocess.run(mpi(2) + [A.hdem, "run", A.deck, "-output_dir", fresh, "-steps", "200", "-insert_seed", "99", "-checkpoint_interval_steps", "100"], capture_output=True, text=True, timeout=120)
+    kept = sorted(os.path.basename(f) for f in glob.glob(os.path.join(fresh, "checkpoints", "step_*.h5")))
+    check(p.returncode == 0 and "removed" in p.stdout and kept == ["step_000000100.h5", "step_000000200.h5"], "a fresh start into a directory with checkpoints: exit %d, keeps its own %s" % (p.returncode, kept))
     for what, arg, needle, *extra in cases:
         out = empty_dir if arg == "latest" else os.path.join(tmp, "bad_" + os.path.basename(arg) + ("_" + extra[-1] if extra else ""))
         try:
