@@ -1,4 +1,5 @@
 #include "options.h"
+#include <math.h>
 
 static char deck_name[PETSC_MAX_PATH_LEN] = "";
 
@@ -97,10 +98,29 @@ PetscErrorCode OptionsCheckSyntax(const char *key, PetscBool integer)
     char *end;
     next = strchr(tok, ',');
     if (next) *next++ = 0;
+    double v = 0.0;
     if (integer) (void)strtoll(tok, &end, 10);
-    else (void)strtod(tok, &end);
+    else v = strtod(tok, &end);
     while (*end == ' ') end++;
     PetscCheck(end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not %s", key, tok, OptionsSource(src, sizeof(src)), integer ? "an integer" : "a number");
+    PetscCheck(integer || isfinite(v), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a finite number", key, tok, OptionsSource(src, sizeof(src)));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PETSc reads an array option into the room it is given and drops the rest:
+ * count the values in the raw text. */
+PetscErrorCode OptionsCheckCount(const char *key, PetscInt lo, PetscInt hi)
+{
+  char      raw[4096], src[PETSC_MAX_PATH_LEN + 64];
+  PetscBool set;
+  PetscInt  n = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, key, raw, sizeof(raw), &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  for (const char *c = raw; *c; c++) n += *c == ',';
+  if (lo == hi) PetscCheck(n == lo, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " values%s, got %" PetscInt_FMT "%s", key, lo, lo == 3 ? " (x, y, z)" : "", n, OptionsSource(src, sizeof(src)));
+  else PetscCheck(n >= lo && n <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " to %" PetscInt_FMT " values, got %" PetscInt_FMT "%s", key, lo, hi, n, OptionsSource(src, sizeof(src)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

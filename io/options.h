@@ -19,5 +19,7 @@ PETSC_EXTERN PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, Petsc
 PETSC_EXTERN PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi);
 PETSC_EXTERN PetscErrorCode OptionsCheckUnused(MPI_Comm);
 PETSC_EXTERN PetscErrorCode OptionsCheckSyntax(const char *key, PetscBool integer);
+/* The option, where given, has lo .. hi comma-separated values. */
+PETSC_EXTERN PetscErrorCode OptionsCheckCount(const char *key, PetscInt lo, PetscInt hi);
 
 #endif

@@ -22,12 +22,16 @@ static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model
   PetscCall(OptionsCheckSyntax("-contact_p", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-contact_p", "power-law exponent p >= 1 (law power)", NULL, p, &p, &pset));
   PetscCall(OptionsCheckSyntax("-contact_poly_k", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-contact_poly_k", 1, NORMAL_LAW_MAX_TERMS));
   PetscCall(PetscOptionsRealArray("-contact_poly_k", "coefficients k1,k2,.. of F = sum k_i d^p_i [N/m^p_i] (law poly)", NULL, pk, &nk, &pkset));
   PetscCall(OptionsCheckSyntax("-contact_poly_p", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-contact_poly_p", 1, NORMAL_LAW_MAX_TERMS));
   PetscCall(PetscOptionsRealArray("-contact_poly_p", "exponents p1,p2,.. >= 1 (law poly)", NULL, pp, &np, &ppset));
   PetscCall(OptionsCheckSyntax("-contact_table_delta", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-contact_table_delta", 1, 4096));
   PetscCall(PetscOptionsRealArray("-contact_table_delta", "overlaps of the tabulated law, from 0, increasing [m] (law table)", NULL, td, &ntd, &tdset));
   PetscCall(OptionsCheckSyntax("-contact_table_force", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-contact_table_force", 1, 4096));
   PetscCall(PetscOptionsRealArray("-contact_table_force", "forces at those overlaps, from 0, increasing [N] (law table)", NULL, tf, &ntf, &tfset));
   PetscCall(PetscOptionsString("-contact_table_file", "two-column file: overlap [m], force [N] (law table)", NULL, "", file, sizeof(file), &fileset));
   PetscOptionsEnd();

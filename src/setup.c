@@ -78,16 +78,20 @@ static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, Engine *e, PetscBool i
   *walls_on_faces = PETSC_TRUE;
   PetscOptionsBegin(comm, NULL, "Domain", NULL);
   PetscCall(OptionsCheckSyntax("-domain_lo", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-domain_lo", 3, 3));
   PetscCall(PetscOptionsRealArray("-domain_lo", "lower corner of the box [m]", NULL, lo, &n, &loset));
   PetscCheck(!loset || n == 3, comm, PETSC_ERR_USER_INPUT, "-domain_lo needs 3 values, got %" PetscInt_FMT, n);
   n = 3;
   PetscCall(OptionsCheckSyntax("-domain_hi", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-domain_hi", 3, 3));
   PetscCall(PetscOptionsRealArray("-domain_hi", "upper corner of the box [m]", NULL, hi, &n, &hiset));
   PetscCheck(!hiset || n == 3, comm, PETSC_ERR_USER_INPUT, "-domain_hi needs 3 values, got %" PetscInt_FMT, n);
   n = 3;
+  PetscCall(OptionsCheckCount("-domain_periodic", 3, 3));
   PetscCall(PetscOptionsBoolArray("-domain_periodic", "periodic along x, y, z", NULL, per, &n, NULL));
   n = 3;
   PetscCall(OptionsCheckSyntax("-domain_grid", PETSC_TRUE));
+  PetscCall(OptionsCheckCount("-domain_grid", 3, 3));
   PetscCall(PetscOptionsIntArray("-domain_grid", "ranks along x, y, z (0: chosen from the box shape)", NULL, grid, &n, NULL));
   PetscCall(PetscOptionsBool("-domain_walls", "plane walls on the faces of the non-periodic axes", NULL, *walls_on_faces, walls_on_faces, NULL));
   PetscOptionsEnd();
@@ -130,6 +134,8 @@ static PetscErrorCode WallsSetFromOptions(MPI_Comm comm, Engine *e, PetscBool fa
     PetscOptionsBegin(comm, NULL, "Walls", NULL);
     PetscCall(OptionsCheckSyntax(kn, PETSC_FALSE));
     PetscCall(OptionsCheckSyntax(kp, PETSC_FALSE));
+    PetscCall(OptionsCheckCount(kn, 3, 3));
+    PetscCall(OptionsCheckCount(kp, 3, 3));
     PetscCall(PetscOptionsRealArray(kn, "normal of plane wall k, pointing into the particles", NULL, nrm, &nn, &nset));
     PetscCall(PetscOptionsRealArray(kp, "a point on plane wall k [m]", NULL, pt, &np, &pset));
     PetscOptionsEnd();
@@ -310,14 +316,17 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool i
   }
   n = 3;
   PetscCall(OptionsCheckSyntax("-insert_region_lo", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-insert_region_lo", 3, 3));
   PetscCall(PetscOptionsRealArray("-insert_region_lo", "lower corner of the fill region [m] (default the domain)", NULL, rlo, &n, NULL));
   n = 3;
   PetscCall(OptionsCheckSyntax("-insert_region_hi", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-insert_region_hi", 3, 3));
   PetscCall(PetscOptionsRealArray("-insert_region_hi", "upper corner of the fill region [m]", NULL, rhi, &n, NULL));
   PetscCall(OptionsCheckSyntax("-insert_spacing", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-insert_spacing", "lattice pitch in largest diameters [-]", NULL, factor, &factor, NULL));
   n = 3;
   PetscCall(OptionsCheckSyntax("-insert_velocity", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-insert_velocity", 3, 3));
   PetscCall(PetscOptionsRealArray("-insert_velocity", "initial velocity [m/s]", NULL, v0, &n, NULL));
   PetscCall(OptionsCheckSyntax("-insert_velocity_random", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components [m/s]", NULL, vrand, &vrand, NULL));
@@ -331,8 +340,10 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool i
   PetscCall(OptionsCheckSyntax("-insert_radius_sigma", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-insert_radius_sigma", "standard deviation (normal: of r [m]; lognormal: of ln r)", NULL, rd.sigma, &rd.sigma, NULL));
   PetscCall(OptionsCheckSyntax("-insert_radius_values", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-insert_radius_values", 1, 16));
   PetscCall(PetscOptionsRealArray("-insert_radius_values", "radii of the discrete distribution [m]", NULL, rd.values, &nval, &vset));
   PetscCall(OptionsCheckSyntax("-insert_radius_weights", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-insert_radius_weights", 1, 16));
   PetscCall(PetscOptionsRealArray("-insert_radius_weights", "their weights", NULL, rd.weights, &nwt, &wset));
   PetscCall(PetscOptionsInt("-insert_type", "particle type of inserted particles", NULL, type, &type, NULL));
   PetscCall(PetscOptionsString("-insert_file", "LAMMPS atom_style sphere data file (lammps)", NULL, file, file, sizeof(file), &fset));
@@ -396,6 +407,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(BalanceSetFromOptions(comm, e));
   PetscOptionsBegin(comm, NULL, "Forces and neighbours", NULL);
   PetscCall(OptionsCheckSyntax("-gravity", PETSC_FALSE));
+  PetscCall(OptionsCheckCount("-gravity", 3, 3));
   PetscCall(PetscOptionsRealArray("-gravity", "gravitational acceleration [m/s^2]", NULL, e->gravity, &n, NULL));
   PetscCall(OptionsCheckSyntax("-neighbor_skin", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-neighbor_skin", "Verlet skin [m] (default 0.1 of the largest diameter)", NULL, skin, &skin, NULL));

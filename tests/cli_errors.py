@@ -32,6 +32,7 @@ CASES = [
     (["-timestep_steps_per_contact", "0"], ["-timestep_steps_per_contact"]),
     (["-contact_mu", "-0.1"], ["-contact_mu"]),
     (["-contact_law", "hertz", "-contact_tangential_stiffness", "constant"], ["-contact_kt"]),
+    (["-impact_v0", "nan"], ["-impact_v0", "not a finite number"]),
 ]
 
 
@@ -107,6 +108,13 @@ def main():
         ([good, "-balance_mode", "rcb"], ["-balance_mode", "rcb"]),
         ([good, "-balance_interval", "0"], ["-balance_interval", "bitwise.yaml"]),
         ([good, "-balance_threshold", "0.9"], ["-balance_threshold", "[1, inf]"]),
+        ([good, "-gravity", "nan,0,0"], ["-gravity", "not a finite number"]),
+        ([good, "-insert_velocity", "inf,0,0"], ["-insert_velocity", "not a finite number"]),
+        ([good, "-neighbor_skin", "nan"], ["-neighbor_skin", "not a finite number"]),
+        ([good, "-gravity", "-9.81"], ["-gravity", "takes 3 values", "got 1"]),
+        ([good, "-domain_periodic", "1"], ["-domain_periodic", "takes 3 values"]),
+        ([good, "-domain_lo", "0,0,0,5"], ["-domain_lo", "takes 3 values", "got 4"]),
+        ([good, "-insert_radius_distribution", "discrete", "-insert_radius_values", ",".join(["1e-3"] * 17)], ["-insert_radius_values", "1 to 16", "got 17"]),
     ]
     for opts, needles in run_cases:
         out = os.path.join(tmp, "out%d" % (passed + failed))
