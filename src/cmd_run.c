@@ -1,5 +1,7 @@
 /* hdem run DECK.yaml / hdem check DECK.yaml: a simulation from a deck. */
+#include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/resource.h>
 #include "commands.h"
 #include "setup.h"
@@ -98,7 +100,7 @@ static PetscErrorCode ThermoWrite(Engine *e, FILE *fp, PetscReal wall)
   if (fp) {
     PetscReal diss = e->e_initial + s.gravity - (s.ke + s.kr + s.elastic);
     fprintf(fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d,%.3f\n", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr, (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds, (double)wall);
-    fflush(fp);
+    PetscCheck(fflush(fp) == 0 && !ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write thermo.csv (step %" PetscInt64_FMT "): %s", e->step, strerror(errno));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -173,7 +175,14 @@ static PetscErrorCode SummaryWrite(Engine *e, const RunControl *rc, PetscReal wa
     fprintf(fp, "]");
     JsonEnd(&w);
     fprintf(fp, "\n");
-    fclose(fp);
+    {
+      /* a full disk shows in the stream's error flag or at the close: then the
+       * temporary goes, and no truncated summary takes the final name */
+      PetscBool bad = ferror(fp) ? PETSC_TRUE : PETSC_FALSE;
+      if (fclose(fp)) bad = PETSC_TRUE;
+      if (bad) (void)remove(tmp);
+      PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s", tmp);
+    }
     PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, path);
     PetscCall(PetscFree3(mem, owned, busy));
   }
