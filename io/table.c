@@ -1,12 +1,33 @@
 #include "table.h"
+#include <math.h>
+#include <stdio.h>
 #include "../decomp/collective.h"
 
 /* Rank 0 reads, everyone receives the same numbers. */
+/* One "x y" (or "x, y") line into a and b; else a message into err. */
+static PetscBool TableLine(char *line, const char *path, PetscInt lineno, double *a, double *b, char *err, size_t len)
+{
+  char *c = line, *end;
+  for (char *p = line; *p; p++)
+    if (*p == ',' || *p == '\t' || *p == '\r' || *p == '\n') *p = ' ';
+  *a = strtod(c, &end);
+  if (end != c) *b = strtod(c = end, &end);
+  if (end != c)
+    while (*end == ' ') end++;
+  if (end == c || (*end && *end != '#') || !isfinite(*a) || !isfinite(*b)) {
+    snprintf(err, len, "%s:%d: expected two finite numbers (overlap [m], force [N]), then nothing but a # comment", path, (int)lineno);
+    return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
+}
+
+/* Rank 0 reads, everyone receives the same numbers, or the same error. */
 PetscErrorCode TableRead(MPI_Comm comm, const char *path, PetscInt *n, PetscReal **x, PetscReal **y)
 {
   PetscMPIInt rank;
   PetscInt    cap = 0, cnt = 0;
   PetscReal  *buf = NULL;
+  char        err[PETSC_MAX_PATH_LEN + 128] = "";
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(comm, &rank, NULL));
@@ -14,26 +35,14 @@ PetscErrorCode TableRead(MPI_Comm comm, const char *path, PetscInt *n, PetscReal
     FILE    *fp = fopen(path, "r");
     char     line[4096];
     PetscInt lineno = 0;
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open table file %s", path);
-    while (fgets(line, sizeof(line), fp)) {
+    if (!fp) snprintf(err, sizeof(err), "cannot open table file %s", path);
+    while (fp && fgets(line, sizeof(line), fp)) {
       double a, b;
-      char  *c = line, *end;
+      char  *c = line;
       lineno++;
-      for (char *p = line; *p; p++)
-        if (*p == ',') *p = ' ';
       while (*c == ' ' || *c == '\t') c++;
       if (*c == '#' || *c == '\n' || *c == '\r' || *c == 0) continue;
-      a = strtod(c, &end);
-      if (end == c) {
-        fclose(fp);
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": expected two numbers", path, lineno);
-      }
-      c = end;
-      b = strtod(c, &end);
-      if (end == c) {
-        fclose(fp);
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": expected two numbers", path, lineno);
-      }
+      if (!TableLine(c, path, lineno, &a, &b, err, sizeof(err))) break;
       if (cnt == cap) {
         cap = cap ? 2 * cap : 64;
         PetscCall(PetscRealloc(2 * cap * sizeof(PetscReal), &buf));
@@ -42,8 +51,11 @@ PetscErrorCode TableRead(MPI_Comm comm, const char *path, PetscInt *n, PetscReal
       buf[2 * cnt + 1] = b;
       cnt++;
     }
-    fclose(fp);
+    if (fp) fclose(fp);
   }
+  PetscCall(CollectiveBcastChars(comm, err, (PetscInt)sizeof(err)));
+  if (err[0]) PetscCall(PetscFree(buf));
+  PetscCheck(!err[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", err);
   PetscCall(CollectiveBcastInt(comm, &cnt, 1));
   PetscCall(PetscMalloc2(cnt, x, cnt, y));
   if (rank == 0)

@@ -63,38 +63,38 @@ static PetscReal NormalMass(PetscReal lo, PetscReal hi)
 #define RADIUS_MIN_MASS  0.01
 #define RADIUS_MAX_TRIES 10000
 
-PetscErrorCode RadiusDistributionCheck(const RadiusDistribution *d)
+PetscErrorCode RadiusDistributionCheck(MPI_Comm comm, const RadiusDistribution *d)
 {
   PetscFunctionBeginUser;
   switch (d->type) {
   case RADIUS_UNIFORM:
-    PetscCheck(isfinite(d->min) && d->min > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_min = %g must be a positive radius", (double)d->min);
-    PetscCheck(isfinite(d->max) && d->max >= d->min, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_max = %g must be finite and at least -insert_radius_min = %g", (double)d->max, (double)d->min);
+    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_min = %g must be a positive radius", (double)d->min);
+    PetscCheck(isfinite(d->max) && d->max >= d->min, comm, PETSC_ERR_USER_INPUT, "-insert_radius_max = %g must be finite and at least -insert_radius_min = %g", (double)d->max, (double)d->min);
     break;
   case RADIUS_NORMAL:
   case RADIUS_LOGNORMAL: {
     PetscBool logn = d->type == RADIUS_LOGNORMAL ? PETSC_TRUE : PETSC_FALSE;
     PetscReal mass;
-    PetscCheck(isfinite(d->min) && d->min > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_min = %g must be a positive radius (the %s law is truncated to [min, max])", (double)d->min, RadiusDistributionTypes[d->type]);
-    PetscCheck(isfinite(d->max) && d->max > d->min, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_max = %g must be finite and above -insert_radius_min = %g (the %s law is truncated to [min, max])", (double)d->max, (double)d->min, RadiusDistributionTypes[d->type]);
-    PetscCheck(isfinite(d->mean) && d->mean > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_mean = %g must be positive (%s)", (double)d->mean, logn ? "the median radius of the lognormal law" : "the mean radius of the normal law");
-    PetscCheck(isfinite(d->sigma) && d->sigma > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_sigma = %g must be positive (%s)", (double)d->sigma, logn ? "the standard deviation of ln r" : "the standard deviation of r");
+    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_min = %g must be a positive radius (the %s law is truncated to [min, max])", (double)d->min, RadiusDistributionTypes[d->type]);
+    PetscCheck(isfinite(d->max) && d->max > d->min, comm, PETSC_ERR_USER_INPUT, "-insert_radius_max = %g must be finite and above -insert_radius_min = %g (the %s law is truncated to [min, max])", (double)d->max, (double)d->min, RadiusDistributionTypes[d->type]);
+    PetscCheck(isfinite(d->mean) && d->mean > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_mean = %g must be positive (%s)", (double)d->mean, logn ? "the median radius of the lognormal law" : "the mean radius of the normal law");
+    PetscCheck(isfinite(d->sigma) && d->sigma > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_sigma = %g must be positive (%s)", (double)d->sigma, logn ? "the standard deviation of ln r" : "the standard deviation of r");
     if (logn) mass = NormalMass((log(d->min) - log(d->mean)) / d->sigma, (log(d->max) - log(d->mean)) / d->sigma);
     else mass = NormalMass((d->min - d->mean) / d->sigma, (d->max - d->mean) / d->sigma);
-    PetscCheck(mass >= RADIUS_MIN_MASS, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_min = %g and -insert_radius_max = %g keep only %.3g%% of the %s law with -insert_radius_mean = %g, -insert_radius_sigma = %g: at least %g%% is needed", (double)d->min, (double)d->max, (double)(100 * mass), RadiusDistributionTypes[d->type], (double)d->mean, (double)d->sigma, 100 * RADIUS_MIN_MASS);
+    PetscCheck(mass >= RADIUS_MIN_MASS, comm, PETSC_ERR_USER_INPUT, "-insert_radius_min = %g and -insert_radius_max = %g keep only %.3g%% of the %s law with -insert_radius_mean = %g, -insert_radius_sigma = %g: at least %g%% is needed", (double)d->min, (double)d->max, (double)(100 * mass), RadiusDistributionTypes[d->type], (double)d->mean, (double)d->sigma, 100 * RADIUS_MIN_MASS);
   } break;
   case RADIUS_DISCRETE: {
     PetscReal sum = 0;
-    PetscCheck(d->ndiscrete >= 1 && d->ndiscrete <= 16, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_values has %" PetscInt_FMT " radii: 1 to 16 are allowed", d->ndiscrete);
+    PetscCheck(d->ndiscrete >= 1 && d->ndiscrete <= 16, comm, PETSC_ERR_USER_INPUT, "-insert_radius_values has %" PetscInt_FMT " radii: 1 to 16 are allowed", d->ndiscrete);
     for (PetscInt i = 0; i < d->ndiscrete; i++) {
-      PetscCheck(isfinite(d->values[i]) && d->values[i] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_values entry %" PetscInt_FMT " = %g must be a positive radius", i + 1, (double)d->values[i]);
-      PetscCheck(isfinite(d->weights[i]) && d->weights[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_weights entry %" PetscInt_FMT " = %g must be a non-negative weight", i + 1, (double)d->weights[i]);
+      PetscCheck(isfinite(d->values[i]) && d->values[i] > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_values entry %" PetscInt_FMT " = %g must be a positive radius", i + 1, (double)d->values[i]);
+      PetscCheck(isfinite(d->weights[i]) && d->weights[i] >= 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_weights entry %" PetscInt_FMT " = %g must be a non-negative weight", i + 1, (double)d->weights[i]);
       sum += d->weights[i];
     }
-    PetscCheck(sum > 0 && isfinite(sum), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-insert_radius_weights must have a positive, finite sum (got %g)", (double)sum);
+    PetscCheck(sum > 0 && isfinite(sum), comm, PETSC_ERR_USER_INPUT, "-insert_radius_weights must have a positive, finite sum (got %g)", (double)sum);
   } break;
   default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "unknown radius distribution type %d", (int)d->type);
+    SETERRQ(comm, PETSC_ERR_USER_INPUT, "unknown radius distribution type %d", (int)d->type);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

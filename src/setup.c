@@ -159,12 +159,13 @@ static PetscErrorCode WallsSetFromOptions(MPI_Comm comm, Engine *e, PetscBool fa
 static PetscErrorCode InsertLattice(MPI_Comm comm, Engine *e, const RadiusDistribution *rd, PetscInt64 count, PetscInt64 seed, const PetscReal rlo[3], const PetscReal rhi[3], PetscReal factor, const PetscReal v0[3], PetscReal vrand, PetscReal density, PetscInt type)
 {
   PetscReal  rmax = RadiusDistributionMax(rd), pitch = 2.0 * rmax * factor;
-  PetscInt64 ns[3], cap;
+  PetscInt64 ns[3];
+  PetscReal  cap; /* sites, in floating point: the product of three counts can pass 2^63 */
 
   PetscFunctionBeginUser;
-  for (int a = 0; a < 3; a++) ns[a] = (PetscInt64)floor((rhi[a] - rlo[a]) / pitch);
-  cap = ns[0] * ns[1] * ns[2];
-  PetscCheck(count <= cap, comm, PETSC_ERR_USER_INPUT, "-insert_count %" PetscInt64_FMT " does not fit: the region holds %" PetscInt64_FMT " lattice sites of pitch %g m (-insert_region_lo/_hi, -insert_spacing)", count, cap, (double)pitch);
+  for (int a = 0; a < 3; a++) ns[a] = (PetscInt64)PetscMin(floor((rhi[a] - rlo[a]) / pitch), 1e15);
+  cap = (PetscReal)ns[0] * (PetscReal)ns[1] * (PetscReal)ns[2];
+  PetscCheck((PetscReal)count <= cap, comm, PETSC_ERR_USER_INPUT, "-insert_count %" PetscInt64_FMT " does not fit: the region holds %.0f lattice sites of pitch %g m (-insert_region_lo/_hi, -insert_spacing)", count, (double)cap, (double)pitch);
   for (PetscInt64 k = 0; k < count; k++) {
     PetscInt64  id = k + 1, c[3] = {k % ns[0], (k / ns[0]) % ns[1], k / (ns[0] * ns[1])};
     PetscReal   x[3], v[3], w[3] = {0, 0, 0}, r, jit = 0.45 * (pitch - 2.0 * rmax);
@@ -193,11 +194,13 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, Engine *e, const RadiusDistrib
   PetscInt      *head, *next;
 
   PetscFunctionBeginUser;
+  /* its cells and links are PetscInt */
+  PetscCheck(count < PETSC_MAX_INT / 8, comm, PETSC_ERR_USER_INPUT, "-insert_count %" PetscInt64_FMT ": the random fill takes at most %d particles (use -insert_mode lattice, or a LAMMPS data file)", count, (int)(PETSC_MAX_INT / 8));
   for (int a = 0; a < 3; a++) {
     PetscCheck(rhi[a] - rlo[a] > h, comm, PETSC_ERR_USER_INPUT, "-insert_region_lo/_hi is thinner than a largest diameter along axis %d", a);
-    nc[a] = (PetscInt64)PetscMax(1.0, floor((rhi[a] - rlo[a]) / h));
+    nc[a] = (PetscInt64)PetscMax(1.0, PetscMin(floor((rhi[a] - rlo[a]) / h), 1e15));
   }
-  while (nc[0] * nc[1] * nc[2] > 8 * count + 64)
+  while ((PetscReal)nc[0] * (PetscReal)nc[1] * (PetscReal)nc[2] > 8.0 * (PetscReal)count + 64.0)
     for (int a = 0; a < 3; a++) nc[a] = PetscMax(1, nc[a] / 2);
   ncell = nc[0] * nc[1] * nc[2];
   PetscCall(PetscMalloc4(3 * count + 1, &pos, count + 1, &rad, ncell, &head, count + 1, &next));
@@ -266,6 +269,11 @@ static PetscErrorCode InsertLammps(MPI_Comm comm, Engine *e, const char *file, P
         if (x[a] >= e->grid.hi[a]) x[a] -= L;
         if (x[a] < e->grid.lo[a]) x[a] += L;
       }
+    }
+    /* every rank holds every atom (broadcast), so these fail alike on all of them */
+    for (int a = 0; a < 3; a++) {
+      PetscCheck(x[a] >= e->grid.lo[a] && x[a] <= e->grid.hi[a], comm, PETSC_ERR_USER_INPUT, "atom %" PetscInt64_FMT " of %s at (%g, %g, %g) is outside the domain along %c, [%g, %g] (-domain_lo, -domain_hi)", d.id[i], file, (double)d.x[3 * i], (double)d.x[3 * i + 1], (double)d.x[3 * i + 2], "xyz"[a], (double)e->grid.lo[a], (double)e->grid.hi[a]);
+      PetscCheck(d.diameter[i] < e->grid.hi[a] - e->grid.lo[a], comm, PETSC_ERR_USER_INPUT, "atom %" PetscInt64_FMT " of %s has diameter %g m, no smaller than the domain along %c (%g m)", d.id[i], file, (double)d.diameter[i], "xyz"[a], (double)(e->grid.hi[a] - e->grid.lo[a]));
     }
     rmax = PetscMax(rmax, 0.5 * d.diameter[i]);
     PetscCall(GridOwnerOf(&e->grid, x, owner));
@@ -363,7 +371,7 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool i
   PetscCheck(!vset || !wset || nval == nwt, comm, PETSC_ERR_USER_INPUT, "-insert_radius_values has %" PetscInt_FMT " entries but -insert_radius_weights %" PetscInt_FMT, nval, nwt);
   if (vset && !wset)
     for (PetscInt k = 0; k < nval; k++) rd.weights[k] = 1.0;
-  PetscCall(RadiusDistributionCheck(&rd));
+  PetscCall(RadiusDistributionCheck(comm, &rd));
   for (int a = 0; a < 3; a++) PetscCheck(rhi[a] > rlo[a] && rlo[a] >= e->grid.lo[a] && rhi[a] <= e->grid.hi[a], comm, PETSC_ERR_USER_INPUT, "-insert_region_lo/_hi must be a box inside the domain (axis %d)", a);
   if (mode == INSERTION_RANDOM) PetscCall(InsertRandom(comm, e, &rd, count, seed, rlo, rhi, v0, vrand, e->model.material.density, type));
   else PetscCall(InsertLattice(comm, e, &rd, count, seed, rlo, rhi, factor, v0, vrand, e->model.material.density, type));

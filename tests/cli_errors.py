@@ -97,7 +97,20 @@ def main():
     open(bad_key, "w").write(open(good).read() + "insrt:\n  count: 5\n")
     bad_yaml = os.path.join(tmp, "bad.yaml")
     open(bad_yaml, "w").write("domain: {lo: [0, 0\n")
+    def lammps_deck(name, atoms):
+        data = os.path.join(tmp, name + ".data")
+        open(data, "w").write("t\n\n%d atoms\n1 atom types\n\n0 0.01 xlo xhi\n0 0.01 ylo yhi\n0 0.03 zlo zhi\n\nAtoms # sphere\n\n%s\n"
+                              % (len(atoms), "\n".join("%d 1 %s 2500 %s" % (k + 1, d, x) for k, (d, x) in enumerate(atoms))))
+        deck = os.path.join(tmp, name + ".yaml")
+        open(deck, "w").write("domain: {lo: [0, 0, 0], hi: [0.01, 0.01, 0.01], periodic: [false, false, false]}\n"
+                              "material: {E: 1.0e7, nu: 0.3}\ncontact: {law: hertz, e: 0.5}\n"
+                              "insert: {mode: lammps, file: %s}\nsteps: 5\n" % data)
+        return deck
+    outside = lammps_deck("outside", [("0.001", "0.005 0.005 0.005"), ("0.001", "0.005 0.005 0.02")])
+    huge = lammps_deck("huge", [("1e300", "0.005 0.005 0.005")])
     run_cases = [
+        ([outside], ["atom 2 of", "outside.data", "outside the domain along z"]),
+        ([huge], ["atom 1 of", "huge.data", "diameter 1e+300"]),
         ([os.path.join(tmp, "missing.yaml")], ["cannot open deck", "missing.yaml"]),
         ([bad_key], ["unknown option -insrt_count", "badkey.yaml"]),
         ([bad_yaml], ["bad.yaml", "YAML"]),
@@ -145,6 +158,22 @@ def main():
         except subprocess.TimeoutExpired:
             ok, why = False, "hung (120 s)"
         print("%s run narrow.yaml on 3 ranks (cutoff vs the narrowest slab) %s" % ("PASS" if ok else "FAIL", why))
+        passed += ok
+        failed += not ok
+        # an input error every rank finds alike: said once, a clean exit (no MPI_Abort)
+        out = os.path.join(tmp, "out_outside2")
+        p = subprocess.run(cmd[:2] + ["2"] + cmd[3:] + [args.hdem, "run", outside, "-output_dir", out], capture_output=True, text=True, timeout=120)
+        ok = p.returncode == 1 and p.stderr.count("outside the domain") == 1 and "MPI_ABORT" not in p.stderr and not os.path.exists(out)
+        print("%s run outside.yaml on 2 ranks: one message, a clean exit %s" % ("PASS" if ok else "FAIL", (p.stderr.strip().splitlines() or ["no message"])[0]))
+        passed += ok
+        failed += not ok
+    # a tabulated law's file: two finite numbers a line, nothing after them but a comment
+    for name, text in (("garbage", "0 0\n1e-5 1 garbage\n2e-5 3\n"), ("third", "0 0\n1e-5 1 7\n2e-5 3\n"), ("inf", "0 0\n1e-5 inf\n2e-5 3\n")):
+        t = os.path.join(tmp, "law_%s.txt" % name)
+        open(t, "w").write(text)
+        p = subprocess.run([args.hdem, "impact", "-contact_law", "table", "-contact_table_file", t], capture_output=True, text=True)
+        ok = p.returncode != 0 and not p.stdout.strip() and ("law_%s.txt:2" % name) in p.stderr and "two finite numbers" in p.stderr
+        print("%s impact -contact_table_file law_%s.txt %s" % ("PASS" if ok else "FAIL", name, (p.stderr.strip().splitlines() or ["no message"])[0]))
         passed += ok
         failed += not ok
     # -help lists the options with units and exits 0 without running
