@@ -233,6 +233,8 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
   NeighborSeparationInline(p, L, a, b, r);
   cut = p->radius[a] + p->radius[b] + nl->skin;
   d2  = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  /* no contact normal exists between them: the forces would be NaN throughout */
+  PetscCheck(d2 > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " have the same centre (%g, %g, %g): check the inserted or imported positions", p->id[a], p->id[b], (double)p->x[3 * a], (double)p->x[3 * a + 1], (double)p->x[3 * a + 2]);
   if (d2 < cut * cut) PetscCall(NeighborAddPair(nl, a, b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

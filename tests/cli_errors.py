@@ -108,9 +108,11 @@ def main():
         return deck
     outside = lammps_deck("outside", [("0.001", "0.005 0.005 0.005"), ("0.001", "0.005 0.005 0.02")])
     huge = lammps_deck("huge", [("1e300", "0.005 0.005 0.005")])
+    same = lammps_deck("same", [("0.001", "0.005 0.005 0.005"), ("0.001", "0.005 0.005 0.005")])
     run_cases = [
         ([outside], ["atom 2 of", "outside.data", "outside the domain along z"]),
         ([huge], ["atom 1 of", "huge.data", "diameter 1e+300"]),
+        ([same], ["particles 1 and 2 have the same centre"]),
         ([os.path.join(tmp, "missing.yaml")], ["cannot open deck", "missing.yaml"]),
         ([bad_key], ["unknown option -insrt_count", "badkey.yaml"]),
         ([bad_yaml], ["bad.yaml", "YAML"]),
