@@ -116,11 +116,10 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
       PetscReal L = g->hi[a] - g->lo[a], *x = &p->x[3 * i + a];
       if (!g->periodic[a]) continue;
       if (*x >= g->hi[a]) *x -= L;
-      else if (*x < g->lo[a]) {
-        *x += L;
-        if (*x == g->hi[a]) *x = g->lo[a]; /* a hair below lo wraps to hi by rounding: the box's start */
-      }
-      if (*x < g->lo[a] && *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a]))) *x = g->lo[a]; /* likewise from hi down */
+      else if (*x < g->lo[a]) *x += L;
+      /* a hair below lo wraps to hi by rounding, and a hair above hi to just
+       * below lo: either is the box's start */
+      if (*x == g->hi[a] || (*x < g->lo[a] && *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a])))) *x = g->lo[a];
       PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", p->id[i], a);
     }
   PetscCall(PetscMalloc1(p->n + 1, &dest));

@@ -82,40 +82,44 @@ PetscErrorCode CheckpointDirLatest(MPI_Comm comm, const char *dir, char *path, s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0: all but the newest keep checkpoints (and stale temporaries) removed;
+ * how many checkpoints went. */
+static PetscErrorCode CheckpointDirRemove(const char *dir, PetscInt keep, PetscInt *nremoved)
+{
+  PetscInt64 *steps;
+  PetscInt    n;
+
+  PetscFunctionBeginUser;
+  PetscCall(CheckpointDirList(dir, PETSC_TRUE, &steps, &n));
+  *nremoved = PetscMax(n - keep, 0);
+  for (PetscInt k = 0; k + keep < n; k++) {
+    char path[PETSC_MAX_PATH_LEN + 32];
+    PetscCall(CheckpointDirPath(dir, steps[k], path, sizeof(path)));
+    (void)remove(path);
+  }
+  PetscCall(PetscFree(steps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointDirClear(MPI_Comm comm, const char *dir, PetscInt *nremoved)
 {
   PetscMPIInt rank;
-  PetscInt    n = 0;
 
   PetscFunctionBeginUser;
+  *nremoved = 0;
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) {
-    PetscInt64 *steps;
-    PetscCall(CheckpointDirList(dir, PETSC_TRUE, &steps, &n));
-    PetscCall(PetscFree(steps));
-    PetscCall(CheckpointDirPrune(PETSC_COMM_SELF, dir, 0));
-  }
-  PetscCall(CollectiveBcastInt(comm, &n, 1));
-  *nremoved = n;
+  if (rank == 0) PetscCall(CheckpointDirRemove(dir, 0, nremoved));
+  PetscCall(CollectiveBcastInt(comm, nremoved, 1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode CheckpointDirPrune(MPI_Comm comm, const char *dir, PetscInt keep)
 {
   PetscMPIInt rank;
+  PetscInt    nremoved;
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) {
-    PetscInt64 *steps;
-    PetscInt    n;
-    PetscCall(CheckpointDirList(dir, PETSC_TRUE, &steps, &n));
-    for (PetscInt k = 0; k + keep < n; k++) {
-      char path[PETSC_MAX_PATH_LEN + 32];
-      PetscCall(CheckpointDirPath(dir, steps[k], path, sizeof(path)));
-      (void)remove(path);
-    }
-    PetscCall(PetscFree(steps));
-  }
+  if (rank == 0) PetscCall(CheckpointDirRemove(dir, keep, &nremoved));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -84,33 +84,21 @@ PetscErrorCode OptionsCheckUnused(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PETSc's own message for "-key abc" does not name the key: check the raw
- * text first (a number, or a comma list of numbers). */
-PetscErrorCode OptionsCheckSyntax(const char *key, PetscBool integer)
+/* n values for key, of lo .. hi: PETSc reads an array option into the room
+ * it is given and drops the rest without a word. */
+static PetscErrorCode OptionsCountIn(const char *key, PetscInt n, PetscInt lo, PetscInt hi)
 {
-  char      raw[4096], src[PETSC_MAX_PATH_LEN + 64];
-  PetscBool set;
+  char src[PETSC_MAX_PATH_LEN + 64];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetString(NULL, NULL, key, raw, sizeof(raw), &set));
-  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
-  for (char *tok = raw, *next; tok && *tok; tok = next) {
-    char *end;
-    next = strchr(tok, ',');
-    if (next) *next++ = 0;
-    double v = 0.0;
-    if (integer) (void)strtoll(tok, &end, 10);
-    else v = strtod(tok, &end);
-    while (*end == ' ') end++;
-    PetscCheck(end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not %s", key, tok, OptionsSource(src, sizeof(src)), integer ? "an integer" : "a number");
-    PetscCheck(integer || isfinite(v), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a finite number", key, tok, OptionsSource(src, sizeof(src)));
-  }
+  if (lo == hi) PetscCheck(n == lo, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " values%s, got %" PetscInt_FMT "%s", key, lo, lo == 3 ? " (x, y, z)" : "", n, OptionsSource(src, sizeof(src)));
+  else PetscCheck(n >= lo && n <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " to %" PetscInt_FMT " values, got %" PetscInt_FMT "%s", key, lo, hi, n, OptionsSource(src, sizeof(src)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PETSc reads an array option into the room it is given and drops the rest:
- * count the values in the raw text. */
-PetscErrorCode OptionsCheckCount(const char *key, PetscInt lo, PetscInt hi)
+/* PETSc's own message for "-key abc" does not name the key: check the raw
+ * text first (a finite number, or a comma list of lo .. hi of them). */
+PetscErrorCode OptionsCheckList(const char *key, PetscBool integer, PetscInt lo, PetscInt hi)
 {
   char      raw[4096], src[PETSC_MAX_PATH_LEN + 64];
   PetscBool set;
@@ -120,7 +108,38 @@ PetscErrorCode OptionsCheckCount(const char *key, PetscInt lo, PetscInt hi)
   PetscCall(PetscOptionsGetString(NULL, NULL, key, raw, sizeof(raw), &set));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   for (const char *c = raw; *c; c++) n += *c == ',';
-  if (lo == hi) PetscCheck(n == lo, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " values%s, got %" PetscInt_FMT "%s", key, lo, lo == 3 ? " (x, y, z)" : "", n, OptionsSource(src, sizeof(src)));
-  else PetscCheck(n >= lo && n <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " to %" PetscInt_FMT " values, got %" PetscInt_FMT "%s", key, lo, hi, n, OptionsSource(src, sizeof(src)));
+  for (char *tok = raw, *next; tok && *tok; tok = next) {
+    char  *end;
+    double v = 0.0;
+    next = strchr(tok, ',');
+    if (next) *next++ = 0;
+    if (integer) (void)strtoll(tok, &end, 10);
+    else v = strtod(tok, &end);
+    while (*end == ' ') end++;
+    PetscCheck(end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not %s", key, tok, OptionsSource(src, sizeof(src)), integer ? "an integer" : "a number");
+    PetscCheck(integer || isfinite(v), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a finite number", key, tok, OptionsSource(src, sizeof(src)));
+  }
+  PetscCall(OptionsCountIn(key, n, lo, hi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptionsCheckSyntax(const char *key, PetscBool integer)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OptionsCheckList(key, integer, 1, PETSC_MAX_INT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptionsCheckCount(const char *key, PetscInt lo, PetscInt hi)
+{
+  char      raw[4096];
+  PetscBool set;
+  PetscInt  n = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, key, raw, sizeof(raw), &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  for (const char *c = raw; *c; c++) n += *c == ',';
+  PetscCall(OptionsCountIn(key, n, lo, hi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -18,8 +18,11 @@ PETSC_EXTERN const char    *OptionsDeck(void);
 PETSC_EXTERN PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange, const char *units);
 PETSC_EXTERN PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi);
 PETSC_EXTERN PetscErrorCode OptionsCheckUnused(MPI_Comm);
+/* The option, where given, is a finite number (an integer) or a comma list
+ * of them: OptionsCheckList with lo .. hi of them, OptionsCheckSyntax with
+ * any number; OptionsCheckCount counts the values only (booleans). */
+PETSC_EXTERN PetscErrorCode OptionsCheckList(const char *key, PetscBool integer, PetscInt lo, PetscInt hi);
 PETSC_EXTERN PetscErrorCode OptionsCheckSyntax(const char *key, PetscBool integer);
-/* The option, where given, has lo .. hi comma-separated values. */
 PETSC_EXTERN PetscErrorCode OptionsCheckCount(const char *key, PetscInt lo, PetscInt hi);
 
 #endif

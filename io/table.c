@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include "../decomp/collective.h"
 
-/* Rank 0 reads, everyone receives the same numbers. */
 /* One "x y" (or "x, y") line into a and b; else a message into err. */
 static PetscBool TableLine(char *line, const char *path, PetscInt lineno, double *a, double *b, char *err, size_t len)
 {

@@ -22,8 +22,7 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   set->max_steps = 10000000;
   PetscOptionsBegin(comm, NULL, "Impact experiment", NULL);
   PetscCall(PetscOptionsEnum("-impact_target", "what the sphere hits: a wall, or an equal sphere (centre-of-mass frame)", NULL, ImpactTargets, (PetscEnum)set->target, (PetscEnum *)&set->target, NULL));
-  PetscCall(OptionsCheckSyntax("-impact_v0", PETSC_FALSE));
-  PetscCall(OptionsCheckCount("-impact_v0", 1, IMPACT_MAX_SPEEDS));
+  PetscCall(OptionsCheckList("-impact_v0", PETSC_FALSE, 1, IMPACT_MAX_SPEEDS));
   *nv = IMPACT_MAX_SPEEDS;
   PetscCall(PetscOptionsRealArray("-impact_v0", "relative approach speed [m/s]; a comma list runs one impact per speed, shared over the ranks", NULL, v0, nv, &vset));
   PetscCall(OptionsCheckSyntax("-impact_angle", PETSC_FALSE));
