@@ -1,5 +1,6 @@
 #include "contact_batch.h"
 #include <string.h>
+#include <stddef.h>
 
 /* GCC vector extensions: the lanes map onto SSE2 (2 doubles) or, in the
  * AVX2 clone, onto AVX2 (4 doubles); either way per lane the scalar IEEE
@@ -9,6 +10,10 @@
 #define INLINE static inline __attribute__((always_inline))
 typedef double    V __attribute__((vector_size(8 * CONTACT_LANES)));
 typedef long long M __attribute__((vector_size(8 * CONTACT_LANES)));
+
+/* Lanes moves histories and particles' three components as rows of four */
+_Static_assert(CONTACT_LANES == 4, "the lanes' transposes are 4 x 4");
+_Static_assert(sizeof(ContactHistory) == 8 * sizeof(PetscReal) && offsetof(ContactHistory, v_imp) == 3 * sizeof(PetscReal) && offsetof(ContactHistory, d_last) == 4 * sizeof(PetscReal), "a history is two rows of four reals: xi, v_imp | d_last, Fn_last, dt_last, touched");
 
 INLINE V Splat(PetscReal a)
 {
@@ -22,6 +27,45 @@ INLINE V Load(const PetscReal *a)
   V r = {0};
   memcpy(&r, a, sizeof(r));
   return r;
+}
+
+INLINE void Store(PetscReal *a, V v)
+{
+  memcpy(a, &v, sizeof(v));
+}
+
+/* The 4 x 4 transpose: b[c][l] = a[l][c].  Rows of four reals (a particle's
+ * three components and the next real, a history's first or second half)
+ * become lanes and back by whole-vector loads, stores and shuffles: per-lane
+ * element moves went through the stack, where a vector load of four scalar
+ * stores waits for all of them. */
+INLINE void Transpose(const V a[4], V b[4])
+{
+  const M lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, first = {0, 1, 4, 5}, second = {2, 3, 6, 7};
+  V       t0 = __builtin_shuffle(a[0], a[1], lo), t1 = __builtin_shuffle(a[0], a[1], hi);
+  V       t2 = __builtin_shuffle(a[2], a[3], lo), t3 = __builtin_shuffle(a[2], a[3], hi);
+  b[0] = __builtin_shuffle(t0, t2, first);
+  b[1] = __builtin_shuffle(t1, t3, first);
+  b[2] = __builtin_shuffle(t0, t2, second);
+  b[3] = __builtin_shuffle(t1, t3, second);
+}
+
+/* Components 0-2 of particle k of each lane from a 3-per-particle array
+ * (ParticlesReserveGhosts keeps one real past the last particle). */
+INLINE void Gather3(const PetscReal *a, const PetscInt k[4], V c[3])
+{
+  V r[4] = {Load(a + 3 * k[0]), Load(a + 3 * k[1]), Load(a + 3 * k[2]), Load(a + 3 * k[3])}, t[4];
+  Transpose(r, t);
+  for (int d = 0; d < 3; d++) c[d] = t[d];
+}
+
+/* a[3 i + d] - a[3 j + d] of each lane's pair, the scalar subtraction per element */
+INLINE void GatherDiff3(const PetscReal *a, const PetscInt i[4], const PetscInt j[4], V c[3])
+{
+  V r[4], t[4];
+  for (int l = 0; l < 4; l++) r[l] = Load(a + 3 * i[l]) - Load(a + 3 * j[l]);
+  Transpose(r, t);
+  for (int d = 0; d < 3; d++) c[d] = t[d];
 }
 
 INLINE V Sqrt(V a)
@@ -66,7 +110,7 @@ INLINE void Slip(V ri, V rj, const V n[3], const V v[3], const V wi[3], const V 
 /* ContactSpringUpdate, lane-wise: both sides of each branch, then selected */
 INLINE void Spring(V xi[3], const V n[3], const V vt[3], const V vtp[3], V dt, V kt, V gt, V mu, V Fn, V Ft[3])
 {
-  V l0, l1, xn, fsq, fmax, ratio, scale, Fs[3], xs[3];
+  V l0, l1, xn, fsq, fmax, ratio, scale, ikt, Fs[3], xs[3];
   M stretch, slip, kpos;
 
   l0 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
@@ -84,9 +128,10 @@ INLINE void Spring(V xi[3], const V n[3], const V vt[3], const V vtp[3], V dt, V
   if (!Any(slip)) return; /* all stick: the slip branch's root and divisions are not needed */
   scale = fmax / Sqrt(fsq);
   kpos  = kt > Splat(0.0);
+  ikt   = Splat(1.0) / kt; /* ContactSpringUpdate's one division for three */
   for (int a = 0; a < 3; a++) {
     Fs[a] = Ft[a] * scale;
-    xs[a] = Select(kpos, -(Fs[a] + gt * vtp[a]) / kt, Splat(0.0));
+    xs[a] = Select(kpos, -(Fs[a] + gt * vtp[a]) * ikt, Splat(0.0));
     Ft[a] = Select(slip, Fs[a], Ft[a]);
     xi[a] = Select(slip, xs[a], xi[a]);
   }
@@ -96,29 +141,27 @@ INLINE void Spring(V xi[3], const V n[3], const V vt[3], const V vtp[3], V dt, V
  * at or past nreal compute on a copy and write nothing. */
 INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
 {
-  ContactHistory  pad[CONTACT_LANES], *hl[CONTACT_LANES];
-  V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], Ft[3], F[3], wt[3];
+  ContactHistory *hl[CONTACT_LANES];
+  PetscInt        il[CONTACT_LANES], jl[CONTACT_LANES];
+  V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], Ft[3], F[3], wt[3], Ti[3], Tj[3];
   V               r[3], rr, len, d, ri, rj, cs, czs, ccF, ckc, cgc;
   V               inv, ddot, sd, qd, dp, f, Fel, C, Fn;
+  V               h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
   M               touch;
 
   for (int l = 0; l < CONTACT_LANES; l++) {
-    PetscInt b = b0 + l, i = bt->i[b], j = bt->j[b];
-    if (b < nreal) hl[l] = &h[bt->slot[b]];
-    else {
-      pad[l] = h[bt->slot[b]];
-      hl[l]  = &pad[l];
-    }
-    for (int a = 0; a < 3; a++) {
-      vr[a][l]  = v[3 * i + a] - v[3 * j + a];
-      vpr[a][l] = vp[3 * i + a] - vp[3 * j + a];
-      wi[a][l]  = w[3 * i + a];
-      wj[a][l]  = w[3 * j + a];
-      wip[a][l] = wp[3 * i + a];
-      wjp[a][l] = wp[3 * j + a];
-      xi[a][l]  = hl[l]->xi[a];
-    }
+    PetscInt b = b0 + l;
+    il[l] = bt->i[b], jl[l] = bt->j[b], hl[l] = &h[bt->slot[b]]; /* padded lanes read the last contact's */
+    rows[l] = Load(hl[l]->xi);                                       /* xi[0..2], v_imp */
   }
+  Transpose(rows, h0);
+  for (int a = 0; a < 3; a++) xi[a] = h0[a];
+  GatherDiff3(v, il, jl, vr);
+  GatherDiff3(vp, il, jl, vpr);
+  Gather3(w, il, wi);
+  Gather3(w, jl, wj);
+  Gather3(wp, il, wip);
+  Gather3(wp, jl, wjp);
   {
     const ContactBatchConst *c0   = bt->c[b0];
     PetscBool                same = PETSC_TRUE;
@@ -163,19 +206,26 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
     V U = cs * (Splat(0.0) + Splat(md->k) * dp * d / Splat(md->kp1));
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }
-  for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
-    PetscReal *o = res + 9 * bt->out[b0 + l];
-    bt->apart[b0 + l] = !touch[l];
-    if (!touch[l]) continue;
-    if (md->mu > 0.0)
-      for (int a = 0; a < 3; a++) hl[l]->xi[a] = xi[a][l];
-    hl[l]->d_last  = d[l];
-    hl[l]->Fn_last = Fn[l];
-    hl[l]->dt_last = dt;
-    for (int a = 0; a < 3; a++) {
-      o[a]     = F[a][l];
-      o[3 + a] = (-ri[l]) * wt[a][l];
-      o[6 + a] = (-rj[l]) * wt[a][l];
+  for (int a = 0; a < 3; a++) Ti[a] = (-ri) * wt[a], Tj[a] = (-rj) * wt[a];
+  {
+    V fr[4], gr[4], tr[4], c0[4] = {F[0], F[1], F[2], Ti[0]}, c1[4] = {Ti[1], Ti[2], Tj[0], Tj[1]};
+    for (int l = 0; l < CONTACT_LANES; l++) rows[l] = Load(&hl[l]->d_last); /* d_last, Fn_last, dt_last, touched */
+    Transpose(rows, h1);
+    h1[0] = d, h1[1] = Fn, h1[2] = Splat(dt);
+    Transpose(h1, rows);
+    for (int a = 0; a < 3; a++) h0[a] = xi[a];
+    Transpose(h0, tr); /* xi back into rows, v_imp as loaded */
+    Transpose(c0, fr); /* each lane's nine results as F, Ti | Ti, Tj | Tj[2] */
+    Transpose(c1, gr);
+    for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
+      PetscReal *o = res + 9 * bt->out[b0 + l];
+      bt->apart[b0 + l] = !touch[l];
+      if (!touch[l]) continue;
+      if (md->mu > 0.0) Store(hl[l]->xi, tr[l]);
+      Store(&hl[l]->d_last, rows[l]);
+      Store(o, fr[l]);
+      Store(o + 4, gr[l]);
+      o[8] = Tj[2][l];
     }
   }
 }

@@ -55,7 +55,8 @@ typedef struct {
 /* Evaluates the batch's contacts (bt->n, kept): updates the histories of
  * those still touching and writes, for contact b, force on i, torque on i,
  * torque on j as nine reals at res + 9 out[b]; sets apart[b] for the others.
- * v, vp, w, wp: 3 per particle. */
+ * v, vp, w, wp: 3 per particle and one more real after the last (read as
+ * rows of four, never used). */
 PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res);
 
 #endif

@@ -53,10 +53,13 @@ PetscErrorCode ParticlesReserveGhosts(Particles *p, PetscInt cap)
   PetscCall(PetscRealloc((size_t)cap * sizeof(*p->mass), &p->mass));
   PetscCall(PetscRealloc((size_t)cap * sizeof(*p->inertia), &p->inertia));
   PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->x), &p->x));
-  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->v), &p->v));
-  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->w), &p->w));
-  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->vp), &p->vp));
-  PetscCall(PetscRealloc((size_t)cap * 3 * sizeof(*p->wp), &p->wp));
+  PetscCall(PetscRealloc(((size_t)cap * 3 + 1) * sizeof(*p->v), &p->v));
+  PetscCall(PetscRealloc(((size_t)cap * 3 + 1) * sizeof(*p->w), &p->w));
+  PetscCall(PetscRealloc(((size_t)cap * 3 + 1) * sizeof(*p->vp), &p->vp));
+  PetscCall(PetscRealloc(((size_t)cap * 3 + 1) * sizeof(*p->wp), &p->wp));
+  /* v, w, vp, wp: one real past the last particle, zero, for the contact
+   * lanes' four-real loads of a particle's three components */
+  p->v[3 * cap] = p->w[3 * cap] = p->vp[3 * cap] = p->wp[3 * cap] = 0.0;
   p->cap = cap;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

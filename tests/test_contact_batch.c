@@ -34,7 +34,7 @@ static void RunCase(const char *opts)
   ContactBatchConst bc[2];
   ContactBatch     *bt;
   ContactHistory    h[NPAIR], href[NPAIR];
-  PetscReal         v[6 * NPAIR], vp[6 * NPAIR], w[6 * NPAIR], wp[6 * NPAIR], res[9 * NPAIR], rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R, dt = 1e-6;
+  PetscReal         v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[9 * NPAIR], rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R, dt = 1e-6;
   unsigned          seed = 12345;
   PetscInt          nslip = 0, nstick = 0;
 
@@ -60,6 +60,7 @@ static void RunCase(const char *opts)
     w[q]  = Uniform(&seed, -300.0, 300.0);
     wp[q] = w[q] + Uniform(&seed, -3.0, 3.0);
   }
+  v[6 * NPAIR] = vp[6 * NPAIR] = w[6 * NPAIR] = wp[6 * NPAIR] = 0.0; /* the real past the last particle */
   bt->n = 0;
   for (PetscInt b = 0; b < NPAIR; b++) {
     PetscReal dir[3] = {Uniform(&seed, -1, 1), Uniform(&seed, -1, 1), Uniform(&seed, -1, 1)}, nd, d = b % 9 == 4 ? -1e-6 : Uniform(&seed, 0.0, 2e-5), xs = (b >= 64 && b < 96) ? 1e-9 : (b % 3 == 0 ? 1e-7 : (b % 3 == 1 ? 1e-9 : 1e-1)); /* pairs 64..95: whole lane groups sticking */
