@@ -135,8 +135,7 @@ static inline void ContactSpringUpdate(PetscReal xi[3], const PetscReal n[3], co
   fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
   fmax = mu * PetscMax(Fn, 0.0);
   if (fsq > fmax * fmax) {
-    /* one division for the three components: most contacts of a flow slip,
-     * and roots and divisions bound the contact kernel */
+    /* one division for the three components: most contacts of a flow slip */
     PetscReal scale = fmax / sqrt(fsq), ikt = 1.0 / kt; /* fsq > 0 here */
     for (int a = 0; a < 3; a++) {
       Ft[a] *= scale;

@@ -138,7 +138,7 @@ INLINE void Spring(V xi[3], const V n[3], const V vt[3], const V vtp[3], V dt, V
 }
 
 /* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
- * at or past nreal compute on a copy and write nothing. */
+ * at or past nreal compute on the last contact's inputs and write nothing. */
 INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
 {
   ContactHistory *hl[CONTACT_LANES];
@@ -208,20 +208,22 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   }
   for (int a = 0; a < 3; a++) Ti[a] = (-ri) * wt[a], Tj[a] = (-rj) * wt[a];
   {
-    V fr[4], gr[4], tr[4], c0[4] = {F[0], F[1], F[2], Ti[0]}, c1[4] = {Ti[1], Ti[2], Tj[0], Tj[1]};
+    V fr[4], gr[4], c0[4] = {F[0], F[1], F[2], Ti[0]}, c1[4] = {Ti[1], Ti[2], Tj[0], Tj[1]};
     for (int l = 0; l < CONTACT_LANES; l++) rows[l] = Load(&hl[l]->d_last); /* d_last, Fn_last, dt_last, touched */
     Transpose(rows, h1);
     h1[0] = d, h1[1] = Fn, h1[2] = Splat(dt);
     Transpose(h1, rows);
-    for (int a = 0; a < 3; a++) h0[a] = xi[a];
-    Transpose(h0, tr); /* xi back into rows, v_imp as loaded */
+    if (md->mu > 0.0) { /* xi back into rows, v_imp as loaded (Transpose reads all before writing) */
+      for (int a = 0; a < 3; a++) h0[a] = xi[a];
+      Transpose(h0, h0);
+    }
     Transpose(c0, fr); /* each lane's nine results as F, Ti | Ti, Tj | Tj[2] */
     Transpose(c1, gr);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
       PetscReal *o = res + 9 * bt->out[b0 + l];
       bt->apart[b0 + l] = !touch[l];
       if (!touch[l]) continue;
-      if (md->mu > 0.0) Store(hl[l]->xi, tr[l]);
+      if (md->mu > 0.0) Store(hl[l]->xi, h0[l]);
       Store(&hl[l]->d_last, rows[l]);
       Store(o, fr[l]);
       Store(o + 4, gr[l]);
