@@ -320,6 +320,32 @@ static inline void EngineApproachFrom(const Engine *e, PetscInt k, PetscInt i, P
   EngineApproachBound(e, k, i, j, -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]), rs - len, eb->dt_up, mm, &eb->b);
 }
 
+/* How far apart an untouched pair may be and still bound the next step:
+ * EngineApproachBound wants 2 vn dt_up above the gap, and vn is at most
+ * twice the rank's largest speed; with room for rounding. */
+static PetscReal EngineApproachReach(const Engine *e, const EngineBound *eb)
+{
+  const Particles *p  = &e->p;
+  PetscReal        v2 = 0.0, reach;
+
+  if (!eb->need) return 0.0;
+  for (PetscInt i = 0; i < p->n + p->nghost; i++) {
+    const PetscReal *v = p->v + 3 * i;
+    v2 = PetscMax(v2, v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  }
+  reach = 4.004 * sqrt(v2) * eb->dt_up;
+  return reach <= PETSC_MAX_REAL ? reach : PETSC_INFINITY; /* a NaN or an overflow: every pair is within reach */
+}
+
+/* The squared separation below which a pair of radii sum rs is within
+ * reach: a hair over rs plus the reach, so that rounding in the bound's
+ * own arithmetic (sqrt, the normal, vn) cannot put a skipped pair in. */
+static inline PetscReal EngineReachThreshold(PetscReal rs, PetscReal reach)
+{
+  PetscReal t = rs * (1.0 + 1e-9) + reach;
+  return t * t;
+}
+
 /* A pair that touched at the last step into the batch, with its constants. */
 static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, PetscInt k, PetscInt i, PetscInt j, PetscInt slot, PetscInt out, const PetscReal r[3], PetscReal rs)
 {
@@ -390,6 +416,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
 
   const PetscReal   *x = p->x, *rad = p->radius;
   const unsigned char *sh;
+  PetscReal          reach = EngineApproachReach(e, eb);
 
   PetscFunctionBeginUser;
   PetscCall(EngineImageShifts(e));
@@ -427,8 +454,8 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
         /* most listed pairs do not touch: overlap first, from positions alone */
         len = 0.0, d = 0.0;
         if (rr < rs * rs) len = sqrt(rr), d = rs - len;
-        if (!(d > 0.0)) { /* apart: at most an approaching pair's bound */
-          if (eb->need) EngineApproachFrom(e, k, i, j, r, rs, rr, mm, eb);
+        if (!(d > 0.0)) { /* apart: at most an approaching pair's bound, if it is within reach */
+          if (eb->need && rr < EngineReachThreshold(rs, reach)) EngineApproachFrom(e, k, i, j, r, rs, rr, mm, eb);
           continue;
         }
         PetscCall(NeighborHistoryNew(nl, k));

@@ -152,6 +152,37 @@ START_TEST(test_contact_across_boundary)
 }
 END_TEST
 
+/* Two spheres closing head on at vn = 2 v, a gap g apart: the step bound is
+ * the approaching pair's exactly when g < 2 vn dt_up (EngineApproachBound),
+ * both just inside that reach, where the scan's cheap reach (from the
+ * rank's largest speed) is tightest, and just outside it. */
+static PetscReal ApproachBoundRun(PetscReal g, PetscReal *expected)
+{
+  char        path[512], opts[1024];
+  PetscReal   lo[3] = {0, 0, 0}, hi[3] = {0.02, 0.01, 0.01}, R = 1e-3, v = 0.5, m = 2500.0 * 4.0 / 3.0 * PETSC_PI * R * R * R, bound;
+  PetscReal   s[2][6] = {{0.01 - R - g / 2, 0.005, 0.005, v, 0, 0}, {0.01 + R + g / 2, 0.005, 0.005, -v, 0, 0}};
+  Engine      e;
+  ContactPair cp;
+  snprintf(path, sizeof(path), "%s/approach.data", tmpdir);
+  WriteData(path, 2, s, 2 * R, lo, hi);
+  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4 -timestep_dt_max 1e-5", path);
+  EngineFromString(opts, &e); /* the set-up's forces give the first bound (dt_up = dt_max) */
+  ContactPairSetUp(&e.model, R, m, 0.4 * m * R * R, R, m, 0.4 * m * R * R, PETSC_FALSE, &cp);
+  *expected = ContactStepBound(&e.model, &cp, &e.ctl, 0.5 * cp.m * (2 * v) * (2 * v), 2 * v);
+  bound     = e.bound;
+  EngineDestroy(&e);
+  return bound;
+}
+
+START_TEST(test_approach_bound)
+{
+  PetscReal expected, in = ApproachBoundRun(0.995 * 2.0 * 1.0 * 1e-5, &expected), out;
+  ck_assert_msg(fabs(in / expected - 1.0) < 1e-9, "a pair about to touch: bound %g, its approach bound %g", in, expected);
+  out = ApproachBoundRun(1.005 * 2.0 * 1.0 * 1e-5, &expected);
+  ck_assert_msg(out > 2.0 * expected, "a pair out of reach bounds the step: %g (its approach bound %g)", out, expected);
+}
+END_TEST
+
 /* A dense periodic box of elastic, frictionless spheres (with the extra
  * options), stepped 1500 times: the stats before and after. */
 static void ElasticBoxRun(const char *extra, PetscReal vrand, Engine *e, EngineStats *s0, EngineStats *s)
@@ -214,6 +245,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_wrap_rounding);
   tcase_add_test(tc, test_sparse_class);
   tcase_add_test(tc, test_contact_across_boundary);
+  tcase_add_test(tc, test_approach_bound);
   tcase_add_test(tc, test_energy_conservation);
   tcase_add_test(tc, test_gravity_work);
   tcase_add_test(tc, test_random_fill);
