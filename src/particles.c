@@ -110,18 +110,6 @@ PetscErrorCode ParticlesAppend(Particles *p, PetscInt64 id, PetscInt type, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What the forward halo refreshes: position, velocities, predicted velocities. */
-void ParticlesCopyMotion(Particles *p, PetscInt to, PetscInt from)
-{
-  for (int a = 0; a < 3; a++) {
-    p->x[3 * to + a]  = p->x[3 * from + a];
-    p->v[3 * to + a]  = p->v[3 * from + a];
-    p->w[3 * to + a]  = p->w[3 * from + a];
-    p->vp[3 * to + a] = p->vp[3 * from + a];
-    p->wp[3 * to + a] = p->wp[3 * from + a];
-  }
-}
-
 void ParticlesCopy(Particles *p, PetscInt to, PetscInt from)
 {
   p->id[to]      = p->id[from];

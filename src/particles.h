@@ -31,9 +31,21 @@ PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap);       /
 PETSC_EXTERN PetscErrorCode ParticlesReserveGhosts(Particles *, PetscInt cap); /* for owned and ghosts together: cap - n ghosts */
 PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3], const PetscReal v[3], const PetscReal w[3]);
 PETSC_EXTERN void           ParticlesCopy(Particles *, PetscInt to, PetscInt from);
-PETSC_EXTERN void           ParticlesCopyMotion(Particles *, PetscInt to, PetscInt from); /* x, v, w, vp, wp only */
 PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *); /* into id order; before the ghosts */
 PETSC_EXTERN PetscInt       ParticlesSortedPrefix(const Particles *); /* how many owned particles lead in id order */
+
+/* What the forward halo refreshes: position, velocities, predicted
+ * velocities (inlined: a rank's own periodic images are copied every step). */
+static inline void ParticlesCopyMotion(Particles *p, PetscInt to, PetscInt from)
+{
+  for (int a = 0; a < 3; a++) {
+    p->x[3 * to + a]  = p->x[3 * from + a];
+    p->v[3 * to + a]  = p->v[3 * from + a];
+    p->w[3 * to + a]  = p->w[3 * from + a];
+    p->vp[3 * to + a] = p->vp[3 * from + a];
+    p->wp[3 * to + a] = p->wp[3 * from + a];
+  }
+}
 
 /* Doubles per particle in a migration/border message, and packing. */
 #define PARTICLE_PACK_REALS 26
