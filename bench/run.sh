@@ -1,21 +1,33 @@
 #!/bin/bash
 # hdem beside LAMMPS on the same decks and states (../shared/peers): the chute
 # (32,000 spheres, gran/hertz/history) and the settle (64,000 spheres, Hertz + Tsuji +
-# Mindlin) at 1 and 2 ranks.  Prints particle-steps per second per core of the time
-# loop (hdem: summary.json; LAMMPS: its "Loop time"), their ratio, and peak memory per
-# particle: max RSS of a rank x ranks / particles, and the same above each code's
-# start-up floor (a process that starts and exits: `hdem version`, `lmp -h`, whose
-# RSS is mostly shared libraries).  room_B/part: what LAMMPS's whole peak per particle
-# leaves for particles once Debian's PETSc, HDF5 and Open MPI are loaded and initialised
-# (build/hdem_petsc_floor, which holds none): no code on these libraries can show less
-# whole memory per particle than LAMMPS where the room is below what its particles need.
-# Needs Debian's lammps.
-#   [BENCH_REPEAT=N] bash bench/run.sh [chute_steps] [settle_steps]   (from the repository root)
+# Mindlin) at 1 and 2 ranks.  Needs Debian's lammps.
+#
+# Speed: particle-steps per second per core of the time loop (hdem: summary.json;
+# LAMMPS: its "Loop time") and their ratio, repeated BENCH_REPEAT times side by side.
+#
+# Memory, from every rank's peak RSS (each process wrapped in /usr/bin/time, both
+# codes alike), summed over the ranks:
+#   whole   the sum over the particles;
+#   +floor  the same less each process's start-up floor (a process that starts and
+#           exits: `hdem version`, `lmp -h`, mostly shared libraries);
+#   room    LAMMPS's whole figure less the share of processes that only load and
+#           initialise Debian's PETSc, HDF5 and Open MPI (build/hdem_petsc_floor):
+#           what any code on those libraries has left per particle to match it;
+#   slope   memory per particle proper: the growth of the summed peak between the
+#           deck's state and the same state tiled 2 x 2 along its periodic x and y
+#           (4x the particles, bench/replicate.py), over the particles added.
+#           Fixed per-process costs (libraries, MPI buffers) cancel out.
+#
+#   [BENCH_REPEAT=N] [BENCH_MEM_STEPS=S] bash bench/run.sh [chute_steps] [settle_steps]
+#   (from the repository root; BENCH_MEM_STEPS=0 skips the slope runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-HDEM=${HDEM:-build/hdem}
-PEERS=${PEERS:-../shared/peers}
+HDEM=$(realpath "${HDEM:-build/hdem}")
+PFLOORBIN=$(realpath "${PETSC_FLOOR:-build/hdem_petsc_floor}")
+PEERS=$(realpath "${PEERS:-../shared/peers}")
 SC=${1:-2000}; SS=${2:-1500}
+MEMSTEPS=${BENCH_MEM_STEPS:-300}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Both codes' shared-memory messages copied through Open MPI's segment rather than
 # by the kernel's cross-memory attach: under this VM's paravirtualised kernel each
@@ -26,65 +38,83 @@ MPI="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && MPI="$MPI --allow-run-as-root"
 command -v lmp >/dev/null || { echo "LAMMPS (lmp) not found: apt-get install lammps" >&2; exit 1; }
 OUT=$(mktemp -d)
+ROOT=$PWD
 
-# Start-up floor of a code, in bytes: the median over three runs of the max RSS
-# of a process that starts (MPI, the libraries) and exits, measured as the runs
-# below are (mpirun's largest process).
-floor_rss() {
-  for _ in 1 2 3; do /usr/bin/time -f "%M" -o "$OUT/floor" $MPI -np 1 "$@" > /dev/null 2>&1; tail -1 "$OUT/floor"; done |
-    sort -n | sed -n 2p | awk '{print $1 * 1024}'
+# Every rank under /usr/bin/time: its peak RSS (KiB) into $RSSDIR/rss.<rank>.
+cat > "$OUT/rss.sh" <<'EOF'
+#!/bin/sh
+exec /usr/bin/time -f %M -o "$RSSDIR/rss.${OMPI_COMM_WORLD_RANK:-0}" "$@"
+EOF
+chmod +x "$OUT/rss.sh"
+
+# mpirun NP PROGRAM... with per-rank peaks; prints the sum in bytes.
+mpi_rss() {
+  local np=$1; shift
+  export RSSDIR=$OUT/rss_$RANDOM$RANDOM
+  mkdir -p "$RSSDIR"
+  $MPI -np "$np" "$OUT/rss.sh" "$@" > "$RSSDIR.log" 2>&1 || { echo "failed: $* (log $RSSDIR.log)" >&2; return 1; }
+  cat "$RSSDIR"/rss.* | awk '{s += $1 * 1024} END {printf "%.0f\n", s}'
 }
 
-hdem_run() { # deck steps np -> "psps_per_core mem_per_particle above_floor_per_particle"
-  local deck=$1 steps=$2 np=$3 dir=$OUT/hdem_$(basename "$1" .yaml)_$3
-  $MPI -np "$np" "$HDEM" run "$deck" -steps "$steps" -output_dir "$dir" > "$dir.log" 2>&1
-  /usr/bin/python3 - "$dir/summary.json" "$np" "$HFLOOR" <<'PY'
+# A process's start-up floor in bytes: the median of three.
+floor_rss() {
+  for _ in 1 2 3; do mpi_rss 1 "$@"; done | sort -n | sed -n 2p
+}
+
+hdem_run() { # deck steps np [options] -> "psps_per_core rss_sum particles"
+  local deck=$1 steps=$2 np=$3 dir=$OUT/hdem_$RANDOM; shift 3
+  local rss
+  rss=$(mpi_rss "$np" "$HDEM" run "$deck" -steps "$steps" -output_dir "$dir" "$@")
+  /usr/bin/python3 - "$dir/summary.json" "$np" "$rss" <<'PY'
 import json, sys
-s = json.load(open(sys.argv[1])); np = int(sys.argv[2]); peak = max(s["peak_memory_bytes"])
-print("%.4g %.0f %.0f" % (s["particle_steps_per_second"] / np, peak * np / s["particles"], (peak - float(sys.argv[3])) * np / s["particles"]))
+s = json.load(open(sys.argv[1])); np = int(sys.argv[2])
+print("%.4g %s %d" % (s["particle_steps_per_second"] / np, sys.argv[3], s["particles"]))
 PY
 }
 
-lammps_run() { # dir deck np steps extra-vars... -> "psps_per_core mem_per_particle above_floor_per_particle room_per_particle"
+lammps_run() { # dir deck np steps extra-vars... -> "psps_per_core rss_sum particles"
   local dir=$1 deck=$2 np=$3 steps=$4; shift 4
-  local log=$OUT/lammps_$(basename "$deck")_$np.log
-  (cd "$dir" && /usr/bin/time -f "%M" -o "$log.rss" $MPI -np "$np" lmp -in "$deck" -var nsteps "$steps" "$@" -log "$log" > /dev/null 2>&1)
-  /usr/bin/python3 - "$log" "$log.rss" "$np" "$LFLOOR" "$PFLOOR" <<'PY'
+  local log=$OUT/lammps_$RANDOM.log rss
+  rss=$(cd "$dir" && mpi_rss "$np" lmp -in "$deck" -var nsteps "$steps" "$@" -log "$log")
+  /usr/bin/python3 - "$log" "$np" "$rss" <<'PY'
 import re, sys
-txt = open(sys.argv[1]).read(); np = int(sys.argv[3])
+txt = open(sys.argv[1]).read(); np = int(sys.argv[2])
 m = re.search(r"Loop time of ([0-9.eE+-]+) on (\d+) procs for (\d+) steps with (\d+) atoms", txt)
 t, steps, atoms = float(m.group(1)), int(m.group(3)), int(m.group(4))
-rss = float(open(sys.argv[2]).read().split()[-1]) * 1024  # max RSS of the largest process (mpirun's children)
-print("%.4g %.0f %.0f %.0f" % (atoms * steps / t / np, rss * np / atoms, (rss - float(sys.argv[4])) * np / atoms, (rss - float(sys.argv[5])) * np / atoms))
+print("%.4g %s %d" % (atoms * steps / t / np, sys.argv[3], atoms))
 PY
 }
 
-# Each repetition runs every case with hdem and with LAMMPS back to back, so a
-# ratio compares runs made under the same load; on a shared machine the
-# median over repetitions (BENCH_REPEAT, default 1) is the figure to quote.
 REPEAT=${BENCH_REPEAT:-1}
 HFLOOR=$(floor_rss "$HDEM" version)
 LFLOOR=$(floor_rss lmp -h)
-PFLOOR=$(floor_rss "${PETSC_FLOOR:-build/hdem_petsc_floor}")
+PFLOOR=$(floor_rss "$PFLOORBIN")
 echo "Open MPI shared-memory single copy: $OMPI_MCA_btl_vader_single_copy_mechanism"
-echo "start-up floor (max RSS of a process that starts and exits): hdem $((HFLOOR / 1024)) KiB, LAMMPS $((LFLOOR / 1024)) KiB;" \
+echo "start-up floor (peak RSS of a process that starts and exits): hdem $((HFLOOR / 1024)) KiB, LAMMPS $((LFLOOR / 1024)) KiB;" \
   "PETSc + HDF5 + MPI initialised, no particles: $((PFLOOR / 1024)) KiB"
+
+# Speed, side by side.  Each repetition runs every case with hdem and with LAMMPS
+# back to back, so a ratio compares runs made under the same load; on a shared
+# machine the median over repetitions is the figure to quote.
 FMT="%-8s %-5s %-4s %14s %14s %7s %12s %12s %12s %12s %12s\n"
 printf "$FMT" deck ranks rep hdem_ps/s/core lammps_ps/s/core ratio hdem_B/part lammps_B/part hdem_B/p+fl lammps_B/p+fl room_B/part | tee "$OUT/runs.txt"
-row() { # deck np rep, hdem's speed mem above-floor, LAMMPS's speed mem above-floor room
-  printf "$FMT" "$1" "$2" "$3" "$4" "$7" "$(awk "BEGIN{printf \"%.2f\", $4 / $7}")" "$5" "$8" "$6" "$9" "${10}" | tee -a "$OUT/runs.txt"
+row() { # deck np rep | hdem: speed rss n | LAMMPS: speed rss n
+  whole() { awk "BEGIN{printf \"%.0f\", ($1 - $2 * $3) / $4}"; }
+  printf "$FMT" "$1" "$2" "$3" "$4" "$7" "$(awk "BEGIN{printf \"%.2f\", $4 / $7}")" \
+    "$(whole "$5" 0 "$2" "$6")" "$(whole "$8" 0 "$2" "$9")" "$(whole "$5" "$HFLOOR" "$2" "$6")" "$(whole "$8" "$LFLOOR" "$2" "$9")" \
+    "$(whole "$8" "$PFLOOR" "$2" "$9")" | tee -a "$OUT/runs.txt"
 }
 for rep in $(seq "$REPEAT"); do
   for np in 1 2; do
-    read -r hc hm hf < <(hdem_run inputs/chute.yaml "$SC" "$np")
-    read -r lc lm lf lr < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$SC" -var model hertz)
-    row chute "$np" "$rep" "$hc" "$hm" "$hf" "$lc" "$lm" "$lf" "$lr"
-    read -r hc hm hf < <(hdem_run bench/settle.yaml "$SS" "$np")
-    read -r lc lm lf lr < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
-    row settle "$np" "$rep" "$hc" "$hm" "$hf" "$lc" "$lm" "$lf" "$lr"
+    read -r hc hm hn < <(hdem_run inputs/chute.yaml "$SC" "$np")
+    read -r lc lm ln < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$SC" -var model hertz)
+    row chute "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
+    read -r hc hm hn < <(hdem_run bench/settle.yaml "$SS" "$np")
+    read -r lc lm ln < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
+    row settle "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
   done
 done
-echo "B/part: whole peak RSS (largest rank x ranks) per particle; B/p+fl: the part above the code's start-up floor;" \
+echo "B/part: summed peak RSS of the ranks per particle; B/p+fl: less each rank's start-up floor;" \
   "room_B/part: LAMMPS's B/part less the initialised libraries' share (a particle's position, velocity, angular velocity, force and torque alone take 120)"
 if [ "$REPEAT" -gt 1 ]; then
   echo "median over $REPEAT repetitions (ratio: median of the side-by-side ratios, with its range):"
@@ -99,5 +129,34 @@ for deck in ("chute", "settle"):
         ratios = [float(x[5]) for x in r]
         print("%-8s %-5s %14.4g %14.4g %7.2f %5.2f-%-5.2f %12.0f %12.0f %12.0f %12.0f %12.0f" % (deck, np, med(3), med(4), statistics.median(ratios), min(ratios), max(ratios), med(6), med(7), med(8), med(9), med(10)))
 PY
+fi
+
+# Memory per particle as a slope: each deck's state and the same state tiled
+# 2 x 2 (4x the particles), both codes, BENCH_MEM_STEPS steps.
+if [ "$MEMSTEPS" -gt 0 ]; then
+  mkdir -p "$OUT/tile/chute" "$OUT/tile/settle"
+  python3 bench/replicate.py "$PEERS/chute/data.chute_equiv" "$OUT/tile/chute/data.chute_equiv" 2 2
+  python3 bench/replicate.py "$PEERS/settle/data.settle" "$OUT/tile/settle/data.settle" 2 2
+  cp "$PEERS/chute/in.chute_bench" "$OUT/tile/chute/"
+  cp "$PEERS/settle/in.settle_lammps" "$OUT/tile/settle/"
+  echo "memory per particle as a slope ($MEMSTEPS steps; the state and its 2 x 2 tiling):"
+  MFMT="%-8s %-5s %10s %10s %13s %13s %13s %13s\n"
+  printf "$MFMT" deck ranks particles tiled hdem_slope_B lammps_slope_B hdem_B/p_tiled lammps_B/p_tiled
+  slope() { awk "BEGIN{printf \"%.0f\", ($2 - $1) / ($4 - $3)}"; }
+  for np in 1 2; do
+    read -r _ h1 n1 < <(hdem_run inputs/chute.yaml "$MEMSTEPS" "$np")
+    read -r _ h4 n4 < <(hdem_run inputs/chute.yaml "$MEMSTEPS" "$np" -insert_file "$OUT/tile/chute/data.chute_equiv" -domain_hi 80,40,60)
+    read -r _ l1 _ < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
+    read -r _ l4 _ < <(lammps_run "$OUT/tile/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
+    printf "$MFMT" chute "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
+      "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
+    read -r _ h1 n1 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np")
+    read -r _ h4 n4 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" -insert_file "$OUT/tile/settle/data.settle" -domain_hi 0.168,0.168,0.12)
+    read -r _ l1 _ < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$MEMSTEPS")
+    read -r _ l4 _ < <(lammps_run "$OUT/tile/settle" in.settle_lammps "$np" "$MEMSTEPS")
+    printf "$MFMT" settle "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
+      "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
+  done
+  echo "slope_B: growth of the summed peak RSS per added particle (fixed per-process costs cancel); B/p_tiled: whole summed peak per particle of the tiled state"
 fi
 echo "logs in $OUT"
