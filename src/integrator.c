@@ -53,17 +53,50 @@ INLINE void SpreadLanes(V4 s, V4 q[3])
 }
 
 /* reciprocal masses and inertias and frozen masks of bodies i .. i+3 over their components */
-INLINE void SpreadBodies(const PetscInt *fl, const PetscReal *m, const PetscReal *in, V4 rm[3], V4 ri[3], M4 fz[3])
+INLINE void SpreadBodies(const PetscInt *fl, const PetscReal *m, const PetscReal *in, V4 rm[3], V4 ri[3], M4 fz[3], PetscBool frozen)
 {
   const V4 one = {1.0, 1.0, 1.0, 1.0};
   SpreadLanes(one / Load4(m), rm);
   SpreadLanes(one / Load4(in), ri);
-  SpreadFrozen(fl, fz);
+  if (frozen) SpreadFrozen(fl, fz);
+  else
+    for (int c = 0; c < 3; c++) fz[c] = (M4){0, 0, 0, 0};
 }
 
 INLINE V4 Keep(M4 frozen, V4 old, V4 upd)
 {
   return (V4)(((M4)old & frozen) | ((M4)upd & ~frozen));
+}
+
+/* Whether any of bodies i .. i+3 is frozen: most blocks have none, and their
+ * copy of a block's code (the parameter frozen below, a constant in each
+ * call) has no selections. */
+INLINE PetscBool AnyFrozen(const PetscInt *fl)
+{
+  return ((fl[0] | fl[1] | fl[2] | fl[3]) & PARTICLE_FROZEN) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* IntegratorOpenStepBodies' block of four bodies at o = 3 i; gravity's work into work4. */
+INLINE void OpenBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4)
+{
+  const V4 zero = {0, 0, 0, 0};
+  V4       rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
+  M4       fz[3] = {{0}};
+  SpreadBodies(fl, m, in, rm, ri, fz, frozen);
+  Spread(m, qm);
+  for (int c = 0; c < 3; c++) {
+    PetscInt o  = 4 * c;
+    V4       dv = Load4(f + o) * rm[c] * hh, dw = Load4(t + o) * ri[c] * hh;
+    V4       vn = Keep(fz[c], Load4(v + o), Load4(v + o) + dv), wn = Keep(fz[c], Load4(w + o), Load4(w + o) + dw);
+    Store4(v + o, vn);
+    Store4(w + o, wn);
+    Store4(x + o, Keep(fz[c], Load4(x + o), Load4(x + o) + vn * dd));
+    Store4(vp + o, Keep(fz[c], vn, vn + dv)); /* a frozen body's vp is its v (ParticlesAppend): no load */
+    Store4(wp + o, Keep(fz[c], wn, wn + dw));
+    Store4(f + o, zero);
+    Store4(t + o, zero);
+    *work4 += Keep(fz[c], zero, qm[c] * G[c] * vn * dd); /* frozen bodies do no work */
+  }
 }
 
 /* The step's first half for four bodies at a time, in one pass over the
@@ -80,23 +113,9 @@ __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBo
   PetscReal       work  = 0.0;
   PetscInt        i     = 0;
   for (; i + 4 <= n; i += 4) {
-    V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
-    M4 fz[3] = {{0}};
-    SpreadBodies(fl + i, m + i, in + i, rm, ri, fz);
-    Spread(m + i, qm);
-    for (int c = 0; c < 3; c++) {
-      PetscInt o  = 3 * i + 4 * c;
-      V4       dv = Load4(f + o) * rm[c] * hh, dw = Load4(t + o) * ri[c] * hh;
-      V4       vn = Keep(fz[c], Load4(v + o), Load4(v + o) + dv), wn = Keep(fz[c], Load4(w + o), Load4(w + o) + dw);
-      Store4(v + o, vn);
-      Store4(w + o, wn);
-      Store4(x + o, Keep(fz[c], Load4(x + o), Load4(x + o) + vn * dd));
-      Store4(vp + o, Keep(fz[c], vn, vn + dv)); /* a frozen body's vp is its v (ParticlesAppend): no load */
-      Store4(wp + o, Keep(fz[c], wn, wn + dw));
-      Store4(f + o, zero);
-      Store4(t + o, zero);
-      work4 += Keep(fz[c], zero, qm[c] * G[c] * vn * dd); /* frozen bodies do no work */
-    }
+    PetscInt o = 3 * i;
+    if (AnyFrozen(fl + i)) OpenBlock(PETSC_TRUE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
+    else OpenBlock(PETSC_FALSE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
   }
   for (; i < n; i++) {
     PetscReal rmi = 1.0 / m[i], rii = 1.0 / in[i];
@@ -157,6 +176,25 @@ PetscBool IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, 
   return PETSC_FALSE;
 }
 
+/* IntegratorCloseStepBodies' block of four bodies at o = 3 i (G: gravity, or
+ * NULL), with the squares of the rebuild test's three vectors per component. */
+INLINE void CloseBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f, const PetscReal *t, V4 hh, const PetscReal *x, const PetscReal *x0, PetscReal *v, PetscReal *w, V4 dx2[3], V4 v2[3], V4 f2[3])
+{
+  V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
+  M4 fz[3] = {{0}};
+  SpreadBodies(fl, m, in, rm, ri, fz, frozen);
+  if (G) Spread(m, qm);
+  for (int c = 0; c < 3; c++) {
+    PetscInt o  = 4 * c;
+    V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), dx = Load4(x + o) - Load4(x0 + o), vn;
+    if (G) Store4(f + o, fo = fo + qm[c] * G[c]);
+    vn = Keep(fz[c], vo, vo + fo * rm[c] * hh);
+    Store4(v + o, vn);
+    Store4(w + o, Keep(fz[c], wo, wo + Load4(t + o) * ri[c] * hh));
+    dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
+  }
+}
+
 /* The step's second half, four bodies at a time: with g, gravity into the
  * force (f = f + m g, stored: the force of the step), the kick v += f (1 / m) h,
  * w += t / I h, then (IntegratorMayPass) whether some body may end
@@ -172,19 +210,10 @@ __attribute__((target_clones("avx2", "default"))) PetscBool IntegratorCloseStepB
   PetscBool pass = PETSC_FALSE;
   PetscInt  i    = 0;
   for (; i + 4 <= n; i += 4) {
-    V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}}, dx2[3], v2[3], f2[3], M = Load4(m + i), A, B, C;
-    M4 fz[3] = {{0}}, ok;
-    SpreadBodies(fl + i, m + i, in + i, rm, ri, fz);
-    if (g) Spread(m + i, qm);
-    for (int c = 0; c < 3; c++) {
-      PetscInt o  = 3 * i + 4 * c;
-      V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), dx = Load4(x + o) - Load4(x0 + o), vn;
-      if (g) Store4(f + o, fo = fo + qm[c] * G[c]);
-      vn = Keep(fz[c], vo, vo + fo * rm[c] * hh);
-      Store4(v + o, vn);
-      Store4(w + o, Keep(fz[c], wo, wo + Load4(t + o) * ri[c] * hh));
-      dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
-    }
+    V4 dx2[3], v2[3], f2[3], M = Load4(m + i), A, B, C;
+    M4 ok;
+    if (AnyFrozen(fl + i)) CloseBlock(PETSC_TRUE, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, v + 3 * i, w + 3 * i, dx2, v2, f2);
+    else CloseBlock(PETSC_FALSE, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, v + 3 * i, w + 3 * i, dx2, v2, f2);
     if (pass) continue;
     A  = BodySums(dx2), B = BodySums(v2), C = BodySums(f2);
     ok = three * (A + B * du * du) * M * M + three * C * qq * qq < hh2 * M * M * margin;
