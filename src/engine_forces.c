@@ -1,5 +1,6 @@
 #include "engine_forces.h"
 #include "contact_batch.h"
+#include "pair_sieve.h"
 
 static inline PetscReal Norm3(const PetscReal *a)
 {
@@ -337,15 +338,6 @@ static PetscReal EngineApproachReach(const Engine *e, const EngineBound *eb)
   return reach <= PETSC_MAX_REAL ? reach : PETSC_INFINITY; /* a NaN or an overflow: every pair is within reach */
 }
 
-/* The squared separation below which a pair of radii sum rs is within
- * reach: a hair over rs plus the reach, so that rounding in the bound's
- * own arithmetic (sqrt, the normal, vn) cannot put a skipped pair in. */
-static inline PetscReal EngineReachThreshold(PetscReal rs, PetscReal reach)
-{
-  PetscReal t = rs * (1.0 + 1e-9) + reach;
-  return t * t;
-}
-
 /* A pair that touched at the last step into the batch, with its constants. */
 static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, PetscInt k, PetscInt i, PetscInt j, PetscInt slot, PetscInt out, const PetscReal r[3], PetscReal rs)
 {
@@ -399,69 +391,6 @@ static PetscErrorCode EngineImageShifts(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What the scan needs to pass over pairs that touch neither now nor at the
- * last step: for each pair of known body classes the squared radii sum
- * (the bits of its memo's (ri + rj)^2: a class's members share the radius)
- * or, when the bound is wanted, the squared reach (EngineReachThreshold). */
-typedef struct {
-  const PetscInt      *ij;
-  const unsigned char *fl;
-  const PetscReal     *x, *rad;
-  PetscReal (*table)[3]; /* EngineImageShifts' */
-  PetscReal            reach;
-  PetscBool            need;
-  PetscReal            rs[NEIGHBOR_CLASS_NONE], lim[NEIGHBOR_CLASS_NONE];
-} EngineSieve;
-
-static void EngineSieveSetUp(const Engine *e, const EngineBound *eb, PetscReal reach, EngineSieve *sv)
-{
-  const NeighborList *nl = &e->nl;
-
-  sv->ij = nl->ij, sv->fl = nl->flag, sv->x = e->p.x, sv->rad = e->p.radius;
-  sv->table = (PetscReal (*)[3])e->shift_table, sv->reach = reach, sv->need = eb->need;
-  for (PetscInt c = 0; c < NEIGHBOR_CLASS_NONE; c++) sv->rs[c] = sv->lim[c] = 0.0;
-  for (PetscInt bi = 0; bi < NEIGHBOR_BODY_CLASSES; bi++)
-    for (PetscInt bj = 0; bj < NEIGHBOR_BODY_CLASSES; bj++) {
-      PetscInt c = NEIGHBOR_PAIR_CLASS(bi, bj);
-      sv->rs[c]  = nl->body_radius[bi] + nl->body_radius[bj];
-      sv->lim[c] = eb->need ? EngineReachThreshold(sv->rs[c], reach) : sv->rs[c] * sv->rs[c];
-    }
-}
-
-/* From pair k on, the first pair that is a wall's, touched at the last step,
- * overlapping, or (with the bound) within reach of an approach; npair if
- * none.  The pairs passed over give nothing: their squared separation is
- * the scan's (a zero shift added or not squares alike), compared as the
- * scan compares.  *sh follows the imaged pairs passed over. */
-static inline PetscInt EngineSieveNext(const EngineSieve *sv, PetscInt k, PetscInt npair, const unsigned char **sh)
-{
-  const PetscInt      *ij = sv->ij;
-  const unsigned char *fl = sv->fl, *s = *sh;
-  const PetscReal     *x  = sv->x;
-
-  for (; k < npair; k++) {
-    const PetscInt i = ij[2 * k], j = ij[2 * k + 1];
-    const unsigned f = fl[k], cls = f >> NEIGHBOR_CLASS_SHIFT;
-    PetscReal      r0, r1, r2, rr, lim;
-    if (j < 0 || (f & NEIGHBOR_TOUCHED)) break;
-    r0 = x[3 * i] - x[3 * j], r1 = x[3 * i + 1] - x[3 * j + 1], r2 = x[3 * i + 2] - x[3 * j + 2];
-    if (f & NEIGHBOR_IMAGED) {
-      const PetscReal *t = sv->table[*s];
-      r0 += t[0], r1 += t[1], r2 += t[2];
-    }
-    rr = r0 * r0 + r1 * r1 + r2 * r2;
-    if (PetscLikely(cls != NEIGHBOR_CLASS_NONE)) lim = sv->lim[cls];
-    else {
-      PetscReal rs = sv->rad[i] + sv->rad[j];
-      lim          = sv->need ? EngineReachThreshold(rs, sv->reach) : rs * rs;
-    }
-    if (rr < lim) break;
-    s += (f & NEIGHBOR_IMAGED) ? 1 : 0;
-  }
-  *sh = s;
-  return k;
-}
-
 /* A particle pair found touching that did not touch at the last step: a new
  * history, its contact through EngineContactFused (the impulse weighting of
  * a first step) into the window's row q, and its bound. */
@@ -500,54 +429,57 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   ContactBatchModel    bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, e->model.law.p[0] + 1.0, eb->need};
   const PetscReal     *x = p->x, *rad = p->radius;
   const unsigned char *sh;
-  const PetscBool      need  = eb->need;
-  PetscReal            reach = EngineApproachReach(e, eb);
-  EngineSieve          sv;
+  const PetscBool      need = eb->need;
+  PairSieve            sv   = {ij, fl, x, rad, need ? EngineApproachReach(e, eb) : -1.0};
+  PetscInt             at[PAIR_SIEVE_CHUNK];
 
   PetscFunctionBeginUser;
   PetscCall(EngineImageShifts(e));
   sh = e->shift;
-  EngineSieveSetUp(e, eb, reach, &sv);
   for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
   win->n = win->batch.n = win->batch.npool = 0;
-  for (PetscInt k = 0; (k = EngineSieveNext(&sv, k, nl->npair, &sh)) < nl->npair; k++) {
-    const PetscInt i = ij[2 * k], j = ij[2 * k + 1], q = win->n;
-    const unsigned f = fl[k];
-    EnginePairOut  out = ENGINE_PAIR_FORCE_TORQUE;
-    if (PetscLikely(j >= 0)) {
-      const PetscInt cls = (PetscInt)(f >> NEIGHBOR_CLASS_SHIFT);
-      PetscReal      r[3], rs, rr, len, d;
-      for (int a = 0; a < 3; a++) r[a] = x[3 * i + a] - x[3 * j + a];
-      if (f & NEIGHBOR_IMAGED) { /* NeighborSeparation's arithmetic */
-        const PetscReal *t = e->shift_table[*sh++];
-        for (int a = 0; a < 3; a++)
-          if (t[a] != 0.0) r[a] += t[a];
-      }
-      rs = cls != NEIGHBOR_CLASS_NONE ? sv.rs[cls] : rad[i] + rad[j];
-      if (f & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
-        const EnginePairMemo *m = EnginePairMemoFor(e, k, i, j, mm);
-        EngineBatchAdd(&win->batch, m, k, i, j, nl->slot[k], q, r, rs);
-        if (need) win->cp[q] = m->cp;
+  for (PetscInt k0 = 0, k1; k0 < nl->npair; k0 = k1) {
+    PetscInt na;
+    k1 = PetscMin(k0 + PAIR_SIEVE_CHUNK, nl->npair);
+    na = PairSieveRun(&sv, k0, k1, at); /* every imaged pair among them: sh follows */
+    for (PetscInt a = 0; a < na; a++) {
+      const PetscInt k = at[a], i = ij[2 * k], j = ij[2 * k + 1], q = win->n;
+      const unsigned f = fl[k];
+      EnginePairOut  out = ENGINE_PAIR_FORCE_TORQUE;
+      if (PetscLikely(j >= 0)) {
+        PetscReal r[3], rs = rad[i] + rad[j], rr, len, d;
+        for (int c = 0; c < 3; c++) r[c] = x[3 * i + c] - x[3 * j + c];
+        if (f & NEIGHBOR_IMAGED) { /* NeighborSeparation's arithmetic */
+          const PetscReal *t = e->shift_table[*sh++];
+          for (int c = 0; c < 3; c++)
+            if (t[c] != 0.0) r[c] += t[c];
+        }
+        if (f & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
+          const EnginePairMemo *m = EnginePairMemoFor(e, k, i, j, mm);
+          EngineBatchAdd(&win->batch, m, k, i, j, nl->slot[k], q, r, rs);
+          if (need) win->cp[q] = m->cp;
+          out = ENGINE_PAIR_FORCE_TORQUE;
+        } else {
+          rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+          /* apart (d <= 0): at most an approaching pair's bound, if it is within reach */
+          if (!(rr < rs * rs)) {
+            if (need && rr < PairSieveReach2(rs, sv.reach)) EngineApproachFrom(e, k, i, j, r, rs, rr, mm, eb);
+            continue;
+          }
+          len = sqrt(rr), d = rs - len;
+          if (!(d > 0.0)) {
+            if (need) EngineApproachFrom(e, k, i, j, r, rs, rr, mm, eb); /* rr < rs^2: within reach */
+            continue;
+          }
+          PetscCall(EngineFirstTouch(e, k, i, j, r, len, d, dt, mm, win, q, eb));
+        }
       } else {
-        rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-        /* apart (d <= 0): at most an approaching pair's bound, if it is within reach */
-        if (PetscLikely(!(rr < rs * rs))) {
-          if (need && rr < (cls != NEIGHBOR_CLASS_NONE ? sv.lim[cls] : EngineReachThreshold(rs, reach))) EngineApproachFrom(e, k, i, j, r, rs, rr, mm, eb);
-          continue;
-        }
-        len = sqrt(rr), d = rs - len;
-        if (!(d > 0.0)) {
-          if (need) EngineApproachFrom(e, k, i, j, r, rs, rr, mm, eb); /* rr < rs^2: within reach */
-          continue;
-        }
-        PetscCall(EngineFirstTouch(e, k, i, j, r, len, d, dt, mm, win, q, eb));
+        PetscCall(EnginePairGeneric(e, k, dt, eb->dt_up, need, mm, &eb->b, win->res + 9 * q, &out));
+        if (out == ENGINE_PAIR_NONE) continue;
       }
-    } else {
-      PetscCall(EnginePairGeneric(e, k, dt, eb->dt_up, need, mm, &eb->b, win->res + 9 * q, &out));
-      if (out == ENGINE_PAIR_NONE) continue;
+      win->i[q] = i, win->j[q] = j, win->out[q] = (unsigned char)out;
+      if (++win->n == CONTACT_BATCH) PetscCall(EngineWindowFlush(e, &bm, win, dt, mm, eb));
     }
-    win->i[q] = i, win->j[q] = j, win->out[q] = (unsigned char)out;
-    if (++win->n == CONTACT_BATCH) PetscCall(EngineWindowFlush(e, &bm, win, dt, mm, eb));
   }
   PetscCall(EngineWindowFlush(e, &bm, win, dt, mm, eb));
   PetscFunctionReturn(PETSC_SUCCESS);
