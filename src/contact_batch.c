@@ -15,11 +15,11 @@ typedef long long M __attribute__((vector_size(8 * CONTACT_LANES)));
 _Static_assert(CONTACT_LANES == 4, "the lanes' transposes are 4 x 4");
 _Static_assert(sizeof(ContactHistory) == 8 * sizeof(PetscReal) && offsetof(ContactHistory, v_imp) == 3 * sizeof(PetscReal) && offsetof(ContactHistory, d_last) == 4 * sizeof(PetscReal), "a history is two rows of four reals: xi, v_imp | d_last, Fn_last, dt_last, touched");
 
+/* a in every lane: one broadcast (built lane by lane, the compiler made it
+ * two or three shuffles) */
 INLINE V Splat(PetscReal a)
 {
-  V r = {0};
-  for (int l = 0; l < CONTACT_LANES; l++) r[l] = a;
-  return r;
+  return (V){a, a, a, a};
 }
 
 INLINE V Load(const PetscReal *a)
