@@ -9,6 +9,8 @@
 - SIGUSR1 to one rank, or SIGTERM to all, makes the run write a checkpoint and exit 75;
   continuing with -restart latest on another rank count ends bitwise where the
   uninterrupted run does;
+- all of that with fixed steps too (the benchmark decks' mode): checkpoints by step
+  count, by wall clock (each request taken once) and by signal, and restarts from them;
 - kill -9 at random moments while checkpoints are being written (every step) never
   leaves a corrupt checkpoint as the latest: -restart latest always continues, bitwise;
 - truncated, empty, missing or foreign files given to -restart are clear errors naming
@@ -27,6 +29,7 @@ import time
 
 A = None
 failures = []
+FIXED = ["-timestep_mode", "fixed", "-timestep_dt", "5e-7"]  # below the deck's smallest adaptive step
 
 
 def check(ok, msg):
@@ -95,6 +98,25 @@ def test_continue(tmp):
         check(summ["steps"] == 1500 and summ["steps_this_run"] == 1000 and summ["status"] == "completed", "  summary: steps 1500, 1000 this run, completed")
 
 
+def test_continue_fixed(tmp):
+    """Fixed steps: checkpoints by step count land on their steps and continue bitwise
+    on another rank count."""
+    ref = os.path.join(tmp, "fixed_ref")
+    run(2, "2,1,1", ref, "-steps", "1200", "-checkpoint_interval_steps", "400", "-checkpoint_keep", "10", *FIXED)
+    cks = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ref, "checkpoints", "*")))
+    check(cks == ["step_000000400.h5", "step_000000800.h5", "step_000001200.h5"], "fixed steps: checkpoints every 400 steps, nothing else: %s" % cks)
+    one = os.path.join(tmp, "fixed_np1")
+    run(1, "1,1,1", one, "-steps", "1200", *FIXED)
+    ok, why = same(os.path.join(ref, "final.h5"), os.path.join(one, "final.h5"))
+    check(ok, "  2 ranks and 1 rank bitwise identical %s" % why)
+    d = os.path.join(tmp, "fixed_cont")
+    shutil.copytree(ref, d)
+    os.remove(os.path.join(d, "final.h5"))
+    run(3, "1,3,1", d, "-steps", "1200", "-restart", os.path.join(d, "checkpoints", "step_000000400.h5"), *FIXED)
+    ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
+    check(ok, "  written on 2 ranks at step 400, continued on 3: final state bitwise identical %s" % why)
+
+
 def test_empty_ranks(tmp):
     """Ranks that own nothing still take part in the collective snapshot writes."""
     one = os.path.join(tmp, "snap_np1")
@@ -119,6 +141,12 @@ def test_walltime_cadence(tmp):
     wall = time.time() - t0
     steps = sorted(int(os.path.basename(p)[5:14]) for p in glob.glob(os.path.join(d, "checkpoints", "step_?????????.h5")))
     check(len(steps) == 3 and steps[-1] == 20000 and steps[0] > 0, "-checkpoint_interval_walltime 0.1 over %.1f s with -checkpoint_keep 3: the 3 newest kept, the last at the end %s" % (wall, steps))
+    # fixed steps, every checkpoint kept: a request is taken once (the ranks' clocks
+    # raise it until a checkpoint resets them), never on consecutive steps
+    d = os.path.join(tmp, "walltime_fixed")
+    run(2, "2,1,1", d, "-steps", "20000", "-checkpoint_interval_walltime", "0.1", "-checkpoint_keep", "1000", "-thermo_interval", "1000", *FIXED)
+    steps = sorted(int(os.path.basename(p)[5:14]) for p in glob.glob(os.path.join(d, "checkpoints", "step_?????????.h5")))
+    check(len(steps) >= 3 and steps[-1] == 20000 and all(b - a > 1 for a, b in zip(steps, steps[1:])), "fixed steps, -checkpoint_interval_walltime 0.1: checkpoints through the run, the last at the end, none on the step after another %s" % steps)
 
 
 def hdem_pids(parent):
@@ -143,11 +171,11 @@ def latest_step(d):
     return steps[-1] if steps else None
 
 
-def test_signals(tmp):
+def test_signals(tmp, extra=(), label=""):
     for sig, to_all in [(signal.SIGUSR1, False), (signal.SIGTERM, True)]:
-        name = signal.Signals(sig).name
+        name = signal.Signals(sig).name + label.replace(" ", "_")
         d = os.path.join(tmp, "sig_" + name)
-        proc = subprocess.Popen(mpi(2) + [A.hdem, "run", A.deck, "-domain_grid", "2,1,1", "-output_dir", d, "-steps", "100000000", "-thermo_interval", "50"],
+        proc = subprocess.Popen(mpi(2) + [A.hdem, "run", A.deck, "-domain_grid", "2,1,1", "-output_dir", d, "-steps", "100000000", "-thermo_interval", "50", *extra],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         started = wait_started(proc, d)
         pids = hdem_pids(proc.pid)
@@ -166,9 +194,9 @@ def test_signals(tmp):
         if s is None:
             continue
         end = s + 300
-        run(3, "1,3,1", d, "-steps", str(end), "-restart", "latest")
+        run(3, "1,3,1", d, "-steps", str(end), "-restart", "latest", *extra)
         ref = os.path.join(tmp, "sigref_" + name)
-        run(1, "1,1,1", ref, "-steps", str(end))
+        run(1, "1,1,1", ref, "-steps", str(end), *extra)
         ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
         check(ok, "  continued with -restart latest on 3 ranks to step %d: identical to the uninterrupted 1-rank run %s" % (end, why))
 
@@ -259,8 +287,10 @@ def main():
     try:
         test_continue(tmp)
         test_empty_ranks(tmp)
+        test_continue_fixed(tmp)
         test_walltime_cadence(tmp)
         test_signals(tmp)
+        test_signals(tmp, FIXED, " fixed steps")
         test_kill9(tmp, A.kill_trials)
         test_bad_files(tmp)
     except RuntimeError as e:
