@@ -88,26 +88,36 @@ PetscErrorCode CollectiveOffset(MPI_Comm comm, PetscInt64 n, PetscInt64 *offset,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One element of COLLECTIVE_STEP_REALS: min, bitwise or (of small whole
+ * numbers), sum, max, then the displacement ranges' three minima and three
+ * maxima. */
 static void StepReduceOp(void *in, void *inout, int *len, MPI_Datatype *type)
 {
   const double *a = (const double *)in;
   double       *b = (double *)inout;
   (void)type;
-  for (int k = 0; k + 3 < *len; k += 4) {
-    b[k]     = a[k] < b[k] ? a[k] : b[k];
-    b[k + 1] = a[k + 1] > b[k + 1] ? a[k + 1] : b[k + 1];
-    b[k + 2] = a[k + 2] + b[k + 2];
-    b[k + 3] = a[k + 3] > b[k + 3] ? a[k + 3] : b[k + 3];
+  for (int e = 0; e < *len; e++, a += COLLECTIVE_STEP_REALS, b += COLLECTIVE_STEP_REALS) {
+    b[0] = a[0] < b[0] ? a[0] : b[0];
+    b[1] = (double)((long long)a[1] | (long long)b[1]);
+    b[2] = a[2] + b[2];
+    b[3] = a[3] > b[3] ? a[3] : b[3];
+    for (int k = 4; k < 7; k++) b[k] = a[k] < b[k] ? a[k] : b[k];
+    for (int k = 7; k < 10; k++) b[k] = a[k] > b[k] ? a[k] : b[k];
   }
 }
 
-PetscErrorCode CollectiveStepReduce(MPI_Comm comm, PetscReal v[4])
+PetscErrorCode CollectiveStepReduce(MPI_Comm comm, PetscReal v[COLLECTIVE_STEP_REALS])
 {
-  static MPI_Op op = MPI_OP_NULL;
+  static MPI_Op       op   = MPI_OP_NULL;
+  static MPI_Datatype type = MPI_DATATYPE_NULL;
 
   PetscFunctionBeginUser;
-  if (op == MPI_OP_NULL) PetscCallMPI(MPI_Op_create(StepReduceOp, 1, &op)); /* commutative: min, max, sum, max */
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, op, comm));
+  if (op == MPI_OP_NULL) { /* the values as one element, so that no implementation splits them */
+    PetscCallMPI(MPI_Type_contiguous(COLLECTIVE_STEP_REALS, MPI_DOUBLE, &type));
+    PetscCallMPI(MPI_Type_commit(&type));
+    PetscCallMPI(MPI_Op_create(StepReduceOp, 1, &op)); /* commutative */
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 1, type, op, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

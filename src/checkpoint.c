@@ -122,6 +122,11 @@ static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options)
     PetscCall(PetscSNPrintf(name, sizeof(name), "domain_periodic_%c", "xyz"[a]));
     PetscCall(H5FileWriteAttrInt64(f, name, e->grid.periodic[a] ? 1 : 0));
   }
+  for (int a = 0; a < 3; a++) { /* the rebuild criterion's drift: the next step's test needs it */
+    char name[32];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "drift_%c", "xyz"[a]));
+    PetscCall(H5FileWriteAttrReal(f, name, e->drift[a]));
+  }
   PetscCall(H5FileWriteAttrInt64(f, "step", e->step));
   PetscCall(H5FileWriteAttrInt64(f, "particles", e->nglobal - (PetscInt64)sum[1]));
   PetscCall(H5FileWriteAttrInt64(f, "particles_initial", e->nglobal));
@@ -318,6 +323,12 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N)
     PetscCall(PetscSNPrintf(name, sizeof(name), "domain_periodic_%c", "xyz"[a]));
     PetscCall(H5FileReadAttrInt64(f, name, &i64, &has)); /* absent from checkpoints before it was kept */
     PetscCheck(!has || (i64 != 0) == (e->grid.periodic[a] ? PETSC_TRUE : PETSC_FALSE), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "checkpoint %s: axis %c was %s, the deck makes it %s (-domain_periodic): restart with the deck that wrote it", H5FilePath(f), "xyz"[a], i64 ? "periodic" : "not periodic", e->grid.periodic[a] ? "periodic" : "not periodic");
+  }
+  for (int a = 0; a < 3; a++) {
+    char name[32];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "drift_%c", "xyz"[a]));
+    PetscCall(H5FileReadAttrReal(f, name, &e->drift[a], &has)); /* absent from checkpoints before it was kept: none */
+    if (!has) e->drift[a] = 0.0;
   }
   PetscCall(H5FileReadAttrInt64(f, "step", &e->step, NULL));
   PetscCall(H5FileReadAttrInt64(f, "particles", N, NULL));

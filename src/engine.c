@@ -84,6 +84,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(HistoryStoreClear(&e->hs)); /* the records live in the pairs until the next rebuild */
   PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
+  for (int a = 0; a < 3; a++) e->drift[a] = 0.0; /* displacements start again from zero */
   e->sums_zero = PETSC_FALSE; /* arrivals and departures: f and t are no longer all zero */
   e->rebuilds++;
   PetscCall(PetscLogStagePop());
@@ -107,19 +108,28 @@ static PetscReal EngineNextLongest(const Engine *e)
   return e->ctl.mode == TIMESTEP_FIXED ? e->ctl.dt_fixed : PetscMin(e->ctl.dt_max, e->dt > 0.0 ? e->ctl.growth * e->dt : e->ctl.dt_max);
 }
 
-/* Whether, after a step no longer than dt_up, some particle may be more than
- * half the skin from where the lists were built: known before that step. */
-static PetscReal EngineRebuildFlag(const Engine *e, PetscReal dt_up)
+/* The rebuild criterion for a next step no longer than dt_up. */
+static IntegratorRebuild EngineRebuildTest(const Engine *e, PetscReal dt_up)
 {
-  const Particles *p = &e->p;
-  return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, dt_up, 0.5 * e->skin) ? 1.0 : 0.0;
+  IntegratorRebuild rb = {dt_up, 0.5 * e->skin, {e->drift[0], e->drift[1], e->drift[2]}};
+  return rb;
 }
 
-/* The one global reduction of the step: bound, this rank's rebuild flag
- * (EngineRebuildFlag), particle count. */
-static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscReal flag)
+/* Which of the rebuild criterion's bounds (IntegratorRebuild) some particle
+ * may pass after a step no longer than dt_up, and the displacements' ranges:
+ * known before that step. */
+static PetscInt EngineRebuildBits(const Engine *e, PetscReal dt_up, PetscReal lo[3], PetscReal hi[3])
 {
-  PetscReal v[4] = {bound, flag, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request}; /* owned + lost here == all */
+  const Particles  *p  = &e->p;
+  IntegratorRebuild rb = EngineRebuildTest(e, dt_up);
+  return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, &rb, lo, hi);
+}
+
+/* The one global reduction of the step: bound, this rank's rebuild bits
+ * (EngineRebuildBits) and displacement ranges, particle count. */
+static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
+{
+  PetscReal v[COLLECTIVE_STEP_REALS] = {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]}; /* owned + lost here == all */
 
   PetscFunctionBeginUser;
   {
@@ -130,9 +140,12 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscReal flag)
     e->wait_seconds += t1 - t0;
   }
   e->bound        = v[0];
-  e->rebuild_next = v[1] > 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  bits            = (PetscInt)v[1]; /* the bounds some particle anywhere may pass */
+  e->rebuild_next = ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) || (bits & INTEGRATOR_BEYOND_SKIN) ? PETSC_TRUE : PETSC_FALSE;
   e->request_all  = (PetscInt)v[3];
   e->request      = ENGINE_REQUEST_NONE;
+  /* the drift of the next criterion: the ranges' midpoint (no particle anywhere: none) */
+  for (int a = 0; a < 3; a++) e->drift[a] = v[4 + a] <= v[7 + a] ? 0.5 * (v[4 + a] + v[7 + a]) + 0.0 : 0.0;
   PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB, "step %" PetscInt64_FMT ": %" PetscInt64_FMT " particles (with those lost through walls) where there were %" PetscInt64_FMT ": particles vanished or were duplicated", e->step, (PetscInt64)v[2], e->nglobal);
   e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
   if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
@@ -200,7 +213,11 @@ PetscErrorCode EngineSetUp(Engine *e)
   PetscCall(EngineRebuild(e));
   e->rebuilds = 0;
   PetscCall(EngineForces(e, 0.0, PETSC_FALSE, &bound));
-  PetscCall(EngineReduce(e, bound, EngineRebuildFlag(e, EngineNextLongest(e)))); /* never the local bound: the flag must not depend on the decomposition */
+  {
+    PetscReal lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
+    PetscInt  bits  = EngineRebuildBits(e, EngineNextLongest(e), lo, hi);
+    PetscCall(EngineReduce(e, bound, bits, lo, hi)); /* never the local bound: the decision must not depend on the decomposition */
+  }
   {
     EngineStats s;
     PetscCall(EngineGetStats(e, &s));
@@ -245,7 +262,9 @@ PetscErrorCode EngineResume(Engine *e)
 PetscErrorCode EngineStep(Engine *e)
 {
   Particles *p  = &e->p;
-  PetscReal  dt = e->dt, bound, flag;
+  PetscInt   bits;
+  PetscReal  dt = e->dt, bound, lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
+  IntegratorRebuild rb;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_integrate));
@@ -258,13 +277,14 @@ PetscErrorCode EngineStep(Engine *e)
     PetscCall(PetscLogStagePop());
   }
   PetscCall(EngineForces(e, dt, PETSC_TRUE, &bound));
-  flag = IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, e->gravity_pending ? e->gravity : NULL, p->f, p->t, 0.5 * dt, p->x, p->x0, EngineNextLongest(e), 0.5 * e->skin, p->v, p->w) ? 1.0 : 0.0; /* kick, and EngineRebuildFlag */
+  rb   = EngineRebuildTest(e, EngineNextLongest(e));
+  bits = IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, e->gravity_pending ? e->gravity : NULL, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w); /* kick, and EngineRebuildBits */
   e->t += dt;
   e->step++;
   e->dt_min = PetscMin(e->dt_min, dt);
   e->dt_max = PetscMax(e->dt_max, dt);
   e->dt_sum += dt;
-  PetscCall(EngineReduce(e, bound, flag));
+  PetscCall(EngineReduce(e, bound, bits, lo, hi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

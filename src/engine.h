@@ -36,6 +36,7 @@ typedef struct {
   PetscReal    t, dt, bound;
   PetscInt64   step, nglobal, lost;
   PetscBool    rebuild_next;
+  PetscReal    drift[3];     /* the common drift of the rebuild criterion (IntegratorRebuild): the midpoint of the displacements' global ranges at the last reduction */
   PetscBool    gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStepBodies) */
   PetscBool    sums_zero;    /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
   PetscInt     rebuilds;

@@ -133,11 +133,6 @@ __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBo
   return work + ((work4[0] + work4[1]) + (work4[2] + work4[3]));
 }
 
-static inline PetscReal Norm3(const PetscReal *a)
-{
-  return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-}
-
 /* per body of four, the sum of its three components' entries of the
  * 12-layout q[0..2] in component order (X + Y) + Z */
 INLINE V4 BodySums(const V4 q[3])
@@ -149,36 +144,62 @@ INLINE V4 BodySums(const V4 q[3])
   return (X + Y) + Z;
 }
 
-/* Body i, not frozen, may end a step of at most dt_up more than hs from
- * x0: (|dx| + |v| dt + |f| q / m)^2 <= 3 (...) by Cauchy-Schwarz decides
- * most without roots or divisions (margin for rounding), the rest exactly. */
-static inline PetscBool MayPass(PetscInt i, PetscReal a, PetscReal b, PetscReal c, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, PetscReal dt_up, PetscReal hs)
+/* The squared distance bound of a body from where the lists were built at
+ * the end of a step of at most dt_up: a = |dx - c|^2 (or |dx|^2 against the
+ * whole skin), b = |v|^2, c2 = |f|^2.  (|dx| + |v| dt + |f| q / m)^2
+ * <= 3 (...) by Cauchy-Schwarz decides most without roots or divisions
+ * (margin for rounding), the rest exactly; both in the lanes' order. */
+static inline PetscBool BeyondScalar(PetscReal a, PetscReal b, PetscReal c2, PetscReal mi, PetscReal dt_up, PetscReal lim)
 {
-  PetscReal q = 0.5 * dt_up * dt_up, h2 = hs * hs, mi = m[i], dx[3];
-  if (3.0 * (a + b * dt_up * dt_up) * mi * mi + 3.0 * c * q * q < h2 * mi * mi * (1.0 - 1e-9)) return PETSC_FALSE;
-  for (int k = 0; k < 3; k++) dx[k] = x[3 * i + k] - x0[3 * i + k];
-  return Norm3(dx) + Norm3(v + 3 * i) * dt_up + 0.5 * Norm3(f + 3 * i) / mi * dt_up * dt_up > hs ? PETSC_TRUE : PETSC_FALSE;
+  PetscReal q = 0.5 * dt_up * dt_up, l2 = lim * lim;
+  if (3.0 * (a + b * dt_up * dt_up) * mi * mi + 3.0 * c2 * q * q < l2 * mi * mi * (1.0 - 1e-9)) return PETSC_FALSE;
+  return sqrt(a) + sqrt(b) * dt_up + 0.5 * sqrt(c2) / mi * dt_up * dt_up > lim ? PETSC_TRUE : PETSC_FALSE;
 }
 
-PetscBool IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, PetscReal dt_up, PetscReal hs)
+/* A frozen body stays at its build position: relative to the drift it is
+ * |c| away, which pairs with it may have closed by. */
+static inline PetscBool DriftBeyond(const IntegratorRebuild *rb)
 {
+  return sqrt(rb->c[0] * rb->c[0] + rb->c[1] * rb->c[1] + rb->c[2] * rb->c[2]) > rb->hs ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The criterion's bits of one body, not frozen, from a = |dx - c|^2,
+ * aw = |dx|^2, b = |v|^2, c2 = |f|^2 (INTEGRATOR_BEYOND_*) */
+static inline PetscInt BeyondBits(PetscReal a, PetscReal aw, PetscReal b, PetscReal c2, PetscReal mi, const IntegratorRebuild *rb)
+{
+  PetscInt bits = 0;
+  if (BeyondScalar(a, b, c2, mi, rb->dt_up, rb->hs)) bits |= INTEGRATOR_BEYOND_DRIFT;
+  if (BeyondScalar(aw, b, c2, mi, rb->dt_up, rb->hs)) bits |= INTEGRATOR_BEYOND_HALF;
+  if (BeyondScalar(aw, b, c2, mi, rb->dt_up, 2.0 * rb->hs)) bits |= INTEGRATOR_BEYOND_SKIN;
+  return bits;
+}
+
+PetscInt IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
+{
+  PetscInt  bits   = 0;
+  PetscBool frozen = PETSC_FALSE;
   for (PetscInt i = 0; i < n; i++) {
-    PetscReal a = 0.0, b = 0.0, c = 0.0;
-    if (fl[i] & PARTICLE_FROZEN) continue;
+    PetscReal a = 0.0, aw = 0.0, b = 0.0, c2 = 0.0;
     for (int k = 0; k < 3; k++) {
-      PetscReal dx = x[3 * i + k] - x0[3 * i + k];
-      a += dx * dx;
+      PetscReal dx = x[3 * i + k] - x0[3 * i + k], dc = dx - rb->c[k];
+      lo[k] = dx < lo[k] ? dx : lo[k];
+      hi[k] = dx > hi[k] ? dx : hi[k];
+      a += dc * dc;
+      aw += dx * dx;
       b += v[3 * i + k] * v[3 * i + k];
-      c += f[3 * i + k] * f[3 * i + k];
+      c2 += f[3 * i + k] * f[3 * i + k];
     }
-    if (MayPass(i, a, b, c, m, x, x0, v, f, dt_up, hs)) return PETSC_TRUE;
+    if (fl[i] & PARTICLE_FROZEN) frozen = PETSC_TRUE;
+    else if (bits != INTEGRATOR_BEYOND_ALL) bits |= BeyondBits(a, aw, b, c2, m[i], rb);
   }
-  return PETSC_FALSE;
+  return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
 }
 
 /* IntegratorCloseStepBodies' block of four bodies at o = 3 i (G: gravity, or
- * NULL), with the squares of the rebuild test's three vectors per component. */
-INLINE void CloseBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f, const PetscReal *t, V4 hh, const PetscReal *x, const PetscReal *x0, PetscReal *v, PetscReal *w, V4 dx2[3], V4 v2[3], V4 f2[3])
+ * NULL), with the squares of the rebuild test's vectors per component (dc:
+ * the displacement less the drift C, dx: the displacement) and the
+ * displacements' ranges (lanes of the 12-layout). */
+INLINE void CloseBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f, const PetscReal *t, V4 hh, const PetscReal *x, const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3], V4 f2[3], V4 lo[3], V4 hi[3])
 {
   V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
   M4 fz[3] = {{0}};
@@ -186,46 +207,77 @@ INLINE void CloseBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m,
   if (G) Spread(m, qm);
   for (int c = 0; c < 3; c++) {
     PetscInt o  = 4 * c;
-    V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), dx = Load4(x + o) - Load4(x0 + o), vn;
+    V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), dx = Load4(x + o) - Load4(x0 + o), dc = dx - C[c], vn;
     if (G) Store4(f + o, fo = fo + qm[c] * G[c]);
     vn = Keep(fz[c], vo, vo + fo * rm[c] * hh);
     Store4(v + o, vn);
     Store4(w + o, Keep(fz[c], wo, wo + Load4(t + o) * ri[c] * hh));
-    dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
+    lo[c] = Keep(dx < lo[c], dx, lo[c]);
+    hi[c] = Keep(dx > hi[c], dx, hi[c]);
+    dc2[c] = dc * dc, dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
   }
+}
+
+/* Whether the cheap bound (BeyondScalar's) leaves some lane of four bodies
+ * open: a squared distance term a against lim. */
+INLINE M4 WithinLanes(V4 a, V4 B, V4 C, V4 M, V4 du, V4 qq, PetscReal lim)
+{
+  const V4 three = {3.0, 3.0, 3.0, 3.0}, margin = {1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9}, l2 = {lim * lim, lim * lim, lim * lim, lim * lim};
+  return three * (a + B * du * du) * M * M + three * C * qq * qq < l2 * M * M * margin;
+}
+
+/* Lanes of four bodies past the cheap bound (ok clear) whose exact test
+ * (BeyondScalar's) passes lim; frozen bodies never do. */
+INLINE PetscBool BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim, const PetscInt *fl)
+{
+  V4        Ar, Br, Cr, half = {0.5, 0.5, 0.5, 0.5}, L = {lim, lim, lim, lim};
+  M4        far;
+  PetscBool pass = PETSC_FALSE;
+  if (ok[0] & ok[1] & ok[2] & ok[3]) return PETSC_FALSE;
+  for (int l = 0; l < 4; l++) Ar[l] = sqrt(A[l]), Br[l] = sqrt(B[l]), Cr[l] = sqrt(C[l]);
+  far = Ar + Br * du + half * Cr / M * du * du > L;
+  for (int l = 0; l < 4; l++)
+    if (!ok[l] && far[l] && !(fl[l] & PARTICLE_FROZEN)) pass = PETSC_TRUE;
+  return pass;
 }
 
 /* The step's second half, four bodies at a time: with g, gravity into the
  * force (f = f + m g, stored: the force of the step), the kick v += f (1 / m) h,
- * w += t / I h, then (IntegratorMayPass) whether some body may end
- * the next step more than hs from x0, its cheap test in lanes on the kicked
- * velocities while they are in registers. */
-__attribute__((target_clones("avx2", "default"))) PetscBool IntegratorCloseStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g, PetscReal *restrict f, const PetscReal *restrict t, PetscReal h, const PetscReal *restrict x, const PetscReal *restrict x0, PetscReal dt_up, PetscReal hs, PetscReal *restrict v, PetscReal *restrict w)
+ * w += t / I h, then IntegratorMayPass on the kicked velocities, its cheap
+ * test in lanes while they are in registers. */
+__attribute__((target_clones("avx2", "default"))) PetscInt IntegratorCloseStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g, PetscReal *restrict f, const PetscReal *restrict t, PetscReal h, const PetscReal *restrict x, const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w)
 {
-  const PetscReal gz[3] = {0.0, 0.0, 0.0}, *ga = g ? g : gz;
+  const PetscReal gz[3] = {0.0, 0.0, 0.0}, *ga = g ? g : gz, *c = rb->c, dt_up = rb->dt_up, hs = rb->hs;
   const V4  G[3] = {{ga[0], ga[1], ga[2], ga[0]}, {ga[1], ga[2], ga[0], ga[1]}, {ga[2], ga[0], ga[1], ga[2]}};
+  const V4  Cd[3] = {{c[0], c[1], c[2], c[0]}, {c[1], c[2], c[0], c[1]}, {c[2], c[0], c[1], c[2]}};
   const V4  hh = {h, h, h, h}, du = {dt_up, dt_up, dt_up, dt_up};
-  PetscReal q = 0.5 * dt_up * dt_up, h2 = hs * hs;
-  const V4  qq = {q, q, q, q}, hh2 = {h2, h2, h2, h2}, three = {3.0, 3.0, 3.0, 3.0}, margin = {1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9};
-  PetscBool pass = PETSC_FALSE;
-  PetscInt  i    = 0;
+  PetscReal q = 0.5 * dt_up * dt_up;
+  const V4  qq = {q, q, q, q};
+  V4        L[3], H[3];
+  PetscInt  bits   = 0;
+  PetscBool frozen = PETSC_FALSE;
+  PetscInt  i      = 0;
+  for (int k = 0; k < 3; k++) /* lane l of row k holds axis (4 k + l) % 3 */
+    for (int l = 0; l < 4; l++) L[k][l] = lo[(4 * k + l) % 3], H[k][l] = hi[(4 * k + l) % 3];
   for (; i + 4 <= n; i += 4) {
-    V4 dx2[3], v2[3], f2[3], M = Load4(m + i), A, B, C;
-    M4 ok;
-    if (AnyFrozen(fl + i)) CloseBlock(PETSC_TRUE, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, v + 3 * i, w + 3 * i, dx2, v2, f2);
-    else CloseBlock(PETSC_FALSE, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, v + 3 * i, w + 3 * i, dx2, v2, f2);
-    if (pass) continue;
-    A  = BodySums(dx2), B = BodySums(v2), C = BodySums(f2);
-    ok = three * (A + B * du * du) * M * M + three * C * qq * qq < hh2 * M * M * margin;
-    if (ok[0] & ok[1] & ok[2] & ok[3]) continue;
-    { /* MayPass's exact test, lane-wise: Norm3 is the root of the same sum */
-      V4 Ar, Br, Cr, half = {0.5, 0.5, 0.5, 0.5}, H = {hs, hs, hs, hs};
-      M4 far;
-      for (int l = 0; l < 4; l++) Ar[l] = sqrt(A[l]), Br[l] = sqrt(B[l]), Cr[l] = sqrt(C[l]);
-      far = Ar + Br * du + half * Cr / M * du * du > H;
-      for (int l = 0; l < 4; l++)
-        if (!ok[l] && far[l] && !(fl[i + l] & PARTICLE_FROZEN)) pass = PETSC_TRUE;
-    }
+    V4 dc2[3], dx2[3], v2[3], f2[3], M = Load4(m + i), A, Aw, B, C;
+    if (AnyFrozen(fl + i)) {
+      CloseBlock(PETSC_TRUE, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+      frozen = PETSC_TRUE;
+    } else CloseBlock(PETSC_FALSE, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+    if (bits == INTEGRATOR_BEYOND_ALL) continue;
+    A = BodySums(dc2), Aw = BodySums(dx2), B = BodySums(v2), C = BodySums(f2);
+    if (!(bits & INTEGRATOR_BEYOND_DRIFT) && BeyondLanes(WithinLanes(A, B, C, M, du, qq, hs), A, B, C, M, du, hs, fl + i)) bits |= INTEGRATOR_BEYOND_DRIFT;
+    if (!(bits & INTEGRATOR_BEYOND_HALF) && BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, hs), Aw, B, C, M, du, hs, fl + i)) bits |= INTEGRATOR_BEYOND_HALF;
+    if (!(bits & INTEGRATOR_BEYOND_SKIN) && BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, 2.0 * hs), Aw, B, C, M, du, 2.0 * hs, fl + i)) bits |= INTEGRATOR_BEYOND_SKIN;
+  }
+  { /* the lanes' ranges into the axes' */
+    for (int k = 0; k < 3; k++)
+      for (int l = 0; l < 4; l++) {
+        int a = (4 * k + l) % 3;
+        lo[a] = L[k][l] < lo[a] ? L[k][l] : lo[a];
+        hi[a] = H[k][l] > hi[a] ? H[k][l] : hi[a];
+      }
   }
   for (PetscInt k = i; k < n; k++) {
     PetscReal rmk = 1.0 / m[k], rik = 1.0 / in[k];
@@ -236,5 +288,6 @@ __attribute__((target_clones("avx2", "default"))) PetscBool IntegratorCloseStepB
       w[3 * k + a] += t[3 * k + a] * rik * h;
     }
   }
-  return pass || IntegratorMayPass(n - i, fl + i, m + i, x + 3 * i, x0 + 3 * i, v + 3 * i, f + 3 * i, dt_up, hs) ? PETSC_TRUE : PETSC_FALSE;
+  bits |= IntegratorMayPass(n - i, fl + i, m + i, x + 3 * i, x0 + 3 * i, v + 3 * i, f + 3 * i, rb, lo, hi); /* the tail, with its ranges */
+  return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
 }

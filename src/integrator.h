@@ -22,12 +22,37 @@ static inline void IntegratorDrift(PetscInt n, PetscReal *restrict x, const Pets
  * step's force sums start there); returns the work of gravity g over the
  * drift (frozen bodies stay and do none). */
 PETSC_EXTERN PetscReal IntegratorOpenStepBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, PetscReal dt, const PetscReal g[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp);
-/* Whether some owned body, not frozen, may end a step of at most dt_up more
- * than hs from x0 (from x, v, f now: the lists' rebuild criterion). */
-PETSC_EXTERN PetscBool IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, PetscReal dt_up, PetscReal hs);
+/* The lists' rebuild criterion.  An unlisted pair is more than the skin
+ * apart and closes by at most |dx_i| + |dx_j|, its members' displacements
+ * since the build, and also by at most |dx_i - c| + |dx_j - c| for any
+ * vector c every rank holds alike (the closing is their difference).  So the
+ * pairs hold while every displacement stays within half the skin, or while
+ * every displacement less the common drift c does: a bed moving as a whole
+ * (a chute's flow) needs no rebuild that its relative motion does not.
+ * Frozen bodies stay at dx = 0: |c| from the drift.  Walls do not drift,
+ * and migration carries a particle one subdomain: every displacement must
+ * also stay within the whole skin (a wall pair closes by its body's alone;
+ * a subdomain is wider than the skin).  A rebuild is due when
+ * (DRIFT and HALF) or SKIN; with c = 0 that is the usual criterion. */
+typedef struct {
+  PetscReal dt_up; /* the next step is no longer */
+  PetscReal hs;    /* half the skin */
+  PetscReal c[3];  /* the common drift */
+} IntegratorRebuild;
+
+#define INTEGRATOR_BEYOND_DRIFT 1 /* some |dx - c| may pass half the skin (or a frozen body's |c| does) */
+#define INTEGRATOR_BEYOND_HALF  2 /* some |dx| may pass half the skin */
+#define INTEGRATOR_BEYOND_SKIN  4 /* some |dx| may pass the whole skin */
+#define INTEGRATOR_BEYOND_ALL   7
+
+/* Which of the criterion's bounds (INTEGRATOR_BEYOND_*) some owned body may
+ * pass by the end of a step of at most dt_up (from x, v, f now), and the
+ * displacements' ranges per axis folded into lo, hi (every body, frozen ones
+ * too).  Not frozen bodies' own displacements but for the drift. */
+PETSC_EXTERN PetscInt IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
 /* The second half of a step: with g (else NULL) first f = f + m g for every
  * body, then the kick v += f (1 / m) h, w += t (1 / I) h (frozen bodies stay), then
  * IntegratorMayPass on the kicked velocities, in one pass. */
-PETSC_EXTERN PetscBool IntegratorCloseStepBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t, PetscReal h, const PetscReal *x, const PetscReal *x0, PetscReal dt_up, PetscReal hs, PetscReal *v, PetscReal *w);
+PETSC_EXTERN PetscInt IntegratorCloseStepBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t, PetscReal h, const PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w);
 
 #endif

@@ -1,7 +1,9 @@
 /* The integrator's passes: lanes and scalar tails give the same bits, frozen
  * bodies stay, the first half leaves the force sums zero, the second adds
  * gravity where asked, a constant force integrates exactly to rounding, and
- * the rebuild criterion agrees with IntegratorMayPass. */
+ * the rebuild criterion agrees with IntegratorMayPass, measures displacements
+ * from the common drift (and absolutely against the whole skin; frozen
+ * bodies by the drift) and returns their ranges. */
 #include <string.h>
 #include "check_main.h"
 #include "integrator.h"
@@ -46,9 +48,28 @@ static PetscReal Open(Bodies *b, PetscInt lo, PetscInt n, PetscReal dt, const Pe
   return IntegratorOpenStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, b->f + 3 * lo, b->t + 3 * lo, dt, g, b->x + 3 * lo, b->v + 3 * lo, b->w + 3 * lo, b->vp + 3 * lo, b->wp + 3 * lo);
 }
 
-static PetscBool Close(Bodies *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, PetscReal dt_up, PetscReal hs)
+static PetscInt CloseRanges(Bodies *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, const IntegratorRebuild *rb, PetscReal rlo[3], PetscReal rhi[3])
 {
-  return IntegratorCloseStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo, b->x0 + 3 * lo, dt_up, hs, b->v + 3 * lo, b->w + 3 * lo);
+  return IntegratorCloseStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo, b->x0 + 3 * lo, rb, rlo, rhi, b->v + 3 * lo, b->w + 3 * lo);
+}
+
+/* no drift */
+static PetscInt Close(Bodies *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, PetscReal dt_up, PetscReal hs)
+{
+  IntegratorRebuild rb = {dt_up, hs, {0.0, 0.0, 0.0}};
+  PetscReal         rlo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, rhi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
+  return CloseRanges(b, lo, n, g, h, &rb, rlo, rhi);
+}
+
+static PetscInt MayPass(const Bodies *b, const IntegratorRebuild *rb, PetscReal rlo[3], PetscReal rhi[3])
+{
+  return IntegratorMayPass(NB, b->fl, b->m, b->x, b->x0, b->v, b->f, rb, rlo, rhi);
+}
+
+/* the engine's decision from the bits */
+static PetscBool Rebuild(PetscInt bits)
+{
+  return ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) || (bits & INTEGRATOR_BEYOND_SKIN) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* every body through the lanes (all NB at once) and alone (the scalar tail) */
@@ -125,23 +146,81 @@ START_TEST(test_constant_force)
 END_TEST
 
 /* the second half's criterion is IntegratorMayPass on the kicked state, for
- * bodies near and far from the threshold, frozen ones never counted */
+ * bodies near and far from the threshold, with and without a drift, frozen
+ * ones never counted but for the drift; the displacements' ranges alike from
+ * both and equal to the direct ones */
 START_TEST(test_rebuild_criterion)
 {
   const PetscReal dt = 1e-3;
-  for (PetscInt trial = 0; trial < 400; trial++) {
-    Bodies    b;
-    PetscReal hs = 0.05 * (1.0 + RandomUniform(9, trial, 0, 0)), far = hs * (0.6 + 0.8 * RandomUniform(9, trial, 0, 1));
-    PetscInt  who = (PetscInt)(NB * RandomUniform(9, trial, 0, 2)), frozen = trial % 3 ? -1 : who;
-    PetscBool lanes, scalar;
+  for (PetscInt trial = 0; trial < 600; trial++) {
+    Bodies            b;
+    PetscReal         hs = 0.05 * (1.0 + RandomUniform(9, trial, 0, 0)), far = hs * (0.6 + 0.8 * RandomUniform(9, trial, 0, 1)), rel;
+    PetscInt          who = (PetscInt)(NB * RandomUniform(9, trial, 0, 2)), frozen = trial % 3 ? -1 : who;
+    IntegratorRebuild rb = {dt, hs, {0.0, 0.0, 0.0}};
+    PetscReal         llo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, lhi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, slo[3], shi[3], dlo[3], dhi[3];
+    PetscInt          lanes, scalar;
     BodiesFill(&b, frozen);
     for (PetscInt k = 0; k < 3 * NB; k++) b.v[k] *= 1e-3, b.f[k] *= 1e-3;
     b.x[3 * who] = b.x0[3 * who] + far;
-    lanes = Close(&b, 0, NB, NULL, 0.0, dt, hs); /* h = 0: no kick, the state stays */
-    scalar = IntegratorMayPass(NB, b.fl, b.m, b.x, b.x0, b.v, b.f, dt, hs);
+    if (trial % 2) /* a drift a fraction of the way along the displaced body's */
+      for (int a = 0; a < 3; a++) rb.c[a] = (a == 0 ? far : 0.0) * 0.3 * RandomUniform(9, trial, 0, 3 + a) + (a ? 0.1 * hs * (RandomUniform(9, trial, 0, 6 + a) - 0.5) : 0.0);
+    for (int a = 0; a < 3; a++) slo[a] = llo[a], shi[a] = lhi[a], dlo[a] = PETSC_INFINITY, dhi[a] = PETSC_NINFINITY;
+    for (PetscInt i = 0; i < NB; i++)
+      for (int a = 0; a < 3; a++) {
+        PetscReal dx = b.x[3 * i + a] - b.x0[3 * i + a];
+        dlo[a] = PetscMin(dlo[a], dx), dhi[a] = PetscMax(dhi[a], dx);
+      }
+    lanes  = CloseRanges(&b, 0, NB, NULL, 0.0, &rb, llo, lhi); /* h = 0: no kick, the state stays */
+    scalar = MayPass(&b, &rb, slo, shi);
     ck_assert_msg(lanes == scalar, "trial %d: lanes %d, IntegratorMayPass %d", (int)trial, (int)lanes, (int)scalar);
-    if (frozen == who || far < 0.95 * hs) ck_assert(!lanes);
-    if (frozen != who && far > 1.05 * hs) ck_assert(lanes);
+    for (int a = 0; a < 3; a++) ck_assert_msg(llo[a] == dlo[a] && lhi[a] == dhi[a] && slo[a] == dlo[a] && shi[a] == dhi[a], "trial %d axis %d: ranges [%g, %g] (lanes), [%g, %g] (scalar), [%g, %g] direct", (int)trial, a, llo[a], lhi[a], slo[a], shi[a], dlo[a], dhi[a]);
+    /* the others sit at their build positions, |c| from the drift, which stays small */
+    rel = sqrt((far - rb.c[0]) * (far - rb.c[0]) + rb.c[1] * rb.c[1] + rb.c[2] * rb.c[2]);
+    ck_assert(!(lanes & INTEGRATOR_BEYOND_SKIN)); /* far < 1.4 hs: within the whole skin */
+    if (frozen == who || rel < 0.95 * hs) ck_assert_msg(!(lanes & INTEGRATOR_BEYOND_DRIFT), "trial %d: beyond the drift's bound at %g of hs", (int)trial, rel / hs);
+    if (frozen != who && rel > 1.05 * hs) ck_assert(lanes & INTEGRATOR_BEYOND_DRIFT);
+    if (frozen == who || far < 0.95 * hs) ck_assert(!(lanes & INTEGRATOR_BEYOND_HALF));
+    if (frozen != who && far > 1.05 * hs) ck_assert(lanes & INTEGRATOR_BEYOND_HALF);
+  }
+}
+END_TEST
+
+/* A bed moving as a whole needs no rebuild until it has moved the whole
+ * skin (walls, migration), or its frozen bodies (left behind) half of it. */
+START_TEST(test_rebuild_drift)
+{
+  const PetscReal dt = 1e-3, hs = 0.05;
+  for (PetscInt trial = 0; trial < 60; trial++) {
+    Bodies            b;
+    PetscReal         D[3] = {RandomUniform(10, trial, 0, 0) - 0.5, RandomUniform(10, trial, 0, 1) - 0.5, RandomUniform(10, trial, 0, 2) - 0.5}, len, s = 3.0 * hs * RandomUniform(10, trial, 0, 3);
+    PetscInt          frozen = trial % 3 == 2 ? (PetscInt)(NB * RandomUniform(10, trial, 0, 4)) : -1;
+    IntegratorRebuild rb = {dt, hs, {0.0, 0.0, 0.0}};
+    PetscReal         lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo2[3], hi2[3];
+    PetscInt          lanes, scalar;
+    PetscBool         expect;
+    BodiesFill(&b, frozen);
+    for (PetscInt k = 0; k < 3 * NB; k++) b.v[k] = b.f[k] = 0.0;
+    len = sqrt(D[0] * D[0] + D[1] * D[1] + D[2] * D[2]);
+    for (int a = 0; a < 3; a++) D[a] *= s / len;
+    for (PetscInt i = 0; i < NB; i++)
+      if (i != frozen)
+        for (int a = 0; a < 3; a++) b.x[3 * i + a] = b.x0[3 * i + a] + D[a];
+    /* the drift the engine takes, the ranges' midpoint, or (every other trial
+     * with a frozen body) the bed's own, which leaves the frozen body |c| behind */
+    (void)MayPass(&b, &rb, lo, hi);
+    for (int a = 0; a < 3; a++) rb.c[a] = (frozen >= 0 && trial % 2 ? D[a] : 0.5 * (lo[a] + hi[a])) + 0.0, lo2[a] = PETSC_INFINITY, hi2[a] = PETSC_NINFINITY;
+    {
+      Bodies    c8 = b;
+      PetscBool lanes8;
+      PetscReal behind = frozen >= 0 && trial % 2 ? s : 0.5 * s; /* the frozen body from the drift */
+      lanes  = CloseRanges(&b, 0, NB, NULL, 0.0, &rb, lo2, hi2);
+      scalar = MayPass(&b, &rb, lo2, hi2);
+      lanes8 = Rebuild(CloseRanges(&c8, 0, 8, NULL, 0.0, &rb, lo2, hi2)); /* lanes alone, no scalar tail */
+      /* beyond the whole skin; or beyond half of it, and the frozen body as far from the drift */
+      expect = s > 2.0 * hs * 1.001 || (frozen >= 0 && frozen < 8 && behind > hs * 1.001 && s > hs * 1.001) ? PETSC_TRUE : PETSC_FALSE;
+      ck_assert_msg(lanes == scalar, "trial %d: lanes %d, IntegratorMayPass %d", (int)trial, (int)lanes, (int)scalar);
+      if (fabs(s - 2.0 * hs) > 0.002 * hs && fabs(behind - hs) > 0.002 * hs && fabs(s - hs) > 0.002 * hs) ck_assert_msg(lanes8 == expect, "trial %d: moved %g hs as a whole (frozen %d): rebuild %d, expected %d", (int)trial, s / hs, (int)frozen, (int)lanes8, (int)expect);
+    }
   }
 }
 END_TEST
@@ -154,6 +233,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_frozen_and_gravity);
   tcase_add_test(tc, test_constant_force);
   tcase_add_test(tc, test_rebuild_criterion);
+  tcase_add_test(tc, test_rebuild_drift);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }
