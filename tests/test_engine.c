@@ -1,7 +1,11 @@
 /* The distributed engine at 1-4 ranks: a particle crossing a periodic corner,
  * a contact that spans a rank boundary for its whole duration (restitution of
  * hdem impact), energy conservation in a dense periodic box, with gravity the
- * energy balance against its work. */
+ * energy balance against its work, and after every step every contact of an
+ * owned particle in its rank's lists (a bed drifting over a frozen base, a
+ * slab driven into a wall, pairs closing head on) though the lists are
+ * rebuilt lazily. */
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -14,20 +18,25 @@ static char tmpdir[256];
 
 /* Rank 0 writes a LAMMPS data file of the given spheres (x, y, z, vx, vy, vz),
  * of diameter d, or diam[i] where diam is given. */
-static void WriteDataSized(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscReal lo[3], const PetscReal hi[3])
+static void WriteDataTyped(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscInt *type, const PetscReal lo[3], const PetscReal hi[3])
 {
   PetscMPIInt rank;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (rank == 0) {
     FILE *fp = fopen(path, "w");
     ck_assert_msg(fp != NULL, "cannot write %s", path);
-    fprintf(fp, "test\n\n%d atoms\n1 atom types\n\n%.17g %.17g xlo xhi\n%.17g %.17g ylo yhi\n%.17g %.17g zlo zhi\n\nAtoms # sphere\n\n", (int)n, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
-    for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d 1 %.17g 2500 %.17g %.17g %.17g\n", (int)i + 1, diam ? diam[i] : d, s[i][0], s[i][1], s[i][2]);
+    fprintf(fp, "test\n\n%d atoms\n2 atom types\n\n%.17g %.17g xlo xhi\n%.17g %.17g ylo yhi\n%.17g %.17g zlo zhi\n\nAtoms # sphere\n\n", (int)n, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
+    for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d %d %.17g 2500 %.17g %.17g %.17g\n", (int)i + 1, type ? (int)type[i] : 1, diam ? diam[i] : d, s[i][0], s[i][1], s[i][2]);
     fprintf(fp, "\nVelocities\n\n");
     for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d %.17g %.17g %.17g 0 0 0\n", (int)i + 1, s[i][3], s[i][4], s[i][5]);
     fclose(fp);
   }
   MPI_Barrier(PETSC_COMM_WORLD);
+}
+
+static void WriteDataSized(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscReal lo[3], const PetscReal hi[3])
+{
+  WriteDataTyped(path, n, s, d, diam, NULL, lo, hi);
 }
 
 static void WriteData(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal lo[3], const PetscReal hi[3])
@@ -234,6 +243,178 @@ START_TEST(test_random_fill)
 }
 END_TEST
 
+/* A contact's key: the two ids, lower first, and the image difference of the
+ * lower member less the upper's (a contact through a periodic image is the
+ * same whichever copies hold it). */
+typedef struct {
+  PetscInt64 a, b;
+  PetscInt   d[3];
+} ContactKey;
+
+static int ContactKeyCompare(const void *x, const void *y)
+{
+  const ContactKey *p = (const ContactKey *)x, *q = (const ContactKey *)y;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  if (p->b != q->b) return p->b < q->b ? -1 : 1;
+  for (int k = 0; k < 3; k++)
+    if (p->d[k] != q->d[k]) return p->d[k] < q->d[k] ? -1 : 1;
+  return 0;
+}
+
+static ContactKey ContactKeyOf(const Particles *p, PetscInt i, PetscInt j)
+{
+  ContactKey key;
+  PetscInt   lo = p->id[i] < p->id[j] ? i : j, hi = lo == i ? j : i;
+  key.a = p->id[lo], key.b = p->id[hi];
+  for (int k = 0; k < 3; k++) key.d[k] = p->image[3 * lo + k] - p->image[3 * hi + k];
+  return key;
+}
+
+/* Every overlapping pair with an owned member, and every owned particle past
+ * a wall's plane, is in this rank's lists; the misses are counted. */
+static PetscInt ContactsUnlisted(const Engine *e)
+{
+  const Particles    *p = &e->p;
+  const NeighborList *nl = &e->nl;
+  PetscInt            ntot = p->n + p->nghost, nk = 0, miss = 0;
+  ContactKey         *keys = malloc(sizeof(*keys) * (size_t)(nl->npair + 1));
+  unsigned char      *wall = calloc((size_t)p->n * ENGINE_MAX_WALLS + 1, 1);
+
+  for (PetscInt k = 0; k < nl->npair; k++) {
+    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+    if (j < 0) wall[i * ENGINE_MAX_WALLS + (-1 - j)] = 1;
+    else keys[nk++] = ContactKeyOf(p, i, j);
+  }
+  qsort(keys, (size_t)nk, sizeof(*keys), ContactKeyCompare);
+  for (PetscInt i = 0; i < p->n; i++) {
+    for (PetscInt j = 0; j < ntot; j++) {
+      PetscReal  r[3], rs = p->radius[i] + p->radius[j];
+      ContactKey key;
+      if (j == i || p->id[j] == p->id[i]) continue;
+      NeighborSeparation(p, e->L, i, j, r);
+      if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) continue;
+      key = ContactKeyOf(p, i, j);
+      if (!bsearch(&key, keys, (size_t)nk, sizeof(*keys), ContactKeyCompare)) miss++;
+    }
+    for (PetscInt w = 0; w < e->nwall; w++) {
+      const Wall *wl  = &e->walls[w];
+      PetscReal   gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
+      if (gap < 0.0 && !wall[i * ENGINE_MAX_WALLS + w]) miss++;
+    }
+  }
+  free(keys);
+  free(wall);
+  return miss;
+}
+
+/* Steps the engine, checking after each step that no contact is unlisted. */
+static void StepListed(Engine *e, PetscInt steps, const char *what)
+{
+  PetscReal miss = 0.0;
+  for (PetscInt k = 0; k < steps; k++) {
+    ck_assert_int_eq(EngineStep(e), 0);
+    miss += (PetscReal)ContactsUnlisted(e);
+  }
+  ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, &miss, 1), 0);
+  ck_assert_msg(miss == 0.0, "%s: %g contacts out of the lists over %d steps", what, miss, (int)steps);
+}
+
+/* A dense bed flowing at 1 m/s over a frozen base layer, periodic along the
+ * flow, its grains agitated at up to 1 m/s: it moves far more than the
+ * skin between rebuilds (the criterion measures from the common drift), and
+ * no contact may go unlisted (a rebuild only at the whole skin misses some). */
+START_TEST(test_drifting_bed_listed)
+{
+  enum { NX = 8, NY = 5, NZ = 4 };
+  static PetscReal s[NX * NY * NZ][6];
+  PetscInt         type[NX * NY * NZ], n = 0;
+  PetscReal        lo[3] = {0, 0, 0}, hi[3] = {NX * 1.0e-3, NY * 1.0e-3, 0.01}, d = 1.0e-3;
+  char             path[512], opts[1024];
+  Engine           e;
+  for (PetscInt kz = 0; kz < NZ; kz++)
+    for (PetscInt ky = 0; ky < NY; ky++)
+      for (PetscInt kx = 0; kx < NX; kx++, n++) {
+        s[n][0] = (kx + 0.5) * 1.0e-3, s[n][1] = (ky + 0.5) * 1.0e-3, s[n][2] = (kz + 0.5) * 0.998e-3;
+        s[n][3] = kz ? 1.0 + sin(7.0 * n) : 0.0, s[n][4] = kz ? cos(5.0 * n) : 0.0, s[n][5] = kz ? sin(3.0 * n) : 0.0;
+        type[n] = kz ? 1 : 2;
+      }
+  snprintf(path, sizeof(path), "%s/drift.data", tmpdir);
+  WriteDataTyped(path, n, (const PetscReal(*)[6])s, d, NULL, type, lo, hi);
+  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi %g,%g,0.01 -domain_periodic true,true,false -insert_mode lammps -insert_file %s -insert_frozen_type 2 -gravity 0,0,-9.81 -contact_law hertz -material_E 1e7 -contact_mu 0.5 -neighbor_skin 1e-4", (double)hi[0], (double)hi[1], path);
+  EngineFromString(opts, &e);
+  StepListed(&e, 2000, "bed drifting over a frozen base");
+  {
+    EngineStats st;
+    ck_assert_int_eq(EngineGetStats(&e, &st), 0);
+    ck_assert_msg(e.t * 1.0 > 10.0 * 1e-4 && st.contacts > 50 && e.rebuilds > 2, "the bed moved %g m (not many skins), %g contacts, %d rebuilds", (double)e.t, (double)st.contacts, (int)e.rebuilds);
+  }
+  EngineDestroy(&e);
+}
+END_TEST
+
+/* A slab of spheres thrown at 2 m/s against a wall of a walled axis, rigid
+ * until it meets it: the wall does not drift with it, and no wall contact may
+ * go unlisted (a criterion from the drift alone never rebuilds). */
+START_TEST(test_slab_into_wall_listed)
+{
+  enum { NX = 3, NY = 5, NZ = 5 };
+  static PetscReal s[NX * NY * NZ][6];
+  PetscInt         n = 0;
+  PetscReal        lo[3] = {0, 0, 0}, hi[3] = {0.012, NY * 1.0e-3, NZ * 1.0e-3};
+  char             path[512], opts[1024];
+  Engine           e;
+  for (PetscInt kz = 0; kz < NZ; kz++)
+    for (PetscInt ky = 0; ky < NY; ky++)
+      for (PetscInt kx = 0; kx < NX; kx++, n++) {
+        s[n][0] = 0.006 + (kx + 0.5) * 1.0e-3, s[n][1] = (ky + 0.5) * 1.0e-3, s[n][2] = (kz + 0.5) * 1.0e-3;
+        s[n][3] = 2.0, s[n][4] = s[n][5] = 0.0; /* rigid until it meets the wall */
+      }
+  snprintf(path, sizeof(path), "%s/slab.data", tmpdir);
+  WriteData(path, n, (const PetscReal(*)[6])s, 0.95e-3, lo, hi);
+  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 -contact_mu 0.3 -neighbor_skin 1e-4 -timestep_mode fixed -timestep_dt 2e-7", (double)hi[0], (double)hi[1], (double)hi[2], path);
+  EngineFromString(opts, &e);
+  StepListed(&e, 8000, "slab thrown into a wall");
+  {
+    PetscReal xmax = 0.0;
+    for (PetscInt i = 0; i < e.p.n; i++) xmax = PetscMax(xmax, e.p.x[3 * i]);
+    ck_assert_int_eq(CollectiveMaxAll(PETSC_COMM_WORLD, &xmax, 1), 0);
+    ck_assert_msg(e.rebuilds > 2 && xmax > 0.0115, "the slab's front at %g m after %d rebuilds: it never reached the wall", (double)xmax, (int)e.rebuilds);
+  }
+  EngineDestroy(&e);
+}
+END_TEST
+
+/* Pairs of spheres closing head on at 1 m/s each, a little more than the
+ * skin apart at the start: no particle moves the whole skin before they
+ * touch, so only the half-skin tests can list them in time. */
+START_TEST(test_converging_listed)
+{
+  enum { NY = 4, NZ = 4 };
+  static PetscReal s[2 * NY * NZ][6];
+  PetscInt         n = 0;
+  PetscReal        lo[3] = {0, 0, 0}, hi[3] = {0.01, NY * 1.5e-3, NZ * 1.5e-3}, d = 1.0e-3, skin = 1e-4;
+  char             path[512], opts[1024];
+  Engine           e;
+  for (PetscInt kz = 0; kz < NZ; kz++)
+    for (PetscInt ky = 0; ky < NY; ky++)
+      for (int side = 0; side < 2; side++, n++) {
+        s[n][0] = 0.004 + side * (d + 1.2 * skin), s[n][1] = (ky + 0.5) * 1.5e-3, s[n][2] = (kz + 0.5) * 1.5e-3;
+        s[n][3] = side ? -1.0 : 1.0, s[n][4] = s[n][5] = 0.0;
+      }
+  snprintf(path, sizeof(path), "%s/converge.data", tmpdir);
+  WriteData(path, n, (const PetscReal(*)[6])s, d, lo, hi);
+  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 -contact_mu 0 -neighbor_skin %g -timestep_mode fixed -timestep_dt 2e-7", (double)hi[0], (double)hi[1], (double)hi[2], path, (double)skin);
+  EngineFromString(opts, &e);
+  StepListed(&e, 600, "pairs closing head on");
+  {
+    EngineStats st;
+    ck_assert_int_eq(EngineGetStats(&e, &st), 0);
+    ck_assert_msg(st.contacts == NY * NZ, "%g of the %d pairs touch", (double)st.contacts, NY * NZ);
+  }
+  EngineDestroy(&e);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("engine");
@@ -249,6 +430,9 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_energy_conservation);
   tcase_add_test(tc, test_gravity_work);
   tcase_add_test(tc, test_random_fill);
+  tcase_add_test(tc, test_drifting_bed_listed);
+  tcase_add_test(tc, test_slab_into_wall_listed);
+  tcase_add_test(tc, test_converging_listed);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }
