@@ -416,8 +416,8 @@ static PetscErrorCode EngineFirstTouch(Engine *e, PetscInt k, PetscInt i, PetscI
  * ContactBatchEvaluate, first touches through EngineContactFused, walls and
  * separations through the generic path; all accumulated in pair order.  The
  * bound is a minimum, the same in any order.  Most listed pairs touch
- * neither now nor before: the scan tells them from their separation and
- * their class's radii sum, with nothing else loaded. */
+ * neither now nor before: the sieve (PairSieveRun) tells them from their
+ * members' positions and radii alone, and the full path takes the rest. */
 static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *win, EngineBound *eb)
 {
   Particles           *p  = &e->p;

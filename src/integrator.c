@@ -147,20 +147,24 @@ INLINE V4 BodySums(const V4 q[3])
 /* The squared distance bound of a body from where the lists were built at
  * the end of a step of at most dt_up: a = |dx - c|^2 (or |dx|^2 against the
  * whole skin), b = |v|^2, c2 = |f|^2.  (|dx| + |v| dt + |f| q / m)^2
- * <= 3 (...) by Cauchy-Schwarz decides most without roots or divisions
- * (margin for rounding), the rest exactly; both in the lanes' order. */
+ * <= 3 (...) by Cauchy-Schwarz decides most without roots or divisions, the
+ * rest exactly; both in the lanes' order.  The bound is taken a relative
+ * 1e-9 short (BEYOND_SHORT), for the rounding of the displacements and the
+ * drift, and the cheap test leaves room for that and its own rounding. */
+#define BEYOND_SHORT (1.0 - 1e-9)
+#define BEYOND_CHEAP (1.0 - 3e-9)
 static inline PetscBool BeyondScalar(PetscReal a, PetscReal b, PetscReal c2, PetscReal mi, PetscReal dt_up, PetscReal lim)
 {
   PetscReal q = 0.5 * dt_up * dt_up, l2 = lim * lim;
-  if (3.0 * (a + b * dt_up * dt_up) * mi * mi + 3.0 * c2 * q * q < l2 * mi * mi * (1.0 - 1e-9)) return PETSC_FALSE;
-  return sqrt(a) + sqrt(b) * dt_up + 0.5 * sqrt(c2) / mi * dt_up * dt_up > lim ? PETSC_TRUE : PETSC_FALSE;
+  if (3.0 * (a + b * dt_up * dt_up) * mi * mi + 3.0 * c2 * q * q < l2 * mi * mi * BEYOND_CHEAP) return PETSC_FALSE;
+  return sqrt(a) + sqrt(b) * dt_up + 0.5 * sqrt(c2) / mi * dt_up * dt_up > lim * BEYOND_SHORT ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* A frozen body stays at its build position: relative to the drift it is
  * |c| away, which pairs with it may have closed by. */
 static inline PetscBool DriftBeyond(const IntegratorRebuild *rb)
 {
-  return sqrt(rb->c[0] * rb->c[0] + rb->c[1] * rb->c[1] + rb->c[2] * rb->c[2]) > rb->hs ? PETSC_TRUE : PETSC_FALSE;
+  return sqrt(rb->c[0] * rb->c[0] + rb->c[1] * rb->c[1] + rb->c[2] * rb->c[2]) > rb->hs * BEYOND_SHORT ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* The criterion's bits of one body, not frozen, from a = |dx - c|^2,
@@ -222,7 +226,7 @@ INLINE void CloseBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m,
  * open: a squared distance term a against lim. */
 INLINE M4 WithinLanes(V4 a, V4 B, V4 C, V4 M, V4 du, V4 qq, PetscReal lim)
 {
-  const V4 three = {3.0, 3.0, 3.0, 3.0}, margin = {1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9, 1.0 - 1e-9}, l2 = {lim * lim, lim * lim, lim * lim, lim * lim};
+  const V4 three = {3.0, 3.0, 3.0, 3.0}, margin = {BEYOND_CHEAP, BEYOND_CHEAP, BEYOND_CHEAP, BEYOND_CHEAP}, l2 = {lim * lim, lim * lim, lim * lim, lim * lim};
   return three * (a + B * du * du) * M * M + three * C * qq * qq < l2 * M * M * margin;
 }
 
@@ -230,7 +234,7 @@ INLINE M4 WithinLanes(V4 a, V4 B, V4 C, V4 M, V4 du, V4 qq, PetscReal lim)
  * (BeyondScalar's) passes lim; frozen bodies never do. */
 INLINE PetscBool BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim, const PetscInt *fl)
 {
-  V4        Ar, Br, Cr, half = {0.5, 0.5, 0.5, 0.5}, L = {lim, lim, lim, lim};
+  V4        Ar, Br, Cr, half = {0.5, 0.5, 0.5, 0.5}, L = {lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT};
   M4        far;
   PetscBool pass = PETSC_FALSE;
   if (ok[0] & ok[1] & ok[2] & ok[3]) return PETSC_FALSE;

@@ -183,7 +183,6 @@ static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, 
     }
     nl->body[i] = b < nb ? b : -1;
   }
-  for (PetscInt b = 0; b < nb; b++) nl->body_radius[b] = key[b][0];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

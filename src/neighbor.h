@@ -47,7 +47,6 @@ typedef struct {
    * builds): particles of one class have the same radius, mass, inertia and
    * frozen flag; -1 past the first NEIGHBOR_BODY_CLASSES distinct bodies. */
   PetscInt       *body, bcap;
-  PetscReal       body_radius[NEIGHBOR_BODY_CLASSES]; /* radius of each body class */
   PetscReal       skin;
   PetscInt        builds;
 } NeighborList;

@@ -74,12 +74,21 @@ __attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(cons
 }
 #endif
 
-PetscInt PairSieveRun(const PairSieve *sv, PetscInt k0, PetscInt k1, PetscInt *at)
+PetscBool PairSieveVectorised(void)
 {
 #if defined(PAIR_SIEVE_AVX512)
   static int avx512 = -1;
   if (avx512 < 0) avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-  if (avx512) return PairSieveAVX512(sv, k0, k1, at);
+  return avx512 ? PETSC_TRUE : PETSC_FALSE;
+#else
+  return PETSC_FALSE;
+#endif
+}
+
+PetscInt PairSieveRun(const PairSieve *sv, PetscInt k0, PetscInt k1, PetscInt *at)
+{
+#if defined(PAIR_SIEVE_AVX512)
+  if (PairSieveVectorised()) return PairSieveAVX512(sv, k0, k1, at);
 #endif
   return PairSieveRunPortable(sv, k0, k1, at);
 }

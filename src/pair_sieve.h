@@ -31,6 +31,8 @@ PETSC_EXTERN PetscInt PairSieveRun(const PairSieve *, PetscInt k0, PetscInt k1, 
 /* The same without vector lanes: what PairSieveRun does where AVX-512 is
  * missing (and on the tail of a run), callable alone for tests. */
 PETSC_EXTERN PetscInt PairSieveRunPortable(const PairSieve *, PetscInt k0, PetscInt k1, PetscInt *at);
+/* Whether PairSieveRun takes the AVX-512 lanes on this processor. */
+PETSC_EXTERN PetscBool PairSieveVectorised(void);
 
 /* The squared reach of a pair of radii sum rs (the scan's own threshold). */
 static inline PetscReal PairSieveReach2(PetscReal rs, PetscReal reach)

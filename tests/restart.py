@@ -9,6 +9,7 @@
 - SIGUSR1 to one rank, or SIGTERM to all, makes the run write a checkpoint and exit 75;
   continuing with -restart latest on another rank count ends bitwise where the
   uninterrupted run does;
+- a drifting bed continues bitwise too (the rebuild criterion's drift is kept);
 - all of that with fixed steps too (the benchmark decks' mode): checkpoints by step
   count, by wall clock (each request taken once) and by signal, and restarts from them;
 - kill -9 at random moments while checkpoints are being written (every step) never
@@ -115,6 +116,22 @@ def test_continue_fixed(tmp):
     run(3, "1,3,1", d, "-steps", "1200", "-restart", os.path.join(d, "checkpoints", "step_000000400.h5"), *FIXED)
     ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
     check(ok, "  written on 2 ranks at step 400, continued on 3: final state bitwise identical %s" % why)
+
+
+def test_continue_drift(tmp):
+    """A bed with a bulk velocity: the rebuild criterion's drift, kept in the
+    checkpoints, decides the continued run's rebuilds as it did the first's."""
+    ref = os.path.join(tmp, "drift_ref")
+    run(2, "2,1,1", ref, "-steps", "1500", "-insert_velocity", "2,1,0", "-checkpoint_interval_steps", "100", "-checkpoint_keep", "20")
+    bad = []
+    for s in (300, 700, 1100):
+        d = os.path.join(tmp, "drift_cont_%d" % s)
+        shutil.copytree(ref, d)
+        os.remove(os.path.join(d, "final.h5"))
+        run(3, "1,3,1", d, "-steps", "1500", "-insert_velocity", "2,1,0", "-restart", os.path.join(d, "checkpoints", "step_%09d.h5" % s))
+        if not same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))[0]:
+            bad.append(s)
+    check(not bad, "a drifting bed written on 2 ranks, continued on 3 from steps 300, 700, 1100: final states bitwise identical (differ: %s)" % bad)
 
 
 def test_empty_ranks(tmp):
@@ -288,6 +305,7 @@ def main():
         test_continue(tmp)
         test_empty_ranks(tmp)
         test_continue_fixed(tmp)
+        test_continue_drift(tmp)
         test_walltime_cadence(tmp)
         test_signals(tmp)
         test_signals(tmp, FIXED, " fixed steps")

@@ -3,6 +3,7 @@
  * pair, on the vector path and the portable one alike, at the boundary to
  * the last bit, for NaN separations, and over runs of any length. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "check_main.h"
 #include "pair_sieve.h"
@@ -124,6 +125,8 @@ END_TEST
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("pair_sieve");
+  /* where there are no AVX-512 lanes both paths are the portable one: say so */
+  printf("pair_sieve: PairSieveRun takes the %s path on this processor\n", PairSieveVectorised() ? "AVX-512" : "portable (the AVX-512 one is not tested here)");
   TCase *tc = tcase_create("pair_sieve");
   tcase_add_test(tc, test_definition);
   tcase_add_test(tc, test_threshold_bits);
