@@ -458,7 +458,6 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
           const EnginePairMemo *m = EnginePairMemoFor(e, k, i, j, mm);
           EngineBatchAdd(&win->batch, m, k, i, j, nl->slot[k], q, r, rs);
           if (need) win->cp[q] = m->cp;
-          out = ENGINE_PAIR_FORCE_TORQUE;
         } else {
           rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
           /* apart (d <= 0): at most an approaching pair's bound, if it is within reach */

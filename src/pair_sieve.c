@@ -40,7 +40,7 @@ __attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(cons
   const __m512i   even = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 14, 12, 10, 8, 6, 4, 2, 0);
   const __m512i   odd  = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 15, 13, 11, 9, 7, 5, 3, 1);
   const __m256i   lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0), stop = _mm256_set1_epi32(PAIR_SIEVE_STOP);
-  const __m512d   grow = _mm512_set1_pd(1.0 + 1e-9), reach = _mm512_set1_pd(sv->reach);
+  const __m512d   grow = _mm512_set1_pd(PAIR_SIEVE_GROW), reach = _mm512_set1_pd(sv->reach);
   const PetscReal *x = sv->x;
   const int        use_reach = sv->reach >= 0.0;
   PetscInt         na = 0, k = k0;
@@ -50,11 +50,12 @@ __attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(cons
     const __m256i vi   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(even, pq));
     __m256i       vj   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(odd, pq));
     const __m256i f    = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(sv->flag + k)));
-    __mmask8      pass = _mm256_cmplt_epi32_mask(vj, _mm256_setzero_si256()) | _mm256_test_epi32_mask(f, stop);
+    const __mmask8 wall = _mm256_cmplt_epi32_mask(vj, _mm256_setzero_si256());
+    __mmask8      pass = wall | _mm256_test_epi32_mask(f, stop);
     __m256i       i3, j3;
     __m512d       r0, r1, r2, rr, rs, lim;
 
-    vj = _mm256_mask_mov_epi32(vj, _mm256_cmplt_epi32_mask(vj, _mm256_setzero_si256()), vi);
+    vj = _mm256_mask_mov_epi32(vj, wall, vi); /* a wall pair reads its particle twice */
     i3 = _mm256_add_epi32(_mm256_add_epi32(vi, vi), vi);
     j3 = _mm256_add_epi32(_mm256_add_epi32(vj, vj), vj);
     r0 = _mm512_sub_pd(_mm512_i32gather_pd(i3, x, 8), _mm512_i32gather_pd(j3, x, 8));

@@ -34,10 +34,13 @@ PETSC_EXTERN PetscInt PairSieveRunPortable(const PairSieve *, PetscInt k0, Petsc
 /* Whether PairSieveRun takes the AVX-512 lanes on this processor. */
 PETSC_EXTERN PetscBool PairSieveVectorised(void);
 
-/* The squared reach of a pair of radii sum rs (the scan's own threshold). */
+/* The squared reach of a pair of radii sum rs (the scan's own threshold):
+ * a hair over rs, so that rounding in the approach bound's own arithmetic
+ * cannot put a passed-over pair in. */
+#define PAIR_SIEVE_GROW (1.0 + 1e-9)
 static inline PetscReal PairSieveReach2(PetscReal rs, PetscReal reach)
 {
-  PetscReal t = rs * (1.0 + 1e-9) + reach;
+  PetscReal t = rs * PAIR_SIEVE_GROW + reach;
   return t * t;
 }
 
