@@ -146,6 +146,7 @@ PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
+  EngineCheckWhole(e);
   PetscCall(H5FileCreate(e->grid.comm, path, &f));
   ierr = CkptWriteParticles(f, &e->p);
   if (!ierr) ierr = CkptWriteHistory(f, e);

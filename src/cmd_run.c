@@ -244,6 +244,7 @@ static PetscErrorCode SnapshotOut(Engine *e, const RunControl *rc, SnapshotSerie
   PetscReal    wn[3 * ENGINE_MAX_WALLS], wp[3 * ENGINE_MAX_WALLS];
 
   PetscFunctionBeginUser;
+  EngineCheckWhole(e);
   for (PetscInt w = 0; w < e->nwall; w++)
     for (int a = 0; a < 3; a++) wn[3 * w + a] = e->walls[w].n[a], wp[3 * w + a] = e->walls[w].p[a];
   v.n = e->p.n, v.id = e->p.id, v.type = e->p.type, v.radius = e->p.radius;
@@ -261,6 +262,19 @@ static PetscBool SnapshotDue(const RunControl *rc, PetscInt64 step, PetscReal t_
   if (rc->snap_steps > 0 && step % rc->snap_steps == 0) return PETSC_TRUE;
   if (rc->snap_time > 0.0 && floor(t / rc->snap_time) > floor(t_prev / rc->snap_time)) return PETSC_TRUE;
   return PETSC_FALSE;
+}
+
+/* Whether anything reads the state after the coming step (a thermo line, a
+ * snapshot, a checkpoint, the end of the run), from what every rank holds
+ * alike; if nothing does, the step may be taken ahead (EngineStep).  The
+ * step's time is e->t + e->dt, as EngineStep adds it. */
+static PetscBool StateDue(const RunControl *rc, const Engine *e)
+{
+  PetscInt64 step = e->step + 1;
+  PetscReal  t    = e->t + e->dt;
+  if (step >= rc->steps || !(t < rc->end_time) || step % rc->thermo_interval == 0) return PETSC_TRUE;
+  if (rc->ckpt_steps > 0 && step % rc->ckpt_steps == 0) return PETSC_TRUE;
+  return SnapshotDue(rc, step, e->t, t);
 }
 
 static PetscErrorCode CheckpointOut(Engine *e, const RunControl *rc, const char *options)
@@ -304,6 +318,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   char          *options = NULL;
   PetscInt64     step0;
   PetscBool      ckpt_on, snap_on, stopped = PETSC_FALSE;
+  PetscInt       pending = ENGINE_REQUEST_NONE; /* a request still to meet (the step that reported it was taken ahead) */
   SnapshotSeries series;
 
   PetscFunctionBeginUser;
@@ -361,17 +376,22 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   }
   while (e.step < rc.steps && e.t < rc.end_time) {
     PetscReal t_prev = e.t;
+    PetscInt  req;
     if (SignalsCaught()) e.request = ENGINE_REQUEST_STOP;
     else if (rc.ckpt_wall > 0.0 && t1 - tckpt >= rc.ckpt_wall) e.request = ENGINE_REQUEST_CHECKPOINT;
-    PetscCall(EngineStep(&e));
+    PetscCall(EngineStep(&e, pending == ENGINE_REQUEST_NONE && !StateDue(&rc, &e) ? PETSC_TRUE : PETSC_FALSE));
     PetscCall(PetscTime(&t1));
+    /* a request met in a step taken ahead waits for the next, which is not */
+    req     = PetscMax(pending, e.request_all);
+    pending = e.opened ? req : ENGINE_REQUEST_NONE;
+    if (e.opened) req = ENGINE_REQUEST_NONE;
     if (e.step % rc.thermo_interval == 0) PetscCall(ThermoWrite(&e, thermo, t1 - t0));
     if (snap_on && SnapshotDue(&rc, e.step, t_prev, e.t)) PetscCall(SnapshotOut(&e, &rc, &series, options));
-    if (e.request_all >= ENGINE_REQUEST_CHECKPOINT || (rc.ckpt_steps > 0 && e.step % rc.ckpt_steps == 0)) {
+    if (req >= ENGINE_REQUEST_CHECKPOINT || (rc.ckpt_steps > 0 && e.step % rc.ckpt_steps == 0)) {
       PetscCall(CheckpointOut(&e, &rc, options));
       tckpt = t1;
     }
-    if (e.request_all == ENGINE_REQUEST_STOP) {
+    if (req == ENGINE_REQUEST_STOP) {
       PetscCall(PetscPrintf(comm, "hdem: signal received: checkpoint written at step %" PetscInt64_FMT "; continue with -restart latest (exit code %d)\n", e.step, HDEM_EXIT_CHECKPOINTED));
       stopped = PETSC_TRUE;
       break;

@@ -259,26 +259,44 @@ PetscErrorCode EngineResume(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode EngineStep(Engine *e)
+/* The step's second half: the kick and the rebuild bits, with the next
+ * step's first half where it may go along (EngineStep's ahead). */
+static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscReal lo[3], PetscReal hi[3])
 {
-  Particles *p  = &e->p;
-  PetscInt   bits;
-  PetscReal  dt = e->dt, bound, lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
-  IntegratorRebuild rb;
+  Particles        *p  = &e->p;
+  const PetscReal  *g  = e->gravity_pending ? e->gravity : NULL;
+  IntegratorRebuild rb = EngineRebuildTest(e, EngineNextLongest(e));
+  IntegratorOpen    op = {e->ctl.dt_fixed, e->gravity, p->vp, p->wp, 0.0};
+  PetscInt          bits;
+
+  if (!(ahead && e->ctl.mode == TIMESTEP_FIXED)) return IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);
+  bits = IntegratorCloseOpenBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w, &op);
+  e->work_gravity += op.work;
+  e->sums_zero = PETSC_TRUE;
+  e->opened    = PETSC_TRUE;
+  return bits;
+}
+
+PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
+{
+  PetscInt  bits;
+  PetscReal dt = e->dt, bound, lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_integrate));
-  EngineOpenStep(e, dt);
+  if (!e->opened) EngineOpenStep(e, dt);
+  e->opened = PETSC_FALSE;
   PetscCall(PetscLogStagePop());
   if (e->rebuild_next) PetscCall(EngineRebuild(e));
   else {
     PetscCall(PetscLogStagePush(e->stage_comm));
-    PetscCall(ExchangeForward(&e->grid, &e->ex, p));
+    PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p));
     PetscCall(PetscLogStagePop());
   }
   PetscCall(EngineForces(e, dt, PETSC_TRUE, &bound));
-  rb   = EngineRebuildTest(e, EngineNextLongest(e));
-  bits = IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, e->gravity_pending ? e->gravity : NULL, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w); /* kick, and EngineRebuildBits */
+  PetscCall(PetscLogStagePush(e->stage_integrate));
+  bits = EngineCloseStep(e, dt, ahead, lo, hi);
+  PetscCall(PetscLogStagePop());
   e->t += dt;
   e->step++;
   e->dt_min = PetscMin(e->dt_min, dt);
@@ -296,6 +314,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
   PetscReal        sum[5] = {0, 0, 0, e->work_gravity, 0}, mx = 0.0;
 
   PetscFunctionBeginUser;
+  EngineCheckWhole(e);
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
     sum[0] += 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -312,7 +331,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 /* What only stepping needs (lists, histories, halo, scratch, predicted
  * velocities, torques, build positions) is released, so the final output
  * does not stack on the time loop's memory. */
-PetscErrorCode EngineFinish(Engine *e)
+static PetscErrorCode EngineRelease(Engine *e)
 {
   Particles *p = &e->p;
 
@@ -330,10 +349,18 @@ PetscErrorCode EngineFinish(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode EngineFinish(Engine *e)
+{
+  PetscFunctionBeginUser;
+  EngineCheckWhole(e);
+  PetscCall(EngineRelease(e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode EngineDestroy(Engine *e)
 {
   PetscFunctionBeginUser;
-  PetscCall(EngineFinish(e));
+  PetscCall(EngineRelease(e));
   PetscCall(ExchangeDestroy(&e->ex));
   PetscCall(NeighborListDestroy(&e->nl));
   PetscCall(HistoryStoreDestroy(&e->hs));

@@ -39,6 +39,7 @@ typedef struct {
   PetscReal    drift[3];     /* the common drift of the rebuild criterion (IntegratorRebuild): the midpoint of the displacements' global ranges at the last reduction */
   PetscBool    gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStepBodies) */
   PetscBool    sums_zero;    /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
+  PetscBool    opened;       /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
   PetscInt     rebuilds;
   PetscReal    dt_min, dt_max, dt_sum;
   PetscBool    warned_fixed;
@@ -72,7 +73,13 @@ static inline PetscReal EngineGhostCutoff(const Engine *e)
 
 PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);   /* after grid, particles, model, walls are in place */
 PETSC_EXTERN PetscErrorCode EngineResume(Engine *);  /* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
-PETSC_EXTERN PetscErrorCode EngineStep(Engine *);
+/* One step.  With ahead, the caller reads nothing of the state before the
+ * next step (no output, no statistics, no checkpoint): a fixed step then
+ * does the next step's first half in this one's second pass
+ * (IntegratorCloseOpenBodies), bitwise as apart, and sets opened. */
+PETSC_EXTERN PetscErrorCode EngineStep(Engine *, PetscBool ahead);
+/* The state is whole: between steps, not ahead into the next (EngineStep). */
+#define EngineCheckWhole(e) PetscCheck(!(e)->opened, (e)->grid.comm, PETSC_ERR_ORDER, "the particle state is read mid-step: the step before was taken ahead")
 PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *); /* collective */
 PETSC_EXTERN PetscErrorCode EngineFinish(Engine *);  /* after the last step: only the particle state, counters and stats remain */
 PETSC_EXTERN PetscErrorCode EngineDestroy(Engine *);

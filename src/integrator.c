@@ -76,48 +76,44 @@ INLINE PetscBool AnyFrozen(const PetscInt *fl)
   return ((fl[0] | fl[1] | fl[2] | fl[3]) & PARTICLE_FROZEN) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* The first half of a step for one row of four components (c of a block,
+ * qg = m g over them) from v, w, f, t in hand: the kick, the drift, the
+ * predictions, f = t = 0 and gravity's work into work4. */
+INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 vo, V4 wo, PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, PetscReal *f, PetscReal *t, V4 *work4)
+{
+  const V4 zero = {0, 0, 0, 0};
+  V4       dv = fo * rm * hh, dw = to * ri * hh, xo = Load4(x);
+  V4       vn = Keep(fz, vo, vo + dv), wn = Keep(fz, wo, wo + dw);
+  Store4(v, vn);
+  Store4(w, wn);
+  Store4(x, Keep(fz, xo, xo + vn * dd));
+  Store4(vp, Keep(fz, vn, vn + dv)); /* a frozen body's vp is its v (ParticlesAppend): no load */
+  Store4(wp, Keep(fz, wn, wn + dw));
+  Store4(f, zero);
+  Store4(t, zero);
+  *work4 += Keep(fz, zero, qg * vn * dd); /* frozen bodies do no work */
+}
+
 /* IntegratorOpenStepBodies' block of four bodies at o = 3 i; gravity's work into work4. */
 INLINE void OpenBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4)
 {
-  const V4 zero = {0, 0, 0, 0};
-  V4       rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
-  M4       fz[3] = {{0}};
+  V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
+  M4 fz[3] = {{0}};
   SpreadBodies(fl, m, in, rm, ri, fz, frozen);
   Spread(m, qm);
   for (int c = 0; c < 3; c++) {
-    PetscInt o  = 4 * c;
-    V4       dv = Load4(f + o) * rm[c] * hh, dw = Load4(t + o) * ri[c] * hh;
-    V4       vn = Keep(fz[c], Load4(v + o), Load4(v + o) + dv), wn = Keep(fz[c], Load4(w + o), Load4(w + o) + dw);
-    Store4(v + o, vn);
-    Store4(w + o, wn);
-    Store4(x + o, Keep(fz[c], Load4(x + o), Load4(x + o) + vn * dd));
-    Store4(vp + o, Keep(fz[c], vn, vn + dv)); /* a frozen body's vp is its v (ParticlesAppend): no load */
-    Store4(wp + o, Keep(fz[c], wn, wn + dw));
-    Store4(f + o, zero);
-    Store4(t + o, zero);
-    *work4 += Keep(fz[c], zero, qm[c] * G[c] * vn * dd); /* frozen bodies do no work */
+    PetscInt o = 4 * c;
+    OpenRow(fz[c], rm[c], ri[c], qm[c] * G[c], hh, dd, Load4(f + o), Load4(t + o), Load4(v + o), Load4(w + o), x + o, v + o, w + o, vp + o, wp + o, f + o, t + o, work4);
   }
 }
 
-/* The step's first half for four bodies at a time, in one pass over the
- * arrays: the kick dv = f (1 / m) h, v += dv (w likewise with t, I), the
- * drift x += v dt, the prediction vp = v + dv; gravity's work
- * m g . v dt summed in four lanes.  f and t are left zero: the coming force
- * sums start there, and the pass has them in hand (no second sweep). */
-__attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
+/* The scalar first half of bodies the blocks of four leave over: their
+ * gravity work. */
+static PetscReal OpenTail(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
 {
-  const PetscReal h = 0.5 * dt;
-  const V4        hh = {h, h, h, h}, dd = {dt, dt, dt, dt}, zero = {0, 0, 0, 0};
-  const V4        G[3] = {{g[0], g[1], g[2], g[0]}, {g[1], g[2], g[0], g[1]}, {g[2], g[0], g[1], g[2]}};
-  V4              work4 = zero;
-  PetscReal       work  = 0.0;
-  PetscInt        i     = 0;
-  for (; i + 4 <= n; i += 4) {
-    PetscInt o = 3 * i;
-    if (AnyFrozen(fl + i)) OpenBlock(PETSC_TRUE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
-    else OpenBlock(PETSC_FALSE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
-  }
-  for (; i < n; i++) {
+  const PetscReal h    = 0.5 * dt;
+  PetscReal       work = 0.0;
+  for (PetscInt i = 0; i < n; i++) {
     PetscReal rmi = 1.0 / m[i], rii = 1.0 / in[i];
     for (int a = 0; a < 3 && !(fl[i] & PARTICLE_FROZEN); a++) {
       PetscReal dv = f[3 * i + a] * rmi * h, dw = t[3 * i + a] * rii * h;
@@ -130,7 +126,35 @@ __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBo
     }
     for (int a = 0; a < 3; a++) f[3 * i + a] = t[3 * i + a] = 0.0;
   }
-  return work + ((work4[0] + work4[1]) + (work4[2] + work4[3]));
+  return work;
+}
+
+/* gravity over the twelve components of a block */
+INLINE void SpreadGravity(const PetscReal g[3], V4 G[3])
+{
+  G[0] = (V4){g[0], g[1], g[2], g[0]};
+  G[1] = (V4){g[1], g[2], g[0], g[1]};
+  G[2] = (V4){g[2], g[0], g[1], g[2]};
+}
+
+/* The step's first half for four bodies at a time, in one pass over the
+ * arrays: the kick dv = f (1 / m) h, v += dv (w likewise with t, I), the
+ * drift x += v dt, the prediction vp = v + dv; gravity's work
+ * m g . v dt summed in four lanes.  f and t are left zero: the coming force
+ * sums start there, and the pass has them in hand (no second sweep). */
+__attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
+{
+  const PetscReal h = 0.5 * dt;
+  const V4        hh = {h, h, h, h}, dd = {dt, dt, dt, dt}, zero = {0, 0, 0, 0};
+  V4              G[3], work4 = zero;
+  PetscInt        i = 0;
+  SpreadGravity(g, G);
+  for (; i + 4 <= n; i += 4) {
+    PetscInt o = 3 * i;
+    if (AnyFrozen(fl + i)) OpenBlock(PETSC_TRUE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
+    else OpenBlock(PETSC_FALSE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
+  }
+  return OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, dt, g, x + 3 * i, v + 3 * i, w + 3 * i, vp + 3 * i, wp + 3 * i) + ((work4[0] + work4[1]) + (work4[2] + work4[3]));
 }
 
 /* per body of four, the sum of its three components' entries of the
@@ -199,26 +223,41 @@ PetscInt IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, c
   return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
 }
 
+/* The next step's first half fused into a step's second half: its
+ * constants and predictions (CloseBlock's op). */
+typedef struct {
+  V4         hh, dd, G[3]; /* half the next step, the next step, gravity over a block */
+  PetscReal *vp, *wp;      /* at the block */
+  V4        *work4;
+} OpenLanes;
+
 /* IntegratorCloseStepBodies' block of four bodies at o = 3 i (G: gravity, or
  * NULL), with the squares of the rebuild test's vectors per component (dc:
  * the displacement less the drift C, dx: the displacement) and the
- * displacements' ranges (lanes of the 12-layout). */
-INLINE void CloseBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f, const PetscReal *t, V4 hh, const PetscReal *x, const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3], V4 f2[3], V4 lo[3], V4 hi[3])
+ * displacements' ranges (lanes of the 12-layout).  With op the kicked v, w
+ * and the step's f, t go on in registers into the next step's first half
+ * (OpenRow) instead of back to memory. */
+INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f, PetscReal *t, V4 hh, PetscReal *x, const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3], V4 f2[3], V4 lo[3], V4 hi[3])
 {
   V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
   M4 fz[3] = {{0}};
   SpreadBodies(fl, m, in, rm, ri, fz, frozen);
-  if (G) Spread(m, qm);
+  if (G || op) Spread(m, qm);
   for (int c = 0; c < 3; c++) {
     PetscInt o  = 4 * c;
-    V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), dx = Load4(x + o) - Load4(x0 + o), dc = dx - C[c], vn;
-    if (G) Store4(f + o, fo = fo + qm[c] * G[c]);
+    V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), to = Load4(t + o), dx = Load4(x + o) - Load4(x0 + o), dc = dx - C[c], vn, wn;
+    if (G) fo = fo + qm[c] * G[c];
     vn = Keep(fz[c], vo, vo + fo * rm[c] * hh);
-    Store4(v + o, vn);
-    Store4(w + o, Keep(fz[c], wo, wo + Load4(t + o) * ri[c] * hh));
+    wn = Keep(fz[c], wo, wo + to * ri[c] * hh);
     lo[c] = Keep(dx < lo[c], dx, lo[c]);
     hi[c] = Keep(dx > hi[c], dx, hi[c]);
     dc2[c] = dc * dc, dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
+    if (op) OpenRow(fz[c], rm[c], ri[c], qm[c] * op->G[c], op->hh, op->dd, fo, to, vn, wn, x + o, v + o, w + o, op->vp + o, op->wp + o, f + o, t + o, op->work4);
+    else {
+      if (G) Store4(f + o, fo);
+      Store4(v + o, vn);
+      Store4(w + o, wn);
+    }
   }
 }
 
@@ -245,30 +284,57 @@ INLINE PetscBool BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim
   return pass;
 }
 
+/* The scalar second half of bodies the blocks of four leave over (as
+ * CloseBlock), with IntegratorMayPass on them. */
+static PetscInt CloseTail(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t, PetscReal h, const PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
+{
+  for (PetscInt k = 0; k < n; k++) {
+    PetscReal rmk = 1.0 / m[k], rik = 1.0 / in[k];
+    for (int a = 0; a < 3 && g; a++) f[3 * k + a] = f[3 * k + a] + m[k] * g[a];
+    if (fl[k] & PARTICLE_FROZEN) continue;
+    for (int a = 0; a < 3; a++) {
+      v[3 * k + a] += f[3 * k + a] * rmk * h;
+      w[3 * k + a] += t[3 * k + a] * rik * h;
+    }
+  }
+  return IntegratorMayPass(n, fl, m, x, x0, v, f, rb, lo, hi);
+}
+
 /* The step's second half, four bodies at a time: with g, gravity into the
- * force (f = f + m g, stored: the force of the step), the kick v += f (1 / m) h,
+ * force (f = f + m g, the force of the step), the kick v += f (1 / m) h,
  * w += t / I h, then IntegratorMayPass on the kicked velocities, its cheap
- * test in lanes while they are in registers. */
-__attribute__((target_clones("avx2", "default"))) PetscInt IntegratorCloseStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g, PetscReal *restrict f, const PetscReal *restrict t, PetscReal h, const PetscReal *restrict x, const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w)
+ * test in lanes while they are in registers.  With op (dt > 0) the next
+ * step's first half follows in the same pass (IntegratorCloseOpenBodies). */
+__attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g, PetscReal *restrict f, PetscReal *restrict t, PetscReal h, PetscReal *restrict x, const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w, IntegratorOpen *op)
 {
   const PetscReal gz[3] = {0.0, 0.0, 0.0}, *ga = g ? g : gz, *c = rb->c, dt_up = rb->dt_up, hs = rb->hs;
-  const V4  G[3] = {{ga[0], ga[1], ga[2], ga[0]}, {ga[1], ga[2], ga[0], ga[1]}, {ga[2], ga[0], ga[1], ga[2]}};
   const V4  Cd[3] = {{c[0], c[1], c[2], c[0]}, {c[1], c[2], c[0], c[1]}, {c[2], c[0], c[1], c[2]}};
-  const V4  hh = {h, h, h, h}, du = {dt_up, dt_up, dt_up, dt_up};
+  const V4  hh = {h, h, h, h}, du = {dt_up, dt_up, dt_up, dt_up}, zero = {0, 0, 0, 0};
   PetscReal q = 0.5 * dt_up * dt_up;
   const V4  qq = {q, q, q, q};
-  V4        L[3], H[3];
+  V4        G[3], L[3], H[3], work4 = zero;
+  OpenLanes ol;
   PetscInt  bits   = 0;
   PetscBool frozen = PETSC_FALSE;
   PetscInt  i      = 0;
+  SpreadGravity(ga, G);
+  if (op) {
+    PetscReal ho = 0.5 * op->dt;
+    ol.hh = (V4){ho, ho, ho, ho}, ol.dd = (V4){op->dt, op->dt, op->dt, op->dt}, ol.work4 = &work4;
+    SpreadGravity(op->g, ol.G);
+  }
   for (int k = 0; k < 3; k++) /* lane l of row k holds axis (4 k + l) % 3 */
     for (int l = 0; l < 4; l++) L[k][l] = lo[(4 * k + l) % 3], H[k][l] = hi[(4 * k + l) % 3];
   for (; i + 4 <= n; i += 4) {
-    V4 dc2[3], dx2[3], v2[3], f2[3], M = Load4(m + i), A, Aw, B, C;
-    if (AnyFrozen(fl + i)) {
-      CloseBlock(PETSC_TRUE, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
-      frozen = PETSC_TRUE;
-    } else CloseBlock(PETSC_FALSE, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+    V4        dc2[3], dx2[3], v2[3], f2[3], M = Load4(m + i), A, Aw, B, C;
+    PetscBool fz = AnyFrozen(fl + i);
+    frozen       = frozen || fz;
+    if (op) {
+      ol.vp = op->vp + 3 * i, ol.wp = op->wp + 3 * i;
+      if (fz) CloseBlock(PETSC_TRUE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+      else CloseBlock(PETSC_FALSE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+    } else if (fz) CloseBlock(PETSC_TRUE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+    else CloseBlock(PETSC_FALSE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
     if (bits == INTEGRATOR_BEYOND_ALL) continue;
     A = BodySums(dc2), Aw = BodySums(dx2), B = BodySums(v2), C = BodySums(f2);
     if (!(bits & INTEGRATOR_BEYOND_DRIFT) && BeyondLanes(WithinLanes(A, B, C, M, du, qq, hs), A, B, C, M, du, hs, fl + i)) bits |= INTEGRATOR_BEYOND_DRIFT;
@@ -283,15 +349,17 @@ __attribute__((target_clones("avx2", "default"))) PetscInt IntegratorCloseStepBo
         hi[a] = H[k][l] > hi[a] ? H[k][l] : hi[a];
       }
   }
-  for (PetscInt k = i; k < n; k++) {
-    PetscReal rmk = 1.0 / m[k], rik = 1.0 / in[k];
-    for (int a = 0; a < 3 && g; a++) f[3 * k + a] = f[3 * k + a] + m[k] * g[a];
-    if (fl[k] & PARTICLE_FROZEN) continue;
-    for (int a = 0; a < 3; a++) {
-      v[3 * k + a] += f[3 * k + a] * rmk * h;
-      w[3 * k + a] += t[3 * k + a] * rik * h;
-    }
-  }
-  bits |= IntegratorMayPass(n - i, fl + i, m + i, x + 3 * i, x0 + 3 * i, v + 3 * i, f + 3 * i, rb, lo, hi); /* the tail, with its ranges */
+  bits |= CloseTail(n - i, fl + i, m + i, in + i, g, f + 3 * i, t + 3 * i, h, x + 3 * i, x0 + 3 * i, rb, lo, hi, v + 3 * i, w + 3 * i); /* with its ranges */
+  if (op) op->work = OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, op->dt, op->g, x + 3 * i, v + 3 * i, w + 3 * i, op->vp + 3 * i, op->wp + 3 * i) + ((work4[0] + work4[1]) + (work4[2] + work4[3]));
   return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
+}
+
+PetscInt IntegratorCloseStepBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
+{
+  return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, NULL);
+}
+
+PetscInt IntegratorCloseOpenBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op)
+{
+  return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, op);
 }

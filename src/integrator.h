@@ -52,7 +52,23 @@ typedef struct {
 PETSC_EXTERN PetscInt IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
 /* The second half of a step: with g (else NULL) first f = f + m g for every
  * body, then the kick v += f (1 / m) h, w += t (1 / I) h (frozen bodies stay), then
- * IntegratorMayPass on the kicked velocities, in one pass. */
-PETSC_EXTERN PetscInt IntegratorCloseStepBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t, PetscReal h, const PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w);
+ * IntegratorMayPass on the kicked velocities, in one pass.  x and t are not
+ * written (IntegratorCloseOpenBodies shares the pass). */
+PETSC_EXTERN PetscInt IntegratorCloseStepBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w);
+
+/* The next step's first half for IntegratorCloseOpenBodies. */
+typedef struct {
+  PetscReal        dt;      /* the next step */
+  const PetscReal *g;       /* gravity, for its work */
+  PetscReal       *vp, *wp; /* the predictions (as IntegratorOpenStepBodies) */
+  PetscReal        work;    /* out: gravity's work over the next step's drift */
+} IntegratorOpen;
+
+/* IntegratorCloseStepBodies, then IntegratorOpenStepBodies for the next step
+ * (op), in one pass with the same bits as the two: a body's kicked v, w and
+ * its force f, t are not stored and loaded again between them.  For a next
+ * step known before this one ends (a fixed step) and a state nobody reads
+ * in between: f is left zero, not the step's force. */
+PETSC_EXTERN PetscInt IntegratorCloseOpenBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op);
 
 #endif

@@ -12,6 +12,9 @@
 - a drifting bed continues bitwise too (the rebuild criterion's drift is kept);
 - all of that with fixed steps too (the benchmark decks' mode): checkpoints by step
   count, by wall clock (each request taken once) and by signal, and restarts from them;
+  steps taken ahead (a fixed step's next first half fused into its second, where
+  nothing reads the state between) give the bits of steps taken apart, and snapshots
+  by simulated time still land on whole steps;
 - kill -9 at random moments while checkpoints are being written (every step) never
   leaves a corrupt checkpoint as the latest: -restart latest always continues, bitwise;
 - truncated, empty, missing or foreign files given to -restart are clear errors naming
@@ -116,6 +119,16 @@ def test_continue_fixed(tmp):
     run(3, "1,3,1", d, "-steps", "1200", "-restart", os.path.join(d, "checkpoints", "step_000000400.h5"), *FIXED)
     ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
     check(ok, "  written on 2 ranks at step 400, continued on 3: final state bitwise identical %s" % why)
+    # Steps after which nothing is read are taken ahead (the next first half fused
+    # into the second); snapshots by simulated time must still see whole steps.
+    snap = ["-snapshot_interval_time", "1.3e-4"]
+    apart, ahead = os.path.join(tmp, "fixed_apart"), os.path.join(tmp, "fixed_ahead")
+    run(2, "2,1,1", apart, "-steps", "1200", "-thermo_interval", "1", *snap, *FIXED)
+    run(2, "2,1,1", ahead, "-steps", "1200", *snap, *FIXED)
+    names = sorted(os.path.basename(p) for p in glob.glob(os.path.join(apart, "snapshots", "*.h5")))
+    check(names == sorted(os.path.basename(p) for p in glob.glob(os.path.join(ahead, "snapshots", "*.h5"))) and len(names) == 5, "  steps taken ahead: the same snapshots by simulated time (%s)" % names)
+    bad = [n for n in names + ["../final.h5"] if not same(os.path.join(apart, "snapshots", n), os.path.join(ahead, "snapshots", n))[0]]
+    check(not bad, "  steps taken ahead and apart (thermo every step): snapshots and final state bitwise identical (differ: %s)" % bad)
 
 
 def test_continue_drift(tmp):

@@ -83,7 +83,7 @@ START_TEST(test_periodic_corner)
   PetscReal s[1][6] = {{0.0095, 0.0095, 0.0095, 1.0, 1.0, 1.0}}, g[7];
   Engine    e;
   EngineOneSphere("corner", s, "-neighbor_skin 2e-4", &e);
-  for (int k = 0; k < 300; k++) ck_assert_int_eq(EngineStep(&e), 0); /* 3 mm along the diagonal: across the corner */
+  for (int k = 0; k < 300; k++) ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0); /* 3 mm along the diagonal: across the corner */
   GlobalParticle(&e, 1, g);
   ck_assert_msg(g[6] == 1.0, "the particle is owned %g times", g[6]);
   for (int a = 0; a < 3; a++) {
@@ -105,7 +105,7 @@ START_TEST(test_wrap_rounding)
   EngineOneSphere("wrap", s, "", &e);
   for (PetscInt i = 0; i < e.p.n; i++) e.p.x[3 * i] = -1e-19; /* -1e-19 + 0.01 == 0.01 */
   e.rebuild_next = PETSC_TRUE;
-  ck_assert_int_eq(EngineStep(&e), 0);
+  ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0);
   GlobalParticle(&e, 1, g);
   ck_assert_msg(g[6] == 1.0, "the particle is owned %g times", g[6]);
   ck_assert_msg(g[0] == 0.0, "x %.17g, expected 0 (the box's start)", g[0]);
@@ -128,7 +128,7 @@ START_TEST(test_sparse_class)
   EngineFromString(opts, &e);
   for (int k = 0; k < 3; k++) {
     e.rebuild_next = PETSC_TRUE;
-    ck_assert_int_eq(EngineStep(&e), 0);
+    ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0);
   }
   ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
   ck_assert_msg(ru.ru_maxrss < 512 * 1024, "peak RSS %ld KiB for three particles", (long)ru.ru_maxrss);
@@ -150,7 +150,7 @@ START_TEST(test_contact_across_boundary)
   WriteData(path, 2, s, 2 * R, lo, hi);
   snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4", path);
   EngineFromString(opts, &e);
-  while (e.t < 2e-3) ck_assert_int_eq(EngineStep(&e), 0);
+  while (e.t < 2e-3) ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0);
   GlobalParticle(&e, 1, a);
   GlobalParticle(&e, 2, b);
   e_run = (b[3] - a[3]) / (2 * v);
@@ -200,7 +200,7 @@ static void ElasticBoxRun(const char *extra, PetscReal vrand, Engine *e, EngineS
   snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true %s -insert_count 400 -insert_spacing 1.02 -insert_radius_min 0.5e-3 -insert_radius_max 0.7e-3 -insert_velocity_random %g -contact_law hertz -material_E 1e7 -contact_damping none -contact_mu 0 -neighbor_skin 1e-4", extra, (double)vrand);
   EngineFromString(opts, e);
   ck_assert_int_eq(EngineGetStats(e, s0), 0);
-  for (int k = 0; k < 1500; k++) ck_assert_int_eq(EngineStep(e), 0);
+  for (int k = 0; k < 1500; k++) ck_assert_int_eq(EngineStep(e, PETSC_FALSE), 0);
   ck_assert_int_eq(EngineGetStats(e, s), 0);
 }
 
@@ -312,7 +312,7 @@ static void StepListed(Engine *e, PetscInt steps, const char *what)
 {
   PetscReal miss = 0.0;
   for (PetscInt k = 0; k < steps; k++) {
-    ck_assert_int_eq(EngineStep(e), 0);
+    ck_assert_int_eq(EngineStep(e, PETSC_FALSE), 0);
     miss += (PetscReal)ContactsUnlisted(e);
   }
   ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, &miss, 1), 0);

@@ -3,7 +3,8 @@
  * gravity where asked, a constant force integrates exactly to rounding, and
  * the rebuild criterion agrees with IntegratorMayPass, measures displacements
  * from the common drift (and absolutely against the whole skin; frozen
- * bodies by the drift) and returns their ranges. */
+ * bodies by the drift) and returns their ranges; the second half fused
+ * with the next step's first gives the bits of the two apart. */
 #include <string.h>
 #include "check_main.h"
 #include "integrator.h"
@@ -96,6 +97,44 @@ START_TEST(test_lanes_match_tail)
   ExpectSameBits(all.f, one.f, 3 * NB, "f");
   ExpectSameBits(all.v, one.v, 3 * NB, "v (second half)");
   ExpectSameBits(all.w, one.w, 3 * NB, "w (second half)");
+}
+END_TEST
+
+/* IntegratorCloseOpenBodies against IntegratorCloseStepBodies then
+ * IntegratorOpenStepBodies: every array bitwise, the bits, the ranges and
+ * the work; over every count (lane groups and tails), with and without a
+ * frozen body and gravity in the second half, with a drift. */
+START_TEST(test_close_open_fused)
+{
+  const PetscReal g[3] = {0.3, -0.1, -9.81}, dt = 1e-3, dt_next = 7e-4;
+  for (PetscInt n = 0; n <= NB; n++)
+    for (int variant = 0; variant < 4; variant++) {
+      const PetscReal  *gc = variant & 1 ? g : NULL;
+      IntegratorRebuild rb = {dt_next, 2e-3, {1e-4, -2e-4, 0.0}};
+      Bodies            two, one;
+      PetscReal         lo2[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi2[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo1[3], hi1[3], work2;
+      PetscInt          bits2, bits1;
+      IntegratorOpen    op;
+      BodiesFill(&two, variant & 2 ? 6 : -1);
+      for (PetscInt k = 0; k < 3 * NB; k++) two.x[k] += 1e-3 * Draw(k, 30); /* displacements since the build */
+      one = two;
+      memcpy(lo1, lo2, sizeof(lo1)), memcpy(hi1, hi2, sizeof(hi1));
+      bits2 = CloseRanges(&two, 0, n, gc, 0.5 * dt, &rb, lo2, hi2);
+      work2 = Open(&two, 0, n, dt_next, g);
+      op    = (IntegratorOpen){dt_next, g, one.vp, one.wp, 0.0};
+      bits1 = IntegratorCloseOpenBodies(n, one.fl, one.m, one.in, gc, one.f, one.t, 0.5 * dt, one.x, one.x0, &rb, lo1, hi1, one.v, one.w, &op);
+      ck_assert_msg(bits1 == bits2, "n %d variant %d: bits %d vs %d", (int)n, variant, (int)bits1, (int)bits2);
+      ck_assert_msg(memcmp(&op.work, &work2, sizeof(work2)) == 0, "n %d variant %d: work %.17g vs %.17g", (int)n, variant, op.work, work2);
+      ExpectSameBits(lo1, lo2, 3, "lo");
+      ExpectSameBits(hi1, hi2, 3, "hi");
+      ExpectSameBits(one.x, two.x, 3 * NB, "x");
+      ExpectSameBits(one.v, two.v, 3 * NB, "v");
+      ExpectSameBits(one.w, two.w, 3 * NB, "w");
+      ExpectSameBits(one.vp, two.vp, 3 * NB, "vp");
+      ExpectSameBits(one.wp, two.wp, 3 * NB, "wp");
+      ExpectSameBits(one.f, two.f, 3 * NB, "f");
+      ExpectSameBits(one.t, two.t, 3 * NB, "t");
+    }
 }
 END_TEST
 
@@ -234,6 +273,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_constant_force);
   tcase_add_test(tc, test_rebuild_criterion);
   tcase_add_test(tc, test_rebuild_drift);
+  tcase_add_test(tc, test_close_open_fused);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }
