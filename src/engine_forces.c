@@ -289,6 +289,45 @@ typedef struct {
   PetscReal b;     /* the bound so far */
 } EngineBound;
 
+/* The window's results into the particles in pair order (EngineAccumulate's
+ * sums, bit for bit).  Pairs come in runs of one first member: its force and
+ * torque stay in registers through the run instead of going back to memory
+ * after each pair. */
+static void EngineWindowAccumulate(Particles *p, const EngineWindow *win)
+{
+  PetscReal *f = p->f, *t = p->t;
+  /* the run's sums as scalars: as arrays they went through the stack, partly as pairs, stalling each load on the last store */
+  PetscReal  f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0;
+  PetscInt   run = -1; /* the particle whose sums these are */
+
+  for (PetscInt q = 0; q < win->n; q++) {
+    const PetscReal *res = win->res + 9 * q;
+    const unsigned   out = win->out[q];
+    const PetscBool  tor = out == ENGINE_PAIR_FORCE_TORQUE ? PETSC_TRUE : PETSC_FALSE;
+    PetscInt         ti, tj;
+    if (out == ENGINE_PAIR_NONE) continue;
+    ti = NeighborTarget(p, win->i[q]), tj = win->j[q] >= 0 ? NeighborTarget(p, win->j[q]) : -1;
+    if (ti != run) {
+      if (run >= 0) f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+      run = ti;
+      if (run >= 0) f0 = f[3 * run], f1 = f[3 * run + 1], f2 = f[3 * run + 2], t0 = t[3 * run], t1 = t[3 * run + 1], t2 = t[3 * run + 2];
+    }
+    if (ti >= 0) {
+      f0 += res[0], f1 += res[1], f2 += res[2];
+      if (tor) t0 += res[3], t1 += res[4], t2 += res[5];
+    }
+    if (tj >= 0 && tj == run) { /* a particle and its own periodic image */
+      f0 -= res[0], f1 -= res[1], f2 -= res[2];
+      if (tor) t0 += res[6], t1 += res[7], t2 += res[8];
+    } else if (tj >= 0)
+      for (int a = 0; a < 3; a++) {
+        f[3 * tj + a] -= res[a];
+        if (tor) t[3 * tj + a] += res[6 + a];
+      }
+  }
+  if (run >= 0) f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+}
+
 /* The batch's contacts, then those of its pairs found apart through the
  * generic path, then every result of the window into the particles in pair order. */
 static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, EngineWindow *win, PetscReal dt, EnginePairMemo *mm, EngineBound *eb)
@@ -304,8 +343,7 @@ static PetscErrorCode EngineWindowFlush(Engine *e, const ContactBatchModel *bm, 
       PetscCall(EnginePairGeneric(e, bt->k[b], dt, eb->dt_up, eb->need, mm, &eb->b, win->res + 9 * bt->out[b], &out));
       win->out[bt->out[b]] = (unsigned char)out;
     } else if (eb->need) eb->b = PetscMin(eb->b, EngineContactBound(e, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b], e->nl.h[bt->slot[b]].v_imp));
-  for (PetscInt q = 0; q < win->n; q++)
-    if (win->out[q] != ENGINE_PAIR_NONE) EngineAccumulate(p, p->f, p->t, win->i[q], win->j[q], win->res + 9 * q, (EnginePairOut)win->out[q]);
+  EngineWindowAccumulate(p, win);
   win->n = bt->n = bt->npool = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
