@@ -22,6 +22,7 @@ PetscErrorCode ExchangeDestroy(Exchange *ex)
 {
   PetscFunctionBeginUser;
   for (int s = 0; s < 6; s++) PetscCall(PetscFree(ex->send[s]));
+  PetscCall(PetscFree(ex->root));
   PetscCall(PetscFree(ex->sbuf));
   PetscCall(PetscFree(ex->rbuf));
   PetscCall(PetscMemzero(ex, sizeof(*ex)));
@@ -211,6 +212,28 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Each image made in place repeats the motion of the particle it was made
+ * from, and that one's root before it (sweeps run in order).  The send
+ * lists then name roots: a later swap may send an image made in place,
+ * whose motion is its root's (and, forwarded without images, only there). */
+static PetscErrorCode ExchangeRoots(Exchange *ex, const Particles *p)
+{
+  PetscInt ntot = p->n + p->nghost;
+
+  PetscFunctionBeginUser;
+  if (ntot > ex->root_cap) {
+    ex->root_cap = PetscMax(ntot, 2 * ex->root_cap);
+    PetscCall(PetscFree(ex->root));
+    PetscCall(PetscMalloc1(ex->root_cap, &ex->root));
+  }
+  for (PetscInt i = 0; i < ntot; i++) ex->root[i] = i;
+  for (int sw = 0; sw < 6; sw++)
+    for (PetscInt k = 0; ex->self[sw] && k < ex->nrecv[sw]; k++) ex->root[ex->recv_start[sw] + k] = ex->root[ex->send[sw][k]];
+  for (int sw = 0; sw < 6; sw++)
+    for (PetscInt k = 0; k < ex->nsend[sw]; k++) ex->send[sw][k] = ex->root[ex->send[sw][k]];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
 {
   PetscFunctionBeginUser;
@@ -235,7 +258,8 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
           ex->send[sw][ns++] = i;
         }
       ex->nsend[sw] = ns;
-      if (to == g->rank && from == g->rank) { /* this rank's own periodic images: made in place, no message */
+      ex->self[sw]  = to == g->rank && from == g->rank ? PETSC_TRUE : PETSC_FALSE;
+      if (ex->self[sw]) { /* this rank's own periodic images: made in place, no message */
         PetscCall(ParticlesReserveGhosts(p, p->n + p->nghost + ns));
         ex->recv_start[sw] = p->n + p->nghost;
         ex->nrecv[sw]      = ns;
@@ -254,6 +278,7 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
       p->nghost += nr;
     }
   }
+  PetscCall(ExchangeRoots(ex, p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -299,7 +324,7 @@ static PetscErrorCode ForwardSelf(Exchange *ex, Particles *p, PetscInt sw)
 /* Both sides of an axis at once: their send lists hold only particles that
  * were local before the axis (ExchangeBorders), so neither side's message
  * depends on the other's; one wait instead of two, the same unpacking order. */
-PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, Particles *p)
+PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, Particles *p, PetscBool images)
 {
   PetscFunctionBeginUser;
   for (int a = 0; a < 3; a++) {
@@ -313,7 +338,7 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, Particles *p)
     }
     if (to[0] == MPI_PROC_NULL && from[0] == MPI_PROC_NULL) continue; /* walls on both sides */
     if (to[0] == g->rank) { /* one subdomain along the axis: both sides are this rank's own images */
-      for (int s = 0; s < 2; s++) PetscCall(ForwardSelf(ex, p, 2 * a + s));
+      for (int s = 0; s < 2 && images; s++) PetscCall(ForwardSelf(ex, p, 2 * a + s));
       continue;
     }
     PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ((PetscInt64)ns[0] + ns[1]) * FORWARD_REALS + 1));

@@ -21,12 +21,18 @@ typedef struct {
   PetscReal *sbuf, *rbuf; /* persistent buffers */
   PetscInt   sbuf_cap, rbuf_cap;
   PetscReal  cut;       /* ghost cutoff */
+  PetscBool  self[6];   /* the swap is this rank's own periodic images, made in place */
+  PetscInt  *root, root_cap; /* per local particle at the last borders: itself, or for an image made in
+                                place the particle whose motion it copies (followed to one that is not) */
 } Exchange;
 
 PETSC_EXTERN PetscErrorCode ExchangeCreate(const Grid *, PetscReal cut, Exchange *);
 PETSC_EXTERN PetscErrorCode ExchangeDestroy(Exchange *);
 PETSC_EXTERN PetscErrorCode ExchangeMigrate(const Grid *, Exchange *, Particles *, HistoryStore *, Scratch *, PetscInt *nlost); /* Scratch: for the store's sorts */
 PETSC_EXTERN PetscErrorCode ExchangeBorders(const Grid *, Exchange *, Particles *);
-PETSC_EXTERN PetscErrorCode ExchangeForward(const Grid *, Exchange *, Particles *);
+/* The ghosts' motion from their owners.  With images, a rank's own periodic
+ * images too; without, they are left as they are: for lists aliased to
+ * their roots (NeighborListAlias with root), nothing reads them. */
+PETSC_EXTERN PetscErrorCode ExchangeForward(const Grid *, Exchange *, Particles *, PetscBool images);
 
 #endif

@@ -54,6 +54,17 @@ static PetscErrorCode EngineBalance(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The pairs from the particles and ghosts of the last borders, their members
+ * then aliased to the roots (ExchangeBorders): the rank's own periodic
+ * images are not forwarded each step. */
+static PetscErrorCode EngineBuildLists(Engine *e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls, &e->scratch));
+  NeighborListAlias(&e->nl, e->ex.root);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Gather histories, migrate, rebuild ghosts and pairs, re-attach histories. */
 static PetscErrorCode EngineRebuild(Engine *e)
 {
@@ -76,7 +87,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p));
   PetscCall(PetscLogEventEnd(e->ev_borders, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_build, 0, 0, 0, 0));
-  PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls, &e->scratch));
+  PetscCall(EngineBuildLists(e));
   PetscCall(PetscLogEventEnd(e->ev_build, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_attach, 0, 0, 0, 0));
   PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
@@ -245,7 +256,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscArraycpy(p->vp, p->v, 3 * p->n));
   PetscCall(PetscArraycpy(p->wp, p->w, 3 * p->n));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, p));
-  PetscCall(NeighborListBuild(&e->nl, p, e->L, &e->model, e->nwall, e->walls, &e->scratch));
+  PetscCall(EngineBuildLists(e));
   PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
   PetscCall(HistoryStoreAttach(&e->hs, &e->nl, p));
   PetscCall(HistoryStoreClear(&e->hs)); /* as EngineRebuild */
@@ -253,7 +264,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscFree(x));
   PetscCall(PetscLogStagePop());
   PetscCall(PetscLogStagePush(e->stage_comm));
-  PetscCall(ExchangeForward(&e->grid, &e->ex, p));
+  PetscCall(ExchangeForward(&e->grid, &e->ex, p, PETSC_TRUE));
   PetscCall(PetscLogStagePop());
   PetscCall(EngineBalanceMark(e));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -290,7 +301,7 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
   if (e->rebuild_next) PetscCall(EngineRebuild(e));
   else {
     PetscCall(PetscLogStagePush(e->stage_comm));
-    PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p));
+    PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p, PETSC_FALSE));
     PetscCall(PetscLogStagePop());
   }
   PetscCall(EngineForces(e, dt, PETSC_TRUE, &bound));

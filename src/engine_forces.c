@@ -7,8 +7,8 @@ static inline PetscReal Norm3(const PetscReal *a)
   return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
 }
 
-/* Kinematics of pair k from half-step and predicted velocities. */
-static void EngineKinematics(const Engine *e, PetscInt i, PetscInt j, ContactKinematics *k, PetscReal *d)
+/* Kinematics of pair pk (members i, j) from half-step and predicted velocities. */
+static void EngineKinematics(const Engine *e, PetscInt pk, PetscInt i, PetscInt j, ContactKinematics *k, PetscReal *d)
 {
   const Particles *p = &e->p;
   if (j < 0) {
@@ -26,7 +26,7 @@ static void EngineKinematics(const Engine *e, PetscInt i, PetscInt j, ContactKin
     *d = p->radius[i] - h;
   } else {
     PetscReal r[3], len;
-    NeighborSeparationInline(p, e->L, i, j, r);
+    NeighborPairSeparation(&e->nl, p, pk, i, j, r);
     len = Norm3(r);
     ContactNormal(r, len, k->n);
     for (int a = 0; a < 3; a++) {
@@ -245,12 +245,12 @@ static PetscErrorCode EnginePairGeneric(Engine *e, PetscInt k, PetscReal dt, Pet
   *out = ENGINE_PAIR_NONE;
   if (j >= 0 && !need && !(fl[k] & NEIGHBOR_TOUCHED)) { /* most listed pairs do not touch: overlap first, from positions alone */
     PetscReal r[3], rs = p->radius[i] + p->radius[j];
-    if (fl[k] & NEIGHBOR_IMAGED) NeighborSeparationInline(p, e->L, i, j, r);
+    if (fl[k] & NEIGHBOR_IMAGED) NeighborPairSeparation(nl, p, k, i, j, r);
     else /* equal images: NeighborSeparation adds nothing */
       for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
     if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) PetscFunctionReturn(PETSC_SUCCESS);
   }
-  EngineKinematics(e, i, j, &kin, &d);
+  EngineKinematics(e, k, i, j, &kin, &d);
   if (d > 0.0) {
     ContactHistory *h;
     if (nl->slot[k] < 0) PetscCall(NeighborHistoryNew(nl, k));
@@ -370,6 +370,7 @@ static PetscReal EngineApproachReach(const Engine *e, const EngineBound *eb)
   if (!eb->need) return 0.0;
   for (PetscInt i = 0; i < p->n + p->nghost; i++) {
     const PetscReal *v = p->v + 3 * i;
+    if (e->ex.root[i] != i) continue; /* an image made in place: its root's motion, not forwarded to it */
     v2 = PetscMax(v2, v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
   }
   reach = 4.004 * sqrt(v2) * eb->dt_up;
@@ -392,15 +393,10 @@ static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, Pe
   bt->c[b] = &bt->pool[bt->npool - 1];
 }
 
-/* The periodic shifts (img_i - img_j) L of the imaged pairs in pair order,
- * fixed until the next build: the scan takes them in turn instead of loading
- * both members' images.  An image difference is -2 .. 2 per axis (ghosts are
- * one box length away at most), so a pair keeps the index of its shift in a
- * table of the 125. */
-#define ENGINE_SHIFT_INDEX(d0, d1, d2) (((d0) + 2) * 25 + ((d1) + 2) * 5 + ((d2) + 2))
+/* The image indices (NeighborList's image) of the imaged pairs in pair
+ * order, fixed until the next build: the scan takes them in turn. */
 static PetscErrorCode EngineImageShifts(Engine *e)
 {
-  const Particles    *p  = &e->p;
   const NeighborList *nl = &e->nl;
   PetscInt            m  = 0;
 
@@ -409,22 +405,9 @@ static PetscErrorCode EngineImageShifts(Engine *e)
   for (PetscInt k = 0; k < nl->npair; k++) m += (nl->flag[k] & NEIGHBOR_IMAGED) ? 1 : 0;
   PetscCall(PetscFree(e->shift));
   PetscCall(PetscMalloc1(m + 1, &e->shift));
-  for (int d0 = -2; d0 <= 2; d0++)
-    for (int d1 = -2; d1 <= 2; d1++)
-      for (int d2 = -2; d2 <= 2; d2++) {
-        PetscReal *t = e->shift_table[ENGINE_SHIFT_INDEX(d0, d1, d2)];
-        t[0] = d0 ? (PetscReal)d0 * e->L[0] : 0.0, t[1] = d1 ? (PetscReal)d1 * e->L[1] : 0.0, t[2] = d2 ? (PetscReal)d2 * e->L[2] : 0.0;
-      }
   m = 0;
-  for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], di[3];
-    if (!(nl->flag[k] & NEIGHBOR_IMAGED)) continue;
-    for (int a = 0; a < 3; a++) {
-      di[a] = p->image[3 * i + a] - p->image[3 * j + a];
-      PetscCheck(di[a] >= -2 && di[a] <= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart", p->id[i], p->id[j], di[a]);
-    }
-    e->shift[m++] = (unsigned char)ENGINE_SHIFT_INDEX(di[0], di[1], di[2]);
-  }
+  for (PetscInt k = 0; k < nl->npair; k++)
+    if (nl->flag[k] & NEIGHBOR_IMAGED) e->shift[m++] = nl->image[k];
   e->shift_build = nl->builds;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -488,7 +471,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
         PetscReal r[3], rs = rad[i] + rad[j], rr, len, d;
         for (int c = 0; c < 3; c++) r[c] = x[3 * i + c] - x[3 * j + c];
         if (f & NEIGHBOR_IMAGED) { /* NeighborSeparation's arithmetic */
-          const PetscReal *t = e->shift_table[*sh++];
+          const PetscReal *t = nl->shift[*sh++];
           for (int c = 0; c < 3; c++)
             if (t[c] != 0.0) r[c] += t[c];
         }
@@ -591,7 +574,7 @@ void EngineContactStats(const Engine *e, PetscReal *elastic, PetscReal *contacts
     ContactKinematics kin;
     PetscReal         d, U, F, dF, rmin;
     if (i >= p->n) continue;
-    EngineKinematics(e, i, j, &kin, &d);
+    EngineKinematics(e, k, i, j, &kin, &d);
     if (d <= 0.0) continue;
     NormalLawEval(&e->model.law, EnginePairConstants(e, k, i, j, mm)->s, d, &U, &F, &dF);
     *elastic += U;

@@ -18,6 +18,7 @@ PetscErrorCode NeighborListDestroy(NeighborList *nl)
   PetscCall(PetscFree(nl->h));
   PetscCall(PetscFree(nl->slot));
   PetscCall(PetscFree(nl->flag));
+  PetscCall(PetscFree(nl->image));
   PetscCall(PetscFree(nl->body));
   PetscCall(PetscMemzero(nl, sizeof(*nl)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -204,6 +205,8 @@ static PetscErrorCode NeighborReserve(NeighborList *nl, PetscInt need)
   PetscCall(PetscMalloc1(nl->cap, &nl->slot));
   PetscCall(PetscFree(nl->flag));
   PetscCall(PetscMalloc1(nl->cap, &nl->flag));
+  PetscCall(PetscFree(nl->image));
+  PetscCall(PetscMalloc1(nl->cap, &nl->image));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -370,12 +373,31 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
       if (gap < skin) PetscCall(NeighborAddPair(nl, i, -1 - w));
     }
   PetscCall(NeighborBodyClasses(nl, p, ntot));
+  for (int d0 = -2; d0 <= 2; d0++)
+    for (int d1 = -2; d1 <= 2; d1++)
+      for (int d2 = -2; d2 <= 2; d2++) {
+        PetscReal *t = nl->shift[NEIGHBOR_IMAGE_INDEX(d0, d1, d2)];
+        t[0] = d0 ? (PetscReal)d0 * L[0] : 0.0, t[1] = d1 ? (PetscReal)d1 * L[1] : 0.0, t[2] = d2 ? (PetscReal)d2 * L[2] : 0.0;
+      }
   for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], bi = nl->body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : nl->body[j];
+    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], bi = nl->body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : nl->body[j], di[3] = {0, 0, 0};
     nl->flag[k] = (unsigned char)((bi >= 0 && bj >= 0 ? NEIGHBOR_PAIR_CLASS(bi, bj) : NEIGHBOR_CLASS_NONE) << NEIGHBOR_CLASS_SHIFT);
     if (j >= 0)
-      for (int a = 0; a < 3; a++)
-        if (p->image[3 * i + a] != p->image[3 * j + a]) nl->flag[k] |= NEIGHBOR_IMAGED;
+      for (int a = 0; a < 3; a++) {
+        di[a] = p->image[3 * i + a] - p->image[3 * j + a];
+        PetscCheck(di[a] >= -2 && di[a] <= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart", p->id[i], p->id[j], di[a]);
+        if (di[a]) nl->flag[k] |= NEIGHBOR_IMAGED;
+      }
+    nl->image[k] = (unsigned char)NEIGHBOR_IMAGE_INDEX(di[0], di[1], di[2]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void NeighborListAlias(NeighborList *nl, const PetscInt *root)
+{
+  for (PetscInt k = 0; k < nl->npair; k++) {
+    PetscInt *m = nl->ij + 2 * k;
+    m[0] = root[m[0]];
+    if (m[1] >= 0) m[1] = root[m[1]];
+  }
 }

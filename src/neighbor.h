@@ -26,6 +26,11 @@ typedef struct {
  * accumulating in pair order, with no adjacency or per-pair force buffer. */
 #define NEIGHBOR_TOUCHED 1 /* the history is in contact: read the pair even when apart */
 #define NEIGHBOR_IMAGED  2 /* the members' image shifts differ (fixed until the next build) */
+/* A particle pair's image difference img_i - img_j, -2 .. 2 per axis (ghosts
+ * are one box length away at most), as an index into the list's table of
+ * the 125 periodic shifts */
+#define NEIGHBOR_IMAGE_INDEX(d0, d1, d2) (((d0) + 2) * 25 + ((d1) + 2) * 5 + ((d2) + 2))
+#define NEIGHBOR_IMAGES                  125
 #define NEIGHBOR_BODY_CLASSES 4
 /* The rest of a pair's flag: its members' body classes bi (NEIGHBOR_BODY_CLASSES + 1) + bj
  * (bj = NEIGHBOR_BODY_CLASSES for a wall), or NEIGHBOR_CLASS_NONE */
@@ -39,6 +44,9 @@ typedef struct {
   PetscInt       *ij; /* 2 per pair: local indices i, j, id[i] < id[j]; j < 0: wall -1 - j */
   PetscInt       *slot; /* per pair: its history in h[], or -1 (a zero history) */
   unsigned char  *flag; /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED, class */
+  unsigned char  *image; /* per pair: its members' image difference at the build (NEIGHBOR_IMAGE_INDEX), which the
+                            members' indices no longer carry once aliased (NeighborListAlias) */
+  PetscReal       shift[NEIGHBOR_IMAGES][3]; /* each image difference's periodic shift, (img_i - img_j) L */
   /* Histories only for pairs that have one (a small fraction of the listed
    * pairs), laid out in pair order at each build, new contacts appended. */
   ContactHistory *h;
@@ -56,6 +64,11 @@ PETSC_EXTERN PetscErrorCode NeighborListDestroy(NeighborList *);
 /* Drops the pairs' histories (keeping their room): gather them first
  * (HistoryStoreGather).  Its transient arrays come from the Scratch. */
 PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *, const PetscReal L[3], const ContactModel *, PetscInt nwall, const Wall *walls, Scratch *);
+/* Each particle member i becomes root[i], a local particle with the same
+ * id and motion (a rank's own periodic images to the particle they copy,
+ * ExchangeBorders): the pairs read motion that is kept current, their image
+ * differences stay in image[]. */
+PETSC_EXTERN void           NeighborListAlias(NeighborList *, const PetscInt *root);
 PETSC_EXTERN PetscErrorCode NeighborHistoryReserve(NeighborList *, PetscInt need);
 PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
 PETSC_EXTERN void           NeighborSeparation(const Particles *, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3]);
@@ -67,6 +80,17 @@ static inline void NeighborSeparationInline(const Particles *p, const PetscReal 
     PetscInt di = p->image[3 * i + a] - p->image[3 * j + a];
     r[a]        = p->x[3 * i + a] - p->x[3 * j + a];
     if (di) r[a] += (PetscReal)di * L[a];
+  }
+}
+
+/* The separation of pair k's particle members i from j (NeighborSeparation's
+ * arithmetic, the image difference the pair's). */
+static inline void NeighborPairSeparation(const NeighborList *nl, const Particles *p, PetscInt k, PetscInt i, PetscInt j, PetscReal r[3])
+{
+  const PetscReal *t = nl->shift[nl->image[k]];
+  for (int a = 0; a < 3; a++) {
+    r[a] = p->x[3 * i + a] - p->x[3 * j + a];
+    if (t[a] != 0.0) r[a] += t[a];
   }
 }
 
