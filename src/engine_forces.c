@@ -290,9 +290,9 @@ typedef struct {
 } EngineBound;
 
 /* The window's results into the particles in pair order (EngineAccumulate's
- * sums, bit for bit).  Pairs come in runs of one first member: its force and
- * torque stay in registers through the run instead of going back to memory
- * after each pair. */
+ * sums, bit for bit).  Pairs come in rows of one upper member (NeighborList:
+ * by upper id, then lower): its force and torque stay in registers through
+ * its run of pairs instead of going back to memory after each. */
 static void EngineWindowAccumulate(Particles *p, const EngineWindow *win)
 {
   PetscReal *f = p->f, *t = p->t;
@@ -307,23 +307,23 @@ static void EngineWindowAccumulate(Particles *p, const EngineWindow *win)
     PetscInt         ti, tj;
     if (out == ENGINE_PAIR_NONE) continue;
     ti = NeighborTarget(p, win->i[q]), tj = win->j[q] >= 0 ? NeighborTarget(p, win->j[q]) : -1;
-    if (ti != run) {
+    if (tj != run) {
       if (run >= 0) f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
-      run = ti;
+      run = tj;
       if (run >= 0) f0 = f[3 * run], f1 = f[3 * run + 1], f2 = f[3 * run + 2], t0 = t[3 * run], t1 = t[3 * run + 1], t2 = t[3 * run + 2];
     }
-    if (ti >= 0) {
+    if (ti >= 0 && ti == run) { /* a particle and its own periodic image */
       f0 += res[0], f1 += res[1], f2 += res[2];
       if (tor) t0 += res[3], t1 += res[4], t2 += res[5];
-    }
-    if (tj >= 0 && tj == run) { /* a particle and its own periodic image */
+    } else if (ti >= 0)
+      for (int a = 0; a < 3; a++) {
+        f[3 * ti + a] += res[a];
+        if (tor) t[3 * ti + a] += res[3 + a];
+      }
+    if (tj >= 0) {
       f0 -= res[0], f1 -= res[1], f2 -= res[2];
       if (tor) t0 += res[6], t1 += res[7], t2 += res[8];
-    } else if (tj >= 0)
-      for (int a = 0; a < 3; a++) {
-        f[3 * tj + a] -= res[a];
-        if (tor) t[3 * tj + a] += res[6 + a];
-      }
+    }
   }
   if (run >= 0) f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
 }
