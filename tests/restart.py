@@ -129,6 +129,14 @@ def test_continue_fixed(tmp):
     check(names == sorted(os.path.basename(p) for p in glob.glob(os.path.join(ahead, "snapshots", "*.h5"))) and len(names) == 5, "  steps taken ahead: the same snapshots by simulated time (%s)" % names)
     bad = [n for n in names + ["../final.h5"] if not same(os.path.join(apart, "snapshots", n), os.path.join(ahead, "snapshots", n))[0]]
     check(not bad, "  steps taken ahead and apart (thermo every step): snapshots and final state bitwise identical (differ: %s)" % bad)
+    # -end_time ends on a whole step too (the run fails if its last step was taken ahead)
+    et = os.path.join(tmp, "fixed_end_time")
+    run(2, "2,1,1", et, "-steps", "100000000", "-end_time", "3.1e-4", *FIXED)
+    steps = json.load(open(os.path.join(et, "summary.json")))["steps"]
+    by_steps = os.path.join(tmp, "fixed_by_steps")
+    run(1, "1,1,1", by_steps, "-steps", str(steps), "-thermo_interval", "1", *FIXED)
+    ok, why = same(os.path.join(et, "final.h5"), os.path.join(by_steps, "final.h5"))
+    check(ok and steps == 620, "  -end_time 3.1e-4 at 5e-7 a step: %d steps, the final state of -steps %d taken apart %s" % (steps, steps, why))
 
 
 def test_continue_drift(tmp):
