@@ -20,7 +20,8 @@
 #           Fixed per-process costs (libraries, MPI buffers) cancel out.
 #
 #   [BENCH_REPEAT=N] [BENCH_MEM_STEPS=S] bash bench/run.sh [chute_steps] [settle_steps]
-#   (from the repository root; BENCH_MEM_STEPS=0 skips the slope runs)
+#   (from the repository root; BENCH_MEM_STEPS=0 skips the slope runs, BENCH_REPEAT=0
+#   the speed runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HDEM=$(realpath "${HDEM:-build/hdem}")
@@ -143,15 +144,19 @@ if [ "$MEMSTEPS" -gt 0 ]; then
   MFMT="%-8s %-5s %10s %10s %13s %13s %13s %13s\n"
   printf "$MFMT" deck ranks particles tiled hdem_slope_B lammps_slope_B hdem_B/p_tiled lammps_B/p_tiled
   slope() { awk "BEGIN{printf \"%.0f\", ($2 - $1) / ($4 - $3)}"; }
+  # hdem's cuts by particle count here, as LAMMPS's even slabs: balancing by measured
+  # time moves them with this VM's speed noise, and a move's migration adds 1-3 MB to a
+  # rank's peak in a 300-step run, which the slope would count as per-particle memory
+  BAL=(-balance_mode count)
   for np in 1 2; do
-    read -r _ h1 n1 < <(hdem_run inputs/chute.yaml "$MEMSTEPS" "$np")
-    read -r _ h4 n4 < <(hdem_run inputs/chute.yaml "$MEMSTEPS" "$np" -insert_file "$OUT/tile/chute/data.chute_equiv" -domain_hi 80,40,60)
+    read -r _ h1 n1 < <(hdem_run inputs/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}")
+    read -r _ h4 n4 < <(hdem_run inputs/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/chute/data.chute_equiv" -domain_hi 80,40,60)
     read -r _ l1 _ < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
     read -r _ l4 _ < <(lammps_run "$OUT/tile/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
     printf "$MFMT" chute "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
       "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
-    read -r _ h1 n1 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np")
-    read -r _ h4 n4 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" -insert_file "$OUT/tile/settle/data.settle" -domain_hi 0.168,0.168,0.12)
+    read -r _ h1 n1 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" "${BAL[@]}")
+    read -r _ h4 n4 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/settle/data.settle" -domain_hi 0.168,0.168,0.12)
     read -r _ l1 _ < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$MEMSTEPS")
     read -r _ l4 _ < <(lammps_run "$OUT/tile/settle" in.settle_lammps "$np" "$MEMSTEPS")
     printf "$MFMT" settle "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
