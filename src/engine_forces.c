@@ -312,10 +312,7 @@ static void EngineWindowAccumulate(Particles *p, const EngineWindow *win)
       run = tj;
       if (run >= 0) f0 = f[3 * run], f1 = f[3 * run + 1], f2 = f[3 * run + 2], t0 = t[3 * run], t1 = t[3 * run + 1], t2 = t[3 * run + 2];
     }
-    if (ti >= 0 && ti == run) { /* a particle and its own periodic image */
-      f0 += res[0], f1 += res[1], f2 += res[2];
-      if (tor) t0 += res[3], t1 += res[4], t2 += res[5];
-    } else if (ti >= 0)
+    if (ti >= 0) /* never the upper member's target: a pair's members have different ids */
       for (int a = 0; a < 3; a++) {
         f[3 * ti + a] += res[a];
         if (tor) t[3 * ti + a] += res[3 + a];

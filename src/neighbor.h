@@ -25,7 +25,7 @@ typedef struct {
  * id, then upper ones, then walls), so forces are summed canonically by
  * accumulating in pair order, with no adjacency or per-pair force buffer. */
 #define NEIGHBOR_TOUCHED 1 /* the history is in contact: read the pair even when apart */
-#define NEIGHBOR_IMAGED  2 /* the members' image shifts differ (fixed until the next build) */
+#define NEIGHBOR_IMAGED  2 /* the members' image shifts differed at the build: the pair's image[] is not zero */
 /* A particle pair's image difference img_i - img_j, -2 .. 2 per axis (ghosts
  * are one box length away at most), as an index into the list's table of
  * the 125 periodic shifts */
@@ -73,7 +73,9 @@ PETSC_EXTERN PetscErrorCode NeighborHistoryReserve(NeighborList *, PetscInt need
 PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
 PETSC_EXTERN void           NeighborSeparation(const Particles *, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3]);
 
-/* NeighborSeparation for the pair loops, inlined (the same arithmetic). */
+/* NeighborSeparation inlined (the same arithmetic).  Both read the members'
+ * images: for particles as the build sees them, not for a pair's members
+ * once aliased (NeighborListAlias), whose separation is NeighborPairSeparation. */
 static inline void NeighborSeparationInline(const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3])
 {
   for (int a = 0; a < 3; a++) {

@@ -320,7 +320,9 @@ static PetscInt ContactsUnlisted(const Engine *e)
 }
 
 /* Pair members and send lists name roots only, and forwarding the rank's
- * own images too gives each ghost exactly its root's motion: the counts of
+ * own images too gives each ghost exactly its root's motion (for an image
+ * made in place a check of the root chain; a ghost sent by another rank is
+ * its own root, checked across ranks by the bitwise decks): the counts of
  * what is not so. */
 static PetscInt RootsWrong(Engine *e)
 {
