@@ -245,7 +245,7 @@ void ParticlesImage(Particles *p, PetscInt o, PetscInt i, const PetscInt shift[3
   p->inertia[o] = p->inertia[i];
   ParticlesCopyMotion(p, o, i);
   for (int a = 0; a < 3; a++) {
-    p->image[3 * o + a] = p->image[3 * i + a] + shift[a];
+    p->image[3 * o + a] = (signed char)(p->image[3 * i + a] + shift[a]);
     if (o < p->ocap) {
       p->f[3 * o + a] = p->t[3 * o + a] = 0.0;
       p->x0[3 * o + a]                  = p->x[3 * i + a];
@@ -264,7 +264,7 @@ void ParticlesUnpack(Particles *p, PetscInt i, const PetscReal *b, PetscMPIInt r
   p->mass[i]    = b[4];
   p->inertia[i] = b[5];
   for (int a = 0; a < 3; a++) {
-    p->image[3 * i + a] = (PetscInt)b[6 + a];
+    p->image[3 * i + a] = (signed char)b[6 + a];
     p->x[3 * i + a]     = b[9 + a];
     p->v[3 * i + a]     = b[12 + a];
     p->w[3 * i + a]     = b[15 + a];

@@ -17,7 +17,7 @@ typedef struct {
   PetscInt64 *id;
   PetscInt   *type, *flags, *owner; /* owner: rank that owns the particle */
   PetscInt   *origin;               /* a periodic self-image ghost: local index of its owned copy, else -1 */
-  PetscInt   *image;          /* 3 per particle; zero for owned */
+  signed char *image;         /* 3 per particle, in box lengths: zero for owned, a ghost's -1, 0 or 1 (one sweep per axis) */
   PetscReal  *radius, *mass, *inertia;
   PetscReal  *x, *v, *w;      /* 3 per particle */
   PetscReal  *vp, *wp;        /* velocities predicted at the step's end (dashpots) */
