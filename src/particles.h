@@ -35,7 +35,8 @@ PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *); /* into id order; b
 PETSC_EXTERN PetscInt       ParticlesSortedPrefix(const Particles *); /* how many owned particles lead in id order */
 
 /* What the forward halo refreshes: position, velocities, predicted
- * velocities (inlined: a rank's own periodic images are copied every step). */
+ * velocities (a rank's own periodic images, made and, where asked, refreshed
+ * in place). */
 static inline void ParticlesCopyMotion(Particles *p, PetscInt to, PetscInt from)
 {
   for (int a = 0; a < 3; a++) {
