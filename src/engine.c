@@ -347,8 +347,6 @@ static PetscErrorCode EngineRelease(Engine *e)
   Particles *p = &e->p;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscFree(e->shift));
-  e->shift_build = -1;
   PetscCall(ScratchDestroy(&e->scratch));
   PetscCall(ExchangeDestroy(&e->ex));
   PetscCall(NeighborListDestroy(&e->nl));

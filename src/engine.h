@@ -57,8 +57,6 @@ typedef struct {
   PetscInt     balance_moves;  /* balances that moved cuts */
   PetscReal    imbalance;      /* largest rank cost over the mean at the last balance (1: none measured) */
   Scratch      scratch;     /* shared by the phases of a list rebuild */
-  unsigned char *shift;     /* periodic shifts of the imaged pairs in pair order, as rows of the list's shift table (EngineImageShifts) */
-  PetscInt     shift_build; /* the list build they belong to */
   PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
   PetscLogEvent ev_gather, ev_migrate, ev_borders, ev_build, ev_attach; /* the rebuild's phases in -log_view */
 } Engine;

@@ -246,7 +246,7 @@ static PetscErrorCode EnginePairGeneric(Engine *e, PetscInt k, PetscReal dt, Pet
   if (j >= 0 && !need && !(fl[k] & NEIGHBOR_TOUCHED)) { /* most listed pairs do not touch: overlap first, from positions alone */
     PetscReal r[3], rs = p->radius[i] + p->radius[j];
     if (fl[k] & NEIGHBOR_IMAGED) NeighborPairSeparation(nl, p, k, i, j, r);
-    else /* equal images: NeighborSeparation adds nothing */
+    else /* equal images: NeighborPairSeparation adds nothing */
       for (int a = 0; a < 3; a++) r[a] = p->x[3 * i + a] - p->x[3 * j + a];
     if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -390,25 +390,6 @@ static inline void EngineBatchAdd(ContactBatch *bt, const EnginePairMemo *mm, Pe
   bt->c[b] = &bt->pool[bt->npool - 1];
 }
 
-/* The image indices (NeighborList's image) of the imaged pairs in pair
- * order, fixed until the next build: the scan takes them in turn. */
-static PetscErrorCode EngineImageShifts(Engine *e)
-{
-  const NeighborList *nl = &e->nl;
-  PetscInt            m  = 0;
-
-  PetscFunctionBeginUser;
-  if (e->shift_build == nl->builds) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt k = 0; k < nl->npair; k++) m += (nl->flag[k] & NEIGHBOR_IMAGED) ? 1 : 0;
-  PetscCall(PetscFree(e->shift));
-  PetscCall(PetscMalloc1(m + 1, &e->shift));
-  m = 0;
-  for (PetscInt k = 0; k < nl->npair; k++)
-    if (nl->flag[k] & NEIGHBOR_IMAGED) e->shift[m++] = nl->image[k];
-  e->shift_build = nl->builds;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A particle pair found touching that did not touch at the last step: a new
  * history, its contact through EngineContactFused (the impulse weighting of
  * a first step) into the window's row q, and its bound. */
@@ -446,20 +427,17 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   const Tangential    *tg = &e->model.tangential;
   ContactBatchModel    bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, e->model.law.p[0] + 1.0, eb->need};
   const PetscReal     *x = p->x, *rad = p->radius;
-  const unsigned char *sh;
   const PetscBool      need = eb->need;
   PairSieve            sv   = {ij, fl, x, rad, need ? EngineApproachReach(e, eb) : -1.0};
   PetscInt             at[PAIR_SIEVE_CHUNK];
 
   PetscFunctionBeginUser;
-  PetscCall(EngineImageShifts(e));
-  sh = e->shift;
   for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;
   win->n = win->batch.n = win->batch.npool = 0;
   for (PetscInt k0 = 0, k1; k0 < nl->npair; k0 = k1) {
     PetscInt na;
     k1 = PetscMin(k0 + PAIR_SIEVE_CHUNK, nl->npair);
-    na = PairSieveRun(&sv, k0, k1, at); /* every imaged pair among them: sh follows */
+    na = PairSieveRun(&sv, k0, k1, at); /* every imaged pair among them: the sieve applies no shift */
     for (PetscInt a = 0; a < na; a++) {
       const PetscInt k = at[a], i = ij[2 * k], j = ij[2 * k + 1], q = win->n;
       const unsigned f = fl[k];
@@ -467,8 +445,8 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
       if (PetscLikely(j >= 0)) {
         PetscReal r[3], rs = rad[i] + rad[j], rr, len, d;
         for (int c = 0; c < 3; c++) r[c] = x[3 * i + c] - x[3 * j + c];
-        if (f & NEIGHBOR_IMAGED) { /* NeighborSeparation's arithmetic */
-          const PetscReal *t = nl->shift[*sh++];
+        if (f & NEIGHBOR_IMAGED) { /* NeighborPairSeparation's arithmetic */
+          const PetscReal *t = nl->shift[nl->image[k]];
           for (int c = 0; c < 3; c++)
             if (t[c] != 0.0) r[c] += t[c];
         }

@@ -24,12 +24,6 @@ PetscErrorCode NeighborListDestroy(NeighborList *nl)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The one formula every rank uses for the separation of i from j. */
-void NeighborSeparation(const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3])
-{
-  NeighborSeparationInline(p, L, i, j, r);
-}
-
 /* Capacities grow by a quarter: the lists are the largest arrays, and a
  * rebuild holds about as many pairs as the last one. */
 static PetscInt NeighborGrow(PetscInt cap, PetscInt need)

@@ -71,11 +71,11 @@ PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *,
 PETSC_EXTERN void           NeighborListAlias(NeighborList *, const PetscInt *root);
 PETSC_EXTERN PetscErrorCode NeighborHistoryReserve(NeighborList *, PetscInt need);
 PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
-PETSC_EXTERN void           NeighborSeparation(const Particles *, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3]);
 
-/* NeighborSeparation inlined (the same arithmetic).  Both read the members'
- * images: for particles as the build sees them, not for a pair's members
- * once aliased (NeighborListAlias), whose separation is NeighborPairSeparation. */
+/* The one formula every rank uses for the separation of i from j, from the
+ * particles' images: for particles as the build sees them, not for a pair's
+ * members once aliased (NeighborListAlias), whose separation is
+ * NeighborPairSeparation (the same arithmetic). */
 static inline void NeighborSeparationInline(const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3])
 {
   for (int a = 0; a < 3; a++) {
@@ -85,7 +85,7 @@ static inline void NeighborSeparationInline(const Particles *p, const PetscReal 
   }
 }
 
-/* The separation of pair k's particle members i from j (NeighborSeparation's
+/* The separation of pair k's particle members i from j (NeighborSeparationInline's
  * arithmetic, the image difference the pair's). */
 static inline void NeighborPairSeparation(const NeighborList *nl, const Particles *p, PetscInt k, PetscInt i, PetscInt j, PetscReal r[3])
 {
