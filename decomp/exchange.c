@@ -34,9 +34,9 @@ PetscErrorCode ExchangeDestroy(Exchange *ex)
 static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64 need)
 {
   PetscFunctionBeginUser;
-  PetscCheck(need <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "a halo message of %" PetscInt64_FMT " reals is more than one exchange can carry (%d): use more ranks", need, (int)PETSC_MAX_INT);
+  PetscCheck(need <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "a halo message of %" PetscInt64_FMT " reals is more than one exchange can carry (%d): use more ranks", need, (int)PETSC_MPI_INT_MAX);
   if (need > *cap) {
-    *cap = (PetscInt)PetscMax(need, PetscMin((PetscInt64)PETSC_MAX_INT, 2 * (PetscInt64)*cap));
+    *cap = (PetscInt)PetscMax(need, PetscMin((PetscInt64)PETSC_MPI_INT_MAX, 2 * (PetscInt64)*cap));
     PetscCall(PetscFree(*buf));
     PetscCall(PetscMalloc1(*cap, buf));
   }
@@ -205,7 +205,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
         }
         if (rrec) PetscCall(HistoryStoreSort(hs, sc)); /* HistoryStoreFirst needs the order */
       }
-      PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)(p->n + 1), &dest));
+      PetscCall(PetscRealloc(sizeof(*dest) * (size_t)(p->n + 1), &dest));
     }
   }
   PetscCall(PetscFree(dest));
@@ -253,7 +253,7 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
           if (!((s == 0 && xs < g->sublo[a] + ex->cut) || (s == 1 && xs >= g->subhi[a] - ex->cut))) continue;
           if (ns == ex->send_cap[sw]) { /* a border layer, not the subdomain: grown as found */
             ex->send_cap[sw] = PetscMax(1024, 2 * ex->send_cap[sw]);
-            PetscCall(PetscRealloc((size_t)ex->send_cap[sw] * sizeof(PetscInt), &ex->send[sw]));
+            PetscCall(PetscRealloc((size_t)ex->send_cap[sw] * sizeof(*ex->send[sw]), &ex->send[sw]));
           }
           ex->send[sw][ns++] = i;
         }
@@ -282,7 +282,7 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void ForwardPack(const Particles *p, const PetscInt *send, PetscInt n, PetscReal *buf)
+static void ForwardPack(const Particles *p, const LocalInt *send, PetscInt n, PetscReal *buf)
 {
   for (PetscInt k = 0; k < n; k++) {
     PetscInt   i = send[k];

@@ -16,13 +16,14 @@
 
 typedef struct {
   PetscInt  nsend[6], nrecv[6], recv_start[6];
-  PetscInt *send[6];   /* local indices sent in each swap */
+  LocalInt *send[6];   /* local indices sent in each swap */
   PetscInt  send_cap[6];
   PetscReal *sbuf, *rbuf; /* persistent buffers */
   PetscInt   sbuf_cap, rbuf_cap;
   PetscReal  cut;       /* ghost cutoff */
   PetscBool  self[6];   /* the swap is this rank's own periodic images, made in place */
-  PetscInt  *root, root_cap; /* per local particle at the last borders: itself, or for an image made in
+  LocalInt  *root;
+  PetscInt   root_cap; /* per local particle at the last borders: itself, or for an image made in
                                 place the particle whose motion it copies (followed to one that is not) */
 } Exchange;
 

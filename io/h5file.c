@@ -57,12 +57,12 @@ static void H5FileLastError(char *buf, size_t len)
 
 static hid_t H5FileMemType(H5FileType t)
 {
-  return t == H5FILE_INT64 ? H5T_NATIVE_INT64 : t == H5FILE_INT ? H5FILE_NATIVE_INT : H5T_NATIVE_DOUBLE;
+  return t == H5FILE_INT64 ? H5T_NATIVE_INT64 : t == H5FILE_INT ? H5FILE_NATIVE_INT : t == H5FILE_INT32 ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE;
 }
 
 static hid_t H5FileDiskType(H5FileType t)
 {
-  return t == H5FILE_INT64 ? H5T_STD_I64LE : t == H5FILE_INT ? H5T_STD_I32LE : H5T_IEEE_F64LE;
+  return t == H5FILE_INT64 ? H5T_STD_I64LE : t == H5FILE_INT || t == H5FILE_INT32 ? H5T_STD_I32LE : H5T_IEEE_F64LE;
 }
 
 const char *H5FilePath(H5File f)

@@ -15,6 +15,7 @@
 typedef enum {
   H5FILE_INT64, /* PetscInt64 in memory, int64 on disk */
   H5FILE_INT,   /* PetscInt in memory, int32 on disk */
+  H5FILE_INT32, /* int32_t in memory (LocalInt), int32 on disk */
   H5FILE_REAL   /* PetscReal in memory, float64 on disk */
 } H5FileType;
 

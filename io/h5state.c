@@ -10,7 +10,7 @@ static PetscErrorCode H5StateWriteFile(H5File f, const H5StateView *view, PetscR
 
   PetscFunctionBeginUser;
   PetscCall(H5FileWriteRows(f, "particles/id", H5FILE_INT64, 1, view->n, view->id));
-  PetscCall(H5FileWriteRows(f, "particles/type", H5FILE_INT, 1, view->n, view->type));
+  PetscCall(H5FileWriteRows(f, "particles/type", H5FILE_INT32, 1, view->n, view->type));
   PetscCall(H5FileWriteRows(f, "particles/radius", H5FILE_REAL, 1, view->n, view->radius));
   for (int k = 0; k < 4; k++) PetscCall(H5FileWriteRows(f, H5StateVecName[k], H5FILE_REAL, 3, view->n, vec[k]));
   PetscCall(H5FileRows(f, "particles/id", H5FILE_INT64, 1, &N, NULL));
@@ -36,7 +36,7 @@ PetscErrorCode H5StateWrite(MPI_Comm comm, const char *path, const H5StateView *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode H5StateReadFile(MPI_Comm comm, H5File f, PetscInt *n, PetscInt64 **id, PetscInt **type, PetscReal **radius, PetscReal *vec[4], PetscReal *time, PetscInt64 *step)
+static PetscErrorCode H5StateReadFile(MPI_Comm comm, H5File f, PetscInt *n, PetscInt64 **id, int32_t **type, PetscReal **radius, PetscReal *vec[4], PetscReal *time, PetscInt64 *step)
 {
   static const char *const row[3] = {"particles/type", "particles/radius", NULL};
   PetscInt64               N, rows, count, off;
@@ -46,7 +46,7 @@ static PetscErrorCode H5StateReadFile(MPI_Comm comm, H5File f, PetscInt *n, Pets
   PetscCall(H5FileRows(f, "particles/id", H5FILE_INT64, 1, &N, NULL));
   for (int k = 0; k < 6; k++) {
     const char *name = k < 2 ? row[k] : H5StateVecName[k - 2];
-    PetscCall(H5FileRows(f, name, k == 0 ? H5FILE_INT : H5FILE_REAL, k < 2 ? 1 : 3, &rows, NULL));
+    PetscCall(H5FileRows(f, name, k == 0 ? H5FILE_INT32 : H5FILE_REAL, k < 2 ? 1 : 3, &rows, NULL));
     PetscCheck(rows == N, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "particle state file %s: /%s has %" PetscInt64_FMT " rows but /particles/id has %" PetscInt64_FMT, H5FilePath(f), name, rows, N);
   }
   PetscCall(H5FileReadAttrReal(f, "time", time, NULL));
@@ -59,13 +59,13 @@ static PetscErrorCode H5StateReadFile(MPI_Comm comm, H5File f, PetscInt *n, Pets
   PetscCall(PetscMalloc1(*n, radius));
   for (int k = 0; k < 4; k++) PetscCall(PetscMalloc1(3 * *n, &vec[k]));
   PetscCall(H5FileReadRows(f, "particles/id", H5FILE_INT64, 1, off, *n, *id));
-  PetscCall(H5FileReadRows(f, "particles/type", H5FILE_INT, 1, off, *n, *type));
+  PetscCall(H5FileReadRows(f, "particles/type", H5FILE_INT32, 1, off, *n, *type));
   PetscCall(H5FileReadRows(f, "particles/radius", H5FILE_REAL, 1, off, *n, *radius));
   for (int k = 0; k < 4; k++) PetscCall(H5FileReadRows(f, H5StateVecName[k], H5FILE_REAL, 3, off, *n, vec[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode H5StateRead(MPI_Comm comm, const char *path, PetscInt *n, PetscInt64 **id, PetscInt **type, PetscReal **radius, PetscReal **x, PetscReal **v, PetscReal **w, PetscReal **f, PetscReal *time, PetscInt64 *step)
+PetscErrorCode H5StateRead(MPI_Comm comm, const char *path, PetscInt *n, PetscInt64 **id, int32_t **type, PetscReal **radius, PetscReal **x, PetscReal **v, PetscReal **w, PetscReal **f, PetscReal *time, PetscInt64 *step)
 {
   PetscReal     *vec[4] = {NULL, NULL, NULL, NULL}, t = 0;
   PetscInt64     s = 0;

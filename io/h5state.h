@@ -22,7 +22,7 @@
 typedef struct { /* one rank's owned particles, plain arrays */
   PetscInt          n;
   const PetscInt64 *id; /* global ids */
-  const PetscInt   *type;
+  const int32_t    *type;
   const PetscReal  *radius;
   const PetscReal  *x, *v, *w, *f; /* 3n each: position, velocity, angular velocity, force */
 } H5StateView;
@@ -36,6 +36,6 @@ PETSC_EXTERN PetscErrorCode H5StateWrite(MPI_Comm comm, const char *path, const 
  * (3n for x, v, w, f) are allocated with PetscMalloc, owned by the caller
  * (PetscFree each), and NULL when n = 0. A missing, truncated or
  * inconsistent file is a PETSc error naming the file, on every rank. */
-PETSC_EXTERN PetscErrorCode H5StateRead(MPI_Comm comm, const char *path, PetscInt *n, PetscInt64 **id, PetscInt **type, PetscReal **radius, PetscReal **x, PetscReal **v, PetscReal **w, PetscReal **f, PetscReal *time, PetscInt64 *step);
+PETSC_EXTERN PetscErrorCode H5StateRead(MPI_Comm comm, const char *path, PetscInt *n, PetscInt64 **id, int32_t **type, PetscReal **radius, PetscReal **x, PetscReal **v, PetscReal **w, PetscReal **f, PetscReal *time, PetscInt64 *step);
 
 #endif

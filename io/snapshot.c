@@ -202,7 +202,7 @@ static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields
     char name[64];
     if (!(fields & (1 << b))) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", SnapshotFieldNames[b]));
-    if (b < 3) PetscCall(H5FileWriteRows(f, name, b == 0 ? H5FILE_INT64 : b == 1 ? H5FILE_INT : H5FILE_REAL, 1, v->n, row[b]));
+    if (b < 3) PetscCall(H5FileWriteRows(f, name, b == 0 ? H5FILE_INT64 : b == 1 ? H5FILE_INT32 : H5FILE_REAL, 1, v->n, row[b]));
     else PetscCall(H5FileWriteRows(f, name, H5FILE_REAL, 3, v->n, vec[b - 3]));
   }
   PetscCall(H5FileWriteRows(f, "walls/normal", H5FILE_REAL, 3, v->nwall, v->wall_normal));

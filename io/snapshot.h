@@ -30,7 +30,7 @@ PETSC_EXTERN const char *const SnapshotFieldNames[]; /* by bit, "id" .. "force" 
 typedef struct { /* one rank's owned particles and the (replicated) walls */
   PetscInt          n, nwall;
   const PetscInt64 *id;
-  const PetscInt   *type;
+  const int32_t    *type;
   const PetscReal  *radius, *x, *v, *w, *f; /* 3n for x, v, w, f */
   const PetscReal  *wall_normal, *wall_point; /* 3 nwall */
   PetscReal         time, dt;

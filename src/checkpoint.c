@@ -23,8 +23,8 @@ static PetscErrorCode CkptWriteParticles(H5File f, const Particles *p)
   PetscFunctionBeginUser;
   CkptVecs(p, vec);
   PetscCall(H5FileWriteRows(f, "particles/id", H5FILE_INT64, 1, p->n, p->id));
-  PetscCall(H5FileWriteRows(f, "particles/type", H5FILE_INT, 1, p->n, p->type));
-  PetscCall(H5FileWriteRows(f, "particles/flags", H5FILE_INT, 1, p->n, p->flags));
+  PetscCall(H5FileWriteRows(f, "particles/type", H5FILE_INT32, 1, p->n, p->type));
+  PetscCall(H5FileWriteRows(f, "particles/flags", H5FILE_INT32, 1, p->n, p->flags));
   for (int k = 0; k < 3; k++) PetscCall(H5FileWriteRows(f, CkptRow[k], H5FILE_REAL, 1, p->n, row[k]));
   for (int k = 0; k < 6; k++) PetscCall(H5FileWriteRows(f, CkptVec[k], H5FILE_REAL, 3, p->n, vec[k]));
   PetscFunctionReturn(PETSC_SUCCESS);

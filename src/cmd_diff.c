@@ -9,7 +9,8 @@
 typedef struct {
   PetscInt    n;
   PetscInt64 *id;
-  PetscInt   *type, *perm;
+  int32_t    *type;
+  PetscInt   *perm;
   PetscReal  *radius, *x, *v, *w, *f, time;
   PetscInt64  step;
 } State;

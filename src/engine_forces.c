@@ -421,7 +421,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
 {
   Particles           *p  = &e->p;
   NeighborList        *nl = &e->nl;
-  const PetscInt      *ij = nl->ij;
+  const LocalInt      *ij = nl->ij;
   const unsigned char *fl = nl->flag;
   EnginePairMemo       mm[ENGINE_MEMO_KINDS];
   const Tangential    *tg = &e->model.tangential;
@@ -429,7 +429,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   const PetscReal     *x = p->x, *rad = p->radius;
   const PetscBool      need = eb->need;
   PairSieve            sv   = {ij, fl, x, rad, need ? EngineApproachReach(e, eb) : -1.0};
-  PetscInt             at[PAIR_SIEVE_CHUNK];
+  LocalInt             at[PAIR_SIEVE_CHUNK];
 
   PetscFunctionBeginUser;
   for (int q = 0; q < ENGINE_MEMO_KINDS; q++) mm[q].valid = PETSC_FALSE;

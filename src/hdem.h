@@ -16,4 +16,12 @@
 
 #define HDEM_PI 3.14159265358979323846
 
+/* Stored local indices and per-particle tags (pair members, history slots,
+ * send lists, types, flags): 32 bits whatever PetscInt's width.  Debian's
+ * PETSc64 makes PetscInt 64-bit, which is kept for counts, loops and global
+ * sizes; a rank's particles and pairs stay below 2^31 (checked where the
+ * arrays grow), and halved lists are less memory and bandwidth. */
+typedef int32_t LocalInt;
+#define LOCAL_INT_MAX INT32_MAX
+
 #endif

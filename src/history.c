@@ -200,7 +200,7 @@ PetscInt HistoryStoreFirst(const HistoryStore *s, PetscInt64 owner)
  * over the store finds them all (a binary search where that order breaks),
  * and the self-images, which share their owned copy's id.  Other ghosts' own
  * records are never read: an empty range. */
-static void HistoryStoreFirsts(const HistoryStore *s, const Particles *p, PetscInt *first)
+static void HistoryStoreFirsts(const HistoryStore *s, const Particles *p, LocalInt *first)
 {
   PetscInt ntot = p->n + p->nghost, k = 0;
 
@@ -219,7 +219,8 @@ static void HistoryStoreFirsts(const HistoryStore *s, const Particles *p, PetscI
 
 PetscErrorCode HistoryStoreAttach(const HistoryStore *s, NeighborList *nl, const Particles *p)
 {
-  PetscInt ntot = p->n + p->nghost, *first;
+  PetscInt  ntot = p->n + p->nghost;
+  LocalInt *first;
 
   PetscFunctionBeginUser;
   nl->nh = 0;

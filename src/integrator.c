@@ -33,7 +33,7 @@ INLINE void Spread(const PetscReal *s, V4 q[3])
   q[2] = (V4){s[2], s[3], s[3], s[3]};
 }
 
-INLINE void SpreadFrozen(const PetscInt *fl, M4 q[3])
+INLINE void SpreadFrozen(const LocalInt *fl, M4 q[3])
 {
   static const int body[12] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
   for (int c = 0; c < 3; c++) {
@@ -53,7 +53,7 @@ INLINE void SpreadLanes(V4 s, V4 q[3])
 }
 
 /* reciprocal masses and inertias and frozen masks of bodies i .. i+3 over their components */
-INLINE void SpreadBodies(const PetscInt *fl, const PetscReal *m, const PetscReal *in, V4 rm[3], V4 ri[3], M4 fz[3], PetscBool frozen)
+INLINE void SpreadBodies(const LocalInt *fl, const PetscReal *m, const PetscReal *in, V4 rm[3], V4 ri[3], M4 fz[3], PetscBool frozen)
 {
   const V4 one = {1.0, 1.0, 1.0, 1.0};
   SpreadLanes(one / Load4(m), rm);
@@ -71,7 +71,7 @@ INLINE V4 Keep(M4 frozen, V4 old, V4 upd)
 /* Whether any of bodies i .. i+3 is frozen: most blocks have none, and their
  * copy of a block's code (the parameter frozen below, a constant in each
  * call) has no selections. */
-INLINE PetscBool AnyFrozen(const PetscInt *fl)
+INLINE PetscBool AnyFrozen(const LocalInt *fl)
 {
   return ((fl[0] | fl[1] | fl[2] | fl[3]) & PARTICLE_FROZEN) ? PETSC_TRUE : PETSC_FALSE;
 }
@@ -95,7 +95,7 @@ INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 v
 }
 
 /* IntegratorOpenStepBodies' block of four bodies at o = 3 i; gravity's work into work4. */
-INLINE void OpenBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4)
+INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4)
 {
   V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
   M4 fz[3] = {{0}};
@@ -109,7 +109,7 @@ INLINE void OpenBlock(PetscBool frozen, const PetscInt *fl, const PetscReal *m, 
 
 /* The scalar first half of bodies the blocks of four leave over: their
  * gravity work. */
-static PetscReal OpenTail(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
+static PetscReal OpenTail(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
 {
   const PetscReal h    = 0.5 * dt;
   PetscReal       work = 0.0;
@@ -142,7 +142,7 @@ INLINE void SpreadGravity(const PetscReal g[3], V4 G[3])
  * drift x += v dt, the prediction vp = v + dv; gravity's work
  * m g . v dt summed in four lanes.  f and t are left zero: the coming force
  * sums start there, and the pass has them in hand (no second sweep). */
-__attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
+__attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
 {
   const PetscReal h = 0.5 * dt;
   const V4        hh = {h, h, h, h}, dd = {dt, dt, dt, dt}, zero = {0, 0, 0, 0};
@@ -202,7 +202,7 @@ static inline PetscInt BeyondBits(PetscReal a, PetscReal aw, PetscReal b, PetscR
   return bits;
 }
 
-PetscInt IntegratorMayPass(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
+PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
 {
   PetscInt  bits   = 0;
   PetscBool frozen = PETSC_FALSE;
@@ -237,7 +237,7 @@ typedef struct {
  * displacements' ranges (lanes of the 12-layout).  With op the kicked v, w
  * and the step's f, t go on in registers into the next step's first half
  * (OpenRow) instead of back to memory. */
-INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f, PetscReal *t, V4 hh, PetscReal *x, const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3], V4 f2[3], V4 lo[3], V4 hi[3])
+INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f, PetscReal *t, V4 hh, PetscReal *x, const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3], V4 f2[3], V4 lo[3], V4 hi[3])
 {
   V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
   M4 fz[3] = {{0}};
@@ -271,7 +271,7 @@ INLINE M4 WithinLanes(V4 a, V4 B, V4 C, V4 M, V4 du, V4 qq, PetscReal lim)
 
 /* Lanes of four bodies past the cheap bound (ok clear) whose exact test
  * (BeyondScalar's) passes lim; frozen bodies never do. */
-INLINE PetscBool BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim, const PetscInt *fl)
+INLINE PetscBool BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim, const LocalInt *fl)
 {
   V4        Ar, Br, Cr, half = {0.5, 0.5, 0.5, 0.5}, L = {lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT};
   M4        far;
@@ -286,7 +286,7 @@ INLINE PetscBool BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim
 
 /* The scalar second half of bodies the blocks of four leave over (as
  * CloseBlock), with IntegratorMayPass on them. */
-static PetscInt CloseTail(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t, PetscReal h, const PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
+static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t, PetscReal h, const PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
 {
   for (PetscInt k = 0; k < n; k++) {
     PetscReal rmk = 1.0 / m[k], rik = 1.0 / in[k];
@@ -305,7 +305,7 @@ static PetscInt CloseTail(PetscInt n, const PetscInt *fl, const PetscReal *m, co
  * w += t / I h, then IntegratorMayPass on the kicked velocities, its cheap
  * test in lanes while they are in registers.  With op (dt > 0) the next
  * step's first half follows in the same pass (IntegratorCloseOpenBodies). */
-__attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(PetscInt n, const PetscInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g, PetscReal *restrict f, PetscReal *restrict t, PetscReal h, PetscReal *restrict x, const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w, IntegratorOpen *op)
+__attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g, PetscReal *restrict f, PetscReal *restrict t, PetscReal h, PetscReal *restrict x, const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w, IntegratorOpen *op)
 {
   const PetscReal gz[3] = {0.0, 0.0, 0.0}, *ga = g ? g : gz, *c = rb->c, dt_up = rb->dt_up, hs = rb->hs;
   const V4  Cd[3] = {{c[0], c[1], c[2], c[0]}, {c[1], c[2], c[0], c[1]}, {c[2], c[0], c[1], c[2]}};
@@ -354,12 +354,12 @@ __attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(Pe
   return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
 }
 
-PetscInt IntegratorCloseStepBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
+PetscInt IntegratorCloseStepBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
 {
   return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, NULL);
 }
 
-PetscInt IntegratorCloseOpenBodies(PetscInt n, const PetscInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op)
+PetscInt IntegratorCloseOpenBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op)
 {
   return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, op);
 }

@@ -26,9 +26,13 @@ PetscErrorCode NeighborListDestroy(NeighborList *nl)
 
 /* Capacities grow by a quarter: the lists are the largest arrays, and a
  * rebuild holds about as many pairs as the last one. */
-static PetscInt NeighborGrow(PetscInt cap, PetscInt need)
+/* Room for need of a list's entries, limit at most (their indices are LocalInt). */
+static PetscErrorCode NeighborGrow(PetscInt *cap, PetscInt need, PetscInt limit, const char *what)
 {
-  return PetscMax(need, PetscMax(1024, cap + cap / 4));
+  PetscFunctionBeginUser;
+  PetscCheck(need <= limit, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank's neighbour list needs %" PetscInt_FMT " %s, more than its 32-bit local indices allow (%" PetscInt_FMT "): run on more ranks", need, what, limit);
+  *cap = PetscMin(limit, PetscMax(need, PetscMax(1024, *cap + *cap / 4)));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Room for at least need histories, so a known count costs one allocation. */
@@ -36,7 +40,7 @@ PetscErrorCode NeighborHistoryReserve(NeighborList *nl, PetscInt need)
 {
   PetscFunctionBeginUser;
   if (need <= nl->hcap) PetscFunctionReturn(PETSC_SUCCESS);
-  nl->hcap = NeighborGrow(nl->hcap, need);
+  PetscCall(NeighborGrow(&nl->hcap, need, LOCAL_INT_MAX, "contact histories"));
   PetscCall(PetscRealloc((size_t)nl->hcap * sizeof(*nl->h), &nl->h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -72,11 +76,12 @@ static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
 /* Dense rank of each local particle's id (a self-image shares its owner's):
  * LSD radix sort, 8 bits a pass, passes with one value skipped, of the
  * particles past the sorted prefix [0, lo), then one merge with it. */
-static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt ntot, Scratch *sc, PetscInt *rank, PetscInt *nrank)
+static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt ntot, Scratch *sc, LocalInt *rank, PetscInt *nrank)
 {
   PetscInt  m  = ntot - lo;
   uint64_t *k0 = ScratchTake(sc, m, sizeof(*k0)), *k1 = ScratchTake(sc, m, sizeof(*k1)), *key, *key2;
-  PetscInt *i0 = ScratchTake(sc, m, sizeof(*i0)), *i1 = ScratchTake(sc, m, sizeof(*i1)), *idx, *idx2, cnt[256], a = 0, b = 0, r = -1;
+  LocalInt *i0 = ScratchTake(sc, m, sizeof(*i0)), *i1 = ScratchTake(sc, m, sizeof(*i1)), *idx, *idx2;
+  PetscInt  cnt[256], a = 0, b = 0, r = -1;
   PetscInt64 last = 0;
 
   PetscFunctionBeginUser;
@@ -88,7 +93,7 @@ static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt n
   for (int sh = 0; sh < 64; sh += 8) {
     PetscInt  pos = 0, skip = 0;
     uint64_t *tk;
-    PetscInt *ti;
+    LocalInt *ti;
     for (int c = 0; c < 256; c++) cnt[c] = 0;
     for (PetscInt i = 0; i < m; i++) cnt[(key[i] >> sh) & 255]++;
     for (int c = 0; c < 256; c++) {
@@ -121,11 +126,12 @@ static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt n
  * lower id.  Ids identify a pair: a contact is held through one image only. */
 static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, PetscInt ntot, Scratch *sc)
 {
-  PetscInt *rank, *start, *tmp, nrank, n = nl->npair, lo = ParticlesSortedPrefix(p); /* all or most owned: EngineRebuild keeps them so */
+  LocalInt *rank, *start, *tmp;
+  PetscInt  nrank, n = nl->npair, lo = ParticlesSortedPrefix(p); /* all or most owned: EngineRebuild keeps them so */
 
   PetscFunctionBeginUser;
   if (n < 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, PetscInt) + 2 * ScratchBytes(ntot - lo, uint64_t) + 2 * ScratchBytes(ntot - lo, PetscInt) + ScratchBytes(ntot + 1, PetscInt) + ScratchBytes(2 * n, PetscInt)));
+  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, LocalInt) + 2 * ScratchBytes(ntot - lo, uint64_t) + 2 * ScratchBytes(ntot - lo, LocalInt) + ScratchBytes(ntot + 1, LocalInt) + ScratchBytes(2 * n, LocalInt)));
   rank = ScratchTake(sc, ntot, sizeof(*rank));
   PetscCall(NeighborIdRank(p, lo, ntot, sc, rank, &nrank));
   start = ScratchTake(sc, nrank + 1, sizeof(*start));
@@ -165,7 +171,7 @@ static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, 
   PetscFunctionBeginUser;
   if (nl->bcap < ntot) {
     PetscCall(PetscFree(nl->body));
-    nl->bcap = NeighborGrow(nl->bcap, ntot);
+    PetscCall(NeighborGrow(&nl->bcap, ntot, LOCAL_INT_MAX, "particles"));
     PetscCall(PetscMalloc1(nl->bcap, &nl->body));
   }
   for (PetscInt i = 0; i < ntot; i++) {
@@ -184,7 +190,8 @@ static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, 
 typedef struct {
   PetscReal rmax, w[3], iw[3]; /* iw = 1 / w: the stencil's bounds (a superset is enough, see below) */
   PetscInt  count;             /* local particles of the class */
-  PetscInt  nc[3], *start; /* cell k holds the binned slots start[k] .. start[k+1]-1 */
+  PetscInt  nc[3];
+  LocalInt *start; /* cell k holds the binned slots start[k] .. start[k+1]-1 */
 } CellClass;
 
 /* Pair capacity for at least need pairs; slot[] and flag[] are set after the
@@ -193,7 +200,7 @@ static PetscErrorCode NeighborReserve(NeighborList *nl, PetscInt need)
 {
   PetscFunctionBeginUser;
   if (need <= nl->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  nl->cap = NeighborGrow(nl->cap, need);
+  PetscCall(NeighborGrow(&nl->cap, need, LOCAL_INT_MAX / 2, "pairs")); /* ij holds two per pair */
   PetscCall(PetscRealloc((size_t)nl->cap * 2 * sizeof(*nl->ij), &nl->ij));
   PetscCall(PetscFree(nl->slot));
   PetscCall(PetscMalloc1(nl->cap, &nl->slot));
@@ -238,7 +245,8 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
 
 PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], const ContactModel *model, PetscInt nwall, const Wall *walls, Scratch *sc)
 {
-  PetscInt   ntot = p->n + p->nghost, ncls = 0, *cls, *cell, *member, *surv, nbin = 0;
+  PetscInt   ntot = p->n + p->nghost, ncls = 0, nbin = 0;
+  LocalInt  *cls, *cell, *member, *surv;
   PetscReal *bx, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
   CellClass  cc[NEIGHBOR_MAX_CLASSES];
 
@@ -251,7 +259,7 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   PetscCall(NeighborReserve(nl, nl->npair + nl->npair / 8 + 1));
   nl->npair = 0;
   nl->builds++;
-  PetscCall(ScratchBegin(sc, ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, PetscInt) + ScratchBytes(ntot + 1, PetscInt)));
+  PetscCall(ScratchBegin(sc, ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, LocalInt) + ScratchBytes(ntot + 1, LocalInt)));
   bx     = ScratchTake(sc, 3 * ntot, sizeof(*bx));
   cls    = ScratchTake(sc, ntot, sizeof(*cls));
   cell   = ScratchTake(sc, ntot, sizeof(*cell));
@@ -387,10 +395,10 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void NeighborListAlias(NeighborList *nl, const PetscInt *root)
+void NeighborListAlias(NeighborList *nl, const LocalInt *root)
 {
   for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt *m = nl->ij + 2 * k;
+    LocalInt *m = nl->ij + 2 * k;
     m[0] = root[m[0]];
     if (m[1] >= 0) m[1] = root[m[1]];
   }

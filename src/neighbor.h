@@ -41,8 +41,8 @@ _Static_assert(NEIGHBOR_BODY_CLASSES * (NEIGHBOR_BODY_CLASSES + 1) < NEIGHBOR_CL
 
 typedef struct {
   PetscInt        npair, cap;
-  PetscInt       *ij; /* 2 per pair: local indices i, j, id[i] < id[j]; j < 0: wall -1 - j */
-  PetscInt       *slot; /* per pair: its history in h[], or -1 (a zero history) */
+  LocalInt       *ij; /* 2 per pair: local indices i, j, id[i] < id[j]; j < 0: wall -1 - j */
+  LocalInt       *slot; /* per pair: its history in h[], or -1 (a zero history) */
   unsigned char  *flag; /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED, class */
   unsigned char  *image; /* per pair: its members' image difference at the build (NEIGHBOR_IMAGE_INDEX), which the
                             members' indices no longer carry once aliased (NeighborListAlias) */
@@ -54,7 +54,8 @@ typedef struct {
   /* Body class of each local particle at the build (shapes are fixed between
    * builds): particles of one class have the same radius, mass, inertia and
    * frozen flag; -1 past the first NEIGHBOR_BODY_CLASSES distinct bodies. */
-  PetscInt       *body, bcap;
+  LocalInt       *body;
+  PetscInt        bcap;
   PetscReal       skin;
   PetscInt        builds;
 } NeighborList;
@@ -68,7 +69,7 @@ PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *,
  * id and motion (a rank's own periodic images to the particle they copy,
  * ExchangeBorders): the pairs read motion that is kept current, their image
  * differences stay in image[]. */
-PETSC_EXTERN void           NeighborListAlias(NeighborList *, const PetscInt *root);
+PETSC_EXTERN void           NeighborListAlias(NeighborList *, const LocalInt *root);
 PETSC_EXTERN PetscErrorCode NeighborHistoryReserve(NeighborList *, PetscInt need);
 PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
 

@@ -1,7 +1,7 @@
 #include "pair_sieve.h"
 #include "neighbor.h"
 
-#if defined(__x86_64__) && !defined(PETSC_USE_64BIT_INDICES)
+#if defined(__x86_64__)
   #define PAIR_SIEVE_AVX512 1
   #include <immintrin.h>
 #endif
@@ -16,9 +16,9 @@ static inline int PairSieveNear(PetscReal rr, PetscReal rs, PetscReal reach)
 
 /* One pair at a time, the pass decided by arithmetic, not branches; a wall
  * pair reads its particle twice (j < 0 passes anyway). */
-PetscInt PairSieveRunPortable(const PairSieve *sv, PetscInt k0, PetscInt k1, PetscInt *at)
+PetscInt PairSieveRunPortable(const PairSieve *sv, PetscInt k0, PetscInt k1, LocalInt *at)
 {
-  const PetscInt      *ij = sv->ij;
+  const LocalInt      *ij = sv->ij;
   const unsigned char *fl = sv->flag;
   const PetscReal     *x = sv->x, *rad = sv->radius;
   PetscInt             na = 0;
@@ -35,7 +35,7 @@ PetscInt PairSieveRunPortable(const PairSieve *sv, PetscInt k0, PetscInt k1, Pet
 #if defined(PAIR_SIEVE_AVX512)
 /* Eight pairs at a time: their indices split from the interleaved list, the
  * members' coordinates and radii gathered, the passes compressed into at[]. */
-__attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(const PairSieve *sv, PetscInt k0, PetscInt k1, PetscInt *at)
+__attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(const PairSieve *sv, PetscInt k0, PetscInt k1, LocalInt *at)
 {
   const __m512i   even = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 14, 12, 10, 8, 6, 4, 2, 0);
   const __m512i   odd  = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 15, 13, 11, 9, 7, 5, 3, 1);
@@ -68,7 +68,7 @@ __attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(cons
       lim             = _mm512_mul_pd(t, t);
     } else lim = _mm512_mul_pd(rs, rs);
     pass |= _mm512_cmp_pd_mask(rr, lim, _CMP_LT_OQ);
-    _mm256_mask_compressstoreu_epi32(at + na, pass, _mm256_add_epi32(_mm256_set1_epi32(k), lane));
+    _mm256_mask_compressstoreu_epi32(at + na, pass, _mm256_add_epi32(_mm256_set1_epi32((int)k), lane));
     na += __builtin_popcount(pass);
   }
   return na + PairSieveRunPortable(sv, k, k1, at + na);
@@ -86,7 +86,7 @@ PetscBool PairSieveVectorised(void)
 #endif
 }
 
-PetscInt PairSieveRun(const PairSieve *sv, PetscInt k0, PetscInt k1, PetscInt *at)
+PetscInt PairSieveRun(const PairSieve *sv, PetscInt k0, PetscInt k1, LocalInt *at)
 {
 #if defined(PAIR_SIEVE_AVX512)
   if (PairSieveVectorised()) return PairSieveAVX512(sv, k0, k1, at);

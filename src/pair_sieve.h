@@ -19,7 +19,7 @@
 #define PAIR_SIEVE_CHUNK 256 /* pairs per call at most */
 
 typedef struct {
-  const PetscInt      *ij;   /* 2 per pair, as NeighborList */
+  const LocalInt      *ij;   /* 2 per pair, as NeighborList */
   const unsigned char *flag; /* NeighborList flag: NEIGHBOR_TOUCHED, NEIGHBOR_IMAGED */
   const PetscReal     *x, *radius;
   PetscReal            reach; /* < 0: no reach (the step bound is not wanted) */
@@ -27,10 +27,10 @@ typedef struct {
 
 /* The indices of pairs k0 .. k1-1 (k1 - k0 <= PAIR_SIEVE_CHUNK) that pass,
  * in order, into at[] (room for PAIR_SIEVE_CHUNK); returns their count. */
-PETSC_EXTERN PetscInt PairSieveRun(const PairSieve *, PetscInt k0, PetscInt k1, PetscInt *at);
+PETSC_EXTERN PetscInt PairSieveRun(const PairSieve *, PetscInt k0, PetscInt k1, LocalInt *at);
 /* The same without vector lanes: what PairSieveRun does where AVX-512 is
  * missing (and on the tail of a run), callable alone for tests. */
-PETSC_EXTERN PetscInt PairSieveRunPortable(const PairSieve *, PetscInt k0, PetscInt k1, PetscInt *at);
+PETSC_EXTERN PetscInt PairSieveRunPortable(const PairSieve *, PetscInt k0, PetscInt k1, LocalInt *at);
 /* Whether PairSieveRun takes the AVX-512 lanes on this processor. */
 PETSC_EXTERN PetscBool PairSieveVectorised(void);
 

@@ -15,8 +15,8 @@ typedef struct {
   PetscInt    n, nghost, cap; /* owned, ghosts after them, capacity */
   PetscInt    ocap;           /* capacity of the owned-only arrays f, t, x0 (ghosts have none) */
   PetscInt64 *id;
-  PetscInt   *type, *flags, *owner; /* owner: rank that owns the particle */
-  PetscInt   *origin;               /* a periodic self-image ghost: local index of its owned copy, else -1 */
+  LocalInt   *type, *flags, *owner; /* owner: rank that owns the particle */
+  LocalInt   *origin;               /* a periodic self-image ghost: local index of its owned copy, else -1 */
   signed char *image;         /* 3 per particle, in box lengths: zero for owned, a ghost's -1, 0 or 1 (one sweep per axis) */
   PetscReal  *radius, *mass, *inertia;
   PetscReal  *x, *v, *w;      /* 3 per particle */

@@ -190,7 +190,7 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, Engine *e, const RadiusDistrib
 
   PetscFunctionBeginUser;
   /* its cells and links are PetscInt */
-  PetscCheck(count < PETSC_MAX_INT / 8, comm, PETSC_ERR_USER_INPUT, "-insert_count %" PetscInt64_FMT ": the random fill takes at most %d particles (use -insert_mode lattice, or a LAMMPS data file)", count, (int)(PETSC_MAX_INT / 8));
+  PetscCheck(count < PETSC_MAX_INT / 8, comm, PETSC_ERR_USER_INPUT, "-insert_count %" PetscInt64_FMT ": the random fill takes at most %" PetscInt_FMT " particles (use -insert_mode lattice, or a LAMMPS data file)", count, PETSC_MAX_INT / 8);
   for (int a = 0; a < 3; a++) {
     PetscCheck(rhi[a] - rlo[a] > h, comm, PETSC_ERR_USER_INPUT, "-insert_region_lo/_hi is thinner than a largest diameter along axis %d", a);
     nc[a] = (PetscInt64)PetscMax(1.0, PetscMin(floor((rhi[a] - rlo[a]) / h), 1e15));

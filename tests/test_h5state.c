@@ -108,7 +108,7 @@ static PetscReal Radius(PetscInt64 id) { return 1e-3 * (1 + id % 17) / 3.0; }
 typedef struct {
   PetscInt    n;
   PetscInt64 *id;
-  PetscInt   *type;
+  int32_t    *type;
   PetscReal  *radius, *x, *v, *w, *f;
 } Particles;
 
@@ -336,7 +336,7 @@ static int Refused(MPI_Comm comm, const char *path)
   char           msg[1024] = "";
   PetscInt       n         = -1;
   PetscInt64    *id        = (PetscInt64 *)&n, step;
-  PetscInt      *type;
+  int32_t       *type;
   PetscReal     *radius, *x, *v, *w, *f, time;
   PetscErrorCode ierr;
   PetscBool      verbose = PETSC_FALSE;

@@ -13,7 +13,7 @@
 #define NB 11 /* two lane groups and a tail of three */
 
 typedef struct {
-  PetscInt  fl[NB];
+  LocalInt  fl[NB];
   PetscReal m[NB], in[NB], f[3 * NB], t[3 * NB], x[3 * NB], x0[3 * NB], v[3 * NB], w[3 * NB], vp[3 * NB], wp[3 * NB];
 } Bodies;
 

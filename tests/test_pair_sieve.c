@@ -14,7 +14,7 @@
 #define NK 256 /* pairs: one whole run */
 
 typedef struct {
-  PetscInt      ij[2 * NK];
+  LocalInt      ij[2 * NK];
   unsigned char fl[NK];
   PetscReal     x[3 * NP + 1], rad[NP];
 } Pairs;
@@ -76,7 +76,8 @@ static void PairsFill(Pairs *q, PetscInt trial, PetscReal reach)
 static void CheckRun(const Pairs *q, PetscReal reach, PetscInt k0, PetscInt k1, PetscInt trial)
 {
   PairSieve sv = {q->ij, q->fl, q->x, q->rad, reach};
-  PetscInt  at[PAIR_SIEVE_CHUNK], bt[PAIR_SIEVE_CHUNK], want[PAIR_SIEVE_CHUNK], na, nb, nw = 0;
+  LocalInt  at[PAIR_SIEVE_CHUNK], bt[PAIR_SIEVE_CHUNK];
+  PetscInt  want[PAIR_SIEVE_CHUNK], na, nb, nw = 0;
 
   for (PetscInt k = k0; k < k1; k++)
     if (Passes(q, k, reach)) want[nw++] = k;
