@@ -91,6 +91,8 @@ HFLOOR=$(floor_rss "$HDEM" version)
 LFLOOR=$(floor_rss lmp -h)
 PFLOOR=$(floor_rss "$PFLOORBIN")
 echo "Open MPI shared-memory single copy: $OMPI_MCA_btl_vader_single_copy_mechanism"
+# The floor depends on the libraries hdem was built on (README, Build): say which.
+echo "hdem's PETSc and 64-bit BLAS: $(ldd "$HDEM" | awk '/libpetsc|libblas64|openblas/ {printf "%s ", $3}')"
 echo "start-up floor (peak RSS of a process that starts and exits): hdem $((HFLOOR / 1024)) KiB, LAMMPS $((LFLOOR / 1024)) KiB;" \
   "PETSc + HDF5 + MPI initialised, no particles: $((PFLOOR / 1024)) KiB"
 
