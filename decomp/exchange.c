@@ -29,6 +29,15 @@ PetscErrorCode ExchangeDestroy(Exchange *ex)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode ExchangeReleaseBuffers(Exchange *ex)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(ex->sbuf));
+  PetscCall(PetscFree(ex->rbuf));
+  ex->sbuf_cap = ex->rbuf_cap = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* need is counted in 64 bits: a message of many particles with their
  * histories can pass what a PetscInt (and an MPI count) holds. */
 static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64 need)

@@ -29,6 +29,9 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode ExchangeCreate(const Grid *, PetscReal cut, Exchange *);
 PETSC_EXTERN PetscErrorCode ExchangeDestroy(Exchange *);
+/* Frees the message buffers (the next exchange makes its own): a rebuild's
+ * migration and borders need larger ones than the steps' forward halo. */
+PETSC_EXTERN PetscErrorCode ExchangeReleaseBuffers(Exchange *);
 PETSC_EXTERN PetscErrorCode ExchangeMigrate(const Grid *, Exchange *, Particles *, HistoryStore *, Scratch *, PetscInt *nlost); /* Scratch: for the store's sorts */
 PETSC_EXTERN PetscErrorCode ExchangeBorders(const Grid *, Exchange *, Particles *);
 /* The ghosts' motion from their owners.  With images, a rank's own periodic

@@ -65,7 +65,42 @@ static PetscErrorCode EngineBuildLists(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Gather histories, migrate, rebuild ghosts and pairs, re-attach histories. */
+/* The pairs' histories and the rebuild's scratch are one buffer by turns:
+ * the histories are dead from their gather to the attach, which is when the
+ * scratch works, so the two never hold memory at once (nor is either
+ * faulted in afresh: on a VM a rebuild that maps new pages is slower). */
+static PetscErrorCode EngineScratchFromHistories(Engine *e)
+{
+  void  *buf;
+  size_t bytes;
+
+  PetscFunctionBeginUser;
+  NeighborHistoryTake(&e->nl, &buf, &bytes);
+  PetscCall(ScratchAdopt(&e->scratch, buf, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The scratch's turn is over: its buffer becomes the room of the histories
+ * the attach makes from the records, then the records are dropped (their
+ * room stays: the next rebuild gathers about as many). */
+static PetscErrorCode EngineAttach(Engine *e)
+{
+  void  *buf;
+  size_t bytes;
+
+  PetscFunctionBeginUser;
+  ScratchRelease(&e->scratch, &buf, &bytes);
+  PetscCall(NeighborHistoryGive(&e->nl, buf, bytes));
+  PetscCall(HistoryStoreAttach(&e->hs, &e->nl, &e->p));
+  PetscCall(HistoryStoreClear(&e->hs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Gather histories, migrate, rebuild ghosts and pairs, re-attach histories.
+ * What the phases hold is arranged so that the peak is not all of it at
+ * once: the halo's buffers are freed (pages returned: main's mmap
+ * threshold) before the gather fills the records, and the histories lend
+ * their room to the scratch (EngineScratchFromHistories). */
 static PetscErrorCode EngineRebuild(Engine *e)
 {
   PetscInt nlost;
@@ -74,11 +109,14 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(EngineBalance(e));
   PetscCall(PetscLogEventBegin(e->ev_gather, 0, 0, 0, 0));
+  PetscCall(ExchangeReleaseBuffers(&e->ex));
   PetscCall(EngineGather(e));
+  PetscCall(EngineScratchFromHistories(e));
   PetscCall(PetscLogEventEnd(e->ev_gather, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_migrate, 0, 0, 0, 0));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &e->scratch, &nlost));
   e->lost += nlost;
+  PetscCall(HistoryStoreSort(&e->hs, &e->scratch)); /* for the attach, while the scratch is not the build's */
   /* the pair lists stream through particles in id order; a migration's
    * arrivals (appended) may wait for the sort until they are a sixteenth */
   if (e->p.n - ParticlesSortedPrefix(&e->p) > e->p.n / 16) PetscCall(ParticlesSortOwned(&e->p));
@@ -90,9 +128,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(EngineBuildLists(e));
   PetscCall(PetscLogEventEnd(e->ev_build, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_attach, 0, 0, 0, 0));
-  PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
-  PetscCall(HistoryStoreAttach(&e->hs, &e->nl, &e->p));
-  PetscCall(HistoryStoreClear(&e->hs)); /* the records live in the pairs until the next rebuild */
+  PetscCall(EngineAttach(e));
   PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
   for (int a = 0; a < 3; a++) e->drift[a] = 0.0; /* displacements start again from zero */
@@ -255,11 +291,10 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscArraycpy(p->x, p->x0, 3 * p->n));
   PetscCall(PetscArraycpy(p->vp, p->v, 3 * p->n));
   PetscCall(PetscArraycpy(p->wp, p->w, 3 * p->n));
+  PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, p));
   PetscCall(EngineBuildLists(e));
-  PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
-  PetscCall(HistoryStoreAttach(&e->hs, &e->nl, p));
-  PetscCall(HistoryStoreClear(&e->hs)); /* as EngineRebuild */
+  PetscCall(EngineAttach(e)); /* as EngineRebuild */
   PetscCall(PetscArraycpy(p->x, x, 3 * p->n)); /* owned indices are untouched by the borders */
   PetscCall(PetscFree(x));
   PetscCall(PetscLogStagePop());

@@ -45,6 +45,24 @@ PetscErrorCode NeighborHistoryReserve(NeighborList *nl, PetscInt need)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void NeighborHistoryTake(NeighborList *nl, void **buf, size_t *bytes)
+{
+  *buf   = nl->h;
+  *bytes = (size_t)nl->hcap * sizeof(*nl->h);
+  nl->h  = NULL;
+  nl->nh = nl->hcap = 0;
+}
+
+PetscErrorCode NeighborHistoryGive(NeighborList *nl, void *buf, size_t bytes)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(nl->h));
+  nl->h    = (ContactHistory *)buf;
+  nl->hcap = (PetscInt)PetscMin((size_t)LOCAL_INT_MAX, bytes / sizeof(*nl->h));
+  nl->nh   = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A zero history for pair k (which has none), at the end of h[]. */
 PetscErrorCode NeighborHistoryNew(NeighborList *nl, PetscInt k)
 {

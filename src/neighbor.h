@@ -71,6 +71,12 @@ PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *,
  * differences stay in image[]. */
 PETSC_EXTERN void           NeighborListAlias(NeighborList *, const LocalInt *root);
 PETSC_EXTERN PetscErrorCode NeighborHistoryReserve(NeighborList *, PetscInt need);
+/* The histories' room changes hands between rebuilds (EngineRebuild): once
+ * gathered (HistoryStoreGather) it is taken, as a buffer of PetscMalloc, and
+ * a buffer given back (freed with PetscFree) becomes the room of the next
+ * attach (HistoryStoreAttach), which grows it as needed. */
+PETSC_EXTERN void           NeighborHistoryTake(NeighborList *, void **buf, size_t *bytes);
+PETSC_EXTERN PetscErrorCode NeighborHistoryGive(NeighborList *, void *buf, size_t bytes);
 PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
 
 /* The one formula every rank uses for the separation of i from j, from the

@@ -21,6 +21,24 @@ void *ScratchTake(Scratch *s, size_t n, size_t size)
   return s->buf + off;
 }
 
+PetscErrorCode ScratchAdopt(Scratch *s, void *buf, size_t bytes)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(s->buf));
+  s->buf  = (char *)buf;
+  s->cap  = buf ? bytes : 0;
+  s->used = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void ScratchRelease(Scratch *s, void **buf, size_t *bytes)
+{
+  *buf   = s->buf;
+  *bytes = s->cap;
+  s->buf = NULL;
+  s->cap = s->used = 0;
+}
+
 PetscErrorCode ScratchDestroy(Scratch *s)
 {
   PetscFunctionBeginUser;

@@ -20,5 +20,9 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode ScratchBegin(Scratch *, size_t bytes); /* contents are not kept */
 PETSC_EXTERN void          *ScratchTake(Scratch *, size_t n, size_t size);
 PETSC_EXTERN PetscErrorCode ScratchDestroy(Scratch *);
+/* The buffer may change hands: adopt one of PetscMalloc (freeing its own),
+ * or release it to the caller, who frees it. */
+PETSC_EXTERN PetscErrorCode ScratchAdopt(Scratch *, void *buf, size_t bytes);
+PETSC_EXTERN void           ScratchRelease(Scratch *, void **buf, size_t *bytes);
 
 #endif

@@ -392,6 +392,9 @@ START_TEST(test_drifting_bed_listed)
     ck_assert_int_eq(EngineGetStats(&e, &st), 0);
     ck_assert_msg(e.t * 1.0 > 10.0 * 1e-4 && st.contacts > 50 && e.rebuilds > 2, "the bed moved %g m (not many skins), %g contacts, %d rebuilds", (double)e.t, (double)st.contacts, (int)e.rebuilds);
   }
+  /* between rebuilds the scratch holds nothing: its room is the histories' (EngineAttach) */
+  ck_assert_msg(e.scratch.buf == NULL && e.scratch.cap == 0, "the scratch keeps %zu bytes of its own between rebuilds", e.scratch.cap);
+  ck_assert_msg(e.nl.h != NULL && e.nl.nh > 0 && e.nl.nh <= e.nl.hcap, "histories %d in room for %d", (int)e.nl.nh, (int)e.nl.hcap);
   EngineDestroy(&e);
 }
 END_TEST
