@@ -37,7 +37,7 @@ typedef struct {
 typedef struct {
   PetscInt  n;
   /* the pair: particle indices, its history, where its result goes */
-  PetscInt  k[CONTACT_BATCH], i[CONTACT_BATCH], j[CONTACT_BATCH], slot[CONTACT_BATCH], out[CONTACT_BATCH];
+  LocalInt  k[CONTACT_BATCH], i[CONTACT_BATCH], j[CONTACT_BATCH], slot[CONTACT_BATCH], out[CONTACT_BATCH];
   /* separation i - j as the caller formed it, the sum of the radii */
   PetscReal r[3][CONTACT_BATCH], rs[CONTACT_BATCH];
   /* set by the evaluation: the pair is apart now (d <= 0), its history untouched,

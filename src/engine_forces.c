@@ -275,7 +275,8 @@ static PetscErrorCode EnginePairGeneric(Engine *e, PetscInt k, PetscReal dt, Pet
 /* Results of a window of pairs in pair order, accumulated once the window's
  * batched contacts are evaluated. */
 typedef struct {
-  PetscInt      n, i[CONTACT_BATCH], j[CONTACT_BATCH];
+  PetscInt      n;
+  LocalInt      i[CONTACT_BATCH], j[CONTACT_BATCH];
   unsigned char out[CONTACT_BATCH];
   PetscReal     res[9 * CONTACT_BATCH];
   ContactPair   cp[CONTACT_BATCH]; /* a step that needs the bound: each contact's constants */
