@@ -1,9 +1,10 @@
 /* One growable buffer shared by the phases of a list rebuild (binning, pair
  * sort, history sort), which run one after another: a phase takes its
- * arrays from it and gives them all back at its end.  The memory stays with
- * the process between rebuilds, so a rebuild faults in no fresh pages (on a
- * VM that costs more than the phases' work), and the buffer is only as
- * large as the largest phase, not the sum of them. */
+ * arrays from it and gives them all back at its end.  The buffer is only as
+ * large as the largest phase, not the sum of them, and between rebuilds it
+ * is the pairs' histories' room (EngineRebuild hands it over both ways), so
+ * it costs no memory of its own and a rebuild faults in no fresh pages (on
+ * a VM that costs more than the phases' work). */
 #ifndef HDEM_SCRATCH_H
 #define HDEM_SCRATCH_H
 
