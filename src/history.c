@@ -229,6 +229,7 @@ PetscErrorCode HistoryStoreAttach(const HistoryStore *s, NeighborList *nl, const
     nl->slot[k] = -1;
   }
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(s->n <= LOCAL_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank holds %" PetscInt_FMT " contact-history records, more than its 32-bit local indices allow: run on more ranks", s->n);
   PetscCall(NeighborHistoryReserve(nl, PetscMin(s->n, nl->npair))); /* a pair takes at most one record */
   PetscCall(PetscMalloc1(ntot + 1, &first));
   HistoryStoreFirsts(s, p, first);

@@ -42,8 +42,9 @@ PetscErrorCode ParticlesReserveGhosts(Particles *p, PetscInt cap)
 {
   PetscFunctionBeginUser;
   if (cap <= p->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(cap <= LOCAL_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank holds %" PetscInt_FMT " particles with its ghosts, more than its 32-bit local indices allow (%d): run on more ranks", cap, (int)LOCAL_INT_MAX);
-  cap = PetscMin(LOCAL_INT_MAX, PetscMax(cap, p->cap + p->cap / 4));
+  /* local indices are 32-bit, and so are the sieve's gather offsets 3 i */
+  PetscCheck(cap <= LOCAL_INT_MAX / 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank holds %" PetscInt_FMT " particles with its ghosts, more than its 32-bit local indices allow (%d): run on more ranks", cap, (int)(LOCAL_INT_MAX / 3));
+  cap = PetscMin(LOCAL_INT_MAX / 3, PetscMax(cap, p->cap + p->cap / 4));
   PetscCall(PetscRealloc((size_t)cap * sizeof(*p->id), &p->id));
   PetscCall(PetscRealloc((size_t)cap * sizeof(*p->type), &p->type));
   PetscCall(PetscRealloc((size_t)cap * sizeof(*p->flags), &p->flags));

@@ -347,6 +347,7 @@ static PetscErrorCode InsertSetFromOptions(MPI_Comm comm, Engine *e, PetscBool i
   PetscCall(PetscOptionsString("-insert_file", "LAMMPS atom_style sphere data file (lammps)", NULL, file, file, sizeof(file), &fset));
   PetscCall(PetscOptionsInt("-insert_frozen_type", "LAMMPS atom type that does not move (a chute's base)", NULL, frozen_type, &frozen_type, NULL));
   PetscOptionsEnd();
+  PetscCall(OptionsCheckInt("insert_type", type, 0, LOCAL_INT_MAX)); /* stored in 32 bits */
   if (!insert) PetscFunctionReturn(PETSC_SUCCESS); /* a restart: the particles come from the checkpoint */
   if (mode == INSERTION_LAMMPS) {
     PetscCheck(fset, comm, PETSC_ERR_USER_INPUT, "-insert_mode lammps needs -insert_file");

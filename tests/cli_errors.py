@@ -121,6 +121,7 @@ def main():
         ([good, "-domain_hi", "0,0,0"], ["-domain_hi"]),
         ([good, "-domain_grid", "3,1,1"], ["-domain_grid"]),
         ([good, "-balance_mode", "rcb"], ["-balance_mode", "rcb"]),
+        ([good, "-insert_type", "4294967298"], ["-insert_type", "[0, 2147483647]"]),
         ([good, "-balance_interval", "0"], ["-balance_interval", "bitwise.yaml"]),
         ([good, "-balance_threshold", "0.9"], ["-balance_threshold", "[1, inf]"]),
         ([good, "-gravity", "nan,0,0"], ["-gravity", "not a finite number"]),
