@@ -2,7 +2,8 @@
  * a time (26 neighbours in 6 messages):
  *   ExchangeMigrate  owned particles that left their subdomain move, with
  *                    their contact-history records, to the rank that owns
- *                    them now (periodic coordinates wrapped first);
+ *                    them now (periodic coordinates wrapped first); the
+ *                    records are left sorted by owner (HistoryStoreSort);
  *   ExchangeBorders  ghost copies of border particles, images included, with
  *                    an integer image shift; the send lists are kept;
  *   ExchangeForward  every step, refresh the ghosts' positions and velocities

@@ -115,8 +115,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(PetscLogEventEnd(e->ev_gather, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_migrate, 0, 0, 0, 0));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &e->scratch, &nlost));
-  e->lost += nlost;
-  PetscCall(HistoryStoreSort(&e->hs, &e->scratch)); /* for the attach, while the scratch is not the build's */
+  e->lost += nlost; /* the records come back sorted by owner, as the attach reads them */
   /* the pair lists stream through particles in id order; a migration's
    * arrivals (appended) may wait for the sort until they are a sixteenth */
   if (e->p.n - ParticlesSortedPrefix(&e->p) > e->p.n / 16) PetscCall(ParticlesSortOwned(&e->p));
