@@ -1,4 +1,4 @@
-#include "balance.h"
+#include "decomp/balance.h"
 
 const char *const BalanceModes[] = {"none", "count", "time", "BalanceMode", "BALANCE_", NULL};
 

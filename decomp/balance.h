@@ -6,7 +6,7 @@
 #ifndef HDEM_BALANCE_H
 #define HDEM_BALANCE_H
 
-#include "grid.h"
+#include "decomp/grid.h"
 
 typedef enum {
   BALANCE_NONE,  /* equal slabs throughout */

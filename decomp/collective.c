@@ -1,4 +1,4 @@
-#include "collective.h"
+#include "decomp/collective.h"
 
 PetscErrorCode CollectiveRank(MPI_Comm comm, PetscMPIInt *rank, PetscMPIInt *size)
 {

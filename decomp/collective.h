@@ -3,7 +3,7 @@
 #ifndef HDEM_COLLECTIVE_H
 #define HDEM_COLLECTIVE_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 PETSC_EXTERN PetscErrorCode CollectiveRank(MPI_Comm, PetscMPIInt *rank, PetscMPIInt *size);
 PETSC_EXTERN PetscErrorCode CollectiveBcastInt(MPI_Comm, PetscInt *, PetscInt n);

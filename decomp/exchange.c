@@ -1,4 +1,4 @@
-#include "exchange.h"
+#include "decomp/exchange.h"
 
 #define FORWARD_REALS 15
 

@@ -11,9 +11,9 @@
 #ifndef HDEM_EXCHANGE_H
 #define HDEM_EXCHANGE_H
 
-#include "grid.h"
-#include "../src/particles.h"
-#include "../src/history.h"
+#include "decomp/grid.h"
+#include "bodies/particles.h"
+#include "interact/history.h"
 
 typedef struct {
   PetscInt  nsend[6], nrecv[6], recv_start[6];

@@ -1,4 +1,4 @@
-#include "grid.h"
+#include "decomp/grid.h"
 #include <petscviewer.h>
 
 static const char GridAxisName[3] = {'x', 'y', 'z'};

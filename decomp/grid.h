@@ -5,7 +5,7 @@
 #ifndef HDEM_GRID_H
 #define HDEM_GRID_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 typedef struct {
   MPI_Comm    comm; /* Cartesian communicator (MPI_Cart_create, reorder = 0: ranks as in the parent) */

@@ -1,6 +1,6 @@
-#include "ckptdir.h"
-#include "outdir.h"
-#include "../decomp/collective.h"
+#include "io/ckptdir.h"
+#include "io/outdir.h"
+#include "decomp/collective.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef HDEM_CKPTDIR_H
 #define HDEM_CKPTDIR_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 PETSC_EXTERN PetscErrorCode CheckpointDirCreate(MPI_Comm, const char *dir); /* and removes temporaries a kill left */
 PETSC_EXTERN PetscErrorCode CheckpointDirPath(const char *dir, PetscInt64 step, char *path, size_t len);

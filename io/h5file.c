@@ -1,5 +1,5 @@
-#include "h5file.h"
-#include "../decomp/collective.h"
+#include "io/h5file.h"
+#include "decomp/collective.h"
 #include <errno.h>
 #include <hdf5.h>
 #include <stdio.h>

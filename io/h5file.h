@@ -10,7 +10,7 @@
 #ifndef HDEM_H5FILE_H
 #define HDEM_H5FILE_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 typedef enum {
   H5FILE_INT64, /* PetscInt64 in memory, int64 on disk */

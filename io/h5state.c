@@ -1,5 +1,5 @@
-#include "h5state.h"
-#include "h5file.h"
+#include "io/h5state.h"
+#include "io/h5file.h"
 
 static const char *const H5StateVecName[4] = {"particles/position", "particles/velocity", "particles/angular_velocity", "particles/force"};
 

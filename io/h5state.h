@@ -17,7 +17,7 @@
 #ifndef HDEM_H5STATE_H
 #define HDEM_H5STATE_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 typedef struct { /* one rank's owned particles, plain arrays */
   PetscInt          n;

@@ -1,4 +1,4 @@
-#include "json.h"
+#include "io/json.h"
 
 static void JsonKey(JsonWriter *w, const char *key)
 {

@@ -2,7 +2,7 @@
 #ifndef HDEM_JSON_H
 #define HDEM_JSON_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 typedef struct {
   FILE *fp;

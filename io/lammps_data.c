@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lammps_data.h"
-#include "../decomp/collective.h"
+#include "io/lammps_data.h"
+#include "decomp/collective.h"
 
 /* Ids travel to the other ranks as PetscReal (collective.h has no 64-bit
  * integer broadcast and PetscInt is 32-bit here): exact up to 2^53. */

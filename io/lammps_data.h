@@ -13,7 +13,7 @@
 #ifndef HDEM_LAMMPS_DATA_H
 #define HDEM_LAMMPS_DATA_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 typedef struct {
   PetscInt    n;

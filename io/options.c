@@ -1,4 +1,4 @@
-#include "options.h"
+#include "io/options.h"
 #include <math.h>
 
 static char deck_name[PETSC_MAX_PATH_LEN] = "";

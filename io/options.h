@@ -4,7 +4,7 @@
 #ifndef HDEM_OPTIONS_H
 #define HDEM_OPTIONS_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 typedef enum {
   RANGE_CLOSED,   /* [lo, hi] */

@@ -1,5 +1,5 @@
-#include "outdir.h"
-#include "../decomp/collective.h"
+#include "io/outdir.h"
+#include "decomp/collective.h"
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>

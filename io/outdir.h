@@ -3,7 +3,7 @@
 #ifndef HDEM_OUTDIR_H
 #define HDEM_OUTDIR_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 PETSC_EXTERN PetscErrorCode OutputDirCreate(MPI_Comm, const char *what, const char *dir); /* what: how the error names it, e.g. "-output_dir " */
 

@@ -1,7 +1,7 @@
-#include "snapshot.h"
-#include "h5file.h"
-#include "outdir.h"
-#include "../decomp/collective.h"
+#include "io/snapshot.h"
+#include "io/h5file.h"
+#include "io/outdir.h"
+#include "decomp/collective.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #ifndef HDEM_SNAPSHOT_H
 #define HDEM_SNAPSHOT_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 typedef enum {
   SNAPSHOT_ID               = 1 << 0,

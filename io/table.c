@@ -1,7 +1,7 @@
-#include "table.h"
+#include "io/table.h"
 #include <math.h>
 #include <stdio.h>
-#include "../decomp/collective.h"
+#include "decomp/collective.h"
 
 /* One "x y" (or "x, y") line into a and b; else a message into err. */
 static PetscBool TableLine(char *line, const char *path, PetscInt lineno, double *a, double *b, char *err, size_t len)

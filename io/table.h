@@ -3,7 +3,7 @@
 #ifndef HDEM_TABLE_H
 #define HDEM_TABLE_H
 
-#include "../src/hdem.h"
+#include "hdem.h"
 
 PETSC_EXTERN PetscErrorCode TableRead(MPI_Comm, const char *path, PetscInt *n, PetscReal **x, PetscReal **y);
 

@@ -4,7 +4,7 @@
  * follow them, the threshold).
  */
 #include "check_main.h"
-#include "balance.h"
+#include "decomp/balance.h"
 #include <string.h>
 
 /* Two slabs of [0, 40] costing 3 and 1: the cut goes where the cumulative

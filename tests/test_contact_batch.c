@@ -6,8 +6,8 @@
  * bound's inputs (overlap rate, elastic energy); and pairs found apart are
  * reported and left untouched. */
 #include "check_main.h"
-#include "contact_options.h"
-#include "contact_batch.h"
+#include "contact/contact_options.h"
+#include "contact/contact_batch.h"
 #include <string.h>
 
 #define NPAIR 123 /* at most CONTACT_BATCH, not a multiple of the lanes: a padded last group */

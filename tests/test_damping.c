@@ -1,7 +1,7 @@
 /* Damping calibrations: zeta(e) for both separation criteria, the baselines'
  * coefficients against the oracle, the constant damper's exact c_hat. */
 #include "check_main.h"
-#include "damping.h"
+#include "contact/damping.h"
 
 START_TEST(test_zeta_roundtrip)
 {

@@ -10,9 +10,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "check_main.h"
-#include "setup.h"
-#include "impact.h"
-#include "collective.h"
+#include "engine/setup.h"
+#include "contact/impact.h"
+#include "decomp/collective.h"
 
 static char tmpdir[256];
 

@@ -3,7 +3,7 @@
  * on and beside the cuts, face/edge/corner neighbours, and refused requests
  * (checks per rank, asserted together: check_main.h). */
 #include "check_main.h"
-#include "grid.h"
+#include "decomp/grid.h"
 #include <petscviewer.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * with an error naming the file, as is an uncreatable one; no temporary
  * file left behind. */
 #include "check_main.h"
-#include "h5state.h"
+#include "io/h5state.h"
 #include <dirent.h>
 #include <hdf5.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * restitution, duration and overlap against the oracle, energy conservation,
  * and the Cundall-Strack oblique limits. */
 #include "check_main.h"
-#include "contact_options.h"
-#include "impact.h"
+#include "contact/contact_options.h"
+#include "contact/impact.h"
 
 static ImpactResult RunImpact(const char *opts, PetscReal v0, PetscReal angle, PetscReal mass, ImpactTarget target, ContactModel *model_out)
 {

@@ -7,8 +7,8 @@
  * with the next step's first gives the bits of the two apart. */
 #include <string.h>
 #include "check_main.h"
-#include "integrator.h"
-#include "random.h"
+#include "bodies/integrator.h"
+#include "bodies/random.h"
 
 #define NB 11 /* two lane groups and a tail of three */
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check_main.h"
-#include "lammps_data.h"
+#include "io/lammps_data.h"
 
 static char dir[64];
 

@@ -1,7 +1,7 @@
 /* Normal laws: U' = dU/dd and U'' = dU'/dd, monotonicity, the d -> 0 limits,
  * the energy inverse, the stiffness maximum and the elastic duration. */
 #include "check_main.h"
-#include "normallaw.h"
+#include "contact/normallaw.h"
 
 #define NLAWS 6
 static NormalLaw laws[NLAWS];

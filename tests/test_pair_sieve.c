@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "check_main.h"
-#include "pair_sieve.h"
-#include "neighbor.h"
-#include "random.h"
+#include "interact/pair_sieve.h"
+#include "interact/neighbor.h"
+#include "bodies/random.h"
 
 #define NP 600 /* particles */
 #define NK 256 /* pairs: one whole run */

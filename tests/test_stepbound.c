@@ -1,6 +1,6 @@
 /* The per-contact timestep bound and the step controller. */
 #include "check_main.h"
-#include "contact_options.h"
+#include "contact/contact_options.h"
 
 static void ModelFromString(const char *opts, ContactModel *model, StepControl *ctl)
 {

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Two hdem builds against each other, bitwise: the final states (hdem diff, by id)
+# and thermo.csv (less its wall-clock column) of the chute and settle benchmark
+# states and of the rank-count test deck, at 1-4 ranks, on the fused contact path
+# (Hertz, harmonic damping) and the generic one (other damping and laws), plus
+# hdem impact's JSON.  For a change that must not move a bit (a refactoring).
+#
+#   bash bench/bitwise_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps]
+#   (from the repository root; needs ../shared/peers for the benchmark states)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OLD=$(realpath "$1"); NEW=$(realpath "$2")
+SC=${3:-300}; SS=${4:-300}
+PEERS=$(realpath "${PEERS:-../shared/peers}")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+MPI="mpirun --oversubscribe"
+[ "$(id -u)" = 0 ] && MPI="$MPI --allow-run-as-root"
+OUT=$(mktemp -d)
+pass=0; fail=0
+
+# case name, ranks, deck, options...
+one() {
+  local name=$1 np=$2 deck=$3; shift 3
+  local ok=1
+  for v in old new; do
+    local bin=$OLD; [ $v = new ] && bin=$NEW
+    if ! $MPI -np "$np" "$bin" run "$deck" -output_dir "$OUT/$v/$name.$np" "$@" > "$OUT/$v.$name.$np.log" 2>&1; then
+      echo "FAIL $name np=$np: $v run failed ($OUT/$v.$name.$np.log)"; fail=$((fail + 1)); return
+    fi
+  done
+  "$NEW" diff "$OUT/old/$name.$np/final.h5" "$OUT/new/$name.$np/final.h5" > "$OUT/diff.$name.$np.json" 2>&1 || ok=0
+  if ! cmp -s <(cut -d, -f1-10 "$OUT/old/$name.$np/thermo.csv") <(cut -d, -f1-10 "$OUT/new/$name.$np/thermo.csv"); then ok=0; echo "  thermo.csv differs"; fi
+  if [ $ok = 1 ]; then echo "PASS $name np=$np"; pass=$((pass + 1)); else echo "FAIL $name np=$np: $(head -c 400 "$OUT/diff.$name.$np.json")"; fail=$((fail + 1)); fi
+}
+
+CHUTE=(-insert_file "$PEERS/chute/data.chute_equiv" -steps "$SC" -thermo_interval 50)
+SETTLE=(-insert_file "$PEERS/settle/data.settle" -steps "$SS" -thermo_interval 50)
+BW=tests/data/bitwise.yaml
+GENERIC_TSUJI=(-contact_damping tsuji)
+GENERIC_LINEAR=(-contact_law linear -contact_k 2000 -contact_damping linear_dashpot -contact_separation overlap)
+for np in 1 2 3 4; do
+  one chute "$np" inputs/chute.yaml "${CHUTE[@]}"
+  one chute_tsuji "$np" inputs/chute.yaml "${CHUTE[@]}" "${GENERIC_TSUJI[@]}"
+  one settle "$np" bench/settle.yaml "${SETTLE[@]}"
+  one settle_tsuji "$np" bench/settle.yaml "${SETTLE[@]}" "${GENERIC_TSUJI[@]}"
+  one bitwise "$np" $BW -steps 2000
+  one bitwise_fixed "$np" $BW -steps 2000 -timestep_mode fixed -timestep_dt 5e-7
+  one bitwise_tsuji "$np" $BW -steps 2000 "${GENERIC_TSUJI[@]}"
+  one bitwise_linear "$np" $BW -steps 2000 "${GENERIC_LINEAR[@]}"
+  one bitwise_hc_overlap "$np" $BW -steps 2000 -contact_damping hunt_crossley -contact_separation overlap -contact_mu 0.3 -contact_tangential_stiffness constant -contact_kt 500
+  one bitwise_walled "$np" $BW -steps 2000 -domain_periodic false,true,false -balance_mode count -balance_interval 20
+done
+for args in "-impact_v0 1" "-impact_v0 0.3 -contact_law power -contact_k 1e6 -contact_p 1.7 -contact_damping tsuji" "-impact_v0 2 -contact_separation overlap"; do
+  # shellcheck disable=SC2086
+  if cmp -s <("$OLD" impact $args 2>&1) <("$NEW" impact $args 2>&1); then echo "PASS impact $args"; pass=$((pass + 1)); else echo "FAIL impact $args"; fail=$((fail + 1)); fi
+done
+echo "$pass passed, $fail failed (outputs in $OUT)"
+[ $fail = 0 ]

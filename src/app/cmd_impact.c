@@ -1,0 +1,146 @@
+/* hdem impact: one calibration impact, printed as one JSON object. */
+#include "app/commands.h"
+#include "contact/contact_options.h"
+#include "contact/impact.h"
+#include "io/json.h"
+#include "io/options.h"
+#include "decomp/collective.h"
+
+#define IMPACT_MAX_SPEEDS 1024
+
+static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set, PetscInt *nv, PetscReal v0[])
+{
+  PetscBool vset;
+
+  PetscFunctionBeginUser;
+  set->target    = IMPACT_TARGET_WALL;
+  set->v0        = 1.0;
+  set->angle     = 0.0;
+  set->mass      = 0.0;
+  set->radius    = 1e-3;
+  set->phase     = 0.5;
+  set->max_steps = 10000000;
+  PetscOptionsBegin(comm, NULL, "Impact experiment", NULL);
+  PetscCall(PetscOptionsEnum("-impact_target", "what the sphere hits: a wall, or an equal sphere (centre-of-mass frame)", NULL, ImpactTargets, (PetscEnum)set->target, (PetscEnum *)&set->target, NULL));
+  PetscCall(OptionsCheckList("-impact_v0", PETSC_FALSE, 1, IMPACT_MAX_SPEEDS));
+  *nv = IMPACT_MAX_SPEEDS;
+  PetscCall(PetscOptionsRealArray("-impact_v0", "relative approach speed [m/s]; a comma list runs one impact per speed, shared over the ranks", NULL, v0, nv, &vset));
+  PetscCall(OptionsCheckSyntax("-impact_angle", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-impact_angle", "angle of the incoming velocity from the surface normal [deg]", NULL, set->angle, &set->angle, NULL));
+  PetscCall(OptionsCheckSyntax("-impact_mass", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-impact_mass", "effective mass of the contact [kg] (1-D checks); default from radius and density", NULL, set->mass, &set->mass, NULL));
+  PetscCall(OptionsCheckSyntax("-particle_radius", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-particle_radius", "sphere radius [m]", NULL, set->radius, &set->radius, NULL));
+  PetscCall(OptionsCheckSyntax("-impact_phase", PETSC_FALSE));
+  PetscCall(PetscOptionsReal("-impact_phase", "fraction of a step at which first touch falls [-]", NULL, set->phase, &set->phase, NULL));
+  PetscCall(OptionsCheckSyntax("-impact_max_steps", PETSC_TRUE));
+  PetscCall(PetscOptionsInt("-impact_max_steps", "give up after this many steps [-]", NULL, set->max_steps, &set->max_steps, NULL));
+  PetscOptionsEnd();
+  if (!vset) {
+    *nv   = 1;
+    v0[0] = set->v0;
+  }
+  for (PetscInt i = 0; i < *nv; i++) PetscCall(OptionsCheckReal("impact_v0", v0[i], 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[m/s]"));
+  PetscCall(OptionsCheckReal("impact_angle", set->angle, 0.0, 90.0, RANGE_OPEN_HI, "[deg]"));
+  PetscCall(OptionsCheckReal("impact_mass", set->mass, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[kg]"));
+  PetscCall(OptionsCheckReal("particle_radius", set->radius, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[m]"));
+  PetscCall(OptionsCheckReal("impact_phase", set->phase, 0.0, 1.0, RANGE_OPEN_HI, "[-]"));
+  PetscCall(OptionsCheckInt("impact_max_steps", set->max_steps, 1, PETSC_MAX_INT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void ImpactResultWrite(const ContactModel *model, const ImpactSetup *set, const ImpactResult *r, FILE *fp)
+{
+  JsonWriter w;
+  JsonBegin(&w, fp);
+  JsonReal(&w, "v0", set->v0);
+  JsonReal(&w, "e", r->e);
+  if (model->damping.e > 0.0) JsonReal(&w, "e_target", model->damping.e);
+  else JsonNull(&w, "e_target");
+  JsonReal(&w, "t_contact", r->t_contact);
+  JsonReal(&w, "delta_max", r->delta_max);
+  JsonBool(&w, "tensile", r->tensile);
+  JsonInt(&w, "steps", r->steps);
+  JsonInt(&w, "contact_steps", r->contact_steps);
+  JsonReal(&w, "dt_min", r->dt_min);
+  JsonReal(&w, "dt_max", r->dt_max);
+  JsonReal(&w, "vn_in", r->vn_in);
+  JsonReal(&w, "vt_in", r->vt_in);
+  JsonReal(&w, "vn_out", r->vn_out);
+  JsonReal(&w, "vt_out", r->vt_out);
+  JsonReal(&w, "omega_out", r->omega_out);
+  JsonReal(&w, "rebound_angle", r->rebound_angle);
+  if (set->angle > 0.0 && model->tangential.mu > 0.0) JsonReal(&w, "et", r->et);
+  else JsonNull(&w, "et");
+  JsonReal(&w, "mass_effective", r->m);
+  JsonReal(&w, "mass_tangential", r->mt);
+  JsonString(&w, "law", NormalLawTypes[model->law.type]);
+  JsonString(&w, "damping", DampingTypes[model->damping.type]);
+  JsonString(&w, "separation", SeparationTypes[model->damping.separation]);
+  JsonString(&w, "target", ImpactTargets[set->target]);
+  if (model->damping.type == DAMPING_HARMONIC || model->damping.type == DAMPING_LINEAR_DASHPOT) JsonReal(&w, "zeta", model->damping.zeta);
+  if (model->damping.type == DAMPING_TSUJI || model->damping.type == DAMPING_TSUJI_MARSHALL) JsonReal(&w, "alpha", model->damping.alpha);
+  if (model->damping.type == DAMPING_CONSTANT_DAMPER) JsonReal(&w, "c_hat", model->damping.c_hat);
+  JsonEnd(&w);
+}
+
+/* The fields of ImpactResult that travel between ranks, in order. */
+#define IMPACT_NFIELD 18
+static void ImpactResultPack(const ImpactResult *r, PetscReal *buf)
+{
+  PetscReal f[IMPACT_NFIELD] = {r->e, r->t_contact, r->delta_max, (PetscReal)r->tensile, (PetscReal)r->steps, (PetscReal)r->contact_steps, r->dt_min, r->dt_max, r->vn_in, r->vt_in, r->vn_out, r->vt_out, r->omega_out, r->rebound_angle, r->et, r->m, r->mt, r->v_imp};
+  for (int i = 0; i < IMPACT_NFIELD; i++) buf[i] = f[i];
+}
+
+static void ImpactResultUnpack(const PetscReal *f, ImpactResult *r)
+{
+  r->e = f[0], r->t_contact = f[1], r->delta_max = f[2], r->tensile = f[3] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  r->steps = (PetscInt)f[4], r->contact_steps = (PetscInt)f[5], r->dt_min = f[6], r->dt_max = f[7];
+  r->vn_in = f[8], r->vt_in = f[9], r->vn_out = f[10], r->vt_out = f[11], r->omega_out = f[12];
+  r->rebound_angle = f[13], r->et = f[14], r->m = f[15], r->mt = f[16], r->v_imp = f[17];
+}
+
+PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
+{
+  ContactModel model;
+  StepControl  ctl;
+  ImpactSetup  set;
+  PetscMPIInt  rank, size;
+  PetscInt     nv;
+  PetscReal    v0[IMPACT_MAX_SPEEDS], *buf;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(comm, &rank, &size));
+  PetscCall(ContactModelSetFromOptions(comm, &model));
+  PetscCall(StepControlSetFromOptions(comm, &ctl));
+  PetscCall(ImpactSetupSetFromOptions(comm, &set, &nv, v0));
+  if (help) {
+    PetscCall(ContactModelDestroy(&model));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(OptionsCheckUnused(comm));
+  /* independent impacts: round-robin over the ranks, gathered on rank 0 */
+  PetscCall(PetscCalloc1(nv * IMPACT_NFIELD, &buf));
+  for (PetscInt i = rank; i < nv; i += size) {
+    ImpactResult res;
+    set.v0 = v0[i];
+    PetscCall(ImpactRun(&model, &ctl, &set, &res));
+    ImpactResultPack(&res, buf + i * IMPACT_NFIELD);
+  }
+  PetscCall(CollectiveSumToRoot(comm, buf, nv * IMPACT_NFIELD));
+  if (rank == 0) {
+    if (nv > 1) printf("[\n");
+    for (PetscInt i = 0; i < nv; i++) {
+      ImpactResult res;
+      set.v0 = v0[i];
+      ImpactResultUnpack(buf + i * IMPACT_NFIELD, &res);
+      ImpactResultWrite(&model, &set, &res, stdout);
+      printf(i < nv - 1 ? ",\n" : "\n");
+    }
+    if (nv > 1) printf("]\n");
+    fflush(stdout);
+  }
+  PetscCall(PetscFree(buf));
+  PetscCall(ContactModelDestroy(&model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,29 @@
+#include "app/signals.h"
+#include <signal.h>
+#include <string.h>
+
+static volatile sig_atomic_t caught = 0;
+
+static void SignalsRecord(int sig)
+{
+  caught = sig;
+}
+
+PetscErrorCode SignalsInstall(void)
+{
+  static const int sigs[2] = {SIGTERM, SIGUSR1};
+  struct sigaction sa;
+
+  PetscFunctionBeginUser;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = SignalsRecord;
+  sa.sa_flags   = SA_RESTART | SA_RESETHAND; /* the second signal is not caught */
+  sigemptyset(&sa.sa_mask);
+  for (int k = 0; k < 2; k++) PetscCheck(!sigaction(sigs[k], &sa, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot install the handler of signal %d", sigs[k]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int SignalsCaught(void)
+{
+  return (int)caught;
+}

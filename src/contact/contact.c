@@ -1,0 +1,124 @@
+#include "contact/contact.h"
+
+const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
+
+PetscErrorCode ContactModelDestroy(ContactModel *model)
+{
+  PetscFunctionBeginUser;
+  PetscCall(NormalLawDestroy(&model->law));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A wall is a flat body of the particles' material with infinite mass. */
+void ContactPairSetUp(const ContactModel *model, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall, ContactPair *pair)
+{
+  const Material *mat   = &model->material;
+  PetscReal       Estar = mat->E / (2.0 * (1.0 - mat->nu * mat->nu));
+  PetscReal       G     = mat->E / (2.0 * (1.0 + mat->nu));
+
+  pair->Rstar = wall ? Ri : Ri * Rj / (Ri + Rj);
+  pair->Gstar = G / (2.0 * (2.0 - mat->nu));
+  pair->ri    = Ri;
+  pair->rj    = wall ? 0.0 : Rj;
+  pair->m     = wall ? mi : 1.0 / (1.0 / mi + 1.0 / mj);
+  pair->mt    = 1.0 / (1.0 / mi + Ri * Ri / Ii + (wall ? 0.0 : 1.0 / mj + Rj * Rj / Ij));
+  pair->s     = model->hertz_from_material ? (4.0 / 3.0) * Estar * sqrt(pair->Rstar) : 1.0;
+  ContactPairTangential(model, pair);
+}
+
+/* Mindlin kt = 8 G* sqrt(R* d) and gt = 2 zeta sqrt(mt kt) split into the
+ * pair's roots and those of the overlap (d^(1/2), d^(1/4): the normal law
+ * takes them anyway). */
+void ContactPairTangential(const ContactModel *model, ContactPair *pair)
+{
+  const Tangential *tg = &model->tangential;
+  pair->kc = tg->stiffness == TANGENTIAL_MINDLIN ? 8.0 * pair->Gstar * sqrt(pair->Rstar) : tg->kt;
+  pair->gc = 2.0 * tg->zeta * sqrt(pair->mt * pair->kc);
+}
+
+PetscReal ContactTangentialStiffness(const ContactModel *model, const ContactPair *pair, PetscReal d)
+{
+  if (model->tangential.mu <= 0.0) return 0.0;
+  if (model->tangential.stiffness == TANGENTIAL_CONSTANT) return model->tangential.kt;
+  return d > 0.0 ? pair->kc * sqrt(d) : 0.0;
+}
+
+static inline PetscReal Dot3(const PetscReal a[3], const PetscReal b[3])
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline void Cross3(const PetscReal a[3], const PetscReal b[3], PetscReal c[3])
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static void TangentialEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal Fn, PetscReal dt, PetscReal Ft[3])
+{
+  PetscReal kt, gt, vt[3], vtp[3];
+
+  ContactTangentialCoefficients(model, pair, k->d, &kt, &gt);
+  ContactSlipVelocity(pair, k->n, k->v, k->wi, k->wj, vt);
+  ContactSlipVelocity(pair, k->n, k->vp, k->wip, k->wjp, vtp);
+  ContactSpringUpdate(h->xi, k->n, vt, vtp, dt, kt, gt, model->tangential.mu, Fn, Ft);
+}
+
+void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal dt, ContactResult *r)
+{
+  PetscReal U, Fel, dF, C, w[3], Ft[3] = {0, 0, 0}, weight = 1.0;
+  PetscBool first = PETSC_TRUE;
+
+  r->ddot = -Dot3(k->vp, k->n);
+  if (!h->touched) {
+    h->touched = 1;
+    h->v_imp   = -Dot3(k->v, k->n);
+  } else first = PETSC_FALSE;
+  NormalLawEval(&model->law, pair->s, k->d, &U, &Fel, &dF);
+  C         = DampingCoefficient(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
+  r->U      = U;
+  r->Fn_raw = Fel + C * r->ddot;
+  r->Fn     = (model->damping.separation == SEPARATION_FORCE) ? PetscMax(r->Fn_raw, 0.0) : r->Fn_raw;
+  if (first && dt > 0.0 && h->v_imp > 0.0 && r->Fn > 0.0) { /* dt = 0: a contact present at the start */
+    /* impulse since first touch: int F dt = (U(d) + v int_0^d C) / v */
+    PetscReal J = U / h->v_imp + DampingCoefficientIntegral(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
+    weight      = PetscMin(PetscMax(0.5 + J / (r->Fn * dt), 0.5), 1.5);
+  }
+  if (model->tangential.mu > 0.0) TangentialEvaluate(model, pair, h, k, r->Fn, dt, Ft);
+  h->d_last  = k->d;
+  h->Fn_last = r->Fn;
+  h->dt_last = dt;
+  r->Fn *= weight;
+  for (int a = 0; a < 3; a++) {
+    Ft[a] *= weight;
+    r->F[a] = r->Fn * k->n[a] + Ft[a];
+  }
+  Cross3(k->n, Ft, w);
+  for (int a = 0; a < 3; a++) {
+    r->Ti[a] = -pair->ri * w[a];
+    r->Tj[a] = -pair->rj * w[a];
+  }
+}
+
+/* The pair was in contact at the last step and is apart now (d <= 0).
+ * Velocity Verlet applied the last force F for half the last step after the
+ * last in-contact time; the tail really carried (U(d) - v int_0^d C) / v up
+ * to separation (overlap shrinking at v, the unclipped 'overlap' criterion
+ * only: under 'force' the clipped force ends continuously).  The difference
+ * is returned as a force that this step's two half-kicks apply. */
+void ContactSeparate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal dt, ContactResult *r)
+{
+  PetscReal v = Dot3(k->v, k->n), corr = 0.0;
+
+  PetscCallVoid(PetscMemzero(r, sizeof(*r)));
+  if (h->touched && model->damping.separation == SEPARATION_OVERLAP && h->d_last > 0.0 && v > 0.0) {
+    PetscReal U, F, dF, J;
+    NormalLawEval(&model->law, pair->s, h->d_last, &U, &F, &dF);
+    J    = U / v - DampingCoefficientIntegral(&model->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last);
+    corr = (J - 0.5 * h->Fn_last * h->dt_last) / dt;
+  }
+  r->Fn = corr;
+  for (int a = 0; a < 3; a++) r->F[a] = corr * k->n[a];
+  PetscCallVoid(PetscMemzero(h, sizeof(*h)));
+}

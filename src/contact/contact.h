@@ -1,0 +1,160 @@
+/* A contact model (normal law + damping + separation + tangential) and the
+ * evaluation of one contact between two bodies, or a body and a wall.
+ *
+ * Orientation: the normal n points from body j to body i, relative
+ * velocities are v_i - v_j, and the returned force acts on i (j receives
+ * its opposite).
+ *
+ * Velocity Verlet knows the half-step velocity, which is exactly the motion
+ * over the step, so the tangential spring is stretched with it; dashpots
+ * instead take the velocity predicted at the step's end, v + (dt/2) a_old,
+ * which makes the damping force second-order accurate (with the half-step
+ * velocity alone, restitution is off by O(dt)).
+ *
+ * Where the normal force jumps (a linear term with damping at first touch,
+ * the tensile tail of 'overlap' at separation), velocity Verlet misplaces an
+ * impulse of order F dt.  The first step of a contact therefore weighs its
+ * force so that it carries the impulse of the part of the step spent in
+ * contact, and the step that finds the pair apart again (ContactSeparate)
+ * adds the impulse of the tail between the last step and the separation;
+ * both from the law's own integrals (U and int C), the overlap moving at the
+ * current rate.  Restitution is then second-order accurate for every law. */
+#ifndef HDEM_CONTACT_H
+#define HDEM_CONTACT_H
+
+#include "contact/damping.h"
+
+typedef enum {
+  TANGENTIAL_CONSTANT,
+  TANGENTIAL_MINDLIN
+} TangentialStiffnessType;
+
+PETSC_EXTERN const char *const TangentialStiffnessTypes[];
+
+typedef struct {
+  PetscReal E, nu, density; /* Young's modulus [Pa], Poisson ratio, density [kg/m^3] */
+} Material;
+
+typedef struct {
+  PetscReal               mu;        /* Coulomb friction coefficient; 0 disables the spring */
+  TangentialStiffnessType stiffness;
+  PetscReal               kt;        /* constant stiffness [N/m] */
+  PetscReal               zeta;      /* damping ratio of the tangential oscillator */
+} Tangential;
+
+typedef struct {
+  NormalLaw  law;
+  PetscBool  hertz_from_material; /* Hertz with k = (4/3) E* sqrt(R*) per pair */
+  Damping    damping;
+  Tangential tangential;
+  Material   material;
+} ContactModel;
+
+/* Constants of one pair, fixed while the two bodies keep their shapes. */
+typedef struct {
+  PetscReal s;      /* normal-law scale */
+  PetscReal m;      /* effective mass along the normal [kg] */
+  PetscReal mt;     /* effective mass of the tangential contact-point motion [kg] */
+  PetscReal Rstar;  /* effective radius [m] */
+  PetscReal Gstar;  /* effective shear modulus [Pa] (Mindlin) */
+  PetscReal ri, rj; /* lever arms from each centre to the contact point [m] */
+  /* tangential spring and damper, kt = kc d^(1/2) and gt = gc d^(1/4) (Mindlin)
+   * or kt = kc and gt = gc (constant): the roots that depend on the pair alone */
+  PetscReal kc, gc;
+} ContactPair;
+
+/* What a contact remembers from step to step: its tangential spring and the
+ * normal speed at first touch (the speed-scaled damping laws need it). */
+typedef struct {
+  PetscReal xi[3];
+  PetscReal v_imp;
+  PetscReal d_last, Fn_last, dt_last; /* overlap, normal force and step of the last step */
+  PetscInt  touched;
+} ContactHistory;
+
+typedef struct {
+  PetscReal F[3];      /* force on i [N] */
+  PetscReal Ti[3];     /* torque on i [N m] */
+  PetscReal Tj[3];     /* torque on j [N m] */
+  PetscReal Fn;        /* normal force as applied (clipped for 'force') */
+  PetscReal Fn_raw;    /* elastic + damping, unclipped */
+  PetscReal U;         /* elastic energy [J] */
+  PetscReal ddot;      /* overlap rate [m/s] */
+} ContactResult;
+
+PETSC_EXTERN PetscErrorCode ContactModelDestroy(ContactModel *);
+PETSC_EXTERN void ContactPairSetUp(const ContactModel *, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall, ContactPair *);
+/* kc and gc from the pair's mt (again after changing mt) */
+PETSC_EXTERN void      ContactPairTangential(const ContactModel *, ContactPair *);
+PETSC_EXTERN PetscReal ContactTangentialStiffness(const ContactModel *, const ContactPair *, PetscReal d);
+typedef struct {
+  PetscReal n[3], d;                /* normal j -> i, overlap [m] */
+  PetscReal v[3], wi[3], wj[3];     /* half-step relative and angular velocities */
+  PetscReal vp[3], wip[3], wjp[3];  /* the same predicted at the end of the step */
+} ContactKinematics;
+
+/* Tangential part of the contact-point relative velocity v - (ri wi + rj wj) x n,
+ * shared by ContactEvaluate and the engine's fused kernel. */
+static inline void ContactSlipVelocity(const ContactPair *pair, const PetscReal n[3], const PetscReal v[3], const PetscReal wi[3], const PetscReal wj[3], PetscReal vt[3])
+{
+  PetscReal w[3], vc[3], vcn;
+  for (int a = 0; a < 3; a++) w[a] = pair->ri * wi[a] + pair->rj * wj[a];
+  vc[0] = v[0] - (w[1] * n[2] - w[2] * n[1]);
+  vc[1] = v[1] - (w[2] * n[0] - w[0] * n[2]);
+  vc[2] = v[2] - (w[0] * n[1] - w[1] * n[0]);
+  vcn = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
+  for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
+}
+
+/* The unit normal r / |r| (one division), shared by every path that forms it. */
+static inline void ContactNormal(const PetscReal r[3], PetscReal len, PetscReal n[3])
+{
+  PetscReal inv = 1.0 / len;
+  for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
+}
+
+/* Cundall-Strack spring update, shared by ContactEvaluate and the engine's
+ * fused kernel (one arithmetic, so both give the same bits): keep the spring
+ * xi in the current tangent plane with its length, stretch it by the sliding
+ * displacement vt dt, cap the force -kt xi - gt vtp at mu Fn and shorten the
+ * spring to match when it slips.  Lengths are compared squared, so a spring
+ * that sticks costs one root. */
+static inline void ContactSpringUpdate(PetscReal xi[3], const PetscReal n[3], const PetscReal vt[3], const PetscReal vtp[3], PetscReal dt, PetscReal kt, PetscReal gt, PetscReal mu, PetscReal Fn, PetscReal Ft[3])
+{
+  PetscReal l0, l1, xn, fsq, fmax;
+  l0 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+  for (int a = 0; a < 3; a++) xi[a] -= xn * n[a];
+  l1 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  if (l1 > 0.0) {
+    PetscReal ratio = sqrt(l0 / l1);
+    for (int a = 0; a < 3; a++) xi[a] *= ratio;
+  }
+  for (int a = 0; a < 3; a++) xi[a] += vt[a] * dt;
+  for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
+  fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
+  fmax = mu * PetscMax(Fn, 0.0);
+  if (fsq > fmax * fmax) {
+    /* one division for the three components: most contacts of a flow slip */
+    PetscReal scale = fmax / sqrt(fsq), ikt = 1.0 / kt; /* fsq > 0 here */
+    for (int a = 0; a < 3; a++) {
+      Ft[a] *= scale;
+      xi[a] = kt > 0.0 ? -(Ft[a] + gt * vtp[a]) * ikt : 0.0;
+    }
+  }
+}
+
+/* kt and gt of a contact with overlap d > 0 (ContactPair kc, gc). */
+static inline void ContactTangentialCoefficients(const ContactModel *model, const ContactPair *pair, PetscReal d, PetscReal *kt, PetscReal *gt)
+{
+  if (model->tangential.stiffness == TANGENTIAL_MINDLIN) {
+    PetscReal sd = sqrt(d);
+    *kt = pair->kc * sd;
+    *gt = pair->gc * sqrt(sd);
+  } else *kt = pair->kc, *gt = pair->gc;
+}
+
+PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);
+PETSC_EXTERN void ContactSeparate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);
+
+#endif

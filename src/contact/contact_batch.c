@@ -1,0 +1,254 @@
+#include "contact/contact_batch.h"
+#include <string.h>
+#include <stddef.h>
+
+/* GCC vector extensions: the lanes map onto SSE2 (2 doubles) or, in the
+ * AVX2 clone, onto AVX2 (4 doubles); either way per lane the scalar IEEE
+ * operation.  Comparisons give all-ones / all-zeros lane masks. */
+/* the helpers are inlined into each clone, so no vector crosses a call */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#define INLINE static inline __attribute__((always_inline))
+typedef double    V __attribute__((vector_size(8 * CONTACT_LANES)));
+typedef long long M __attribute__((vector_size(8 * CONTACT_LANES)));
+
+/* Lanes moves histories and particles' three components as rows of four */
+_Static_assert(CONTACT_LANES == 4, "the lanes' transposes are 4 x 4");
+_Static_assert(sizeof(ContactHistory) == 8 * sizeof(PetscReal) && offsetof(ContactHistory, v_imp) == 3 * sizeof(PetscReal) && offsetof(ContactHistory, d_last) == 4 * sizeof(PetscReal), "a history is two rows of four reals: xi, v_imp | d_last, Fn_last, dt_last, touched");
+
+/* a in every lane: one broadcast (built lane by lane, the compiler made it
+ * two or three shuffles) */
+INLINE V Splat(PetscReal a)
+{
+  return (V){a, a, a, a};
+}
+
+INLINE V Load(const PetscReal *a)
+{
+  V r = {0};
+  memcpy(&r, a, sizeof(r));
+  return r;
+}
+
+INLINE void Store(PetscReal *a, V v)
+{
+  memcpy(a, &v, sizeof(v));
+}
+
+/* The 4 x 4 transpose: b[c][l] = a[l][c].  Rows of four reals (a particle's
+ * three components and the next real, a history's first or second half)
+ * become lanes and back by whole-vector loads, stores and shuffles: per-lane
+ * element moves went through the stack, where a vector load of four scalar
+ * stores waits for all of them. */
+INLINE void Transpose(const V a[4], V b[4])
+{
+  const M lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, first = {0, 1, 4, 5}, second = {2, 3, 6, 7};
+  V       t0 = __builtin_shuffle(a[0], a[1], lo), t1 = __builtin_shuffle(a[0], a[1], hi);
+  V       t2 = __builtin_shuffle(a[2], a[3], lo), t3 = __builtin_shuffle(a[2], a[3], hi);
+  b[0] = __builtin_shuffle(t0, t2, first);
+  b[1] = __builtin_shuffle(t1, t3, first);
+  b[2] = __builtin_shuffle(t0, t2, second);
+  b[3] = __builtin_shuffle(t1, t3, second);
+}
+
+/* Components 0-2 of particle k of each lane from a 3-per-particle array
+ * (ParticlesReserveGhosts keeps one real past the last particle). */
+INLINE void Gather3(const PetscReal *a, const PetscInt k[4], V c[3])
+{
+  V r[4] = {Load(a + 3 * k[0]), Load(a + 3 * k[1]), Load(a + 3 * k[2]), Load(a + 3 * k[3])}, t[4];
+  Transpose(r, t);
+  for (int d = 0; d < 3; d++) c[d] = t[d];
+}
+
+/* a[3 i + d] - a[3 j + d] of each lane's pair, the scalar subtraction per element */
+INLINE void GatherDiff3(const PetscReal *a, const PetscInt i[4], const PetscInt j[4], V c[3])
+{
+  V r[4], t[4];
+  for (int l = 0; l < 4; l++) r[l] = Load(a + 3 * i[l]) - Load(a + 3 * j[l]);
+  Transpose(r, t);
+  for (int d = 0; d < 3; d++) c[d] = t[d];
+}
+
+INLINE V Sqrt(V a)
+{
+  V r = {0};
+  for (int l = 0; l < CONTACT_LANES; l++) r[l] = __builtin_sqrt(a[l]);
+  return r;
+}
+
+/* m ? a : b, per lane, by bits (signed zeros and NaNs pass unchanged) */
+INLINE V Select(M m, V a, V b)
+{
+  return (V)(((M)a & m) | ((M)b & ~m));
+}
+
+/* whether some lane's mask is set */
+INLINE PetscBool Any(M m)
+{
+  long long any = 0;
+  for (int l = 0; l < CONTACT_LANES; l++) any |= m[l];
+  return any ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* PetscMax(a, 0.0) */
+INLINE V Max0(V a)
+{
+  return Select(a < Splat(0.0), Splat(0.0), a);
+}
+
+/* ContactSlipVelocity, lane-wise */
+INLINE void Slip(V ri, V rj, const V n[3], const V v[3], const V wi[3], const V wj[3], V vt[3])
+{
+  V w[3], vc[3], vcn;
+  for (int a = 0; a < 3; a++) w[a] = ri * wi[a] + rj * wj[a];
+  vc[0] = v[0] - (w[1] * n[2] - w[2] * n[1]);
+  vc[1] = v[1] - (w[2] * n[0] - w[0] * n[2]);
+  vc[2] = v[2] - (w[0] * n[1] - w[1] * n[0]);
+  vcn   = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
+  for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
+}
+
+/* ContactSpringUpdate, lane-wise: both sides of each branch, then selected */
+INLINE void Spring(V xi[3], const V n[3], const V vt[3], const V vtp[3], V dt, V kt, V gt, V mu, V Fn, V Ft[3])
+{
+  V l0, l1, xn, fsq, fmax, ratio, scale, ikt, Fs[3], xs[3];
+  M stretch, slip, kpos;
+
+  l0 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+  for (int a = 0; a < 3; a++) xi[a] = xi[a] - xn * n[a];
+  l1      = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  stretch = l1 > Splat(0.0);
+  ratio   = Sqrt(l0 / l1);
+  for (int a = 0; a < 3; a++) xi[a] = Select(stretch, xi[a] * ratio, xi[a]);
+  for (int a = 0; a < 3; a++) xi[a] = xi[a] + vt[a] * dt;
+  for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
+  fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
+  fmax = mu * Max0(Fn);
+  slip = fsq > fmax * fmax;
+  if (!Any(slip)) return; /* all stick: the slip branch's root and divisions are not needed */
+  scale = fmax / Sqrt(fsq);
+  kpos  = kt > Splat(0.0);
+  ikt   = Splat(1.0) / kt; /* ContactSpringUpdate's one division for three */
+  for (int a = 0; a < 3; a++) {
+    Fs[a] = Ft[a] * scale;
+    xs[a] = Select(kpos, -(Fs[a] + gt * vtp[a]) * ikt, Splat(0.0));
+    Ft[a] = Select(slip, Fs[a], Ft[a]);
+    xi[a] = Select(slip, xs[a], xi[a]);
+  }
+}
+
+/* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
+ * at or past nreal compute on the last contact's inputs and write nothing. */
+INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
+{
+  ContactHistory *hl[CONTACT_LANES];
+  PetscInt        il[CONTACT_LANES], jl[CONTACT_LANES];
+  V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], Ft[3], F[3], wt[3], Ti[3], Tj[3];
+  V               r[3], rr, len, d, ri, rj, cs, czs, ccF, ckc, cgc;
+  V               inv, ddot, sd, qd, dp, f, Fel, C, Fn;
+  V               h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
+  M               touch;
+
+  for (int l = 0; l < CONTACT_LANES; l++) {
+    PetscInt b = b0 + l;
+    il[l] = bt->i[b], jl[l] = bt->j[b], hl[l] = &h[bt->slot[b]]; /* padded lanes read the last contact's */
+    rows[l] = Load(hl[l]->xi);                                       /* xi[0..2], v_imp */
+  }
+  Transpose(rows, h0);
+  for (int a = 0; a < 3; a++) xi[a] = h0[a];
+  GatherDiff3(v, il, jl, vr);
+  GatherDiff3(vp, il, jl, vpr);
+  Gather3(w, il, wi);
+  Gather3(w, jl, wj);
+  Gather3(wp, il, wip);
+  Gather3(wp, jl, wjp);
+  {
+    const ContactBatchConst *c0   = bt->c[b0];
+    PetscBool                same = PETSC_TRUE;
+    for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
+    if (same) { /* the usual case: one kind of pair */
+      ri = Splat(c0->ri), rj = Splat(c0->rj), cs = Splat(c0->s), czs = Splat(c0->zs), ccF = Splat(c0->cF), ckc = Splat(c0->kc), cgc = Splat(c0->gc);
+    } else
+      for (int l = 0; l < CONTACT_LANES; l++) {
+        const ContactBatchConst *cl = bt->c[b0 + l];
+        ri[l] = cl->ri, rj[l] = cl->rj, cs[l] = cl->s, czs[l] = cl->zs, ccF[l] = cl->cF, ckc[l] = cl->kc, cgc[l] = cl->gc;
+      }
+  }
+  for (int a = 0; a < 3; a++) r[a] = Load(bt->r[a] + b0);
+  rr    = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  len   = Sqrt(rr);
+  d     = Load(bt->rs + b0) - len;
+  touch = d > Splat(0.0);
+  inv   = Splat(1.0) / len;
+  for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
+  ddot = -(vpr[0] * n[0] + vpr[1] * n[1] + vpr[2] * n[2]);
+  sd   = Sqrt(d);
+  dp   = d * sd;
+  f    = Splat(0.0) + Splat(md->k) * dp;
+  Fel  = cs * f;
+  qd   = Sqrt(sd); /* d^(1/4) */
+  C    = czs * (ccF * qd);
+  Fn   = Fel + C * ddot;
+  if (md->clip) Fn = Max0(Fn);
+  for (int a = 0; a < 3; a++) Ft[a] = Splat(0.0);
+  if (md->mu > 0.0) {
+    V kt = ckc, gt = cgc, vt[3], vtp[3];
+    if (md->mindlin) kt = kt * sd, gt = gt * qd;
+    Slip(ri, rj, n, vr, wi, wj, vt);
+    Slip(ri, rj, n, vpr, wip, wjp, vtp);
+    Spring(xi, n, vt, vtp, Splat(dt), kt, gt, Splat(md->mu), Fn, Ft);
+  }
+  for (int a = 0; a < 3; a++) F[a] = Fn * n[a] + Ft[a];
+  wt[0] = n[1] * Ft[2] - n[2] * Ft[1];
+  wt[1] = n[2] * Ft[0] - n[0] * Ft[2];
+  wt[2] = n[0] * Ft[1] - n[1] * Ft[0];
+  if (md->bound) { /* the fused kernel's U = s (0 + k d^1.5 d / (p + 1)) */
+    V U = cs * (Splat(0.0) + Splat(md->k) * dp * d / Splat(md->kp1));
+    for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
+  }
+  for (int a = 0; a < 3; a++) Ti[a] = (-ri) * wt[a], Tj[a] = (-rj) * wt[a];
+  {
+    V fr[4], gr[4], c0[4] = {F[0], F[1], F[2], Ti[0]}, c1[4] = {Ti[1], Ti[2], Tj[0], Tj[1]};
+    for (int l = 0; l < CONTACT_LANES; l++) rows[l] = Load(&hl[l]->d_last); /* d_last, Fn_last, dt_last, touched */
+    Transpose(rows, h1);
+    h1[0] = d, h1[1] = Fn, h1[2] = Splat(dt);
+    Transpose(h1, rows);
+    if (md->mu > 0.0) { /* xi back into rows, v_imp as loaded (Transpose reads all before writing) */
+      for (int a = 0; a < 3; a++) h0[a] = xi[a];
+      Transpose(h0, h0);
+    }
+    Transpose(c0, fr); /* each lane's nine results as F, Ti | Ti, Tj | Tj[2] */
+    Transpose(c1, gr);
+    for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
+      PetscReal *o = res + 9 * bt->out[b0 + l];
+      bt->apart[b0 + l] = !touch[l];
+      if (!touch[l]) continue;
+      if (md->mu > 0.0) Store(hl[l]->xi, h0[l]);
+      Store(&hl[l]->d_last, rows[l]);
+      Store(o, fr[l]);
+      Store(o + 4, gr[l]);
+      o[8] = Tj[2][l];
+    }
+  }
+}
+
+/* Padding repeats the last contact, so the padded lanes compute on real numbers. */
+static void Pad(ContactBatch *bt, PetscInt to)
+{
+  PetscInt z = bt->n - 1;
+  for (PetscInt b = bt->n; b < to; b++) {
+    bt->i[b] = bt->i[z], bt->j[b] = bt->j[z], bt->slot[b] = bt->slot[z], bt->out[b] = bt->out[z], bt->k[b] = bt->k[z];
+    for (int a = 0; a < 3; a++) bt->r[a][b] = bt->r[a][z];
+    bt->rs[b] = bt->rs[z], bt->c[b] = bt->c[z];
+  }
+}
+
+/* The AVX2 clone runs where the processor has it, chosen once at load time. */
+__attribute__((target_clones("avx2", "default"))) void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
+{
+  PetscInt n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
+
+  if (!n) return;
+  Pad(bt, whole);
+  for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) Lanes(md, bt, b0, n, dt, v, vp, w, wp, h, res);
+}

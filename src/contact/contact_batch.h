@@ -1,0 +1,62 @@
+/* Contacts that were already touching at the last step, under the model the
+ * engine fuses (Hertz F = s k d^1.5, harmonic damping, a constant or Mindlin
+ * tangential spring or none), evaluated CONTACT_LANES at a time.
+ *
+ * A contact's arithmetic is a chain of some six roots and divisions, whose
+ * latency, not its throughput, bounds one contact at a time; lanes take
+ * independent contacts through the chain together.  Each lane performs the
+ * operations of ContactEvaluate in their order (IEEE +, -, *, /, sqrt, no
+ * contraction), so it gives the scalar bits; branches become per-lane
+ * selections between results both computed.  First touches (their impulse
+ * weighting) and separations stay with the scalar code: a pair that touched
+ * is batched before its overlap is known, and reported back when apart. */
+#ifndef HDEM_CONTACT_BATCH_H
+#define HDEM_CONTACT_BATCH_H
+
+#include "contact/contact.h"
+
+#define CONTACT_LANES 4
+#define CONTACT_BATCH 128 /* contacts gathered before an evaluation: a multiple of CONTACT_LANES */
+
+/* What the fused model needs beyond the pair (see EngineFusable). */
+typedef struct {
+  PetscReal k;        /* law coefficient k[0] */
+  PetscBool clip;     /* separation 'force': the normal force is clipped at 0 */
+  PetscReal mu;       /* friction; 0: no spring */
+  PetscBool mindlin;  /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
+  PetscReal kp1;      /* law exponent p[0] + 1 (the elastic energy) */
+  PetscBool bound;    /* also give each contact's ddot and U (the step bound needs them) */
+} ContactBatchModel;
+
+/* A pair's constants: of ContactPair and the fused kernel's memoised roots
+ * (zeta sqrt(2 m), sqrt(s k (p + 1))). */
+typedef struct {
+  PetscReal s, ri, rj, kc, gc, zs, cF;
+} ContactBatchConst;
+
+typedef struct {
+  PetscInt  n;
+  /* the pair: particle indices, its history, where its result goes */
+  LocalInt  k[CONTACT_BATCH], i[CONTACT_BATCH], j[CONTACT_BATCH], slot[CONTACT_BATCH], out[CONTACT_BATCH];
+  /* separation i - j as the caller formed it, the sum of the radii */
+  PetscReal r[3][CONTACT_BATCH], rs[CONTACT_BATCH];
+  /* set by the evaluation: the pair is apart now (d <= 0), its history untouched,
+   * nothing written; the caller separates it */
+  unsigned char apart[CONTACT_BATCH];
+  /* set by the evaluation under bound: overlap rate and elastic energy */
+  PetscReal ddot[CONTACT_BATCH], U[CONTACT_BATCH];
+  /* the pair's constants: a row of pool, shared by a run of pairs of the same bodies */
+  const ContactBatchConst *c[CONTACT_BATCH];
+  ContactBatchConst        pool[CONTACT_BATCH];
+  PetscInt                 npool;
+  PetscInt64               pool_gen; /* the caller's tag of the last row */
+} ContactBatch;
+
+/* Evaluates the batch's contacts (bt->n, kept): updates the histories of
+ * those still touching and writes, for contact b, force on i, torque on i,
+ * torque on j as nine reals at res + 9 out[b]; sets apart[b] for the others.
+ * v, vp, w, wp: 3 per particle and one more real after the last (read as
+ * rows of four, never used). */
+PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res);
+
+#endif

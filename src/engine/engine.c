@@ -1,0 +1,414 @@
+#include "engine/engine.h"
+#include <string.h>
+#include "bodies/integrator.h"
+#include "engine/engine_forces.h"
+#include "decomp/collective.h"
+
+/* The pairs' histories into the store; an owned particle strictly inside
+ * this subdomain does not migrate, so a pair of two of them needs one record. */
+static PetscErrorCode EngineGather(Engine *e)
+{
+  const Particles *p = &e->p;
+  unsigned char   *stay;
+
+  PetscFunctionBeginUser;
+  PetscCall(ScratchBegin(&e->scratch, ScratchBytes(p->n + 1, unsigned char)));
+  stay = ScratchTake(&e->scratch, p->n + 1, sizeof(*stay));
+  for (PetscInt i = 0; i < p->n; i++) {
+    stay[i] = 1;
+    for (int a = 0; a < 3; a++)
+      if (!(p->x[3 * i + a] >= e->grid.sublo[a] && p->x[3 * i + a] < e->grid.subhi[a])) stay[i] = 0;
+  }
+  PetscCall(HistoryStoreGather(&e->hs, &e->nl, p, stay));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Start of a balance interval: the clocks of the time mode's cost. */
+static PetscErrorCode EngineBalanceMark(Engine *e)
+{
+  PetscFunctionBeginUser;
+  e->balance_step = e->step;
+  PetscCall(PetscTime(&e->balance_t0));
+  e->balance_wait0 = e->wait_seconds;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Moves the cuts when balance_interval steps have passed, before the
+ * histories are gathered (which particles stay depends on the bounds); the
+ * migration that follows takes each particle to its new owner.  The cost
+ * of the time mode is the interval's wall time less the reduction's waits. */
+static PetscErrorCode EngineBalance(Engine *e)
+{
+  PetscLogDouble now;
+  PetscReal      cost;
+  PetscBool      moved;
+
+  PetscFunctionBeginUser;
+  if (e->balance_mode == BALANCE_NONE || e->grid.size == 1 || e->step - e->balance_step < e->balance_interval) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscTime(&now));
+  cost = e->balance_mode == BALANCE_COUNT ? (PetscReal)e->p.n : (PetscReal)((now - e->balance_t0) - (e->wait_seconds - e->balance_wait0));
+  /* slabs a little wider than the ghost cutoff, so rounding in the shift cannot make one narrower */
+  PetscCall(GridBalance(&e->grid, PetscMax(cost, 0.0), e->ex.cut * (1.0 + 1e-9), e->balance_threshold, &e->imbalance, &moved));
+  if (moved) e->balance_moves++;
+  PetscCall(EngineBalanceMark(e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The pairs from the particles and ghosts of the last borders, their members
+ * then aliased to the roots (ExchangeBorders): the rank's own periodic
+ * images are not forwarded each step. */
+static PetscErrorCode EngineBuildLists(Engine *e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls, &e->scratch));
+  NeighborListAlias(&e->nl, e->ex.root);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The pairs' histories and the rebuild's scratch are one buffer by turns:
+ * the histories are dead from their gather to the attach, which is when the
+ * scratch works, so the two never hold memory at once (nor is either
+ * faulted in afresh: on a VM a rebuild that maps new pages is slower). */
+static PetscErrorCode EngineScratchFromHistories(Engine *e)
+{
+  void  *buf;
+  size_t bytes;
+
+  PetscFunctionBeginUser;
+  NeighborHistoryTake(&e->nl, &buf, &bytes);
+  PetscCall(ScratchAdopt(&e->scratch, buf, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The scratch's turn is over: its buffer becomes the room of the histories
+ * the attach makes from the records, then the records are dropped (their
+ * room stays: the next rebuild gathers about as many). */
+static PetscErrorCode EngineAttach(Engine *e)
+{
+  void  *buf;
+  size_t bytes;
+
+  PetscFunctionBeginUser;
+  ScratchRelease(&e->scratch, &buf, &bytes);
+  PetscCall(NeighborHistoryGive(&e->nl, buf, bytes));
+  PetscCall(HistoryStoreAttach(&e->hs, &e->nl, &e->p));
+  PetscCall(HistoryStoreClear(&e->hs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Gather histories, migrate, rebuild ghosts and pairs, re-attach histories.
+ * What the phases hold is arranged so that the peak is not all of it at
+ * once: the halo's buffers are freed (pages returned: main's mmap
+ * threshold) before the gather fills the records, and the histories lend
+ * their room to the scratch (EngineScratchFromHistories). */
+static PetscErrorCode EngineRebuild(Engine *e)
+{
+  PetscInt nlost;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogStagePush(e->stage_neigh));
+  PetscCall(EngineBalance(e));
+  PetscCall(PetscLogEventBegin(e->ev_gather, 0, 0, 0, 0));
+  PetscCall(ExchangeReleaseBuffers(&e->ex));
+  PetscCall(EngineGather(e));
+  PetscCall(EngineScratchFromHistories(e));
+  PetscCall(PetscLogEventEnd(e->ev_gather, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->ev_migrate, 0, 0, 0, 0));
+  PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &e->scratch, &nlost));
+  e->lost += nlost; /* the records come back sorted by owner, as the attach reads them */
+  /* the pair lists stream through particles in id order; a migration's
+   * arrivals (appended) may wait for the sort until they are a sixteenth */
+  if (e->p.n - ParticlesSortedPrefix(&e->p) > e->p.n / 16) PetscCall(ParticlesSortOwned(&e->p));
+  PetscCall(PetscLogEventEnd(e->ev_migrate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->ev_borders, 0, 0, 0, 0));
+  PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p));
+  PetscCall(PetscLogEventEnd(e->ev_borders, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->ev_build, 0, 0, 0, 0));
+  PetscCall(EngineBuildLists(e));
+  PetscCall(PetscLogEventEnd(e->ev_build, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->ev_attach, 0, 0, 0, 0));
+  PetscCall(EngineAttach(e));
+  PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
+  for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
+  for (int a = 0; a < 3; a++) e->drift[a] = 0.0; /* displacements start again from zero */
+  e->sums_zero = PETSC_FALSE; /* arrivals and departures: f and t are no longer all zero */
+  e->rebuilds++;
+  PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Kick by dt / 2, drift and the predicted velocities (vp = v + dv, the
+ * kick's dv; wp likewise) in one pass, leaving the force sums zero; gravity's
+ * work summed along (thermo only: the particles' state does not depend on its
+ * order). */
+static void EngineOpenStep(Engine *e, PetscReal dt)
+{
+  Particles *p = &e->p;
+  e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp);
+  e->sums_zero = PETSC_TRUE;
+}
+
+/* The next step is no longer than this. */
+static PetscReal EngineNextLongest(const Engine *e)
+{
+  return e->ctl.mode == TIMESTEP_FIXED ? e->ctl.dt_fixed : PetscMin(e->ctl.dt_max, e->dt > 0.0 ? e->ctl.growth * e->dt : e->ctl.dt_max);
+}
+
+/* The rebuild criterion for a next step no longer than dt_up. */
+static IntegratorRebuild EngineRebuildTest(const Engine *e, PetscReal dt_up)
+{
+  IntegratorRebuild rb = {dt_up, 0.5 * e->skin, {e->drift[0], e->drift[1], e->drift[2]}};
+  return rb;
+}
+
+/* Which of the rebuild criterion's bounds (IntegratorRebuild) some particle
+ * may pass after a step no longer than dt_up, and the displacements' ranges:
+ * known before that step. */
+static PetscInt EngineRebuildBits(const Engine *e, PetscReal dt_up, PetscReal lo[3], PetscReal hi[3])
+{
+  const Particles  *p  = &e->p;
+  IntegratorRebuild rb = EngineRebuildTest(e, dt_up);
+  return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, &rb, lo, hi);
+}
+
+/* The one global reduction of the step: bound, this rank's rebuild bits
+ * (EngineRebuildBits) and displacement ranges, particle count. */
+static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
+{
+  PetscReal v[COLLECTIVE_STEP_REALS] = {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]}; /* owned + lost here == all */
+
+  PetscFunctionBeginUser;
+  {
+    PetscLogDouble t0, t1;
+    PetscCall(PetscTime(&t0));
+    PetscCall(CollectiveStepReduce(e->grid.comm, v));
+    PetscCall(PetscTime(&t1));
+    e->wait_seconds += t1 - t0;
+  }
+  e->bound        = v[0];
+  bits            = (PetscInt)v[1]; /* the bounds some particle anywhere may pass */
+  e->rebuild_next = ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) || (bits & INTEGRATOR_BEYOND_SKIN) ? PETSC_TRUE : PETSC_FALSE;
+  e->request_all  = (PetscInt)v[3];
+  e->request      = ENGINE_REQUEST_NONE;
+  /* the drift of the next criterion: the ranges' midpoint (no particle anywhere: none) */
+  for (int a = 0; a < 3; a++) e->drift[a] = v[4 + a] <= v[7 + a] ? 0.5 * (v[4 + a] + v[7 + a]) + 0.0 : 0.0;
+  PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB, "step %" PetscInt64_FMT ": %" PetscInt64_FMT " particles (with those lost through walls) where there were %" PetscInt64_FMT ": particles vanished or were duplicated", e->step, (PetscInt64)v[2], e->nglobal);
+  e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
+  if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
+    PetscCall(PetscPrintf(e->grid.comm, "hdem: warning: step %" PetscInt64_FMT ": -timestep_dt %g s exceeds the contact bound %g s; results may be inaccurate or unstable\n", e->step, (double)e->ctl.dt_fixed, (double)e->bound));
+    e->warned_fixed = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -log_view stages, registered once per process (an engine may be set up again). */
+static PetscErrorCode EngineStage(const char *name, PetscLogStage *stage)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogStageGetId(name, stage));
+  if (*stage < 0) PetscCall(PetscLogStageRegister(name, stage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -log_view events of the rebuild's phases, likewise once per process. */
+static PetscErrorCode EngineEvent(const char *name, PetscLogEvent *ev)
+{
+  static PetscClassId cid = 0;
+
+  PetscFunctionBeginUser;
+  if (!cid) PetscCall(PetscClassIdRegister("hdem engine", &cid));
+  PetscCall(PetscLogEventGetId(name, ev));
+  if (*ev < 0) PetscCall(PetscLogEventRegister(name, cid, ev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Stages, box lengths, halo and lists: what EngineSetUp and EngineResume share. */
+static PetscErrorCode EngineCreateParts(Engine *e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(EngineStage("Neighbour", &e->stage_neigh));
+  PetscCall(EngineStage("Halo", &e->stage_comm));
+  PetscCall(EngineStage("Force", &e->stage_force));
+  PetscCall(EngineStage("Integrate", &e->stage_integrate));
+  PetscCall(EngineEvent("HistoryGather", &e->ev_gather));
+  PetscCall(EngineEvent("Migrate", &e->ev_migrate));
+  PetscCall(EngineEvent("Borders", &e->ev_borders));
+  PetscCall(EngineEvent("ListBuild", &e->ev_build));
+  PetscCall(EngineEvent("HistoryAttach", &e->ev_attach));
+  for (int a = 0; a < 3; a++) e->L[a] = e->grid.periodic[a] ? e->grid.hi[a] - e->grid.lo[a] : 0.0;
+  for (PetscInt i = 0; i < e->p.n; i++) e->p.owner[i] = e->grid.rank;
+  PetscCall(ExchangeCreate(&e->grid, EngineGhostCutoff(e), &e->ex));
+  PetscCall(NeighborListCreate(e->skin, &e->nl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineSetUp(Engine *e)
+{
+  PetscReal bound;
+  PetscInt64 n = e->p.n;
+
+  PetscFunctionBeginUser;
+  PetscCall(EngineCreateParts(e));
+  {
+    PetscReal cnt = (PetscReal)n;
+    PetscCall(CollectiveSumAll(e->grid.comm, &cnt, 1));
+    e->nglobal = (PetscInt64)cnt;
+  }
+  e->dt     = 0.0;
+  e->dt_min = PETSC_MAX_REAL;
+  PetscCall(EngineRebuild(e));
+  e->rebuilds = 0;
+  PetscCall(EngineForces(e, 0.0, PETSC_FALSE, &bound));
+  {
+    PetscReal lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
+    PetscInt  bits  = EngineRebuildBits(e, EngineNextLongest(e), lo, hi);
+    PetscCall(EngineReduce(e, bound, bits, lo, hi)); /* never the local bound: the decision must not depend on the decomposition */
+  }
+  {
+    EngineStats s;
+    PetscCall(EngineGetStats(e, &s));
+    e->e_initial = s.ke + s.kr + s.elastic;
+  }
+  PetscCall(EngineBalanceMark(e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The lists of the uninterrupted run are rebuilt from where they were built
+ * (x0): the same ghosts and pairs, hence the same steps, on any rank count.
+ * The particles already sit on the ranks owning their x0. */
+PetscErrorCode EngineResume(Engine *e)
+{
+  Particles *p = &e->p;
+  PetscReal *x;
+
+  PetscFunctionBeginUser;
+  PetscCall(EngineCreateParts(e));
+  PetscCall(PetscLogStagePush(e->stage_neigh));
+  PetscCall(ParticlesSortOwned(p)); /* id order, as EngineRebuild keeps it (results do not depend on it) */
+  PetscCall(PetscMalloc1(3 * p->n + 1, &x));
+  PetscCall(PetscArraycpy(x, p->x, 3 * p->n));
+  PetscCall(PetscArraycpy(p->x, p->x0, 3 * p->n));
+  PetscCall(PetscArraycpy(p->vp, p->v, 3 * p->n));
+  PetscCall(PetscArraycpy(p->wp, p->w, 3 * p->n));
+  PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
+  PetscCall(ExchangeBorders(&e->grid, &e->ex, p));
+  PetscCall(EngineBuildLists(e));
+  PetscCall(EngineAttach(e)); /* as EngineRebuild */
+  PetscCall(PetscArraycpy(p->x, x, 3 * p->n)); /* owned indices are untouched by the borders */
+  PetscCall(PetscFree(x));
+  PetscCall(PetscLogStagePop());
+  PetscCall(PetscLogStagePush(e->stage_comm));
+  PetscCall(ExchangeForward(&e->grid, &e->ex, p, PETSC_TRUE));
+  PetscCall(PetscLogStagePop());
+  PetscCall(EngineBalanceMark(e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The step's second half: the kick and the rebuild bits, with the next
+ * step's first half where it may go along (EngineStep's ahead). */
+static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscReal lo[3], PetscReal hi[3])
+{
+  Particles        *p  = &e->p;
+  const PetscReal  *g  = e->gravity_pending ? e->gravity : NULL;
+  IntegratorRebuild rb = EngineRebuildTest(e, EngineNextLongest(e));
+  IntegratorOpen    op = {e->ctl.dt_fixed, e->gravity, p->vp, p->wp, 0.0};
+  PetscInt          bits;
+
+  if (!(ahead && e->ctl.mode == TIMESTEP_FIXED)) return IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);
+  bits = IntegratorCloseOpenBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w, &op);
+  e->work_gravity += op.work;
+  e->sums_zero = PETSC_TRUE;
+  e->opened    = PETSC_TRUE;
+  return bits;
+}
+
+PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
+{
+  PetscInt  bits;
+  PetscReal dt = e->dt, bound, lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogStagePush(e->stage_integrate));
+  if (!e->opened) EngineOpenStep(e, dt);
+  e->opened = PETSC_FALSE;
+  PetscCall(PetscLogStagePop());
+  if (e->rebuild_next) PetscCall(EngineRebuild(e));
+  else {
+    PetscCall(PetscLogStagePush(e->stage_comm));
+    PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p, PETSC_FALSE));
+    PetscCall(PetscLogStagePop());
+  }
+  PetscCall(EngineForces(e, dt, PETSC_TRUE, &bound));
+  PetscCall(PetscLogStagePush(e->stage_integrate));
+  bits = EngineCloseStep(e, dt, ahead, lo, hi);
+  PetscCall(PetscLogStagePop());
+  e->t += dt;
+  e->step++;
+  e->dt_min = PetscMin(e->dt_min, dt);
+  e->dt_max = PetscMax(e->dt_max, dt);
+  e->dt_sum += dt;
+  PetscCall(EngineReduce(e, bound, bits, lo, hi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Energies and contact statistics; a pair counts on the rank owning its
+ * lower-id member, so each counts once. */
+PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
+{
+  const Particles *p = &e->p;
+  PetscReal        sum[5] = {0, 0, 0, e->work_gravity, 0}, mx = 0.0;
+
+  PetscFunctionBeginUser;
+  EngineCheckWhole(e);
+  for (PetscInt i = 0; i < p->n; i++) {
+    const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
+    sum[0] += 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    sum[1] += 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+
+  }
+  EngineContactStats(e, &sum[2], &sum[4], &mx);
+  PetscCall(CollectiveSumAll(e->grid.comm, sum, 5));
+  PetscCall(CollectiveMaxAll(e->grid.comm, &mx, 1));
+  s->ke = sum[0], s->kr = sum[1], s->elastic = sum[2], s->gravity = sum[3], s->contacts = sum[4], s->max_overlap_ratio = mx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What only stepping needs (lists, histories, halo, scratch, predicted
+ * velocities, torques, build positions) is released, so the final output
+ * does not stack on the time loop's memory. */
+static PetscErrorCode EngineRelease(Engine *e)
+{
+  Particles *p = &e->p;
+
+  PetscFunctionBeginUser;
+  PetscCall(ScratchDestroy(&e->scratch));
+  PetscCall(ExchangeDestroy(&e->ex));
+  PetscCall(NeighborListDestroy(&e->nl));
+  PetscCall(HistoryStoreDestroy(&e->hs));
+  PetscCall(PetscFree(p->vp));
+  PetscCall(PetscFree(p->wp));
+  PetscCall(PetscFree(p->t));
+  PetscCall(PetscFree(p->x0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineFinish(Engine *e)
+{
+  PetscFunctionBeginUser;
+  EngineCheckWhole(e);
+  PetscCall(EngineRelease(e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineDestroy(Engine *e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(EngineRelease(e));
+  PetscCall(ExchangeDestroy(&e->ex));
+  PetscCall(NeighborListDestroy(&e->nl));
+  PetscCall(HistoryStoreDestroy(&e->hs));
+  PetscCall(ParticlesDestroy(&e->p));
+  PetscCall(ContactModelDestroy(&e->model));
+  PetscCall(GridDestroy(&e->grid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

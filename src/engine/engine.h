@@ -1,0 +1,84 @@
+/* The distributed time loop: velocity Verlet over owned particles, ghosts
+ * refreshed every step, neighbour lists rebuilt (with migration) when the
+ * global reduction says some particle may have moved half the skin, and the
+ * step set from the global minimum of the contact bounds. */
+#ifndef HDEM_ENGINE_H
+#define HDEM_ENGINE_H
+
+#include "decomp/exchange.h"
+#include "decomp/balance.h"
+#include "contact/stepbound.h"
+
+#define ENGINE_MAX_WALLS 16
+
+/* What a rank asks of the whole run at the end of a step; the largest wins. */
+#define ENGINE_REQUEST_NONE       0
+#define ENGINE_REQUEST_CHECKPOINT 1 /* write a checkpoint and go on */
+#define ENGINE_REQUEST_STOP       2 /* write a checkpoint and stop (a signal) */
+
+typedef struct {
+  PetscReal ke, kr, elastic, gravity; /* energies; gravity: work done by gravity since the start [J] */
+  PetscReal contacts, max_overlap_ratio;
+} EngineStats;
+
+typedef struct {
+  Grid         grid;
+  Exchange     ex;
+  Particles    p;
+  NeighborList nl;
+  HistoryStore hs;
+  ContactModel model;
+  StepControl  ctl;
+  PetscInt     nwall;
+  Wall         walls[ENGINE_MAX_WALLS];
+  PetscReal    gravity[3], L[3], skin, rmax;
+  /* time-loop state */
+  PetscReal    t, dt, bound;
+  PetscInt64   step, nglobal, lost;
+  PetscBool    rebuild_next;
+  PetscReal    drift[3];     /* the common drift of the rebuild criterion (IntegratorRebuild): the midpoint of the displacements' global ranges at the last reduction */
+  PetscBool    gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStepBodies) */
+  PetscBool    sums_zero;    /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
+  PetscBool    opened;       /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
+  PetscInt     rebuilds;
+  PetscReal    dt_min, dt_max, dt_sum;
+  PetscBool    warned_fixed;
+  PetscReal    e_initial;  /* kinetic + elastic energy at the start */
+  PetscReal    work_gravity; /* this rank's share of the work done by gravity since the start [J] */
+  PetscInt     request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
+  PetscInt     request_all;  /* after the step: the largest request of any rank, the same on all */
+  PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
+  /* load balance (GridBalance) at the first rebuild balance_interval steps after the last */
+  BalanceMode  balance_mode;
+  PetscInt     balance_interval;
+  PetscReal    balance_threshold;
+  PetscInt64   balance_step;   /* step of the last balance */
+  PetscLogDouble balance_t0, balance_wait0; /* wall clock and wait_seconds then (time mode) */
+  PetscInt     balance_moves;  /* balances that moved cuts */
+  PetscReal    imbalance;      /* largest rank cost over the mean at the last balance (1: none measured) */
+  Scratch      scratch;     /* shared by the phases of a list rebuild */
+  PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
+  PetscLogEvent ev_gather, ev_migrate, ev_borders, ev_build, ev_attach; /* the rebuild's phases in -log_view */
+} Engine;
+
+/* How far from its subdomain a particle is still needed as a ghost: the
+ * largest pair cutoff (two largest radii and the skin). */
+static inline PetscReal EngineGhostCutoff(const Engine *e)
+{
+  return 2.0 * e->rmax + e->skin;
+}
+
+PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);   /* after grid, particles, model, walls are in place */
+PETSC_EXTERN PetscErrorCode EngineResume(Engine *);  /* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
+/* One step.  With ahead, the caller reads nothing of the state before the
+ * next step (no output, no statistics, no checkpoint): a fixed step then
+ * does the next step's first half in this one's second pass
+ * (IntegratorCloseOpenBodies), bitwise as apart, and sets opened. */
+PETSC_EXTERN PetscErrorCode EngineStep(Engine *, PetscBool ahead);
+/* The state is whole: between steps, not ahead into the next (EngineStep). */
+#define EngineCheckWhole(e) PetscCheck(!(e)->opened, (e)->grid.comm, PETSC_ERR_ORDER, "the particle state is read mid-step: the step before was taken ahead")
+PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *); /* collective */
+PETSC_EXTERN PetscErrorCode EngineFinish(Engine *);  /* after the last step: only the particle state, counters and stats remain */
+PETSC_EXTERN PetscErrorCode EngineDestroy(Engine *);
+
+#endif

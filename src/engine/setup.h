@@ -1,0 +1,16 @@
+/* A run's engine from the deck and command line. */
+#ifndef HDEM_SETUP_H
+#define HDEM_SETUP_H
+
+#include "engine/engine.h"
+
+typedef enum {
+  INSERTION_LATTICE,
+  INSERTION_RANDOM,
+  INSERTION_LAMMPS
+} InsertionMode;
+
+PETSC_EXTERN const char *const InsertionModes[];
+PETSC_EXTERN PetscErrorCode EngineSetFromOptions(MPI_Comm, PetscBool insert, Engine *); /* insert: PETSC_FALSE for a restart */
+
+#endif

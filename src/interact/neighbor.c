@@ -1,0 +1,423 @@
+#include "interact/neighbor.h"
+#include <stdint.h>
+
+#define NEIGHBOR_MAX_CLASSES 24
+
+PetscErrorCode NeighborListCreate(PetscReal skin, NeighborList *nl)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(nl, sizeof(*nl)));
+  nl->skin = skin;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode NeighborListDestroy(NeighborList *nl)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(nl->ij));
+  PetscCall(PetscFree(nl->h));
+  PetscCall(PetscFree(nl->slot));
+  PetscCall(PetscFree(nl->flag));
+  PetscCall(PetscFree(nl->image));
+  PetscCall(PetscFree(nl->body));
+  PetscCall(PetscMemzero(nl, sizeof(*nl)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Capacities grow by a quarter: the lists are the largest arrays, and a
+ * rebuild holds about as many pairs as the last one. */
+/* Room for need of a list's entries, limit at most (their indices are LocalInt). */
+static PetscErrorCode NeighborGrow(PetscInt *cap, PetscInt need, PetscInt limit, const char *what)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(need <= limit, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank's neighbour list needs %" PetscInt_FMT " %s, more than its 32-bit local indices allow (%" PetscInt_FMT "): run on more ranks", need, what, limit);
+  *cap = PetscMin(limit, PetscMax(need, PetscMax(1024, *cap + *cap / 4)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Room for at least need histories, so a known count costs one allocation. */
+PetscErrorCode NeighborHistoryReserve(NeighborList *nl, PetscInt need)
+{
+  PetscFunctionBeginUser;
+  if (need <= nl->hcap) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(NeighborGrow(&nl->hcap, need, LOCAL_INT_MAX, "contact histories"));
+  PetscCall(PetscRealloc((size_t)nl->hcap * sizeof(*nl->h), &nl->h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void NeighborHistoryTake(NeighborList *nl, void **buf, size_t *bytes)
+{
+  *buf   = nl->h;
+  *bytes = (size_t)nl->hcap * sizeof(*nl->h);
+  nl->h  = NULL;
+  nl->nh = nl->hcap = 0;
+}
+
+PetscErrorCode NeighborHistoryGive(NeighborList *nl, void *buf, size_t bytes)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(nl->h));
+  nl->h    = (ContactHistory *)buf;
+  nl->hcap = (PetscInt)PetscMin((size_t)LOCAL_INT_MAX, bytes / sizeof(*nl->h));
+  nl->nh   = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A zero history for pair k (which has none), at the end of h[]. */
+PetscErrorCode NeighborHistoryNew(NeighborList *nl, PetscInt k)
+{
+  PetscFunctionBeginUser;
+  if (nl->nh == nl->hcap) PetscCall(NeighborHistoryReserve(nl, nl->nh + 1));
+  PetscCall(PetscMemzero(&nl->h[nl->nh], sizeof(nl->h[nl->nh])));
+  nl->slot[k] = nl->nh++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Coordinate a of particle i with its periodic image applied: where the
+ * binning sees it (computed where needed rather than kept: the build's
+ * scratch is the process's largest transient) */
+static inline PetscReal NeighborShifted(const Particles *p, const PetscReal L[3], PetscInt i, int a)
+{
+  return p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L[a] : 0.0);
+}
+
+/* A pair is held on this rank if its lower-id member is owned, or its upper
+ * member is owned and the lower one is not a periodic image of an owned
+ * particle (then the same contact is already held with the roles swapped).
+ * A kept pair's self-image member passes its force to its owned copy. */
+static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
+{
+  if (lo < p->n) return PETSC_TRUE;
+  return (hi < p->n && !(p->flags[lo] & PARTICLE_SELF_IMAGE)) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Dense rank of each local particle's id (a self-image shares its owner's):
+ * LSD radix sort, 8 bits a pass, passes with one value skipped, of the
+ * particles past the sorted prefix [0, lo), then one merge with it. */
+static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt ntot, Scratch *sc, LocalInt *rank, PetscInt *nrank)
+{
+  PetscInt  m  = ntot - lo;
+  uint64_t *k0 = ScratchTake(sc, m, sizeof(*k0)), *k1 = ScratchTake(sc, m, sizeof(*k1)), *key, *key2;
+  LocalInt *i0 = ScratchTake(sc, m, sizeof(*i0)), *i1 = ScratchTake(sc, m, sizeof(*i1)), *idx, *idx2;
+  PetscInt  cnt[256], a = 0, b = 0, r = -1;
+  PetscInt64 last = 0;
+
+  PetscFunctionBeginUser;
+  key = k0, key2 = k1, idx = i0, idx2 = i1; /* ping-pong between the passes */
+  for (PetscInt i = 0; i < m; i++) {
+    key[i] = (uint64_t)p->id[lo + i] ^ ((uint64_t)1 << 63); /* signed order as unsigned */
+    idx[i] = lo + i;
+  }
+  for (int sh = 0; sh < 64; sh += 8) {
+    PetscInt  pos = 0, skip = 0;
+    uint64_t *tk;
+    LocalInt *ti;
+    for (int c = 0; c < 256; c++) cnt[c] = 0;
+    for (PetscInt i = 0; i < m; i++) cnt[(key[i] >> sh) & 255]++;
+    for (int c = 0; c < 256; c++) {
+      PetscInt q = cnt[c];
+      if (q == m) skip = 1;
+      cnt[c] = pos;
+      pos += q;
+    }
+    if (skip) continue;
+    for (PetscInt i = 0; i < m; i++) {
+      PetscInt d = cnt[(key[i] >> sh) & 255]++;
+      key2[d]    = key[i];
+      idx2[d]    = idx[i];
+    }
+    tk = key, key = key2, key2 = tk;
+    ti = idx, idx = idx2, idx2 = ti;
+  }
+  while (a < lo || b < m) {
+    PetscInt   i  = (b >= m || (a < lo && p->id[a] <= p->id[idx[b]])) ? a++ : idx[b++];
+    PetscInt64 id = p->id[i];
+    if (r < 0 || id != last) r++;
+    rank[i] = r, last = id;
+  }
+  *nrank = r + 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Particle pairs into the canonical order, (upper id, lower id): counting
+ * sort on the upper member's id rank, insertion sort (short runs) on the
+ * lower id.  Ids identify a pair: a contact is held through one image only. */
+static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, PetscInt ntot, Scratch *sc)
+{
+  LocalInt *rank, *start, *tmp;
+  PetscInt  nrank, n = nl->npair, lo = ParticlesSortedPrefix(p); /* all or most owned: EngineRebuild keeps them so */
+
+  PetscFunctionBeginUser;
+  if (n < 2) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, LocalInt) + 2 * ScratchBytes(ntot - lo, uint64_t) + 2 * ScratchBytes(ntot - lo, LocalInt) + ScratchBytes(ntot + 1, LocalInt) + ScratchBytes(2 * n, LocalInt)));
+  rank = ScratchTake(sc, ntot, sizeof(*rank));
+  PetscCall(NeighborIdRank(p, lo, ntot, sc, rank, &nrank));
+  start = ScratchTake(sc, nrank + 1, sizeof(*start));
+  tmp   = ScratchTake(sc, 2 * n, sizeof(*tmp));
+  PetscCall(PetscArrayzero(start, nrank + 1));
+  for (PetscInt k = 0; k < n; k++) start[rank[nl->ij[2 * k + 1]] + 1]++;
+  for (PetscInt r = 0; r < nrank; r++) start[r + 1] += start[r];
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt d     = start[rank[nl->ij[2 * k + 1]]]++;
+    tmp[2 * d]     = nl->ij[2 * k];
+    tmp[2 * d + 1] = nl->ij[2 * k + 1];
+  }
+  /* start[r] now ends bucket r */
+  for (PetscInt r = 0, b0 = 0; r < nrank; b0 = start[r], r++)
+    for (PetscInt a = b0 + 1; a < start[r]; a++) {
+      PetscInt   i = tmp[2 * a], j = tmp[2 * a + 1], b = a - 1;
+      PetscInt64 key = p->id[i];
+      while (b >= b0 && p->id[tmp[2 * b]] > key) {
+        tmp[2 * b + 2] = tmp[2 * b];
+        tmp[2 * b + 3] = tmp[2 * b + 1];
+        b--;
+      }
+      tmp[2 * b + 2] = i;
+      tmp[2 * b + 3] = j;
+    }
+  PetscCall(PetscArraycpy(nl->ij, tmp, 2 * n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Body classes for the pair-constant memo: a deck has few distinct bodies
+ * (often one), so the force loop can tell a known pair by two integers. */
+static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, PetscInt ntot)
+{
+  PetscReal key[NEIGHBOR_BODY_CLASSES][3];
+  PetscInt  fz[NEIGHBOR_BODY_CLASSES], nb = 0;
+
+  PetscFunctionBeginUser;
+  if (nl->bcap < ntot) {
+    PetscCall(PetscFree(nl->body));
+    PetscCall(NeighborGrow(&nl->bcap, ntot, LOCAL_INT_MAX, "particles"));
+    PetscCall(PetscMalloc1(nl->bcap, &nl->body));
+  }
+  for (PetscInt i = 0; i < ntot; i++) {
+    PetscInt b, f = p->flags[i] & PARTICLE_FROZEN;
+    for (b = 0; b < nb; b++)
+      if (key[b][0] == p->radius[i] && key[b][1] == p->mass[i] && key[b][2] == p->inertia[i] && fz[b] == f) break;
+    if (b == nb && nb < NEIGHBOR_BODY_CLASSES) {
+      key[nb][0] = p->radius[i], key[nb][1] = p->mass[i], key[nb][2] = p->inertia[i], fz[nb] = f;
+      nb++;
+    }
+    nl->body[i] = b < nb ? b : -1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscReal rmax, w[3], iw[3]; /* iw = 1 / w: the stencil's bounds (a superset is enough, see below) */
+  PetscInt  count;             /* local particles of the class */
+  PetscInt  nc[3];
+  LocalInt *start; /* cell k holds the binned slots start[k] .. start[k+1]-1 */
+} CellClass;
+
+/* Pair capacity for at least need pairs; slot[] and flag[] are set after the
+ * build (HistoryStoreAttach), so they are reallocated, not copied. */
+static PetscErrorCode NeighborReserve(NeighborList *nl, PetscInt need)
+{
+  PetscFunctionBeginUser;
+  if (need <= nl->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(NeighborGrow(&nl->cap, need, LOCAL_INT_MAX / 2, "pairs")); /* ij holds two per pair */
+  PetscCall(PetscRealloc((size_t)nl->cap * 2 * sizeof(*nl->ij), &nl->ij));
+  PetscCall(PetscFree(nl->slot));
+  PetscCall(PetscMalloc1(nl->cap, &nl->slot));
+  PetscCall(PetscFree(nl->flag));
+  PetscCall(PetscMalloc1(nl->cap, &nl->flag));
+  PetscCall(PetscFree(nl->image));
+  PetscCall(PetscMalloc1(nl->cap, &nl->image));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode NeighborAddPair(NeighborList *nl, PetscInt i, PetscInt j)
+{
+  PetscFunctionBeginUser;
+  if (nl->npair == nl->cap) PetscCall(NeighborReserve(nl, nl->npair + 1));
+  nl->ij[2 * nl->npair]     = i;
+  nl->ij[2 * nl->npair + 1] = j;
+  nl->npair++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The exact, canonical test between binned candidates i and j that passed
+ * the prefilter: it alone decides membership, so every rank keeps the same
+ * pairs whatever the binning. */
+static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j)
+{
+  PetscInt  a, b;
+  PetscReal r[3], cut, d2;
+
+  PetscFunctionBeginUser;
+  if (p->id[i] == p->id[j]) PetscFunctionReturn(PETSC_SUCCESS);
+  a = p->id[i] < p->id[j] ? i : j;
+  b = a == i ? j : i;
+  if (!NeighborKeep(p, a, b)) PetscFunctionReturn(PETSC_SUCCESS);
+  NeighborSeparationInline(p, L, a, b, r);
+  cut = p->radius[a] + p->radius[b] + nl->skin;
+  d2  = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  /* no contact normal exists between them: the forces would be NaN throughout */
+  PetscCheck(d2 > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " have the same centre (%g, %g, %g): check the inserted or imported positions", p->id[a], p->id[b], (double)p->x[3 * a], (double)p->x[3 * a + 1], (double)p->x[3 * a + 2]);
+  if (d2 < cut * cut) PetscCall(NeighborAddPair(nl, a, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], const ContactModel *model, PetscInt nwall, const Wall *walls, Scratch *sc)
+{
+  PetscInt   ntot = p->n + p->nghost, ncls = 0, nbin = 0;
+  LocalInt  *cls, *cell, *member, *surv;
+  PetscReal *bx, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
+  CellClass  cc[NEIGHBOR_MAX_CLASSES];
+
+  PetscFunctionBeginUser;
+  (void)model; /* pair constants are derived from the bodies where they touch */
+  /* the histories were gathered into records before the build: drop them
+   * (their room stays for the next ones) */
+  nl->nh = 0;
+  /* a rebuild holds about as many pairs as the last one: reserve once */
+  PetscCall(NeighborReserve(nl, nl->npair + nl->npair / 8 + 1));
+  nl->npair = 0;
+  nl->builds++;
+  PetscCall(ScratchBegin(sc, ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, LocalInt) + ScratchBytes(ntot + 1, LocalInt)));
+  bx     = ScratchTake(sc, 3 * ntot, sizeof(*bx));
+  cls    = ScratchTake(sc, ntot, sizeof(*cls));
+  cell   = ScratchTake(sc, ntot, sizeof(*cell));
+  member = ScratchTake(sc, ntot, sizeof(*member));
+  surv   = ScratchTake(sc, ntot + 1, sizeof(*surv));
+  for (PetscInt i = 0; i < ntot; i++) {
+    for (int a = 0; a < 3; a++) {
+      PetscReal xa = NeighborShifted(p, L, i, a);
+      bbmin[a]     = PetscMin(bbmin[a], xa);
+      bbmax[a]     = PetscMax(bbmax[a], xa);
+    }
+    rmin = PetscMin(rmin, p->radius[i]);
+  }
+  for (int a = 0; a < 3; a++) xmag = PetscMax(xmag, PetscMax(PetscAbsReal(bbmin[a]), PetscAbsReal(bbmax[a])));
+  slack = 16.0 * PETSC_MACHINE_EPSILON * xmag; /* the prefilter's rounding allowance (below) */
+  /* size classes: radii within a factor 2 share cells */
+  for (PetscInt i = 0; i < ntot; i++) {
+    PetscInt k = 0;
+    while (k < NEIGHBOR_MAX_CLASSES - 1 && p->radius[i] >= rmin * (PetscReal)(2 << k)) k++;
+    cls[i] = k;
+    ncls   = PetscMax(ncls, k + 1);
+  }
+  for (PetscInt c = 0; c < ncls; c++) cc[c].rmax = 0.0, cc[c].count = 0;
+  for (PetscInt i = 0; i < ntot; i++) cc[cls[i]].rmax = PetscMax(cc[cls[i]].rmax, p->radius[i]), cc[cls[i]].count++;
+  /* bin each class into its cells: the binned slots run class by class, cell
+   * by cell, with a copy of the shifted positions (bx) so the candidate scan
+   * streams through contiguous memory */
+  for (PetscInt c = 0; c < ncls; c++) {
+    PetscInt ncell = 1;
+    if (cc[c].rmax == 0.0) {
+      cc[c].start = NULL;
+      continue;
+    }
+    PetscReal cells = 1.0, shrink;
+    for (int a = 0; a < 3; a++) {
+      PetscReal ext = PetscMax(bbmax[a] - bbmin[a], 1e-300), h = 2.0 * cc[c].rmax + skin;
+      cc[c].nc[a]   = (PetscInt)PetscMax(1.0, PetscMin(floor(ext / h), 1024.0));
+      cells *= cc[c].nc[a];
+    }
+    /* a class of few particles in a large box (fines among coarse grains) gets
+     * wider cells: no more than about two per member, not up to 1024^3 */
+    shrink = cells > 2.0 * cc[c].count + 8.0 ? cbrt((2.0 * cc[c].count + 8.0) / cells) : 1.0;
+    for (int a = 0; a < 3; a++) {
+      PetscReal ext = PetscMax(bbmax[a] - bbmin[a], 1e-300);
+      cc[c].nc[a]   = (PetscInt)PetscMax(1.0, floor(cc[c].nc[a] * shrink));
+      cc[c].w[a]    = ext / cc[c].nc[a] * (1.0 + 1e-12);
+      cc[c].iw[a]   = 1.0 / cc[c].w[a];
+      ncell *= cc[c].nc[a];
+    }
+    PetscCall(PetscCalloc1(ncell + 1, &cc[c].start));
+    for (PetscInt i = 0; i < ntot; i++) {
+      PetscInt k = 0;
+      if (cls[i] != c) continue;
+      for (int a = 2; a >= 0; a--) k = k * cc[c].nc[a] + PetscMin((PetscInt)((NeighborShifted(p, L, i, a) - bbmin[a]) / cc[c].w[a]), cc[c].nc[a] - 1);
+      cell[i] = k;
+      cc[c].start[k + 1]++;
+    }
+    cc[c].start[0] = nbin;
+    for (PetscInt k = 0; k < ncell; k++) cc[c].start[k + 1] += cc[c].start[k];
+    for (PetscInt i = 0; i < ntot; i++) {
+      PetscInt m;
+      if (cls[i] != c) continue;
+      m         = cc[c].start[cell[i]]++; /* start[k] now ends cell k */
+      member[m] = i;
+      for (int a = 0; a < 3; a++) bx[3 * m + a] = NeighborShifted(p, L, i, a);
+    }
+    for (PetscInt k = ncell; k > 0; k--) cc[c].start[k] = cc[c].start[k - 1];
+    cc[c].start[0] = nbin;
+    nbin           = cc[c].start[ncell];
+  }
+  /* Candidates: each binned particle against its own class's later slots and
+   * all of the larger classes' within reach, so every pair is met once.  The
+   * prefilter on the binned positions, with the class's largest cutoff, is
+   * generous by more than their rounding difference from the canonical
+   * separation (a relative 1e-9 of the cutoff plus slack, a few ulps of the
+   * coordinates), so it loses no pair the exact test (NeighborTryPair) would
+   * accept.  The same 1e-9 keeps every such partner's cell (binned by
+   * division) inside the stencil's bounds, taken by multiplication. */
+  for (PetscInt s = 0; s < nbin; s++) {
+    PetscInt        i  = member[s], ci = cls[i];
+    const PetscReal xi = bx[3 * s], yi = bx[3 * s + 1], zi = bx[3 * s + 2], ri = p->radius[i];
+    for (PetscInt c = ci; c < ncls; c++) {
+      PetscInt  lo[3], hi[3];
+      PetscReal reach = (ri + cc[c].rmax + skin) * (1.0 + 1e-9), lim2 = (reach + slack) * (reach + slack); /* the class's largest cutoff: one bound for the row */
+      if (!cc[c].start) continue;
+      for (int a = 0; a < 3; a++) {
+        lo[a] = (PetscInt)PetscMax(0.0, floor((bx[3 * s + a] - reach - bbmin[a]) * cc[c].iw[a]));
+        hi[a] = (PetscInt)PetscMin((PetscReal)(cc[c].nc[a] - 1), floor((bx[3 * s + a] + reach - bbmin[a]) * cc[c].iw[a]));
+      }
+      for (PetscInt cz = lo[2]; cz <= hi[2]; cz++)
+        for (PetscInt cy = lo[1]; cy <= hi[1]; cy++) {
+          PetscInt row = (cz * cc[c].nc[1] + cy) * cc[c].nc[0];
+          PetscInt m0 = cc[c].start[row + lo[0]], m1 = cc[c].start[row + hi[0] + 1]; /* the row's cells are contiguous slots */
+          PetscInt nsurv = 0;
+          if (c == ci) m0 = PetscMax(m0, s + 1);
+          /* branch-free: most candidates fail, unpredictably */
+          for (PetscInt m = m0; m < m1; m++) {
+            PetscReal dx = bx[3 * m] - xi, dy = bx[3 * m + 1] - yi, dz = bx[3 * m + 2] - zi;
+            surv[nsurv] = m;
+            nsurv += dx * dx + dy * dy + dz * dz < lim2;
+          }
+          for (PetscInt q = 0; q < nsurv; q++) PetscCall(NeighborTryPair(nl, p, L, i, member[surv[q]]));
+        }
+    }
+  }
+  for (PetscInt c = 0; c < ncls; c++) PetscCall(PetscFree(cc[c].start));
+  PetscCall(NeighborSortPairs(nl, p, ntot, sc)); /* the binning's scratch is free again */
+  /* walls after all particles, in wall order: each particle's last partners */
+  for (PetscInt w = 0; w < nwall; w++)
+    for (PetscInt i = 0; i < p->n; i++) {
+      const Wall *wl  = &walls[w];
+      PetscReal   gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
+      if (gap < skin) PetscCall(NeighborAddPair(nl, i, -1 - w));
+    }
+  PetscCall(NeighborBodyClasses(nl, p, ntot));
+  for (int d0 = -2; d0 <= 2; d0++)
+    for (int d1 = -2; d1 <= 2; d1++)
+      for (int d2 = -2; d2 <= 2; d2++) {
+        PetscReal *t = nl->shift[NEIGHBOR_IMAGE_INDEX(d0, d1, d2)];
+        t[0] = d0 ? (PetscReal)d0 * L[0] : 0.0, t[1] = d1 ? (PetscReal)d1 * L[1] : 0.0, t[2] = d2 ? (PetscReal)d2 * L[2] : 0.0;
+      }
+  for (PetscInt k = 0; k < nl->npair; k++) {
+    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], bi = nl->body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : nl->body[j], di[3] = {0, 0, 0};
+    nl->flag[k] = (unsigned char)((bi >= 0 && bj >= 0 ? NEIGHBOR_PAIR_CLASS(bi, bj) : NEIGHBOR_CLASS_NONE) << NEIGHBOR_CLASS_SHIFT);
+    if (j >= 0)
+      for (int a = 0; a < 3; a++) {
+        di[a] = p->image[3 * i + a] - p->image[3 * j + a];
+        PetscCheck(di[a] >= -2 && di[a] <= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart", p->id[i], p->id[j], di[a]);
+        if (di[a]) nl->flag[k] |= NEIGHBOR_IMAGED;
+      }
+    nl->image[k] = (unsigned char)NEIGHBOR_IMAGE_INDEX(di[0], di[1], di[2]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void NeighborListAlias(NeighborList *nl, const LocalInt *root)
+{
+  for (PetscInt k = 0; k < nl->npair; k++) {
+    LocalInt *m = nl->ij + 2 * k;
+    m[0] = root[m[0]];
+    if (m[1] >= 0) m[1] = root[m[1]];
+  }
+}
