@@ -1,7 +1,5 @@
 #include "decomp/exchange.h"
 
-#define FORWARD_REALS 15
-
 PetscErrorCode ExchangeCreate(const Grid *g, PetscReal cut, Exchange *ex)
 {
   PetscFunctionBeginUser;
@@ -74,30 +72,6 @@ static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void HistoryPack(const HistoryRecord *r, PetscReal *b)
-{
-  b[0] = (PetscReal)r->owner;
-  b[1] = (PetscReal)r->partner;
-  for (int a = 0; a < 3; a++) b[2 + a] = r->h.xi[a];
-  b[5] = r->h.v_imp;
-  b[6] = r->h.d_last;
-  b[7] = r->h.Fn_last;
-  b[8] = r->h.dt_last;
-  b[9] = (PetscReal)r->h.touched;
-}
-
-static void HistoryUnpack(const PetscReal *b, HistoryRecord *r)
-{
-  r->owner   = (PetscInt64)b[0];
-  r->partner = (PetscInt64)b[1];
-  for (int a = 0; a < 3; a++) r->h.xi[a] = b[2 + a];
-  r->h.v_imp   = b[5];
-  r->h.d_last  = b[6];
-  r->h.Fn_last = b[7];
-  r->h.dt_last = b[8];
-  r->h.touched = (PetscInt)b[9];
-}
-
 /* Where a particle at x goes along axis a: 0 stays, 1 to the low side, 2 to
  * the high side, 3 out through a wall (lost), -1 further than one hop. */
 static int ExchangeDirection(const Grid *g, int a, PetscReal x)
@@ -113,108 +87,134 @@ static int ExchangeDirection(const Grid *g, int a, PetscReal x)
   return -1;
 }
 
-PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, HistoryStore *hs, Scratch *sc, PetscInt *nlost)
+/* Periodic coordinates into the box: a particle migrates at most one hop. */
+static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
 {
-  PetscMPIInt rank = g->rank;
-  PetscInt   *dest;
+  PetscReal *xs = *st->x;
 
   PetscFunctionBeginUser;
-  p->nghost = 0;
-  *nlost    = 0;
-  for (PetscInt i = 0; i < p->n; i++)
+  for (PetscInt i = 0; i < *st->n; i++)
     for (int a = 0; a < 3; a++) {
-      PetscReal L = g->hi[a] - g->lo[a], *x = &p->x[3 * i + a];
+      PetscReal L = g->hi[a] - g->lo[a], *x = &xs[3 * i + a];
       if (!g->periodic[a]) continue;
       if (*x >= g->hi[a]) *x -= L;
       else if (*x < g->lo[a]) *x += L;
       /* a hair below lo wraps to hi by rounding, and a hair above hi to just
        * below lo: either is the box's start */
       if (*x == g->hi[a] || (*x < g->lo[a] && *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a])))) *x = g->lo[a];
-      PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", p->id[i], a);
+      PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", (*st->id)[i], a);
     }
-  PetscCall(PetscMalloc1(p->n + 1, &dest));
-  PetscCall(HistoryStoreSort(hs, sc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The leavers of one side of axis a into ex->sbuf (count, record count,
+ * particle rows, then their records), their records marked, the stayers
+ * compacted and the lost counted.  dest: per owned row, 0 stays, 1 leaves
+ * across this side, 2 is lost through a wall. */
+static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordStore *rs, const PetscInt *dest, PetscInt np, PetscInt nrec, PetscInt nleave, PetscInt *nlost, PetscInt *len)
+{
+  const PetscInt64 *id = *st->id;
+  PetscInt          pw = FieldStorePackWidth(st, FIELD_GHOST), keep = 0, q = 0;
+  PetscReal        *b;
+  LocalInt         *rows;
+  unsigned char    *mark;
+
+  PetscFunctionBeginUser;
+  PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, 2 + (PetscInt64)np * pw + (PetscInt64)nrec * RecordStorePackWidth(rs)));
+  ex->sbuf[0] = (PetscReal)np;
+  ex->sbuf[1] = (PetscReal)nrec;
+  b           = ex->sbuf + 2;
+  *len        = 2;
+  if (!nleave) PetscFunctionReturn(PETSC_SUCCESS); /* most sides of most rebuilds: nobody leaves */
+  PetscCall(PetscMalloc1(np + 1, &rows));
+  PetscCall(PetscCalloc1(rs->n + 1, &mark));
+  for (PetscInt i = 0; i < *st->n; i++)
+    if (dest[i] == 1) rows[q++] = (LocalInt)i;
+  FieldStorePack(st, FIELD_GHOST, np, rows, b);
+  b += (size_t)np * pw;
+  for (PetscInt i = 0; i < *st->n; i++) {
+    if (!dest[i]) continue;
+    for (PetscInt k = RecordStoreFirst(rs, id[i]); k < rs->n && RecordStoreHead(rs, k)->owner == id[i]; k++) {
+      if (dest[i] == 1) {
+        RecordStorePack(rs, k, b);
+        b += RecordStorePackWidth(rs);
+      }
+      mark[k] = 1;
+    }
+  }
+  for (PetscInt i = 0; i < *st->n; i++) {
+    if (dest[i] == 2) (*nlost)++;
+    if (!dest[i]) {
+      if (keep != i) FieldStoreCopyRow(st, keep, i);
+      keep++;
+    }
+  }
+  *st->n = keep;
+  RecordStoreCompact(rs, mark);
+  *len = (PetscInt)(b - ex->sbuf);
+  PetscCall(PetscFree(mark));
+  PetscCall(PetscFree(rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The arrivals of one side of axis a: owned rows at the end, records added. */
+static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st, RecordStore *rs, Scratch *sc, const PetscReal *rb)
+{
+  PetscInt         rp = (PetscInt)rb[0], rrec = (PetscInt)rb[1], n0 = *st->n;
+  const PetscReal *c  = rb + 2;
+
+  PetscFunctionBeginUser;
+  PetscCall(FieldStoreReserve(st, n0 + rp));
+  FieldStoreUnpack(st, FIELD_GHOST, n0, rp, c);
+  FieldStoreZero(st, FIELD_OWNED, n0, rp); /* force sums and build positions start afresh */
+  c += (size_t)rp * FieldStorePackWidth(st, FIELD_GHOST);
+  for (PetscInt i = n0; i < n0 + rp; i++) {
+    PetscReal xa = (*st->x)[3 * i + a];
+    (*st->owner)[i]  = g->rank;
+    (*st->origin)[i] = -1;
+    (*st->flags)[i] &= ~FIELD_SELF_IMAGE;
+    for (int d = 0; d < 3; d++) (*st->image)[3 * i + d] = 0;
+    PetscCheck(ExchangeDirection(g, a, xa) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry; the step is too long for its speed", (*st->id)[i], a, (double)xa, (double)g->sublo[a], (double)g->subhi[a]);
+  }
+  *st->n = n0 + rp;
+  for (PetscInt k = 0; k < rrec; k++, c += RecordStorePackWidth(rs)) PetscCall(RecordStoreAddPacked(rs, c));
+  if (rrec) PetscCall(RecordStoreSort(rs, sc)); /* RecordStoreFirst needs the order */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, FieldStore *st, RecordStore *rs, Scratch *sc, PetscInt *nlost)
+{
+  PetscInt *dest;
+
+  PetscFunctionBeginUser;
+  *st->nghost = 0;
+  *nlost      = 0;
+  PetscCall(ExchangeWrap(g, st));
+  PetscCall(PetscMalloc1(*st->n + 1, &dest));
+  PetscCall(RecordStoreSort(rs, sc));
   for (int a = 0; a < 3; a++) {
     for (int s = 0; s < 2; s++) {
-      PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
-      PetscInt         np = 0, nrec = 0, nr, keep = 0, kr = 0, nleave = 0, *mark = NULL;
+      PetscMPIInt      to = g->nbr[a][s], from = g->nbr[a][1 - s];
+      PetscInt         np = 0, nrec = 0, nr, nleave = 0, len = 0;
       const PetscReal *rb;
-      PetscReal  *b;
 
       /* who leaves across this side (dest 1), or through a wall (dest 2: lost) */
-      for (PetscInt i = 0; i < p->n; i++) {
-        int dir = ExchangeDirection(g, a, p->x[3 * i + a]);
-        PetscCheck(dir >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry", p->id[i], a, (double)p->x[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
+      for (PetscInt i = 0; i < *st->n; i++) {
+        const PetscInt64 id  = (*st->id)[i];
+        int              dir = ExchangeDirection(g, a, (*st->x)[3 * i + a]);
+        PetscCheck(dir >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry", id, a, (double)(*st->x)[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
         dest[i] = (dir == 3 && s == 0) ? 2 : (dir == 1 + s ? 1 : 0);
         if (dest[i] == 1 && to == MPI_PROC_NULL) dest[i] = 2;
         if (dest[i]) nleave++;
         if (dest[i] == 1) {
-          PetscInt k = HistoryStoreFirst(hs, p->id[i]);
           np++;
-          while (k < hs->n && hs->r[k].owner == p->id[i]) nrec++, k++;
+          for (PetscInt k = RecordStoreFirst(rs, id); k < rs->n && RecordStoreHead(rs, k)->owner == id; k++) nrec++;
         }
       }
-      PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, 2 + (PetscInt64)np * PARTICLE_PACK_REALS + (PetscInt64)nrec * HISTORY_PACK_REALS));
-      ex->sbuf[0] = (PetscReal)np;
-      ex->sbuf[1] = (PetscReal)nrec;
-      b           = ex->sbuf + 2;
-      if (nleave) { /* most sides of most rebuilds: nobody leaves */
-        PetscCall(PetscCalloc1(hs->n + 1, &mark));
-        for (PetscInt i = 0; i < p->n; i++) {
-          const PetscInt zero[3] = {0, 0, 0};
-          if (dest[i] != 1) continue;
-          ParticlesPack(p, i, zero, b);
-          b += PARTICLE_PACK_REALS;
-        }
-        for (PetscInt i = 0; i < p->n; i++) {
-          PetscInt k;
-          if (!dest[i]) continue;
-          for (k = HistoryStoreFirst(hs, p->id[i]); k < hs->n && hs->r[k].owner == p->id[i]; k++) {
-            if (dest[i] == 1) {
-              HistoryPack(&hs->r[k], b);
-              b += HISTORY_PACK_REALS;
-            }
-            mark[k] = 1;
-          }
-        }
-        for (PetscInt i = 0; i < p->n; i++) {
-          if (dest[i] == 2) (*nlost)++;
-          if (!dest[i]) {
-            if (keep != i) ParticlesCopy(p, keep, i);
-            keep++;
-          }
-        }
-        p->n = keep;
-        for (PetscInt k = 0; k < hs->n; k++)
-          if (!mark[k]) {
-            if (kr != k) hs->r[kr] = hs->r[k];
-            kr++;
-          }
-        hs->n = kr;
-        PetscCall(PetscFree(mark));
-      }
-      PetscCall(ExchangeSwap(g, ex, to, from, to == MPI_PROC_NULL ? 0 : (PetscInt)(b - ex->sbuf), &nr, &rb));
-      if (nr) {
-        PetscInt         rp = (PetscInt)rb[0], rrec = (PetscInt)rb[1];
-        const PetscReal *c  = rb + 2;
-        PetscCall(ParticlesReserve(p, p->n + rp));
-        for (PetscInt k = 0; k < rp; k++, c += PARTICLE_PACK_REALS) {
-          PetscInt i = p->n++;
-          ParticlesUnpack(p, i, c, rank);
-          p->owner[i] = rank;
-          p->origin[i] = -1;
-          p->flags[i] &= ~PARTICLE_SELF_IMAGE;
-          for (int d = 0; d < 3; d++) p->image[3 * i + d] = 0;
-          PetscCheck(ExchangeDirection(g, a, p->x[3 * i + a]) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry; the step is too long for its speed", p->id[i], a, (double)p->x[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
-        }
-        for (PetscInt k = 0; k < rrec; k++, c += HISTORY_PACK_REALS) {
-          HistoryRecord r;
-          HistoryUnpack(c, &r);
-          PetscCall(HistoryStoreAdd(hs, r.owner, r.partner, &r.h));
-        }
-        if (rrec) PetscCall(HistoryStoreSort(hs, sc)); /* HistoryStoreFirst needs the order */
-      }
-      PetscCall(PetscRealloc(sizeof(*dest) * (size_t)(p->n + 1), &dest));
+      PetscCall(ExchangeMigratePack(ex, st, rs, dest, np, nrec, nleave, nlost, &len));
+      PetscCall(ExchangeSwap(g, ex, to, from, to == MPI_PROC_NULL ? 0 : len, &nr, &rb));
+      if (nr) PetscCall(ExchangeMigrateUnpack(g, a, st, rs, sc, rb));
+      PetscCall(PetscRealloc(sizeof(*dest) * (size_t)(*st->n + 1), &dest));
     }
   }
   PetscCall(PetscFree(dest));
@@ -225,9 +225,9 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, Particles *p, Histor
  * from, and that one's root before it (sweeps run in order).  The send
  * lists then name roots: a later swap may send an image made in place,
  * whose motion is its root's (and, forwarded without images, only there). */
-static PetscErrorCode ExchangeRoots(Exchange *ex, const Particles *p)
+static PetscErrorCode ExchangeRoots(Exchange *ex, const FieldStore *st)
 {
-  PetscInt ntot = p->n + p->nghost;
+  PetscInt ntot = *st->n + *st->nghost;
 
   PetscFunctionBeginUser;
   if (ntot > ex->root_cap) {
@@ -243,98 +243,116 @@ static PetscErrorCode ExchangeRoots(Exchange *ex, const Particles *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, Particles *p)
+/* Ghost row o: what its image, owner and origin say on this rank.  A ghost
+ * whose owner is this rank is a periodic self-image: origin names its owned
+ * copy (as sent: the sender's own row, or the row its origin named). */
+static inline void ExchangeGhostBookkeeping(FieldStore *st, PetscInt o, PetscMPIInt rank)
+{
+  PetscBool self = (*st->owner)[o] == rank ? PETSC_TRUE : PETSC_FALSE;
+  if (!self) (*st->origin)[o] = -1;
+  (*st->flags)[o] = ((*st->flags)[o] & ~FIELD_SELF_IMAGE) | (self ? FIELD_SELF_IMAGE : 0);
+}
+
+/* Send list sw's particles, image-shifted, as ghosts on this rank (its own
+ * periodic images): copied in place, no message. */
+static PetscErrorCode ExchangeBordersSelf(const Grid *g, Exchange *ex, FieldStore *st, PetscInt sw, const PetscInt shift[3])
+{
+  PetscInt ns = ex->nsend[sw], o0 = *st->n + *st->nghost;
+
+  PetscFunctionBeginUser;
+  PetscCall(FieldStoreReserveGhosts(st, o0 + ns));
+  ex->recv_start[sw] = o0;
+  ex->nrecv[sw]      = ns;
+  for (PetscInt k = 0; k < ns; k++) {
+    PetscInt i = ex->send[sw][k], o = o0 + k, origin = i < *st->n ? i : (*st->origin)[i];
+    FieldStoreCopyFields(st, FIELD_GHOST, o, i);
+    for (int a = 0; a < 3; a++) (*st->image)[3 * o + a] = (signed char)((*st->image)[3 * i + a] + shift[a]);
+    (*st->origin)[o] = (LocalInt)origin;
+    ExchangeGhostBookkeeping(st, o, g->rank);
+  }
+  *st->nghost += ns;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Send list sw's particles, image-shifted, to its neighbour, and the
+ * neighbour's as ghosts here. */
+static PetscErrorCode ExchangeBordersSwap(const Grid *g, Exchange *ex, FieldStore *st, PetscInt sw, const PetscInt shift[3], PetscMPIInt to, PetscMPIInt from)
+{
+  PetscInt         ns = ex->nsend[sw], w = FieldStorePackWidth(st, FIELD_GHOST), nr, o0;
+  PetscInt         oimg = FieldStorePackOffset(st, FIELD_GHOST, FieldStoreFind(st, "image")), oorg = FieldStorePackOffset(st, FIELD_GHOST, FieldStoreFind(st, "origin"));
+  const PetscReal *rb;
+
+  PetscFunctionBeginUser;
+  PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, (PetscInt64)ns * w + 1));
+  FieldStorePack(st, FIELD_GHOST, ns, ex->send[sw], ex->sbuf);
+  for (PetscInt k = 0; k < ns; k++) {
+    PetscReal *b = ex->sbuf + (size_t)k * w;
+    PetscInt   i = ex->send[sw][k];
+    for (int a = 0; a < 3; a++) b[oimg + a] += (PetscReal)shift[a];
+    b[oorg] = (PetscReal)(i < *st->n ? i : (*st->origin)[i]);
+  }
+  PetscCall(ExchangeSwap(g, ex, to, from, ns * w, &nr, &rb));
+  nr /= w;
+  o0 = *st->n + *st->nghost;
+  PetscCall(FieldStoreReserveGhosts(st, o0 + nr));
+  ex->recv_start[sw] = o0;
+  ex->nrecv[sw]      = nr;
+  FieldStoreUnpack(st, FIELD_GHOST, o0, nr, rb);
+  for (PetscInt k = 0; k < nr; k++) ExchangeGhostBookkeeping(st, o0 + k, g->rank);
+  *st->nghost += nr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, FieldStore *st)
 {
   PetscFunctionBeginUser;
-  p->nghost = 0;
+  *st->nghost = 0;
   for (int a = 0; a < 3; a++) {
-    PetscInt  nlast = p->n + p->nghost;
+    PetscInt  nlast = *st->n + *st->nghost;
     PetscReal L     = g->hi[a] - g->lo[a];
     for (int s = 0; s < 2; s++) {
-      PetscInt         sw = 2 * a + s, ns = 0, nr, shift[3] = {0, 0, 0};
-      const PetscReal *rb;
-      PetscMPIInt to = g->nbr[a][s], from = g->nbr[a][1 - s];
+      PetscInt           sw = 2 * a + s, ns = 0, shift[3] = {0, 0, 0};
+      PetscMPIInt        to = g->nbr[a][s], from = g->nbr[a][1 - s];
+      const PetscReal   *x   = *st->x; /* again each side: the last one's ghosts may have moved the arrays */
+      const signed char *img = *st->image;
       if (g->periodic[a] && s == 0 && g->coords[a] == 0) shift[a] = 1;
       if (g->periodic[a] && s == 1 && g->coords[a] == g->dims[a] - 1) shift[a] = -1;
       if (to != MPI_PROC_NULL)
         for (PetscInt i = 0; i < nlast; i++) {
-          PetscReal xs = p->x[3 * i + a] + (p->image[3 * i + a] ? (PetscReal)p->image[3 * i + a] * L : 0.0);
+          PetscReal xs = x[3 * i + a] + (img[3 * i + a] ? (PetscReal)img[3 * i + a] * L : 0.0);
           if (!((s == 0 && xs < g->sublo[a] + ex->cut) || (s == 1 && xs >= g->subhi[a] - ex->cut))) continue;
           if (ns == ex->send_cap[sw]) { /* a border layer, not the subdomain: grown as found */
             ex->send_cap[sw] = PetscMax(1024, 2 * ex->send_cap[sw]);
             PetscCall(PetscRealloc((size_t)ex->send_cap[sw] * sizeof(*ex->send[sw]), &ex->send[sw]));
           }
-          ex->send[sw][ns++] = i;
+          ex->send[sw][ns++] = (LocalInt)i;
         }
       ex->nsend[sw] = ns;
       ex->self[sw]  = to == g->rank && from == g->rank ? PETSC_TRUE : PETSC_FALSE;
-      if (ex->self[sw]) { /* this rank's own periodic images: made in place, no message */
-        PetscCall(ParticlesReserveGhosts(p, p->n + p->nghost + ns));
-        ex->recv_start[sw] = p->n + p->nghost;
-        ex->nrecv[sw]      = ns;
-        for (PetscInt k = 0; k < ns; k++) ParticlesImage(p, p->n + p->nghost + k, ex->send[sw][k], shift, g->rank);
-        p->nghost += ns;
-        continue;
-      }
-      PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, (PetscInt64)ns * PARTICLE_PACK_REALS + 1));
-      for (PetscInt k = 0; k < ns; k++) ParticlesPack(p, ex->send[sw][k], shift, ex->sbuf + k * PARTICLE_PACK_REALS);
-      PetscCall(ExchangeSwap(g, ex, to, from, ns * PARTICLE_PACK_REALS, &nr, &rb));
-      nr /= PARTICLE_PACK_REALS;
-      PetscCall(ParticlesReserveGhosts(p, p->n + p->nghost + nr));
-      ex->recv_start[sw] = p->n + p->nghost;
-      ex->nrecv[sw]      = nr;
-      for (PetscInt k = 0; k < nr; k++) ParticlesUnpack(p, p->n + p->nghost + k, rb + k * PARTICLE_PACK_REALS, g->rank);
-      p->nghost += nr;
+      if (ex->self[sw]) PetscCall(ExchangeBordersSelf(g, ex, st, sw, shift));
+      else PetscCall(ExchangeBordersSwap(g, ex, st, sw, shift, to, from));
     }
   }
-  PetscCall(ExchangeRoots(ex, p));
+  PetscCall(ExchangeRoots(ex, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void ForwardPack(const Particles *p, const LocalInt *send, PetscInt n, PetscReal *buf)
-{
-  for (PetscInt k = 0; k < n; k++) {
-    PetscInt   i = send[k];
-    PetscReal *b = buf + k * FORWARD_REALS;
-    for (int d = 0; d < 3; d++) {
-      b[d]      = p->x[3 * i + d];
-      b[3 + d]  = p->v[3 * i + d];
-      b[6 + d]  = p->w[3 * i + d];
-      b[9 + d]  = p->vp[3 * i + d];
-      b[12 + d] = p->wp[3 * i + d];
-    }
-  }
-}
-
-static void ForwardUnpack(Particles *p, PetscInt start, PetscInt n, const PetscReal *buf)
-{
-  for (PetscInt k = 0; k < n; k++) {
-    PetscInt         i = start + k;
-    const PetscReal *b = buf + k * FORWARD_REALS;
-    for (int d = 0; d < 3; d++) {
-      p->x[3 * i + d]  = b[d];
-      p->v[3 * i + d]  = b[3 + d];
-      p->w[3 * i + d]  = b[6 + d];
-      p->vp[3 * i + d] = b[9 + d];
-      p->wp[3 * i + d] = b[12 + d];
-    }
-  }
-}
-
 /* A rank's own periodic images along sweep sw: copied straight, no buffer. */
-static PetscErrorCode ForwardSelf(Exchange *ex, Particles *p, PetscInt sw)
+static PetscErrorCode ForwardSelf(Exchange *ex, FieldStore *st, PetscInt sw)
 {
   PetscFunctionBeginUser;
   PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB, "self forward of %" PetscInt_FMT " particles, expected %" PetscInt_FMT, ex->nsend[sw], ex->nrecv[sw]);
-  for (PetscInt k = 0; k < ex->nsend[sw]; k++) ParticlesCopyMotion(p, ex->recv_start[sw] + k, ex->send[sw][k]);
+  for (PetscInt k = 0; k < ex->nsend[sw]; k++) FieldStoreCopyFields(st, FIELD_FORWARD, ex->recv_start[sw] + k, ex->send[sw][k]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Both sides of an axis at once: their send lists hold only particles that
  * were local before the axis (ExchangeBorders), so neither side's message
  * depends on the other's; one wait instead of two, the same unpacking order. */
-PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, Particles *p, PetscBool images)
+PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, FieldStore *st, PetscBool images)
 {
+  const PetscInt w = FieldStorePackWidth(st, FIELD_FORWARD);
+
   PetscFunctionBeginUser;
   for (int a = 0; a < 3; a++) {
     PetscMPIInt to[2], from[2];
@@ -347,23 +365,23 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, Particles *p, PetscB
     }
     if (to[0] == MPI_PROC_NULL && from[0] == MPI_PROC_NULL) continue; /* walls on both sides */
     if (to[0] == g->rank) { /* one subdomain along the axis: both sides are this rank's own images */
-      for (int s = 0; s < 2 && images; s++) PetscCall(ForwardSelf(ex, p, 2 * a + s));
+      for (int s = 0; s < 2 && images; s++) PetscCall(ForwardSelf(ex, st, 2 * a + s));
       continue;
     }
-    PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ((PetscInt64)ns[0] + ns[1]) * FORWARD_REALS + 1));
-    PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, ((PetscInt64)nr[0] + nr[1]) * FORWARD_REALS + 1));
-    ForwardPack(p, ex->send[2 * a], ns[0], ex->sbuf);
-    ForwardPack(p, ex->send[2 * a + 1], ns[1], ex->sbuf + ns[0] * FORWARD_REALS);
+    PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ((PetscInt64)ns[0] + ns[1]) * w + 1));
+    PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, ((PetscInt64)nr[0] + nr[1]) * w + 1));
+    FieldStorePack(st, FIELD_FORWARD, ns[0], ex->send[2 * a], ex->sbuf);
+    FieldStorePack(st, FIELD_FORWARD, ns[1], ex->send[2 * a + 1], ex->sbuf + ns[0] * w);
     for (int s = 0; s < 2; s++) {
       PetscMPIInt rn, sn;
-      PetscCall(PetscMPIIntCast(nr[s] * FORWARD_REALS, &rn));
-      PetscCall(PetscMPIIntCast(ns[s] * FORWARD_REALS, &sn));
-      PetscCallMPI(MPI_Irecv(ex->rbuf + (s ? nr[0] * FORWARD_REALS : 0), rn, MPIU_REAL, from[s], 13 + s, g->comm, &req[s]));
-      PetscCallMPI(MPI_Isend(ex->sbuf + (s ? ns[0] * FORWARD_REALS : 0), sn, MPIU_REAL, to[s], 13 + s, g->comm, &req[2 + s]));
+      PetscCall(PetscMPIIntCast(nr[s] * w, &rn));
+      PetscCall(PetscMPIIntCast(ns[s] * w, &sn));
+      PetscCallMPI(MPI_Irecv(ex->rbuf + (s ? nr[0] * w : 0), rn, MPIU_REAL, from[s], 13 + s, g->comm, &req[s]));
+      PetscCallMPI(MPI_Isend(ex->sbuf + (s ? ns[0] * w : 0), sn, MPIU_REAL, to[s], 13 + s, g->comm, &req[2 + s]));
     }
     PetscCallMPI(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));
-    ForwardUnpack(p, ex->recv_start[2 * a], nr[0], ex->rbuf);
-    ForwardUnpack(p, ex->recv_start[2 * a + 1], nr[1], ex->rbuf + nr[0] * FORWARD_REALS);
+    FieldStoreUnpack(st, FIELD_FORWARD, ex->recv_start[2 * a], nr[0], ex->rbuf);
+    FieldStoreUnpack(st, FIELD_FORWARD, ex->recv_start[2 * a + 1], nr[1], ex->rbuf + nr[0] * w);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,19 +1,21 @@
 /* Particle exchange between subdomains, in the LAMMPS manner and one axis at
- * a time (26 neighbours in 6 messages):
+ * a time (26 neighbours in 6 messages), over a field store (fields.h) whose
+ * table says what travels:
  *   ExchangeMigrate  owned particles that left their subdomain move, with
- *                    their contact-history records, to the rank that owns
- *                    them now (periodic coordinates wrapped first); the
- *                    records are left sorted by owner (HistoryStoreSort);
- *   ExchangeBorders  ghost copies of border particles, images included, with
- *                    an integer image shift; the send lists are kept;
- *   ExchangeForward  every step, refresh the ghosts' positions and velocities
- *                    over the kept lists. */
+ *                    their records (records.h: contact histories), to the
+ *                    rank that owns them now (periodic coordinates wrapped
+ *                    first); the records are left sorted by owner;
+ *   ExchangeBorders  ghost copies of border particles (FIELD_GHOST), images
+ *                    included, with an integer image shift; the send lists
+ *                    are kept;
+ *   ExchangeForward  every step, refresh the ghosts' FIELD_FORWARD fields
+ *                    (positions and velocities) over the kept lists. */
 #ifndef HDEM_EXCHANGE_H
 #define HDEM_EXCHANGE_H
 
 #include "decomp/grid.h"
-#include "bodies/particles.h"
-#include "interact/history.h"
+#include "decomp/fields.h"
+#include "decomp/records.h"
 
 typedef struct {
   PetscInt  nsend[6], nrecv[6], recv_start[6];
@@ -33,11 +35,11 @@ PETSC_EXTERN PetscErrorCode ExchangeDestroy(Exchange *);
 /* Frees the message buffers (the next exchange makes its own): a rebuild's
  * migration and borders need larger ones than the steps' forward halo. */
 PETSC_EXTERN PetscErrorCode ExchangeReleaseBuffers(Exchange *);
-PETSC_EXTERN PetscErrorCode ExchangeMigrate(const Grid *, Exchange *, Particles *, HistoryStore *, Scratch *, PetscInt *nlost); /* Scratch: for the store's sorts */
-PETSC_EXTERN PetscErrorCode ExchangeBorders(const Grid *, Exchange *, Particles *);
+PETSC_EXTERN PetscErrorCode ExchangeMigrate(const Grid *, Exchange *, FieldStore *, RecordStore *, Scratch *, PetscInt *nlost); /* Scratch: for the records' sorts */
+PETSC_EXTERN PetscErrorCode ExchangeBorders(const Grid *, Exchange *, FieldStore *);
 /* The ghosts' motion from their owners.  With images, a rank's own periodic
  * images too; without, they are left as they are: for lists aliased to
  * their roots (NeighborListAlias with root), nothing reads them. */
-PETSC_EXTERN PetscErrorCode ExchangeForward(const Grid *, Exchange *, Particles *, PetscBool images);
+PETSC_EXTERN PetscErrorCode ExchangeForward(const Grid *, Exchange *, FieldStore *, PetscBool images);
 
 #endif

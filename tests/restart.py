@@ -155,6 +155,18 @@ def test_continue_drift(tmp):
     check(not bad, "a drifting bed written on 2 ranks, continued on 3 from steps 300, 700, 1100: final states bitwise identical (differ: %s)" % bad)
 
 
+def test_format1(tmp):
+    """A checkpoint written by hdem before histories carried their kind
+    (format 1, tests/data) continues bitwise to the state that hdem reached
+    uninterrupted, on 1 and 3 ranks."""
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+    for np_, grid in ((1, "1,1,1"), (3, "3,1,1")):
+        out = os.path.join(tmp, "format1_np%d" % np_)
+        run(np_, grid, out, "-steps", "300", "-restart", os.path.join(data, "checkpoint_format1_step200.h5"))
+        ok, why = same(os.path.join(out, "final.h5"), os.path.join(data, "checkpoint_format1_final300.h5"))
+        check(ok, "a format 1 checkpoint continued on %d ranks: bitwise the state of the run that wrote it %s" % (np_, why))
+
+
 def test_empty_ranks(tmp):
     """Ranks that own nothing still take part in the collective snapshot writes."""
     one = os.path.join(tmp, "snap_np1")
@@ -324,6 +336,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hdem_restart_")
     try:
         test_continue(tmp)
+        test_format1(tmp)
         test_empty_ranks(tmp)
         test_continue_fixed(tmp)
         test_continue_drift(tmp)

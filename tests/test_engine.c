@@ -335,7 +335,7 @@ static PetscInt RootsWrong(Engine *e)
     }
   for (int sw = 0; sw < 6; sw++)
     for (PetscInt k = 0; k < e->ex.nsend[sw]; k++) bad += e->ex.root[e->ex.send[sw][k]] != e->ex.send[sw][k];
-  ck_assert_int_eq(ExchangeForward(&e->grid, &e->ex, p, PETSC_TRUE), 0);
+  ck_assert_int_eq(ExchangeForward(&e->grid, &e->ex, &p->st, PETSC_TRUE), 0);
   for (PetscInt g = p->n; g < ntot; g++) {
     PetscInt r = e->ex.root[g];
     for (int a = 0; a < 3; a++)

@@ -1,4 +1,15 @@
 #include "contact/contact.h"
+#include <stddef.h>
+
+const RecordField ContactHistoryFields[] = {
+  {"spring",       FIELD_REAL,  3, offsetof(ContactHistory, xi)     },
+  {"impact_speed", FIELD_REAL,  1, offsetof(ContactHistory, v_imp)  },
+  {"overlap",      FIELD_REAL,  1, offsetof(ContactHistory, d_last) },
+  {"normal_force", FIELD_REAL,  1, offsetof(ContactHistory, Fn_last)},
+  {"step",         FIELD_REAL,  1, offsetof(ContactHistory, dt_last)},
+  {"touched",      FIELD_INT64, 1, offsetof(ContactHistory, touched)},
+  {NULL,           FIELD_REAL,  0, 0                                }
+};
 
 const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
 

@@ -23,6 +23,7 @@
 #define HDEM_CONTACT_H
 
 #include "contact/damping.h"
+#include "decomp/records.h"
 
 typedef enum {
   TANGENTIAL_CONSTANT,
@@ -66,11 +67,14 @@ typedef struct {
 /* What a contact remembers from step to step: its tangential spring and the
  * normal speed at first touch (the speed-scaled damping laws need it). */
 typedef struct {
-  PetscReal xi[3];
-  PetscReal v_imp;
-  PetscReal d_last, Fn_last, dt_last; /* overlap, normal force and step of the last step */
-  PetscInt  touched;
+  PetscReal  xi[3];
+  PetscReal  v_imp;
+  PetscReal  d_last, Fn_last, dt_last; /* overlap, normal force and step of the last step */
+  PetscInt64 touched;
 } ContactHistory;
+
+/* Its fields as checkpoints name them (decomp/records.h). */
+PETSC_EXTERN const RecordField ContactHistoryFields[];
 
 typedef struct {
   PetscReal F[3];      /* force on i [N] */

@@ -1,32 +1,42 @@
 #include "engine/checkpoint.h"
+#include <string.h>
 #include "io/h5file.h"
 #include "decomp/collective.h"
 
-#define CHECKPOINT_FORMAT "hdem checkpoint 1"
-#define CKPT_PREC 24 /* reals per routed particle */
-#define CKPT_HREC 13 /* reals per routed history record */
+/* Format 2 keys each history record by (owner, kind, partner); format 1 had
+ * no kind, a wall's partner being -1 - w: read alike. */
+#define CHECKPOINT_FORMAT   "hdem checkpoint 2"
+#define CHECKPOINT_FORMAT_1 "hdem checkpoint 1"
 
-static const char *const CkptVec[6] = {"particles/position", "particles/position_at_build", "particles/velocity", "particles/angular_velocity", "particles/force", "particles/torque"};
-static const char *const CkptRow[3] = {"particles/radius", "particles/mass", "particles/inertia"};
-static const char *const CkptHist[4] = {"history/impact_speed", "history/overlap", "history/normal_force", "history/step"};
-
-static void CkptVecs(const Particles *p, PetscReal *v[6])
+static H5FileType CkptType(FieldType t)
 {
-  v[0] = p->x, v[1] = p->x0, v[2] = p->v, v[3] = p->w, v[4] = p->f, v[5] = p->t;
+  return t == FIELD_INT64 ? H5FILE_INT64 : t == FIELD_INT32 ? H5FILE_INT32 : H5FILE_REAL;
 }
 
+static size_t CkptTypeSize(FieldType t)
+{
+  return t == FIELD_INT64 ? sizeof(PetscInt64) : t == FIELD_INT32 ? sizeof(int32_t) : sizeof(PetscReal);
+}
+
+/* Element c of an array of type t, as a real (exact for the integers kept). */
+static PetscReal CkptGet(FieldType t, const void *a, size_t c)
+{
+  return t == FIELD_INT64 ? (PetscReal)((const PetscInt64 *)a)[c] : t == FIELD_INT32 ? (PetscReal)((const int32_t *)a)[c] : ((const PetscReal *)a)[c];
+}
+
+/* Every FIELD_CHECKPOINT field of the particle store, as /particles/<name>. */
 static PetscErrorCode CkptWriteParticles(H5File f, const Particles *p)
 {
-  PetscReal *vec[6];
-  PetscReal *row[3] = {p->radius, p->mass, p->inertia};
+  const FieldStore *st = &p->st;
 
   PetscFunctionBeginUser;
-  CkptVecs(p, vec);
-  PetscCall(H5FileWriteRows(f, "particles/id", H5FILE_INT64, 1, p->n, p->id));
-  PetscCall(H5FileWriteRows(f, "particles/type", H5FILE_INT32, 1, p->n, p->type));
-  PetscCall(H5FileWriteRows(f, "particles/flags", H5FILE_INT32, 1, p->n, p->flags));
-  for (int k = 0; k < 3; k++) PetscCall(H5FileWriteRows(f, CkptRow[k], H5FILE_REAL, 1, p->n, row[k]));
-  for (int k = 0; k < 6; k++) PetscCall(H5FileWriteRows(f, CkptVec[k], H5FILE_REAL, 3, p->n, vec[k]));
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *fd = &st->field[k];
+    char         name[64];
+    if (!(fd->flags & FIELD_CHECKPOINT)) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", fd->name));
+    PetscCall(H5FileWriteRows(f, name, CkptType(fd->type), fd->ncomp, p->n, *fd->data));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -36,50 +46,57 @@ static int CkptIdCompare(const void *a, const void *b)
   return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-/* Each owned particle's records, with where its lists were built (to route
- * the record on any rank count). */
-static PetscErrorCode CkptWriteHistory(H5File f, Engine *e)
+/* One column of the records' payloads (field rf) as its own array. */
+static PetscErrorCode CkptWriteRecordColumn(H5File f, const RecordStore *rs, const RecordField *rf)
 {
-  HistoryStore hs;
-  Particles   *p = &e->p;
-  PetscInt64  *idx, *owner, *partner;
-  PetscInt    *touched, m;
-  PetscReal   *xb, *spring, *sc[4];
+  size_t es = CkptTypeSize(rf->type) * (size_t)rf->ncomp;
+  char  *col, name[64];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(&hs, sizeof(hs)));
-  PetscCall(HistoryStoreGather(&hs, &e->nl, p, NULL));
-  PetscCall(HistoryStoreSort(&hs, NULL));
-  m = hs.n;
+  PetscCall(PetscMalloc1((size_t)rs->n * es + 1, &col));
+  for (PetscInt r = 0; r < rs->n; r++) memcpy(col + (size_t)r * es, (const char *)RecordStorePayload(rs, r) + rf->offset, es);
+  PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
+  PetscCall(H5FileWriteRows(f, name, CkptType(rf->type), rf->ncomp, rs->n, col));
+  PetscCall(PetscFree(col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Each owned particle's records, with where its lists were built (to route
+ * the record on any rank count): owner, kind, partner, the payload's
+ * fields (ContactHistoryFields). */
+static PetscErrorCode CkptWriteHistory(H5File f, Engine *e)
+{
+  RecordStore rs;
+  Particles  *p = &e->p;
+  PetscInt64 *idx, *key;
+  PetscReal  *xb;
+  PetscInt    m;
+
+  PetscFunctionBeginUser;
+  PetscCall(HistoryStoreCreate(&rs));
+  PetscCall(HistoryStoreGather(&rs, &e->nl, p, NULL));
+  PetscCall(RecordStoreSort(&rs, NULL));
+  m = rs.n;
   PetscCall(PetscMalloc1(2 * (size_t)p->n + 1, &idx)); /* (id, local index) sorted by id */
   for (PetscInt i = 0; i < p->n; i++) idx[2 * i] = p->id[i], idx[2 * i + 1] = i;
   if (p->n > 1) qsort(idx, (size_t)p->n, 2 * sizeof(PetscInt64), CkptIdCompare);
-  PetscCall(PetscMalloc5(m + 1, &owner, m + 1, &partner, m + 1, &touched, 3 * m + 1, &xb, 3 * m + 1, &spring));
-  for (int k = 0; k < 4; k++) PetscCall(PetscMalloc1(m + 1, &sc[k]));
+  PetscCall(PetscMalloc2(3 * (size_t)m + 1, &key, 3 * (size_t)m + 1, &xb));
   for (PetscInt r = 0; r < m; r++) {
-    const HistoryRecord *h   = &hs.r[r];
-    PetscInt64           key = h->owner, *hit;
-    hit = (PetscInt64 *)bsearch(&key, idx, (size_t)p->n, 2 * sizeof(PetscInt64), CkptIdCompare);
-    PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "checkpoint: history record of particle %" PetscInt64_FMT " which this rank does not own", key);
-    owner[r]   = h->owner;
-    partner[r] = h->partner;
-    touched[r] = h->h.touched;
-    for (int a = 0; a < 3; a++) {
-      xb[3 * r + a]     = p->x0[3 * hit[1] + a];
-      spring[3 * r + a] = h->h.xi[a];
-    }
-    sc[0][r] = h->h.v_imp, sc[1][r] = h->h.d_last, sc[2][r] = h->h.Fn_last, sc[3][r] = h->h.dt_last;
+    RecordKey   k = RecordStoreKey(&rs, r);
+    PetscInt64 *hit;
+    hit = (PetscInt64 *)bsearch(&k.owner, idx, (size_t)p->n, 2 * sizeof(PetscInt64), CkptIdCompare);
+    PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "checkpoint: history record of particle %" PetscInt64_FMT " which this rank does not own", k.owner);
+    key[r] = k.owner, key[m + r] = k.kind, key[2 * m + r] = k.partner;
+    for (int a = 0; a < 3; a++) xb[3 * r + a] = p->x0[3 * hit[1] + a];
   }
-  PetscCall(H5FileWriteRows(f, "history/owner", H5FILE_INT64, 1, m, owner));
-  PetscCall(H5FileWriteRows(f, "history/partner", H5FILE_INT64, 1, m, partner));
+  PetscCall(H5FileWriteRows(f, "history/owner", H5FILE_INT64, 1, m, key));
+  PetscCall(H5FileWriteRows(f, "history/kind", H5FILE_INT64, 1, m, key + m));
+  PetscCall(H5FileWriteRows(f, "history/partner", H5FILE_INT64, 1, m, key + 2 * m));
   PetscCall(H5FileWriteRows(f, "history/owner_position_at_build", H5FILE_REAL, 3, m, xb));
-  PetscCall(H5FileWriteRows(f, "history/spring", H5FILE_REAL, 3, m, spring));
-  for (int k = 0; k < 4; k++) PetscCall(H5FileWriteRows(f, CkptHist[k], H5FILE_REAL, 1, m, sc[k]));
-  PetscCall(H5FileWriteRows(f, "history/touched", H5FILE_INT, 1, m, touched));
-  for (int k = 0; k < 4; k++) PetscCall(PetscFree(sc[k]));
-  PetscCall(PetscFree5(owner, partner, touched, xb, spring));
+  for (const RecordField *rf = ContactHistoryFields; rf->name; rf++) PetscCall(CkptWriteRecordColumn(f, &rs, rf));
+  PetscCall(PetscFree2(key, xb));
   PetscCall(PetscFree(idx));
-  PetscCall(HistoryStoreDestroy(&hs));
+  PetscCall(RecordStoreDestroy(&rs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -179,104 +196,110 @@ static PetscErrorCode CkptRows(H5File f, const char *name, H5FileType t, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A block of the particle rows, routed to the ranks owning where their lists
- * were built. */
-static PetscErrorCode CkptReadParticles(H5File f, Engine *e, PetscInt64 N)
+/* Rows [off, off + n) of dataset name (ncomp values of type t each) into
+ * column `at` of n rows of width reals. */
+static PetscErrorCode CkptReadColumn(H5File f, const char *name, FieldType t, PetscInt ncomp, PetscInt64 N, PetscInt64 off, PetscInt n, PetscInt width, PetscInt at, PetscReal *rows)
 {
-  Particles   *p = &e->p;
-  PetscInt64   off, *id;
-  PetscInt     n, nin, *type, *flags;
-  PetscReal   *row[3], *vec[6], *rec, *in;
-  PetscMPIInt *dest;
+  char *col;
 
   PetscFunctionBeginUser;
-  PetscCall(CkptRows(f, "particles/id", H5FILE_INT64, 1, N));
-  PetscCall(CkptRows(f, "particles/type", H5FILE_INT, 1, N));
-  PetscCall(CkptRows(f, "particles/flags", H5FILE_INT, 1, N));
-  for (int k = 0; k < 3; k++) PetscCall(CkptRows(f, CkptRow[k], H5FILE_REAL, 1, N));
-  for (int k = 0; k < 6; k++) PetscCall(CkptRows(f, CkptVec[k], H5FILE_REAL, 3, N));
-  PetscCall(H5FileBlock(e->grid.comm, N, &off, &n));
-  PetscCall(PetscMalloc3(n + 1, &id, n + 1, &type, n + 1, &flags));
-  for (int k = 0; k < 3; k++) PetscCall(PetscMalloc1(n + 1, &row[k]));
-  for (int k = 0; k < 6; k++) PetscCall(PetscMalloc1(3 * n + 1, &vec[k]));
-  PetscCall(H5FileReadRows(f, "particles/id", H5FILE_INT64, 1, off, n, id));
-  PetscCall(H5FileReadRows(f, "particles/type", H5FILE_INT, 1, off, n, type));
-  PetscCall(H5FileReadRows(f, "particles/flags", H5FILE_INT, 1, off, n, flags));
-  for (int k = 0; k < 3; k++) PetscCall(H5FileReadRows(f, CkptRow[k], H5FILE_REAL, 1, off, n, row[k]));
-  for (int k = 0; k < 6; k++) PetscCall(H5FileReadRows(f, CkptVec[k], H5FILE_REAL, 3, off, n, vec[k]));
-  PetscCall(PetscMalloc2((size_t)n * CKPT_PREC + 1, &rec, n + 1, &dest));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal *b = rec + (size_t)i * CKPT_PREC;
-    b[0] = (PetscReal)id[i], b[1] = (PetscReal)type[i], b[2] = (PetscReal)flags[i];
-    for (int k = 0; k < 3; k++) b[3 + k] = row[k][i];
-    for (int k = 0; k < 6; k++)
-      for (int a = 0; a < 3; a++) b[6 + 3 * k + a] = vec[k][3 * i + a];
-    PetscCall(CkptDest(&e->grid, vec[1] + 3 * i, &dest[i]));
-  }
-  PetscCall(CollectiveRoute(e->grid.comm, n, CKPT_PREC, rec, dest, &nin, &in));
-  PetscCall(ParticlesReserve(p, nin));
-  for (PetscInt i = 0; i < nin; i++) {
-    const PetscReal *b = in + (size_t)i * CKPT_PREC;
-    PetscReal       *mine[6];
-    PetscCall(ParticlesAppend(p, (PetscInt64)b[0], (PetscInt)b[1], (PetscInt)b[2] & PARTICLE_FROZEN, b[3], e->model.material.density, b + 6, b + 12, b + 15));
-    p->mass[i] = b[4], p->inertia[i] = b[5];
-    CkptVecs(p, mine);
-    for (int k = 0; k < 6; k++)
-      for (int a = 0; a < 3; a++) mine[k][3 * i + a] = b[6 + 3 * k + a];
-  }
-  PetscCall(PetscFree(in));
-  PetscCall(PetscFree2(rec, dest));
-  for (int k = 0; k < 6; k++) PetscCall(PetscFree(vec[k]));
-  for (int k = 0; k < 3; k++) PetscCall(PetscFree(row[k]));
-  PetscCall(PetscFree3(id, type, flags));
+  PetscCall(CkptRows(f, name, CkptType(t), ncomp, N));
+  PetscCall(PetscMalloc1((size_t)n * CkptTypeSize(t) * ncomp + 1, &col));
+  PetscCall(H5FileReadRows(f, name, CkptType(t), ncomp, off, n, col));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt c = 0; c < ncomp; c++) rows[(size_t)i * width + at + c] = CkptGet(t, col, (size_t)i * ncomp + c);
+  PetscCall(PetscFree(col));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CkptReadHistory(H5File f, Engine *e)
+/* A block of the particle rows, as the store packs its checkpointed fields,
+ * routed to the ranks owning where their lists were built. */
+static PetscErrorCode CkptReadParticles(H5File f, Engine *e, PetscInt64 N)
 {
-  PetscInt64   M, off, *owner, *partner;
-  PetscInt     m, nin, *touched;
-  PetscReal   *xb, *spring, *sc[4], *rec, *in;
+  FieldStore  *st = &e->p.st;
+  PetscInt     w = FieldStorePackWidth(st, FIELD_CHECKPOINT), xb = FieldStorePackOffset(st, FIELD_CHECKPOINT, FieldStoreFind(st, "position_at_build"));
+  PetscInt64   off;
+  PetscInt     n, nin, n0 = e->p.n;
+  PetscReal   *rec, *in;
   PetscMPIInt *dest;
 
   PetscFunctionBeginUser;
-  PetscCall(H5FileRows(f, "history/owner", H5FILE_INT64, 1, &M, NULL));
-  PetscCall(CkptRows(f, "history/partner", H5FILE_INT64, 1, M));
-  PetscCall(CkptRows(f, "history/owner_position_at_build", H5FILE_REAL, 3, M));
-  PetscCall(CkptRows(f, "history/spring", H5FILE_REAL, 3, M));
-  for (int k = 0; k < 4; k++) PetscCall(CkptRows(f, CkptHist[k], H5FILE_REAL, 1, M));
-  PetscCall(CkptRows(f, "history/touched", H5FILE_INT, 1, M));
-  PetscCall(H5FileBlock(e->grid.comm, M, &off, &m));
-  PetscCall(PetscMalloc5(m + 1, &owner, m + 1, &partner, m + 1, &touched, 3 * m + 1, &xb, 3 * m + 1, &spring));
-  for (int k = 0; k < 4; k++) PetscCall(PetscMalloc1(m + 1, &sc[k]));
-  PetscCall(H5FileReadRows(f, "history/owner", H5FILE_INT64, 1, off, m, owner));
-  PetscCall(H5FileReadRows(f, "history/partner", H5FILE_INT64, 1, off, m, partner));
-  PetscCall(H5FileReadRows(f, "history/owner_position_at_build", H5FILE_REAL, 3, off, m, xb));
-  PetscCall(H5FileReadRows(f, "history/spring", H5FILE_REAL, 3, off, m, spring));
-  for (int k = 0; k < 4; k++) PetscCall(H5FileReadRows(f, CkptHist[k], H5FILE_REAL, 1, off, m, sc[k]));
-  PetscCall(H5FileReadRows(f, "history/touched", H5FILE_INT, 1, off, m, touched));
-  PetscCall(PetscMalloc2((size_t)m * CKPT_HREC + 1, &rec, m + 1, &dest));
-  for (PetscInt r = 0; r < m; r++) {
-    PetscReal *b = rec + (size_t)r * CKPT_HREC;
-    b[0] = (PetscReal)owner[r], b[1] = (PetscReal)partner[r], b[2] = (PetscReal)touched[r];
-    for (int a = 0; a < 3; a++) b[3 + a] = spring[3 * r + a];
-    for (int k = 0; k < 4; k++) b[6 + k] = sc[k][r];
-    PetscCall(CkptDest(&e->grid, xb + 3 * r, &dest[r]));
+  PetscCall(H5FileBlock(e->grid.comm, N, &off, &n));
+  PetscCall(PetscMalloc2((size_t)n * w + 1, &rec, n + 1, &dest));
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *fd = &st->field[k];
+    char         name[64];
+    if (!(fd->flags & FIELD_CHECKPOINT)) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", fd->name));
+    PetscCall(CkptReadColumn(f, name, fd->type, fd->ncomp, N, off, n, w, FieldStorePackOffset(st, FIELD_CHECKPOINT, k), rec));
   }
-  PetscCall(CollectiveRoute(e->grid.comm, m, CKPT_HREC, rec, dest, &nin, &in));
-  for (PetscInt r = 0; r < nin; r++) {
-    const PetscReal *b = in + (size_t)r * CKPT_HREC;
-    ContactHistory   h;
-    PetscCall(PetscMemzero(&h, sizeof(h)));
-    h.touched = (PetscInt)b[2];
-    for (int a = 0; a < 3; a++) h.xi[a] = b[3 + a];
-    h.v_imp = b[6], h.d_last = b[7], h.Fn_last = b[8], h.dt_last = b[9];
-    PetscCall(HistoryStoreAdd(&e->hs, (PetscInt64)b[0], (PetscInt64)b[1], &h));
+  for (PetscInt i = 0; i < n; i++) PetscCall(CkptDest(&e->grid, rec + (size_t)i * w + xb, &dest[i]));
+  PetscCall(CollectiveRoute(e->grid.comm, n, w, rec, dest, &nin, &in));
+  PetscCall(ParticlesReserve(&e->p, n0 + nin));
+  for (PetscInt i = 0; i < nin; i++) {
+    PetscInt row;
+    PetscCall(FieldStoreAppend(st, &row));
   }
+  FieldStoreUnpack(st, FIELD_CHECKPOINT, n0, nin, in);
+  for (PetscInt i = n0; i < n0 + nin; i++) e->p.flags[i] &= ~PARTICLE_SELF_IMAGE;
   PetscCall(PetscFree(in));
   PetscCall(PetscFree2(rec, dest));
-  for (int k = 0; k < 4; k++) PetscCall(PetscFree(sc[k]));
-  PetscCall(PetscFree5(owner, partner, touched, xb, spring));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A block of the history rows, routed with the records' owners: the same
+ * ranks as their particles.  A format 1 file has no kinds: a partner
+ * -1 - w there is wall w. */
+static PetscErrorCode CkptReadHistory(H5File f, Engine *e, PetscBool format1)
+{
+  PetscInt64   M, off;
+  PetscInt     m, nin, nf = 0, width;
+  PetscReal   *row, *in;
+  PetscMPIInt *dest;
+  RecordStore  blk;
+
+  PetscFunctionBeginUser;
+  for (const RecordField *rf = ContactHistoryFields; rf->name; rf++) nf += rf->ncomp;
+  width = 6 + nf; /* owner, kind, partner, where the owner's lists were built, the payload */
+  PetscCall(H5FileRows(f, "history/owner", H5FILE_INT64, 1, &M, NULL));
+  PetscCall(H5FileBlock(e->grid.comm, M, &off, &m));
+  PetscCall(PetscMalloc2((size_t)m * width + 1, &row, m + 1, &dest));
+  PetscCall(CkptReadColumn(f, "history/owner", FIELD_INT64, 1, M, off, m, width, 0, row));
+  if (!format1) PetscCall(CkptReadColumn(f, "history/kind", FIELD_INT64, 1, M, off, m, width, 1, row));
+  PetscCall(CkptReadColumn(f, "history/partner", FIELD_INT64, 1, M, off, m, width, 2, row));
+  PetscCall(CkptReadColumn(f, "history/owner_position_at_build", FIELD_REAL, 3, M, off, m, width, 3, row));
+  nf = 6;
+  for (const RecordField *rf = ContactHistoryFields; rf->name; rf++) {
+    char name[64];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
+    PetscCall(CkptReadColumn(f, name, rf->type, rf->ncomp, M, off, m, width, nf, row));
+    nf += rf->ncomp;
+  }
+  /* as records (keys checked), packed as decomp moves them, routed */
+  PetscCall(HistoryStoreCreate(&blk));
+  PetscCall(RecordStoreReserve(&blk, m));
+  for (PetscInt r = 0; r < m; r++) {
+    PetscReal     *b = row + (size_t)r * width;
+    RecordKey      key;
+    ContactHistory h;
+    PetscInt       at = 6;
+    key.owner   = (PetscInt64)b[0];
+    key.kind    = format1 ? (b[2] < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE) : (PetscInt64)b[1];
+    key.partner = format1 && b[2] < 0 ? -1 - (PetscInt64)b[2] : (PetscInt64)b[2];
+    PetscCall(PetscMemzero(&h, sizeof(h)));
+    for (const RecordField *rf = ContactHistoryFields; rf->name; rf++)
+      for (PetscInt c = 0; c < rf->ncomp; c++, at++) {
+        if (rf->type == FIELD_REAL) ((PetscReal *)((char *)&h + rf->offset))[c] = b[at];
+        else ((PetscInt64 *)((char *)&h + rf->offset))[c] = (PetscInt64)b[at];
+      }
+    PetscCall(RecordStoreAdd(&blk, &key, &h));
+    PetscCall(CkptDest(&e->grid, b + 3, &dest[r]));
+  }
+  PetscCall(CollectiveRoute(e->grid.comm, m, RecordStorePackWidth(&blk), (const PetscReal *)blk.r, dest, &nin, &in));
+  for (PetscInt r = 0; r < nin; r++) PetscCall(RecordStoreAddPacked(&e->hs, in + (size_t)r * RecordStorePackWidth(&blk)));
+  PetscCall(RecordStoreDestroy(&blk));
+  PetscCall(PetscFree(in));
+  PetscCall(PetscFree2(row, dest));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -297,7 +320,7 @@ static PetscErrorCode CkptReadWalls(H5File f, Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N)
+static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscBool *format1)
 {
   PetscReal *v[16];
   PetscInt64 i64;
@@ -309,7 +332,8 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N)
 
   PetscCall(H5FileReadAttrString(f, "format", &fmt, &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are DIR/checkpoints/step_*.h5", H5FilePath(f));
-  PetscCheck(!strcmp(fmt, CHECKPOINT_FORMAT), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not an hdem checkpoint (format '%s', expected '%s')", H5FilePath(f), fmt, CHECKPOINT_FORMAT);
+  *format1 = strcmp(fmt, CHECKPOINT_FORMAT_1) ? PETSC_FALSE : PETSC_TRUE;
+  PetscCheck(*format1 || !strcmp(fmt, CHECKPOINT_FORMAT), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s' and '%s')", H5FilePath(f), fmt, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_1);
   PetscCall(PetscFree(fmt));
   CkptReals(e, v);
   for (int k = 0; k < 10; k++) PetscCall(H5FileReadAttrReal(f, CkptRealName[k], v[k], NULL));
@@ -350,12 +374,13 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
 {
   H5File         f;
   PetscInt64     N = 0;
+  PetscBool      format1 = PETSC_FALSE;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCheck(e->p.n == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "restart: the engine already has particles");
   PetscCall(H5FileOpen(e->grid.comm, path, &f));
-  ierr = CkptReadState(f, e, &N);
+  ierr = CkptReadState(f, e, &N, &format1);
   {
     /* the attributes read alike on every rank, so a wrong file fails on all:
      * agreed, they close it together and stop cleanly */
@@ -369,7 +394,7 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
   }
   ierr = CkptReadWalls(f, e);
   if (!ierr) ierr = CkptReadParticles(f, e, N);
-  if (!ierr) ierr = CkptReadHistory(f, e);
+  if (!ierr) ierr = CkptReadHistory(f, e, format1);
   PetscCall(H5FileAbandon(&f, ierr));
   PetscCall(H5FileClose(&f));
   PetscCall(EngineResume(e));

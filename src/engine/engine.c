@@ -92,7 +92,7 @@ static PetscErrorCode EngineAttach(Engine *e)
   ScratchRelease(&e->scratch, &buf, &bytes);
   PetscCall(NeighborHistoryGive(&e->nl, buf, bytes));
   PetscCall(HistoryStoreAttach(&e->hs, &e->nl, &e->p));
-  PetscCall(HistoryStoreClear(&e->hs));
+  PetscCall(RecordStoreClear(&e->hs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -114,14 +114,14 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(EngineScratchFromHistories(e));
   PetscCall(PetscLogEventEnd(e->ev_gather, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_migrate, 0, 0, 0, 0));
-  PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p, &e->hs, &e->scratch, &nlost));
+  PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p.st, &e->hs, &e->scratch, &nlost));
   e->lost += nlost; /* the records come back sorted by owner, as the attach reads them */
   /* the pair lists stream through particles in id order; a migration's
    * arrivals (appended) may wait for the sort until they are a sixteenth */
   if (e->p.n - ParticlesSortedPrefix(&e->p) > e->p.n / 16) PetscCall(ParticlesSortOwned(&e->p));
   PetscCall(PetscLogEventEnd(e->ev_migrate, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_borders, 0, 0, 0, 0));
-  PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p));
+  PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p.st));
   PetscCall(PetscLogEventEnd(e->ev_borders, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_build, 0, 0, 0, 0));
   PetscCall(EngineBuildLists(e));
@@ -290,15 +290,15 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscArraycpy(p->x, p->x0, 3 * p->n));
   PetscCall(PetscArraycpy(p->vp, p->v, 3 * p->n));
   PetscCall(PetscArraycpy(p->wp, p->w, 3 * p->n));
-  PetscCall(HistoryStoreSort(&e->hs, &e->scratch));
-  PetscCall(ExchangeBorders(&e->grid, &e->ex, p));
+  PetscCall(RecordStoreSort(&e->hs, &e->scratch));
+  PetscCall(ExchangeBorders(&e->grid, &e->ex, &p->st));
   PetscCall(EngineBuildLists(e));
   PetscCall(EngineAttach(e)); /* as EngineRebuild */
   PetscCall(PetscArraycpy(p->x, x, 3 * p->n)); /* owned indices are untouched by the borders */
   PetscCall(PetscFree(x));
   PetscCall(PetscLogStagePop());
   PetscCall(PetscLogStagePush(e->stage_comm));
-  PetscCall(ExchangeForward(&e->grid, &e->ex, p, PETSC_TRUE));
+  PetscCall(ExchangeForward(&e->grid, &e->ex, &p->st, PETSC_TRUE));
   PetscCall(PetscLogStagePop());
   PetscCall(EngineBalanceMark(e));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -335,7 +335,7 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
   if (e->rebuild_next) PetscCall(EngineRebuild(e));
   else {
     PetscCall(PetscLogStagePush(e->stage_comm));
-    PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p, PETSC_FALSE));
+    PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p.st, PETSC_FALSE));
     PetscCall(PetscLogStagePop());
   }
   PetscCall(EngineForces(e, dt, PETSC_TRUE, &bound));
@@ -384,11 +384,8 @@ static PetscErrorCode EngineRelease(Engine *e)
   PetscCall(ScratchDestroy(&e->scratch));
   PetscCall(ExchangeDestroy(&e->ex));
   PetscCall(NeighborListDestroy(&e->nl));
-  PetscCall(HistoryStoreDestroy(&e->hs));
-  PetscCall(PetscFree(p->vp));
-  PetscCall(PetscFree(p->wp));
-  PetscCall(PetscFree(p->t));
-  PetscCall(PetscFree(p->x0));
+  PetscCall(RecordStoreDestroy(&e->hs));
+  PetscCall(ParticlesReleaseStepping(p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -406,7 +403,7 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscCall(EngineRelease(e));
   PetscCall(ExchangeDestroy(&e->ex));
   PetscCall(NeighborListDestroy(&e->nl));
-  PetscCall(HistoryStoreDestroy(&e->hs));
+  PetscCall(RecordStoreDestroy(&e->hs));
   PetscCall(ParticlesDestroy(&e->p));
   PetscCall(ContactModelDestroy(&e->model));
   PetscCall(GridDestroy(&e->grid));

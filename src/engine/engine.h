@@ -8,6 +8,7 @@
 #include "decomp/exchange.h"
 #include "decomp/balance.h"
 #include "contact/stepbound.h"
+#include "interact/history.h"
 
 #define ENGINE_MAX_WALLS 16
 
@@ -26,7 +27,7 @@ typedef struct {
   Exchange     ex;
   Particles    p;
   NeighborList nl;
-  HistoryStore hs;
+  RecordStore  hs;     /* contact histories between the gather and the attach of a rebuild (HistoryStoreGather) */
   ContactModel model;
   StepControl  ctl;
   PetscInt     nwall;

@@ -399,6 +399,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(e, sizeof(*e)));
   PetscCall(PetscMemzero(&data, sizeof(data)));
+  PetscCall(HistoryStoreCreate(&e->hs));
   PetscCall(ContactModelSetFromOptions(comm, &e->model));
   PetscCall(StepControlSetFromOptions(comm, &e->ctl));
   PetscCall(DomainSetFromOptions(comm, e, insert, &data, &have, &faces));

@@ -1,0 +1,37 @@
+#!/bin/bash
+# Two hdem builds against each other for speed: alternating pairs of runs of
+# the chute and settle benchmark states at 1 and 2 ranks (the order within a
+# pair alternates too), particle-steps per second from summary.json, the
+# ratio new / old of each pair and their median per case.  For a change that
+# must not cost speed.
+#
+#   [PAIRS=N] bash bench/speed_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps]
+#   (from the repository root; needs ../shared/peers for the benchmark states)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OLD=$(realpath "$1"); NEW=$(realpath "$2")
+SC=${3:-1000}; SS=${4:-800}; PAIRS=${PAIRS:-5}
+PEERS=$(realpath "${PEERS:-../shared/peers}")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+MPI="mpirun --oversubscribe"
+[ "$(id -u)" = 0 ] && MPI="$MPI --allow-run-as-root"
+OUT=$(mktemp -d)
+
+psps() { # bin np deck options... -> particle-steps/s
+  local bin=$1 np=$2 dir=$OUT/run_$RANDOM; shift 2
+  $MPI -np "$np" "$bin" run "$@" -output_dir "$dir" > "$dir.log" 2>&1
+  /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['particle_steps_per_second'])" "$dir/summary.json"
+}
+
+for case in "chute 1" "chute 2" "settle 1" "settle 2"; do
+  set -- $case
+  if [ "$1" = chute ]; then ARGS=(inputs/chute.yaml -insert_file "$PEERS/chute/data.chute_equiv" -steps "$SC" -thermo_interval 100000); else ARGS=(bench/settle.yaml -insert_file "$PEERS/settle/data.settle" -steps "$SS" -thermo_interval 100000); fi
+  ratios=()
+  for p in $(seq 1 "$PAIRS"); do
+    if [ $((p % 2)) = 1 ]; then o=$(psps "$OLD" "$2" "${ARGS[@]}"); n=$(psps "$NEW" "$2" "${ARGS[@]}"); else n=$(psps "$NEW" "$2" "${ARGS[@]}"); o=$(psps "$OLD" "$2" "${ARGS[@]}"); fi
+    ratios+=("$(/usr/bin/python3 -c "print('%.3f' % ($n / $o))")")
+    printf '%s np=%s pair %d: old %.4g new %.4g ratio %s\n' "$1" "$2" "$p" "$o" "$n" "${ratios[-1]}"
+  done
+  printf '%s np=%s: median ratio new/old %s over %d pairs (%s)\n' "$1" "$2" "$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}')" "$PAIRS" "${ratios[*]}"
+done
+rm -rf "$OUT"

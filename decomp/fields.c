@@ -1,0 +1,281 @@
+#include "decomp/fields.h"
+#include <string.h>
+
+static size_t FieldTypeSize(FieldType t)
+{
+  return t == FIELD_INT64 ? sizeof(PetscInt64) : t == FIELD_INT32 ? sizeof(int32_t) : t == FIELD_INT8 ? sizeof(signed char) : sizeof(PetscReal);
+}
+
+size_t FieldStoreElementSize(const Field *f)
+{
+  return FieldTypeSize(f->type) * (size_t)f->ncomp;
+}
+
+PetscErrorCode FieldStoreCreate(FieldStore *st, PetscInt *n, PetscInt *nghost, PetscInt64 **id, PetscReal **x, signed char **image, LocalInt **owner, LocalInt **origin, LocalInt **flags)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(st, sizeof(*st)));
+  st->n = n, st->nghost = nghost;
+  st->id = id, st->x = x, st->image = image, st->owner = owner, st->origin = origin, st->flags = flags;
+  PetscCall(FieldStoreAdd(st, "id", FIELD_INT64, 1, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)id));
+  PetscCall(FieldStoreAdd(st, "flags", FIELD_INT32, 1, FIELD_GHOST | FIELD_CHECKPOINT, (void **)flags));
+  PetscCall(FieldStoreAdd(st, "owner", FIELD_INT32, 1, FIELD_GHOST, (void **)owner));
+  PetscCall(FieldStoreAdd(st, "origin", FIELD_INT32, 1, FIELD_GHOST, (void **)origin));
+  PetscCall(FieldStoreAdd(st, "image", FIELD_INT8, 3, FIELD_GHOST, (void **)image));
+  PetscCall(FieldStoreAdd(st, "position", FIELD_REAL, 3, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Allocates field f for the rows the store holds room for. */
+static PetscErrorCode FieldAllocate(FieldStore *st, Field *f)
+{
+  PetscInt rows = (f->flags & FIELD_OWNED) ? st->ocap : st->cap;
+  size_t   es   = FieldStoreElementSize(f), pad = (f->flags & FIELD_PAD) ? FieldTypeSize(f->type) : 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscRealloc((size_t)rows * es + pad + 1, f->data));
+  if (rows) PetscCall(PetscMemzero(*f->data, (size_t)rows * es + pad));
+  else if (pad) PetscCall(PetscMemzero(*f->data, pad));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FieldStoreAdd(FieldStore *st, const char *name, FieldType type, PetscInt ncomp, unsigned flags, void **data)
+{
+  Field *f;
+
+  PetscFunctionBeginUser;
+  PetscCheck(st->nfield < FIELD_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "field %s: a store holds at most %d fields", name, FIELD_MAX);
+  PetscCheck(FieldStoreFind(st, name) < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "field %s is registered twice", name);
+  PetscCheck(!(flags & FIELD_FORWARD) || type == FIELD_REAL, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "field %s: only reals are forwarded", name);
+  PetscCheck(!((flags & FIELD_OWNED) && (flags & (FIELD_GHOST | FIELD_FORWARD))), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "field %s: an owned-only field does not travel to ghosts", name);
+  f = &st->field[st->nfield++];
+  PetscCall(PetscStrncpy(f->name, name, sizeof(f->name)));
+  f->type = type, f->ncomp = ncomp, f->flags = flags, f->data = data;
+  *data = NULL;
+  PetscCall(FieldAllocate(st, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt FieldStoreFind(const FieldStore *st, const char *name)
+{
+  for (PetscInt k = 0; k < st->nfield; k++)
+    if (!strcmp(st->field[k].name, name)) return k;
+  return -1;
+}
+
+PetscErrorCode FieldStoreDestroy(FieldStore *st)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < st->nfield; k++) PetscCall(PetscFree(*st->field[k].data));
+  PetscCall(PetscMemzero(st, sizeof(*st)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FieldStoreRelease(FieldStore *st, unsigned flags)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < st->nfield; k++)
+    if (st->field[k].flags & flags) PetscCall(PetscFree(*st->field[k].data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Grows the fields of one kind (owned-only or not) from old to cap rows.
+ * Each array is reallocated on its own (large ones are remapped, not
+ * copied, so growing never holds two copies of the store); the new rows
+ * are not initialised (every row is written before it is read), a PAD
+ * field's element after the last row is zero. */
+static PetscErrorCode FieldStoreGrow(FieldStore *st, PetscBool owned, PetscInt cap)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    Field *f = &st->field[k];
+    size_t es, pad;
+    if (((f->flags & FIELD_OWNED) != 0) != owned || !*f->data) continue; /* a released field stays released */
+    es  = FieldStoreElementSize(f);
+    pad = (f->flags & FIELD_PAD) ? FieldTypeSize(f->type) : 0;
+    PetscCall(PetscRealloc((size_t)cap * es + pad + 1, f->data));
+    if (pad) PetscCall(PetscMemzero((char *)*f->data + (size_t)cap * es, pad));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* By a quarter at least: the store is the largest part of memory after the
+ * libraries, and grows in a migration by a few rows at a time. */
+PetscErrorCode FieldStoreReserveGhosts(FieldStore *st, PetscInt cap)
+{
+  PetscFunctionBeginUser;
+  if (cap <= st->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  /* local indices are 32-bit, and so are the sieve's gather offsets 3 i */
+  PetscCheck(cap <= LOCAL_INT_MAX / 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank holds %" PetscInt_FMT " particles with its ghosts, more than its 32-bit local indices allow (%d): run on more ranks", cap, (int)(LOCAL_INT_MAX / 3));
+  cap = PetscMin(LOCAL_INT_MAX / 3, PetscMax(cap, st->cap + st->cap / 4));
+  PetscCall(FieldStoreGrow(st, PETSC_FALSE, cap));
+  st->cap = cap;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The owned-only fields too: ghosts (most of a small subdomain's rows) do
+ * not need them. */
+PetscErrorCode FieldStoreReserve(FieldStore *st, PetscInt cap)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FieldStoreReserveGhosts(st, cap));
+  if (cap <= st->ocap) PetscFunctionReturn(PETSC_SUCCESS);
+  cap = PetscMax(cap, st->ocap + st->ocap / 4);
+  PetscCall(FieldStoreGrow(st, PETSC_TRUE, cap));
+  st->ocap = cap;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode FieldStoreAppend(FieldStore *st, PetscInt *row)
+{
+  PetscInt i = *st->n;
+
+  PetscFunctionBeginUser;
+  PetscCheck(*st->nghost == 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "append owned rows before ghosts exist");
+  PetscCall(FieldStoreReserve(st, i + 1));
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f  = &st->field[k];
+    size_t       es = FieldStoreElementSize(f);
+    if (*f->data) PetscCall(PetscMemzero((char *)*f->data + (size_t)i * es, es));
+  }
+  (*st->owner)[i] = -1, (*st->origin)[i] = -1;
+  (*st->n)++;
+  *row = i;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void FieldStoreCopyRow(FieldStore *st, PetscInt to, PetscInt from)
+{
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f  = &st->field[k];
+    size_t       es = FieldStoreElementSize(f);
+    if (!*f->data || ((f->flags & FIELD_OWNED) && (to >= st->ocap || from >= st->ocap))) continue;
+    memcpy((char *)*f->data + (size_t)to * es, (char *)*f->data + (size_t)from * es, es);
+  }
+}
+
+void FieldStoreZero(FieldStore *st, unsigned mask, PetscInt start, PetscInt nrows)
+{
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f  = &st->field[k];
+    size_t       es = FieldStoreElementSize(f);
+    if ((f->flags & mask) && *f->data) memset((char *)*f->data + (size_t)start * es, 0, (size_t)nrows * es);
+  }
+}
+
+void FieldStoreCopyFields(FieldStore *st, unsigned mask, PetscInt to, PetscInt from)
+{
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f  = &st->field[k];
+    size_t       es = FieldStoreElementSize(f);
+    if (!(f->flags & mask)) continue;
+    memcpy((char *)*f->data + (size_t)to * es, (char *)*f->data + (size_t)from * es, es);
+  }
+}
+
+/* One component at a time through buf (n elements): a small transient. */
+void FieldStorePermuteOwned(FieldStore *st, const LocalInt *perm, void *buf)
+{
+  PetscInt n = *st->n;
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f  = &st->field[k];
+    size_t       sz = FieldTypeSize(f->type);
+    PetscInt     bs = f->ncomp;
+    char        *c  = (char *)*f->data, *b = (char *)buf;
+    if (!c) continue;
+    for (PetscInt q = 0; q < bs; q++) {
+      for (PetscInt r = 0; r < n; r++) memcpy(b + (size_t)r * sz, c + ((size_t)perm[r] * bs + q) * sz, sz);
+      for (PetscInt r = 0; r < n; r++) memcpy(c + ((size_t)r * bs + q) * sz, b + (size_t)r * sz, sz);
+    }
+  }
+}
+
+PetscInt FieldStorePackWidth(const FieldStore *st, unsigned mask)
+{
+  PetscInt w = 0;
+  for (PetscInt k = 0; k < st->nfield; k++)
+    if (st->field[k].flags & mask) w += st->field[k].ncomp;
+  return w;
+}
+
+PetscInt FieldStorePackOffset(const FieldStore *st, unsigned mask, PetscInt f)
+{
+  PetscInt w = 0;
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    if (!(st->field[k].flags & mask)) continue;
+    if (k == f) return w;
+    w += st->field[k].ncomp;
+  }
+  return -1;
+}
+
+/* Field-major: each field's values go out (or in) for all rows at once,
+ * one tight loop per type. */
+#define FIELD_PACK(T) \
+  for (PetscInt r = 0; r < nrows; r++) \
+    for (PetscInt c = 0; c < nc; c++) buf[(size_t)r * w + off + c] = (PetscReal)((const T *)*f->data)[(size_t)rows[r] * nc + c]
+#define FIELD_UNPACK(T) \
+  for (PetscInt r = 0; r < nrows; r++) \
+    for (PetscInt c = 0; c < nc; c++) ((T *)*f->data)[(size_t)(start + r) * nc + c] = (T)buf[(size_t)r * w + off + c]
+
+void FieldStorePack(const FieldStore *st, unsigned mask, PetscInt nrows, const LocalInt *rows, PetscReal *buf)
+{
+  PetscInt w = FieldStorePackWidth(st, mask), off = 0;
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f  = &st->field[k];
+    PetscInt     nc = f->ncomp;
+    if (!(f->flags & mask)) continue;
+    switch (f->type) {
+    case FIELD_INT64:
+      FIELD_PACK(PetscInt64);
+      break;
+    case FIELD_INT32:
+      FIELD_PACK(int32_t);
+      break;
+    case FIELD_INT8:
+      FIELD_PACK(signed char);
+      break;
+    case FIELD_REAL: /* the halo's every step: three components unrolled */
+      if (nc == 3)
+        for (PetscInt r = 0; r < nrows; r++) {
+          const PetscReal *a = (const PetscReal *)*f->data + 3 * (size_t)rows[r];
+          PetscReal       *b = buf + (size_t)r * w + off;
+          b[0] = a[0], b[1] = a[1], b[2] = a[2];
+        }
+      else FIELD_PACK(PetscReal);
+      break;
+    }
+    off += nc;
+  }
+}
+
+void FieldStoreUnpack(FieldStore *st, unsigned mask, PetscInt start, PetscInt nrows, const PetscReal *buf)
+{
+  PetscInt w = FieldStorePackWidth(st, mask), off = 0;
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f  = &st->field[k];
+    PetscInt     nc = f->ncomp;
+    if (!(f->flags & mask)) continue;
+    switch (f->type) {
+    case FIELD_INT64:
+      FIELD_UNPACK(PetscInt64);
+      break;
+    case FIELD_INT32:
+      FIELD_UNPACK(int32_t);
+      break;
+    case FIELD_INT8:
+      FIELD_UNPACK(signed char);
+      break;
+    case FIELD_REAL:
+      if (nc == 3)
+        for (PetscInt r = 0; r < nrows; r++) {
+          PetscReal       *a = (PetscReal *)*f->data + 3 * (size_t)(start + r);
+          const PetscReal *b = buf + (size_t)r * w + off;
+          a[0] = b[0], a[1] = b[1], a[2] = b[2];
+        }
+      else FIELD_UNPACK(PetscReal);
+      break;
+    }
+    off += nc;
+  }
+}
