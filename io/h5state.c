@@ -3,39 +3,6 @@
 
 static const char *const H5StateVecName[4] = {"particles/position", "particles/velocity", "particles/angular_velocity", "particles/force"};
 
-static PetscErrorCode H5StateWriteFile(H5File f, const H5StateView *view, PetscReal time, PetscInt64 step)
-{
-  const PetscReal *vec[4] = {view->x, view->v, view->w, view->f};
-  PetscInt64       N = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(H5FileWriteRows(f, "particles/id", H5FILE_INT64, 1, view->n, view->id));
-  PetscCall(H5FileWriteRows(f, "particles/type", H5FILE_INT32, 1, view->n, view->type));
-  PetscCall(H5FileWriteRows(f, "particles/radius", H5FILE_REAL, 1, view->n, view->radius));
-  for (int k = 0; k < 4; k++) PetscCall(H5FileWriteRows(f, H5StateVecName[k], H5FILE_REAL, 3, view->n, vec[k]));
-  PetscCall(H5FileRows(f, "particles/id", H5FILE_INT64, 1, &N, NULL));
-  PetscCall(H5FileWriteAttrReal(f, "time", time));
-  PetscCall(H5FileWriteAttrInt64(f, "step", step));
-  PetscCall(H5FileWriteAttrInt64(f, "particles", N));
-  PetscCall(H5FileWriteAttrString(f, "hdem_version", HDEM_VERSION));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode H5StateWrite(MPI_Comm comm, const char *path, const H5StateView *view, PetscReal time, PetscInt64 step)
-{
-  H5File         f;
-  PetscErrorCode ierr;
-
-  PetscFunctionBeginUser;
-  PetscCheck(view && view->n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "particle state %s: negative or missing particle count", path);
-  PetscCheck(view->n == 0 || (view->id && view->type && view->radius && view->x && view->v && view->w && view->f), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "particle state %s: a particle array is NULL", path);
-  PetscCall(H5FileCreate(comm, path, &f));
-  ierr = H5StateWriteFile(f, view, time, step);
-  PetscCall(H5FileAbandon(&f, ierr));
-  PetscCall(H5FileCommit(&f));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode H5StateReadFile(MPI_Comm comm, H5File f, PetscInt *n, PetscInt64 **id, int32_t **type, PetscReal **radius, PetscReal *vec[4], PetscReal *time, PetscInt64 *step)
 {
   static const char *const row[3] = {"particles/type", "particles/radius", NULL};

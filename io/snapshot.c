@@ -1,29 +1,50 @@
 #include "io/snapshot.h"
 #include "io/h5file.h"
 #include "io/outdir.h"
+#include "io/atomicfile.h"
 #include "decomp/collective.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
-const char *const SnapshotFieldNames[] = {"id", "type", "radius", "velocity", "angular_velocity", "force", NULL};
-
-PetscErrorCode SnapshotFieldsParse(const char *list, PetscInt *fields)
+static H5FileType SnapshotType(FieldType t)
 {
-  char  buf[512], *tok, *save = NULL;
+  return t == FIELD_INT64 ? H5FILE_INT64 : t == FIELD_INT32 ? H5FILE_INT32 : H5FILE_REAL;
+}
+
+/* The fields a snapshot may hold: FIELD_SNAPSHOT ones, position always. */
+static PetscBool SnapshotField(const Field *f)
+{
+  return (f->flags & FIELD_SNAPSHOT) && f->type != FIELD_INT8 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscInt SnapshotFieldsAll(const FieldStore *st)
+{
+  PetscInt mask = 0;
+  for (PetscInt k = 0; k < st->nfield; k++)
+    if (SnapshotField(&st->field[k])) mask |= 1 << k;
+  return mask;
+}
+
+PetscErrorCode SnapshotFieldsParse(const FieldStore *st, const char *list, PetscInt *fields)
+{
+  char buf[512], *tok, *save = NULL, allowed[512] = "all";
 
   PetscFunctionBeginUser;
-  *fields = 0;
+  for (PetscInt k = 0; k < st->nfield; k++)
+    if (SnapshotField(&st->field[k])) {
+      PetscCall(PetscStrlcat(allowed, ", ", sizeof(allowed)));
+      PetscCall(PetscStrlcat(allowed, st->field[k].name, sizeof(allowed)));
+    }
+  *fields = 1 << FieldStoreFind(st, "position");
   PetscCall(PetscStrncpy(buf, list, sizeof(buf)));
   for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-    PetscInt k;
+    PetscInt k = FieldStoreFind(st, tok);
     if (!strcmp(tok, "all")) {
-      *fields = SNAPSHOT_ALL;
+      *fields |= SnapshotFieldsAll(st);
       continue;
     }
-    if (!strcmp(tok, "position")) continue; /* always written */
-    for (k = 0; SnapshotFieldNames[k] && strcmp(SnapshotFieldNames[k], tok); k++) { }
-    PetscCheck(SnapshotFieldNames[k], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-snapshot_fields: unknown field '%s' (allowed: all, position, id, type, radius, velocity, angular_velocity, force)", tok);
+    PetscCheck(k >= 0 && SnapshotField(&st->field[k]), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-snapshot_fields: unknown field '%s' (allowed: %s)", tok, allowed);
     *fields |= 1 << k;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -50,7 +71,7 @@ static PetscErrorCode SnapshotSeriesAdd(SnapshotSeries *s, PetscInt64 step, Pets
 }
 
 /* One snapshot of an interrupted run, read back for the listing. */
-static PetscErrorCode SnapshotProbe(const char *path, PetscInt64 *step, PetscReal *time, PetscInt64 *n, PetscInt *fields)
+static PetscErrorCode SnapshotProbe(const SnapshotSeries *s, const char *path, PetscInt64 *step, PetscReal *time, PetscInt64 *n, PetscInt *fields)
 {
   H5File f;
 
@@ -60,12 +81,13 @@ static PetscErrorCode SnapshotProbe(const char *path, PetscInt64 *step, PetscRea
   PetscCall(H5FileReadAttrReal(f, "time", time, NULL));
   PetscCall(H5FileRows(f, "particles/position", H5FILE_REAL, 3, n, NULL));
   *fields = 0;
-  for (PetscInt k = 0; SnapshotFieldNames[k]; k++) {
-    char      name[64];
-    PetscBool has;
+  for (PetscInt k = 0; k < s->nfield; k++) {
+    char       name[64];
+    PetscBool  has;
     PetscInt64 rows;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", SnapshotFieldNames[k]));
-    PetscCall(H5FileRows(f, name, k == 0 ? H5FILE_INT64 : k == 1 ? H5FILE_INT : H5FILE_REAL, k < 3 ? 1 : 3, &rows, &has));
+    if (!SnapshotField(&s->field[k])) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", s->field[k].name));
+    PetscCall(H5FileRows(f, name, SnapshotType(s->field[k].type), s->field[k].ncomp, &rows, &has));
     if (has) *fields |= 1 << k;
   }
   PetscCall(H5FileClose(&f));
@@ -104,7 +126,7 @@ static PetscErrorCode SnapshotSeriesResume(SnapshotSeries *s, PetscInt64 resume_
       continue;
     }
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = SnapshotProbe(path, &step, &time, &n, &fields);
+    ierr = SnapshotProbe(s, path, &step, &time, &n, &fields);
     PetscCall(PetscPopErrorHandler());
     if (ierr) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "hdem: warning: snapshot %s is unreadable; left out of snapshots.xdmf\n", path));
@@ -117,7 +139,7 @@ static PetscErrorCode SnapshotSeriesResume(SnapshotSeries *s, PetscInt64 resume_
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SnapshotSeriesCreate(MPI_Comm comm, const char *dir, PetscInt64 resume_step, SnapshotSeries *s)
+PetscErrorCode SnapshotSeriesCreate(MPI_Comm comm, const char *dir, PetscInt64 resume_step, const FieldStore *st, SnapshotSeries *s)
 {
   PetscMPIInt rank;
   char        sub[PETSC_MAX_PATH_LEN + 16];
@@ -125,6 +147,8 @@ PetscErrorCode SnapshotSeriesCreate(MPI_Comm comm, const char *dir, PetscInt64 r
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(s, sizeof(*s)));
   PetscCall(PetscStrncpy(s->dir, dir, sizeof(s->dir)));
+  s->nfield = st->nfield;
+  for (PetscInt k = 0; k < st->nfield; k++) s->field[k] = st->field[k], s->field[k].data = NULL;
   PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/snapshots", dir));
   PetscCall(OutputDirCreate(comm, "", sub));
   PetscCall(CollectiveRank(comm, &rank, NULL));
@@ -140,70 +164,87 @@ PetscErrorCode SnapshotSeriesDestroy(SnapshotSeries *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void XdmfItem(FILE *fp, const char *file, const char *name, PetscInt64 n, int ncomp, const char *numtype, int precision)
+static void XdmfItem(FILE *fp, const char *file, const char *name, PetscInt64 n, PetscInt ncomp, const char *numtype, int precision)
 {
-  if (ncomp > 1) fprintf(fp, "          <DataItem Dimensions=\"%lld %d\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">snapshots/%s:/particles/%s</DataItem>\n", (long long)n, ncomp, numtype, precision, file, name);
-  else fprintf(fp, "          <DataItem Dimensions=\"%lld\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">snapshots/%s:/particles/%s</DataItem>\n", (long long)n, numtype, precision, file, name);
+  if (ncomp > 1) fprintf(fp, "          <DataItem Dimensions=\"%lld %d\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/particles/%s</DataItem>\n", (long long)n, (int)ncomp, numtype, precision, file, name);
+  else fprintf(fp, "          <DataItem Dimensions=\"%lld\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/particles/%s</DataItem>\n", (long long)n, numtype, precision, file, name);
 }
 
-/* Rank 0: the whole collection, written to a temporary and renamed, so a
- * reader never sees it half-written. */
+/* One grid of an index: the particles of file (relative to the index) as
+ * Polyvertex cells, each selected field an attribute. */
+static void XdmfGrid(FILE *fp, const Field *field, PetscInt nfield, const char *file, const SnapshotEntry *e)
+{
+  fprintf(fp, "      <Grid Name=\"step_%09lld\" GridType=\"Uniform\">\n", (long long)e->step);
+  fprintf(fp, "        <Time Value=\"%.17g\"/>\n", (double)e->time);
+  fprintf(fp, "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" NodesPerElement=\"1\">\n", (long long)e->n);
+  XdmfItem(fp, file, "connectivity", e->n, 1, "Int", 8);
+  fprintf(fp, "        </Topology>\n        <Geometry GeometryType=\"XYZ\">\n");
+  XdmfItem(fp, file, "position", e->n, 3, "Float", 8);
+  fprintf(fp, "        </Geometry>\n");
+  for (PetscInt k = 0; k < nfield; k++) {
+    const Field *f = &field[k];
+    if (!(e->fields & (1 << k)) || !SnapshotField(f) || !strcmp(f->name, "position")) continue;
+    fprintf(fp, "        <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Node\">\n", f->name, f->ncomp == 1 ? "Scalar" : f->ncomp == 3 ? "Vector" : "Matrix");
+    XdmfItem(fp, file, f->name, e->n, f->ncomp, f->type == FIELD_REAL ? "Float" : "Int", f->type == FIELD_INT32 ? 4 : 8);
+    fprintf(fp, "        </Attribute>\n");
+  }
+  fprintf(fp, "      </Grid>\n");
+}
+
+/* Rank 0: an index over files[k] holding entries e[k], written atomically
+ * so a reader never sees it half-written. */
+static PetscErrorCode XdmfWrite(const char *path, const Field *field, PetscInt nfield, PetscInt n, char (*files)[PETSC_MAX_PATH_LEN], const SnapshotEntry *e)
+{
+  AtomicFile af;
+
+  PetscFunctionBeginUser;
+  PetscCall(AtomicFileOpen(path, &af));
+  fprintf(af.fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <Domain>\n");
+  fprintf(af.fp, "    <Grid Name=\"particles\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
+  for (PetscInt k = 0; k < n; k++) XdmfGrid(af.fp, field, nfield, files[k], &e[k]);
+  fprintf(af.fp, "    </Grid>\n  </Domain>\n</Xdmf>\n");
+  PetscCall(AtomicFileCommit(&af, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: the whole collection. */
 static PetscErrorCode SnapshotSeriesWriteXdmf(const SnapshotSeries *s)
 {
-  char  path[PETSC_MAX_PATH_LEN + 32], tmp[PETSC_MAX_PATH_LEN + 40];
-  FILE *fp;
+  char path[PETSC_MAX_PATH_LEN + 32];
+  char(*files)[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshots.xdmf", s->dir));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  fp = fopen(tmp, "w");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", tmp);
-  fprintf(fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <Domain>\n");
-  fprintf(fp, "    <Grid Name=\"particles\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
+  PetscCall(PetscMalloc1(s->n + 1, &files));
   for (PetscInt k = 0; k < s->n; k++) {
-    const SnapshotEntry *e = &s->e[k];
-    char                 file[64];
-    SnapshotName(e->step, file, sizeof(file));
-    fprintf(fp, "      <Grid Name=\"step_%09lld\" GridType=\"Uniform\">\n", (long long)e->step);
-    fprintf(fp, "        <Time Value=\"%.17g\"/>\n", (double)e->time);
-    fprintf(fp, "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" NodesPerElement=\"1\">\n", (long long)e->n);
-    XdmfItem(fp, file, "connectivity", e->n, 1, "Int", 8);
-    fprintf(fp, "        </Topology>\n        <Geometry GeometryType=\"XYZ\">\n");
-    XdmfItem(fp, file, "position", e->n, 3, "Float", 8);
-    fprintf(fp, "        </Geometry>\n");
-    for (PetscInt b = 0; SnapshotFieldNames[b]; b++) {
-      if (!(e->fields & (1 << b))) continue;
-      fprintf(fp, "        <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Node\">\n", SnapshotFieldNames[b], b < 3 ? "Scalar" : "Vector");
-      XdmfItem(fp, file, SnapshotFieldNames[b], e->n, b < 3 ? 1 : 3, b < 2 ? "Int" : "Float", b == 1 ? 4 : 8);
-      fprintf(fp, "        </Attribute>\n");
-    }
-    fprintf(fp, "      </Grid>\n");
+    char name[64];
+    SnapshotName(s->e[k].step, name, sizeof(name));
+    PetscCall(PetscSNPrintf(files[k], sizeof(files[k]), "snapshots/%s", name));
   }
-  fprintf(fp, "    </Grid>\n  </Domain>\n</Xdmf>\n");
-  PetscCheck(!fclose(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s", tmp);
-  PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, path);
+  PetscCall(XdmfWrite(path, s->field, s->nfield, s->n, files, s->e));
+  PetscCall(PetscFree(files));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields, const SnapshotView *v, PetscInt64 *N)
 {
-  PetscInt64 *conn, off;
-  const void *row[3] = {v->id, v->type, v->radius};
-  const void *vec[3] = {v->v, v->w, v->f};
+  const FieldStore *st = v->st;
+  PetscInt          n  = *st->n;
+  PetscInt64       *conn, off;
 
   PetscFunctionBeginUser;
-  PetscCall(CollectiveOffset(comm, v->n, &off, N));
-  PetscCall(H5FileWriteRows(f, "particles/position", H5FILE_REAL, 3, v->n, v->x));
-  PetscCall(PetscMalloc1(v->n, &conn));
-  for (PetscInt i = 0; i < v->n; i++) conn[i] = off + i;
-  PetscCall(H5FileWriteRows(f, "particles/connectivity", H5FILE_INT64, 1, v->n, conn));
+  PetscCall(CollectiveOffset(comm, n, &off, N));
+  PetscCall(H5FileWriteRows(f, "particles/position", H5FILE_REAL, 3, n, *st->x));
+  PetscCall(PetscMalloc1(n + 1, &conn));
+  for (PetscInt i = 0; i < n; i++) conn[i] = off + i;
+  PetscCall(H5FileWriteRows(f, "particles/connectivity", H5FILE_INT64, 1, n, conn));
   PetscCall(PetscFree(conn));
-  for (PetscInt b = 0; b < 6; b++) {
-    char name[64];
-    if (!(fields & (1 << b))) continue;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", SnapshotFieldNames[b]));
-    if (b < 3) PetscCall(H5FileWriteRows(f, name, b == 0 ? H5FILE_INT64 : b == 1 ? H5FILE_INT32 : H5FILE_REAL, 1, v->n, row[b]));
-    else PetscCall(H5FileWriteRows(f, name, H5FILE_REAL, 3, v->n, vec[b - 3]));
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *fd = &st->field[k];
+    char         name[64];
+    if (!(fields & (1 << k)) || !SnapshotField(fd) || !strcmp(fd->name, "position")) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", fd->name));
+    PetscCall(H5FileWriteRows(f, name, SnapshotType(fd->type), fd->ncomp, n, *fd->data));
   }
   PetscCall(H5FileWriteRows(f, "walls/normal", H5FILE_REAL, 3, v->nwall, v->wall_normal));
   PetscCall(H5FileWriteRows(f, "walls/point", H5FILE_REAL, 3, v->nwall, v->wall_point));
@@ -216,21 +257,59 @@ static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One state file, committed whole (H5FileCommit) or not at all. */
+static PetscErrorCode SnapshotWritePath(MPI_Comm comm, const char *path, PetscInt fields, const SnapshotView *v, PetscInt64 *N)
+{
+  H5File         f;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(H5FileCreate(comm, path, &f));
+  ierr = SnapshotWriteFile(comm, f, fields, v, N);
+  PetscCall(H5FileAbandon(&f, ierr));
+  PetscCall(H5FileCommit(&f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SnapshotWriteState(MPI_Comm comm, const char *path, PetscInt fields, const SnapshotView *v)
+{
+  PetscInt64 N;
+
+  PetscFunctionBeginUser;
+  PetscCall(SnapshotWritePath(comm, path, fields, v, &N));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const SnapshotView *v)
+{
+  char          path[PETSC_MAX_PATH_LEN + 16];
+  SnapshotEntry e;
+  PetscMPIInt   rank;
+
+  PetscFunctionBeginUser;
+  e.fields = SnapshotFieldsAll(v->st);
+  e.step = v->step, e.time = v->time;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/final.h5", dir));
+  PetscCall(SnapshotWritePath(comm, path, e.fields, v, &e.n));
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  if (rank == 0) {
+    char files[1][PETSC_MAX_PATH_LEN] = {"final.h5"};
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/final.xdmf", dir));
+    PetscCall(XdmfWrite(path, v->st->field, v->st->nfield, 1, files, &e));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SnapshotWrite(MPI_Comm comm, SnapshotSeries *s, PetscInt fields, const SnapshotView *v)
 {
-  char           path[2 * PETSC_MAX_PATH_LEN], file[64];
-  H5File         f;
-  PetscInt64     N = 0;
-  PetscMPIInt    rank;
-  PetscErrorCode ierr;
+  char        path[2 * PETSC_MAX_PATH_LEN], file[64];
+  PetscInt64  N = 0;
+  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
   SnapshotName(v->step, file, sizeof(file));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshots/%s", s->dir, file));
-  PetscCall(H5FileCreate(comm, path, &f));
-  ierr = SnapshotWriteFile(comm, f, fields, v, &N);
-  PetscCall(H5FileAbandon(&f, ierr));
-  PetscCall(H5FileCommit(&f));
+  PetscCall(SnapshotWritePath(comm, path, fields, v, &N));
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0) {
     if (s->n && s->e[s->n - 1].step == v->step) s->n--; /* rewritten after a restart */

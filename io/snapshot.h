@@ -1,43 +1,35 @@
-/* Snapshots for visualisation: one parallel HDF5 file per output time,
- * DIR/snapshots/snap_<9-digit step>.h5, and DIR/snapshots.xdmf, an XDMF 3
- * temporal collection over all of them that ParaView opens in one step.
+/* Particle states for visualisation and analysis, one parallel HDF5 file
+ * each, with an XDMF 3 index that ParaView opens in one step:
+ *   snapshots: DIR/snapshots/snap_<9-digit step>.h5, indexed by
+ *              DIR/snapshots.xdmf, a temporal collection over all of them;
+ *   the final state: DIR/final.h5, indexed by DIR/final.xdmf.
  *
  * File layout (a public interface; N particles, W walls):
  *   /particles/position      float64 [N][3]  always
  *   /particles/connectivity  int64   [N]     always, 0..N-1 (Polyvertex cells)
- *   /particles/id int64 [N], type int32 [N], radius float64 [N],
- *   velocity, angular_velocity, force float64 [N][3]   as selected
+ *   /particles/<name>        the particle store's FIELD_SNAPSHOT fields as
+ *                            selected: id int64 [N], type int32 [N], radius
+ *                            float64 [N], velocity, angular_velocity, force
+ *                            float64 [N][3] (and any field a model adds)
  *   /walls/normal, /walls/point  float64 [W][3]
  *   attributes of /: time, dt (double), step, particles (int64),
- *                    hdem_version, options (strings) */
+ *                    hdem_version, options (strings)
+ * Rows are in rank order of the writer, then local order. */
 #ifndef HDEM_SNAPSHOT_H
 #define HDEM_SNAPSHOT_H
 
-#include "hdem.h"
-
-typedef enum {
-  SNAPSHOT_ID               = 1 << 0,
-  SNAPSHOT_TYPE             = 1 << 1,
-  SNAPSHOT_RADIUS           = 1 << 2,
-  SNAPSHOT_VELOCITY         = 1 << 3,
-  SNAPSHOT_ANGULAR_VELOCITY = 1 << 4,
-  SNAPSHOT_FORCE            = 1 << 5,
-  SNAPSHOT_ALL              = (1 << 6) - 1
-} SnapshotField;
-
-PETSC_EXTERN const char *const SnapshotFieldNames[]; /* by bit, "id" .. "force" */
+#include "decomp/fields.h"
 
 typedef struct { /* one rank's owned particles and the (replicated) walls */
-  PetscInt          n, nwall;
-  const PetscInt64 *id;
-  const int32_t    *type;
-  const PetscReal  *radius, *x, *v, *w, *f; /* 3n for x, v, w, f */
+  const FieldStore *st;
+  PetscInt          nwall;
   const PetscReal  *wall_normal, *wall_point; /* 3 nwall */
   PetscReal         time, dt;
   PetscInt64        step;
   const char       *options;
 } SnapshotView;
 
+/* What a file holds, for its index: fields as a mask over the store's table. */
 typedef struct {
   PetscInt64 step, n;
   PetscReal  time;
@@ -46,17 +38,27 @@ typedef struct {
 
 typedef struct { /* what snapshots.xdmf lists: kept on rank 0 */
   char           dir[PETSC_MAX_PATH_LEN];
+  PetscInt       nfield;
+  Field          field[FIELD_MAX]; /* the store's table as it was (names, types, components) */
   PetscInt       n, cap;
   SnapshotEntry *e;
 } SnapshotSeries;
 
+/* The mask of a comma list of the store's FIELD_SNAPSHOT field names, or
+ * "all"; position is always written.  An unknown name is an error listing
+ * the allowed ones. */
+PETSC_EXTERN PetscErrorCode SnapshotFieldsParse(const FieldStore *, const char *list, PetscInt *fields);
+PETSC_EXTERN PetscInt       SnapshotFieldsAll(const FieldStore *);
 /* Collective. Starts a series in dir; with resume_step >= 0 (a restart) the
  * snapshots already there up to that step are kept and listed, later ones
  * (from the interrupted run) removed. */
-PETSC_EXTERN PetscErrorCode SnapshotSeriesCreate(MPI_Comm, const char *dir, PetscInt64 resume_step, SnapshotSeries *);
+PETSC_EXTERN PetscErrorCode SnapshotSeriesCreate(MPI_Comm, const char *dir, PetscInt64 resume_step, const FieldStore *, SnapshotSeries *);
 PETSC_EXTERN PetscErrorCode SnapshotSeriesDestroy(SnapshotSeries *);
 /* Collective: writes the snapshot file, then rank 0 rewrites snapshots.xdmf. */
 PETSC_EXTERN PetscErrorCode SnapshotWrite(MPI_Comm, SnapshotSeries *, PetscInt fields, const SnapshotView *);
-PETSC_EXTERN PetscErrorCode SnapshotFieldsParse(const char *list, PetscInt *fields); /* "id,radius,..." */
+/* Collective: one state file at path with the selected fields (no index). */
+PETSC_EXTERN PetscErrorCode SnapshotWriteState(MPI_Comm, const char *path, PetscInt fields, const SnapshotView *);
+/* Collective: DIR/final.h5 (every snapshot field) and DIR/final.xdmf. */
+PETSC_EXTERN PetscErrorCode SnapshotWriteFinal(MPI_Comm, const char *dir, const SnapshotView *);
 
 #endif

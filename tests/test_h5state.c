@@ -5,6 +5,7 @@
  * file left behind. */
 #include "check_main.h"
 #include "io/h5state.h"
+#include "io/snapshot.h"
 #include <dirent.h>
 #include <hdf5.h>
 #include <stdint.h>
@@ -112,24 +113,6 @@ typedef struct {
   PetscReal  *radius, *x, *v, *w, *f;
 } Particles;
 
-static void Make(Particles *p, PetscInt n, int rank)
-{
-  PetscReal **vec[4] = {&p->x, &p->v, &p->w, &p->f};
-  p->n               = n;
-  PetscMalloc1(n, &p->id);
-  PetscMalloc1(n, &p->type);
-  PetscMalloc1(n, &p->radius);
-  for (int k = 0; k < 4; k++) PetscMalloc1(3 * n, vec[k]);
-  for (PetscInt i = 0; i < n; i++) {
-    PetscInt64 id = WriterId(rank, i);
-    p->id[i]      = id;
-    p->type[i]    = Type(id);
-    p->radius[i]  = Radius(id);
-    for (int k = 0; k < 4; k++)
-      for (int c = 0; c < 3; c++) (*vec[k])[3 * i + c] = Value(id, 3 + k, c);
-  }
-}
-
 static void Free(Particles *p)
 {
   PetscFree(p->id);
@@ -141,18 +124,45 @@ static void Free(Particles *p)
   PetscFree(p->f);
 }
 
+/* Written as the engine writes a state: a field store, its snapshot fields. */
+typedef struct {
+  PetscInt     n, nghost;
+  FieldStore   st;
+  PetscInt64  *id;
+  LocalInt    *type, *flags, *owner, *origin;
+  signed char *image;
+  PetscReal   *radius, *x, *v, *w, *f;
+} Store;
+
 static PetscErrorCode Write(MPI_Comm comm, const char *path, PetscBool empty, PetscReal time, PetscInt64 step)
 {
-  PetscMPIInt rank;
-  Particles   p;
-  H5StateView view;
+  PetscMPIInt  rank;
+  Store        s;
+  SnapshotView view;
+  PetscReal  **vec[4] = {&s.x, &s.v, &s.w, &s.f};
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  Make(&p, empty ? 0 : WriterCount(rank), rank);
-  view = (H5StateView){p.n, p.id, p.type, p.radius, p.x, p.v, p.w, p.f};
-  PetscCall(H5StateWrite(comm, path, &view, time, step));
-  Free(&p);
+  PetscCall(PetscMemzero(&s, sizeof(s)));
+  PetscCall(FieldStoreCreate(&s.st, &s.n, &s.nghost, &s.id, &s.x, &s.image, &s.owner, &s.origin, &s.flags));
+  PetscCall(FieldStoreAdd(&s.st, "type", FIELD_INT32, 1, FIELD_SNAPSHOT, (void **)&s.type));
+  PetscCall(FieldStoreAdd(&s.st, "radius", FIELD_REAL, 1, FIELD_SNAPSHOT, (void **)&s.radius));
+  PetscCall(FieldStoreAdd(&s.st, "velocity", FIELD_REAL, 3, FIELD_SNAPSHOT, (void **)&s.v));
+  PetscCall(FieldStoreAdd(&s.st, "angular_velocity", FIELD_REAL, 3, FIELD_SNAPSHOT, (void **)&s.w));
+  PetscCall(FieldStoreAdd(&s.st, "force", FIELD_REAL, 3, FIELD_SNAPSHOT, (void **)&s.f));
+  for (PetscInt i = 0, n = empty ? 0 : WriterCount(rank); i < n; i++) {
+    PetscInt   row;
+    PetscInt64 id = WriterId(rank, i);
+    PetscCall(FieldStoreAppend(&s.st, &row));
+    s.id[row]     = id;
+    s.type[row]   = (LocalInt)Type(id);
+    s.radius[row] = Radius(id);
+    for (int k = 0; k < 4; k++)
+      for (int c = 0; c < 3; c++) (*vec[k])[3 * row + c] = Value(id, 3 + k, c);
+  }
+  view = (SnapshotView){&s.st, 0, NULL, NULL, time, 0.0, step, NULL};
+  PetscCall(SnapshotWriteState(comm, path, SnapshotFieldsAll(&s.st), &view));
+  PetscCall(FieldStoreDestroy(&s.st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,7 +7,6 @@
 #include "engine/setup.h"
 #include "io/json.h"
 #include "io/options.h"
-#include "io/h5state.h"
 #include "io/snapshot.h"
 #include "io/ckptdir.h"
 #include "io/outdir.h"
@@ -24,7 +23,8 @@ typedef struct {
   char       restart[PETSC_MAX_PATH_LEN]; /* FILE, latest or auto; empty: a fresh start */
   PetscInt   ckpt_steps, ckpt_keep;       /* 0: no step cadence */
   PetscReal  ckpt_wall;                   /* [s] of wall clock, 0: none */
-  PetscInt   snap_steps, snap_fields;     /* 0: no step cadence */
+  PetscInt   snap_steps, snap_fields;     /* 0: no step cadence; fields: a mask over the particle store's table */
+  char       snap_list[512];              /* -snapshot_fields, parsed once the store exists */
   PetscReal  snap_time;                   /* [s] of simulated time, 0: none */
 } RunControl;
 
@@ -61,23 +61,13 @@ static PetscErrorCode RunControlSetFromOptions(MPI_Comm comm, RunControl *rc)
   PetscCall(PetscOptionsReal("-checkpoint_interval_walltime", "wall-clock seconds between checkpoints (0: none)", NULL, rc->ckpt_wall, &rc->ckpt_wall, NULL));
   PetscCall(OptionsCheckSyntax("-checkpoint_keep", PETSC_TRUE));
   PetscCall(PetscOptionsInt("-checkpoint_keep", "how many of the newest checkpoints are kept", NULL, rc->ckpt_keep, &rc->ckpt_keep, NULL));
-  rc->snap_steps = 0, rc->snap_time = 0.0, rc->snap_fields = SNAPSHOT_ALL;
+  rc->snap_steps = 0, rc->snap_time = 0.0, rc->snap_fields = 0;
   PetscCall(OptionsCheckSyntax("-snapshot_interval_steps", PETSC_TRUE));
   PetscCall(PetscOptionsInt("-snapshot_interval_steps", "steps between snapshots (0: none)", NULL, rc->snap_steps, &rc->snap_steps, NULL));
   PetscCall(OptionsCheckSyntax("-snapshot_interval_time", PETSC_FALSE));
   PetscCall(PetscOptionsReal("-snapshot_interval_time", "simulated seconds between snapshots (0: none)", NULL, rc->snap_time, &rc->snap_time, NULL));
-  {
-    char      list[512] = "all";
-    PetscBool set;
-    PetscCall(PetscOptionsString("-snapshot_fields", "comma list of snapshot fields: all, id, type, radius, velocity, angular_velocity, force (position always)", NULL, list, list, sizeof(list), &set));
-    if (set) {
-      PetscErrorCode ierr;
-      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = SnapshotFieldsParse(list, &rc->snap_fields);
-      PetscCall(PetscPopErrorHandler());
-      PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "-snapshot_fields %s: allowed fields are all, position, id, type, radius, velocity, angular_velocity, force (comma-separated)", list);
-    }
-  }
+  PetscCall(PetscStrncpy(rc->snap_list, "all", sizeof(rc->snap_list)));
+  PetscCall(PetscOptionsString("-snapshot_fields", "comma list of snapshot fields: all, id, type, radius, velocity, angular_velocity, force (position always)", NULL, rc->snap_list, rc->snap_list, sizeof(rc->snap_list), NULL));
   PetscOptionsEnd();
   PetscCheck(sset || tset, comm, PETSC_ERR_USER_INPUT, "give -steps N or -end_time T (deck keys steps, end_time)");
   PetscCall(OptionsCheckInt("checkpoint_interval_steps", rc->ckpt_steps, 0, PETSC_MAX_INT));
@@ -105,22 +95,24 @@ static PetscErrorCode ThermoWrite(Engine *e, FILE *fp, PetscReal wall)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode FinalWrite(Engine *e, const char *dir)
+/* The view of the state that snapshots and the final state write. */
+static void StateView(const Engine *e, const char *options, PetscReal wn[], PetscReal wp[], SnapshotView *v)
 {
-  char        path[PETSC_MAX_PATH_LEN];
-  H5StateView view;
+  for (PetscInt w = 0; w < e->nwall; w++)
+    for (int a = 0; a < 3; a++) wn[3 * w + a] = e->walls[w].n[a], wp[3 * w + a] = e->walls[w].p[a];
+  v->st    = &e->p.st;
+  v->nwall = e->grid.rank == 0 ? e->nwall : 0, v->wall_normal = wn, v->wall_point = wp; /* replicated: rank 0's rows */
+  v->time = e->t, v->dt = e->dt, v->step = e->step, v->options = options;
+}
+
+static PetscErrorCode FinalWrite(Engine *e, const char *dir, const char *options)
+{
+  SnapshotView v;
+  PetscReal    wn[3 * ENGINE_MAX_WALLS], wp[3 * ENGINE_MAX_WALLS];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/final.h5", dir));
-  view.n      = e->p.n;
-  view.id     = e->p.id;
-  view.type   = e->p.type;
-  view.radius = e->p.radius;
-  view.x      = e->p.x;
-  view.v      = e->p.v;
-  view.w      = e->p.w;
-  view.f      = e->p.f;
-  PetscCall(H5StateWrite(e->grid.comm, path, &view, e->t, e->step));
+  StateView(e, options, wn, wp, &v);
+  PetscCall(SnapshotWriteFinal(e->grid.comm, dir, &v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -245,12 +237,7 @@ static PetscErrorCode SnapshotOut(Engine *e, const RunControl *rc, SnapshotSerie
 
   PetscFunctionBeginUser;
   EngineCheckWhole(e);
-  for (PetscInt w = 0; w < e->nwall; w++)
-    for (int a = 0; a < 3; a++) wn[3 * w + a] = e->walls[w].n[a], wp[3 * w + a] = e->walls[w].p[a];
-  v.n = e->p.n, v.id = e->p.id, v.type = e->p.type, v.radius = e->p.radius;
-  v.x = e->p.x, v.v = e->p.v, v.w = e->p.w, v.f = e->p.f;
-  v.nwall = e->grid.rank == 0 ? e->nwall : 0, v.wall_normal = wn, v.wall_point = wp; /* replicated: rank 0's rows */
-  v.time = e->t, v.dt = e->dt, v.step = e->step, v.options = options;
+  StateView(e, options, wn, wp, &v);
   PetscCall(SnapshotWrite(e->grid.comm, series, rc->snap_fields, &v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -343,6 +330,13 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
   PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SnapshotFieldsParse(&e.p.st, rc.snap_list, &rc.snap_fields);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "-snapshot_fields %s: allowed fields are all, position, id, type, radius, velocity, angular_velocity, force (comma-separated)", rc.snap_list);
+  }
   PetscCall(OptionsCheckUnused(comm));
   if (check_only) {
     if (restart[0]) PetscCall(PetscPrintf(comm, "restart from    %s (particles, skin and state from there)\n", restart));
@@ -366,7 +360,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
     if (nold) PetscCall(PetscPrintf(comm, "hdem: fresh start: removed %" PetscInt_FMT " checkpoint(s) of an earlier run from %s/checkpoints (continue a run with -restart latest)\n", nold, rc.dir));
   }
   PetscCall(PetscMemzero(&series, sizeof(series)));
-  if (snap_on) PetscCall(SnapshotSeriesCreate(comm, rc.dir, restart[0] ? e.step : -1, &series));
+  if (snap_on) PetscCall(SnapshotSeriesCreate(comm, rc.dir, restart[0] ? e.step : -1, &e.p.st, &series));
   if (rank == 0) PetscCall(ThermoOpen(rc.dir, restart[0] ? PETSC_TRUE : PETSC_FALSE, e.step, &thermo));
   PetscCall(PetscTime(&t0));
   tlast = tckpt = t1 = t0;
@@ -408,7 +402,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   if (!stopped) {
     if (ckpt_on && !(rc.ckpt_steps > 0 && e.step % rc.ckpt_steps == 0)) PetscCall(CheckpointOut(&e, &rc, options)); /* the end, to extend the run */
     PetscCall(EngineFinish(&e));
-    PetscCall(FinalWrite(&e, rc.dir));
+    PetscCall(FinalWrite(&e, rc.dir, options));
   }
   PetscCall(SummaryWrite(&e, &rc, t1 - t0, e.step - step0, stopped));
   PetscCall(SnapshotSeriesDestroy(&series));

@@ -1,0 +1,165 @@
+/* A field added to the particle store in one line (ParticlesAddField) goes
+ * wherever the table says, with no other code: it follows its particle
+ * through migrations, reaches the ghosts, is written to snapshots and
+ * checkpoints, and a restart restores it, on this rank count and on rank 0
+ * alone.  Also the record store's sort and the pack of a field store. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check_main.h"
+#include "engine/setup.h"
+#include "engine/checkpoint.h"
+#include "io/h5file.h"
+#include "io/snapshot.h"
+#include "decomp/collective.h"
+
+static char tmpdir[256];
+
+/* The scratch field's value of particle id, component c. */
+static PetscReal Scratch2(PetscInt64 id, int c)
+{
+  return 1000.0 * (PetscReal)id + 0.25 * c + 1.0 / 3.0;
+}
+
+/* A bed of 300 spheres thrown about at 3 m/s in a box periodic in x and y. */
+static const char *deck = "-domain_lo 0,0,0 -domain_hi 0.012,0.009,0.02 -domain_periodic true,true,false -gravity 0,0,-9.81 -material_E 1e7 -contact_e 0.5 "
+                          "-insert_count 300 -insert_seed 5 -insert_spacing 1.05 -insert_radius_min 4e-4 -insert_radius_max 8e-4 -insert_velocity_random 3 -neighbor_skin 2e-4";
+
+static void Options(const char *extra)
+{
+  char opts[2048];
+  snprintf(opts, sizeof(opts), "%s %s", deck, extra);
+  ck_assert_int_eq(PetscOptionsClear(NULL), 0);
+  ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
+}
+
+/* Every local row (owned and ghost) holds its particle's values. */
+static PetscInt WrongRows(const Engine *e, const PetscReal *scratch)
+{
+  PetscInt bad = 0;
+  for (PetscInt i = 0; i < e->p.n + e->p.nghost; i++)
+    for (int c = 0; c < 2; c++) bad += scratch[2 * i + c] != Scratch2(e->p.id[i], c);
+  return bad;
+}
+
+START_TEST(test_added_field_travels)
+{
+  Engine      e;
+  PetscReal  *scratch = NULL, moved = 0.0, bad, total;
+  PetscInt64 *first;
+  PetscInt    nfirst;
+  char        path[512];
+  PetscMPIInt rank, size;
+
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  Options("");
+  ck_assert_int_eq(EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, &e), 0);
+  /* the one line: a field of two reals that travels, is checkpointed and written */
+  ck_assert_int_eq(ParticlesAddField(&e.p, "scratch", FIELD_REAL, 2, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&scratch), 0);
+  for (PetscInt i = 0; i < e.p.n; i++)
+    for (int c = 0; c < 2; c++) scratch[2 * i + c] = Scratch2(e.p.id[i], c);
+  nfirst = e.p.n;
+  ck_assert_int_eq(PetscMalloc1(nfirst + 1, &first), 0);
+  for (PetscInt i = 0; i < nfirst; i++) first[i] = e.p.id[i];
+  ck_assert_int_eq(EngineSetUp(&e), 0);
+  for (int k = 0; k < 400; k++) ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0);
+  /* particles changed ranks (on more than one), and each carried its values */
+  for (PetscInt i = 0; i < e.p.n; i++) {
+    PetscBool was = PETSC_FALSE;
+    for (PetscInt k = 0; k < nfirst && !was; k++) was = first[k] == e.p.id[i] ? PETSC_TRUE : PETSC_FALSE;
+    moved += !was;
+  }
+  bad = (PetscReal)WrongRows(&e, scratch);
+  ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, &moved, 1), 0);
+  ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, &bad, 1), 0);
+  ck_assert_msg(e.rebuilds >= 3, "only %d rebuilds", (int)e.rebuilds);
+  ck_assert_msg(size == 1 || moved > 0, "no particle changed rank");
+  ck_assert_msg(bad == 0, "%g values of the added field are not their particle's", bad);
+  /* a snapshot holds it */
+  snprintf(path, sizeof(path), "%s/snap_np%d.h5", tmpdir, size);
+  {
+    SnapshotView v = {&e.p.st, 0, NULL, NULL, e.t, e.dt, e.step, NULL};
+    H5File       f;
+    PetscInt64   rows = 0;
+    ck_assert_int_eq(SnapshotWriteState(PETSC_COMM_WORLD, path, SnapshotFieldsAll(&e.p.st), &v), 0);
+    ck_assert_int_eq(H5FileOpen(PETSC_COMM_WORLD, path, &f), 0);
+    ck_assert_int_eq(H5FileRows(f, "particles/scratch", H5FILE_REAL, 2, &rows, NULL), 0);
+    ck_assert_int_eq(H5FileClose(&f), 0);
+    ck_assert_int_eq((int)rows, 300);
+  }
+  /* and a checkpoint, read back here and on rank 0 alone */
+  snprintf(path, sizeof(path), "%s/ckpt_np%d.h5", tmpdir, size);
+  ck_assert_int_eq(CheckpointWrite(&e, path, ""), 0);
+  ck_assert_int_eq(PetscFree(first), 0);
+  EngineDestroy(&e);
+  for (int alone = 0; alone < 2; alone++) {
+    MPI_Comm comm;
+    MPI_Comm_split(PETSC_COMM_WORLD, alone && rank ? MPI_UNDEFINED : 0, rank, &comm);
+    bad = total = 0.0;
+    if (comm != MPI_COMM_NULL) {
+      Options("");
+      scratch = NULL;
+      ck_assert_int_eq(EngineSetFromOptions(comm, PETSC_FALSE, &e), 0);
+      ck_assert_int_eq(ParticlesAddField(&e.p, "scratch", FIELD_REAL, 2, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&scratch), 0);
+      ck_assert_int_eq(CheckpointRead(&e, path), 0);
+      bad   = (PetscReal)WrongRows(&e, scratch);
+      total = (PetscReal)e.p.n;
+      ck_assert_int_eq(CollectiveSumAll(comm, &total, 1), 0);
+      EngineDestroy(&e);
+      MPI_Comm_free(&comm);
+    }
+    ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, &bad, 1), 0);
+    ck_assert_msg(bad == 0, "restart%s: %g values of the added field are not their particle's", alone ? " on rank 0 alone" : "", bad);
+    if (rank == 0) ck_assert_msg(total == 300, "restart: %g particles", total);
+  }
+}
+END_TEST
+
+/* Records sort into (owner, kind, partner) order however they arrive, keep
+ * their payloads, and are found by key; packed and added back they are the
+ * same bytes. */
+START_TEST(test_record_sort)
+{
+  RecordStore s, t;
+  PetscReal   buf[16];
+  const int   n = 500;
+
+  ck_assert_int_eq(RecordStoreCreate(2 * sizeof(PetscReal), &s), 0);
+  ck_assert_int_eq(RecordStoreCreate(2 * sizeof(PetscReal), &t), 0);
+  for (int k = 0; k < n; k++) {
+    RecordKey key = {(PetscInt64)((k * 7919) % 97), (PetscInt64)(k % 3), (PetscInt64)((k * 104729) % 1000003)};
+    PetscReal pay[2] = {(PetscReal)key.owner, (PetscReal)(key.kind * 1000003 + key.partner)};
+    ck_assert_int_eq(RecordStoreAdd(&s, &key, pay), 0);
+  }
+  ck_assert_int_eq(RecordStoreSort(&s, NULL), 0);
+  for (int k = 0; k < n; k++) {
+    RecordKey        a = RecordStoreKey(&s, k);
+    const PetscReal *p = (const PetscReal *)RecordStorePayload(&s, k);
+    ck_assert(p[0] == (PetscReal)a.owner && p[1] == (PetscReal)(a.kind * 1000003 + a.partner));
+    if (k) {
+      RecordKey b = RecordStoreKey(&s, k - 1);
+      ck_assert(b.owner < a.owner || (b.owner == a.owner && (b.kind < a.kind || (b.kind == a.kind && b.partner <= a.partner))));
+    }
+    ck_assert(RecordStoreFind(&s, RecordStoreFirst(&s, a.owner), &a) != NULL);
+    RecordStorePack(&s, k, buf);
+    ck_assert_int_eq(RecordStoreAddPacked(&t, buf), 0);
+  }
+  ck_assert(t.n == s.n && !memcmp(t.r, s.r, (size_t)s.n * s.stride));
+  ck_assert_int_eq(RecordStoreDestroy(&s), 0);
+  ck_assert_int_eq(RecordStoreDestroy(&t), 0);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+  Suite *s  = suite_create("fields");
+  TCase *tc = tcase_create("fields");
+  snprintf(tmpdir, sizeof(tmpdir), "/tmp/hdem_test_fields_%d", (int)getppid());
+  mkdir(tmpdir, 0755);
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_added_field_travels);
+  tcase_add_test(tc, test_record_sort);
+  suite_add_tcase(s, tc);
+  return HdemCheckRun(argc, argv, s);
+}
