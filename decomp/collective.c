@@ -1,4 +1,5 @@
 #include "decomp/collective.h"
+#include <string.h>
 
 PetscErrorCode CollectiveRank(MPI_Comm comm, PetscMPIInt *rank, PetscMPIInt *size)
 {
@@ -88,36 +89,64 @@ PetscErrorCode CollectiveOffset(MPI_Comm comm, PetscInt64 n, PetscInt64 *offset,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One element of COLLECTIVE_STEP_REALS: min, bitwise or (of small whole
- * numbers), sum, max, then the displacement ranges' three minima and three
- * maxima. */
-static void StepReduceOp(void *in, void *inout, int *len, MPI_Datatype *type)
+/* Each layout of operations its own contiguous datatype, committed once;
+ * the operation finds its layout by the datatype it is handed. */
+typedef struct {
+  PetscInt     n;
+  CollectiveOp ops[COLLECTIVE_MIXED_MAX];
+  MPI_Datatype type;
+} CollectiveLayout;
+
+#define COLLECTIVE_LAYOUTS 8
+static CollectiveLayout collective_layout[COLLECTIVE_LAYOUTS];
+static PetscInt         collective_nlayout = 0;
+static MPI_Op           collective_op      = MPI_OP_NULL;
+
+static void CollectiveMixedOp(void *in, void *inout, int *len, MPI_Datatype *type)
 {
-  const double *a = (const double *)in;
-  double       *b = (double *)inout;
-  (void)type;
-  for (int e = 0; e < *len; e++, a += COLLECTIVE_STEP_REALS, b += COLLECTIVE_STEP_REALS) {
-    b[0] = a[0] < b[0] ? a[0] : b[0];
-    b[1] = (double)((long long)a[1] | (long long)b[1]);
-    b[2] = a[2] + b[2];
-    b[3] = a[3] > b[3] ? a[3] : b[3];
-    for (int k = 4; k < 7; k++) b[k] = a[k] < b[k] ? a[k] : b[k];
-    for (int k = 7; k < 10; k++) b[k] = a[k] > b[k] ? a[k] : b[k];
-  }
+  const CollectiveLayout *l = NULL;
+  const double           *a = (const double *)in;
+  double                 *b = (double *)inout;
+
+  for (PetscInt k = 0; k < collective_nlayout && !l; k++)
+    if (collective_layout[k].type == *type) l = &collective_layout[k];
+  if (!l) return; /* not ours: cannot happen */
+  for (int e = 0; e < *len; e++, a += l->n, b += l->n)
+    for (PetscInt k = 0; k < l->n; k++) switch (l->ops[k]) {
+      case COLLECTIVE_MIN:
+        b[k] = a[k] < b[k] ? a[k] : b[k];
+        break;
+      case COLLECTIVE_MAX:
+        b[k] = a[k] > b[k] ? a[k] : b[k];
+        break;
+      case COLLECTIVE_SUM:
+        b[k] = a[k] + b[k];
+        break;
+      case COLLECTIVE_BOR:
+        b[k] = (double)((long long)a[k] | (long long)b[k]);
+        break;
+      }
 }
 
-PetscErrorCode CollectiveStepReduce(MPI_Comm comm, PetscReal v[COLLECTIVE_STEP_REALS])
+PetscErrorCode CollectiveReduceMixed(MPI_Comm comm, PetscInt n, PetscReal v[], const CollectiveOp ops[])
 {
-  static MPI_Op       op   = MPI_OP_NULL;
-  static MPI_Datatype type = MPI_DATATYPE_NULL;
+  CollectiveLayout *l = NULL;
 
   PetscFunctionBeginUser;
-  if (op == MPI_OP_NULL) { /* the values as one element, so that no implementation splits them */
-    PetscCallMPI(MPI_Type_contiguous(COLLECTIVE_STEP_REALS, MPI_DOUBLE, &type));
-    PetscCallMPI(MPI_Type_commit(&type));
-    PetscCallMPI(MPI_Op_create(StepReduceOp, 1, &op)); /* commutative */
+  PetscCheck(n > 0 && n <= COLLECTIVE_MIXED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a mixed reduction of %" PetscInt_FMT " values (at most %d)", n, COLLECTIVE_MIXED_MAX);
+  for (PetscInt k = 0; k < collective_nlayout && !l; k++)
+    if (collective_layout[k].n == n && !memcmp(collective_layout[k].ops, ops, (size_t)n * sizeof(*ops))) l = &collective_layout[k];
+  if (!l) { /* the values as one element, so that no implementation splits them */
+    PetscCheck(collective_nlayout < COLLECTIVE_LAYOUTS, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d layouts of mixed reductions", COLLECTIVE_LAYOUTS);
+    l    = &collective_layout[collective_nlayout];
+    l->n = n;
+    PetscCall(PetscArraycpy(l->ops, ops, n));
+    PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)n, MPI_DOUBLE, &l->type));
+    PetscCallMPI(MPI_Type_commit(&l->type));
+    collective_nlayout++;
+    if (collective_op == MPI_OP_NULL) PetscCallMPI(MPI_Op_create(CollectiveMixedOp, 1, &collective_op)); /* commutative */
   }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 1, type, op, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 1, l->type, collective_op, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,12 +13,18 @@ PETSC_EXTERN PetscErrorCode CollectiveSumToRoot(MPI_Comm, PetscReal *, PetscInt 
 PETSC_EXTERN PetscErrorCode CollectiveOffset(MPI_Comm, PetscInt64 n, PetscInt64 *offset, PetscInt64 *total); /* exclusive prefix sum and total */
 PETSC_EXTERN PetscErrorCode CollectiveSumAll(MPI_Comm, PetscReal *, PetscInt n);
 PETSC_EXTERN PetscErrorCode CollectiveMaxAll(MPI_Comm, PetscReal *, PetscInt n);
-/* The one reduction per step: v[0] min (timestep bound), v[1] bitwise or
- * (the rebuild criterion's bits), v[2] sum (particle count), v[3] max (a stop or checkpoint request:
- * a signal may reach one rank only), v[4..6] min and v[7..9] max (the
- * displacements' ranges since the lists were built), in a single message. */
-#define COLLECTIVE_STEP_REALS 10
-PETSC_EXTERN PetscErrorCode CollectiveStepReduce(MPI_Comm, PetscReal v[COLLECTIVE_STEP_REALS]);
+/* One reduction of n reals in a single message, each element with its own
+ * operation: the time loop's one per step (a minimum of the contact bounds,
+ * an or of decision bits, a particle count, ...).  Bitwise or acts on
+ * small whole numbers held as reals. */
+typedef enum {
+  COLLECTIVE_MIN,
+  COLLECTIVE_MAX,
+  COLLECTIVE_SUM,
+  COLLECTIVE_BOR
+} CollectiveOp;
+#define COLLECTIVE_MIXED_MAX 64
+PETSC_EXTERN PetscErrorCode CollectiveReduceMixed(MPI_Comm, PetscInt n, PetscReal v[], const CollectiveOp ops[]);
 /* Sends each of n records (width reals) to rank dest[i]; *out (PetscFree it)
  * holds what arrived, by source rank then the sender's order. */
 PETSC_EXTERN PetscErrorCode CollectiveRoute(MPI_Comm, PetscInt n, PetscInt width, const PetscReal *items, const PetscMPIInt *dest, PetscInt *nout, PetscReal **out);

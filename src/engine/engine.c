@@ -175,13 +175,14 @@ static PetscInt EngineRebuildBits(const Engine *e, PetscReal dt_up, PetscReal lo
  * (EngineRebuildBits) and displacement ranges, particle count. */
 static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
 {
-  PetscReal v[COLLECTIVE_STEP_REALS] = {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]}; /* owned + lost here == all */
+  PetscReal                 v[10] = {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]}; /* owned + lost here == all */
+  static const CollectiveOp op[10] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX};
 
   PetscFunctionBeginUser;
   {
     PetscLogDouble t0, t1;
     PetscCall(PetscTime(&t0));
-    PetscCall(CollectiveStepReduce(e->grid.comm, v));
+    PetscCall(CollectiveReduceMixed(e->grid.comm, 10, v, op));
     PetscCall(PetscTime(&t1));
     e->wait_seconds += t1 - t0;
   }
