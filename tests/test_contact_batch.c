@@ -51,9 +51,8 @@ static void RunCase(const char *opts)
     bc[q].s = c->s, bc[q].ri = c->ri, bc[q].rj = c->rj, bc[q].kc = c->kc, bc[q].gc = c->gc;
     bc[q].zs = model.damping.zeta * sqrt(2.0 * c->m), bc[q].cF = sqrt(c->s * model.law.k[0] * (model.law.p[0] + 1.0));
   }
-  bm.k = model.law.k[0], bm.clip = model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, bm.mu = model.tangential.mu;
-  bm.mindlin = model.tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE;
-  bm.kp1 = model.law.p[0] + 1.0, bm.bound = PETSC_TRUE;
+  bm.km = ContactKernelModelOf(&model);
+  bm.k = model.law.k[0], bm.kp1 = model.law.p[0] + 1.0, bm.bound = PETSC_TRUE;
   for (PetscInt q = 0; q < 6 * NPAIR; q++) {
     v[q]  = Uniform(&seed, -0.5, 0.5);
     vp[q] = v[q] + Uniform(&seed, -0.01, 0.01);

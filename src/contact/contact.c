@@ -1,4 +1,5 @@
 #include "contact/contact.h"
+#include "contact/kernel_scalar.h"
 #include <stddef.h>
 
 const RecordField ContactHistoryFields[] = {
@@ -59,57 +60,29 @@ static inline PetscReal Dot3(const PetscReal a[3], const PetscReal b[3])
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static inline void Cross3(const PetscReal a[3], const PetscReal b[3], PetscReal c[3])
-{
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static void TangentialEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal Fn, PetscReal dt, PetscReal Ft[3])
-{
-  PetscReal kt, gt, vt[3], vtp[3];
-
-  ContactTangentialCoefficients(model, pair, k->d, &kt, &gt);
-  ContactSlipVelocity(pair, k->n, k->v, k->wi, k->wj, vt);
-  ContactSlipVelocity(pair, k->n, k->vp, k->wip, k->wjp, vtp);
-  ContactSpringUpdate(h->xi, k->n, vt, vtp, dt, kt, gt, model->tangential.mu, Fn, Ft);
-}
-
+/* Any law through the kernel: its elastic force and damping coefficient
+ * from the law's and the damping's own functions. */
 void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal dt, ContactResult *r)
 {
-  PetscReal U, Fel, dF, C, w[3], Ft[3] = {0, 0, 0}, weight = 1.0;
-  PetscBool first = PETSC_TRUE;
+  ContactKernelModel km = ContactKernelModelOf(model);
+  PetscReal          Fel, dF, C, J = 0.0, sd = 0.0, qd = 0.0, Fn;
 
-  r->ddot = -Dot3(k->vp, k->n);
+  PetscBool          first = PETSC_FALSE;
+
   if (!h->touched) {
     h->touched = 1;
     h->v_imp   = -Dot3(k->v, k->n);
-  } else first = PETSC_FALSE;
-  NormalLawEval(&model->law, pair->s, k->d, &U, &Fel, &dF);
-  C         = DampingCoefficient(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
-  r->U      = U;
-  r->Fn_raw = Fel + C * r->ddot;
-  r->Fn     = (model->damping.separation == SEPARATION_FORCE) ? PetscMax(r->Fn_raw, 0.0) : r->Fn_raw;
-  if (first && dt > 0.0 && h->v_imp > 0.0 && r->Fn > 0.0) { /* dt = 0: a contact present at the start */
-    /* impulse since first touch: int F dt = (U(d) + v int_0^d C) / v */
-    PetscReal J = U / h->v_imp + DampingCoefficientIntegral(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
-    weight      = PetscMin(PetscMax(0.5 + J / (r->Fn * dt), 0.5), 1.5);
+    first      = dt > 0.0 && h->v_imp > 0.0 ? PETSC_TRUE : PETSC_FALSE; /* dt = 0: a contact present at the start */
   }
-  if (model->tangential.mu > 0.0) TangentialEvaluate(model, pair, h, k, r->Fn, dt, Ft);
+  NormalLawEval(&model->law, pair->s, k->d, &r->U, &Fel, &dF);
+  C = DampingCoefficient(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
+  /* impulse since first touch: int F dt = (U(d) + v int_0^d C) / v */
+  if (first) J = r->U / h->v_imp + DampingCoefficientIntegral(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
+  if (km.mu > 0.0 && km.mindlin) sd = sqrt(k->d), qd = sqrt(sd);
+  ContactScalarContact(&km, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi, &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj);
   h->d_last  = k->d;
-  h->Fn_last = r->Fn;
+  h->Fn_last = Fn;
   h->dt_last = dt;
-  r->Fn *= weight;
-  for (int a = 0; a < 3; a++) {
-    Ft[a] *= weight;
-    r->F[a] = r->Fn * k->n[a] + Ft[a];
-  }
-  Cross3(k->n, Ft, w);
-  for (int a = 0; a < 3; a++) {
-    r->Ti[a] = -pair->ri * w[a];
-    r->Tj[a] = -pair->rj * w[a];
-  }
 }
 
 /* The pair was in contact at the last step and is apart now (d <= 0).

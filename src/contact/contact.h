@@ -97,19 +97,6 @@ typedef struct {
   PetscReal vp[3], wip[3], wjp[3];  /* the same predicted at the end of the step */
 } ContactKinematics;
 
-/* Tangential part of the contact-point relative velocity v - (ri wi + rj wj) x n,
- * shared by ContactEvaluate and the engine's fused kernel. */
-static inline void ContactSlipVelocity(const ContactPair *pair, const PetscReal n[3], const PetscReal v[3], const PetscReal wi[3], const PetscReal wj[3], PetscReal vt[3])
-{
-  PetscReal w[3], vc[3], vcn;
-  for (int a = 0; a < 3; a++) w[a] = pair->ri * wi[a] + pair->rj * wj[a];
-  vc[0] = v[0] - (w[1] * n[2] - w[2] * n[1]);
-  vc[1] = v[1] - (w[2] * n[0] - w[0] * n[2]);
-  vc[2] = v[2] - (w[0] * n[1] - w[1] * n[0]);
-  vcn = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
-  for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
-}
-
 /* The unit normal r / |r| (one division), shared by every path that forms it. */
 static inline void ContactNormal(const PetscReal r[3], PetscReal len, PetscReal n[3])
 {
@@ -117,45 +104,17 @@ static inline void ContactNormal(const PetscReal r[3], PetscReal len, PetscReal 
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
 }
 
-/* Cundall-Strack spring update, shared by ContactEvaluate and the engine's
- * fused kernel (one arithmetic, so both give the same bits): keep the spring
- * xi in the current tangent plane with its length, stretch it by the sliding
- * displacement vt dt, cap the force -kt xi - gt vtp at mu Fn and shorten the
- * spring to match when it slips.  Lengths are compared squared, so a spring
- * that sticks costs one root. */
-static inline void ContactSpringUpdate(PetscReal xi[3], const PetscReal n[3], const PetscReal vt[3], const PetscReal vtp[3], PetscReal dt, PetscReal kt, PetscReal gt, PetscReal mu, PetscReal Fn, PetscReal Ft[3])
-{
-  PetscReal l0, l1, xn, fsq, fmax;
-  l0 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
-  xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
-  for (int a = 0; a < 3; a++) xi[a] -= xn * n[a];
-  l1 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
-  if (l1 > 0.0) {
-    PetscReal ratio = sqrt(l0 / l1);
-    for (int a = 0; a < 3; a++) xi[a] *= ratio;
-  }
-  for (int a = 0; a < 3; a++) xi[a] += vt[a] * dt;
-  for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
-  fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
-  fmax = mu * PetscMax(Fn, 0.0);
-  if (fsq > fmax * fmax) {
-    /* one division for the three components: most contacts of a flow slip */
-    PetscReal scale = fmax / sqrt(fsq), ikt = 1.0 / kt; /* fsq > 0 here */
-    for (int a = 0; a < 3; a++) {
-      Ft[a] *= scale;
-      xi[a] = kt > 0.0 ? -(Ft[a] + gt * vtp[a]) * ikt : 0.0;
-    }
-  }
-}
+/* What the contact kernel (kernel.h) takes of the model: the same for every contact. */
+typedef struct {
+  PetscBool clip;    /* separation 'force': the normal force is clipped at zero */
+  PetscReal mu;      /* friction; 0: no spring */
+  PetscBool mindlin; /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
+} ContactKernelModel;
 
-/* kt and gt of a contact with overlap d > 0 (ContactPair kc, gc). */
-static inline void ContactTangentialCoefficients(const ContactModel *model, const ContactPair *pair, PetscReal d, PetscReal *kt, PetscReal *gt)
+static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
 {
-  if (model->tangential.stiffness == TANGENTIAL_MINDLIN) {
-    PetscReal sd = sqrt(d);
-    *kt = pair->kc * sd;
-    *gt = pair->gc * sqrt(sd);
-  } else *kt = pair->kc, *gt = pair->gc;
+  ContactKernelModel km = {m->damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, m->tangential.mu, m->tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE};
+  return km;
 }
 
 PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);

@@ -89,53 +89,16 @@ INLINE PetscBool Any(M m)
   return any ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* PetscMax(a, 0.0) */
-INLINE V Max0(V a)
-{
-  return Select(a < Splat(0.0), Splat(0.0), a);
-}
-
-/* ContactSlipVelocity, lane-wise */
-INLINE void Slip(V ri, V rj, const V n[3], const V v[3], const V wi[3], const V wj[3], V vt[3])
-{
-  V w[3], vc[3], vcn;
-  for (int a = 0; a < 3; a++) w[a] = ri * wi[a] + rj * wj[a];
-  vc[0] = v[0] - (w[1] * n[2] - w[2] * n[1]);
-  vc[1] = v[1] - (w[2] * n[0] - w[0] * n[2]);
-  vc[2] = v[2] - (w[0] * n[1] - w[1] * n[0]);
-  vcn   = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
-  for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
-}
-
-/* ContactSpringUpdate, lane-wise: both sides of each branch, then selected */
-INLINE void Spring(V xi[3], const V n[3], const V vt[3], const V vtp[3], V dt, V kt, V gt, V mu, V Fn, V Ft[3])
-{
-  V l0, l1, xn, fsq, fmax, ratio, scale, ikt, Fs[3], xs[3];
-  M stretch, slip, kpos;
-
-  l0 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
-  xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
-  for (int a = 0; a < 3; a++) xi[a] = xi[a] - xn * n[a];
-  l1      = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
-  stretch = l1 > Splat(0.0);
-  ratio   = Sqrt(l0 / l1);
-  for (int a = 0; a < 3; a++) xi[a] = Select(stretch, xi[a] * ratio, xi[a]);
-  for (int a = 0; a < 3; a++) xi[a] = xi[a] + vt[a] * dt;
-  for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
-  fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
-  fmax = mu * Max0(Fn);
-  slip = fsq > fmax * fmax;
-  if (!Any(slip)) return; /* all stick: the slip branch's root and divisions are not needed */
-  scale = fmax / Sqrt(fsq);
-  kpos  = kt > Splat(0.0);
-  ikt   = Splat(1.0) / kt; /* ContactSpringUpdate's one division for three */
-  for (int a = 0; a < 3; a++) {
-    Fs[a] = Ft[a] * scale;
-    xs[a] = Select(kpos, -(Fs[a] + gt * vtp[a]) * ikt, Splat(0.0));
-    Ft[a] = Select(slip, Fs[a], Ft[a]);
-    xi[a] = Select(slip, xs[a], xi[a]);
-  }
-}
+/* The contact kernel on lanes: per lane the scalar instantiation's bits. */
+#define K_V               V
+#define K_M               M
+#define K_FN(name)        Lanes##name
+#define K_SPLAT(c)        Splat(c)
+#define K_SQRT(a)         Sqrt(a)
+#define K_SELECT(m, a, b) Select(m, a, b)
+#define K_ANY(m)          Any(m)
+#define K_FIRST_TOUCH     0
+#include "contact/kernel.h"
 
 /* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
  * at or past nreal compute on the last contact's inputs and write nothing. */
@@ -143,9 +106,9 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
 {
   ContactHistory *hl[CONTACT_LANES];
   PetscInt        il[CONTACT_LANES], jl[CONTACT_LANES];
-  V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], Ft[3], F[3], wt[3], Ti[3], Tj[3];
+  V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
   V               r[3], rr, len, d, ri, rj, cs, czs, ccF, ckc, cgc;
-  V               inv, ddot, sd, qd, dp, f, Fel, C, Fn;
+  V               inv, ddot, sd, qd, dp, Fel, C, Fn, Fn_raw, Fn_applied;
   V               h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
   M               touch;
 
@@ -181,39 +144,19 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   touch = d > Splat(0.0);
   inv   = Splat(1.0) / len;
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
-  ddot = -(vpr[0] * n[0] + vpr[1] * n[1] + vpr[2] * n[2]);
-  sd   = Sqrt(d);
-  dp   = d * sd;
-  f    = Splat(0.0) + Splat(md->k) * dp;
-  Fel  = cs * f;
-  qd   = Sqrt(sd); /* d^(1/4) */
-  C    = czs * (ccF * qd);
-  Fn   = Fel + C * ddot;
-  if (md->clip) Fn = Max0(Fn);
-  for (int a = 0; a < 3; a++) Ft[a] = Splat(0.0);
-  if (md->mu > 0.0) {
-    V kt = ckc, gt = cgc, vt[3], vtp[3];
-    if (md->mindlin) kt = kt * sd, gt = gt * qd;
-    Slip(ri, rj, n, vr, wi, wj, vt);
-    Slip(ri, rj, n, vpr, wip, wjp, vtp);
-    Spring(xi, n, vt, vtp, Splat(dt), kt, gt, Splat(md->mu), Fn, Ft);
-  }
-  for (int a = 0; a < 3; a++) F[a] = Fn * n[a] + Ft[a];
-  wt[0] = n[1] * Ft[2] - n[2] * Ft[1];
-  wt[1] = n[2] * Ft[0] - n[0] * Ft[2];
-  wt[2] = n[0] * Ft[1] - n[1] * Ft[0];
-  if (md->bound) { /* the fused kernel's U = s (0 + k d^1.5 d / (p + 1)) */
-    V U = cs * (Splat(0.0) + Splat(md->k) * dp * d / Splat(md->kp1));
+  LanesHertzHarmonic(Splat(md->k), cs, czs, ccF, d, &sd, &qd, &dp, &Fel, &C);
+  LanesContact(&md->km, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE, Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj);
+  if (md->bound) { /* the step bound's overlap rate and elastic energy */
+    V U = LanesHertzEnergy(Splat(md->k), Splat(md->kp1), cs, dp, d);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }
-  for (int a = 0; a < 3; a++) Ti[a] = (-ri) * wt[a], Tj[a] = (-rj) * wt[a];
   {
     V fr[4], gr[4], c0[4] = {F[0], F[1], F[2], Ti[0]}, c1[4] = {Ti[1], Ti[2], Tj[0], Tj[1]};
     for (int l = 0; l < CONTACT_LANES; l++) rows[l] = Load(&hl[l]->d_last); /* d_last, Fn_last, dt_last, touched */
     Transpose(rows, h1);
     h1[0] = d, h1[1] = Fn, h1[2] = Splat(dt);
     Transpose(h1, rows);
-    if (md->mu > 0.0) { /* xi back into rows, v_imp as loaded (Transpose reads all before writing) */
+    if (md->km.mu > 0.0) { /* xi back into rows, v_imp as loaded (Transpose reads all before writing) */
       for (int a = 0; a < 3; a++) h0[a] = xi[a];
       Transpose(h0, h0);
     }
@@ -223,7 +166,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
       PetscReal *o = res + 9 * bt->out[b0 + l];
       bt->apart[b0 + l] = !touch[l];
       if (!touch[l]) continue;
-      if (md->mu > 0.0) Store(hl[l]->xi, h0[l]);
+      if (md->km.mu > 0.0) Store(hl[l]->xi, h0[l]);
       Store(&hl[l]->d_last, rows[l]);
       Store(o, fr[l]);
       Store(o + 4, gr[l]);

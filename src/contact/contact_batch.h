@@ -20,12 +20,10 @@
 
 /* What the fused model needs beyond the pair (see EngineFusable). */
 typedef struct {
-  PetscReal k;        /* law coefficient k[0] */
-  PetscBool clip;     /* separation 'force': the normal force is clipped at 0 */
-  PetscReal mu;       /* friction; 0: no spring */
-  PetscBool mindlin;  /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
-  PetscReal kp1;      /* law exponent p[0] + 1 (the elastic energy) */
-  PetscBool bound;    /* also give each contact's ddot and U (the step bound needs them) */
+  ContactKernelModel km; /* clipping, friction, Mindlin */
+  PetscReal          k;     /* law coefficient k[0] */
+  PetscReal          kp1;   /* law exponent p[0] + 1 (the elastic energy) */
+  PetscBool          bound; /* also give each contact's ddot and U (the step bound needs them) */
 } ContactBatchModel;
 
 /* A pair's constants: of ContactPair and the fused kernel's memoised roots

@@ -1,5 +1,6 @@
 #include "engine/engine_forces.h"
 #include "contact/contact_batch.h"
+#include "contact/kernel_scalar.h"
 #include "interact/pair_sieve.h"
 
 static inline PetscReal Norm3(const PetscReal *a)
@@ -123,69 +124,38 @@ static PetscBool EngineFusable(const ContactModel *m)
   return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* ContactEvaluate for a particle pair in contact (d > 0) under EngineFusable,
- * read straight from the particle arrays: the operations of EngineKinematics,
- * ContactEvaluate, NormalLawEval, DampingCoefficient and TangentialEvaluate
- * in their order (so the same bits), with the pair-only roots memoised.
- * Returns the force on i, the torques on i and j, the elastic energy and
- * the overlap rate (the step bound's). */
+/* A particle pair's first touch under EngineFusable, read straight from the
+ * particle arrays: the contact kernel's scalar instantiation with the Hertz
+ * law's closed form, the pair-only roots memoised.  Returns the force on i,
+ * the torques on i and j, the elastic energy and the overlap rate (the step
+ * bound's). */
 static inline void EngineContactFused(const Engine *e, const EnginePairMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal *Uout, PetscReal *ddout)
 {
-  const Particles   *p   = &e->p;
-  const ContactModel *md = &e->model;
-  const Tangential  *tg  = &md->tangential;
-  const ContactPair *cp  = &mm->cp;
-  PetscReal          n[3], v[3], vp[3], ddot, sd, dp, f, u, U, Fel, C, Fn, weight = 1.0, Ft[3] = {0, 0, 0}, w[3];
-  PetscBool          first = PETSC_FALSE;
+  const Particles         *p  = &e->p;
+  const ContactModel      *md = &e->model;
+  const ContactPair       *cp = &mm->cp;
+  const ContactKernelModel km = ContactKernelModelOf(md);
+  PetscReal                n[3], v[3], vp[3], sd, qd, dp, Fel, C, U, J = 0.0, Fn, Fn_raw, Fn_applied;
+  PetscBool                first = PETSC_FALSE;
 
   ContactNormal(r, len, n);
   for (int a = 0; a < 3; a++) {
     v[a]  = p->v[3 * i + a] - p->v[3 * j + a];
     vp[a] = p->vp[3 * i + a] - p->vp[3 * j + a];
   }
-  ddot = -(vp[0] * n[0] + vp[1] * n[1] + vp[2] * n[2]);
   if (!h->touched) {
     h->touched = 1;
     h->v_imp   = -(v[0] * n[0] + v[1] * n[1] + v[2] * n[2]);
-    first      = PETSC_TRUE;
+    first      = dt > 0.0 && h->v_imp > 0.0 ? PETSC_TRUE : PETSC_FALSE;
   }
-  sd  = sqrt(d);
-  dp  = d * sd;
-  f   = 0.0 + md->law.k[0] * dp;
-  u   = 0.0 + md->law.k[0] * dp * d / (md->law.p[0] + 1.0);
-  U   = cp->s * u;
-  *Uout  = U;
-  *ddout = ddot;
-  Fel = cp->s * f;
-  C   = mm->zs * (mm->cF * sqrt(sd)); /* sqrt(sqrt(d)) */
-  Fn  = Fel + C * ddot;
-  if (md->damping.separation == SEPARATION_FORCE) Fn = PetscMax(Fn, 0.0);
-  if (first && dt > 0.0 && h->v_imp > 0.0 && Fn > 0.0) {
-    PetscReal J = U / h->v_imp + DampingCoefficientIntegral(&md->damping, &md->law, cp->s, cp->m, h->v_imp, d);
-    weight      = PetscMin(PetscMax(0.5 + J / (Fn * dt), 0.5), 1.5);
-  }
-  if (tg->mu > 0.0) {
-    PetscReal kt, gt, vt[3], vtp[3];
-    ContactTangentialCoefficients(md, cp, d, &kt, &gt);
-    ContactSlipVelocity(cp, n, v, p->w + 3 * i, p->w + 3 * j, vt);
-    ContactSlipVelocity(cp, n, vp, p->wp + 3 * i, p->wp + 3 * j, vtp);
-    ContactSpringUpdate(h->xi, n, vt, vtp, dt, kt, gt, tg->mu, Fn, Ft);
-  }
+  ContactScalarHertzHarmonic(md->law.k[0], cp->s, mm->zs, mm->cF, d, &sd, &qd, &dp, &Fel, &C);
+  U = ContactScalarHertzEnergy(md->law.k[0], md->law.p[0] + 1.0, cp->s, dp, d);
+  if (first) J = U / h->v_imp + DampingCoefficientIntegral(&md->damping, &md->law, cp->s, cp->m, h->v_imp, d);
+  ContactScalarContact(&km, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j, p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J, h->xi, ddout, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj);
+  *Uout      = U;
   h->d_last  = d;
   h->Fn_last = Fn;
   h->dt_last = dt;
-  Fn *= weight;
-  for (int a = 0; a < 3; a++) {
-    Ft[a] *= weight;
-    F[a] = Fn * n[a] + Ft[a];
-  }
-  w[0] = n[1] * Ft[2] - n[2] * Ft[1];
-  w[1] = n[2] * Ft[0] - n[0] * Ft[2];
-  w[2] = n[0] * Ft[1] - n[1] * Ft[0];
-  for (int a = 0; a < 3; a++) {
-    Ti[a] = -cp->ri * w[a];
-    Tj[a] = -cp->rj * w[a];
-  }
 }
 
 /* A pair's result: force on i (0-2), torque on i (3-5) and on j (6-8). */
@@ -425,8 +395,7 @@ static PetscErrorCode EngineForcesFused(Engine *e, PetscReal dt, EngineWindow *w
   const LocalInt      *ij = nl->ij;
   const unsigned char *fl = nl->flag;
   EnginePairMemo       mm[ENGINE_MEMO_KINDS];
-  const Tangential    *tg = &e->model.tangential;
-  ContactBatchModel    bm = {e->model.law.k[0], e->model.damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, tg->mu, tg->stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE, e->model.law.p[0] + 1.0, eb->need};
+  ContactBatchModel    bm = {ContactKernelModelOf(&e->model), e->model.law.k[0], e->model.law.p[0] + 1.0, eb->need};
   const PetscReal     *x = p->x, *rad = p->radius;
   const PetscBool      need = eb->need;
   PairSieve            sv   = {ij, fl, x, rad, need ? EngineApproachReach(e, eb) : -1.0};

@@ -1,0 +1,146 @@
+/* The contact kernel, written once: the force of one contact between two
+ * bodies (or a body and a wall) from its kinematics, its history and the
+ * normal law's elastic force and damping coefficient.  Every evaluation of a
+ * contact comes from this source: ContactEvaluate (any law, contact.c), the
+ * sphere engine's first touches and its lanes of four contacts
+ * (contact_batch.c).  A new force term is one edit here.
+ *
+ * The source is written on values of a type K_V that is either a real (the
+ * scalar instantiation, kernel_scalar.h) or a GCC vector of reals (the
+ * lanes): +, -, *, / and comparisons read alike on both, and per lane they
+ * are the scalar IEEE operations (no contraction), so the lanes give the
+ * scalar bits.  A branch becomes a selection (K_SELECT) between results both
+ * computed in the lanes, taken lazily in the scalar; K_ANY skips work no lane
+ * needs.  Included once per instantiation (as PETSc's sfpack.c instantiates
+ * its pack kernels) with these defined:
+ *   K_V, K_M           the value type and the type of a comparison on it
+ *   K_FN(name)         the instantiation's name for function name
+ *   K_SPLAT(c)         the real c as a K_V
+ *   K_SQRT(a)          the square root, per lane
+ *   K_SELECT(m, a, b)  m ? a : b, per lane, bits unchanged
+ *   K_ANY(m)           whether some lane's m is set
+ *   K_FIRST_TOUCH      1 if the instantiation evaluates first touches
+ *                      (scalar), 0 if never (the lanes take contacts that
+ *                      touched at the last step)
+ * Orientation and meaning as in contact.h: n points from j to i, relative
+ * velocities are v_i - v_j, the force acts on i; what the model says of
+ * every contact alike is a ContactKernelModel (contact.h). */
+
+#define K_INLINE static inline __attribute__((always_inline))
+
+/* max(a, 0): PetscMax(a, 0.0) per lane (signed zeros and NaN as there) */
+K_INLINE K_V K_FN(Max0)(K_V a)
+{
+  return K_SELECT(a < K_SPLAT(0.0), K_SPLAT(0.0), a);
+}
+
+/* The tangential part of the contact-point relative velocity
+ * v - (ri wi + rj wj) x n. */
+K_INLINE void K_FN(Slip)(K_V ri, K_V rj, const K_V n[3], const K_V v[3], const K_V wi[3], const K_V wj[3], K_V vt[3])
+{
+  K_V w[3], vc[3], vcn;
+  for (int a = 0; a < 3; a++) w[a] = ri * wi[a] + rj * wj[a];
+  vc[0] = v[0] - (w[1] * n[2] - w[2] * n[1]);
+  vc[1] = v[1] - (w[2] * n[0] - w[0] * n[2]);
+  vc[2] = v[2] - (w[0] * n[1] - w[1] * n[0]);
+  vcn   = vc[0] * n[0] + vc[1] * n[1] + vc[2] * n[2];
+  for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
+}
+
+/* Cundall-Strack spring: keep the spring xi in the current tangent plane
+ * with its length, stretch it by the sliding displacement vt dt, cap the
+ * force -kt xi - gt vtp at mu Fn and shorten the spring to match when it
+ * slips.  Lengths are compared squared, so a spring that sticks costs one
+ * root; a slip divides by kt once for three components. */
+K_INLINE void K_FN(Spring)(K_V xi[3], const K_V n[3], const K_V vt[3], const K_V vtp[3], K_V dt, K_V kt, K_V gt, K_V mu, K_V Fn, K_V Ft[3])
+{
+  K_V l0, l1, xn, fsq, fmax;
+  K_M stretch, slip;
+
+  l0 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
+  for (int a = 0; a < 3; a++) xi[a] = xi[a] - xn * n[a];
+  l1      = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
+  stretch = l1 > K_SPLAT(0.0);
+  if (K_ANY(stretch)) {
+    K_V ratio = K_SQRT(l0 / l1);
+    for (int a = 0; a < 3; a++) xi[a] = K_SELECT(stretch, xi[a] * ratio, xi[a]);
+  }
+  for (int a = 0; a < 3; a++) xi[a] = xi[a] + vt[a] * dt;
+  for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
+  fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
+  fmax = mu * K_FN(Max0)(Fn);
+  slip = fsq > fmax * fmax;
+  if (K_ANY(slip)) { /* fsq > 0 where it slips */
+    K_V scale = fmax / K_SQRT(fsq), ikt = K_SPLAT(1.0) / kt;
+    K_M kpos  = kt > K_SPLAT(0.0);
+    for (int a = 0; a < 3; a++) {
+      K_V Fs = Ft[a] * scale;
+      xi[a]  = K_SELECT(slip, K_SELECT(kpos, -(Fs + gt * vtp[a]) * ikt, K_SPLAT(0.0)), xi[a]);
+      Ft[a]  = K_SELECT(slip, Fs, Ft[a]);
+    }
+  }
+}
+
+/* Hertz F = s k d^1.5 with the harmonic damping C = zeta sqrt(2 m)
+ * sqrt(s k (p + 1)) d^(1/4) (zs, cF: their pair-only factors): the elastic
+ * force, C, and the roots the Mindlin spring reuses (sd = d^(1/2),
+ * qd = d^(1/4), dp = d^1.5).  NormalLawEval's and DampingCoefficient's
+ * operations for this law, in their order. */
+K_INLINE void K_FN(HertzHarmonic)(K_V k, K_V s, K_V zs, K_V cF, K_V d, K_V *sd, K_V *qd, K_V *dp, K_V *Fel, K_V *C)
+{
+  *sd  = K_SQRT(d);
+  *dp  = d * *sd;
+  *Fel = s * (K_SPLAT(0.0) + k * *dp);
+  *qd  = K_SQRT(*sd);
+  *C   = zs * (cF * *qd);
+}
+
+/* Its elastic energy U = s k d^(p + 1) / (p + 1) (kp1 = p + 1). */
+K_INLINE K_V K_FN(HertzEnergy)(K_V k, K_V kp1, K_V s, K_V dp, K_V d)
+{
+  return s * (K_SPLAT(0.0) + k * dp * d / kp1);
+}
+
+/* The contact: normal force Fn = Fel + C ddot (ddot the overlap rate from
+ * the predicted velocities), clipped where the model says; at a first touch
+ * (first, K_FIRST_TOUCH) the weight that gives the step the impulse of the
+ * part of it spent in contact, from J = int F dt since the touch; the
+ * tangential spring on the unweighted Fn; then the force on i, the torques
+ * on i and j.  Returns in Fn the normal force as the history keeps it
+ * (clipped, unweighted), in Fn_raw the unclipped one and in Fn_applied the
+ * one in F (weighted). */
+K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V ri, K_V rj, K_V kc, K_V gc, const K_V n[3], const K_V v[3], const K_V vp[3], const K_V wi[3], const K_V wj[3], const K_V wip[3], const K_V wjp[3], K_V dt, K_V Fel, K_V C, K_V sd, K_V qd, PetscBool first, K_V J, K_V xi[3], K_V *ddot, K_V *Fn, K_V *Fn_raw, K_V *Fn_applied, K_V F[3], K_V Ti[3], K_V Tj[3])
+{
+  K_V Ft[3] = {K_SPLAT(0.0), K_SPLAT(0.0), K_SPLAT(0.0)}, w[3], fn;
+
+  *ddot   = -(vp[0] * n[0] + vp[1] * n[1] + vp[2] * n[2]);
+  *Fn_raw = Fel + C * *ddot;
+  fn      = md->clip ? K_FN(Max0)(*Fn_raw) : *Fn_raw;
+  if (md->mu > 0.0) {
+    K_V kt = kc, gt = gc, vt[3], vtp[3];
+    if (md->mindlin) kt = kt * sd, gt = gt * qd;
+    K_FN(Slip)(ri, rj, n, v, wi, wj, vt);
+    K_FN(Slip)(ri, rj, n, vp, wip, wjp, vtp);
+    K_FN(Spring)(xi, n, vt, vtp, dt, kt, gt, K_SPLAT(md->mu), fn, Ft);
+  }
+  *Fn = fn;
+#if K_FIRST_TOUCH
+  {
+    K_V weight = K_SPLAT(1.0);
+    if (first && fn > 0.0) weight = PetscMin(PetscMax(0.5 + J / (fn * dt), 0.5), 1.5);
+    fn = fn * weight;
+    for (int a = 0; a < 3; a++) Ft[a] = Ft[a] * weight;
+  }
+#else
+  (void)first, (void)J;
+#endif
+  *Fn_applied = fn;
+  for (int a = 0; a < 3; a++) F[a] = fn * n[a] + Ft[a];
+  w[0] = n[1] * Ft[2] - n[2] * Ft[1];
+  w[1] = n[2] * Ft[0] - n[0] * Ft[2];
+  w[2] = n[0] * Ft[1] - n[1] * Ft[0];
+  for (int a = 0; a < 3; a++) Ti[a] = (-ri) * w[a], Tj[a] = (-rj) * w[a];
+}
+
+#undef K_INLINE

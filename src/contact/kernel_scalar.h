@@ -1,0 +1,27 @@
+/* The contact kernel (kernel.h) instantiated on reals: ContactScalar*,
+ * static inline, for the scalar evaluations (ContactEvaluate, the sphere
+ * engine's first touches).  First touches are evaluated here. */
+#ifndef HDEM_KERNEL_SCALAR_H
+#define HDEM_KERNEL_SCALAR_H
+
+#include "contact/contact.h"
+
+#define K_V               PetscReal
+#define K_M               int
+#define K_FN(name)        ContactScalar##name
+#define K_SPLAT(c)        ((PetscReal)(c))
+#define K_SQRT(a)         sqrt(a)
+#define K_SELECT(m, a, b) ((m) ? (a) : (b))
+#define K_ANY(m)          (m)
+#define K_FIRST_TOUCH     1
+#include "contact/kernel.h"
+#undef K_V
+#undef K_M
+#undef K_FN
+#undef K_SPLAT
+#undef K_SQRT
+#undef K_SELECT
+#undef K_ANY
+#undef K_FIRST_TOUCH
+
+#endif
