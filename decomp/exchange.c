@@ -114,7 +114,7 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
 static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordStore *rs, const PetscInt *dest, PetscInt np, PetscInt nrec, PetscInt nleave, PetscInt *nlost, PetscInt *len)
 {
   const PetscInt64 *id = *st->id;
-  PetscInt          pw = FieldStorePackWidth(st, FIELD_GHOST), keep = 0, q = 0;
+  PetscInt          pw = FieldStorePackWidth(st, FIELD_GHOST), q = 0;
   PetscReal        *b;
   LocalInt         *rows;
   unsigned char    *mark;
@@ -142,14 +142,8 @@ static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordSt
       mark[k] = 1;
     }
   }
-  for (PetscInt i = 0; i < *st->n; i++) {
-    if (dest[i] == 2) (*nlost)++;
-    if (!dest[i]) {
-      if (keep != i) FieldStoreCopyRow(st, keep, i);
-      keep++;
-    }
-  }
-  *st->n = keep;
+  for (PetscInt i = 0; i < *st->n; i++) *nlost += dest[i] == 2;
+  PetscCall(FieldStoreCompactOwned(st, dest));
   RecordStoreCompact(rs, mark);
   *len = (PetscInt)(b - ex->sbuf);
   PetscCall(PetscFree(mark));
@@ -263,11 +257,11 @@ static PetscErrorCode ExchangeBordersSelf(const Grid *g, Exchange *ex, FieldStor
   PetscCall(FieldStoreReserveGhosts(st, o0 + ns));
   ex->recv_start[sw] = o0;
   ex->nrecv[sw]      = ns;
+  FieldStoreGatherRows(st, FIELD_GHOST, o0, ns, ex->send[sw]);
   for (PetscInt k = 0; k < ns; k++) {
-    PetscInt i = ex->send[sw][k], o = o0 + k, origin = i < *st->n ? i : (*st->origin)[i];
-    FieldStoreCopyFields(st, FIELD_GHOST, o, i);
-    for (int a = 0; a < 3; a++) (*st->image)[3 * o + a] = (signed char)((*st->image)[3 * i + a] + shift[a]);
-    (*st->origin)[o] = (LocalInt)origin;
+    PetscInt i = ex->send[sw][k], o = o0 + k;
+    for (int a = 0; a < 3; a++) (*st->image)[3 * o + a] = (signed char)((*st->image)[3 * o + a] + shift[a]);
+    (*st->origin)[o] = (LocalInt)(i < *st->n ? i : (*st->origin)[i]);
     ExchangeGhostBookkeeping(st, o, g->rank);
   }
   *st->nghost += ns;

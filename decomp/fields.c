@@ -163,6 +163,65 @@ void FieldStoreZero(FieldStore *st, unsigned mask, PetscInt start, PetscInt nrow
   }
 }
 
+/* dst[k] = src[from[k]] for n elements of es bytes: the common sizes as
+ * constant-size copies (moves, not calls). */
+static void FieldGather(char *dst, const char *src, size_t es, PetscInt n, const LocalInt *from)
+{
+#define FIELD_GATHER(ES) \
+  for (PetscInt k = 0; k < n; k++) memcpy(dst + (size_t)k * (ES), src + (size_t)from[k] * (ES), ES)
+  switch (es) {
+  case 3:
+    FIELD_GATHER(3);
+    break;
+  case 4:
+    FIELD_GATHER(4);
+    break;
+  case 8:
+    FIELD_GATHER(8);
+    break;
+  case 24:
+    FIELD_GATHER(24);
+    break;
+  default:
+    FIELD_GATHER(es);
+  }
+#undef FIELD_GATHER
+}
+
+void FieldStoreGatherRows(FieldStore *st, unsigned mask, PetscInt to, PetscInt nrows, const LocalInt *from)
+{
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f  = &st->field[k];
+    size_t       es = FieldStoreElementSize(f);
+    if (!(f->flags & mask) || !*f->data) continue;
+    FieldGather((char *)*f->data + (size_t)to * es, (const char *)*f->data, es, nrows, from);
+  }
+}
+
+/* Field by field, the kept rows' indices listed once. */
+PetscErrorCode FieldStoreCompactOwned(FieldStore *st, const PetscInt *drop)
+{
+  PetscInt  n = *st->n, keep = 0, first;
+  LocalInt *from;
+
+  PetscFunctionBeginUser;
+  for (first = 0; first < n && !drop[first]; first++) { }
+  if (first == n) PetscFunctionReturn(PETSC_SUCCESS); /* nobody leaves */
+  PetscCall(PetscMalloc1(n - first, &from));
+  for (PetscInt i = first; i < n; i++)
+    if (!drop[i]) from[keep++] = (LocalInt)i;
+  /* row first + k takes row from[k] > first + k: moving down in order, a gather in place reads nothing it wrote */
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f  = &st->field[k];
+    size_t       es = FieldStoreElementSize(f);
+    if (!*f->data) continue;
+    FieldGather((char *)*f->data + (size_t)first * es, (const char *)*f->data, es, keep, from);
+  }
+  *st->n = first + keep;
+  PetscCall(PetscFree(from));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 void FieldStoreCopyFields(FieldStore *st, unsigned mask, PetscInt to, PetscInt from)
 {
   for (PetscInt k = 0; k < st->nfield; k++) {
@@ -184,8 +243,15 @@ void FieldStorePermuteOwned(FieldStore *st, const LocalInt *perm, void *buf)
     char        *c  = (char *)*f->data, *b = (char *)buf;
     if (!c) continue;
     for (PetscInt q = 0; q < bs; q++) {
-      for (PetscInt r = 0; r < n; r++) memcpy(b + (size_t)r * sz, c + ((size_t)perm[r] * bs + q) * sz, sz);
-      for (PetscInt r = 0; r < n; r++) memcpy(c + ((size_t)r * bs + q) * sz, b + (size_t)r * sz, sz);
+#define FIELD_PERMUTE(SZ) \
+  do { \
+    for (PetscInt r = 0; r < n; r++) memcpy(b + (size_t)r * (SZ), c + ((size_t)perm[r] * bs + q) * (SZ), SZ); \
+    for (PetscInt r = 0; r < n; r++) memcpy(c + ((size_t)r * bs + q) * (SZ), b + (size_t)r * (SZ), SZ); \
+  } while (0)
+      if (sz == 8) FIELD_PERMUTE(8);
+      else if (sz == 4) FIELD_PERMUTE(4);
+      else FIELD_PERMUTE(sz);
+#undef FIELD_PERMUTE
     }
   }
 }
@@ -209,73 +275,112 @@ PetscInt FieldStorePackOffset(const FieldStore *st, unsigned mask, PetscInt f)
   return -1;
 }
 
-/* Field-major: each field's values go out (or in) for all rows at once,
- * one tight loop per type. */
-#define FIELD_PACK(T) \
-  for (PetscInt r = 0; r < nrows; r++) \
-    for (PetscInt c = 0; c < nc; c++) buf[(size_t)r * w + off + c] = (PetscReal)((const T *)*f->data)[(size_t)rows[r] * nc + c]
-#define FIELD_UNPACK(T) \
-  for (PetscInt r = 0; r < nrows; r++) \
-    for (PetscInt c = 0; c < nc; c++) ((T *)*f->data)[(size_t)(start + r) * nc + c] = (T)buf[(size_t)r * w + off + c]
+/* Packing runs row by row, each row's values together (a message's layout,
+ * and one pass over it), over a plan of the packed fields made once per call.
+ * The halo's every step packs reals of three components only: a plan of
+ * those takes an unrolled copy per field. */
+typedef struct {
+  void     *data;
+  FieldType type;
+  PetscInt  nc, off;
+} FieldPlan;
+
+static PetscInt FieldStorePlan(const FieldStore *st, unsigned mask, FieldPlan *plan, PetscBool *real3)
+{
+  PetscInt np = 0, off = 0;
+  *real3 = PETSC_TRUE;
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f = &st->field[k];
+    if (!(f->flags & mask)) continue;
+    plan[np].data = *f->data, plan[np].type = f->type, plan[np].nc = f->ncomp, plan[np].off = off;
+    if (f->type != FIELD_REAL || f->ncomp != 3) *real3 = PETSC_FALSE;
+    off += f->ncomp, np++;
+  }
+  return np;
+}
 
 void FieldStorePack(const FieldStore *st, unsigned mask, PetscInt nrows, const LocalInt *rows, PetscReal *buf)
 {
-  PetscInt w = FieldStorePackWidth(st, mask), off = 0;
-  for (PetscInt k = 0; k < st->nfield; k++) {
-    const Field *f  = &st->field[k];
-    PetscInt     nc = f->ncomp;
-    if (!(f->flags & mask)) continue;
-    switch (f->type) {
-    case FIELD_INT64:
-      FIELD_PACK(PetscInt64);
-      break;
-    case FIELD_INT32:
-      FIELD_PACK(int32_t);
-      break;
-    case FIELD_INT8:
-      FIELD_PACK(signed char);
-      break;
-    case FIELD_REAL: /* the halo's every step: three components unrolled */
-      if (nc == 3)
-        for (PetscInt r = 0; r < nrows; r++) {
-          const PetscReal *a = (const PetscReal *)*f->data + 3 * (size_t)rows[r];
-          PetscReal       *b = buf + (size_t)r * w + off;
-          b[0] = a[0], b[1] = a[1], b[2] = a[2];
-        }
-      else FIELD_PACK(PetscReal);
-      break;
+  FieldPlan plan[FIELD_MAX];
+  PetscBool real3;
+  PetscInt  np = FieldStorePlan(st, mask, plan, &real3), w = FieldStorePackWidth(st, mask);
+
+  if (real3) {
+    for (PetscInt r = 0; r < nrows; r++) {
+      PetscReal *b = buf + (size_t)r * w;
+      for (PetscInt q = 0; q < np; q++, b += 3) {
+        const PetscReal *a = (const PetscReal *)plan[q].data + 3 * (size_t)rows[r];
+        b[0] = a[0], b[1] = a[1], b[2] = a[2];
+      }
     }
-    off += nc;
+    return;
+  }
+  for (PetscInt r = 0; r < nrows; r++) {
+    PetscReal *b = buf + (size_t)r * w;
+    size_t     i = (size_t)rows[r];
+    for (PetscInt q = 0; q < np; q++) {
+      const FieldPlan *f = &plan[q];
+      PetscReal       *o = b + f->off;
+      const PetscInt   nc = f->nc;
+      switch (f->type) { /* per field, not per value */
+      case FIELD_INT64:
+        for (PetscInt c = 0; c < nc; c++) o[c] = (PetscReal)((const PetscInt64 *)f->data)[i * nc + c];
+        break;
+      case FIELD_INT32:
+        for (PetscInt c = 0; c < nc; c++) o[c] = (PetscReal)((const int32_t *)f->data)[i * nc + c];
+        break;
+      case FIELD_INT8:
+        for (PetscInt c = 0; c < nc; c++) o[c] = (PetscReal)((const signed char *)f->data)[i * nc + c];
+        break;
+      case FIELD_REAL:
+        if (nc == 3) o[0] = ((const PetscReal *)f->data)[3 * i], o[1] = ((const PetscReal *)f->data)[3 * i + 1], o[2] = ((const PetscReal *)f->data)[3 * i + 2];
+        else
+          for (PetscInt c = 0; c < nc; c++) o[c] = ((const PetscReal *)f->data)[i * nc + c];
+        break;
+      }
+    }
   }
 }
 
 void FieldStoreUnpack(FieldStore *st, unsigned mask, PetscInt start, PetscInt nrows, const PetscReal *buf)
 {
-  PetscInt w = FieldStorePackWidth(st, mask), off = 0;
-  for (PetscInt k = 0; k < st->nfield; k++) {
-    const Field *f  = &st->field[k];
-    PetscInt     nc = f->ncomp;
-    if (!(f->flags & mask)) continue;
-    switch (f->type) {
-    case FIELD_INT64:
-      FIELD_UNPACK(PetscInt64);
-      break;
-    case FIELD_INT32:
-      FIELD_UNPACK(int32_t);
-      break;
-    case FIELD_INT8:
-      FIELD_UNPACK(signed char);
-      break;
-    case FIELD_REAL:
-      if (nc == 3)
-        for (PetscInt r = 0; r < nrows; r++) {
-          PetscReal       *a = (PetscReal *)*f->data + 3 * (size_t)(start + r);
-          const PetscReal *b = buf + (size_t)r * w + off;
-          a[0] = b[0], a[1] = b[1], a[2] = b[2];
-        }
-      else FIELD_UNPACK(PetscReal);
-      break;
+  FieldPlan plan[FIELD_MAX];
+  PetscBool real3;
+  PetscInt  np = FieldStorePlan(st, mask, plan, &real3), w = FieldStorePackWidth(st, mask);
+
+  if (real3) {
+    for (PetscInt r = 0; r < nrows; r++) {
+      const PetscReal *b = buf + (size_t)r * w;
+      for (PetscInt q = 0; q < np; q++, b += 3) {
+        PetscReal *a = (PetscReal *)plan[q].data + 3 * (size_t)(start + r);
+        a[0] = b[0], a[1] = b[1], a[2] = b[2];
+      }
     }
-    off += nc;
+    return;
+  }
+  for (PetscInt r = 0; r < nrows; r++) {
+    const PetscReal *b = buf + (size_t)r * w;
+    size_t           i = (size_t)(start + r);
+    for (PetscInt q = 0; q < np; q++) {
+      const FieldPlan *f  = &plan[q];
+      const PetscReal *o  = b + f->off;
+      const PetscInt   nc = f->nc;
+      switch (f->type) {
+      case FIELD_INT64:
+        for (PetscInt c = 0; c < nc; c++) ((PetscInt64 *)f->data)[i * nc + c] = (PetscInt64)o[c];
+        break;
+      case FIELD_INT32:
+        for (PetscInt c = 0; c < nc; c++) ((int32_t *)f->data)[i * nc + c] = (int32_t)o[c];
+        break;
+      case FIELD_INT8:
+        for (PetscInt c = 0; c < nc; c++) ((signed char *)f->data)[i * nc + c] = (signed char)o[c];
+        break;
+      case FIELD_REAL:
+        if (nc == 3) ((PetscReal *)f->data)[3 * i] = o[0], ((PetscReal *)f->data)[3 * i + 1] = o[1], ((PetscReal *)f->data)[3 * i + 2] = o[2];
+        else
+          for (PetscInt c = 0; c < nc; c++) ((PetscReal *)f->data)[i * nc + c] = o[c];
+        break;
+      }
+    }
   }
 }

@@ -79,6 +79,12 @@ PETSC_EXTERN PetscErrorCode FieldStoreReserve(FieldStore *, PetscInt cap);
 PETSC_EXTERN PetscErrorCode FieldStoreAppend(FieldStore *, PetscInt *row);
 /* Row from into row to, every field (owned-only ones where both rows have them). */
 PETSC_EXTERN void           FieldStoreCopyRow(FieldStore *, PetscInt to, PetscInt from);
+/* The owned rows whose drop is 0 moved down, in order, over those dropped;
+ * the owned count becomes theirs. */
+PETSC_EXTERN PetscErrorCode FieldStoreCompactOwned(FieldStore *, const PetscInt *drop);
+/* Rows to .. to + nrows - 1 take rows from[0 .. nrows-1], the fields with
+ * any of the flags mask (images made in place). */
+PETSC_EXTERN void           FieldStoreGatherRows(FieldStore *, unsigned mask, PetscInt to, PetscInt nrows, const LocalInt *from);
 /* Owned rows into the order perm (row k takes row perm[k]); buf: room for
  * n elements of the largest field. */
 PETSC_EXTERN void           FieldStorePermuteOwned(FieldStore *, const LocalInt *perm, void *buf);

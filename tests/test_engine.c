@@ -13,6 +13,8 @@
 #include "engine/setup.h"
 #include "contact/impact.h"
 #include "decomp/collective.h"
+#include "interact/sphere_sphere.h"
+#include "interact/sphere_plane.h"
 
 static char tmpdir[256];
 
@@ -277,22 +279,32 @@ static ContactKey ContactKeyOf(const Particles *p, PetscInt i, PetscInt j, const
  * pair's image difference is its own (its members are aliased to their
  * roots); a ghost made in place moves with its root (ExchangeBorders),
  * which is what the brute force reads. */
+/* The engine's interactions as this test knows them: spheres, then planes. */
+static const NeighborList *SphereList(const Engine *e)
+{
+  return &((const SphereSphere *)e->inter[0]->data)->nl;
+}
+
+static const SpherePlane *PlaneList(const Engine *e)
+{
+  return (const SpherePlane *)e->inter[1]->data;
+}
+
 static PetscInt ContactsUnlisted(const Engine *e)
 {
-  const Particles    *p = &e->p;
-  const NeighborList *nl = &e->nl;
+  const Particles    *p  = &e->p;
+  const NeighborList *nl = SphereList(e);
+  const SpherePlane  *pl = PlaneList(e);
   PetscInt            ntot = p->n + p->nghost, nk = 0, miss = 0;
   ContactKey         *keys = malloc(sizeof(*keys) * (size_t)(nl->npair + 1));
-  unsigned char      *wall = calloc((size_t)p->n * ENGINE_MAX_WALLS + 1, 1);
+  unsigned char      *wall = calloc((size_t)p->n * PLANES_MAX + 1, 1);
 
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
-    if (j < 0) wall[i * ENGINE_MAX_WALLS + (-1 - j)] = 1;
-    else {
-      PetscInt c = nl->image[k], d[3] = {c / 25 - 2, (c / 5) % 5 - 2, c % 5 - 2};
-      keys[nk++] = ContactKeyOf(p, i, j, d);
-    }
+    PetscInt c = nl->image[k], d[3] = {c / 25 - 2, (c / 5) % 5 - 2, c % 5 - 2};
+    keys[nk++] = ContactKeyOf(p, i, j, d);
   }
+  for (PetscInt k = 0; k < pl->npair; k++) wall[pl->ij[2 * k] * PLANES_MAX + pl->ij[2 * k + 1]] = 1;
   qsort(keys, (size_t)nk, sizeof(*keys), ContactKeyCompare);
   for (PetscInt i = 0; i < p->n; i++) {
     for (PetscInt j = 0; j < ntot; j++) {
@@ -308,10 +320,10 @@ static PetscInt ContactsUnlisted(const Engine *e)
       key = ContactKeyOf(p, i, j, d);
       if (!bsearch(&key, keys, (size_t)nk, sizeof(*keys), ContactKeyCompare)) miss++;
     }
-    for (PetscInt w = 0; w < e->nwall; w++) {
-      const Wall *wl  = &e->walls[w];
+    for (PetscInt w = 0; w < e->planes.n; w++) {
+      const PlaneWall *wl  = &e->planes.w[w];
       PetscReal   gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
-      if (gap < 0.0 && !wall[i * ENGINE_MAX_WALLS + w]) miss++;
+      if (gap < 0.0 && !wall[i * PLANES_MAX + w]) miss++;
     }
   }
   free(keys);
@@ -328,10 +340,10 @@ static PetscInt RootsWrong(Engine *e)
 {
   Particles *p    = &e->p;
   PetscInt   bad  = 0, ntot = p->n + p->nghost;
-  for (PetscInt k = 0; k < e->nl.npair; k++)
+  for (PetscInt k = 0; k < SphereList(e)->npair; k++)
     for (int m = 0; m < 2; m++) {
-      PetscInt i = e->nl.ij[2 * k + m];
-      if (i >= 0 && e->ex.root[i] != i) bad++;
+      PetscInt i = SphereList(e)->ij[2 * k + m];
+      if (e->ex.root[i] != i) bad++;
     }
   for (int sw = 0; sw < 6; sw++)
     for (PetscInt k = 0; k < e->ex.nsend[sw]; k++) bad += e->ex.root[e->ex.send[sw][k]] != e->ex.send[sw][k];
@@ -394,7 +406,10 @@ START_TEST(test_drifting_bed_listed)
   }
   /* between rebuilds the scratch holds nothing: its room is the histories' (EngineAttach) */
   ck_assert_msg(e.scratch.buf == NULL && e.scratch.cap == 0, "the scratch keeps %zu bytes of its own between rebuilds", e.scratch.cap);
-  ck_assert_msg(e.nl.h != NULL && e.nl.nh > 0 && e.nl.nh <= e.nl.hcap, "histories %d in room for %d", (int)e.nl.nh, (int)e.nl.hcap);
+  {
+    const HistorySlots *hs = &SphereList(&e)->hs;
+    ck_assert_msg(hs->h != NULL && hs->n > 0 && hs->n <= hs->cap, "histories %d in room for %d", (int)hs->n, (int)hs->cap);
+  }
   EngineDestroy(&e);
 }
 END_TEST

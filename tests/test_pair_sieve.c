@@ -1,4 +1,4 @@
-/* The force scan's sieve: which pairs pass (walls, touched, imaged, or
+/* The force scan's sieve: which pairs pass (touched, imaged, or
  * closer than the squared radii sum or reach) is its definition's, pair for
  * pair, on the vector path and the portable one alike, at the boundary to
  * the last bit, for NaN separations, and over runs of any length. */
@@ -24,7 +24,7 @@ static int Passes(const Pairs *q, PetscInt k, PetscReal reach)
 {
   PetscInt  i = q->ij[2 * k], j = q->ij[2 * k + 1];
   PetscReal r[3], rr, rs, lim;
-  if (j < 0 || (q->fl[k] & (NEIGHBOR_TOUCHED | NEIGHBOR_IMAGED))) return 1;
+  if (q->fl[k] & (NEIGHBOR_TOUCHED | NEIGHBOR_IMAGED)) return 1;
   for (int a = 0; a < 3; a++) r[a] = q->x[3 * i + a] - q->x[3 * j + a];
   rr  = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
   rs  = q->rad[i] + q->rad[j];
@@ -32,7 +32,7 @@ static int Passes(const Pairs *q, PetscInt k, PetscReal reach)
   return rr < lim;
 }
 
-/* Random pairs about touching distance; some walls, touched, imaged, NaN;
+/* Random pairs about touching distance; some touched, imaged, NaN;
  * some set exactly on the threshold or one ulp inside. */
 static void PairsFill(Pairs *q, PetscInt trial, PetscReal reach)
 {
@@ -48,8 +48,7 @@ static void PairsFill(Pairs *q, PetscInt trial, PetscReal reach)
     if (j == i) j = (i + 1) % NP;
     q->ij[2 * k] = i, q->ij[2 * k + 1] = j;
     for (int a = 0; a < 3; a++) q->x[3 * j + a] = q->x[3 * i + a] - dist * dir[a] / len; /* a later pair may move j again */
-    if (u < 0.05) q->ij[2 * k + 1] = -1 - (PetscInt)(3 * RandomUniform(12, trial, k, 7));
-    else if (u < 0.25) q->fl[k] = NEIGHBOR_TOUCHED;
+    if (u < 0.25) q->fl[k] = NEIGHBOR_TOUCHED;
     else if (u < 0.30) q->fl[k] = NEIGHBOR_IMAGED;
     else if (u < 0.32) q->x[3 * j] = NAN;
     q->fl[k] |= (unsigned char)((k % 7) << NEIGHBOR_CLASS_SHIFT); /* classes do not matter */
@@ -58,7 +57,7 @@ static void PairsFill(Pairs *q, PetscInt trial, PetscReal reach)
   for (PetscInt k = 0; k < NK; k += 9) {
     PetscInt  i = q->ij[2 * k], j = q->ij[2 * k + 1];
     PetscReal rs, lim, dx;
-    if (j < 0 || q->fl[k] & (NEIGHBOR_TOUCHED | NEIGHBOR_IMAGED)) continue;
+    if (q->fl[k] & (NEIGHBOR_TOUCHED | NEIGHBOR_IMAGED)) continue;
     rs  = q->rad[i] + q->rad[j];
     lim = reach >= 0.0 ? PairSieveReach2(rs, reach) : rs * rs;
     q->x[3 * j + 1] = q->x[3 * i + 1], q->x[3 * j + 2] = q->x[3 * i + 2];
@@ -112,7 +111,7 @@ START_TEST(test_threshold_bits)
   for (PetscInt k = 0; k < NK; k += 9) {
     PetscInt  i = q.ij[2 * k], j = q.ij[2 * k + 1];
     PetscReal rs, r[3], rr;
-    if (j < 0 || q.fl[k] & (NEIGHBOR_TOUCHED | NEIGHBOR_IMAGED)) continue;
+    if (q.fl[k] & (NEIGHBOR_TOUCHED | NEIGHBOR_IMAGED)) continue;
     for (int a = 0; a < 3; a++) r[a] = q.x[3 * i + a] - q.x[3 * j + a];
     rs = q.rad[i] + q.rad[j], rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
     if (rr == rs * rs) on++, ck_assert(!Passes(&q, k, -1.0));

@@ -98,17 +98,17 @@ static PetscErrorCode ThermoWrite(Engine *e, FILE *fp, PetscReal wall)
 /* The view of the state that snapshots and the final state write. */
 static void StateView(const Engine *e, const char *options, PetscReal wn[], PetscReal wp[], SnapshotView *v)
 {
-  for (PetscInt w = 0; w < e->nwall; w++)
-    for (int a = 0; a < 3; a++) wn[3 * w + a] = e->walls[w].n[a], wp[3 * w + a] = e->walls[w].p[a];
+  for (PetscInt w = 0; w < e->planes.n; w++)
+    for (int a = 0; a < 3; a++) wn[3 * w + a] = e->planes.w[w].n[a], wp[3 * w + a] = e->planes.w[w].p[a];
   v->st    = &e->p.st;
-  v->nwall = e->grid.rank == 0 ? e->nwall : 0, v->wall_normal = wn, v->wall_point = wp; /* replicated: rank 0's rows */
+  v->nwall = e->grid.rank == 0 ? e->planes.n : 0, v->wall_normal = wn, v->wall_point = wp; /* replicated: rank 0's rows */
   v->time = e->t, v->dt = e->dt, v->step = e->step, v->options = options;
 }
 
 static PetscErrorCode FinalWrite(Engine *e, const char *dir, const char *options)
 {
   SnapshotView v;
-  PetscReal    wn[3 * ENGINE_MAX_WALLS], wp[3 * ENGINE_MAX_WALLS];
+  PetscReal    wn[3 * PLANES_MAX], wp[3 * PLANES_MAX];
 
   PetscFunctionBeginUser;
   StateView(e, options, wn, wp, &v);
@@ -195,7 +195,7 @@ static PetscErrorCode CheckPrint(Engine *e)
   PetscCall(PetscPrintf(e->grid.comm, "deck            %s\n", OptionsDeck()));
   PetscCall(PetscPrintf(e->grid.comm, "particles       %.0f (largest radius %g m)\n", (double)cnt, (double)e->rmax));
   PetscCall(PetscPrintf(e->grid.comm, "ranks           %d as %d x %d x %d\n", e->grid.size, e->grid.dims[0], e->grid.dims[1], e->grid.dims[2]));
-  PetscCall(PetscPrintf(e->grid.comm, "box             [%g, %g] x [%g, %g] x [%g, %g] m, periodic %d %d %d, %" PetscInt_FMT " walls\n", (double)e->grid.lo[0], (double)e->grid.hi[0], (double)e->grid.lo[1], (double)e->grid.hi[1], (double)e->grid.lo[2], (double)e->grid.hi[2], e->grid.periodic[0], e->grid.periodic[1], e->grid.periodic[2], e->nwall));
+  PetscCall(PetscPrintf(e->grid.comm, "box             [%g, %g] x [%g, %g] x [%g, %g] m, periodic %d %d %d, %" PetscInt_FMT " walls\n", (double)e->grid.lo[0], (double)e->grid.hi[0], (double)e->grid.lo[1], (double)e->grid.hi[1], (double)e->grid.lo[2], (double)e->grid.hi[2], e->grid.periodic[0], e->grid.periodic[1], e->grid.periodic[2], e->planes.n));
   PetscCall(PetscPrintf(e->grid.comm, "contact         law %s, damping %s (e %g, zeta %g), separation %s, mu %g\n", NormalLawTypes[e->model.law.type], DampingTypes[d->type], (double)d->e, (double)d->zeta, SeparationTypes[d->separation], (double)e->model.tangential.mu));
   PetscCall(PetscPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n", TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound, (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
   PetscCall(PetscPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
@@ -233,7 +233,7 @@ static PetscErrorCode ThermoOpen(const char *dir, PetscBool resume, PetscInt64 s
 static PetscErrorCode SnapshotOut(Engine *e, const RunControl *rc, SnapshotSeries *series, const char *options)
 {
   SnapshotView v;
-  PetscReal    wn[3 * ENGINE_MAX_WALLS], wp[3 * ENGINE_MAX_WALLS];
+  PetscReal    wn[3 * PLANES_MAX], wp[3 * PLANES_MAX];
 
   PetscFunctionBeginUser;
   EngineCheckWhole(e);

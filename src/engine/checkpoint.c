@@ -74,7 +74,7 @@ static PetscErrorCode CkptWriteHistory(H5File f, Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(HistoryStoreCreate(&rs));
-  PetscCall(HistoryStoreGather(&rs, &e->nl, p, NULL));
+  PetscCall(EngineGatherHistories(e, &rs, NULL));
   PetscCall(RecordStoreSort(&rs, NULL));
   m = rs.n;
   PetscCall(PetscMalloc1(2 * (size_t)p->n + 1, &idx)); /* (id, local index) sorted by id */
@@ -102,15 +102,15 @@ static PetscErrorCode CkptWriteHistory(H5File f, Engine *e)
 
 static PetscErrorCode CkptWriteWalls(H5File f, const Engine *e)
 {
-  PetscReal   n[3 * ENGINE_MAX_WALLS], q[3 * ENGINE_MAX_WALLS];
+  PetscReal   n[3 * PLANES_MAX], q[3 * PLANES_MAX];
   PetscMPIInt rank;
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(e->grid.comm, &rank, NULL));
-  for (PetscInt w = 0; w < e->nwall; w++)
-    for (int a = 0; a < 3; a++) n[3 * w + a] = e->walls[w].n[a], q[3 * w + a] = e->walls[w].p[a];
-  PetscCall(H5FileWriteRows(f, "walls/normal", H5FILE_REAL, 3, rank ? 0 : e->nwall, n));
-  PetscCall(H5FileWriteRows(f, "walls/point", H5FILE_REAL, 3, rank ? 0 : e->nwall, q));
+  for (PetscInt w = 0; w < e->planes.n; w++)
+    for (int a = 0; a < 3; a++) n[3 * w + a] = e->planes.w[w].n[a], q[3 * w + a] = e->planes.w[w].p[a];
+  PetscCall(H5FileWriteRows(f, "walls/normal", H5FILE_REAL, 3, rank ? 0 : e->planes.n, n));
+  PetscCall(H5FileWriteRows(f, "walls/point", H5FILE_REAL, 3, rank ? 0 : e->planes.n, q));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -306,17 +306,17 @@ static PetscErrorCode CkptReadHistory(H5File f, Engine *e, PetscBool format1)
 static PetscErrorCode CkptReadWalls(H5File f, Engine *e)
 {
   PetscInt64 W, rows;
-  PetscReal  n[3 * ENGINE_MAX_WALLS], q[3 * ENGINE_MAX_WALLS];
+  PetscReal  n[3 * PLANES_MAX], q[3 * PLANES_MAX];
 
   PetscFunctionBeginUser;
   PetscCall(H5FileRows(f, "walls/normal", H5FILE_REAL, 3, &W, NULL));
   PetscCall(H5FileRows(f, "walls/point", H5FILE_REAL, 3, &rows, NULL));
-  PetscCheck(W == rows && W <= ENGINE_MAX_WALLS, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: bad /walls", H5FilePath(f));
-  PetscCheck(W == e->nwall, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "checkpoint %s has %" PetscInt64_FMT " walls but the deck %" PetscInt_FMT ": restart with the deck that wrote it", H5FilePath(f), W, e->nwall);
+  PetscCheck(W == rows && W <= PLANES_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: bad /walls", H5FilePath(f));
+  PetscCheck(W == e->planes.n, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "checkpoint %s has %" PetscInt64_FMT " walls but the deck %" PetscInt_FMT ": restart with the deck that wrote it", H5FilePath(f), W, e->planes.n);
   PetscCall(H5FileReadRows(f, "walls/normal", H5FILE_REAL, 3, 0, (PetscInt)W, n));
   PetscCall(H5FileReadRows(f, "walls/point", H5FILE_REAL, 3, 0, (PetscInt)W, q));
   for (PetscInt w = 0; w < W; w++) /* the checkpoint's own bits */
-    for (int a = 0; a < 3; a++) e->walls[w].n[a] = n[3 * w + a], e->walls[w].p[a] = q[3 * w + a];
+    for (int a = 0; a < 3; a++) e->planes.w[w].n[a] = n[3 * w + a], e->planes.w[w].p[a] = q[3 * w + a];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,7 +1,9 @@
 #include "engine/engine.h"
 #include <string.h>
 #include "bodies/integrator.h"
-#include "engine/engine_forces.h"
+#include "engine/forces.h"
+#include "interact/sphere_sphere.h"
+#include "interact/sphere_plane.h"
 #include "decomp/collective.h"
 
 /* The pairs' histories into the store; an owned particle strictly inside
@@ -19,7 +21,16 @@ static PetscErrorCode EngineGather(Engine *e)
     for (int a = 0; a < 3; a++)
       if (!(p->x[3 * i + a] >= e->grid.sublo[a] && p->x[3 * i + a] < e->grid.subhi[a])) stay[i] = 0;
   }
-  PetscCall(HistoryStoreGather(&e->hs, &e->nl, p, stay));
+  PetscCall(EngineGatherHistories(e, &e->hs, stay));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineGatherHistories(Engine *e, RecordStore *rs, const unsigned char *stay)
+{
+  InteractionContext ctx = EngineInteractionContext(e);
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < e->ninter; q++) PetscCall(e->inter[q]->ops->gather(e->inter[q], &ctx, rs, stay));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -54,28 +65,38 @@ static PetscErrorCode EngineBalance(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The pairs from the particles and ghosts of the last borders, their members
- * then aliased to the roots (ExchangeBorders): the rank's own periodic
- * images are not forwarded each step. */
+/* Every interaction's lists from the particles and ghosts of the last borders. */
 static PetscErrorCode EngineBuildLists(Engine *e)
 {
+  InteractionContext ctx = EngineInteractionContext(e);
+
   PetscFunctionBeginUser;
-  PetscCall(NeighborListBuild(&e->nl, &e->p, e->L, &e->model, e->nwall, e->walls, &e->scratch));
-  NeighborListAlias(&e->nl, e->ex.root);
+  for (PetscInt q = 0; q < e->ninter; q++) PetscCall(e->inter[q]->ops->build(e->inter[q], &ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The pairs' histories and the rebuild's scratch are one buffer by turns:
  * the histories are dead from their gather to the attach, which is when the
  * scratch works, so the two never hold memory at once (nor is either
- * faulted in afresh: on a VM a rebuild that maps new pages is slower). */
+ * faulted in afresh: on a VM a rebuild that maps new pages is slower).  The
+ * first interaction that lends its room (the sphere-sphere one, with most
+ * of the histories) does. */
+static Interaction EngineLender(Engine *e)
+{
+  for (PetscInt q = 0; q < e->ninter; q++)
+    if (e->inter[q]->ops->lend) return e->inter[q];
+  return NULL;
+}
+
 static PetscErrorCode EngineScratchFromHistories(Engine *e)
 {
-  void  *buf;
-  size_t bytes;
+  Interaction it = EngineLender(e);
+  void       *buf;
+  size_t      bytes;
 
   PetscFunctionBeginUser;
-  NeighborHistoryTake(&e->nl, &buf, &bytes);
+  if (!it) PetscFunctionReturn(PETSC_SUCCESS);
+  it->ops->lend(it, &buf, &bytes);
   PetscCall(ScratchAdopt(&e->scratch, buf, bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -85,13 +106,17 @@ static PetscErrorCode EngineScratchFromHistories(Engine *e)
  * room stays: the next rebuild gathers about as many). */
 static PetscErrorCode EngineAttach(Engine *e)
 {
-  void  *buf;
-  size_t bytes;
+  Interaction        it  = EngineLender(e);
+  InteractionContext ctx = EngineInteractionContext(e);
 
   PetscFunctionBeginUser;
-  ScratchRelease(&e->scratch, &buf, &bytes);
-  PetscCall(NeighborHistoryGive(&e->nl, buf, bytes));
-  PetscCall(HistoryStoreAttach(&e->hs, &e->nl, &e->p));
+  if (it) {
+    void  *buf;
+    size_t bytes;
+    ScratchRelease(&e->scratch, &buf, &bytes);
+    PetscCall(it->ops->reclaim(it, buf, bytes));
+  }
+  for (PetscInt q = 0; q < e->ninter; q++) PetscCall(e->inter[q]->ops->attach(e->inter[q], &ctx, &e->hs));
   PetscCall(RecordStoreClear(&e->hs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -239,7 +264,10 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   for (int a = 0; a < 3; a++) e->L[a] = e->grid.periodic[a] ? e->grid.hi[a] - e->grid.lo[a] : 0.0;
   for (PetscInt i = 0; i < e->p.n; i++) e->p.owner[i] = e->grid.rank;
   PetscCall(ExchangeCreate(&e->grid, EngineGhostCutoff(e), &e->ex));
-  PetscCall(NeighborListCreate(e->skin, &e->nl));
+  /* the order of the forces' sums */
+  e->ninter = 0;
+  PetscCall(SphereSphereCreate(e->skin, &e->inter[e->ninter++]));
+  PetscCall(SpherePlaneCreate(&e->planes, &e->inter[e->ninter++]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -357,7 +385,9 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
 PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 {
   const Particles *p = &e->p;
-  PetscReal        sum[5] = {0, 0, 0, e->work_gravity, 0}, mx = 0.0;
+  PetscReal          sum[5] = {0, 0, 0, e->work_gravity, 0}, mx;
+  InteractionStats   is = {0.0, 0.0, 0.0};
+  InteractionContext ctx = EngineInteractionContext(e);
 
   PetscFunctionBeginUser;
   EngineCheckWhole(e);
@@ -367,7 +397,8 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     sum[1] += 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
 
   }
-  EngineContactStats(e, &sum[2], &sum[4], &mx);
+  for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, &is);
+  sum[2] = is.elastic, sum[4] = is.contacts, mx = is.max_overlap_ratio;
   PetscCall(CollectiveSumAll(e->grid.comm, sum, 5));
   PetscCall(CollectiveMaxAll(e->grid.comm, &mx, 1));
   s->ke = sum[0], s->kr = sum[1], s->elastic = sum[2], s->gravity = sum[3], s->contacts = sum[4], s->max_overlap_ratio = mx;
@@ -384,7 +415,8 @@ static PetscErrorCode EngineRelease(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(ScratchDestroy(&e->scratch));
   PetscCall(ExchangeDestroy(&e->ex));
-  PetscCall(NeighborListDestroy(&e->nl));
+  for (PetscInt q = 0; q < e->ninter; q++) PetscCall(InteractionDestroy(&e->inter[q]));
+  e->ninter = 0;
   PetscCall(RecordStoreDestroy(&e->hs));
   PetscCall(ParticlesReleaseStepping(p));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -403,7 +435,6 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(EngineRelease(e));
   PetscCall(ExchangeDestroy(&e->ex));
-  PetscCall(NeighborListDestroy(&e->nl));
   PetscCall(RecordStoreDestroy(&e->hs));
   PetscCall(ParticlesDestroy(&e->p));
   PetscCall(ContactModelDestroy(&e->model));

@@ -8,9 +8,11 @@
 #include "decomp/exchange.h"
 #include "decomp/balance.h"
 #include "contact/stepbound.h"
+#include "interact/interaction.h"
 #include "interact/history.h"
+#include "geometry/planes.h"
 
-#define ENGINE_MAX_WALLS 16
+#define ENGINE_MAX_INTERACTIONS 8
 
 /* What a rank asks of the whole run at the end of a step; the largest wins. */
 #define ENGINE_REQUEST_NONE       0
@@ -26,12 +28,13 @@ typedef struct {
   Grid         grid;
   Exchange     ex;
   Particles    p;
-  NeighborList nl;
-  RecordStore  hs;     /* contact histories between the gather and the attach of a rebuild (HistoryStoreGather) */
+  RecordStore  hs; /* contact histories between the gather and the attach of a rebuild */
   ContactModel model;
   StepControl  ctl;
-  PetscInt     nwall;
-  Wall         walls[ENGINE_MAX_WALLS];
+  Planes       planes;
+  /* what acts on the particles, in the order their forces are summed: sphere-sphere, then sphere-plane */
+  Interaction  inter[ENGINE_MAX_INTERACTIONS];
+  PetscInt     ninter;
   PetscReal    gravity[3], L[3], skin, rmax;
   /* time-loop state */
   PetscReal    t, dt, bound;
@@ -62,6 +65,13 @@ typedef struct {
   PetscLogEvent ev_gather, ev_migrate, ev_borders, ev_build, ev_attach; /* the rebuild's phases in -log_view */
 } Engine;
 
+/* What the interactions see of the engine (interaction.h). */
+static inline InteractionContext EngineInteractionContext(Engine *e)
+{
+  InteractionContext c = {&e->p, &e->model, &e->ctl, e->ex.root, {e->L[0], e->L[1], e->L[2]}, e->skin, &e->scratch};
+  return c;
+}
+
 /* How far from its subdomain a particle is still needed as a ghost: the
  * largest pair cutoff (two largest radii and the skin). */
 static inline PetscReal EngineGhostCutoff(const Engine *e)
@@ -79,6 +89,8 @@ PETSC_EXTERN PetscErrorCode EngineStep(Engine *, PetscBool ahead);
 /* The state is whole: between steps, not ahead into the next (EngineStep). */
 #define EngineCheckWhole(e) PetscCheck(!(e)->opened, (e)->grid.comm, PETSC_ERR_ORDER, "the particle state is read mid-step: the step before was taken ahead")
 PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *); /* collective */
+/* Every interaction's histories into the store (stay: as InteractionOps gather). */
+PETSC_EXTERN PetscErrorCode EngineGatherHistories(Engine *, RecordStore *, const unsigned char *stay);
 PETSC_EXTERN PetscErrorCode EngineFinish(Engine *);  /* after the last step: only the particle state, counters and stats remain */
 PETSC_EXTERN PetscErrorCode EngineDestroy(Engine *);
 

@@ -7,7 +7,6 @@
 #include "io/lammps_data.h"
 #include "decomp/collective.h"
 
-#define SETUP_MAX_WALLS 8
 #define SETUP_GRAVITY_SHRINK 4.0 /* how much the grid avoids cutting across gravity */
 
 /* The extent the particles will occupy, for the shape of the process grid:
@@ -104,47 +103,6 @@ static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, Engine *e, PetscBool i
     for (int a = 0; a < 3; a++) grid[a] = dims[a];
   }
   PetscCall(GridCreate(comm, lo, hi, per, grid, &e->grid));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode WallsSetFromOptions(MPI_Comm comm, Engine *e, PetscBool faces)
-{
-  PetscFunctionBeginUser;
-  e->nwall = 0;
-  if (faces)
-    for (int a = 0; a < 3; a++) {
-      if (e->grid.periodic[a]) continue;
-      for (int s = 0; s < 2; s++) {
-        Wall *w = &e->walls[e->nwall++];
-        for (int c = 0; c < 3; c++) w->n[c] = w->p[c] = 0.0;
-        w->n[a] = s == 0 ? 1.0 : -1.0;
-        w->p[a] = s == 0 ? e->grid.lo[a] : e->grid.hi[a];
-      }
-    }
-  for (PetscInt k = 0; k < SETUP_MAX_WALLS; k++) {
-    char      kn[64], kp[64];
-    PetscReal nrm[3], pt[3] = {0, 0, 0}, len;
-    PetscInt  nn = 3, np = 3;
-    PetscBool nset, pset;
-    PetscCall(PetscSNPrintf(kn, sizeof(kn), "-wall%" PetscInt_FMT "_normal", k));
-    PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_point", k));
-    PetscOptionsBegin(comm, NULL, "Walls", NULL);
-    PetscCall(OptionsCheckList(kn, PETSC_FALSE, 3, 3));
-    PetscCall(OptionsCheckList(kp, PETSC_FALSE, 3, 3));
-    PetscCall(PetscOptionsRealArray(kn, "normal of plane wall k, pointing into the particles", NULL, nrm, &nn, &nset));
-    PetscCall(PetscOptionsRealArray(kp, "a point on plane wall k [m]", NULL, pt, &np, &pset));
-    PetscOptionsEnd();
-    if (!nset && !pset) continue;
-    PetscCheck(nset && nn == 3 && (!pset || np == 3), comm, PETSC_ERR_USER_INPUT, "%s needs 3 values (and %s 3 values, default the origin)", kn, kp);
-    len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-    PetscCheck(len > 0.0, comm, PETSC_ERR_USER_INPUT, "%s must not be zero", kn);
-    PetscCheck(e->nwall < ENGINE_MAX_WALLS, comm, PETSC_ERR_USER_INPUT, "at most %d walls", ENGINE_MAX_WALLS);
-    for (int c = 0; c < 3; c++) {
-      e->walls[e->nwall].n[c] = nrm[c] / len;
-      e->walls[e->nwall].p[c] = pt[c];
-    }
-    e->nwall++;
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -403,7 +361,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(ContactModelSetFromOptions(comm, &e->model));
   PetscCall(StepControlSetFromOptions(comm, &e->ctl));
   PetscCall(DomainSetFromOptions(comm, e, insert, &data, &have, &faces));
-  PetscCall(WallsSetFromOptions(comm, e, faces));
+  PetscCall(PlanesSetFromOptions(comm, &e->grid, faces, &e->planes));
   PetscCall(BalanceSetFromOptions(comm, e));
   PetscOptionsBegin(comm, NULL, "Forces and neighbours", NULL);
   PetscCall(OptionsCheckList("-gravity", PETSC_FALSE, 3, 3));

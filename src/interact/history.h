@@ -1,24 +1,39 @@
-/* Contact history survives rebuilds and migration by being flattened into
+/* Contact histories.  While lists stand, each pair that touches has a
+ * history in its list's HistorySlots; at a rebuild they are flattened into
  * records (decomp/records.h) keyed by global ids (owner, kind, partner),
  * carried with the owner particle and re-attached to the new pairs by those
- * ids, never by local index. */
+ * ids, never by local index.  Each interaction gathers and attaches its
+ * own (interaction.h); the kind says which. */
 #ifndef HDEM_HISTORY_H
 #define HDEM_HISTORY_H
 
-#include "interact/neighbor.h"
+#include "contact/contact.h"
 #include "decomp/records.h"
 
-/* What a record's partner is: another particle (by id), a plane wall (by index). */
-#define HISTORY_KIND_SPHERE 0
-#define HISTORY_KIND_PLANE  1
+/* What a record's partner is. */
+#define HISTORY_KIND_SPHERE 0 /* another particle, by id */
+#define HISTORY_KIND_PLANE  1 /* a plane wall, by index */
 
 /* A store for the model's records: their payload is a ContactHistory. */
 PETSC_EXTERN PetscErrorCode HistoryStoreCreate(RecordStore *);
-/* stay: per owned particle, nonzero if it will stay owned here through the
- * coming migration (then a pair of two such keeps one record), or NULL (every
- * owned member keeps one: a checkpoint, read back on any decomposition). */
-PETSC_EXTERN PetscErrorCode HistoryStoreGather(RecordStore *, const NeighborList *, const Particles *, const unsigned char *stay);
-/* The sorted store's records onto the list's pairs. */
-PETSC_EXTERN PetscErrorCode HistoryStoreAttach(const RecordStore *, NeighborList *, const Particles *);
+
+/* The histories of a list's pairs: only pairs that touch have one (a small
+ * fraction of the listed pairs), laid out in pair order at each attach, new
+ * contacts appended; a pair names its history by a slot (-1: none, a zero
+ * history). */
+typedef struct {
+  ContactHistory *h;
+  PetscInt        n, cap;
+} HistorySlots;
+
+PETSC_EXTERN PetscErrorCode HistorySlotsDestroy(HistorySlots *);
+PETSC_EXTERN PetscErrorCode HistorySlotsReserve(HistorySlots *, PetscInt need); /* room for need, one allocation */
+/* A zero history at the end; its slot into *slot. */
+PETSC_EXTERN PetscErrorCode HistorySlotsNew(HistorySlots *, LocalInt *slot);
+/* The room changes hands between rebuilds (the engine lends it to the
+ * rebuild's scratch): taken as a buffer of PetscMalloc, and a buffer given
+ * back (freed with PetscFree) becomes the room of the next attach. */
+PETSC_EXTERN void           HistorySlotsTake(HistorySlots *, void **buf, size_t *bytes);
+PETSC_EXTERN PetscErrorCode HistorySlotsGive(HistorySlots *, void *buf, size_t bytes);
 
 #endif

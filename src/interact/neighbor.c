@@ -15,7 +15,7 @@ PetscErrorCode NeighborListDestroy(NeighborList *nl)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(nl->ij));
-  PetscCall(PetscFree(nl->h));
+  PetscCall(HistorySlotsDestroy(&nl->hs));
   PetscCall(PetscFree(nl->slot));
   PetscCall(PetscFree(nl->flag));
   PetscCall(PetscFree(nl->image));
@@ -32,44 +32,6 @@ static PetscErrorCode NeighborGrow(PetscInt *cap, PetscInt need, PetscInt limit,
   PetscFunctionBeginUser;
   PetscCheck(need <= limit, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank's neighbour list needs %" PetscInt_FMT " %s, more than its 32-bit local indices allow (%" PetscInt_FMT "): run on more ranks", need, what, limit);
   *cap = PetscMin(limit, PetscMax(need, PetscMax(1024, *cap + *cap / 4)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Room for at least need histories, so a known count costs one allocation. */
-PetscErrorCode NeighborHistoryReserve(NeighborList *nl, PetscInt need)
-{
-  PetscFunctionBeginUser;
-  if (need <= nl->hcap) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(NeighborGrow(&nl->hcap, need, LOCAL_INT_MAX, "contact histories"));
-  PetscCall(PetscRealloc((size_t)nl->hcap * sizeof(*nl->h), &nl->h));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-void NeighborHistoryTake(NeighborList *nl, void **buf, size_t *bytes)
-{
-  *buf   = nl->h;
-  *bytes = (size_t)nl->hcap * sizeof(*nl->h);
-  nl->h  = NULL;
-  nl->nh = nl->hcap = 0;
-}
-
-PetscErrorCode NeighborHistoryGive(NeighborList *nl, void *buf, size_t bytes)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscFree(nl->h));
-  nl->h    = (ContactHistory *)buf;
-  nl->hcap = (PetscInt)PetscMin((size_t)LOCAL_INT_MAX, bytes / sizeof(*nl->h));
-  nl->nh   = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A zero history for pair k (which has none), at the end of h[]. */
-PetscErrorCode NeighborHistoryNew(NeighborList *nl, PetscInt k)
-{
-  PetscFunctionBeginUser;
-  if (nl->nh == nl->hcap) PetscCall(NeighborHistoryReserve(nl, nl->nh + 1));
-  PetscCall(PetscMemzero(&nl->h[nl->nh], sizeof(nl->h[nl->nh])));
-  nl->slot[k] = nl->nh++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -261,7 +223,7 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], const ContactModel *model, PetscInt nwall, const Wall *walls, Scratch *sc)
+PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], Scratch *sc)
 {
   PetscInt   ntot = p->n + p->nghost, ncls = 0, nbin = 0;
   LocalInt  *cls, *cell, *member, *surv;
@@ -269,10 +231,9 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   CellClass  cc[NEIGHBOR_MAX_CLASSES];
 
   PetscFunctionBeginUser;
-  (void)model; /* pair constants are derived from the bodies where they touch */
   /* the histories were gathered into records before the build: drop them
    * (their room stays for the next ones) */
-  nl->nh = 0;
+  nl->hs.n = 0;
   /* a rebuild holds about as many pairs as the last one: reserve once */
   PetscCall(NeighborReserve(nl, nl->npair + nl->npair / 8 + 1));
   nl->npair = 0;
@@ -385,13 +346,6 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   }
   for (PetscInt c = 0; c < ncls; c++) PetscCall(PetscFree(cc[c].start));
   PetscCall(NeighborSortPairs(nl, p, ntot, sc)); /* the binning's scratch is free again */
-  /* walls after all particles, in wall order: each particle's last partners */
-  for (PetscInt w = 0; w < nwall; w++)
-    for (PetscInt i = 0; i < p->n; i++) {
-      const Wall *wl  = &walls[w];
-      PetscReal   gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
-      if (gap < skin) PetscCall(NeighborAddPair(nl, i, -1 - w));
-    }
   PetscCall(NeighborBodyClasses(nl, p, ntot));
   for (int d0 = -2; d0 <= 2; d0++)
     for (int d1 = -2; d1 <= 2; d1++)
@@ -400,14 +354,13 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
         t[0] = d0 ? (PetscReal)d0 * L[0] : 0.0, t[1] = d1 ? (PetscReal)d1 * L[1] : 0.0, t[2] = d2 ? (PetscReal)d2 * L[2] : 0.0;
       }
   for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], bi = nl->body[i], bj = j < 0 ? NEIGHBOR_BODY_CLASSES : nl->body[j], di[3] = {0, 0, 0};
+    PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], bi = nl->body[i], bj = nl->body[j], di[3] = {0, 0, 0};
     nl->flag[k] = (unsigned char)((bi >= 0 && bj >= 0 ? NEIGHBOR_PAIR_CLASS(bi, bj) : NEIGHBOR_CLASS_NONE) << NEIGHBOR_CLASS_SHIFT);
-    if (j >= 0)
-      for (int a = 0; a < 3; a++) {
-        di[a] = p->image[3 * i + a] - p->image[3 * j + a];
-        PetscCheck(di[a] >= -2 && di[a] <= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart", p->id[i], p->id[j], di[a]);
-        if (di[a]) nl->flag[k] |= NEIGHBOR_IMAGED;
-      }
+    for (int a = 0; a < 3; a++) {
+      di[a] = p->image[3 * i + a] - p->image[3 * j + a];
+      PetscCheck(di[a] >= -2 && di[a] <= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart", p->id[i], p->id[j], di[a]);
+      if (di[a]) nl->flag[k] |= NEIGHBOR_IMAGED;
+    }
     nl->image[k] = (unsigned char)NEIGHBOR_IMAGE_INDEX(di[0], di[1], di[2]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -417,7 +370,6 @@ void NeighborListAlias(NeighborList *nl, const LocalInt *root)
 {
   for (PetscInt k = 0; k < nl->npair; k++) {
     LocalInt *m = nl->ij + 2 * k;
-    m[0] = root[m[0]];
-    if (m[1] >= 0) m[1] = root[m[1]];
+    m[0] = root[m[0]], m[1] = root[m[1]];
   }
 }

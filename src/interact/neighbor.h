@@ -6,24 +6,21 @@
  *
  * Membership is decided on the canonical separation (lower global id first,
  * owner coordinates plus the image difference), so every decomposition holds
- * the same pairs with the same numbers.  Walls are pairs too (j = -1 - wall). */
+ * the same pairs with the same numbers.  The sphere-sphere interaction's
+ * list (interact/sphere_sphere.c). */
 #ifndef HDEM_NEIGHBOR_H
 #define HDEM_NEIGHBOR_H
 
 #include "bodies/particles.h"
-#include "contact/contact.h"
+#include "interact/history.h"
 #include "decomp/scratch.h"
-
-typedef struct {
-  PetscReal n[3], p[3]; /* unit normal into the domain, a point on the plane */
-} Wall;
 
 /* Pairs are slim (two indices and the history; contact constants are derived
  * from the two bodies when they touch) and stored in the canonical summation
- * order: particle pairs by (upper id, lower id), then wall pairs by wall.  Each
- * particle then meets its pairs in partner-id order (lower partners by their
- * id, then upper ones, then walls), so forces are summed canonically by
- * accumulating in pair order, with no adjacency or per-pair force buffer. */
+ * order: by (upper id, lower id).  Each particle then meets its pairs in
+ * partner-id order (lower partners by their id, then upper ones), so forces
+ * are summed canonically by accumulating in pair order, with no adjacency
+ * or per-pair force buffer. */
 #define NEIGHBOR_TOUCHED 1 /* the history is in contact: read the pair even when apart */
 #define NEIGHBOR_IMAGED  2 /* the members' image shifts differed at the build: the pair's image[] is not zero */
 /* A particle pair's image difference img_i - img_j, -2 .. 2 per axis (ghosts
@@ -32,25 +29,22 @@ typedef struct {
 #define NEIGHBOR_IMAGE_INDEX(d0, d1, d2) (((d0) + 2) * 25 + ((d1) + 2) * 5 + ((d2) + 2))
 #define NEIGHBOR_IMAGES                  125
 #define NEIGHBOR_BODY_CLASSES 4
-/* The rest of a pair's flag: its members' body classes bi (NEIGHBOR_BODY_CLASSES + 1) + bj
- * (bj = NEIGHBOR_BODY_CLASSES for a wall), or NEIGHBOR_CLASS_NONE */
-#define NEIGHBOR_PAIR_CLASS(bi, bj) ((bi) * (NEIGHBOR_BODY_CLASSES + 1) + (bj))
+/* The rest of a pair's flag: its members' body classes bi NEIGHBOR_BODY_CLASSES + bj,
+ * or NEIGHBOR_CLASS_NONE */
+#define NEIGHBOR_PAIR_CLASS(bi, bj) ((bi) * NEIGHBOR_BODY_CLASSES + (bj))
 #define NEIGHBOR_CLASS_SHIFT 2
 #define NEIGHBOR_CLASS_NONE  31
-_Static_assert(NEIGHBOR_BODY_CLASSES * (NEIGHBOR_BODY_CLASSES + 1) < NEIGHBOR_CLASS_NONE, "body classes fit the pair flag");
+_Static_assert(NEIGHBOR_BODY_CLASSES * NEIGHBOR_BODY_CLASSES < NEIGHBOR_CLASS_NONE, "body classes fit the pair flag");
 
 typedef struct {
   PetscInt        npair, cap;
-  LocalInt       *ij; /* 2 per pair: local indices i, j, id[i] < id[j]; j < 0: wall -1 - j */
+  LocalInt       *ij; /* 2 per pair: local indices i, j, id[i] < id[j] */
   LocalInt       *slot; /* per pair: its history in h[], or -1 (a zero history) */
   unsigned char  *flag; /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED, class */
   unsigned char  *image; /* per pair: its members' image difference at the build (NEIGHBOR_IMAGE_INDEX), which the
                             members' indices no longer carry once aliased (NeighborListAlias) */
   PetscReal       shift[NEIGHBOR_IMAGES][3]; /* each image difference's periodic shift, (img_i - img_j) L */
-  /* Histories only for pairs that have one (a small fraction of the listed
-   * pairs), laid out in pair order at each build, new contacts appended. */
-  ContactHistory *h;
-  PetscInt        nh, hcap;
+  HistorySlots    hs; /* the histories of the pairs that have one */
   /* Body class of each local particle at the build (shapes are fixed between
    * builds): particles of one class have the same radius, mass, inertia and
    * frozen flag; -1 past the first NEIGHBOR_BODY_CLASSES distinct bodies. */
@@ -62,23 +56,14 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode NeighborListCreate(PetscReal skin, NeighborList *);
 PETSC_EXTERN PetscErrorCode NeighborListDestroy(NeighborList *);
-/* Drops the pairs' histories (keeping their room): gather them first
- * (HistoryStoreGather).  Its transient arrays come from the Scratch. */
-PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *, const PetscReal L[3], const ContactModel *, PetscInt nwall, const Wall *walls, Scratch *);
+/* Drops the pairs' histories (keeping their room): gather them first.  Its
+ * transient arrays come from the Scratch. */
+PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *, const PetscReal L[3], Scratch *);
 /* Each particle member i becomes root[i], a local particle with the same
  * id and motion (a rank's own periodic images to the particle they copy,
  * ExchangeBorders): the pairs read motion that is kept current, their image
  * differences stay in image[]. */
 PETSC_EXTERN void           NeighborListAlias(NeighborList *, const LocalInt *root);
-PETSC_EXTERN PetscErrorCode NeighborHistoryReserve(NeighborList *, PetscInt need);
-/* The histories' room changes hands between rebuilds (EngineRebuild): once
- * gathered (HistoryStoreGather) it is taken, as a buffer of PetscMalloc, and
- * a buffer given back (freed with PetscFree) becomes the room of the next
- * attach (HistoryStoreAttach), which grows it as needed. */
-PETSC_EXTERN void           NeighborHistoryTake(NeighborList *, void **buf, size_t *bytes);
-PETSC_EXTERN PetscErrorCode NeighborHistoryGive(NeighborList *, void *buf, size_t bytes);
-PETSC_EXTERN PetscErrorCode NeighborHistoryNew(NeighborList *, PetscInt k);
-
 /* The one formula every rank uses for the separation of i from j, from the
  * particles' images: for particles as the build sees them, not for a pair's
  * members once aliased (NeighborListAlias), whose separation is

@@ -14,8 +14,7 @@ static inline int PairSieveNear(PetscReal rr, PetscReal rs, PetscReal reach)
   return rr < (reach >= 0.0 ? PairSieveReach2(rs, reach) : rs * rs);
 }
 
-/* One pair at a time, the pass decided by arithmetic, not branches; a wall
- * pair reads its particle twice (j < 0 passes anyway). */
+/* One pair at a time, the pass decided by arithmetic, not branches. */
 PetscInt PairSieveRunPortable(const PairSieve *sv, PetscInt k0, PetscInt k1, LocalInt *at)
 {
   const LocalInt      *ij = sv->ij;
@@ -24,10 +23,10 @@ PetscInt PairSieveRunPortable(const PairSieve *sv, PetscInt k0, PetscInt k1, Loc
   PetscInt             na = 0;
 
   for (PetscInt k = k0; k < k1; k++) {
-    const PetscInt  i = ij[2 * k], j = ij[2 * k + 1], jj = j < 0 ? i : j;
-    const PetscReal r0 = x[3 * i] - x[3 * jj], r1 = x[3 * i + 1] - x[3 * jj + 1], r2 = x[3 * i + 2] - x[3 * jj + 2];
+    const PetscInt  i = ij[2 * k], j = ij[2 * k + 1];
+    const PetscReal r0 = x[3 * i] - x[3 * j], r1 = x[3 * i + 1] - x[3 * j + 1], r2 = x[3 * i + 2] - x[3 * j + 2];
     at[na] = k;
-    na += (j < 0) | ((fl[k] & PAIR_SIEVE_STOP) != 0) | PairSieveNear(r0 * r0 + r1 * r1 + r2 * r2, rad[i] + rad[jj], sv->reach);
+    na += ((fl[k] & PAIR_SIEVE_STOP) != 0) | PairSieveNear(r0 * r0 + r1 * r1 + r2 * r2, rad[i] + rad[j], sv->reach);
   }
   return na;
 }
@@ -46,16 +45,14 @@ __attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(cons
   PetscInt         na = 0, k = k0;
 
   for (; k + 8 <= k1; k += 8) {
-    const __m512i pq   = _mm512_loadu_si512((const void *)(sv->ij + 2 * k));
-    const __m256i vi   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(even, pq));
-    __m256i       vj   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(odd, pq));
-    const __m256i f    = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(sv->flag + k)));
-    const __mmask8 wall = _mm256_cmplt_epi32_mask(vj, _mm256_setzero_si256());
-    __mmask8      pass = wall | _mm256_test_epi32_mask(f, stop);
-    __m256i       i3, j3;
-    __m512d       r0, r1, r2, rr, rs, lim;
+    const __m512i  pq   = _mm512_loadu_si512((const void *)(sv->ij + 2 * k));
+    const __m256i  vi   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(even, pq));
+    const __m256i  vj   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(odd, pq));
+    const __m256i  f    = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(sv->flag + k)));
+    __mmask8       pass = _mm256_test_epi32_mask(f, stop);
+    __m256i        i3, j3;
+    __m512d        r0, r1, r2, rr, rs, lim;
 
-    vj = _mm256_mask_mov_epi32(vj, wall, vi); /* a wall pair reads its particle twice */
     i3 = _mm256_add_epi32(_mm256_add_epi32(vi, vi), vi);
     j3 = _mm256_add_epi32(_mm256_add_epi32(vj, vj), vj);
     r0 = _mm512_sub_pd(_mm512_i32gather_pd(i3, x, 8), _mm512_i32gather_pd(j3, x, 8));

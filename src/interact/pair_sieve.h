@@ -5,8 +5,8 @@
  * so the sieve does it without branches, eight pairs at a time in AVX-512
  * lanes where the processor has them (chosen at run time).
  *
- * A pair passes when it is a wall's (j < 0), touched at the last step,
- * imaged (its shift is the scan's to apply), or when its squared separation
+ * A pair passes when it touched at the last step, is imaged (its shift is
+ * the scan's to apply), or when its squared separation
  * x_i - x_j, summed as (r0 r0 + r1 r1) + r2 r2, is below lim: the squared
  * radii sum (r_i + r_j)^2, or with reach >= 0 the squared reach
  * ((r_i + r_j)(1 + 1e-9) + reach)^2.  Every path does these IEEE operations

@@ -1,0 +1,78 @@
+/* Interactions: what acts on particles, one kind per implementation of this
+ * interface (interact/sphere_sphere.c: particle pairs; sphere_plane.c: plane
+ * walls; triangles and bonds later).  The engine holds a list of them and
+ * calls each, in the list's fixed order, to
+ *   build    list its pairs after the halo's borders (each its own list),
+ *   compute  add its forces and torques into the owned particles and fold
+ *            its step bound into the step's,
+ *   gather   flatten its contact histories into records keyed by global
+ *            ids (owner, its kind, partner) before a migration,
+ *   attach   take them back onto its new pairs after the build,
+ *   stats    add its elastic energy, contacts and largest overlap.
+ *
+ * The contract that keeps results bitwise on any rank count: an interaction
+ * adds into a particle's sums in an order that depends only on global ids;
+ * interactions run in the engine's fixed order; the step bound is a
+ * minimum.  Then each particle's force is the same sum in the same order
+ * wherever it is computed. */
+#ifndef HDEM_INTERACTION_H
+#define HDEM_INTERACTION_H
+
+#include "bodies/particles.h"
+#include "contact/stepbound.h"
+#include "decomp/records.h"
+#include "decomp/scratch.h"
+
+/* What the engine hands an interaction: the particles with their ghosts,
+ * the physics, and the rebuild's shared memory. */
+typedef struct {
+  Particles          *p;
+  const ContactModel *model;
+  const StepControl  *ctl;
+  const LocalInt     *root;    /* per local particle: the particle whose motion it copies (ExchangeBorders) */
+  PetscReal           L[3];    /* periodic box lengths (0: not periodic) */
+  PetscReal           skin;    /* the lists' reach beyond contact */
+  Scratch            *scratch; /* a rebuild's transient arrays */
+} InteractionContext;
+
+/* What one step asks of compute. */
+typedef struct {
+  PetscReal dt;    /* the step (0: forces at the start, no history advanced) */
+  PetscBool need;  /* the step bound is wanted */
+  PetscReal dt_up; /* the next step's longest: a pair further apart than it closes cannot touch in it */
+  PetscReal bound; /* in and out: the bound so far */
+} InteractionStep;
+
+/* Accumulated in the interactions' order, so the sums are the same. */
+typedef struct {
+  PetscReal elastic, contacts, max_overlap_ratio;
+} InteractionStats;
+
+typedef struct _p_Interaction *Interaction;
+
+typedef struct {
+  const char *name; /* its -log_view event */
+  PetscErrorCode (*build)(Interaction, const InteractionContext *);
+  PetscErrorCode (*compute)(Interaction, const InteractionContext *, InteractionStep *);
+  /* stay: per owned particle, nonzero if it stays owned here through the
+   * coming migration, or NULL (a checkpoint: every owned member keeps one) */
+  PetscErrorCode (*gather)(Interaction, const InteractionContext *, RecordStore *, const unsigned char *stay);
+  PetscErrorCode (*attach)(Interaction, const InteractionContext *, const RecordStore *); /* the store sorted */
+  void (*stats)(Interaction, const InteractionContext *, InteractionStats *);
+  PetscErrorCode (*destroy)(Interaction);
+  /* Optional: the room of its histories, dead between the gather and the
+   * attach, lent to the rebuild's scratch and given back (PetscMalloc'd). */
+  void (*lend)(Interaction, void **buf, size_t *bytes);
+  PetscErrorCode (*reclaim)(Interaction, void *buf, size_t bytes);
+} InteractionOps;
+
+struct _p_Interaction {
+  const InteractionOps *ops;
+  void                 *data;
+  PetscLogEvent         event;
+};
+
+PETSC_EXTERN PetscErrorCode InteractionCreate(const InteractionOps *, void *data, Interaction *);
+PETSC_EXTERN PetscErrorCode InteractionDestroy(Interaction *);
+
+#endif

@@ -1,0 +1,207 @@
+/* The sphere-plane interaction: owned particles against the plane walls
+ * (geometry/planes.h), each contact a wall of the particles' material with
+ * infinite mass, evaluated by the contact kernel (ContactEvaluate).  Pairs
+ * are listed wall by wall, each wall's in particle order; every particle
+ * meets its walls in wall order, after its particle pairs (the engine runs
+ * this interaction after the sphere-sphere one). */
+#include "interact/sphere_plane.h"
+
+static PetscErrorCode PlaneReserve(SpherePlane *sp, PetscInt need)
+{
+  PetscFunctionBeginUser;
+  if (need <= sp->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(need <= LOCAL_INT_MAX / 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank's wall list needs %" PetscInt_FMT " pairs, more than its 32-bit local indices allow: run on more ranks", need);
+  sp->cap = PetscMin(LOCAL_INT_MAX / 2, PetscMax(need, PetscMax(256, sp->cap + sp->cap / 4)));
+  PetscCall(PetscRealloc((size_t)sp->cap * 2 * sizeof(*sp->ij), &sp->ij));
+  PetscCall(PetscRealloc((size_t)sp->cap * sizeof(*sp->slot), &sp->slot));
+  PetscCall(PetscRealloc((size_t)sp->cap * sizeof(*sp->touched), &sp->touched));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Each owned particle closer to a wall than the skin, wall by wall. */
+static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
+{
+  SpherePlane     *sp = (SpherePlane *)it->data;
+  const Particles *p  = ctx->p;
+
+  PetscFunctionBeginUser;
+  sp->npair = sp->hs.n = 0;
+  for (PetscInt w = 0; w < sp->planes->n; w++)
+    for (PetscInt i = 0; i < p->n; i++) {
+      const PlaneWall *wl  = &sp->planes->w[w];
+      PetscReal        gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
+      if (!(gap < ctx->skin)) continue;
+      if (sp->npair == sp->cap) PetscCall(PlaneReserve(sp, sp->npair + 1));
+      sp->ij[2 * sp->npair] = (LocalInt)i, sp->ij[2 * sp->npair + 1] = (LocalInt)w;
+      sp->slot[sp->npair] = -1, sp->touched[sp->npair] = 0;
+      sp->npair++;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Particle i against wall w: normal, overlap and velocities (the wall at rest). */
+static void PlaneKinematics(const Particles *p, const PlaneWall *w, PetscInt i, ContactKinematics *k)
+{
+  PetscReal h = 0.0;
+  for (int a = 0; a < 3; a++) {
+    h += (p->x[3 * i + a] - w->p[a]) * w->n[a];
+    k->n[a]   = w->n[a];
+    k->v[a]   = p->v[3 * i + a];
+    k->vp[a]  = p->vp[3 * i + a];
+    k->wi[a]  = p->w[3 * i + a];
+    k->wip[a] = p->wp[3 * i + a];
+    k->wj[a] = k->wjp[a] = 0.0;
+  }
+  k->d = p->radius[i] - h;
+}
+
+/* The constants of particle i against a wall; the last set is reused while
+ * the bodies match (most decks have few distinct ones). */
+typedef struct {
+  PetscBool   valid;
+  PetscReal   key[3];
+  ContactPair cp;
+} PlaneMemo;
+
+static const ContactPair *PlaneConstants(const InteractionContext *ctx, PetscInt i, PlaneMemo *mm)
+{
+  const Particles *p = ctx->p;
+  if (!(mm->valid && mm->key[0] == p->radius[i] && mm->key[1] == p->mass[i] && mm->key[2] == p->inertia[i])) {
+    mm->key[0] = p->radius[i], mm->key[1] = p->mass[i], mm->key[2] = p->inertia[i];
+    ContactPairSetUp(ctx->model, mm->key[0], mm->key[1], mm->key[2], 0.0, 0.0, 0.0, PETSC_TRUE, &mm->cp);
+    mm->valid = PETSC_TRUE;
+  }
+  return &mm->cp;
+}
+
+/* Pair k: a contact, a separation's correction, or an approach bound; its
+ * force and torque straight into particle i, which meets its walls in wall
+ * order after its particle pairs. */
+static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, PetscInt k, PlaneMemo *mm, InteractionStep *st)
+{
+  Particles         *p = ctx->p;
+  PetscInt           i = sp->ij[2 * k];
+  const ContactPair *cp;
+  ContactKinematics  kin;
+  ContactResult      cr;
+
+  PetscFunctionBeginUser;
+  PlaneKinematics(p, &sp->planes->w[sp->ij[2 * k + 1]], i, &kin);
+  if (kin.d > 0.0) {
+    ContactHistory *h;
+    if (sp->slot[k] < 0) PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
+    h  = &sp->hs.h[sp->slot[k]];
+    cp = PlaneConstants(ctx, i, mm);
+    ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
+    sp->touched[k] = 1;
+    if (st->need) st->bound = PetscMin(st->bound, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp));
+    for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
+    for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
+  } else if (sp->touched[k]) {
+    cp = PlaneConstants(ctx, i, mm);
+    ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], &kin, st->dt, &cr);
+    sp->touched[k] = 0;
+    sp->slot[k]    = -1; /* a zero history */
+    for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
+  } else if (st->need) {
+    PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
+    if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
+      cp        = PlaneConstants(ctx, i, mm);
+      st->bound = PetscMin(st->bound, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PlaneCompute(Interaction it, const InteractionContext *ctx, InteractionStep *st)
+{
+  SpherePlane *sp = (SpherePlane *)it->data;
+  PlaneMemo    mm;
+
+  mm.valid = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < sp->npair; k++) PetscCall(PlanePair(sp, ctx, k, &mm, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PlaneGather(Interaction it, const InteractionContext *ctx, RecordStore *s, const unsigned char *stay)
+{
+  SpherePlane *sp   = (SpherePlane *)it->data;
+  PetscInt     need = s->n;
+
+  PetscFunctionBeginUser;
+  (void)stay; /* a wall pair has one owned member: one record */
+  for (PetscInt k = 0; k < sp->npair; k++) need += sp->slot[k] >= 0 && sp->hs.h[sp->slot[k]].touched;
+  PetscCall(RecordStoreReserve(s, need));
+  for (PetscInt k = 0; k < sp->npair; k++) {
+    RecordKey key = {ctx->p->id[sp->ij[2 * k]], HISTORY_KIND_PLANE, sp->ij[2 * k + 1]};
+    if (sp->slot[k] < 0 || !sp->hs.h[sp->slot[k]].touched) continue;
+    PetscCall(RecordStoreAdd(s, &key, &sp->hs.h[sp->slot[k]]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PlaneAttach(Interaction it, const InteractionContext *ctx, const RecordStore *s)
+{
+  SpherePlane *sp = (SpherePlane *)it->data;
+
+  PetscFunctionBeginUser;
+  sp->hs.n = 0;
+  for (PetscInt k = 0; k < sp->npair; k++) {
+    RecordKey             key = {ctx->p->id[sp->ij[2 * k]], HISTORY_KIND_PLANE, sp->ij[2 * k + 1]};
+    const ContactHistory *r   = RecordStoreFind(s, RecordStoreFirst(s, key.owner), &key);
+    sp->slot[k] = -1, sp->touched[k] = 0;
+    if (!r) continue;
+    PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
+    sp->hs.h[sp->slot[k]] = *r;
+    sp->touched[k]        = r->touched ? 1 : 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void PlaneStats(Interaction it, const InteractionContext *ctx, InteractionStats *s)
+{
+  SpherePlane *sp = (SpherePlane *)it->data;
+  PlaneMemo    mm;
+
+  mm.valid = PETSC_FALSE;
+
+  for (PetscInt k = 0; k < sp->npair; k++) {
+    PetscInt          i = sp->ij[2 * k];
+    ContactKinematics kin;
+    PetscReal         U, F, dF;
+    PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &kin);
+    if (kin.d <= 0.0) continue;
+    NormalLawEval(&ctx->model->law, PlaneConstants(ctx, i, &mm)->s, kin.d, &U, &F, &dF);
+    s->elastic += U;
+    s->contacts += 1.0;
+    s->max_overlap_ratio = PetscMax(s->max_overlap_ratio, kin.d / ctx->p->radius[i]);
+  }
+}
+
+static PetscErrorCode PlaneDestroy(Interaction it)
+{
+  SpherePlane *sp = (SpherePlane *)it->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(sp->ij));
+  PetscCall(PetscFree(sp->slot));
+  PetscCall(PetscFree(sp->touched));
+  PetscCall(HistorySlotsDestroy(&sp->hs));
+  PetscCall(PetscFree(sp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const InteractionOps PlaneOps = {"SpherePlane", PlaneBuild, PlaneCompute, PlaneGather, PlaneAttach, PlaneStats, PlaneDestroy, NULL, NULL};
+
+PetscErrorCode SpherePlaneCreate(const Planes *planes, Interaction *it)
+{
+  SpherePlane *sp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&sp));
+  sp->planes = planes;
+  PetscCall(InteractionCreate(&PlaneOps, sp, it));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,245 @@
+/* The sphere-sphere forces under the Hertz-harmonic model, fused: pairs that
+ * touched at the last step go through the contact kernel's lanes
+ * (ContactBatchEvaluate), first touches through its scalar instantiation,
+ * separations through the generic path; all accumulated in pair order.  The
+ * bound is a minimum, the same in any order.  Most listed pairs touch
+ * neither now nor before: the sieve (PairSieveRun) tells them from their
+ * members' positions and radii alone, and the full path takes the rest. */
+#include "interact/sphere_sphere.h"
+#include "interact/pair_sieve.h"
+#include "contact/kernel_scalar.h"
+
+/* Results of a window of pairs in pair order, accumulated once the window's
+ * batched contacts are evaluated. */
+typedef struct {
+  PetscInt      n;
+  LocalInt      i[CONTACT_BATCH], j[CONTACT_BATCH];
+  unsigned char out[CONTACT_BATCH];
+  PetscReal     res[9 * CONTACT_BATCH];
+  ContactPair   cp[CONTACT_BATCH]; /* a step that needs the bound: each contact's constants */
+  ContactBatch  batch;
+} SphereWindow;
+
+/* A particle pair's first touch, read straight from the particle arrays:
+ * the kernel's scalar instantiation with the Hertz law's closed form, the
+ * pair-only roots memoised.  Returns the force on i, the torques on i and
+ * j, the elastic energy and the overlap rate (the step bound's). */
+static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal *Uout, PetscReal *ddout)
+{
+  const Particles         *p  = ctx->p;
+  const ContactModel      *md = ctx->model;
+  const ContactPair       *cp = &mm->cp;
+  const ContactKernelModel km = ContactKernelModelOf(md);
+  PetscReal                n[3], v[3], vp[3], sd, qd, dp, Fel, C, U, J = 0.0, Fn, Fn_raw, Fn_applied;
+  PetscBool                first = PETSC_FALSE;
+
+  ContactNormal(r, len, n);
+  for (int a = 0; a < 3; a++) {
+    v[a]  = p->v[3 * i + a] - p->v[3 * j + a];
+    vp[a] = p->vp[3 * i + a] - p->vp[3 * j + a];
+  }
+  if (!h->touched) {
+    h->touched = 1;
+    h->v_imp   = -(v[0] * n[0] + v[1] * n[1] + v[2] * n[2]);
+    first      = dt > 0.0 && h->v_imp > 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  }
+  ContactScalarHertzHarmonic(md->law.k[0], cp->s, mm->zs, mm->cF, d, &sd, &qd, &dp, &Fel, &C);
+  U = ContactScalarHertzEnergy(md->law.k[0], md->law.p[0] + 1.0, cp->s, dp, d);
+  if (first) J = U / h->v_imp + DampingCoefficientIntegral(&md->damping, &md->law, cp->s, cp->m, h->v_imp, d);
+  ContactScalarContact(&km, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j, p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J, h->xi, ddout, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj);
+  *Uout      = U;
+  h->d_last  = d;
+  h->Fn_last = Fn;
+  h->dt_last = dt;
+}
+
+/* The window's results into the particles in pair order (the generic path's
+ * sums, bit for bit).  Pairs come in rows of one upper member (NeighborList:
+ * by upper id, then lower): its force and torque stay in registers through
+ * its run of pairs instead of going back to memory after each. */
+static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
+{
+  PetscReal *f = p->f, *t = p->t;
+  /* the run's sums as scalars: as arrays they went through the stack, partly as pairs, stalling each load on the last store */
+  PetscReal  f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0;
+  PetscInt   run = -1; /* the particle whose sums these are */
+
+  for (PetscInt q = 0; q < win->n; q++) {
+    const PetscReal *res = win->res + 9 * q;
+    const unsigned   out = win->out[q];
+    const PetscBool  tor = out == SPHERE_PAIR_FORCE_TORQUE ? PETSC_TRUE : PETSC_FALSE;
+    PetscInt         ti, tj;
+    if (out == SPHERE_PAIR_NONE) continue;
+    ti = NeighborTarget(p, win->i[q]), tj = NeighborTarget(p, win->j[q]);
+    if (tj != run) {
+      if (run >= 0) f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+      run = tj;
+      if (run >= 0) f0 = f[3 * run], f1 = f[3 * run + 1], f2 = f[3 * run + 2], t0 = t[3 * run], t1 = t[3 * run + 1], t2 = t[3 * run + 2];
+    }
+    if (ti >= 0) /* never the upper member's target: a pair's members have different ids */
+      for (int a = 0; a < 3; a++) {
+        f[3 * ti + a] += res[a];
+        if (tor) t[3 * ti + a] += res[3 + a];
+      }
+    if (tj >= 0) {
+      f0 -= res[0], f1 -= res[1], f2 -= res[2];
+      if (tor) t0 += res[6], t1 += res[7], t2 += res[8];
+    }
+  }
+  if (run >= 0) f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+}
+
+/* The batch's contacts, then those of its pairs found apart through the
+ * generic path, then every result of the window into the particles in pair order. */
+static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionContext *ctx, const ContactBatchModel *bm, SphereWindow *win, SphereMemos *mm, InteractionStep *st)
+{
+  Particles    *p  = ctx->p;
+  ContactBatch *bt = &win->batch;
+
+  PetscFunctionBeginUser;
+  ContactBatchEvaluate(bm, bt, st->dt, p->v, p->vp, p->w, p->wp, ss->nl.hs.h, win->res);
+  for (PetscInt b = 0; b < bt->n; b++)
+    if (bt->apart[b]) {
+      SpherePairOut out;
+      PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + 9 * bt->out[b], &out));
+      win->out[bt->out[b]] = (unsigned char)out;
+    } else if (st->need) st->bound = PetscMin(st->bound, SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b], ss->nl.hs.h[bt->slot[b]].v_imp));
+  SphereWindowAccumulate(p, win);
+  win->n = bt->n = bt->npool = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SphereApproachBound for an untouched pair apart, from its separation r
+ * (squared length rr, radii sum rs) with the generic path's arithmetic:
+ * ContactNormal, v = v_i - v_j half-step. */
+static inline void SphereApproachFrom(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal rs, PetscReal rr, SphereMemos *mm, InteractionStep *st)
+{
+  const PetscReal *v = ctx->p->v;
+  PetscReal        len = sqrt(rr), n[3];
+  ContactNormal(r, len, n);
+  SphereApproachBound(ctx, nl, k, i, j, -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]), rs - len, mm, st);
+}
+
+/* How far apart an untouched pair may be and still bound the next step:
+ * SphereApproachBound wants 2 vn dt_up above the gap, and vn is at most
+ * twice the rank's largest speed; with room for rounding. */
+static PetscReal SphereApproachReach(const InteractionContext *ctx, const InteractionStep *st)
+{
+  const Particles *p  = ctx->p;
+  PetscReal        v2 = 0.0, reach;
+
+  if (!st->need) return 0.0;
+  for (PetscInt i = 0; i < p->n + p->nghost; i++) {
+    const PetscReal *v = p->v + 3 * i;
+    if (ctx->root[i] != i) continue; /* an image made in place: its root's motion, not forwarded to it */
+    v2 = PetscMax(v2, v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  }
+  reach = 4.004 * sqrt(v2) * st->dt_up;
+  return reach <= PETSC_MAX_REAL ? reach : PETSC_INFINITY; /* a NaN or an overflow: every pair is within reach */
+}
+
+/* A pair that touched at the last step into the batch, with its constants. */
+static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscInt k, PetscInt i, PetscInt j, PetscInt slot, PetscInt out, const PetscReal r[3], PetscReal rs)
+{
+  /* the constants are copied once per run of pairs of one memo filling: a
+   * memo slot may be refilled before the batch is evaluated */
+  if (!bt->npool || bt->pool_gen != mm->gen) {
+    bt->pool[bt->npool++] = mm->bc;
+    bt->pool_gen          = mm->gen;
+  }
+  PetscInt b = bt->n++;
+  bt->k[b] = k, bt->i[b] = i, bt->j[b] = j, bt->slot[b] = slot, bt->out[b] = out;
+  for (int a = 0; a < 3; a++) bt->r[a][b] = r[a];
+  bt->rs[b] = rs;
+  bt->c[b]  = &bt->pool[bt->npool - 1];
+}
+
+/* A pair found touching that did not touch at the last step: a new
+ * history, its contact through SphereContactFused (the impulse weighting of
+ * a first step) into the window's row q, and its bound. */
+static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, SphereMemos *mm, SphereWindow *win, PetscInt q, InteractionStep *st)
+{
+  NeighborList     *nl = &ss->nl;
+  const SphereMemo *m;
+  ContactHistory   *h;
+  PetscReal         U, ddot;
+
+  PetscFunctionBeginUser;
+  PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
+  m = SphereMemoFor(ctx, nl, k, i, j, mm);
+  h = &nl->hs.h[nl->slot[k]];
+  SphereContactFused(ctx, m, h, i, j, r, len, d, st->dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6, &U, &ddot);
+  if (st->need) st->bound = PetscMin(st->bound, SphereContactBound(ctx, &m->cp, ddot, U, h->v_imp));
+  nl->flag[k] |= NEIGHBOR_TOUCHED;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Pair k, which the sieve passed: into the window's row q (touching at the
+ * last step: the batch; a first touch: evaluated now), or its approach
+ * bound, or nothing.  Whether row q was taken. */
+static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscReal reach, SphereMemos *mm, SphereWindow *win, InteractionStep *st, PetscBool *taken)
+{
+  const NeighborList *nl = &ss->nl;
+  const PetscReal    *x = ctx->p->x, *rad = ctx->p->radius;
+  const PetscInt      i = nl->ij[2 * k], j = nl->ij[2 * k + 1], q = win->n;
+  const unsigned      f = nl->flag[k];
+  PetscReal           r[3], rs = rad[i] + rad[j], rr, len, d;
+
+  PetscFunctionBeginUser;
+  *taken = PETSC_FALSE;
+  for (int c = 0; c < 3; c++) r[c] = x[3 * i + c] - x[3 * j + c];
+  if (f & NEIGHBOR_IMAGED) { /* NeighborPairSeparation's arithmetic */
+    const PetscReal *t = nl->shift[nl->image[k]];
+    for (int c = 0; c < 3; c++)
+      if (t[c] != 0.0) r[c] += t[c];
+  }
+  if (f & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
+    const SphereMemo *m = SphereMemoFor(ctx, nl, k, i, j, mm);
+    SphereBatchAdd(&win->batch, m, k, i, j, nl->slot[k], q, r, rs);
+    if (st->need) win->cp[q] = m->cp;
+  } else {
+    rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    /* apart (d <= 0): at most an approaching pair's bound, if it is within reach */
+    if (!(rr < rs * rs)) {
+      if (st->need && rr < PairSieveReach2(rs, reach)) SphereApproachFrom(ctx, nl, k, i, j, r, rs, rr, mm, st);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    len = sqrt(rr), d = rs - len;
+    if (!(d > 0.0)) {
+      if (st->need) SphereApproachFrom(ctx, nl, k, i, j, r, rs, rr, mm, st); /* rr < rs^2: within reach */
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(SphereFirstTouch(ss, ctx, k, i, j, r, len, d, mm, win, q, st));
+  }
+  win->i[q] = (LocalInt)i, win->j[q] = (LocalInt)j, win->out[q] = SPHERE_PAIR_FORCE_TORQUE;
+  *taken    = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, InteractionStep *st)
+{
+  const NeighborList *nl = &ss->nl;
+  SphereWindow       *win;
+  SphereMemos         mm;
+  ContactBatchModel   bm = {ContactKernelModelOf(ctx->model), ctx->model->law.k[0], ctx->model->law.p[0] + 1.0, st->need};
+  PairSieve           sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
+  LocalInt            at[PAIR_SIEVE_CHUNK];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(1, &win));
+  SphereMemosReset(&mm);
+  win->n = win->batch.n = win->batch.npool = 0;
+  for (PetscInt k0 = 0, k1; k0 < nl->npair; k0 = k1) {
+    PetscInt na;
+    k1 = PetscMin(k0 + PAIR_SIEVE_CHUNK, nl->npair);
+    na = PairSieveRun(&sv, k0, k1, at); /* every imaged pair among them: the sieve applies no shift */
+    for (PetscInt a = 0; a < na; a++) {
+      PetscBool taken;
+      PetscCall(SphereScanPair(ss, ctx, at[a], sv.reach, &mm, win, st, &taken));
+      if (taken && ++win->n == CONTACT_BATCH) PetscCall(SphereWindowFlush(ss, ctx, &bm, win, &mm, st));
+    }
+  }
+  PetscCall(SphereWindowFlush(ss, ctx, &bm, win, &mm, st));
+  PetscCall(PetscFree(win));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
