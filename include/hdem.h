@@ -16,6 +16,9 @@
 
 #define HDEM_PI 3.14159265358979323846
 
+/* Exit codes beyond 0 (success) and 1 (an error, said on stderr). */
+#define HDEM_EXIT_CHECKPOINTED 75 /* sysexits' EX_TEMPFAIL: stopped by a signal after a checkpoint; continue with -restart */
+
 /* Stored local indices and per-particle tags (pair members, history slots,
  * send lists, types, flags): 32 bits whatever PetscInt's width.  Debian's
  * PETSc64 makes PetscInt 64-bit, which is kept for counts, loops and global

@@ -44,7 +44,7 @@ PetscErrorCode SnapshotFieldsParse(const FieldStore *st, const char *list, Petsc
       *fields |= SnapshotFieldsAll(st);
       continue;
     }
-    PetscCheck(k >= 0 && SnapshotField(&st->field[k]), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-snapshot_fields: unknown field '%s' (allowed: %s)", tok, allowed);
+    PetscCheck(k >= 0 && SnapshotField(&st->field[k]), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-snapshot_fields: unknown field '%s' (allowed: %s)", tok, allowed);
     *fields |= 1 << k;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -13,6 +13,7 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   PetscBool vset;
 
   PetscFunctionBeginUser;
+  (void)comm;
   set->target    = IMPACT_TARGET_WALL;
   set->v0        = 1.0;
   set->angle     = 0.0;
@@ -20,32 +21,19 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   set->radius    = 1e-3;
   set->phase     = 0.5;
   set->max_steps = 10000000;
-  PetscOptionsBegin(comm, NULL, "Impact experiment", NULL);
-  PetscCall(PetscOptionsEnum("-impact_target", "what the sphere hits: a wall, or an equal sphere (centre-of-mass frame)", NULL, ImpactTargets, (PetscEnum)set->target, (PetscEnum *)&set->target, NULL));
-  PetscCall(OptionsCheckList("-impact_v0", PETSC_FALSE, 1, IMPACT_MAX_SPEEDS));
-  *nv = IMPACT_MAX_SPEEDS;
-  PetscCall(PetscOptionsRealArray("-impact_v0", "relative approach speed [m/s]; a comma list runs one impact per speed, shared over the ranks", NULL, v0, nv, &vset));
-  PetscCall(OptionsCheckSyntax("-impact_angle", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-impact_angle", "angle of the incoming velocity from the surface normal [deg]", NULL, set->angle, &set->angle, NULL));
-  PetscCall(OptionsCheckSyntax("-impact_mass", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-impact_mass", "effective mass of the contact [kg] (1-D checks); default from radius and density", NULL, set->mass, &set->mass, NULL));
-  PetscCall(OptionsCheckSyntax("-particle_radius", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-particle_radius", "sphere radius [m]", NULL, set->radius, &set->radius, NULL));
-  PetscCall(OptionsCheckSyntax("-impact_phase", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-impact_phase", "fraction of a step at which first touch falls [-]", NULL, set->phase, &set->phase, NULL));
-  PetscCall(OptionsCheckSyntax("-impact_max_steps", PETSC_TRUE));
-  PetscCall(PetscOptionsInt("-impact_max_steps", "give up after this many steps [-]", NULL, set->max_steps, &set->max_steps, NULL));
-  PetscOptionsEnd();
+  v0[0] = set->v0;
+  PetscCall(OptionsSection("Impact experiment"));
+  PetscCall(OptionsEnum("-impact_target", "what the sphere hits: a wall, or an equal sphere (centre-of-mass frame)", ImpactTargets, (PetscEnum *)&set->target, NULL));
+  PetscCall(OptionsRealArray("-impact_v0", "relative approach speed; a comma list runs one impact per speed, shared over the ranks", "[m/s]", 1, IMPACT_MAX_SPEEDS, 0.0, PETSC_MAX_REAL, RANGE_OPEN, v0, nv, &vset));
+  PetscCall(OptionsReal("-impact_angle", "angle of the incoming velocity from the surface normal", "[deg]", 0.0, 90.0, RANGE_OPEN_HI, &set->angle, NULL));
+  PetscCall(OptionsReal("-impact_mass", "effective mass of the contact (1-D checks); 0: from radius and density", "[kg]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &set->mass, NULL));
+  PetscCall(OptionsReal("-particle_radius", "sphere radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->radius, NULL));
+  PetscCall(OptionsReal("-impact_phase", "fraction of a step at which first touch falls", "[-]", 0.0, 1.0, RANGE_OPEN_HI, &set->phase, NULL));
+  PetscCall(OptionsInt("-impact_max_steps", "give up after this many steps", 1, PETSC_MAX_INT, &set->max_steps, NULL));
   if (!vset) {
     *nv   = 1;
     v0[0] = set->v0;
   }
-  for (PetscInt i = 0; i < *nv; i++) PetscCall(OptionsCheckReal("impact_v0", v0[i], 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[m/s]"));
-  PetscCall(OptionsCheckReal("impact_angle", set->angle, 0.0, 90.0, RANGE_OPEN_HI, "[deg]"));
-  PetscCall(OptionsCheckReal("impact_mass", set->mass, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[kg]"));
-  PetscCall(OptionsCheckReal("particle_radius", set->radius, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[m]"));
-  PetscCall(OptionsCheckReal("impact_phase", set->phase, 0.0, 1.0, RANGE_OPEN_HI, "[-]"));
-  PetscCall(OptionsCheckInt("impact_max_steps", set->max_steps, 1, PETSC_MAX_INT));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -115,6 +103,7 @@ PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
   PetscCall(StepControlSetFromOptions(comm, &ctl));
   PetscCall(ImpactSetupSetFromOptions(comm, &set, &nv, v0));
   if (help) {
+    PetscCall(OptionsPrintHelp(comm));
     PetscCall(ContactModelDestroy(&model));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
   PetscBool      help = PETSC_FALSE;
   int            status = 0;
   static PetscBool trace = PETSC_FALSE;
-  const char    *cmd = argc > 1 ? argv[1] : "";
+  const char    *cmd;
 
   /* PETSc reads decks given with -options_file_yaml while it starts; a
    * missing one is the user's error, said plainly before that. */
@@ -73,9 +73,17 @@ int main(int argc, char **argv)
   mallopt(M_MMAP_MAX, 65536);
   mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 #endif
-  ierr = PetscInitialize(&argc, &argv, NULL, usage);
+  /* help is hdem's own: PETSc's generic help is not shown */
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "-help") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      help = PETSC_TRUE;
+      for (int j = i; j + 1 < argc; j++) argv[j] = argv[j + 1];
+      argv[--argc] = NULL, i--;
+    }
+  cmd = argc > 1 ? argv[1] : "";
+  if (!strcmp(cmd, "help")) help = PETSC_TRUE, cmd = "";
+  ierr = PetscInitialize(&argc, &argv, NULL, NULL);
   if (ierr) return 1;
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-help", &help));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-hdem_traceback", &trace, NULL));
   PetscCall(PetscPushErrorHandler(ErrorHandler, &trace));
   if (!strcmp(cmd, "impact")) ierr = CommandImpact(PETSC_COMM_WORLD, help);
@@ -84,8 +92,8 @@ int main(int argc, char **argv)
   else if (!strcmp(cmd, "version")) ierr = PetscPrintf(PETSC_COMM_WORLD, "hdem %s\n", HDEM_VERSION);
   else {
     ierr = PetscPrintf(PETSC_COMM_WORLD, "%s", usage);
-    if (!help) {
-      if (cmd[0]) fprintf(stderr, "hdem: error: unknown command '%s'\n", cmd);
+    if (cmd[0]) {
+      fprintf(stderr, "hdem: error: unknown command '%s'\n", cmd);
       ierr = PETSC_ERR_USER_INPUT;
     }
   }

@@ -27,3 +27,30 @@ int SignalsCaught(void)
 {
   return (int)caught;
 }
+
+static PetscInt SignalsRequest(Monitor m, const Engine *e, PetscLogDouble elapsed)
+{
+  (void)m, (void)e, (void)elapsed;
+  return caught ? ENGINE_REQUEST_STOP : ENGINE_REQUEST_NONE;
+}
+
+static PetscBool SignalsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+{
+  (void)m, (void)e, (void)step, (void)t_prev, (void)t, (void)req, (void)elapsed;
+  return PETSC_FALSE;
+}
+
+static PetscErrorCode SignalsDestroy(Monitor m)
+{
+  (void)m;
+  return PETSC_SUCCESS;
+}
+
+static const MonitorOps SignalsOps = {"signals", PETSC_FALSE, NULL, SignalsRequest, SignalsDue, NULL, NULL, SignalsDestroy};
+
+PetscErrorCode SignalsMonitorCreate(Monitor *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MonitorCreate(&SignalsOps, NULL, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

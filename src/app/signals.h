@@ -6,11 +6,11 @@
 #ifndef HDEM_SIGNALS_H
 #define HDEM_SIGNALS_H
 
-#include "hdem.h"
-
-#define HDEM_EXIT_CHECKPOINTED 75 /* sysexits' EX_TEMPFAIL: stopped by a signal, continue with -restart */
+#include "engine/run.h"
 
 PETSC_EXTERN PetscErrorCode SignalsInstall(void);
 PETSC_EXTERN int            SignalsCaught(void); /* the signal number received, 0 if none */
+/* A monitor that asks the run to stop (a checkpoint first) once a signal came. */
+PETSC_EXTERN PetscErrorCode SignalsMonitorCreate(Monitor *);
 
 #endif

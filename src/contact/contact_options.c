@@ -7,45 +7,35 @@
 static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model)
 {
   NormalLawType type = NORMAL_LAW_HERTZ;
-  PetscReal     k = 0.0, p = 1.5, pk[NORMAL_LAW_MAX_TERMS], pp[NORMAL_LAW_MAX_TERMS];
-  PetscInt      nk = NORMAL_LAW_MAX_TERMS, np = NORMAL_LAW_MAX_TERMS, ntd = 4096, ntf = 4096;
+  PetscReal     k = 0.0, p = 1.5, pk[NORMAL_LAW_MAX_TERMS] = {0}, pp[NORMAL_LAW_MAX_TERMS] = {0};
+  PetscInt      nk = 0, np = 0, ntd = 0, ntf = 0;
   PetscReal    *td, *tf;
   PetscBool     kset, pset, pkset, ppset, tdset, tfset, fileset;
-  char          file[PETSC_MAX_PATH_LEN];
+  char          file[PETSC_MAX_PATH_LEN] = "";
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc2(ntd, &td, ntf, &tf));
-  PetscOptionsBegin(comm, NULL, "Normal contact law", NULL);
-  PetscCall(PetscOptionsEnum("-contact_law", "normal contact law", NULL, NormalLawTypes, (PetscEnum)type, (PetscEnum *)&type, NULL));
-  PetscCall(OptionsCheckSyntax("-contact_k", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-contact_k", "law stiffness k of F = k d^p [N/m^p]; hertz: default (4/3) E* sqrt(R*) from the material", NULL, k, &k, &kset));
-  PetscCall(OptionsCheckSyntax("-contact_p", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-contact_p", "power-law exponent p >= 1 (law power)", NULL, p, &p, &pset));
-  PetscCall(OptionsCheckList("-contact_poly_k", PETSC_FALSE, 1, NORMAL_LAW_MAX_TERMS));
-  PetscCall(PetscOptionsRealArray("-contact_poly_k", "coefficients k1,k2,.. of F = sum k_i d^p_i [N/m^p_i] (law poly)", NULL, pk, &nk, &pkset));
-  PetscCall(OptionsCheckList("-contact_poly_p", PETSC_FALSE, 1, NORMAL_LAW_MAX_TERMS));
-  PetscCall(PetscOptionsRealArray("-contact_poly_p", "exponents p1,p2,.. >= 1 (law poly)", NULL, pp, &np, &ppset));
-  PetscCall(OptionsCheckList("-contact_table_delta", PETSC_FALSE, 1, 4096));
-  PetscCall(PetscOptionsRealArray("-contact_table_delta", "overlaps of the tabulated law, from 0, increasing [m] (law table)", NULL, td, &ntd, &tdset));
-  PetscCall(OptionsCheckList("-contact_table_force", PETSC_FALSE, 1, 4096));
-  PetscCall(PetscOptionsRealArray("-contact_table_force", "forces at those overlaps, from 0, increasing [N] (law table)", NULL, tf, &ntf, &tfset));
-  PetscCall(PetscOptionsString("-contact_table_file", "two-column file: overlap [m], force [N] (law table)", NULL, "", file, sizeof(file), &fileset));
-  PetscOptionsEnd();
+  PetscCall(PetscCalloc2(4096, &td, 4096, &tf));
+  PetscCall(OptionsSection("Normal contact law"));
+  PetscCall(OptionsEnum("-contact_law", "normal contact law", NormalLawTypes, (PetscEnum *)&type, NULL));
+  PetscCall(OptionsReal("-contact_k", "law stiffness k of F = k d^p; hertz: default (4/3) E* sqrt(R*) from the material", "[N/m^p]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &k, &kset));
+  PetscCall(OptionsReal("-contact_p", "power-law exponent p (law power)", "[-]", 1.0, 1e3, RANGE_CLOSED, &p, &pset));
+  PetscCall(OptionsRealArray("-contact_poly_k", "coefficients k1,k2,.. of F = sum k_i d^p_i (law poly)", "[N/m^p]", 1, NORMAL_LAW_MAX_TERMS, 0.0, PETSC_MAX_REAL, RANGE_OPEN, pk, &nk, &pkset));
+  PetscCall(OptionsRealArray("-contact_poly_p", "exponents p1,p2,.. (law poly)", "[-]", 1, NORMAL_LAW_MAX_TERMS, 1.0, 1e3, RANGE_CLOSED, pp, &np, &ppset));
+  PetscCall(OptionsRealArray("-contact_table_delta", "overlaps of the tabulated law, from 0, increasing (law table)", "[m]", 1, 4096, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, td, &ntd, &tdset));
+  PetscCall(OptionsRealArray("-contact_table_force", "forces at those overlaps, from 0, increasing (law table)", "[N]", 1, 4096, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, tf, &ntf, &tfset));
+  PetscCall(OptionsString("-contact_table_file", "two-column file: overlap [m], force [N] (law table)", file, sizeof(file), &fileset));
 
   model->hertz_from_material = PETSC_FALSE;
   switch (type) {
   case NORMAL_LAW_LINEAR:
   case NORMAL_LAW_POWER:
     PetscCheck(kset, comm, PETSC_ERR_USER_INPUT, "-contact_law %s needs -contact_k [N/m^p]", NormalLawTypes[type]);
-    PetscCall(OptionsCheckReal("contact_k", k, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[N/m^p]"));
     if (type == NORMAL_LAW_LINEAR) p = 1.0;
-    else PetscCall(OptionsCheckReal("contact_p", p, 1.0, 1e3, RANGE_CLOSED, "[-]"));
     PetscCall(NormalLawCreatePoly(type, 1, &k, &p, &model->law));
     break;
   case NORMAL_LAW_HERTZ:
     PetscCheck(!pset, comm, PETSC_ERR_USER_INPUT, "-contact_p is for -contact_law power; hertz has p = 1.5");
-    if (kset) PetscCall(OptionsCheckReal("contact_k", k, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[N/m^1.5]"));
-    else {
+    if (!kset) {
       k                          = 1.0;
       model->hertz_from_material = PETSC_TRUE;
     }
@@ -55,10 +45,6 @@ static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model
   case NORMAL_LAW_POLY:
     PetscCheck(pkset && ppset, comm, PETSC_ERR_USER_INPUT, "-contact_law poly needs -contact_poly_k and -contact_poly_p");
     PetscCheck(nk == np, comm, PETSC_ERR_USER_INPUT, "-contact_poly_k has %" PetscInt_FMT " values but -contact_poly_p has %" PetscInt_FMT, nk, np);
-    for (PetscInt i = 0; i < nk; i++) {
-      PetscCall(OptionsCheckReal("contact_poly_k", pk[i], 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[N/m^p]"));
-      PetscCall(OptionsCheckReal("contact_poly_p", pp[i], 1.0, 1e3, RANGE_CLOSED, "[-]"));
-    }
     PetscCall(NormalLawCreatePoly(type, nk, pk, pp, &model->law));
     break;
   case NORMAL_LAW_TABLE:
@@ -86,19 +72,14 @@ static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model
 static PetscErrorCode MaterialSetFromOptions(MPI_Comm comm, Material *mat)
 {
   PetscFunctionBeginUser;
+  (void)comm;
   mat->E       = 6.3e10;
   mat->nu      = 0.22;
   mat->density = 2500.0;
-  PetscOptionsBegin(comm, NULL, "Material", NULL);
-  PetscCall(PetscOptionsReal("-material_E", "Young's modulus E [Pa] (Hertz stiffness, Mindlin tangential stiffness)", NULL, mat->E, &mat->E, NULL));
-  PetscCall(OptionsCheckSyntax("-material_nu", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-material_nu", "Poisson ratio nu [-]", NULL, mat->nu, &mat->nu, NULL));
-  PetscCall(OptionsCheckSyntax("-particle_density", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-particle_density", "particle density [kg/m^3]", NULL, mat->density, &mat->density, NULL));
-  PetscOptionsEnd();
-  PetscCall(OptionsCheckReal("material_E", mat->E, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[Pa]"));
-  PetscCall(OptionsCheckReal("material_nu", mat->nu, -1.0, 0.5, RANGE_OPEN_LO, "[-]"));
-  PetscCall(OptionsCheckReal("particle_density", mat->density, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[kg/m^3]"));
+  PetscCall(OptionsSection("Material"));
+  PetscCall(OptionsReal("-material_E", "Young's modulus E (Hertz stiffness, Mindlin tangential stiffness)", "[Pa]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->E, NULL));
+  PetscCall(OptionsReal("-material_nu", "Poisson ratio nu", "[-]", -1.0, 0.5, RANGE_OPEN_LO, &mat->nu, NULL));
+  PetscCall(OptionsReal("-particle_density", "particle density", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->density, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,21 +93,14 @@ static PetscErrorCode DampingSetFromOptions(MPI_Comm comm, ContactModel *model)
   dmp->type       = DAMPING_HARMONIC;
   dmp->separation = SEPARATION_FORCE;
   dmp->v_imp_min  = 1e-6;
-  PetscOptionsBegin(comm, NULL, "Normal damping", NULL);
-  PetscCall(PetscOptionsEnum("-contact_damping", "normal damping law", NULL, DampingTypes, (PetscEnum)dmp->type, (PetscEnum *)&dmp->type, NULL));
-  PetscCall(OptionsCheckSyntax("-contact_e", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-contact_e", "target normal restitution e in (0, 1] [-]", NULL, e, &e, &eset));
-  PetscCall(OptionsCheckSyntax("-contact_damping_coeff", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-contact_damping_coeff", "raw damping coefficient instead of -contact_e: harmonic zeta [-], tsuji alpha [-], Hunt-Crossley D [s/m], constant_damper/linear_dashpot c [N s/m]", NULL, coeff, &coeff, &cset));
-  PetscCall(PetscOptionsEnum("-contact_separation", "overlap: force not clipped, contact ends at d = 0; force: normal force clipped at zero", NULL, SeparationTypes, (PetscEnum)dmp->separation, (PetscEnum *)&dmp->separation, NULL));
-  PetscCall(OptionsCheckSyntax("-contact_v_imp_min", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-contact_v_imp_min", "floor on the impact speed of the speed-scaled laws (Hunt-Crossley family, constant_damper) [m/s]", NULL, dmp->v_imp_min, &dmp->v_imp_min, NULL));
-  PetscOptionsEnd();
+  PetscCall(OptionsSection("Normal damping"));
+  PetscCall(OptionsEnum("-contact_damping", "normal damping law", DampingTypes, (PetscEnum *)&dmp->type, NULL));
+  PetscCall(OptionsReal("-contact_e", "target normal restitution e", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &e, &eset));
+  PetscCall(OptionsReal("-contact_damping_coeff", "raw damping coefficient instead of -contact_e: harmonic zeta [-], tsuji alpha [-], Hunt-Crossley D [s/m], constant_damper/linear_dashpot c [N s/m]", "", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &coeff, &cset));
+  PetscCall(OptionsEnum("-contact_separation", "overlap: force not clipped, contact ends at d = 0; force: normal force clipped at zero", SeparationTypes, (PetscEnum *)&dmp->separation, NULL));
+  PetscCall(OptionsReal("-contact_v_imp_min", "floor on the impact speed of the speed-scaled laws (Hunt-Crossley family, constant_damper)", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &dmp->v_imp_min, NULL));
   PetscCheck(!(eset && cset), comm, PETSC_ERR_USER_INPUT, "give either -contact_e or -contact_damping_coeff, not both");
   PetscCheck(!(dmp->type == DAMPING_NONE && (eset || cset)), comm, PETSC_ERR_USER_INPUT, "-contact_damping none takes neither -contact_e nor -contact_damping_coeff");
-  PetscCall(OptionsCheckReal("contact_e", e, 0.0, 1.0, RANGE_OPEN_LO, "[-]"));
-  if (cset) PetscCall(OptionsCheckReal("contact_damping_coeff", coeff, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, ""));
-  PetscCall(OptionsCheckReal("contact_v_imp_min", dmp->v_imp_min, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[m/s]"));
   if (dmp->type == DAMPING_NONE) e = 1.0;
   PetscCall(DampingSetUp(dmp, &model->law, e, coeff, cset));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -142,20 +116,13 @@ static PetscErrorCode TangentialSetFromOptions(MPI_Comm comm, ContactModel *mode
   tg->stiffness = model->law.type == NORMAL_LAW_LINEAR ? TANGENTIAL_CONSTANT : TANGENTIAL_MINDLIN;
   tg->kt        = model->law.type == NORMAL_LAW_LINEAR ? 2.0 / 7.0 * model->law.k[0] : 0.0;
   tg->zeta      = 0.0;
-  PetscOptionsBegin(comm, NULL, "Tangential contact", NULL);
-  PetscCall(OptionsCheckSyntax("-contact_mu", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-contact_mu", "Coulomb friction coefficient mu [-]; 0 disables the tangential spring", NULL, tg->mu, &tg->mu, NULL));
-  PetscCall(PetscOptionsEnum("-contact_tangential_stiffness", "constant kt, or Mindlin kt = 8 G* sqrt(R* d)", NULL, TangentialStiffnessTypes, (PetscEnum)tg->stiffness, (PetscEnum *)&tg->stiffness, NULL));
-  PetscCall(OptionsCheckSyntax("-contact_kt", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-contact_kt", "constant tangential stiffness [N/m] (default 2/7 of a linear law's k)", NULL, tg->kt, &tg->kt, &ktset));
-  PetscCall(OptionsCheckSyntax("-contact_tangential_damping", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-contact_tangential_damping", "damping ratio of the tangential spring [-]", NULL, tg->zeta, &tg->zeta, NULL));
-  PetscOptionsEnd();
-  PetscCall(OptionsCheckReal("contact_mu", tg->mu, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[-]"));
-  PetscCall(OptionsCheckReal("contact_tangential_damping", tg->zeta, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, "[-]"));
+  PetscCall(OptionsSection("Tangential contact"));
+  PetscCall(OptionsReal("-contact_mu", "Coulomb friction coefficient mu; 0 disables the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->mu, NULL));
+  PetscCall(OptionsEnum("-contact_tangential_stiffness", "constant kt, or Mindlin kt = 8 G* sqrt(R* d)", TangentialStiffnessTypes, (PetscEnum *)&tg->stiffness, NULL));
+  PetscCall(OptionsReal("-contact_kt", "constant tangential stiffness (default 2/7 of a linear law's k)", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &tg->kt, &ktset));
+  PetscCall(OptionsReal("-contact_tangential_damping", "damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->zeta, NULL));
   if (tg->stiffness == TANGENTIAL_CONSTANT && tg->mu > 0.0) {
     PetscCheck(tg->kt > 0.0 || ktset, comm, PETSC_ERR_USER_INPUT, "-contact_tangential_stiffness constant with -contact_law %s needs -contact_kt [N/m]", NormalLawTypes[model->law.type]);
-    PetscCall(OptionsCheckReal("contact_kt", tg->kt, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[N/m]"));
   }
   PetscCheck(!(ktset && tg->stiffness == TANGENTIAL_MINDLIN), comm, PETSC_ERR_USER_INPUT, "-contact_kt is for -contact_tangential_stiffness constant");
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -183,27 +150,14 @@ PetscErrorCode StepControlSetFromOptions(MPI_Comm comm, StepControl *ctl)
   ctl->stability_factor  = 0.7;
   ctl->growth            = 1.2;
   ctl->dt_max            = 1.0;
-  PetscOptionsBegin(comm, NULL, "Time step", NULL);
-  PetscCall(PetscOptionsEnum("-timestep_mode", "adaptive: the global contact bound; fixed: -timestep_dt", NULL, TimestepModes, (PetscEnum)ctl->mode, (PetscEnum *)&ctl->mode, NULL));
-  PetscCall(OptionsCheckSyntax("-timestep_dt", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-timestep_dt", "step of the fixed mode [s]", NULL, ctl->dt_fixed, &ctl->dt_fixed, &dtset));
-  PetscCall(OptionsCheckSyntax("-timestep_steps_per_contact", PETSC_TRUE));
-  PetscCall(PetscOptionsInt("-timestep_steps_per_contact", "least number of steps per contact duration N [-]", NULL, ctl->steps_per_contact, &ctl->steps_per_contact, NULL));
-  PetscCall(OptionsCheckSyntax("-timestep_stability_factor", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-timestep_stability_factor", "fraction of the tangent-stiffness stability limit 2/w [-]", NULL, ctl->stability_factor, &ctl->stability_factor, NULL));
-  PetscCall(OptionsCheckSyntax("-timestep_growth", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-timestep_growth", "largest ratio of a step to the previous one [-]", NULL, ctl->growth, &ctl->growth, NULL));
-  PetscCall(OptionsCheckSyntax("-timestep_dt_max", PETSC_FALSE));
-  PetscCall(PetscOptionsReal("-timestep_dt_max", "cap on the adaptive step [s]", NULL, ctl->dt_max, &ctl->dt_max, NULL));
-  PetscOptionsEnd();
+  PetscCall(OptionsSection("Time step"));
+  PetscCall(OptionsEnum("-timestep_mode", "adaptive: the global contact bound; fixed: -timestep_dt", TimestepModes, (PetscEnum *)&ctl->mode, NULL));
+  PetscCall(OptionsReal("-timestep_dt", "step of the fixed mode", "[s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ctl->dt_fixed, &dtset));
+  PetscCall(OptionsInt("-timestep_steps_per_contact", "least number of steps per contact duration N", 1, 1000000000, &ctl->steps_per_contact, NULL));
+  PetscCall(OptionsReal("-timestep_stability_factor", "fraction of the tangent-stiffness stability limit 2/w", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &ctl->stability_factor, NULL));
+  PetscCall(OptionsReal("-timestep_growth", "largest ratio of a step to the previous one", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED, &ctl->growth, NULL));
+  PetscCall(OptionsReal("-timestep_dt_max", "cap on the adaptive step", "[s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ctl->dt_max, NULL));
   PetscCheck(ctl->mode == TIMESTEP_FIXED || !dtset, comm, PETSC_ERR_USER_INPUT, "-timestep_dt needs -timestep_mode fixed");
-  if (ctl->mode == TIMESTEP_FIXED) {
-    PetscCheck(dtset, comm, PETSC_ERR_USER_INPUT, "-timestep_mode fixed needs -timestep_dt [s]");
-    PetscCall(OptionsCheckReal("timestep_dt", ctl->dt_fixed, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[s]"));
-  }
-  PetscCall(OptionsCheckInt("timestep_steps_per_contact", ctl->steps_per_contact, 1, 1000000000));
-  PetscCall(OptionsCheckReal("timestep_stability_factor", ctl->stability_factor, 0.0, 1.0, RANGE_OPEN_LO, "[-]"));
-  PetscCall(OptionsCheckReal("timestep_growth", ctl->growth, 1.0, PETSC_MAX_REAL, RANGE_CLOSED, "[-]"));
-  PetscCall(OptionsCheckReal("timestep_dt_max", ctl->dt_max, 0.0, PETSC_MAX_REAL, RANGE_OPEN, "[s]"));
+  PetscCheck(ctl->mode != TIMESTEP_FIXED || dtset, comm, PETSC_ERR_USER_INPUT, "-timestep_mode fixed needs -timestep_dt [s]");
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -4,13 +4,6 @@
 
 #include "engine/engine.h"
 
-typedef enum {
-  INSERTION_LATTICE,
-  INSERTION_RANDOM,
-  INSERTION_LAMMPS
-} InsertionMode;
-
-PETSC_EXTERN const char *const InsertionModes[];
 PETSC_EXTERN PetscErrorCode EngineSetFromOptions(MPI_Comm, PetscBool insert, Engine *); /* insert: PETSC_FALSE for a restart */
 
 #endif

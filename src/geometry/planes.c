@@ -18,18 +18,16 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
   for (PetscInt k = 0; k < PLANES_DECK_MAX; k++) {
     char      kn[64], kp[64];
     PetscReal nrm[3], pt[3] = {0, 0, 0}, len;
-    PetscInt  nn = 3, np = 3;
+    PetscInt  nn, np;
     PetscBool nset, pset;
     PetscCall(PetscSNPrintf(kn, sizeof(kn), "-wall%" PetscInt_FMT "_normal", k));
     PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_point", k));
-    PetscOptionsBegin(comm, NULL, "Walls", NULL);
-    PetscCall(OptionsCheckList(kn, PETSC_FALSE, 3, 3));
-    PetscCall(OptionsCheckList(kp, PETSC_FALSE, 3, 3));
-    PetscCall(PetscOptionsRealArray(kn, "normal of plane wall k, pointing into the particles", NULL, nrm, &nn, &nset));
-    PetscCall(PetscOptionsRealArray(kp, "a point on plane wall k [m]", NULL, pt, &np, &pset));
-    PetscOptionsEnd();
+    for (int c = 0; c < 3; c++) nrm[c] = 0.0;
+    PetscCall(OptionsSection("Walls"));
+    PetscCall(OptionsRealArray(kn, "normal of a plane wall, pointing into the particles", "[-]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, nrm, &nn, &nset));
+    PetscCall(OptionsRealArray(kp, "a point on the plane wall", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, pt, &np, &pset));
     if (!nset && !pset) continue;
-    PetscCheck(nset && nn == 3 && (!pset || np == 3), comm, PETSC_ERR_USER_INPUT, "%s needs 3 values (and %s 3 values, default the origin)", kn, kp);
+    PetscCheck(nset, comm, PETSC_ERR_USER_INPUT, "%s is given without %s", kp, kn);
     len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
     PetscCheck(len > 0.0, comm, PETSC_ERR_USER_INPUT, "%s must not be zero", kn);
     PetscCheck(pl->n < PLANES_MAX, comm, PETSC_ERR_USER_INPUT, "at most %d walls", PLANES_MAX);

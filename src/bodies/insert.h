@@ -1,0 +1,42 @@
+/* The particles a run starts with: a jittered lattice fill of a region, a
+ * random non-overlapping fill, or a LAMMPS data file (insert_* keys).
+ * Every particle is created by the rank that owns its position, and every
+ * random number is keyed by its id, so the initial state does not depend on
+ * the rank count. */
+#ifndef HDEM_INSERT_H
+#define HDEM_INSERT_H
+
+#include "bodies/particles.h"
+#include "bodies/random.h"
+#include "decomp/grid.h"
+#include "io/lammps_data.h"
+
+typedef enum {
+  INSERTION_LATTICE,
+  INSERTION_RANDOM,
+  INSERTION_LAMMPS
+} InsertionMode;
+
+PETSC_EXTERN const char *const InsertionModes[];
+
+typedef struct {
+  InsertionMode      mode;
+  RadiusDistribution rd;
+  PetscInt64         count, seed;
+  PetscBool          count_set, lo_set, hi_set, file_set;
+  PetscReal          rlo[3], rhi[3]; /* the fill region (default the domain) */
+  PetscReal          factor;         /* lattice pitch in largest diameters */
+  PetscReal          v0[3], vrand;   /* velocity and the amplitude of its random components */
+  PetscInt           type, frozen_type;
+  char               file[PETSC_MAX_PATH_LEN];
+} Insertion;
+
+/* The insert_* keys, each checked on its own (the region against the domain later). */
+PETSC_EXTERN PetscErrorCode InsertionSetFromOptions(MPI_Comm, Insertion *);
+/* The particles into p, on the grid's ranks; density for the fills (a data
+ * file has its own); a data file already read (to shape the grid) is taken
+ * from cached.  The largest radius of the whole fill into rmax (this rank's
+ * for a data file: reduce it). */
+PETSC_EXTERN PetscErrorCode InsertionApply(MPI_Comm, const Insertion *, const Grid *, PetscReal density, LammpsData *cached, Particles *p, PetscReal *rmax);
+
+#endif

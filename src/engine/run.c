@@ -1,0 +1,78 @@
+#include "engine/run.h"
+
+PetscErrorCode MonitorCreate(const MonitorOps *ops, void *data, Monitor *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(m));
+  (*m)->ops  = ops;
+  (*m)->data = data;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MonitorDestroy(Monitor *m)
+{
+  PetscFunctionBeginUser;
+  if (!*m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall((*m)->ops->destroy(*m));
+  PetscCall(PetscFree(*m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the run ends after the coming step. */
+static PetscBool RunEndsAfterNext(const Engine *e, const EngineRunLimits *lim)
+{
+  return e->step + 1 >= lim->steps || !(e->t + e->dt < lim->end_time) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Whether anything reads the state after the coming step (a monitor that
+ * reads it and is due, the end of the run), from what every rank holds
+ * alike: if nothing does, the step may be taken ahead.  The step's time is
+ * e->t + e->dt, as EngineStep adds it. */
+static PetscBool RunStateDue(const Engine *e, const EngineRunLimits *lim, PetscInt nmon, Monitor mons[], PetscLogDouble elapsed)
+{
+  if (RunEndsAfterNext(e, lim)) return PETSC_TRUE;
+  for (PetscInt k = 0; k < nmon; k++)
+    if (mons[k]->ops->reads_state && mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, elapsed)) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh, PetscInt nmon, Monitor mons[], EngineRunEnd *end)
+{
+  PetscLogDouble t0, now;
+  PetscInt64     step0   = e->step;
+  PetscInt       pending = ENGINE_REQUEST_NONE; /* a request still to meet (the step that reported it was taken ahead) */
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(end, sizeof(*end)));
+  PetscCall(PetscTime(&t0));
+  now = t0;
+  for (PetscInt k = 0; k < nmon; k++)
+    if (mons[k]->ops->start) PetscCall(mons[k]->ops->start(mons[k], e, fresh));
+  while (e->step < lim->steps && e->t < lim->end_time) {
+    PetscReal t_prev = e->t;
+    PetscInt  req;
+    for (PetscInt k = 0; k < nmon; k++)
+      if (mons[k]->ops->request) e->request = PetscMax(e->request, mons[k]->ops->request(mons[k], e, now - t0));
+    PetscCall(EngineStep(e, pending == ENGINE_REQUEST_NONE && !RunStateDue(e, lim, nmon, mons, now - t0) ? PETSC_TRUE : PETSC_FALSE));
+    PetscCall(PetscTime(&now));
+    /* a request met in a step taken ahead waits for the next, which is not */
+    req     = PetscMax(pending, e->request_all);
+    pending = e->opened ? req : ENGINE_REQUEST_NONE;
+    if (e->opened) req = ENGINE_REQUEST_NONE;
+    for (PetscInt k = 0; k < nmon; k++) {
+      Monitor m = mons[k];
+      if (m->ops->reads_state && e->opened) continue; /* nothing that reads is due after a step taken ahead */
+      if (m->ops->due(m, e, e->step, t_prev, e->t, req, now - t0)) PetscCall(m->ops->write(m, e, req, now - t0));
+    }
+    if (req == ENGINE_REQUEST_STOP) {
+      end->stopped = PETSC_TRUE;
+      break;
+    }
+  }
+  PetscCall(PetscTime(&now));
+  end->steps_run = e->step - step0;
+  end->wall      = now - t0;
+  for (PetscInt k = 0; k < nmon; k++)
+    if (mons[k]->ops->finish) PetscCall(mons[k]->ops->finish(mons[k], e, end));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,35 @@
+/* What a run writes, as monitors of the time loop (engine/run.h), each
+ * created with its settings; the driver lists them in the order they write
+ * and finish: thermo, snapshots, checkpoints, progress, final state,
+ * summary.  Files go through the atomic writer or are HDF5 files committed
+ * whole: nothing a run has written is left half-written. */
+#ifndef HDEM_OUTPUT_H
+#define HDEM_OUTPUT_H
+
+#include "engine/run.h"
+#include "io/snapshot.h"
+
+/* DIR/thermo.csv: a row every interval steps and at the end; on a restart
+ * the file is cut back to the checkpoint's step and continued. */
+PETSC_EXTERN PetscErrorCode ThermoMonitorCreate(MPI_Comm, const char *dir, PetscInt interval, Monitor *);
+/* A progress line with ETA on rank 0 every `seconds` of wall clock. */
+PETSC_EXTERN PetscErrorCode ProgressMonitorCreate(MPI_Comm, PetscReal seconds, const EngineRunLimits *, Monitor *);
+/* DIR/snapshots/ and snapshots.xdmf: every `steps` steps and/or each time
+ * the simulated time crosses a multiple of `period` (0: off); fields: a
+ * mask over the particle store (io/snapshot.h). */
+PETSC_EXTERN PetscErrorCode SnapshotMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal period, PetscInt fields, const char *options, Monitor *);
+/* DIR/checkpoints/: every `steps` steps, every `wall` seconds of wall clock
+ * (0: off), on a request (a signal: then the run stops, exit code
+ * HDEM_EXIT_CHECKPOINTED) and, with a cadence, at the end; the newest
+ * `keep` kept. */
+PETSC_EXTERN PetscErrorCode CheckpointMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep, const char *options, Monitor *);
+/* DIR/final.h5 and final.xdmf at the end of a run that was not stopped. */
+PETSC_EXTERN PetscErrorCode FinalMonitorCreate(MPI_Comm, const char *dir, const char *options, Monitor *);
+/* DIR/summary.json at the end. */
+PETSC_EXTERN PetscErrorCode SummaryMonitorCreate(MPI_Comm, const char *dir, Monitor *);
+
+/* What snapshots and the final state write of an engine: its particles,
+ * the walls as rank 0's rows (wn, wp: room for 3 PLANES_MAX each). */
+PETSC_EXTERN void OutputStateView(const Engine *, const char *options, PetscReal wn[], PetscReal wp[], SnapshotView *);
+
+#endif

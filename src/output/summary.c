@@ -1,0 +1,97 @@
+/* summary.json: what the run did, machine-readable, at its end. */
+#include "output/output.h"
+#include "io/atomicfile.h"
+#include "io/json.h"
+#include "io/options.h"
+#include "decomp/collective.h"
+#include <sys/resource.h>
+
+typedef struct {
+  char dir[PETSC_MAX_PATH_LEN];
+} Summary;
+
+/* Rank 0 writes what every rank sends it: peak memory, owned particles,
+ * busy seconds (wall clock outside the step's reduction). */
+static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *end)
+{
+  Summary      *su = (Summary *)m->data;
+  PetscMPIInt   rank, size;
+  PetscReal     lost = (PetscReal)e->lost, *mem = NULL, *owned = NULL, *busy = NULL, rss;
+  struct rusage ru;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(e->grid.comm, &rank, &size));
+  PetscCall(CollectiveSumAll(e->grid.comm, &lost, 1));
+  getrusage(RUSAGE_SELF, &ru);
+  rss = (PetscReal)ru.ru_maxrss * 1024.0;
+  if (rank == 0) PetscCall(PetscMalloc3(size, &mem, size, &owned, size, &busy));
+  PetscCall(CollectiveGatherReal(e->grid.comm, rss, mem));
+  PetscCall(CollectiveGatherReal(e->grid.comm, (PetscReal)e->p.n, owned));
+  PetscCall(CollectiveGatherReal(e->grid.comm, end->wall - e->wait_seconds, busy));
+  if (rank == 0) {
+    char       path[PETSC_MAX_PATH_LEN + 16];
+    AtomicFile af;
+    JsonWriter w;
+    PetscReal  n = (PetscReal)(e->nglobal - (PetscInt64)lost);
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/summary.json", su->dir));
+    PetscCall(AtomicFileOpen(path, &af));
+    JsonBegin(&w, af.fp);
+    JsonString(&w, "hdem_version", HDEM_VERSION);
+    JsonString(&w, "deck", OptionsDeck());
+    JsonInt(&w, "particles", e->nglobal - (PetscInt64)lost);
+    JsonInt(&w, "ranks", size);
+    JsonString(&w, "status", end->stopped ? "stopped_by_signal" : "completed");
+    JsonInt(&w, "steps", e->step);
+    JsonInt(&w, "steps_this_run", end->steps_run);
+    JsonReal(&w, "simulated_time", e->t);
+    JsonReal(&w, "wall_seconds", end->wall);
+    JsonReal(&w, "particle_steps_per_second", end->wall > 0.0 ? n * (PetscReal)end->steps_run / end->wall : 0.0);
+    JsonReal(&w, "dt_min", e->step ? e->dt_min : 0.0);
+    JsonReal(&w, "dt_max", e->dt_max);
+    JsonReal(&w, "dt_mean", e->step ? e->dt_sum / (PetscReal)e->step : 0.0);
+    JsonInt(&w, "rebuilds", e->rebuilds);
+    JsonInt(&w, "lost_particles", (PetscInt64)lost);
+    JsonString(&w, "balance_mode", BalanceModes[e->balance_mode]);
+    JsonInt(&w, "balance_moves", e->balance_moves);
+    JsonReal(&w, "imbalance", e->imbalance);
+    fprintf(af.fp, ",\n  \"peak_memory_bytes\": [");
+    for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.0f", r ? ", " : "", (double)mem[r]);
+    fprintf(af.fp, "],\n  \"owned_particles\": [");
+    for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.0f", r ? ", " : "", (double)owned[r]);
+    fprintf(af.fp, "],\n  \"busy_seconds\": [");
+    for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.6f", r ? ", " : "", (double)busy[r]);
+    fprintf(af.fp, "]");
+    JsonEnd(&w);
+    fprintf(af.fp, "\n");
+    PetscCall(AtomicFileCommit(&af, PETSC_TRUE));
+    PetscCall(PetscFree3(mem, owned, busy));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool SummaryDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+{
+  (void)m, (void)e, (void)step, (void)t_prev, (void)t, (void)req, (void)elapsed;
+  return PETSC_FALSE;
+}
+
+static PetscErrorCode SummaryDestroy(Monitor m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(m->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const MonitorOps SummaryOps = {"summary", PETSC_FALSE, NULL, NULL, SummaryDue, NULL, SummaryFinish, SummaryDestroy};
+
+PetscErrorCode SummaryMonitorCreate(MPI_Comm comm, const char *dir, Monitor *m)
+{
+  Summary *su;
+
+  PetscFunctionBeginUser;
+  (void)comm;
+  PetscCall(PetscNew(&su));
+  PetscCall(PetscStrncpy(su->dir, dir, sizeof(su->dir)));
+  PetscCall(MonitorCreate(&SummaryOps, su, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
