@@ -4,7 +4,7 @@ const char *const BalanceModes[] = {"none", "count", "time", "BalanceMode", "BAL
 
 void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal frac, PetscReal cuts[])
 {
-  PetscReal total = 0.0, below = 0.0; /* below: cost of the slabs before slab c */
+  PetscReal   total = 0.0, below = 0.0; /* below: cost of the slabs before slab c */
   PetscMPIInt c = 0;
 
   for (PetscMPIInt s = 0; s < n; s++) total += cost[s];
@@ -14,9 +14,9 @@ void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old
     PetscReal target = total * k / n, pos, room, wl = old[k] - old[k - 1], wr = old[k + 1] - old[k];
     while (c < n - 1 && below + cost[c] < target) below += cost[c++];
     /* below < target <= below + cost[c], so cost[c] > 0 but for rounding */
-    pos  = cost[c] > 0.0 ? old[c] + (target - below) / cost[c] * (old[c + 1] - old[c]) : old[k];
-    pos  = old[k] + frac * (pos - old[k]);
-    room = 0.5 * PetscMax(PetscMin(wl, wr) - wmin, 0.0);
+    pos     = cost[c] > 0.0 ? old[c] + (target - below) / cost[c] * (old[c + 1] - old[c]) : old[k];
+    pos     = old[k] + frac * (pos - old[k]);
+    room    = 0.5 * PetscMax(PetscMin(wl, wr) - wmin, 0.0);
     cuts[k] = PetscMin(PetscMax(pos, old[k] - room), old[k] + room);
   }
 }
@@ -24,7 +24,7 @@ void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old
 PetscErrorCode GridBalance(Grid *g, PetscReal cost, PetscReal wmin, PetscReal threshold, PetscReal *imbalance, PetscBool *moved)
 {
   PetscInt   ncut = 2; /* the broadcast: imbalance, moved, then every axis's cuts */
-  PetscReal *all = NULL, *buf;
+  PetscReal *all  = NULL, *buf;
 
   PetscFunctionBeginUser;
   for (int a = 0; a < 3; a++) ncut += g->dims[a] + 1;

@@ -133,7 +133,8 @@ PetscErrorCode CollectiveReduceMixed(MPI_Comm comm, PetscInt n, PetscReal v[], c
   CollectiveLayout *l = NULL;
 
   PetscFunctionBeginUser;
-  PetscCheck(n > 0 && n <= COLLECTIVE_MIXED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a mixed reduction of %" PetscInt_FMT " values (at most %d)", n, COLLECTIVE_MIXED_MAX);
+  PetscCheck(n > 0 && n <= COLLECTIVE_MIXED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a mixed reduction of %" PetscInt_FMT " values (at most %d)", n,
+             COLLECTIVE_MIXED_MAX);
   for (PetscInt k = 0; k < collective_nlayout && !l; k++)
     if (collective_layout[k].n == n && !memcmp(collective_layout[k].ops, ops, (size_t)n * sizeof(*ops))) l = &collective_layout[k];
   if (!l) { /* the values as one element, so that no implementation splits them */
@@ -174,13 +175,15 @@ PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const 
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscCalloc5(size, &scnt, size + 1, &sdsp, size, &rcnt, size + 1, &rdsp, size, &fill));
   for (PetscInt i = 0; i < n; i++) {
-    PetscCheck(dest[i] >= 0 && dest[i] < size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "route: destination rank %d of item %" PetscInt_FMT " is not in [0, %d)", dest[i], i, size);
+    PetscCheck(dest[i] >= 0 && dest[i] < size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "route: destination rank %d of item %" PetscInt_FMT " is not in [0, %d)", dest[i], i, size);
     scnt[dest[i]]++;
   }
   PetscCallMPI(MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm));
   for (PetscMPIInt r = 0; r < size; r++) {
     total += rcnt[r];
-    PetscCheck((PetscInt64)sdsp[r] + (PetscInt64)scnt[r] * width < PETSC_MPI_INT_MAX && total * width < PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "route: too much data for one rank; use more ranks");
+    PetscCheck((PetscInt64)sdsp[r] + (PetscInt64)scnt[r] * width < PETSC_MPI_INT_MAX && total * width < PETSC_MPI_INT_MAX, PETSC_COMM_SELF,
+               PETSC_ERR_INT_OVERFLOW, "route: too much data for one rank; use more ranks");
     sdsp[r + 1] = sdsp[r] + scnt[r] * (PetscMPIInt)width;
     rdsp[r + 1] = rdsp[r] + rcnt[r] * (PetscMPIInt)width;
     scnt[r] *= (PetscMPIInt)width;

@@ -27,7 +27,8 @@ typedef enum {
 PETSC_EXTERN PetscErrorCode CollectiveReduceMixed(MPI_Comm, PetscInt n, PetscReal v[], const CollectiveOp ops[]);
 /* Sends each of n records (width reals) to rank dest[i]; *out (PetscFree it)
  * holds what arrived, by source rank then the sender's order. */
-PETSC_EXTERN PetscErrorCode CollectiveRoute(MPI_Comm, PetscInt n, PetscInt width, const PetscReal *items, const PetscMPIInt *dest, PetscInt *nout, PetscReal **out);
+PETSC_EXTERN PetscErrorCode CollectiveRoute(MPI_Comm, PetscInt n, PetscInt width, const PetscReal *items, const PetscMPIInt *dest, PetscInt *nout,
+                                            PetscReal **out);
 PETSC_EXTERN PetscErrorCode CollectiveGatherReal(MPI_Comm, PetscReal v, PetscReal *all); /* all: size entries on rank 0 */
 PETSC_EXTERN PetscErrorCode CollectiveBarrier(MPI_Comm);
 PETSC_EXTERN void           CollectiveAbort(MPI_Comm, int code);

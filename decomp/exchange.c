@@ -10,8 +10,12 @@ PetscErrorCode ExchangeCreate(const Grid *g, PetscReal cut, Exchange *ex)
     /* the narrowest slab from the cuts every rank holds, not this rank's own:
      * slabs equal but for rounding must not pass on some ranks and fail on others */
     for (PetscMPIInt c = 0; c < g->dims[a]; c++) width = PetscMin(width, g->cuts[a][c + 1] - g->cuts[a][c]);
-    PetscCheck(g->dims[a] == 1 || cut <= width, g->comm, PETSC_ERR_USER_INPUT, "the ghost cutoff %.12g m (largest diameter + skin) exceeds the narrowest subdomain width %.12g m along axis %d: use fewer ranks along that axis (-domain_grid) or a larger box", (double)cut, (double)width, a);
-    PetscCheck(!g->periodic[a] || 2.0 * cut < L, g->comm, PETSC_ERR_USER_INPUT, "the periodic box length %g m along axis %d must exceed twice the ghost cutoff %g m", (double)L, a, (double)cut);
+    PetscCheck(g->dims[a] == 1 || cut <= width, g->comm, PETSC_ERR_USER_INPUT,
+               "the ghost cutoff %.12g m (largest diameter + skin) exceeds the narrowest subdomain width %.12g m along axis %d: use fewer ranks along that "
+               "axis (-domain_grid) or a larger box",
+               (double)cut, (double)width, a);
+    PetscCheck(!g->periodic[a] || 2.0 * cut < L, g->comm, PETSC_ERR_USER_INPUT,
+               "the periodic box length %g m along axis %d must exceed twice the ghost cutoff %g m", (double)L, a, (double)cut);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -41,7 +45,8 @@ PetscErrorCode ExchangeReleaseBuffers(Exchange *ex)
 static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64 need)
 {
   PetscFunctionBeginUser;
-  PetscCheck(need <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "a halo message of %" PetscInt64_FMT " reals is more than one exchange can carry (%d): use more ranks", need, (int)PETSC_MPI_INT_MAX);
+  PetscCheck(need <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "a halo message of %" PetscInt64_FMT " reals is more than one exchange can carry (%d): use more ranks", need, (int)PETSC_MPI_INT_MAX);
   if (need > *cap) {
     *cap = (PetscInt)PetscMax(need, PetscMin((PetscInt64)PETSC_MPI_INT_MAX, 2 * (PetscInt64)*cap));
     PetscCall(PetscFree(*buf));
@@ -101,8 +106,10 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
       else if (*x < g->lo[a]) *x += L;
       /* a hair below lo wraps to hi by rounding, and a hair above hi to just
        * below lo: either is the box's start */
-      if (*x == g->hi[a] || (*x < g->lo[a] && *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a])))) *x = g->lo[a];
-      PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", (*st->id)[i], a);
+      if (*x == g->hi[a] || (*x < g->lo[a] && *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a]))))
+        *x = g->lo[a];
+      PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", (*st->id)[i], a);
     }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -111,7 +118,8 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
  * particle rows, then their records), their records marked, the stayers
  * compacted and the lost counted.  dest: per owned row, 0 stays, 1 leaves
  * across this side, 2 is lost through a wall. */
-static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordStore *rs, const PetscInt *dest, PetscInt np, PetscInt nrec, PetscInt nleave, PetscInt *nlost, PetscInt *len)
+static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordStore *rs, const PetscInt *dest, PetscInt np, PetscInt nrec, PetscInt nleave,
+                                          PetscInt *nlost, PetscInt *len)
 {
   const PetscInt64 *id = *st->id;
   PetscInt          pw = FieldStorePackWidth(st, FIELD_GHOST), q = 0;
@@ -155,7 +163,7 @@ static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordSt
 static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st, RecordStore *rs, Scratch *sc, const PetscReal *rb)
 {
   PetscInt         rp = (PetscInt)rb[0], rrec = (PetscInt)rb[1], n0 = *st->n;
-  const PetscReal *c  = rb + 2;
+  const PetscReal *c = rb + 2;
 
   PetscFunctionBeginUser;
   PetscCall(FieldStoreReserve(st, n0 + rp));
@@ -163,12 +171,15 @@ static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st
   FieldStoreZero(st, FIELD_OWNED, n0, rp); /* force sums and build positions start afresh */
   c += (size_t)rp * FieldStorePackWidth(st, FIELD_GHOST);
   for (PetscInt i = n0; i < n0 + rp; i++) {
-    PetscReal xa = (*st->x)[3 * i + a];
+    PetscReal xa     = (*st->x)[3 * i + a];
     (*st->owner)[i]  = g->rank;
     (*st->origin)[i] = -1;
     (*st->flags)[i] &= ~FIELD_SELF_IMAGE;
     for (int d = 0; d < 3; d++) (*st->image)[3 * i + d] = 0;
-    PetscCheck(ExchangeDirection(g, a, xa) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry; the step is too long for its speed", (*st->id)[i], a, (double)xa, (double)g->sublo[a], (double)g->subhi[a]);
+    PetscCheck(ExchangeDirection(g, a, xa) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the "
+               "exchange can carry; the step is too long for its speed",
+               (*st->id)[i], a, (double)xa, (double)g->sublo[a], (double)g->subhi[a]);
   }
   *st->n = n0 + rp;
   for (PetscInt k = 0; k < rrec; k++, c += RecordStorePackWidth(rs)) PetscCall(RecordStoreAddPacked(rs, c));
@@ -196,7 +207,10 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, FieldStore *st, Reco
       for (PetscInt i = 0; i < *st->n; i++) {
         const PetscInt64 id  = (*st->id)[i];
         int              dir = ExchangeDirection(g, a, (*st->x)[3 * i + a]);
-        PetscCheck(dir >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry", id, a, (double)(*st->x)[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
+        PetscCheck(dir >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                   "particle %" PetscInt64_FMT
+                   " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry",
+                   id, a, (double)(*st->x)[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
         dest[i] = (dir == 3 && s == 0) ? 2 : (dir == 1 + s ? 1 : 0);
         if (dest[i] == 1 && to == MPI_PROC_NULL) dest[i] = 2;
         if (dest[i]) nleave++;
@@ -272,8 +286,9 @@ static PetscErrorCode ExchangeBordersSelf(const Grid *g, Exchange *ex, FieldStor
  * neighbour's as ghosts here. */
 static PetscErrorCode ExchangeBordersSwap(const Grid *g, Exchange *ex, FieldStore *st, PetscInt sw, const PetscInt shift[3], PetscMPIInt to, PetscMPIInt from)
 {
-  PetscInt         ns = ex->nsend[sw], w = FieldStorePackWidth(st, FIELD_GHOST), nr, o0;
-  PetscInt         oimg = FieldStorePackOffset(st, FIELD_GHOST, FieldStoreFind(st, "image")), oorg = FieldStorePackOffset(st, FIELD_GHOST, FieldStoreFind(st, "origin"));
+  PetscInt ns = ex->nsend[sw], w = FieldStorePackWidth(st, FIELD_GHOST), nr, o0;
+  PetscInt oimg = FieldStorePackOffset(st, FIELD_GHOST, FieldStoreFind(st, "image")),
+           oorg = FieldStorePackOffset(st, FIELD_GHOST, FieldStoreFind(st, "origin"));
   const PetscReal *rb;
 
   PetscFunctionBeginUser;
@@ -335,7 +350,8 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, FieldStore *st)
 static PetscErrorCode ForwardSelf(Exchange *ex, FieldStore *st, PetscInt sw)
 {
   PetscFunctionBeginUser;
-  PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB, "self forward of %" PetscInt_FMT " particles, expected %" PetscInt_FMT, ex->nsend[sw], ex->nrecv[sw]);
+  PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB, "self forward of %" PetscInt_FMT " particles, expected %" PetscInt_FMT,
+             ex->nsend[sw], ex->nrecv[sw]);
   for (PetscInt k = 0; k < ex->nsend[sw]; k++) FieldStoreCopyFields(st, FIELD_FORWARD, ex->recv_start[sw] + k, ex->send[sw][k]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -358,7 +374,7 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, FieldStore *st, Pets
       nr[s] = from[s] == MPI_PROC_NULL ? 0 : ex->nrecv[2 * a + s];
     }
     if (to[0] == MPI_PROC_NULL && from[0] == MPI_PROC_NULL) continue; /* walls on both sides */
-    if (to[0] == g->rank) { /* one subdomain along the axis: both sides are this rank's own images */
+    if (to[0] == g->rank) {                                           /* one subdomain along the axis: both sides are this rank's own images */
       for (int s = 0; s < 2 && images; s++) PetscCall(ForwardSelf(ex, st, 2 * a + s));
       continue;
     }

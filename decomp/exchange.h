@@ -18,13 +18,13 @@
 #include "decomp/records.h"
 
 typedef struct {
-  PetscInt  nsend[6], nrecv[6], recv_start[6];
-  LocalInt *send[6];   /* local indices sent in each swap */
-  PetscInt  send_cap[6];
+  PetscInt   nsend[6], nrecv[6], recv_start[6];
+  LocalInt  *send[6]; /* local indices sent in each swap */
+  PetscInt   send_cap[6];
   PetscReal *sbuf, *rbuf; /* persistent buffers */
   PetscInt   sbuf_cap, rbuf_cap;
-  PetscReal  cut;       /* ghost cutoff */
-  PetscBool  self[6];   /* the swap is this rank's own periodic images, made in place */
+  PetscReal  cut;     /* ghost cutoff */
+  PetscBool  self[6]; /* the swap is this rank's own periodic images, made in place */
   LocalInt  *root;
   PetscInt   root_cap; /* per local particle at the last borders: itself, or for an image made in
                                 place the particle whose motion it copies (followed to one that is not) */
@@ -35,7 +35,8 @@ PETSC_EXTERN PetscErrorCode ExchangeDestroy(Exchange *);
 /* Frees the message buffers (the next exchange makes its own): a rebuild's
  * migration and borders need larger ones than the steps' forward halo. */
 PETSC_EXTERN PetscErrorCode ExchangeReleaseBuffers(Exchange *);
-PETSC_EXTERN PetscErrorCode ExchangeMigrate(const Grid *, Exchange *, FieldStore *, RecordStore *, Scratch *, PetscInt *nlost); /* Scratch: for the records' sorts */
+PETSC_EXTERN PetscErrorCode ExchangeMigrate(const Grid *, Exchange *, FieldStore *, RecordStore *, Scratch *,
+                                            PetscInt *nlost); /* Scratch: for the records' sorts */
 PETSC_EXTERN PetscErrorCode ExchangeBorders(const Grid *, Exchange *, FieldStore *);
 /* The ghosts' motion from their owners.  With images, a rank's own periodic
  * images too; without, they are left as they are: for lists aliased to

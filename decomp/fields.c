@@ -11,7 +11,8 @@ size_t FieldStoreElementSize(const Field *f)
   return FieldTypeSize(f->type) * (size_t)f->ncomp;
 }
 
-PetscErrorCode FieldStoreCreate(FieldStore *st, PetscInt *n, PetscInt *nghost, PetscInt64 **id, PetscReal **x, signed char **image, LocalInt **owner, LocalInt **origin, LocalInt **flags)
+PetscErrorCode FieldStoreCreate(FieldStore *st, PetscInt *n, PetscInt *nghost, PetscInt64 **id, PetscReal **x, signed char **image, LocalInt **owner,
+                                LocalInt **origin, LocalInt **flags)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(st, sizeof(*st)));
@@ -30,7 +31,7 @@ PetscErrorCode FieldStoreCreate(FieldStore *st, PetscInt *n, PetscInt *nghost, P
 static PetscErrorCode FieldAllocate(FieldStore *st, Field *f)
 {
   PetscInt rows = (f->flags & FIELD_OWNED) ? st->ocap : st->cap;
-  size_t   es   = FieldStoreElementSize(f), pad = (f->flags & FIELD_PAD) ? FieldTypeSize(f->type) : 0;
+  size_t   es = FieldStoreElementSize(f), pad = (f->flags & FIELD_PAD) ? FieldTypeSize(f->type) : 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscRealloc((size_t)rows * es + pad + 1, f->data));
@@ -47,7 +48,8 @@ PetscErrorCode FieldStoreAdd(FieldStore *st, const char *name, FieldType type, P
   PetscCheck(st->nfield < FIELD_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "field %s: a store holds at most %d fields", name, FIELD_MAX);
   PetscCheck(FieldStoreFind(st, name) < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "field %s is registered twice", name);
   PetscCheck(!(flags & FIELD_FORWARD) || type == FIELD_REAL, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "field %s: only reals are forwarded", name);
-  PetscCheck(!((flags & FIELD_OWNED) && (flags & (FIELD_GHOST | FIELD_FORWARD))), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "field %s: an owned-only field does not travel to ghosts", name);
+  PetscCheck(!((flags & FIELD_OWNED) && (flags & (FIELD_GHOST | FIELD_FORWARD))), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "field %s: an owned-only field does not travel to ghosts", name);
   f = &st->field[st->nfield++];
   PetscCall(PetscStrncpy(f->name, name, sizeof(f->name)));
   f->type = type, f->ncomp = ncomp, f->flags = flags, f->data = data;
@@ -106,7 +108,9 @@ PetscErrorCode FieldStoreReserveGhosts(FieldStore *st, PetscInt cap)
   PetscFunctionBeginUser;
   if (cap <= st->cap) PetscFunctionReturn(PETSC_SUCCESS);
   /* local indices are 32-bit, and so are the sieve's gather offsets 3 i */
-  PetscCheck(cap <= LOCAL_INT_MAX / 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank holds %" PetscInt_FMT " particles with its ghosts, more than its 32-bit local indices allow (%d): run on more ranks", cap, (int)(LOCAL_INT_MAX / 3));
+  PetscCheck(cap <= LOCAL_INT_MAX / 3, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "a rank holds %" PetscInt_FMT " particles with its ghosts, more than its 32-bit local indices allow (%d): run on more ranks", cap,
+             (int)(LOCAL_INT_MAX / 3));
   cap = PetscMin(LOCAL_INT_MAX / 3, PetscMax(cap, st->cap + st->cap / 4));
   PetscCall(FieldStoreGrow(st, PETSC_FALSE, cap));
   st->cap = cap;
@@ -240,7 +244,7 @@ void FieldStorePermuteOwned(FieldStore *st, const LocalInt *perm, void *buf)
     const Field *f  = &st->field[k];
     size_t       sz = FieldTypeSize(f->type);
     PetscInt     bs = f->ncomp;
-    char        *c  = (char *)*f->data, *b = (char *)buf;
+    char        *c = (char *)*f->data, *b = (char *)buf;
     if (!c) continue;
     for (PetscInt q = 0; q < bs; q++) {
 #define FIELD_PERMUTE(SZ) \
@@ -319,8 +323,8 @@ void FieldStorePack(const FieldStore *st, unsigned mask, PetscInt nrows, const L
     PetscReal *b = buf + (size_t)r * w;
     size_t     i = (size_t)rows[r];
     for (PetscInt q = 0; q < np; q++) {
-      const FieldPlan *f = &plan[q];
-      PetscReal       *o = b + f->off;
+      const FieldPlan *f  = &plan[q];
+      PetscReal       *o  = b + f->off;
       const PetscInt   nc = f->nc;
       switch (f->type) { /* per field, not per value */
       case FIELD_INT64:

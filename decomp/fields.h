@@ -49,10 +49,10 @@ typedef struct {
 } Field;
 
 typedef struct {
-  PetscInt  *n, *nghost; /* the owner's counts of owned and ghost rows */
-  PetscInt   cap, ocap;  /* rows allocated: all fields, and the owned-only ones */
-  PetscInt   nfield;
-  Field      field[FIELD_MAX];
+  PetscInt *n, *nghost; /* the owner's counts of owned and ghost rows */
+  PetscInt  cap, ocap;  /* rows allocated: all fields, and the owned-only ones */
+  PetscInt  nfield;
+  Field     field[FIELD_MAX];
   /* the decomposition's fields, as the owner holds them */
   PetscInt64  **id;
   PetscReal   **x;
@@ -63,7 +63,8 @@ typedef struct {
 /* The decomposition's fields (all but flags travel as FIELD_GHOST; position
  * also FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT, id and flags
  * FIELD_CHECKPOINT, id FIELD_SNAPSHOT), then the owner adds its own. */
-PETSC_EXTERN PetscErrorCode FieldStoreCreate(FieldStore *, PetscInt *n, PetscInt *nghost, PetscInt64 **id, PetscReal **x, signed char **image, LocalInt **owner, LocalInt **origin, LocalInt **flags);
+PETSC_EXTERN PetscErrorCode FieldStoreCreate(FieldStore *, PetscInt *n, PetscInt *nghost, PetscInt64 **id, PetscReal **x, signed char **image, LocalInt **owner,
+                                             LocalInt **origin, LocalInt **flags);
 PETSC_EXTERN PetscErrorCode FieldStoreAdd(FieldStore *, const char *name, FieldType, PetscInt ncomp, unsigned flags, void **data);
 PETSC_EXTERN PetscErrorCode FieldStoreDestroy(FieldStore *);
 /* Frees the fields with any of the flags (FIELD_STEPPING at a run's end). */
@@ -78,17 +79,17 @@ PETSC_EXTERN PetscErrorCode FieldStoreReserve(FieldStore *, PetscInt cap);
  * owner and origin (-1); returns its index. */
 PETSC_EXTERN PetscErrorCode FieldStoreAppend(FieldStore *, PetscInt *row);
 /* Row from into row to, every field (owned-only ones where both rows have them). */
-PETSC_EXTERN void           FieldStoreCopyRow(FieldStore *, PetscInt to, PetscInt from);
+PETSC_EXTERN void FieldStoreCopyRow(FieldStore *, PetscInt to, PetscInt from);
 /* The owned rows whose drop is 0 moved down, in order, over those dropped;
  * the owned count becomes theirs. */
 PETSC_EXTERN PetscErrorCode FieldStoreCompactOwned(FieldStore *, const PetscInt *drop);
 /* Rows to .. to + nrows - 1 take rows from[0 .. nrows-1], the fields with
  * any of the flags mask (images made in place). */
-PETSC_EXTERN void           FieldStoreGatherRows(FieldStore *, unsigned mask, PetscInt to, PetscInt nrows, const LocalInt *from);
+PETSC_EXTERN void FieldStoreGatherRows(FieldStore *, unsigned mask, PetscInt to, PetscInt nrows, const LocalInt *from);
 /* Owned rows into the order perm (row k takes row perm[k]); buf: room for
  * n elements of the largest field. */
-PETSC_EXTERN void           FieldStorePermuteOwned(FieldStore *, const LocalInt *perm, void *buf);
-PETSC_EXTERN size_t         FieldStoreElementSize(const Field *);
+PETSC_EXTERN void   FieldStorePermuteOwned(FieldStore *, const LocalInt *perm, void *buf);
+PETSC_EXTERN size_t FieldStoreElementSize(const Field *);
 
 /* Rows as reals (integers are exact below 2^53, which ids are checked
  * against): the fields with any of the flags mask, in table order, each
@@ -97,12 +98,12 @@ PETSC_EXTERN PetscInt FieldStorePackWidth(const FieldStore *, unsigned mask);
 /* Where field f starts in such a row, or -1 if it is not packed. */
 PETSC_EXTERN PetscInt FieldStorePackOffset(const FieldStore *, unsigned mask, PetscInt f);
 /* Rows rows[0 .. nrows-1] into consecutive packed rows of buf. */
-PETSC_EXTERN void     FieldStorePack(const FieldStore *, unsigned mask, PetscInt nrows, const LocalInt *rows, PetscReal *buf);
+PETSC_EXTERN void FieldStorePack(const FieldStore *, unsigned mask, PetscInt nrows, const LocalInt *rows, PetscReal *buf);
 /* Consecutive packed rows of buf into rows start .. start + nrows - 1. */
-PETSC_EXTERN void     FieldStoreUnpack(FieldStore *, unsigned mask, PetscInt start, PetscInt nrows, const PetscReal *buf);
+PETSC_EXTERN void FieldStoreUnpack(FieldStore *, unsigned mask, PetscInt start, PetscInt nrows, const PetscReal *buf);
 /* Zero the fields with any of the flags mask in rows start .. start + nrows - 1. */
-PETSC_EXTERN void     FieldStoreZero(FieldStore *, unsigned mask, PetscInt start, PetscInt nrows);
+PETSC_EXTERN void FieldStoreZero(FieldStore *, unsigned mask, PetscInt start, PetscInt nrows);
 /* The fields with any of the flags mask of row from into row to (an image made in place). */
-PETSC_EXTERN void     FieldStoreCopyFields(FieldStore *, unsigned mask, PetscInt to, PetscInt from);
+PETSC_EXTERN void FieldStoreCopyFields(FieldStore *, unsigned mask, PetscInt to, PetscInt from);
 
 #endif

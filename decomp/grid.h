@@ -28,11 +28,11 @@ PETSC_EXTERN PetscErrorCode GridDestroy(Grid *);
 PETSC_EXTERN PetscErrorCode GridChooseDims(PetscMPIInt size, const PetscReal len[3], const PetscInt dims_req[3], PetscMPIInt dims[3]);
 /* Bound c of the dims slabs along an axis: lo at c = 0, hi at c = dims, the
  * same bits for the subhi of slab c - 1 and the sublo of slab c. */
-PETSC_EXTERN PetscReal      GridCut(PetscReal lo, PetscReal hi, PetscMPIInt c, PetscMPIInt dims);
+PETSC_EXTERN PetscReal GridCut(PetscReal lo, PetscReal hi, PetscMPIInt c, PetscMPIInt dims);
 
 /* The slab along axis a holding x: the c with cuts[c] <= x < cuts[c + 1],
  * clamped to the grid (the caller wraps or rejects points outside). */
-PETSC_EXTERN PetscMPIInt    GridSlabOf(const Grid *, int a, PetscReal x);
+PETSC_EXTERN PetscMPIInt GridSlabOf(const Grid *, int a, PetscReal x);
 /* Not collective, but every rank must pass the same cuts (dims[a] + 1,
  * lo and hi kept, strictly increasing); updates this rank's bounds. */
 PETSC_EXTERN PetscErrorCode GridSetCuts(Grid *, int a, const PetscReal cuts[]);

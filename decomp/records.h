@@ -52,10 +52,10 @@ PETSC_EXTERN PetscErrorCode RecordStoreClear(RecordStore *); /* empty, keeping t
 PETSC_EXTERN PetscErrorCode RecordStoreSort(RecordStore *, Scratch *);
 /* In a sorted store: the first record of an owner id (one binary search per
  * particle, not per pair), and from there the record of (kind, partner). */
-PETSC_EXTERN PetscInt       RecordStoreFirst(const RecordStore *, PetscInt64 owner);
-PETSC_EXTERN const void    *RecordStoreFind(const RecordStore *, PetscInt first, const RecordKey *);
+PETSC_EXTERN PetscInt    RecordStoreFirst(const RecordStore *, PetscInt64 owner);
+PETSC_EXTERN const void *RecordStoreFind(const RecordStore *, PetscInt first, const RecordKey *);
 /* Keeps the records whose mark is 0, in order (mark: one per record). */
-PETSC_EXTERN void           RecordStoreCompact(RecordStore *, const unsigned char *mark);
+PETSC_EXTERN void RecordStoreCompact(RecordStore *, const unsigned char *mark);
 
 static inline RecordHead *RecordStoreHead(const RecordStore *s, PetscInt k)
 {
@@ -64,7 +64,7 @@ static inline RecordHead *RecordStoreHead(const RecordStore *s, PetscInt k)
 
 static inline RecordKey RecordStoreKey(const RecordStore *s, PetscInt k)
 {
-  const RecordHead *h = RecordStoreHead(s, k);
+  const RecordHead *h   = RecordStoreHead(s, k);
   RecordKey         key = {h->owner, h->kp >> RECORD_KIND_SHIFT, h->kp & (((PetscInt64)1 << RECORD_KIND_SHIFT) - 1)};
   return key;
 }

@@ -18,10 +18,10 @@
 #endif
 
 struct _p_H5File {
-  MPI_Comm comm;
-  hid_t    file, dxpl;
+  MPI_Comm  comm;
+  hid_t     file, dxpl;
   PetscBool writing;
-  char     path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
+  char      path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
 };
 
 /* The most specific message on HDF5's error stack (e.g. "truncated file"). */
@@ -341,13 +341,13 @@ static PetscErrorCode H5FileOpenDataset(H5File f, const char *name, H5FileType t
   int         ndims;
   hsize_t     dims[2] = {0, 0};
   H5T_class_t got, want = type == H5FILE_REAL ? H5T_FLOAT : H5T_INTEGER;
-  htri_t      exists  = 0;
+  htri_t      exists = 0;
   const char *leaf;
 
   PetscFunctionBeginUser;
   *dset = -1;
   if (found) {
-    const char *slash = strrchr(name, '/');
+    const char *slash      = strrchr(name, '/');
     char        gname[256] = "/";
     if (slash) {
       memcpy(gname, name, (size_t)(slash - name));
@@ -366,13 +366,16 @@ static PetscErrorCode H5FileOpenDataset(H5File f, const char *name, H5FileType t
   PetscCallHDF5(f->path, dtype = H5Dget_type(*dset));
   PetscCallHDF5(f->path, got = H5Tget_class(dtype));
   PetscCallHDF5(f->path, H5Tclose(dtype));
-  PetscCheck(got == want, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s is not %s", f->path, name, want == H5T_INTEGER ? "an integer dataset" : "a floating-point dataset");
+  PetscCheck(got == want, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s is not %s", f->path, name,
+             want == H5T_INTEGER ? "an integer dataset" : "a floating-point dataset");
   PetscCallHDF5(f->path, space = H5Dget_space(*dset));
   PetscCallHDF5(f->path, ndims = H5Sget_simple_extent_ndims(space));
-  PetscCheck(ndims == (ncomp > 1 ? 2 : 1), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s has %d dimensions, expected %d", f->path, name, ndims, ncomp > 1 ? 2 : 1);
+  PetscCheck(ndims == (ncomp > 1 ? 2 : 1), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s has %d dimensions, expected %d", f->path, name, ndims,
+             ncomp > 1 ? 2 : 1);
   PetscCallHDF5(f->path, H5Sget_simple_extent_dims(space, dims, NULL));
   PetscCallHDF5(f->path, H5Sclose(space));
-  PetscCheck(ncomp == 1 || dims[1] == (hsize_t)ncomp, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s has %llu columns, expected %" PetscInt_FMT, f->path, name, (unsigned long long)dims[1], ncomp);
+  PetscCheck(ncomp == 1 || dims[1] == (hsize_t)ncomp, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s has %llu columns, expected %" PetscInt_FMT, f->path,
+             name, (unsigned long long)dims[1], ncomp);
   *N = (PetscInt64)dims[0];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -396,7 +399,8 @@ PetscErrorCode H5FileReadRows(H5File f, const char *name, H5FileType type, Petsc
 
   PetscFunctionBeginUser;
   PetscCall(H5FileOpenDataset(f, name, type, ncomp, &dset, &N, NULL));
-  PetscCheck(off >= 0 && n >= 0 && off + n <= N, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s has %" PetscInt64_FMT " rows, rows %" PetscInt64_FMT "..%" PetscInt64_FMT " were asked for", f->path, name, N, off, off + n);
+  PetscCheck(off >= 0 && n >= 0 && off + n <= N, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: /%s has %" PetscInt64_FMT " rows, rows %" PetscInt64_FMT "..%" PetscInt64_FMT " were asked for", f->path, name, N, off, off + n);
   PetscCall(H5FileSelect(f, N, off, n, ncomp, &fspace, &mspace));
   if (N) PetscCallHDF5(f->path, H5Dread(dset, H5FileMemType(type), mspace, fspace, f->dxpl, buf && n ? buf : (void *)&dummy));
   PetscCallHDF5(f->path, H5Sclose(mspace));
@@ -465,7 +469,8 @@ PetscErrorCode H5FileReadAttrString(H5File f, const char *name, char **v, PetscB
   if (attr < 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallHDF5(f->path, ftype = H5Aget_type(attr));
   PetscCallHDF5(f->path, vlen = H5Tis_variable_str(ftype));
-  PetscCheck(H5Tget_class(ftype) == H5T_STRING && !vlen, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute /%s is not a fixed-length string", f->path, name);
+  PetscCheck(H5Tget_class(ftype) == H5T_STRING && !vlen, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute /%s is not a fixed-length string", f->path,
+             name);
   len = H5Tget_size(ftype);
   PetscCallHDF5(f->path, mtype = H5Tcopy(H5T_C_S1));
   PetscCallHDF5(f->path, H5Tset_size(mtype, len + 1));
@@ -488,7 +493,8 @@ PetscErrorCode H5FileBlock(MPI_Comm comm, PetscInt64 N, PetscInt64 *off, PetscIn
   base = N / size;
   cnt  = base + (rank < N % size ? 1 : 0);
   *off = rank * base + PetscMin((PetscInt64)rank, N % size);
-  PetscCheck(cnt <= PETSC_MAX_INT / 16, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "%" PetscInt64_FMT " rows on one rank do not fit PetscInt: read on more ranks", cnt);
+  PetscCheck(cnt <= PETSC_MAX_INT / 16, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "%" PetscInt64_FMT " rows on one rank do not fit PetscInt: read on more ranks",
+             cnt);
   *n = (PetscInt)cnt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -23,8 +23,8 @@ typedef struct _p_H5File *H5File;
 
 PETSC_EXTERN PetscErrorCode H5FileCreate(MPI_Comm, const char *path, H5File *);
 PETSC_EXTERN PetscErrorCode H5FileOpen(MPI_Comm, const char *path, H5File *); /* read-only; a missing, truncated or corrupt file is an error naming it */
-PETSC_EXTERN PetscErrorCode H5FileCommit(H5File *);                          /* close a created file and give it its final name */
-PETSC_EXTERN PetscErrorCode H5FileClose(H5File *);                           /* close an opened file, or abandon a created one (its .tmp is removed) */
+PETSC_EXTERN PetscErrorCode H5FileCommit(H5File *);                           /* close a created file and give it its final name */
+PETSC_EXTERN PetscErrorCode H5FileClose(H5File *);                            /* close an opened file, or abandon a created one (its .tmp is removed) */
 /* After ierr from this rank's part of a collective read or write: nothing if
  * 0; else, with other ranks, which may be waiting inside one of its
  * collectives where no cleanup reaches them, the run is aborted (a created

@@ -7,7 +7,7 @@
 
 /* Ids travel to the other ranks as PetscReal (collective.h has no 64-bit
  * integer broadcast and PetscInt is 32-bit here): exact up to 2^53. */
-#define LMP_ID_MAX    9007199254740992LL
+#define LMP_ID_MAX     9007199254740992LL
 #define LMP_MAX_TOKENS 32
 
 /* "path:line: " prefix of every format error */
@@ -182,7 +182,7 @@ static PetscErrorCode ParseInt64(const Reader *rd, const char *s, const char *wh
 
 static PetscErrorCode ParseReal(const Reader *rd, const char *s, const char *what, PetscReal *v)
 {
-  char *end;
+  char  *end;
   double x;
 
   PetscFunctionBeginUser;
@@ -215,24 +215,30 @@ static PetscErrorCode ReadAtomLine(Reader *rd, LammpsData *d, PetscInt i)
   PetscInt64         id, t, img;
 
   PetscFunctionBeginUser;
-  PetscCheck(rd->ntok == 7 || rd->ntok == 10, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom_style sphere Atoms lines have 7 columns (id type diameter density x y z) or 10 (then image flags ix iy iz); found %d", ATARGS(rd), rd->ntok);
+  PetscCheck(rd->ntok == 7 || rd->ntok == 10, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "atom_style sphere Atoms lines have 7 columns (id type diameter density x y z) or 10 (then image flags ix iy iz); found %d", ATARGS(rd),
+             rd->ntok);
   PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &id));
   PetscCheck(id >= 1 && id <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom id %" PetscInt64_FMT " is outside [1, 2^53]", ATARGS(rd), id);
   PetscCall(ParseInt64(rd, rd->tok[1], "atom type", &t));
-  PetscCheck(t >= 1 && t <= d->ntypes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom %" PetscInt64_FMT " has type %" PetscInt64_FMT ", outside the header's 1..%" PetscInt_FMT " atom types", ATARGS(rd), id, t, d->ntypes);
+  PetscCheck(t >= 1 && t <= d->ntypes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "atom %" PetscInt64_FMT " has type %" PetscInt64_FMT ", outside the header's 1..%" PetscInt_FMT " atom types", ATARGS(rd), id, t, d->ntypes);
   PetscCall(ParseReal(rd, rd->tok[2], "diameter", &d->diameter[i]));
-  PetscCheck(d->diameter[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom %" PetscInt64_FMT " has diameter %g: it must be positive (point particles are not supported)", ATARGS(rd), id, (double)d->diameter[i]);
+  PetscCheck(d->diameter[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "atom %" PetscInt64_FMT " has diameter %g: it must be positive (point particles are not supported)", ATARGS(rd), id, (double)d->diameter[i]);
   PetscCall(ParseReal(rd, rd->tok[3], "density", &d->density[i]));
-  PetscCheck(d->density[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom %" PetscInt64_FMT " has density %g: it must be positive", ATARGS(rd), id, (double)d->density[i]);
+  PetscCheck(d->density[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom %" PetscInt64_FMT " has density %g: it must be positive", ATARGS(rd), id,
+             (double)d->density[i]);
   for (int j = 0; j < 3; j++) {
     PetscReal xj;
     PetscCall(ParseReal(rd, rd->tok[4 + j], axis[j], &xj));
-    PetscCheck(xj >= d->lo[j] && xj <= d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom %" PetscInt64_FMT " at %s = %g is outside the box [%g, %g]", ATARGS(rd), id, axis[j], (double)xj, (double)d->lo[j], (double)d->hi[j]);
+    PetscCheck(xj >= d->lo[j] && xj <= d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               AT "atom %" PetscInt64_FMT " at %s = %g is outside the box [%g, %g]", ATARGS(rd), id, axis[j], (double)xj, (double)d->lo[j], (double)d->hi[j]);
     d->x[3 * i + j] = xj;
   }
   for (int j = 7; j < rd->ntok; j++) PetscCall(ParseInt64(rd, rd->tok[j], "image flag", &img));
-  d->id[i]       = id;
-  d->type[i]     = (PetscInt)t;
+  d->id[i]        = id;
+  d->type[i]      = (PetscInt)t;
   rd->atomline[i] = rd->lineno;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -243,7 +249,8 @@ static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
   PetscInt lo = 0, hi = d->n;
 
   PetscFunctionBeginUser;
-  PetscCheck(rd->ntok == 7, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d", ATARGS(rd), rd->ntok);
+  PetscCheck(rd->ntok == 7, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d",
+             ATARGS(rd), rd->ntok);
   PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &key.id));
   while (lo < hi) {
     PetscInt mid = lo + (hi - lo) / 2;
@@ -251,7 +258,8 @@ static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
     else hi = mid;
   }
   if (lo < d->n && rd->sorted[lo].id == key.id) hit = &rd->sorted[lo];
-  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Velocities for atom id %" PetscInt64_FMT ", which is not in the Atoms section", ATARGS(rd), key.id);
+  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Velocities for atom id %" PetscInt64_FMT ", which is not in the Atoms section", ATARGS(rd),
+             key.id);
   PetscCheck(!rd->seen[hit->idx], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities line for atom id %" PetscInt64_FMT, ATARGS(rd), key.id);
   rd->seen[hit->idx] = PETSC_TRUE;
   for (int j = 0; j < 3; j++) PetscCall(ParseReal(rd, rd->tok[1 + j], "velocity", &d->v[3 * hit->idx + j]));
@@ -267,28 +275,29 @@ static PetscErrorCode CheckDuplicateIds(Reader *rd, LammpsData *d)
   for (PetscInt i = 0; i < d->n; i++) rd->sorted[i].id = d->id[i], rd->sorted[i].idx = i;
   if (d->n) qsort(rd->sorted, (size_t)d->n, sizeof(IdIndex), CompareIdIndex);
   for (PetscInt i = 1; i < d->n; i++)
-    PetscCheck(rd->sorted[i].id != rd->sorted[i - 1].id, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": duplicate atom id %" PetscInt64_FMT " (first at line %" PetscInt_FMT ")", rd->path, rd->atomline[rd->sorted[i].idx], rd->sorted[i].id, rd->atomline[rd->sorted[i - 1].idx]);
+    PetscCheck(rd->sorted[i].id != rd->sorted[i - 1].id, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "%s:%" PetscInt_FMT ": duplicate atom id %" PetscInt64_FMT " (first at line %" PetscInt_FMT ")", rd->path, rd->atomline[rd->sorted[i].idx],
+               rd->sorted[i].id, rd->atomline[rd->sorted[i - 1].idx]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LammpsDataParse(Reader *rd, LammpsData *d)
+/* The header: lines that start with a number (counts, the box), then the
+ * checks that it holds what a sphere file needs; ends at the first section
+ * name (or the end, eof). */
+static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt64 count[], PetscBool *eof)
 {
-  PetscInt64 count[C_NCOUNT];
-  PetscBool  eof, has_count[C_NCOUNT] = {PETSC_FALSE}, has_box[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, has_atoms = PETSC_FALSE;
-  char       name[256];
+  PetscBool has_count[C_NCOUNT] = {PETSC_FALSE}, has_box[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
 
   PetscFunctionBeginUser;
   for (int c = 0; c < C_NCOUNT; c++) count[c] = 0;
   /* the first line is a title, whatever it says */
-  PetscCall(ReaderNext(rd, &eof));
-  PetscCheck(!eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: empty file, not a LAMMPS data file", rd->path);
-
-  /* header: lines that start with a number */
+  PetscCall(ReaderNext(rd, eof));
+  PetscCheck(!*eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: empty file, not a LAMMPS data file", rd->path);
   while (PETSC_TRUE) {
     int  nnum = 0;
     char key[256];
-    PetscCall(ReaderNextNonBlank(rd, &eof));
-    if (eof || !IsNumber(rd->tok[0])) break;
+    PetscCall(ReaderNextNonBlank(rd, eof));
+    if (*eof || !IsNumber(rd->tok[0])) break;
     while (nnum < rd->ntok && nnum < LMP_MAX_TOKENS && IsNumber(rd->tok[nnum])) nnum++;
     JoinTokens(rd, nnum, key, sizeof(key));
     if (!strcmp(key, "xy xz yz")) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, AT "'xy xz yz': triclinic boxes are not supported", ATARGS(rd));
@@ -297,15 +306,18 @@ static PetscErrorCode LammpsDataParse(Reader *rd, LammpsData *d)
       PetscCheck(nnum == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs two numbers, found %d", ATARGS(rd), key, nnum);
       PetscCall(ParseReal(rd, rd->tok[0], "box bound", &d->lo[j]));
       PetscCall(ParseReal(rd, rd->tok[1], "box bound", &d->hi[j]));
-      PetscCheck(d->lo[j] < d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "empty box: %s = %g %g", ATARGS(rd), key, (double)d->lo[j], (double)d->hi[j]);
+      PetscCheck(d->lo[j] < d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "empty box: %s = %g %g", ATARGS(rd), key, (double)d->lo[j],
+                 (double)d->hi[j]);
       has_box[j] = PETSC_TRUE;
       continue;
     }
     {
       size_t k, nk = sizeof(header_keys) / sizeof(header_keys[0]);
-      for (k = 0; k < nk && strcmp(key, header_keys[k].key); k++) {}
-      PetscCheck(k < nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "unknown header line '%s' (expected e.g. 'N atoms', 'N atom types', 'lo hi xlo xhi')", ATARGS(rd), key);
-      PetscCheck(nnum == header_keys[k].nnum, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs %d number(s), found %d", ATARGS(rd), key, header_keys[k].nnum, nnum);
+      for (k = 0; k < nk && strcmp(key, header_keys[k].key); k++) { }
+      PetscCheck(k < nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "unknown header line '%s' (expected e.g. 'N atoms', 'N atom types', 'lo hi xlo xhi')",
+                 ATARGS(rd), key);
+      PetscCheck(nnum == header_keys[k].nnum, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs %d number(s), found %d", ATARGS(rd), key,
+                 header_keys[k].nnum, nnum);
       if (header_keys[k].slot < C_NCOUNT) {
         PetscInt64 v;
         PetscCall(ParseInt64(rd, rd->tok[0], key, &v));
@@ -316,26 +328,52 @@ static PetscErrorCode LammpsDataParse(Reader *rd, LammpsData *d)
     }
   }
   PetscCheck(has_count[C_ATOMS], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header has no 'N atoms' line", rd->path);
-  PetscCheck(count[C_ATOMS] <= PETSC_MAX_INT / 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: %" PetscInt64_FMT " atoms is more than this PetscInt build handles", rd->path, count[C_ATOMS]);
-  PetscCheck(has_count[C_ATOM_TYPES] && count[C_ATOM_TYPES] >= 1 && count[C_ATOM_TYPES] <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header needs an 'N atom types' line with 1 <= N <= %d (types are 32-bit)", rd->path, (int)INT32_MAX);
-  for (int j = 0; j < 3; j++) PetscCheck(has_box[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header has no '%clo %chi' line", rd->path, 'x' + j, 'x' + j);
+  PetscCheck(count[C_ATOMS] <= PETSC_MAX_INT / 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: %" PetscInt64_FMT " atoms is more than this PetscInt build handles",
+             rd->path, count[C_ATOMS]);
+  PetscCheck(has_count[C_ATOM_TYPES] && count[C_ATOM_TYPES] >= 1 && count[C_ATOM_TYPES] <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: the header needs an 'N atom types' line with 1 <= N <= %d (types are 32-bit)", rd->path, (int)INT32_MAX);
+  for (int j = 0; j < 3; j++)
+    PetscCheck(has_box[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header has no '%clo %chi' line", rd->path, 'x' + j, 'x' + j);
   d->n      = (PetscInt)count[C_ATOMS];
   d->ntypes = (PetscInt)count[C_ATOM_TYPES];
 
-  /* sections: a name line, then exactly as many data lines as the header says */
+  PetscCheck(has_count[C_ATOMS], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header has no 'N atoms' line", rd->path);
+  PetscCheck(count[C_ATOMS] <= PETSC_MAX_INT / 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: %" PetscInt64_FMT " atoms is more than this PetscInt build handles",
+             rd->path, count[C_ATOMS]);
+  PetscCheck(has_count[C_ATOM_TYPES] && count[C_ATOM_TYPES] >= 1 && count[C_ATOM_TYPES] <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: the header needs an 'N atom types' line with 1 <= N <= %d (types are 32-bit)", rd->path, (int)INT32_MAX);
+  for (int j = 0; j < 3; j++)
+    PetscCheck(has_box[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header has no '%clo %chi' line", rd->path, 'x' + j, 'x' + j);
+  d->n      = (PetscInt)count[C_ATOMS];
+  d->ntypes = (PetscInt)count[C_ATOM_TYPES];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The sections: a name line, then exactly as many data lines as the header says. */
+static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const PetscInt64 count[], PetscBool eof)
+{
+  PetscBool has_atoms = PETSC_FALSE;
+  char      name[256];
+
+  PetscFunctionBeginUser;
   while (!eof) {
     size_t     s, ns = sizeof(sections) / sizeof(sections[0]);
     PetscInt64 nlines;
     PetscInt   start = rd->lineno;
     JoinTokens(rd, 0, name, sizeof(name));
-    for (s = 0; s < ns && strcmp(name, sections[s].name); s++) {}
-    PetscCheck(s < ns, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "unknown section '%s' (hdem reads Atoms and Velocities of atom_style sphere and skips Masses, Pair Coeffs and the other count-sized sections)", ATARGS(rd), name);
+    for (s = 0; s < ns && strcmp(name, sections[s].name); s++) { }
+    PetscCheck(s < ns, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               AT
+               "unknown section '%s' (hdem reads Atoms and Velocities of atom_style sphere and skips Masses, Pair Coeffs and the other count-sized sections)",
+               ATARGS(rd), name);
     switch (sections[s].slot) {
     case C_ATOMS_SECTION:
       PetscCheck(!has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Atoms section", ATARGS(rd));
       if (rd->comment) {
         char hint[64] = "";
-        if (sscanf(rd->comment, "%63s", hint) == 1) PetscCheck(!strcmp(hint, "sphere"), PETSC_COMM_SELF, PETSC_ERR_SUP, AT "Atoms section is for atom_style %s: hdem reads atom_style sphere (id type diameter density x y z)", ATARGS(rd), hint);
+        if (sscanf(rd->comment, "%63s", hint) == 1)
+          PetscCheck(!strcmp(hint, "sphere"), PETSC_COMM_SELF, PETSC_ERR_SUP,
+                     AT "Atoms section is for atom_style %s: hdem reads atom_style sphere (id type diameter density x y z)", ATARGS(rd), hint);
       }
       nlines = d->n;
       PetscCall(PetscMalloc5(d->n, &d->id, d->n, &d->type, d->n, &d->diameter, d->n, &d->density, 3 * d->n, &d->x));
@@ -356,8 +394,14 @@ static PetscErrorCode LammpsDataParse(Reader *rd, LammpsData *d)
     }
     for (PetscInt64 i = 0; i < nlines; i++) {
       PetscCall(ReaderNextNonBlank(rd, &eof));
-      PetscCheck(!eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: end of file in section %s (line %" PetscInt_FMT ") after %" PetscInt64_FMT " lines, the header announces %" PetscInt64_FMT " (count mismatch with the header)", rd->path, name, start, i, nlines);
-      PetscCheck(IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "section %s (line %" PetscInt_FMT ") ends after %" PetscInt64_FMT " lines, the header announces %" PetscInt64_FMT " (count mismatch with the header)", ATARGS(rd), name, start, i, nlines);
+      PetscCheck(!eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 "%s: end of file in section %s (line %" PetscInt_FMT ") after %" PetscInt64_FMT " lines, the header announces %" PetscInt64_FMT
+                 " (count mismatch with the header)",
+                 rd->path, name, start, i, nlines);
+      PetscCheck(IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 AT "section %s (line %" PetscInt_FMT ") ends after %" PetscInt64_FMT " lines, the header announces %" PetscInt64_FMT
+                    " (count mismatch with the header)",
+                 ATARGS(rd), name, start, i, nlines);
       if (sections[s].slot == C_ATOMS_SECTION) PetscCall(ReadAtomLine(rd, d, (PetscInt)i));
       else if (sections[s].slot == C_VELOCITIES_SECTION) PetscCall(ReadVelocityLine(rd, d));
     }
@@ -367,9 +411,23 @@ static PetscErrorCode LammpsDataParse(Reader *rd, LammpsData *d)
     }
     if (sections[s].slot == C_VELOCITIES_SECTION) d->has_velocities = PETSC_TRUE;
     PetscCall(ReaderNextNonBlank(rd, &eof));
-    PetscCheck(eof || !IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "section %s (line %" PetscInt_FMT ") has more than the %" PetscInt64_FMT " lines the header announces (count mismatch with the header)", ATARGS(rd), name, start, nlines);
+    PetscCheck(eof || !IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               AT "section %s (line %" PetscInt_FMT ") has more than the %" PetscInt64_FMT " lines the header announces (count mismatch with the header)",
+               ATARGS(rd), name, start, nlines);
   }
-  PetscCheck(has_atoms || d->n == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: no Atoms section, the header announces %" PetscInt_FMT " atoms", rd->path, d->n);
+  PetscCheck(has_atoms || d->n == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: no Atoms section, the header announces %" PetscInt_FMT " atoms", rd->path,
+             d->n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LammpsDataParse(Reader *rd, LammpsData *d)
+{
+  PetscInt64 count[C_NCOUNT];
+  PetscBool  eof;
+
+  PetscFunctionBeginUser;
+  PetscCall(LammpsDataParseHeader(rd, d, count, &eof));
+  PetscCall(LammpsDataParseSections(rd, d, count, eof));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

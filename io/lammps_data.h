@@ -17,11 +17,11 @@
 
 typedef struct {
   PetscInt    n;
-  PetscInt    ntypes;      /* from `N atom types` */
-  PetscInt64 *id;          /* LAMMPS ids, 1 <= id <= 2^53, unique, in file order */
-  PetscInt   *type;        /* 1 .. ntypes */
+  PetscInt    ntypes; /* from `N atom types` */
+  PetscInt64 *id;     /* LAMMPS ids, 1 <= id <= 2^53, unique, in file order */
+  PetscInt   *type;   /* 1 .. ntypes */
   PetscReal  *diameter, *density;
-  PetscReal  *x, *v, *w;   /* 3n each, interleaved; v, w zero without a Velocities section */
+  PetscReal  *x, *v, *w; /* 3n each, interleaved; v, w zero without a Velocities section */
   PetscReal   lo[3], hi[3];
   PetscBool   has_velocities;
 } LammpsData;

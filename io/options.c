@@ -131,7 +131,8 @@ static PetscErrorCode OptionsParseReal(const char *key, const char *tok, PetscRe
   PetscFunctionBeginUser;
   errno = 0;
   d     = strtod(tok, &end);
-  PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a number", key, tok, OptionsSource(src, sizeof(src)));
+  PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a number", key, tok,
+             OptionsSource(src, sizeof(src)));
   PetscCheck(isfinite(d), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a finite number", key, tok, OptionsSource(src, sizeof(src)));
   *v = (PetscReal)d;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -145,8 +146,10 @@ static PetscErrorCode OptionsParseInt64(const char *key, const char *tok, PetscI
   PetscFunctionBeginUser;
   errno = 0;
   x     = strtoll(tok, &end, 10);
-  PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not an integer", key, tok, OptionsSource(src, sizeof(src)));
-  PetscCheck(errno != ERANGE && x >= lo && x <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = %s%s is out of range: allowed [%lld, %lld]", key, tok, OptionsSource(src, sizeof(src)), (long long)lo, (long long)hi);
+  PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not an integer", key, tok,
+             OptionsSource(src, sizeof(src)));
+  PetscCheck(errno != ERANGE && x >= lo && x <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = %s%s is out of range: allowed [%lld, %lld]", key, tok,
+             OptionsSource(src, sizeof(src)), (long long)lo, (long long)hi);
   *v = (PetscInt64)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -154,7 +157,7 @@ static PetscErrorCode OptionsParseInt64(const char *key, const char *tok, PetscI
 static PetscErrorCode OptionsParseBool(const char *key, const char *tok, PetscBool *v)
 {
   static const char *const yes[] = {"true", "yes", "on", "1", ""}, *const no[] = {"false", "no", "off", "0"};
-  char                     src[PETSC_MAX_PATH_LEN + 64];
+  char src[PETSC_MAX_PATH_LEN + 64];
 
   PetscFunctionBeginUser;
   for (size_t k = 0; k < sizeof(yes) / sizeof(*yes); k++)
@@ -167,7 +170,8 @@ static PetscErrorCode OptionsParseBool(const char *key, const char *tok, PetscBo
       *v = PETSC_FALSE;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a boolean: allowed true, false (yes, no, on, off, 1, 0)", key, tok, OptionsSource(src, sizeof(src)));
+  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a boolean: allowed true, false (yes, no, on, off, 1, 0)", key, tok,
+          OptionsSource(src, sizeof(src)));
 }
 
 PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange r, const char *units)
@@ -181,7 +185,8 @@ PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, Pets
   if (ok) PetscFunctionReturn(PETSC_SUCCESS);
   FormatRange(range, sizeof(range), lo, hi, r);
   FormatBound(bv, sizeof(bv), v);
-  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s%s = %s%s is out of range: allowed %s %s", key[0] == '-' ? "" : "-", key, bv, OptionsSource(src, sizeof(src)), range, units ? units : "");
+  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s%s = %s%s is out of range: allowed %s %s", key[0] == '-' ? "" : "-", key, bv,
+          OptionsSource(src, sizeof(src)), range, units ? units : "");
 }
 
 PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi)
@@ -189,7 +194,9 @@ PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscIn
   char src[PETSC_MAX_PATH_LEN + 64];
 
   PetscFunctionBeginUser;
-  PetscCheck(v >= lo && v <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s%s = %" PetscInt_FMT "%s is out of range: allowed [%" PetscInt_FMT ", %" PetscInt_FMT "]", key[0] == '-' ? "" : "-", key, v, OptionsSource(src, sizeof(src)), lo, hi);
+  PetscCheck(v >= lo && v <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+             "%s%s = %" PetscInt_FMT "%s is out of range: allowed [%" PetscInt_FMT ", %" PetscInt_FMT "]", key[0] == '-' ? "" : "-", key, v,
+             OptionsSource(src, sizeof(src)), lo, hi);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -262,7 +269,7 @@ PetscErrorCode OptionsEnum(const char *key, const char *help, const char *const 
 {
   const char   *raw;
   char          allowed[256] = "", src[PETSC_MAX_PATH_LEN + 64];
-  PetscInt      n = 0;
+  PetscInt      n            = 0;
   PetscBool     given;
   OptionRecord *rec;
 
@@ -299,7 +306,8 @@ PetscErrorCode OptionsString(const char *key, const char *help, char *value, siz
   if (set) *set = given;
   if (!given) PetscFunctionReturn(PETSC_SUCCESS);
   OptionsNoteValue(rec, raw);
-  PetscCheck(strlen(raw) < len, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is longer than %d characters", key, raw, OptionsSource(src, sizeof(src)), (int)len - 1);
+  PetscCheck(strlen(raw) < len, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is longer than %d characters", key, raw, OptionsSource(src, sizeof(src)),
+             (int)len - 1);
   PetscCall(PetscStrncpy(value, raw, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -312,12 +320,17 @@ static PetscErrorCode OptionsCountItems(const char *key, const char *raw, PetscI
   PetscFunctionBeginUser;
   *n = 1;
   for (const char *c = raw; *c; c++) *n += *c == ',';
-  if (nmin == nmax) PetscCheck(*n == nmin, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " values%s, got %" PetscInt_FMT "%s", key, nmin, nmin == 3 ? " (x, y, z)" : "", *n, OptionsSource(src, sizeof(src)));
-  else PetscCheck(*n >= nmin && *n <= nmax, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " to %" PetscInt_FMT " values, got %" PetscInt_FMT "%s", key, nmin, nmax, *n, OptionsSource(src, sizeof(src)));
+  if (nmin == nmax)
+    PetscCheck(*n == nmin, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " values%s, got %" PetscInt_FMT "%s", key, nmin,
+               nmin == 3 ? " (x, y, z)" : "", *n, OptionsSource(src, sizeof(src)));
+  else
+    PetscCheck(*n >= nmin && *n <= nmax, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+               "%s takes %" PetscInt_FMT " to %" PetscInt_FMT " values, got %" PetscInt_FMT "%s", key, nmin, nmax, *n, OptionsSource(src, sizeof(src)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin, PetscInt nmax, PetscReal lo, PetscReal hi, OptionRange r, PetscReal *value, PetscInt *n, PetscBool *set)
+PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin, PetscInt nmax, PetscReal lo, PetscReal hi, OptionRange r,
+                                PetscReal *value, PetscInt *n, PetscBool *set)
 {
   const char   *raw, *c;
   char          range[96], dflt[96] = "", tok[128];
@@ -346,7 +359,8 @@ PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *u
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscInt lo, PetscInt hi, PetscInt *value, PetscInt *n, PetscBool *set)
+PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscInt lo, PetscInt hi, PetscInt *value, PetscInt *n,
+                               PetscBool *set)
 {
   const char   *raw, *c;
   char          range[96], dflt[96] = "", tok[128];
@@ -419,7 +433,8 @@ PetscErrorCode OptionsCheckUnused(MPI_Comm comm)
     {
       PetscErrorCode ierr = PETSC_ERR_USER_INPUT;
       char           msg[1024];
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "unknown option -%s%s%s%s: misspelt, or not an option of this command (see -help)", names[i], values[i] ? " " : "", values[i] ? values[i] : "", OptionsSource(src, sizeof(src))));
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "unknown option -%s%s%s%s: misspelt, or not an option of this command (see -help)", names[i],
+                              values[i] ? " " : "", values[i] ? values[i] : "", OptionsSource(src, sizeof(src))));
       PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
       SETERRQ(comm, ierr, "%s", msg);
     }
@@ -432,7 +447,7 @@ PetscErrorCode OptionsPrintHelp(MPI_Comm comm)
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < nrecords; k++) {
-    const OptionRecord *r = &records[k];
+    const OptionRecord *r     = &records[k];
     PetscBool           first = PETSC_TRUE;
     for (PetscInt q = 0; q < k && first; q++) first = strcmp(records[q].section, r->section) ? PETSC_TRUE : PETSC_FALSE;
     if (!first) continue; /* printed with its section */
@@ -440,7 +455,8 @@ PetscErrorCode OptionsPrintHelp(MPI_Comm comm)
     for (PetscInt q = k; q < nrecords; q++) {
       const OptionRecord *o = &records[q];
       if (strcmp(o->section, r->section)) continue;
-      PetscCall(PetscPrintf(comm, "  %-34s %s%s%s%s%s%s\n", o->key, o->dflt[0] ? "default " : "", o->dflt, o->units[0] ? " " : "", o->units, o->range[0] ? ", allowed " : "", o->range));
+      PetscCall(PetscPrintf(comm, "  %-34s %s%s%s%s%s%s\n", o->key, o->dflt[0] ? "default " : "", o->dflt, o->units[0] ? " " : "", o->units,
+                            o->range[0] ? ", allowed " : "", o->range));
       PetscCall(PetscPrintf(comm, "      %s\n", o->help));
     }
   }

@@ -26,7 +26,8 @@ PETSC_EXTERN const char    *OptionsDeck(void);
 /* The section the keys read next belong to (help lists them so grouped). */
 PETSC_EXTERN PetscErrorCode OptionsSection(const char *title);
 
-PETSC_EXTERN PetscErrorCode OptionsReal(const char *key, const char *help, const char *units, PetscReal lo, PetscReal hi, OptionRange, PetscReal *value, PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsReal(const char *key, const char *help, const char *units, PetscReal lo, PetscReal hi, OptionRange, PetscReal *value,
+                                        PetscBool *set);
 PETSC_EXTERN PetscErrorCode OptionsInt(const char *key, const char *help, PetscInt lo, PetscInt hi, PetscInt *value, PetscBool *set);
 PETSC_EXTERN PetscErrorCode OptionsInt64(const char *key, const char *help, PetscInt64 lo, PetscInt64 hi, PetscInt64 *value, PetscBool *set);
 PETSC_EXTERN PetscErrorCode OptionsBool(const char *key, const char *help, PetscBool *value, PetscBool *set);
@@ -35,8 +36,10 @@ PETSC_EXTERN PetscErrorCode OptionsEnum(const char *key, const char *help, const
 PETSC_EXTERN PetscErrorCode OptionsString(const char *key, const char *help, char *value, size_t len, PetscBool *set);
 /* Comma lists (a YAML list is one) of nmin .. nmax values, each in range;
  * n: how many were given (on entry unused). */
-PETSC_EXTERN PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin, PetscInt nmax, PetscReal lo, PetscReal hi, OptionRange, PetscReal *value, PetscInt *n, PetscBool *set);
-PETSC_EXTERN PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscInt lo, PetscInt hi, PetscInt *value, PetscInt *n, PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin, PetscInt nmax, PetscReal lo, PetscReal hi,
+                                             OptionRange, PetscReal *value, PetscInt *n, PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscInt lo, PetscInt hi, PetscInt *value,
+                                            PetscInt *n, PetscBool *set);
 PETSC_EXTERN PetscErrorCode OptionsBoolArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscBool *value, PetscInt *n, PetscBool *set);
 
 /* A value derived from options, checked against a range: the error names key. */
@@ -47,19 +50,19 @@ PETSC_EXTERN PetscErrorCode OptionsCheckUnused(MPI_Comm);
 
 /* The keys read, for help and hdem check. */
 typedef struct {
-  char section[48];
-  char key[64];
-  char help[256];
-  char units[24];
-  char range[96];
-  char dflt[96];
-  char value[256]; /* as given, when set */
+  char      section[48];
+  char      key[64];
+  char      help[256];
+  char      units[24];
+  char      range[96];
+  char      dflt[96];
+  char      value[256]; /* as given, when set */
   PetscBool set;
 } OptionRecord;
 PETSC_EXTERN PetscInt            OptionsRecorded(void);
 PETSC_EXTERN const OptionRecord *OptionsRecord(PetscInt);
 PETSC_EXTERN void                OptionsRecordsClear(void);
 /* Rank 0 prints every key read, by section: key, default, units, range, help. */
-PETSC_EXTERN PetscErrorCode      OptionsPrintHelp(MPI_Comm);
+PETSC_EXTERN PetscErrorCode OptionsPrintHelp(MPI_Comm);
 
 #endif

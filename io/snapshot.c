@@ -44,7 +44,8 @@ PetscErrorCode SnapshotFieldsParse(const FieldStore *st, const char *list, Petsc
       *fields |= SnapshotFieldsAll(st);
       continue;
     }
-    PetscCheck(k >= 0 && SnapshotField(&st->field[k]), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-snapshot_fields: unknown field '%s' (allowed: %s)", tok, allowed);
+    PetscCheck(k >= 0 && SnapshotField(&st->field[k]), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-snapshot_fields: unknown field '%s' (allowed: %s)", tok,
+               allowed);
     *fields |= 1 << k;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -112,12 +113,12 @@ static PetscErrorCode SnapshotSeriesResume(SnapshotSeries *s, PetscInt64 resume_
   PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/snapshots", s->dir));
   if (!(d = opendir(sub))) PetscFunctionReturn(PETSC_SUCCESS);
   while ((de = readdir(d))) {
-    char       path[2 * PETSC_MAX_PATH_LEN];
-    long long  st;
-    int        len = 0;
-    PetscInt64 step = 0, n = 0;
-    PetscReal  time = 0;
-    PetscInt   fields = 0;
+    char           path[2 * PETSC_MAX_PATH_LEN];
+    long long      st;
+    int            len  = 0;
+    PetscInt64     step = 0, n = 0;
+    PetscReal      time   = 0;
+    PetscInt       fields = 0;
     PetscErrorCode ierr;
     if (sscanf(de->d_name, "snap_%lld.h5%n", &st, &len) != 1) continue;
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", sub, de->d_name));
@@ -166,8 +167,12 @@ PetscErrorCode SnapshotSeriesDestroy(SnapshotSeries *s)
 
 static void XdmfItem(FILE *fp, const char *file, const char *name, PetscInt64 n, PetscInt ncomp, const char *numtype, int precision)
 {
-  if (ncomp > 1) fprintf(fp, "          <DataItem Dimensions=\"%lld %d\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/particles/%s</DataItem>\n", (long long)n, (int)ncomp, numtype, precision, file, name);
-  else fprintf(fp, "          <DataItem Dimensions=\"%lld\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/particles/%s</DataItem>\n", (long long)n, numtype, precision, file, name);
+  if (ncomp > 1)
+    fprintf(fp, "          <DataItem Dimensions=\"%lld %d\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/particles/%s</DataItem>\n", (long long)n,
+            (int)ncomp, numtype, precision, file, name);
+  else
+    fprintf(fp, "          <DataItem Dimensions=\"%lld\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/particles/%s</DataItem>\n", (long long)n,
+            numtype, precision, file, name);
 }
 
 /* One grid of an index: the particles of file (relative to the index) as
@@ -184,7 +189,10 @@ static void XdmfGrid(FILE *fp, const Field *field, PetscInt nfield, const char *
   for (PetscInt k = 0; k < nfield; k++) {
     const Field *f = &field[k];
     if (!(e->fields & (1 << k)) || !SnapshotField(f) || !strcmp(f->name, "position")) continue;
-    fprintf(fp, "        <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Node\">\n", f->name, f->ncomp == 1 ? "Scalar" : f->ncomp == 3 ? "Vector" : "Matrix");
+    fprintf(fp, "        <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Node\">\n", f->name,
+            f->ncomp == 1   ? "Scalar"
+            : f->ncomp == 3 ? "Vector"
+                            : "Matrix");
     XdmfItem(fp, file, f->name, e->n, f->ncomp, f->type == FIELD_REAL ? "Float" : "Int", f->type == FIELD_INT32 ? 4 : 8);
     fprintf(fp, "        </Attribute>\n");
   }

@@ -25,7 +25,7 @@ PetscErrorCode TableRead(MPI_Comm comm, const char *path, PetscInt *n, PetscReal
 {
   PetscMPIInt rank;
   PetscInt    cap = 0, cnt = 0;
-  PetscReal  *buf = NULL;
+  PetscReal  *buf                           = NULL;
   char        err[PETSC_MAX_PATH_LEN + 128] = "";
 
   PetscFunctionBeginUser;

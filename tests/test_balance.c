@@ -67,10 +67,12 @@ START_TEST(test_shift_invariants)
     wmin = 0.4;
     BalanceShiftCuts(n, cost, old, wmin, trial % 2 ? 1.0 : 0.5, cuts);
     EXPECT(cuts[0] == old[0] && cuts[n] == old[n], "trial %d: ends moved", trial);
-    for (PetscMPIInt c = 0; c < n; c++) EXPECT(cuts[c + 1] - cuts[c] >= wmin * (1.0 - 1e-12), "trial %d: slab %d is %g wide, below wmin", trial, c, cuts[c + 1] - cuts[c]);
+    for (PetscMPIInt c = 0; c < n; c++)
+      EXPECT(cuts[c + 1] - cuts[c] >= wmin * (1.0 - 1e-12), "trial %d: slab %d is %g wide, below wmin", trial, c, cuts[c + 1] - cuts[c]);
     for (PetscMPIInt k = 1; k < n; k++) {
       EXPECT(cuts[k] > old[k - 1] && cuts[k] < old[k + 1], "trial %d: cut %d left its neighbours' slabs", trial, k);
-      EXPECT(fabs(cuts[k] - old[k]) <= 0.5 * (PetscMin(old[k] - old[k - 1], old[k + 1] - old[k]) - wmin) * (1.0 + 1e-12) + 1e-15, "trial %d: cut %d moved beyond its limit", trial, k);
+      EXPECT(fabs(cuts[k] - old[k]) <= 0.5 * (PetscMin(old[k] - old[k - 1], old[k + 1] - old[k]) - wmin) * (1.0 + 1e-12) + 1e-15,
+             "trial %d: cut %d moved beyond its limit", trial, k);
     }
   }
   ASSERT_ALL_RANKS();
@@ -132,7 +134,7 @@ START_TEST(test_grid_balance)
     EXPECT(MPI_Bcast(root, d + 1, MPIU_REAL, 0, PETSC_COMM_WORLD) == MPI_SUCCESS, "MPI_Bcast");
     EXPECT(memcmp(root, mine, (size_t)(d + 1) * sizeof(*mine)) == 0, "axis %d: cuts differ from rank 0's", a);
     for (PetscMPIInt c = 0; c < d; c++) {
-      PetscReal x[3] = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
+      PetscReal   x[3] = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
       PetscMPIInt own[3];
       EXPECT(g.cuts[a][c + 1] - g.cuts[a][c] >= 0.5, "axis %d slab %d narrower than wmin", a, c);
       x[a] = g.cuts[a][c]; /* a point on a cut belongs to the slab above */

@@ -26,6 +26,31 @@ static int Kind(PetscInt b)
   return (b >= 32 && b < 64) || b % 5 == 3 ? 1 : 0;
 }
 
+/* The batch's pairs: random directions and overlaps (some apart), springs
+ * none, sticking or slipping (64..95: whole lane groups sticking), one of
+ * two kinds each; href keeps the histories as given. */
+static void FillPairs(ContactBatch *bt, const ContactBatchConst bc[2], PetscReal rs, ContactHistory h[], ContactHistory href[], unsigned *seedp)
+{
+  unsigned seed = *seedp;
+  for (PetscInt b = 0; b < NPAIR; b++) {
+    PetscReal dir[3] = {Uniform(&seed, -1, 1), Uniform(&seed, -1, 1), Uniform(&seed, -1, 1)}, nd, d = b % 9 == 4 ? -1e-6 : Uniform(&seed, 0.0, 2e-5),
+              xs = (b >= 64 && b < 96) ? 1e-9 : (b % 3 == 0 ? 1e-7 : (b % 3 == 1 ? 1e-9 : 1e-1)); /* pairs 64..95: whole lane groups sticking */
+    nd           = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    PetscCallVoid(PetscMemzero(&h[b], sizeof(h[b])));
+    h[b].touched = 1;
+    h[b].v_imp   = 0.3;
+    for (int a = 0; a < 3; a++) {
+      bt->r[a][b] = dir[a] / nd * (rs - d);
+      h[b].xi[a]  = b % 7 == 0 ? 0.0 : Uniform(&seed, -xs, xs); /* none, sticking, slipping */
+    }
+    bt->k[b] = b, bt->i[b] = 2 * b, bt->j[b] = 2 * b + 1, bt->slot[b] = b, bt->out[b] = b;
+    bt->rs[b] = rs, bt->c[b] = &bc[Kind(b)];
+    bt->n++;
+    href[b] = h[b];
+  }
+  *seedp = seed;
+}
+
 static void RunCase(const char *opts)
 {
   ContactModel      model;
@@ -34,9 +59,10 @@ static void RunCase(const char *opts)
   ContactBatchConst bc[2];
   ContactBatch     *bt;
   ContactHistory    h[NPAIR], href[NPAIR];
-  PetscReal         v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[9 * NPAIR], rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R, dt = 1e-6;
-  unsigned          seed = 12345;
-  PetscInt          nslip = 0, nstick = 0;
+  PetscReal v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[9 * NPAIR], rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R,
+                                                                                                      dt = 1e-6;
+  unsigned seed                                                                                          = 12345;
+  PetscInt nslip = 0, nstick = 0;
 
   ck_assert_int_eq(PetscOptionsClear(NULL), 0);
   ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
@@ -60,22 +86,8 @@ static void RunCase(const char *opts)
     wp[q] = w[q] + Uniform(&seed, -3.0, 3.0);
   }
   v[6 * NPAIR] = vp[6 * NPAIR] = w[6 * NPAIR] = wp[6 * NPAIR] = 0.0; /* the real past the last particle */
-  bt->n = 0;
-  for (PetscInt b = 0; b < NPAIR; b++) {
-    PetscReal dir[3] = {Uniform(&seed, -1, 1), Uniform(&seed, -1, 1), Uniform(&seed, -1, 1)}, nd, d = b % 9 == 4 ? -1e-6 : Uniform(&seed, 0.0, 2e-5), xs = (b >= 64 && b < 96) ? 1e-9 : (b % 3 == 0 ? 1e-7 : (b % 3 == 1 ? 1e-9 : 1e-1)); /* pairs 64..95: whole lane groups sticking */
-    nd = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
-    PetscCallVoid(PetscMemzero(&h[b], sizeof(h[b])));
-    h[b].touched = 1;
-    h[b].v_imp   = 0.3;
-    for (int a = 0; a < 3; a++) {
-      bt->r[a][b] = dir[a] / nd * (rs - d);
-      h[b].xi[a]  = b % 7 == 0 ? 0.0 : Uniform(&seed, -xs, xs); /* none, sticking, slipping */
-    }
-    bt->k[b] = b, bt->i[b] = 2 * b, bt->j[b] = 2 * b + 1, bt->slot[b] = b, bt->out[b] = b;
-    bt->rs[b] = rs, bt->c[b] = &bc[Kind(b)];
-    bt->n++;
-    href[b] = h[b];
-  }
+  bt->n                                                       = 0;
+  FillPairs(bt, bc, rs, h, href, &seed);
   ContactBatchEvaluate(&bm, bt, dt, v, vp, w, wp, h, res);
   for (PetscInt b = 0; b < NPAIR; b++) {
     ContactKinematics kin;
@@ -96,9 +108,9 @@ static void RunCase(const char *opts)
       ContactNormal(r, len, kin.n);
     }
     for (int a = 0; a < 3; a++) {
-      kin.v[a]   = v[3 * i + a] - v[3 * j + a];
-      kin.vp[a]  = vp[3 * i + a] - vp[3 * j + a];
-      kin.wi[a]  = w[3 * i + a], kin.wj[a] = w[3 * j + a];
+      kin.v[a]  = v[3 * i + a] - v[3 * j + a];
+      kin.vp[a] = vp[3 * i + a] - vp[3 * j + a];
+      kin.wi[a] = w[3 * i + a], kin.wj[a] = w[3 * j + a];
       kin.wip[a] = wp[3 * i + a], kin.wjp[a] = wp[3 * j + a];
     }
     ContactEvaluate(&model, &cps[Kind(b)], &href[b], &kin, dt, &cr);
@@ -108,11 +120,15 @@ static void RunCase(const char *opts)
       if (sqrt(ft) > (1.0 - 1e-9) * model.tangential.mu * cr.Fn) nslip++;
       else nstick++;
     }
-    ck_assert_msg(!memcmp(res + 9 * b, cr.F, sizeof(cr.F)) && !memcmp(res + 9 * b + 3, cr.Ti, sizeof(cr.Ti)) && !memcmp(res + 9 * b + 6, cr.Tj, sizeof(cr.Tj)), "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b, res[9 * b], res[9 * b + 1], res[9 * b + 2], cr.F[0], cr.F[1], cr.F[2], opts);
+    ck_assert_msg(!memcmp(res + 9 * b, cr.F, sizeof(cr.F)) && !memcmp(res + 9 * b + 3, cr.Ti, sizeof(cr.Ti)) && !memcmp(res + 9 * b + 6, cr.Tj, sizeof(cr.Tj)),
+                  "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b, res[9 * b], res[9 * b + 1], res[9 * b + 2], cr.F[0], cr.F[1],
+                  cr.F[2], opts);
     ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])), "pair %d: histories differ (%s)", (int)b, opts);
-    ck_assert_msg(!memcmp(&bt->ddot[b], &cr.ddot, sizeof(cr.ddot)) && !memcmp(&bt->U[b], &cr.U, sizeof(cr.U)), "pair %d: the step bound's inputs differ: ddot %.17g vs %.17g, U %.17g vs %.17g (%s)", (int)b, bt->ddot[b], cr.ddot, bt->U[b], cr.U, opts);
+    ck_assert_msg(!memcmp(&bt->ddot[b], &cr.ddot, sizeof(cr.ddot)) && !memcmp(&bt->U[b], &cr.U, sizeof(cr.U)),
+                  "pair %d: the step bound's inputs differ: ddot %.17g vs %.17g, U %.17g vs %.17g (%s)", (int)b, bt->ddot[b], cr.ddot, bt->U[b], cr.U, opts);
   }
-  if (model.tangential.mu > 0.0) ck_assert_msg(nslip > 5 && nstick > 5, "%d slipping, %d sticking contacts: the cases do not cover both (%s)", (int)nslip, (int)nstick, opts);
+  if (model.tangential.mu > 0.0)
+    ck_assert_msg(nslip > 5 && nstick > 5, "%d slipping, %d sticking contacts: the cases do not cover both (%s)", (int)nslip, (int)nstick, opts);
   PetscCallVoid(PetscFree(bt));
   ContactModelDestroy(&model);
 }
@@ -120,9 +136,12 @@ static void RunCase(const char *opts)
 START_TEST(test_lanes_equal_scalar)
 {
   static const char *cases[] = {
-    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -contact_tangential_stiffness mindlin -material_E 1e7 -material_nu 0.3 -contact_separation force",
-    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.9 -contact_mu 0.3 -contact_tangential_stiffness mindlin -material_E 1e7 -material_nu 0.25 -contact_tangential_damping 0.2 -contact_separation overlap",
-    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.3 -contact_mu 0.4 -contact_tangential_stiffness constant -contact_kt 2e5 -contact_separation force",
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -contact_tangential_stiffness mindlin -material_E 1e7 "
+    "-material_nu 0.3 -contact_separation force",
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.9 -contact_mu 0.3 -contact_tangential_stiffness mindlin -material_E 1e7 "
+    "-material_nu 0.25 -contact_tangential_damping 0.2 -contact_separation overlap",
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.3 -contact_mu 0.4 -contact_tangential_stiffness constant -contact_kt 2e5 "
+    "-contact_separation force",
     "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.7 -contact_mu 0 -contact_separation overlap",
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) RunCase(cases[c]);

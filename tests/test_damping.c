@@ -45,7 +45,9 @@ END_TEST
 /* shared/refs/cases.json poursina_nikravesh: exact c_hat(e, n). */
 START_TEST(test_constant_damper)
 {
-  static const PetscReal tab[][3] = {{1.0, 0.1, 2.4863757020439}, {1.0, 0.5, 0.5105512753054737}, {1.0, 0.9, 0.06853040825880134}, {1.5, 0.1, 2.1196100990484834}, {1.5, 0.5, 0.49390829253797974}, {1.5, 0.9, 0.06730459610838173}, {2.0, 0.5, 0.4850688046966636}, {2.0, 0.9, 0.06725858287402227}};
+  static const PetscReal tab[][3] = {{1.0, 0.1, 2.4863757020439},    {1.0, 0.5, 0.5105512753054737},  {1.0, 0.9, 0.06853040825880134},
+                                     {1.5, 0.1, 2.1196100990484834}, {1.5, 0.5, 0.49390829253797974}, {1.5, 0.9, 0.06730459610838173},
+                                     {2.0, 0.5, 0.4850688046966636}, {2.0, 0.9, 0.06725858287402227}};
   for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
     PetscReal c, e;
     ck_assert_int_eq(DampingConstantDamperCHat(tab[i][1], tab[i][0], &c), 0);
@@ -79,7 +81,7 @@ START_TEST(test_coefficients_agree)
     for (int j = 1; j < 10; j++) ck_assert_rel(DampingCoefficient(&t, &hz, 2.0, m, 1.0, j * 1e-7), DampingCoefficient(&h, &hz, 2.0, m, 1.0, j * 1e-7), 1e-12);
   }
   h.separation = l.separation = SEPARATION_OVERLAP;
-  l.type = DAMPING_LINEAR_DASHPOT;
+  l.type                      = DAMPING_LINEAR_DASHPOT;
   ck_assert_int_eq(DampingSetUp(&h, &lin, 0.3, 0, PETSC_FALSE), 0);
   ck_assert_int_eq(DampingSetUp(&l, &lin, 0.3, 0, PETSC_FALSE), 0);
   ck_assert_rel(DampingCoefficient(&h, &lin, 1.0, m, 1.0, 1e-6), 2.0 * h.zeta * sqrt(m * k), 1e-14);
@@ -95,7 +97,7 @@ END_TEST
 START_TEST(test_incompatible)
 {
   NormalLaw poly;
-  Damping   d = {0};
+  Damping   d    = {0};
   PetscReal k[2] = {1e5, 1e9}, p[2] = {1.0, 1.5};
   ck_assert_int_eq(NormalLawCreatePoly(NORMAL_LAW_POLY, 2, k, p, &poly), 0);
   PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
@@ -112,7 +114,7 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-  Suite *s = suite_create("damping");
+  Suite *s  = suite_create("damping");
   TCase *tc = tcase_create("calibration");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_zeta_roundtrip);

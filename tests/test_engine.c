@@ -20,15 +20,18 @@ static char tmpdir[256];
 
 /* Rank 0 writes a LAMMPS data file of the given spheres (x, y, z, vx, vy, vz),
  * of diameter d, or diam[i] where diam is given. */
-static void WriteDataTyped(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscInt *type, const PetscReal lo[3], const PetscReal hi[3])
+static void WriteDataTyped(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscInt *type,
+                           const PetscReal lo[3], const PetscReal hi[3])
 {
   PetscMPIInt rank;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (rank == 0) {
     FILE *fp = fopen(path, "w");
     ck_assert_msg(fp != NULL, "cannot write %s", path);
-    fprintf(fp, "test\n\n%d atoms\n2 atom types\n\n%.17g %.17g xlo xhi\n%.17g %.17g ylo yhi\n%.17g %.17g zlo zhi\n\nAtoms # sphere\n\n", (int)n, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
-    for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d %d %.17g 2500 %.17g %.17g %.17g\n", (int)i + 1, type ? (int)type[i] : 1, diam ? diam[i] : d, s[i][0], s[i][1], s[i][2]);
+    fprintf(fp, "test\n\n%d atoms\n2 atom types\n\n%.17g %.17g xlo xhi\n%.17g %.17g ylo yhi\n%.17g %.17g zlo zhi\n\nAtoms # sphere\n\n", (int)n, lo[0], hi[0],
+            lo[1], hi[1], lo[2], hi[2]);
+    for (PetscInt i = 0; i < n; i++)
+      fprintf(fp, "%d %d %.17g 2500 %.17g %.17g %.17g\n", (int)i + 1, type ? (int)type[i] : 1, diam ? diam[i] : d, s[i][0], s[i][1], s[i][2]);
     fprintf(fp, "\nVelocities\n\n");
     for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d %.17g %.17g %.17g 0 0 0\n", (int)i + 1, s[i][3], s[i][4], s[i][5]);
     fclose(fp);
@@ -36,7 +39,8 @@ static void WriteDataTyped(const char *path, PetscInt n, const PetscReal (*s)[6]
   MPI_Barrier(PETSC_COMM_WORLD);
 }
 
-static void WriteDataSized(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscReal lo[3], const PetscReal hi[3])
+static void WriteDataSized(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscReal lo[3],
+                           const PetscReal hi[3])
 {
   WriteDataTyped(path, n, s, d, diam, NULL, lo, hi);
 }
@@ -76,7 +80,10 @@ static void EngineOneSphere(const char *name, const PetscReal (*s)[6], const cha
   PetscReal lo[3] = {0, 0, 0}, hi[3] = {0.01, 0.01, 0.01};
   snprintf(path, sizeof(path), "%s/%s.data", tmpdir, name);
   WriteData(path, 1, s, 1e-3, lo, hi);
-  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.01 -domain_periodic true,true,true -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0 -timestep_dt_max 1e-5 %s", path, extra);
+  snprintf(opts, sizeof(opts),
+           "-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.01 -domain_periodic true,true,true -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0 "
+           "-timestep_dt_max 1e-5 %s",
+           path, extra);
   EngineFromString(opts, e);
 }
 
@@ -120,13 +127,16 @@ END_TEST
  * 4 GiB and a minute per build), only by how few they are. */
 START_TEST(test_sparse_class)
 {
-  char          path[512], opts[1024];
-  PetscReal     lo[3] = {0, 0, 0}, hi[3] = {0.5, 0.5, 0.5}, s[3][6] = {{0.01, 0.01, 0.01, 0, 0, 0}, {0.49, 0.49, 0.49, 0, 0, 0}, {0.25, 0.49, 0.02, 0, 0, 0}}, diam[3] = {2e-3, 2e-4, 2e-4};
+  char      path[512], opts[1024];
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0.5, 0.5, 0.5}, s[3][6] = {{0.01, 0.01, 0.01, 0, 0, 0}, {0.49, 0.49, 0.49, 0, 0, 0}, {0.25, 0.49, 0.02, 0, 0, 0}},
+            diam[3] = {2e-3, 2e-4, 2e-4};
   Engine        e;
   struct rusage ru;
   snprintf(path, sizeof(path), "%s/fines.data", tmpdir);
   WriteDataSized(path, 3, s, 0.0, diam, lo, hi);
-  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.5,0.5,0.5 -domain_periodic false,false,false -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0", path);
+  snprintf(opts, sizeof(opts),
+           "-domain_lo 0,0,0 -domain_hi 0.5,0.5,0.5 -domain_periodic false,false,false -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0",
+           path);
   EngineFromString(opts, &e);
   for (int k = 0; k < 3; k++) {
     e.rebuild_next = PETSC_TRUE;
@@ -150,7 +160,10 @@ START_TEST(test_contact_across_boundary)
   ImpactResult r;
   snprintf(path, sizeof(path), "%s/pair.data", tmpdir);
   WriteData(path, 2, s, 2 * R, lo, hi);
-  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4", path);
+  snprintf(opts, sizeof(opts),
+           "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false -insert_mode lammps -insert_file %s -contact_law "
+           "hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4",
+           path);
   EngineFromString(opts, &e);
   while (e.t < 2e-3) ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0);
   GlobalParticle(&e, 1, a);
@@ -176,7 +189,10 @@ static PetscReal ApproachBoundRun(PetscReal g, PetscReal *expected)
   ContactPair cp;
   snprintf(path, sizeof(path), "%s/approach.data", tmpdir);
   WriteData(path, 2, s, 2 * R, lo, hi);
-  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4 -timestep_dt_max 1e-5", path);
+  snprintf(opts, sizeof(opts),
+           "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false -insert_mode lammps -insert_file %s -contact_law "
+           "hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4 -timestep_dt_max 1e-5",
+           path);
   EngineFromString(opts, &e); /* the set-up's forces give the first bound (dt_up = dt_max) */
   ContactPairSetUp(&e.model, R, m, 0.4 * m * R * R, R, m, 0.4 * m * R * R, PETSC_FALSE, &cp);
   *expected = ContactStepBound(&e.model, &cp, &e.ctl, 0.5 * cp.m * (2 * v) * (2 * v), 2 * v);
@@ -199,7 +215,10 @@ END_TEST
 static void ElasticBoxRun(const char *extra, PetscReal vrand, Engine *e, EngineStats *s0, EngineStats *s)
 {
   char opts[1024];
-  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true %s -insert_count 400 -insert_spacing 1.02 -insert_radius_min 0.5e-3 -insert_radius_max 0.7e-3 -insert_velocity_random %g -contact_law hertz -material_E 1e7 -contact_damping none -contact_mu 0 -neighbor_skin 1e-4", extra, (double)vrand);
+  snprintf(opts, sizeof(opts),
+           "-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true %s -insert_count 400 -insert_spacing 1.02 -insert_radius_min 0.5e-3 "
+           "-insert_radius_max 0.7e-3 -insert_velocity_random %g -contact_law hertz -material_E 1e7 -contact_damping none -contact_mu 0 -neighbor_skin 1e-4",
+           extra, (double)vrand);
   EngineFromString(opts, e);
   ck_assert_int_eq(EngineGetStats(e, s0), 0);
   for (int k = 0; k < 1500; k++) ck_assert_int_eq(EngineStep(e, PETSC_FALSE), 0);
@@ -213,7 +232,8 @@ START_TEST(test_energy_conservation)
   EngineStats s0, s;
   ElasticBoxRun("", 0.3, &e, &s0, &s);
   ck_assert_msg(s.contacts > 0 || e.rebuilds > 0, "nothing happened");
-  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) / (s0.ke + s0.kr + s0.elastic) - 1.0) < 1e-3, "energy %.9g -> %.9g", s0.ke + s0.kr + s0.elastic, s.ke + s.kr + s.elastic);
+  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) / (s0.ke + s0.kr + s0.elastic) - 1.0) < 1e-3, "energy %.9g -> %.9g", s0.ke + s0.kr + s0.elastic,
+                s.ke + s.kr + s.elastic);
   EngineDestroy(&e);
 }
 END_TEST
@@ -227,7 +247,8 @@ START_TEST(test_gravity_work)
   EngineStats s0, s;
   ElasticBoxRun("-gravity 300,-200,100", 0.1, &e, &s0, &s);
   ck_assert_msg(s.gravity > 0.1 * (s0.ke + s0.kr + s0.elastic), "gravity did little work: %g", s.gravity);
-  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic) - s.gravity) < 2e-3 * s.gravity, "energy gained %.9g, work of gravity %.9g", (s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic), s.gravity);
+  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic) - s.gravity) < 2e-3 * s.gravity, "energy gained %.9g, work of gravity %.9g",
+                (s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic), s.gravity);
   EngineDestroy(&e);
 }
 END_TEST
@@ -237,7 +258,10 @@ START_TEST(test_random_fill)
 {
   Engine      e;
   EngineStats s;
-  EngineFromString("-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.02 -domain_periodic true,false,false -insert_mode random -insert_count 600 -insert_radius_distribution lognormal -insert_radius_mean 0.4e-3 -insert_radius_sigma 0.3 -insert_radius_min 0.2e-3 -insert_radius_max 0.8e-3", &e);
+  EngineFromString("-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.02 -domain_periodic true,false,false -insert_mode random -insert_count 600 "
+                   "-insert_radius_distribution lognormal -insert_radius_mean 0.4e-3 -insert_radius_sigma 0.3 -insert_radius_min 0.2e-3 -insert_radius_max "
+                   "0.8e-3",
+                   &e);
   ck_assert_int_eq(EngineGetStats(&e, &s), 0);
   ck_assert_msg(s.contacts == 0.0, "%g overlapping pairs in a random fill", s.contacts);
   ck_assert(e.nglobal == 600);
@@ -292,9 +316,9 @@ static const SpherePlane *PlaneList(const Engine *e)
 
 static PetscInt ContactsUnlisted(const Engine *e)
 {
-  const Particles    *p  = &e->p;
-  const NeighborList *nl = SphereList(e);
-  const SpherePlane  *pl = PlaneList(e);
+  const Particles    *p    = &e->p;
+  const NeighborList *nl   = SphereList(e);
+  const SpherePlane  *pl   = PlaneList(e);
   PetscInt            ntot = p->n + p->nghost, nk = 0, miss = 0;
   ContactKey         *keys = malloc(sizeof(*keys) * (size_t)(nl->npair + 1));
   unsigned char      *wall = calloc((size_t)p->n * PLANES_MAX + 1, 1);
@@ -321,8 +345,8 @@ static PetscInt ContactsUnlisted(const Engine *e)
       if (!bsearch(&key, keys, (size_t)nk, sizeof(*keys), ContactKeyCompare)) miss++;
     }
     for (PetscInt w = 0; w < e->planes.n; w++) {
-      const PlaneWall *wl  = &e->planes.w[w];
-      PetscReal   gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
+      const PlaneWall *wl = &e->planes.w[w];
+      PetscReal gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
       if (gap < 0.0 && !wall[i * PLANES_MAX + w]) miss++;
     }
   }
@@ -338,8 +362,8 @@ static PetscInt ContactsUnlisted(const Engine *e)
  * what is not so. */
 static PetscInt RootsWrong(Engine *e)
 {
-  Particles *p    = &e->p;
-  PetscInt   bad  = 0, ntot = p->n + p->nghost;
+  Particles *p   = &e->p;
+  PetscInt   bad = 0, ntot = p->n + p->nghost;
   for (PetscInt k = 0; k < SphereList(e)->npair; k++)
     for (int m = 0; m < 2; m++) {
       PetscInt i = SphereList(e)->ij[2 * k + m];
@@ -351,7 +375,8 @@ static PetscInt RootsWrong(Engine *e)
   for (PetscInt g = p->n; g < ntot; g++) {
     PetscInt r = e->ex.root[g];
     for (int a = 0; a < 3; a++)
-      if (p->x[3 * g + a] != p->x[3 * r + a] || p->v[3 * g + a] != p->v[3 * r + a] || p->w[3 * g + a] != p->w[3 * r + a] || p->vp[3 * g + a] != p->vp[3 * r + a] || p->wp[3 * g + a] != p->wp[3 * r + a]) {
+      if (p->x[3 * g + a] != p->x[3 * r + a] || p->v[3 * g + a] != p->v[3 * r + a] || p->w[3 * g + a] != p->w[3 * r + a] ||
+          p->vp[3 * g + a] != p->vp[3 * r + a] || p->wp[3 * g + a] != p->wp[3 * r + a]) {
         bad++;
         break;
       }
@@ -381,7 +406,11 @@ static void StepListed(Engine *e, PetscInt steps, const char *what)
  * no contact may go unlisted (a rebuild only at the whole skin misses some). */
 START_TEST(test_drifting_bed_listed)
 {
-  enum { NX = 8, NY = 5, NZ = 4 };
+  enum {
+    NX = 8,
+    NY = 5,
+    NZ = 4
+  };
   static PetscReal s[NX * NY * NZ][6];
   PetscInt         type[NX * NY * NZ], n = 0;
   PetscReal        lo[3] = {0, 0, 0}, hi[3] = {NX * 1.0e-3, NY * 1.0e-3, 0.01}, d = 1.0e-3;
@@ -396,13 +425,17 @@ START_TEST(test_drifting_bed_listed)
       }
   snprintf(path, sizeof(path), "%s/drift.data", tmpdir);
   WriteDataTyped(path, n, (const PetscReal(*)[6])s, d, NULL, type, lo, hi);
-  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi %g,%g,0.01 -domain_periodic true,true,false -insert_mode lammps -insert_file %s -insert_frozen_type 2 -gravity 0,0,-9.81 -contact_law hertz -material_E 1e7 -contact_mu 0.5 -neighbor_skin 1e-4", (double)hi[0], (double)hi[1], path);
+  snprintf(opts, sizeof(opts),
+           "-domain_lo 0,0,0 -domain_hi %g,%g,0.01 -domain_periodic true,true,false -insert_mode lammps -insert_file %s -insert_frozen_type 2 -gravity "
+           "0,0,-9.81 -contact_law hertz -material_E 1e7 -contact_mu 0.5 -neighbor_skin 1e-4",
+           (double)hi[0], (double)hi[1], path);
   EngineFromString(opts, &e);
   StepListed(&e, 2000, "bed drifting over a frozen base");
   {
     EngineStats st;
     ck_assert_int_eq(EngineGetStats(&e, &st), 0);
-    ck_assert_msg(e.t * 1.0 > 10.0 * 1e-4 && st.contacts > 50 && e.rebuilds > 2, "the bed moved %g m (not many skins), %g contacts, %d rebuilds", (double)e.t, (double)st.contacts, (int)e.rebuilds);
+    ck_assert_msg(e.t * 1.0 > 10.0 * 1e-4 && st.contacts > 50 && e.rebuilds > 2, "the bed moved %g m (not many skins), %g contacts, %d rebuilds", (double)e.t,
+                  (double)st.contacts, (int)e.rebuilds);
   }
   /* between rebuilds the scratch holds nothing: its room is the histories' (EngineAttach) */
   ck_assert_msg(e.scratch.buf == NULL && e.scratch.cap == 0, "the scratch keeps %zu bytes of its own between rebuilds", e.scratch.cap);
@@ -419,9 +452,13 @@ END_TEST
  * go unlisted (a criterion from the drift alone never rebuilds). */
 START_TEST(test_slab_into_wall_listed)
 {
-  enum { NX = 3, NY = 5, NZ = 5 };
+  enum {
+    NX = 3,
+    NY = 5,
+    NZ = 5
+  };
   static PetscReal s[NX * NY * NZ][6];
-  PetscInt         n = 0;
+  PetscInt         n     = 0;
   PetscReal        lo[3] = {0, 0, 0}, hi[3] = {0.012, NY * 1.0e-3, NZ * 1.0e-3};
   char             path[512], opts[1024];
   Engine           e;
@@ -433,7 +470,10 @@ START_TEST(test_slab_into_wall_listed)
       }
   snprintf(path, sizeof(path), "%s/slab.data", tmpdir);
   WriteData(path, n, (const PetscReal(*)[6])s, 0.95e-3, lo, hi);
-  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 -contact_mu 0.3 -neighbor_skin 1e-4 -timestep_mode fixed -timestep_dt 2e-7", (double)hi[0], (double)hi[1], (double)hi[2], path);
+  snprintf(opts, sizeof(opts),
+           "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 "
+           "-contact_mu 0.3 -neighbor_skin 1e-4 -timestep_mode fixed -timestep_dt 2e-7",
+           (double)hi[0], (double)hi[1], (double)hi[2], path);
   EngineFromString(opts, &e);
   StepListed(&e, 8000, "slab thrown into a wall");
   {
@@ -451,9 +491,12 @@ END_TEST
  * touch, so only the half-skin tests can list them in time. */
 START_TEST(test_converging_listed)
 {
-  enum { NY = 4, NZ = 4 };
+  enum {
+    NY = 4,
+    NZ = 4
+  };
   static PetscReal s[2 * NY * NZ][6];
-  PetscInt         n = 0;
+  PetscInt         n     = 0;
   PetscReal        lo[3] = {0, 0, 0}, hi[3] = {0.01, NY * 1.5e-3, NZ * 1.5e-3}, d = 1.0e-3, skin = 1e-4;
   char             path[512], opts[1024];
   Engine           e;
@@ -465,7 +508,10 @@ START_TEST(test_converging_listed)
       }
   snprintf(path, sizeof(path), "%s/converge.data", tmpdir);
   WriteData(path, n, (const PetscReal(*)[6])s, d, lo, hi);
-  snprintf(opts, sizeof(opts), "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 -contact_mu 0 -neighbor_skin %g -timestep_mode fixed -timestep_dt 2e-7", (double)hi[0], (double)hi[1], (double)hi[2], path, (double)skin);
+  snprintf(opts, sizeof(opts),
+           "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 "
+           "-contact_mu 0 -neighbor_skin %g -timestep_mode fixed -timestep_dt 2e-7",
+           (double)hi[0], (double)hi[1], (double)hi[2], path, (double)skin);
   EngineFromString(opts, &e);
   StepListed(&e, 600, "pairs closing head on");
   {

@@ -22,8 +22,9 @@ static PetscReal Scratch2(PetscInt64 id, int c)
 }
 
 /* A bed of 300 spheres thrown about at 3 m/s in a box periodic in x and y. */
-static const char *deck = "-domain_lo 0,0,0 -domain_hi 0.012,0.009,0.02 -domain_periodic true,true,false -gravity 0,0,-9.81 -material_E 1e7 -contact_e 0.5 "
-                          "-insert_count 300 -insert_seed 5 -insert_spacing 1.05 -insert_radius_min 4e-4 -insert_radius_max 8e-4 -insert_velocity_random 3 -neighbor_skin 2e-4";
+static const char
+  *deck = "-domain_lo 0,0,0 -domain_hi 0.012,0.009,0.02 -domain_periodic true,true,false -gravity 0,0,-9.81 -material_E 1e7 -contact_e 0.5 "
+          "-insert_count 300 -insert_seed 5 -insert_spacing 1.05 -insert_radius_min 4e-4 -insert_radius_max 8e-4 -insert_velocity_random 3 -neighbor_skin 2e-4";
 
 static void Options(const char *extra)
 {
@@ -128,7 +129,7 @@ START_TEST(test_record_sort)
   ck_assert_int_eq(RecordStoreCreate(2 * sizeof(PetscReal), &s), 0);
   ck_assert_int_eq(RecordStoreCreate(2 * sizeof(PetscReal), &t), 0);
   for (int k = 0; k < n; k++) {
-    RecordKey key = {(PetscInt64)((k * 7919) % 97), (PetscInt64)(k % 3), (PetscInt64)((k * 104729) % 1000003)};
+    RecordKey key    = {(PetscInt64)((k * 7919) % 97), (PetscInt64)(k % 3), (PetscInt64)((k * 104729) % 1000003)};
     PetscReal pay[2] = {(PetscReal)key.owner, (PetscReal)(key.kind * 1000003 + key.partner)};
     ck_assert_int_eq(RecordStoreAdd(&s, &key, pay), 0);
   }

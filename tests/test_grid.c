@@ -29,8 +29,9 @@ static PetscMPIInt RowMajor(const PetscMPIInt d[3], const PetscMPIInt c[3])
 
 /* A silent handler (as PetscReturnErrorHandler) that also keeps the first
  * message, to check what the user would read. */
-static char last_error[4096];
-static PetscErrorCode CaptureErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+static char           last_error[4096];
+static PetscErrorCode CaptureErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess,
+                                          void *ctx)
 {
   (void)comm, (void)line, (void)func, (void)file, (void)ctx;
   if (p == PETSC_ERROR_INITIAL) snprintf(last_error, sizeof(last_error), "%s", mess ? mess : "");
@@ -52,12 +53,12 @@ typedef struct {
 
 /* Awkward bounds (inexact cuts), the 40 x 20 x 10 box and forced cut axes. */
 static const Config configs[] = {
-  {{-0.3, 0.1, 1e-3},  {0.7, 1.0 / 3.0, 2.0}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, {0, 0, 0}},
-  {{-0.3, 0.1, 1e-3},  {0.7, 1.0 / 3.0, 2.0}, {PETSC_TRUE, PETSC_FALSE, PETSC_TRUE},   {1, 0, 0}},
-  {{-0.3, 0.1, 1e-3},  {0.7, 1.0 / 3.0, 2.0}, {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},  {1, 1, 0}},
-  {{0.0, 0.0, 0.0},    {40.0, 20.0, 10.0},    {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},    {0, 0, 0}},
-  {{0.0, 0.0, 0.0},    {40.0, 20.0, 10.0},    {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, {0, 1, 1}},
-  {{-1e3, 5.0, -7.25}, {1e-3, 5.5, 3.1},      {PETSC_FALSE, PETSC_TRUE, PETSC_TRUE},   {1, 0, 1}},
+  {{-0.3, 0.1, 1e-3}, {0.7, 1.0 / 3.0, 2.0}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, {0, 0, 0}},
+  {{-0.3, 0.1, 1e-3}, {0.7, 1.0 / 3.0, 2.0}, {PETSC_TRUE, PETSC_FALSE, PETSC_TRUE}, {1, 0, 0}},
+  {{-0.3, 0.1, 1e-3}, {0.7, 1.0 / 3.0, 2.0}, {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE}, {1, 1, 0}},
+  {{0.0, 0.0, 0.0}, {40.0, 20.0, 10.0}, {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE}, {0, 0, 0}},
+  {{0.0, 0.0, 0.0}, {40.0, 20.0, 10.0}, {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, {0, 1, 1}},
+  {{-1e3, 5.0, -7.25}, {1e-3, 5.5, 3.1}, {PETSC_FALSE, PETSC_TRUE, PETSC_TRUE}, {1, 0, 1}},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
@@ -117,32 +118,24 @@ START_TEST(test_shape_choice)
     PetscInt    req[3];
     PetscMPIInt dims[3];
   } tab[] = {
-    {{40, 20, 10},    1,  {0, 0, 0}, {1, 1, 1}},
-    {{40, 20, 10},    2,  {0, 0, 0}, {2, 1, 1}},
-    {{40, 20, 10},    3,  {0, 0, 0}, {3, 1, 1}},
-    {{40, 20, 10},    4,  {0, 0, 0}, {4, 1, 1}}, /* ties 2 x 2 x 1: more cuts along x */
-    {{40, 20, 10},    8,  {0, 0, 0}, {4, 2, 1}},
-    {{10, 20, 40},    2,  {0, 0, 0}, {1, 1, 2}},
-    {{10, 20, 40},    4,  {0, 0, 0}, {1, 2, 2}}, /* ties 1 x 1 x 4: more cuts along y */
-    {{1, 1, 1},       2,  {0, 0, 0}, {2, 1, 1}},
-    {{1, 1, 1},       4,  {0, 0, 0}, {2, 2, 1}},
-    {{1, 1, 1},       6,  {0, 0, 0}, {3, 2, 1}},
-    {{1, 1, 1},       8,  {0, 0, 0}, {2, 2, 2}},
-    {{1, 1, 1},       12, {0, 0, 0}, {3, 2, 2}},
-    {{1, 1, 1},       27, {0, 0, 0}, {3, 3, 3}},
-    {{0.1, 0.1, 0.1}, 4,  {0, 0, 0}, {2, 2, 1}}, /* inexact edges: the tie still goes to x, y */
-    {{1, 100, 1},     4,  {0, 0, 0}, {1, 4, 1}},
-    {{1, 1, 1},       4,  {0, 0, 4}, {1, 1, 4}},
-    {{1, 1, 1},       4,  {1, 0, 0}, {1, 2, 2}},
-    {{1, 1, 1},       4,  {0, 2, 0}, {2, 2, 1}},
-    {{40, 20, 10},    4,  {0, 0, 2}, {2, 1, 2}},
-    {{1, 1, 1},       4,  {2, 2, 1}, {2, 2, 1}},
-    {{1, 1, 1},       7,  {0, 0, 0}, {7, 1, 1}},
+    {{40, 20, 10}, 1, {0, 0, 0}, {1, 1, 1}},    {{40, 20, 10}, 2, {0, 0, 0}, {2, 1, 1}},
+    {{40, 20, 10}, 3, {0, 0, 0}, {3, 1, 1}},    {{40, 20, 10}, 4, {0, 0, 0}, {4, 1, 1}}, /* ties 2 x 2 x 1: more cuts along x */
+    {{40, 20, 10}, 8, {0, 0, 0}, {4, 2, 1}},    {{10, 20, 40}, 2, {0, 0, 0}, {1, 1, 2}},
+    {{10, 20, 40}, 4, {0, 0, 0}, {1, 2, 2}}, /* ties 1 x 1 x 4: more cuts along y */
+    {{1, 1, 1}, 2, {0, 0, 0}, {2, 1, 1}},       {{1, 1, 1}, 4, {0, 0, 0}, {2, 2, 1}},
+    {{1, 1, 1}, 6, {0, 0, 0}, {3, 2, 1}},       {{1, 1, 1}, 8, {0, 0, 0}, {2, 2, 2}},
+    {{1, 1, 1}, 12, {0, 0, 0}, {3, 2, 2}},      {{1, 1, 1}, 27, {0, 0, 0}, {3, 3, 3}},
+    {{0.1, 0.1, 0.1}, 4, {0, 0, 0}, {2, 2, 1}}, /* inexact edges: the tie still goes to x, y */
+    {{1, 100, 1}, 4, {0, 0, 0}, {1, 4, 1}},     {{1, 1, 1}, 4, {0, 0, 4}, {1, 1, 4}},
+    {{1, 1, 1}, 4, {1, 0, 0}, {1, 2, 2}},       {{1, 1, 1}, 4, {0, 2, 0}, {2, 2, 1}},
+    {{40, 20, 10}, 4, {0, 0, 2}, {2, 1, 2}},    {{1, 1, 1}, 4, {2, 2, 1}, {2, 2, 1}},
+    {{1, 1, 1}, 7, {0, 0, 0}, {7, 1, 1}},
   };
   for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
     PetscMPIInt d[3] = {0, 0, 0};
     EXPECT(GridChooseDims(tab[i].size, tab[i].len, tab[i].req, d) == 0, "case %zu", i);
-    EXPECT(d[0] == tab[i].dims[0] && d[1] == tab[i].dims[1] && d[2] == tab[i].dims[2], "case %zu: %d x %d x %d, expected %d x %d x %d", i, d[0], d[1], d[2], tab[i].dims[0], tab[i].dims[1], tab[i].dims[2]);
+    EXPECT(d[0] == tab[i].dims[0] && d[1] == tab[i].dims[1] && d[2] == tab[i].dims[2], "case %zu: %d x %d x %d, expected %d x %d x %d", i, d[0], d[1], d[2],
+           tab[i].dims[0], tab[i].dims[1], tab[i].dims[2]);
   }
   /* Against brute force: least surface, ties to the most cuts along x, then y. */
   {
@@ -151,9 +144,9 @@ START_TEST(test_shape_choice)
     for (size_t b = 0; b < sizeof(boxes) / sizeof(boxes[0]); b++)
       for (size_t q = 0; q < sizeof(reqs) / sizeof(reqs[0]); q++)
         for (PetscMPIInt P = 1; P <= 64; P++) {
-          PetscMPIInt d[3], want[3] = {0, 0, 0};
-          PetscReal   best = PETSC_MAX_REAL;
-          PetscBool   any  = PETSC_FALSE;
+          PetscMPIInt    d[3], want[3] = {0, 0, 0};
+          PetscReal      best = PETSC_MAX_REAL;
+          PetscBool      any  = PETSC_FALSE;
           PetscErrorCode ierr;
           for (PetscMPIInt x = 1; x <= P; x++)
             for (PetscMPIInt y = 1; x * y <= P; y++) {
@@ -165,7 +158,8 @@ START_TEST(test_shape_choice)
           for (PetscMPIInt x = P; x >= 1 && !want[0]; x--)
             for (PetscMPIInt y = P; y >= 1 && !want[0]; y--) {
               PetscMPIInt z = P / (x * y);
-              if (x * y > P || x * y * z != P || (reqs[q][0] && reqs[q][0] != x) || (reqs[q][1] && reqs[q][1] != y) || (reqs[q][2] && reqs[q][2] != z)) continue;
+              if (x * y > P || x * y * z != P || (reqs[q][0] && reqs[q][0] != x) || (reqs[q][1] && reqs[q][1] != y) || (reqs[q][2] && reqs[q][2] != z))
+                continue;
               if (x / boxes[b][0] + y / boxes[b][1] + z / boxes[b][2] <= best * (1 + 1e-12)) want[0] = x, want[1] = y, want[2] = z;
             }
           QUIETLY(ierr, GridChooseDims(P, boxes[b], reqs[q], d));
@@ -174,7 +168,8 @@ START_TEST(test_shape_choice)
             continue;
           }
           EXPECT(ierr == 0, "box %zu req %zu P %d: %s", b, q, P, last_error);
-          EXPECT(d[0] == want[0] && d[1] == want[1] && d[2] == want[2], "box %zu req %zu P %d: %d x %d x %d, brute force %d x %d x %d", b, q, P, d[0], d[1], d[2], want[0], want[1], want[2]);
+          EXPECT(d[0] == want[0] && d[1] == want[1] && d[2] == want[2], "box %zu req %zu P %d: %d x %d x %d, brute force %d x %d x %d", b, q, P, d[0], d[1],
+                 d[2], want[0], want[1], want[2]);
         }
   }
   /* The run's own grid for the 40 x 20 x 10 box never cuts z (at 1 to 4 ranks). */
@@ -229,9 +224,12 @@ START_TEST(test_tiling)
         if (c[a] + 1 >= g.dims[a]) continue;
         cn[a]++;
         s = RowMajor(g.dims, cn);
-        EXPECT(SameBits(R->subhi[a], all[s].sublo[a]), "config %d axis %d: subhi of rank %d (%.17g) != sublo of rank %d (%.17g)", k, a, r, (double)R->subhi[a], s, (double)all[s].sublo[a]);
+        EXPECT(SameBits(R->subhi[a], all[s].sublo[a]), "config %d axis %d: subhi of rank %d (%.17g) != sublo of rank %d (%.17g)", k, a, r, (double)R->subhi[a],
+               s, (double)all[s].sublo[a]);
         for (int b = 0; b < 3; b++)
-          if (b != a) EXPECT(SameBits(R->sublo[b], all[s].sublo[b]) && SameBits(R->subhi[b], all[s].subhi[b]), "config %d: ranks %d and %d differ along axis %d", k, r, s, b);
+          if (b != a)
+            EXPECT(SameBits(R->sublo[b], all[s].sublo[b]) && SameBits(R->subhi[b], all[s].subhi[b]), "config %d: ranks %d and %d differ along axis %d", k, r, s,
+                   b);
       }
     }
     for (PetscMPIInt r = 0; r < size && r < 64; r++) EXPECT(seen[r] == 1, "config %d: coords of rank %d seen %d times", k, r, (int)seen[r]);
@@ -284,9 +282,9 @@ START_TEST(test_owner)
     for (int i = 0; i < n[0]; i++)
       for (int j = 0; j < n[1]; j++)
         for (int l = 0; l < n[2]; l++) {
-          PetscReal   x[3] = {v[0][i], v[1][j], v[2][l]};
-          PetscMPIInt c[3] = {-1, -1, -1}, owner = -1, claims = 0, claimant = -1;
-          PetscBool   on_periodic_hi = PETSC_FALSE;
+          PetscReal      x[3] = {v[0][i], v[1][j], v[2][l]};
+          PetscMPIInt    c[3] = {-1, -1, -1}, owner = -1, claims = 0, claimant = -1;
+          PetscBool      on_periodic_hi = PETSC_FALSE;
           PetscErrorCode ierr;
           for (int a = 0; a < 3; a++)
             if (cf->per[a] && x[a] == cf->hi[a]) on_periodic_hi = PETSC_TRUE;
@@ -307,11 +305,13 @@ START_TEST(test_owner)
             }
             if (in) claims++, claimant = r;
           }
-          EXPECT(claims == 1 && claimant == owner, "config %d: (%.17g, %.17g, %.17g) owned by %d, claimed by %d ranks (last %d)", k, (double)x[0], (double)x[1], (double)x[2], owner, claims, claimant);
+          EXPECT(claims == 1 && claimant == owner, "config %d: (%.17g, %.17g, %.17g) owned by %d, claimed by %d ranks (last %d)", k, (double)x[0], (double)x[1],
+                 (double)x[2], owner, claims, claimant);
           /* On a cut: the higher slab. */
           for (int a = 0; a < 3; a++)
             for (PetscMPIInt cc = 1; cc < g.dims[a]; cc++)
-              if (x[a] == GridCut(cf->lo[a], cf->hi[a], cc, g.dims[a])) EXPECT(c[a] == cc, "config %d axis %d: point on cut %d went to slab %d", k, a, cc, c[a]);
+              if (x[a] == GridCut(cf->lo[a], cf->hi[a], cc, g.dims[a]))
+                EXPECT(c[a] == cc, "config %d axis %d: point on cut %d went to slab %d", k, a, cc, c[a]);
         }
     /* Outside, not finite, and (for a periodic axis) on the high face: errors, never clamped. */
     for (int a = 0; a < 3; a++) {
@@ -349,14 +349,15 @@ START_TEST(test_neighbours)
       /* All 27 offsets against the row-major rule; the face ones also against nbr[][]. */
       for (int o = 0; o < 27; o++) {
         PetscMPIInt off[3] = {o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1}, c[3], want, got = -2;
-        PetscBool   wall   = PETSC_FALSE;
+        PetscBool   wall = PETSC_FALSE;
         for (int a = 0; a < 3; a++) {
           c[a] = g.coords[a] + off[a];
           if (per[a]) c[a] = (c[a] + g.dims[a]) % g.dims[a];
           else if (c[a] < 0 || c[a] >= g.dims[a]) wall = PETSC_TRUE;
         }
         want = wall ? MPI_PROC_NULL : RowMajor(g.dims, c);
-        EXPECT(GridNeighbourRank(&g, off, &got) == 0 && got == want, "periodic %d req %zu offset (%d,%d,%d): %d, expected %d", pm, q, off[0], off[1], off[2], got, want);
+        EXPECT(GridNeighbourRank(&g, off, &got) == 0 && got == want, "periodic %d req %zu offset (%d,%d,%d): %d, expected %d", pm, q, off[0], off[1], off[2],
+               got, want);
         if (!wall) {
           EXPECT(GridRankOfCoords(&g, c, &got) == 0 && got == want, "GridRankOfCoords (%d,%d,%d): %d, expected %d", c[0], c[1], c[2], got, want);
           for (int a = 0; a < 3; a++) {
@@ -375,7 +376,7 @@ START_TEST(test_neighbours)
       }
       /* Out of range on a walled axis is an error, not a clamp. */
       for (int a = 0; a < 3; a++) {
-        PetscMPIInt c[3] = {g.coords[0], g.coords[1], g.coords[2]}, got;
+        PetscMPIInt    c[3] = {g.coords[0], g.coords[1], g.coords[2]}, got;
         PetscErrorCode ierr;
         if (per[a]) continue;
         c[a] = g.dims[a];
@@ -389,7 +390,8 @@ START_TEST(test_neighbours)
 END_TEST
 
 /* Every case fails the same way on every rank, so none is left in a collective. */
-static PetscErrorCode CreateExpectingError(const PetscReal lo[3], const PetscReal hi[3], const PetscInt req[3], const char *needle1, const char *needle2, int line)
+static PetscErrorCode CreateExpectingError(const PetscReal lo[3], const PetscReal hi[3], const PetscInt req[3], const char *needle1, const char *needle2,
+                                           int line)
 {
   Grid           g;
   PetscErrorCode ierr;
@@ -407,7 +409,7 @@ static PetscErrorCode CreateExpectingError(const PetscReal lo[3], const PetscRea
 
 START_TEST(test_bad_request)
 {
-  PetscMPIInt size = WorldSize();
+  PetscMPIInt size  = WorldSize();
   PetscReal   lo[3] = {0, 0, 0}, hi[3] = {40, 20, 10};
   char        nranks[32];
   snprintf(nranks, sizeof(nranks), "%d", size);
@@ -424,7 +426,8 @@ START_TEST(test_bad_request)
     }
   }
   {
-    PetscReal flat[3] = {40, 0, 10}, rev[3] = {40, -1, 10}, nan[3] = {NAN, 20, 10}, inf[3] = {40, 20, INFINITY}, thin_lo[3] = {1e16, 0, 0}, thin_hi[3] = {1e16 + 2, 20, 10};
+    PetscReal flat[3] = {40, 0, 10}, rev[3] = {40, -1, 10}, nan[3] = {NAN, 20, 10}, inf[3] = {40, 20, INFINITY}, thin_lo[3] = {1e16, 0, 0},
+              thin_hi[3] = {1e16 + 2, 20, 10};
     ck_assert(CreateExpectingError(lo, flat, NULL, "-domain_lo/-domain_hi", NULL, __LINE__) == 0);
     ck_assert(CreateExpectingError(lo, rev, NULL, "-domain_lo/-domain_hi", NULL, __LINE__) == 0);
     ck_assert(CreateExpectingError(lo, nan, NULL, "-domain_lo/-domain_hi", NULL, __LINE__) == 0);

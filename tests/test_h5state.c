@@ -93,18 +93,33 @@ static PetscReal Value(PetscInt64 id, int field, int k)
   if (field == 6 && k == 0) {
     uint64_t bits = 1; /* the smallest subnormal */
     switch (id % 5) {
-    case 0: v = -0.0; break;
-    case 1: memcpy(&v, &bits, sizeof(v)); break;
-    case 2: v = NAN; break;
-    case 3: v = -INFINITY; break;
-    default: break;
+    case 0:
+      v = -0.0;
+      break;
+    case 1:
+      memcpy(&v, &bits, sizeof(v));
+      break;
+    case 2:
+      v = NAN;
+      break;
+    case 3:
+      v = -INFINITY;
+      break;
+    default:
+      break;
     }
   }
   return v;
 }
 
-static PetscInt  Type(PetscInt64 id) { return (PetscInt)(id % 11) - 5; }
-static PetscReal Radius(PetscInt64 id) { return 1e-3 * (1 + id % 17) / 3.0; }
+static PetscInt Type(PetscInt64 id)
+{
+  return (PetscInt)(id % 11) - 5;
+}
+static PetscReal Radius(PetscInt64 id)
+{
+  return 1e-3 * (1 + id % 17) / 3.0;
+}
 
 typedef struct {
   PetscInt    n;
@@ -186,9 +201,9 @@ static int ReadAndCheck(MPI_Comm comm, const char *path, int wsize, PetscBool em
   (void)MPI_Comm_size(comm, &size);
   if (H5StateRead(comm, path, &p.n, &p.id, &p.type, &p.radius, &p.x, &p.v, &p.w, &p.f, &t, &s)) return 0;
   vec[0] = p.x, vec[1] = p.v, vec[2] = p.w, vec[3] = p.f;
-  off    = rank * (N / size) + PetscMin(rank, N % size);
-  ok     = ok && p.n == N / size + (rank < N % size ? 1 : 0);
-  ok     = ok && SameBits(t, time) && s == step;
+  off = rank * (N / size) + PetscMin(rank, N % size);
+  ok  = ok && p.n == N / size + (rank < N % size ? 1 : 0);
+  ok  = ok && SameBits(t, time) && s == step;
   for (PetscInt j = 0; ok && j < p.n; j++) {
     PetscInt64 id = RowId(wsize, off + j);
     ok            = ok && p.id[j] == id && p.type[j] == Type(id) && SameBits(p.radius[j], Radius(id));
@@ -253,7 +268,7 @@ END_TEST
 /* The layout is a public interface: check it with plain serial HDF5. */
 static int CheckDataset(hid_t g, const char *name, hid_t ftype, int ndims, hsize_t N)
 {
-  hid_t   d = H5Dopen2(g, name, H5P_DEFAULT), t, s;
+  hid_t   d       = H5Dopen2(g, name, H5P_DEFAULT), t, s;
   hsize_t dims[2] = {0, 0};
   int     ok;
   if (d < 0) return 0;
@@ -277,11 +292,11 @@ START_TEST(test_layout)
   Path(path, "layout.h5");
   ck_assert_int_eq(Write(PETSC_COMM_WORLD, path, PETSC_FALSE, 0.25, -3), 0);
   if (rank == 0) {
-    hsize_t    N = 0;
-    hid_t      file, g, a, t;
-    double     time = 0;
-    long long  step = 0, count = 0;
-    char       version[64] = "";
+    hsize_t   N = 0;
+    hid_t     file, g, a, t;
+    double    time = 0;
+    long long step = 0, count = 0;
+    char      version[64] = "";
     for (int r = 0; r < size; r++) N += (hsize_t)WriterCount(r);
     file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     g    = H5Gopen2(file, "particles", H5P_DEFAULT);
@@ -298,8 +313,8 @@ START_TEST(test_layout)
     a  = H5Aopen(file, "particles", H5P_DEFAULT);
     ok = ok && H5Aread(a, H5T_NATIVE_LLONG, &count) >= 0 && count == (long long)N;
     H5Aclose(a);
-    a = H5Aopen(file, "hdem_version", H5P_DEFAULT);
-    t = H5Aget_type(a);
+    a  = H5Aopen(file, "hdem_version", H5P_DEFAULT);
+    t  = H5Aget_type(a);
     ok = ok && H5Tget_class(t) == H5T_STRING && H5Tget_size(t) < sizeof(version) && H5Aread(a, t, version) >= 0 && strcmp(version, HDEM_VERSION) == 0;
     H5Tclose(t);
     H5Aclose(a);
@@ -363,8 +378,9 @@ static int Refused(MPI_Comm comm, const char *path)
 
 START_TEST(test_bad_files)
 {
-  char path[PETSC_MAX_PATH_LEN], half[PETSC_MAX_PATH_LEN], text[PETSC_MAX_PATH_LEN], nodset[PETSC_MAX_PATH_LEN], rows[PETSC_MAX_PATH_LEN], missing[PETSC_MAX_PATH_LEN];
-  int  rank, size;
+  char path[PETSC_MAX_PATH_LEN], half[PETSC_MAX_PATH_LEN], text[PETSC_MAX_PATH_LEN], nodset[PETSC_MAX_PATH_LEN], rows[PETSC_MAX_PATH_LEN],
+    missing[PETSC_MAX_PATH_LEN];
+  int rank, size;
   (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   (void)MPI_Comm_size(PETSC_COMM_WORLD, &size);
   Path(path, "good.h5");
@@ -377,12 +393,12 @@ START_TEST(test_bad_files)
   ck_assert_int_eq(Write(PETSC_COMM_WORLD, nodset, PETSC_FALSE, 3.0, 3), 0);
   ck_assert_int_eq(Write(PETSC_COMM_WORLD, rows, PETSC_FALSE, 3.0, 3), 0);
   if (rank == 0) {
-    FILE  *in = fopen(path, "rb"), *out = fopen(half, "wb");
-    long   len;
-    char  *buf;
-    hid_t  file, g, s, d;
-    hsize_t one  = 1; /* N >= 4 */
-    double  r    = 1;
+    FILE   *in = fopen(path, "rb"), *out = fopen(half, "wb");
+    long    len;
+    char   *buf;
+    hid_t   file, g, s, d;
+    hsize_t one = 1; /* N >= 4 */
+    double  r   = 1;
     fseek(in, 0, SEEK_END);
     len = ftell(in);
     rewind(in);

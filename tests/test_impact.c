@@ -35,7 +35,8 @@ END_TEST
 /* The harmonic law is exact for every law and speed, both criteria. */
 START_TEST(test_harmonic_exact)
 {
-  static const char *laws[] = {"-contact_law linear -contact_k 1e5", "-contact_law hertz -contact_k 1e9", "-contact_law power -contact_k 1e17 -contact_p 2.5", "-contact_law poly -contact_poly_k 1e5,3e10 -contact_poly_p 1,2"};
+  static const char *laws[] = {"-contact_law linear -contact_k 1e5", "-contact_law hertz -contact_k 1e9", "-contact_law power -contact_k 1e17 -contact_p 2.5",
+                               "-contact_law poly -contact_poly_k 1e5,3e10 -contact_poly_p 1,2"};
   static const PetscReal speeds[] = {1e-3, 1.0, 10.0};
   static const PetscReal es[]     = {0.1, 0.5, 0.9};
   for (size_t l = 0; l < 4; l++)
@@ -55,10 +56,16 @@ END_TEST
  * wherever within a step the first touch falls. */
 START_TEST(test_default_accuracy_sweep)
 {
-  static const char *laws[] = {"-contact_law linear -contact_k 1e5", "-contact_law hertz -contact_k 1e9", "-contact_law power -contact_k 1e13 -contact_p 2", "-contact_law power -contact_k 1e17 -contact_p 2.5", "-contact_law poly -contact_poly_k 1e5,3e10 -contact_poly_p 1,2", "-contact_law poly -contact_poly_k 1e9,1e5 -contact_poly_p 1.5,1", "-contact_law poly -contact_poly_k 3e6,1e16 -contact_poly_p 1.2,3"};
+  static const char     *laws[]   = {"-contact_law linear -contact_k 1e5",
+                                     "-contact_law hertz -contact_k 1e9",
+                                     "-contact_law power -contact_k 1e13 -contact_p 2",
+                                     "-contact_law power -contact_k 1e17 -contact_p 2.5",
+                                     "-contact_law poly -contact_poly_k 1e5,3e10 -contact_poly_p 1,2",
+                                     "-contact_law poly -contact_poly_k 1e9,1e5 -contact_poly_p 1.5,1",
+                                     "-contact_law poly -contact_poly_k 3e6,1e16 -contact_poly_p 1.2,3"};
   static const PetscReal speeds[] = {1e-3, 0.1, 10.0}, es[] = {0.1, 0.2, 0.5, 0.8, 0.99, 1.0};
-  PetscReal worst = 0.0;
-  char      where[1024] = "";
+  PetscReal              worst       = 0.0;
+  char                   where[1024] = "";
   for (size_t l = 0; l < sizeof(laws) / sizeof(laws[0]); l++)
     for (int c = 0; c < 2; c++)
       for (size_t v = 0; v < 3; v++)
@@ -66,7 +73,8 @@ START_TEST(test_default_accuracy_sweep)
           ContactModel model;
           StepControl  ctl;
           char         opts[512];
-          snprintf(opts, sizeof(opts), "%s -contact_mu 0 %s%g -contact_separation %s", laws[l], es[k] < 1.0 ? "-contact_e " : "-contact_damping none -impact_v0 ", es[k] < 1.0 ? es[k] : speeds[v], c ? "force" : "overlap");
+          snprintf(opts, sizeof(opts), "%s -contact_mu 0 %s%g -contact_separation %s", laws[l],
+                   es[k] < 1.0 ? "-contact_e " : "-contact_damping none -impact_v0 ", es[k] < 1.0 ? es[k] : speeds[v], c ? "force" : "overlap");
           ck_assert_int_eq(PetscOptionsClear(NULL), 0);
           ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
           ck_assert_int_eq(ContactModelSetFromOptions(PETSC_COMM_SELF, &model), 0);
@@ -90,7 +98,8 @@ END_TEST
 /* Sphere on sphere with the same effective mass is the same 1-D impact. */
 START_TEST(test_sphere_sphere)
 {
-  ImpactResult a = RunImpact("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_e 0.5 -contact_separation overlap", 1.0, 0.0, 1e-5, IMPACT_TARGET_SPHERE, NULL);
+  ImpactResult a = RunImpact("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_e 0.5 -contact_separation overlap", 1.0, 0.0, 1e-5, IMPACT_TARGET_SPHERE,
+                             NULL);
   ck_assert_rel(a.m, 1e-5, 1e-14);
   ck_assert_rel(a.e, 0.5, 5e-3);
   ck_assert_rel(a.t_contact, 8.838209e-06, 0.01); /* feng_hertz_v1_e0.5 */
@@ -103,7 +112,8 @@ END_TEST
 START_TEST(test_oblique_sliding)
 {
   PetscReal    mu = 0.1, th = 70.0, R = 1e-3, v0 = 1.0, vn = v0 * cos(th * HDEM_PI / 180), vt = v0 * sin(th * HDEM_PI / 180);
-  ImpactResult r = RunImpact("-contact_law linear -contact_k 1e5 -contact_mu 0.1 -contact_e 0.6 -contact_separation force -particle_density 2500", v0, th, 0.0, IMPACT_TARGET_WALL, NULL);
+  ImpactResult r = RunImpact("-contact_law linear -contact_k 1e5 -contact_mu 0.1 -contact_e 0.6 -contact_separation force -particle_density 2500", v0, th, 0.0,
+                             IMPACT_TARGET_WALL, NULL);
   ck_assert_rel(r.e, 0.6, 5e-3);
   ck_assert_rel(r.vt_out, vt - mu * (1 + r.e) * vn, 2e-3);
   ck_assert_rel(r.omega_out, 2.5 * mu * (1 + r.e) * vn / R, 1e-2); /* the spring takes a few steps to reach the Coulomb limit */
@@ -121,8 +131,9 @@ START_TEST(test_oblique_sticking)
   static const PetscReal ratios[] = {2.0 / 7.0, 2.0 / 7.0 * 0.36, 1.0 / 14.0};
   for (int i = 0; i < 3; i++) {
     char opts[256];
-    snprintf(opts, sizeof(opts), "-contact_law linear -contact_k 1e5 -contact_damping none -contact_mu 1e6 -contact_kt %.17g -timestep_steps_per_contact 400", 1e5 * ratios[i]);
-    ImpactResult r = RunImpact(opts, 1.0, 20.0, 0.0, IMPACT_TARGET_WALL, NULL);
+    snprintf(opts, sizeof(opts), "-contact_law linear -contact_k 1e5 -contact_damping none -contact_mu 1e6 -contact_kt %.17g -timestep_steps_per_contact 400",
+             1e5 * ratios[i]);
+    ImpactResult r  = RunImpact(opts, 1.0, 20.0, 0.0, IMPACT_TARGET_WALL, NULL);
     PetscReal    et = -cos(HDEM_PI * sqrt(3.5 * ratios[i]));
     ck_assert_msg(fabs(r.et - et) < 5e-3, "kt/k = %g: et = %.5f, expected %.5f", ratios[i], r.et, et);
     ck_assert_msg(fabs(r.e - 1.0) < 1e-3, "elastic e = %.6f", r.e);
@@ -132,7 +143,7 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-  Suite *s = suite_create("impact");
+  Suite *s  = suite_create("impact");
   TCase *tc = tcase_create("impact");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_elastic_hertz);

@@ -46,18 +46,21 @@ static void ExpectSameBits(const PetscReal *a, const PetscReal *b, PetscInt n, c
 
 static PetscReal Open(Bodies *b, PetscInt lo, PetscInt n, PetscReal dt, const PetscReal g[3])
 {
-  return IntegratorOpenStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, b->f + 3 * lo, b->t + 3 * lo, dt, g, b->x + 3 * lo, b->v + 3 * lo, b->w + 3 * lo, b->vp + 3 * lo, b->wp + 3 * lo);
+  return IntegratorOpenStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, b->f + 3 * lo, b->t + 3 * lo, dt, g, b->x + 3 * lo, b->v + 3 * lo, b->w + 3 * lo,
+                                  b->vp + 3 * lo, b->wp + 3 * lo);
 }
 
-static PetscInt CloseRanges(Bodies *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, const IntegratorRebuild *rb, PetscReal rlo[3], PetscReal rhi[3])
+static PetscInt CloseRanges(Bodies *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, const IntegratorRebuild *rb, PetscReal rlo[3],
+                            PetscReal rhi[3])
 {
-  return IntegratorCloseStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo, b->x0 + 3 * lo, rb, rlo, rhi, b->v + 3 * lo, b->w + 3 * lo);
+  return IntegratorCloseStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo, b->x0 + 3 * lo, rb, rlo, rhi,
+                                   b->v + 3 * lo, b->w + 3 * lo);
 }
 
 /* no drift */
 static PetscInt Close(Bodies *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, PetscReal dt_up, PetscReal hs)
 {
-  IntegratorRebuild rb = {dt_up, hs, {0.0, 0.0, 0.0}};
+  IntegratorRebuild rb     = {dt_up, hs, {0.0, 0.0, 0.0}};
   PetscReal         rlo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, rhi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
   return CloseRanges(b, lo, n, g, h, &rb, rlo, rhi);
 }
@@ -112,9 +115,9 @@ START_TEST(test_close_open_fused)
       const PetscReal  *gc = variant & 1 ? g : NULL;
       IntegratorRebuild rb = {dt_next, 2e-3, {1e-4, -2e-4, 0.0}};
       Bodies            two, one;
-      PetscReal         lo2[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi2[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo1[3], hi1[3], work2;
-      PetscInt          bits2, bits1;
-      IntegratorOpen    op;
+      PetscReal lo2[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi2[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo1[3], hi1[3], work2;
+      PetscInt  bits2, bits1;
+      IntegratorOpen op;
       BodiesFill(&two, variant & 2 ? 6 : -1);
       for (PetscInt k = 0; k < 3 * NB; k++) two.x[k] += 1e-3 * Draw(k, 30); /* displacements since the build */
       one = two;
@@ -196,13 +199,15 @@ START_TEST(test_rebuild_criterion)
     PetscReal         hs = 0.05 * (1.0 + RandomUniform(9, trial, 0, 0)), far = hs * (0.6 + 0.8 * RandomUniform(9, trial, 0, 1)), rel;
     PetscInt          who = (PetscInt)(NB * RandomUniform(9, trial, 0, 2)), frozen = trial % 3 ? -1 : who;
     IntegratorRebuild rb = {dt, hs, {0.0, 0.0, 0.0}};
-    PetscReal         llo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, lhi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, slo[3], shi[3], dlo[3], dhi[3];
-    PetscInt          lanes, scalar;
+    PetscReal llo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, lhi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, slo[3], shi[3], dlo[3],
+              dhi[3];
+    PetscInt lanes, scalar;
     BodiesFill(&b, frozen);
     for (PetscInt k = 0; k < 3 * NB; k++) b.v[k] *= 1e-3, b.f[k] *= 1e-3;
     b.x[3 * who] = b.x0[3 * who] + far;
     if (trial % 2) /* a drift a fraction of the way along the displaced body's */
-      for (int a = 0; a < 3; a++) rb.c[a] = (a == 0 ? far : 0.0) * 0.3 * RandomUniform(9, trial, 0, 3 + a) + (a ? 0.1 * hs * (RandomUniform(9, trial, 0, 6 + a) - 0.5) : 0.0);
+      for (int a = 0; a < 3; a++)
+        rb.c[a] = (a == 0 ? far : 0.0) * 0.3 * RandomUniform(9, trial, 0, 3 + a) + (a ? 0.1 * hs * (RandomUniform(9, trial, 0, 6 + a) - 0.5) : 0.0);
     for (int a = 0; a < 3; a++) slo[a] = llo[a], shi[a] = lhi[a], dlo[a] = PETSC_INFINITY, dhi[a] = PETSC_NINFINITY;
     for (PetscInt i = 0; i < NB; i++)
       for (int a = 0; a < 3; a++) {
@@ -212,11 +217,15 @@ START_TEST(test_rebuild_criterion)
     lanes  = CloseRanges(&b, 0, NB, NULL, 0.0, &rb, llo, lhi); /* h = 0: no kick, the state stays */
     scalar = MayPass(&b, &rb, slo, shi);
     ck_assert_msg(lanes == scalar, "trial %d: lanes %d, IntegratorMayPass %d", (int)trial, (int)lanes, (int)scalar);
-    for (int a = 0; a < 3; a++) ck_assert_msg(llo[a] == dlo[a] && lhi[a] == dhi[a] && slo[a] == dlo[a] && shi[a] == dhi[a], "trial %d axis %d: ranges [%g, %g] (lanes), [%g, %g] (scalar), [%g, %g] direct", (int)trial, a, llo[a], lhi[a], slo[a], shi[a], dlo[a], dhi[a]);
+    for (int a = 0; a < 3; a++)
+      ck_assert_msg(llo[a] == dlo[a] && lhi[a] == dhi[a] && slo[a] == dlo[a] && shi[a] == dhi[a],
+                    "trial %d axis %d: ranges [%g, %g] (lanes), [%g, %g] (scalar), [%g, %g] direct", (int)trial, a, llo[a], lhi[a], slo[a], shi[a], dlo[a],
+                    dhi[a]);
     /* the others sit at their build positions, |c| from the drift, which stays small */
     rel = sqrt((far - rb.c[0]) * (far - rb.c[0]) + rb.c[1] * rb.c[1] + rb.c[2] * rb.c[2]);
     ck_assert(!(lanes & INTEGRATOR_BEYOND_SKIN)); /* far < 1.4 hs: within the whole skin */
-    if (frozen == who || rel < 0.95 * hs) ck_assert_msg(!(lanes & INTEGRATOR_BEYOND_DRIFT), "trial %d: beyond the drift's bound at %g of hs", (int)trial, rel / hs);
+    if (frozen == who || rel < 0.95 * hs)
+      ck_assert_msg(!(lanes & INTEGRATOR_BEYOND_DRIFT), "trial %d: beyond the drift's bound at %g of hs", (int)trial, rel / hs);
     if (frozen != who && rel > 1.05 * hs) ck_assert(lanes & INTEGRATOR_BEYOND_DRIFT);
     if (frozen == who || far < 0.95 * hs) ck_assert(!(lanes & INTEGRATOR_BEYOND_HALF));
     if (frozen != who && far > 1.05 * hs) ck_assert(lanes & INTEGRATOR_BEYOND_HALF);
@@ -230,10 +239,11 @@ START_TEST(test_rebuild_drift)
 {
   const PetscReal dt = 1e-3, hs = 0.05;
   for (PetscInt trial = 0; trial < 60; trial++) {
-    Bodies            b;
-    PetscReal         D[3] = {RandomUniform(10, trial, 0, 0) - 0.5, RandomUniform(10, trial, 0, 1) - 0.5, RandomUniform(10, trial, 0, 2) - 0.5}, len, s = 3.0 * hs * RandomUniform(10, trial, 0, 3);
+    Bodies    b;
+    PetscReal D[3]           = {RandomUniform(10, trial, 0, 0) - 0.5, RandomUniform(10, trial, 0, 1) - 0.5, RandomUniform(10, trial, 0, 2) - 0.5}, len,
+              s              = 3.0 * hs * RandomUniform(10, trial, 0, 3);
     PetscInt          frozen = trial % 3 == 2 ? (PetscInt)(NB * RandomUniform(10, trial, 0, 4)) : -1;
-    IntegratorRebuild rb = {dt, hs, {0.0, 0.0, 0.0}};
+    IntegratorRebuild rb     = {dt, hs, {0.0, 0.0, 0.0}};
     PetscReal         lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo2[3], hi2[3];
     PetscInt          lanes, scalar;
     PetscBool         expect;
@@ -252,13 +262,15 @@ START_TEST(test_rebuild_drift)
       Bodies    c8 = b;
       PetscBool lanes8;
       PetscReal behind = frozen >= 0 && trial % 2 ? s : 0.5 * s; /* the frozen body from the drift */
-      lanes  = CloseRanges(&b, 0, NB, NULL, 0.0, &rb, lo2, hi2);
-      scalar = MayPass(&b, &rb, lo2, hi2);
-      lanes8 = Rebuild(CloseRanges(&c8, 0, 8, NULL, 0.0, &rb, lo2, hi2)); /* lanes alone, no scalar tail */
+      lanes            = CloseRanges(&b, 0, NB, NULL, 0.0, &rb, lo2, hi2);
+      scalar           = MayPass(&b, &rb, lo2, hi2);
+      lanes8           = Rebuild(CloseRanges(&c8, 0, 8, NULL, 0.0, &rb, lo2, hi2)); /* lanes alone, no scalar tail */
       /* beyond the whole skin; or beyond half of it, and the frozen body as far from the drift */
       expect = s > 2.0 * hs * 1.001 || (frozen >= 0 && frozen < 8 && behind > hs * 1.001 && s > hs * 1.001) ? PETSC_TRUE : PETSC_FALSE;
       ck_assert_msg(lanes == scalar, "trial %d: lanes %d, IntegratorMayPass %d", (int)trial, (int)lanes, (int)scalar);
-      if (fabs(s - 2.0 * hs) > 0.002 * hs && fabs(behind - hs) > 0.002 * hs && fabs(s - hs) > 0.002 * hs) ck_assert_msg(lanes8 == expect, "trial %d: moved %g hs as a whole (frozen %d): rebuild %d, expected %d", (int)trial, s / hs, (int)frozen, (int)lanes8, (int)expect);
+      if (fabs(s - 2.0 * hs) > 0.002 * hs && fabs(behind - hs) > 0.002 * hs && fabs(s - hs) > 0.002 * hs)
+        ck_assert_msg(lanes8 == expect, "trial %d: moved %g hs as a whole (frozen %d): rebuild %d, expected %d", (int)trial, s / hs, (int)frozen, (int)lanes8,
+                      (int)expect);
     }
   }
 }

@@ -102,7 +102,10 @@ START_TEST(test_no_velocities)
 {
   char       path[PETSC_MAX_PATH_LEN];
   LammpsData d;
-  WriteFile("novel.data", "title\r\n\r\n2 atoms\r\n1 atom types\r\n0 bonds\r\n0 1 xlo xhi\r\n0 1 ylo yhi\r\n0 1 zlo zhi\r\n\r\nAtoms\r\n\r\n7 1 0.1 2 0.5 0.5 0.5\r\n8 1 0.1 2 1 1 1\r\n\r\nBonds\r\n\r\n", path, sizeof(path));
+  WriteFile("novel.data",
+            "title\r\n\r\n2 atoms\r\n1 atom types\r\n0 bonds\r\n0 1 xlo xhi\r\n0 1 ylo yhi\r\n0 1 zlo zhi\r\n\r\nAtoms\r\n\r\n7 1 0.1 2 0.5 0.5 0.5\r\n8 1 0.1 "
+            "2 1 1 1\r\n\r\nBonds\r\n\r\n",
+            path, sizeof(path));
   ck_assert_int_eq(LammpsDataRead(PETSC_COMM_WORLD, path, &d), 0);
   ck_assert_int_eq(d.n, 2);
   ck_assert(!d.has_velocities);
@@ -130,27 +133,27 @@ START_TEST(test_errors)
   static const struct {
     const char *from, *to, *where; /* where: "line" the message must name, or a phrase */
   } cases[] = {
-    {"3 1 0.5 2500 1.0 0.0 1.0 0 0 0", "3 1 0.5 2500 1.0 0.0 1.0 0 0", ":17:"},  /* 9 columns */
-    {"10 2 1e-1 3000 10 1 5", "10 2 1e-1 3000 10 1", ":20:"},                 /* 6 columns */
-    {"4 atoms", "5 atoms", ":22:"},                                           /* Atoms too short: ends at Velocities */
-    {"4 atoms", "3 atoms", ":20:"},                                           /* Atoms too long */
+    {"3 1 0.5 2500 1.0 0.0 1.0 0 0 0", "3 1 0.5 2500 1.0 0.0 1.0 0 0", ":17:"},                   /* 9 columns */
+    {"10 2 1e-1 3000 10 1 5", "10 2 1e-1 3000 10 1", ":20:"},                                     /* 6 columns */
+    {"4 atoms", "5 atoms", ":22:"},                                                               /* Atoms too short: ends at Velocities */
+    {"4 atoms", "3 atoms", ":20:"},                                                               /* Atoms too long */
     {"3 1 1 1 1 1 1\n\nPair Coeffs # granular\n\n1 hooke 1e5\n2 hooke 1e5\n", "", "end of file"}, /* Velocities short by one, at the end */
-    {"3 1 1 1 1 1 1\n", "", ":28:"},                                          /* ... or ended by the next section */
-    {"2 1 0.25 2500", "1 1 0.25 2500", "first at line 18"},                   /* duplicate id */
-    {"1 2 1.0 1000", "1 2 0 1000", ":18:"},                                   /* zero diameter */
-    {"1 2 1.0 1000", "1 2 1.0 -1000", ":18:"},                                /* negative density */
-    {"2 1 0.25 2500 3.0 -0.5 3.0", "2 1 0.25 2500 3.0 -1.5 3.0", ":19:"},     /* outside the box */
-    {"10 2 1e-1 3000 10 1 5", "10 2 1e-1 3000 10.5 1 5", ":20:"},             /* outside the box */
-    {"0 5.0e0 zlo zhi", "0 5 zlo zhi\n0 0 0 xy xz yz", ":9:"},                /* triclinic */
-    {"Atoms # sphere", "Atoms # atomic", ":15:"},                            /* another atom_style */
-    {"10 2 1e-1", "10 3 1e-1", ":20:"},                                       /* type beyond atom types */
-    {"1 -1 0 # image", "1 -1 0.5 # image", ":19:"},                           /* non-integer image flag */
-    {"10 -1 -2 -3", "11 -1 -2 -3", ":26:"},                                   /* velocity of an unknown atom */
-    {"10 -1 -2 -3", "2 -1 -2 -3", ":26:"},                                    /* two velocities for one atom */
-    {"1 2 1.0 1000", "1 2 1.0 1e3x", ":18:"},                                 /* not a number */
-    {"2 atom types", "2 atom types\n3 widgets", ":5:"},                       /* unknown header line */
-    {"Masses", "Nonsense", ":10:"},                                           /* unknown section */
-    {"-1 1 ylo yhi\n", "", "ylo yhi"},                                        /* missing box line */
+    {"3 1 1 1 1 1 1\n", "", ":28:"},                                                              /* ... or ended by the next section */
+    {"2 1 0.25 2500", "1 1 0.25 2500", "first at line 18"},                                       /* duplicate id */
+    {"1 2 1.0 1000", "1 2 0 1000", ":18:"},                                                       /* zero diameter */
+    {"1 2 1.0 1000", "1 2 1.0 -1000", ":18:"},                                                    /* negative density */
+    {"2 1 0.25 2500 3.0 -0.5 3.0", "2 1 0.25 2500 3.0 -1.5 3.0", ":19:"},                         /* outside the box */
+    {"10 2 1e-1 3000 10 1 5", "10 2 1e-1 3000 10.5 1 5", ":20:"},                                 /* outside the box */
+    {"0 5.0e0 zlo zhi", "0 5 zlo zhi\n0 0 0 xy xz yz", ":9:"},                                    /* triclinic */
+    {"Atoms # sphere", "Atoms # atomic", ":15:"},                                                 /* another atom_style */
+    {"10 2 1e-1", "10 3 1e-1", ":20:"},                                                           /* type beyond atom types */
+    {"1 -1 0 # image", "1 -1 0.5 # image", ":19:"},                                               /* non-integer image flag */
+    {"10 -1 -2 -3", "11 -1 -2 -3", ":26:"},                                                       /* velocity of an unknown atom */
+    {"10 -1 -2 -3", "2 -1 -2 -3", ":26:"},                                                        /* two velocities for one atom */
+    {"1 2 1.0 1000", "1 2 1.0 1e3x", ":18:"},                                                     /* not a number */
+    {"2 atom types", "2 atom types\n3 widgets", ":5:"},                                           /* unknown header line */
+    {"Masses", "Nonsense", ":10:"},                                                               /* unknown section */
+    {"-1 1 ylo yhi\n", "", "ylo yhi"},                                                            /* missing box line */
   };
   char path[PETSC_MAX_PATH_LEN];
   int  rank, badmsg = 0;

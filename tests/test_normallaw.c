@@ -4,8 +4,8 @@
 #include "contact/normallaw.h"
 
 #define NLAWS 6
-static NormalLaw laws[NLAWS];
-static const char *names[NLAWS] = {"linear", "hertz", "power2.5", "poly23", "hertz+linear", "table"};
+static NormalLaw       laws[NLAWS];
+static const char     *names[NLAWS]  = {"linear", "hertz", "power2.5", "poly23", "hertz+linear", "table"};
 static const PetscReal dscale[NLAWS] = {1e-5, 3e-6, 5e-7, 5e-6, 2e-6, 2e-6};
 
 static void setup(void)
@@ -64,7 +64,8 @@ START_TEST(test_monotone_and_limits)
     PetscReal lim = NormalLawForceOverSqrtU(&laws[l], 1.0, 0.0), near = NormalLawForceOverSqrtU(&laws[l], 1.0, 1e-6 * dscale[l]);
     ck_assert(isfinite(lim));
     /* Hertz approaches its limit as d^(1/4): (1e-6)^(1/4) = 0.03 of the typical value */
-    ck_assert_msg(fabs(near - lim) <= 0.05 * NormalLawForceOverSqrtU(&laws[l], 1.0, dscale[l]), "%s: F/sqrt(U) discontinuous at 0 (%g vs %g)", names[l], lim, near);
+    ck_assert_msg(fabs(near - lim) <= 0.05 * NormalLawForceOverSqrtU(&laws[l], 1.0, dscale[l]), "%s: F/sqrt(U) discontinuous at 0 (%g vs %g)", names[l], lim,
+                  near);
   }
   ck_assert_rel(NormalLawForceOverSqrtU(&laws[0], 1.0, 0.0), sqrt(2e5), 1e-14);
   ck_assert(NormalLawForceOverSqrtU(&laws[1], 1.0, 0.0) == 0.0);
@@ -127,7 +128,7 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-  Suite *s = suite_create("normallaw");
+  Suite *s  = suite_create("normallaw");
   TCase *tc = tcase_create("laws");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_derivatives);

@@ -43,7 +43,8 @@ static void PairsFill(Pairs *q, PetscInt trial, PetscReal reach)
   }
   for (PetscInt k = 0; k < NK; k++) {
     PetscInt  i = (PetscInt)(NP * RandomUniform(12, trial, k, 0)), j = (PetscInt)(NP * RandomUniform(12, trial, k, 1));
-    PetscReal u = RandomUniform(12, trial, k, 2), dir[3] = {RandomUniform(12, trial, k, 3) - 0.5, RandomUniform(12, trial, k, 4) - 0.5, RandomUniform(12, trial, k, 5) - 0.5};
+    PetscReal u      = RandomUniform(12, trial, k, 2),
+              dir[3] = {RandomUniform(12, trial, k, 3) - 0.5, RandomUniform(12, trial, k, 4) - 0.5, RandomUniform(12, trial, k, 5) - 0.5};
     PetscReal len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]), dist = (q->rad[i] + q->rad[j]) * (0.8 + 0.4 * RandomUniform(12, trial, k, 6));
     if (j == i) j = (i + 1) % NP;
     q->ij[2 * k] = i, q->ij[2 * k + 1] = j;
@@ -58,11 +59,11 @@ static void PairsFill(Pairs *q, PetscInt trial, PetscReal reach)
     PetscInt  i = q->ij[2 * k], j = q->ij[2 * k + 1];
     PetscReal rs, lim, dx;
     if (q->fl[k] & (NEIGHBOR_TOUCHED | NEIGHBOR_IMAGED)) continue;
-    rs  = q->rad[i] + q->rad[j];
-    lim = reach >= 0.0 ? PairSieveReach2(rs, reach) : rs * rs;
+    rs              = q->rad[i] + q->rad[j];
+    lim             = reach >= 0.0 ? PairSieveReach2(rs, reach) : rs * rs;
     q->x[3 * j + 1] = q->x[3 * i + 1], q->x[3 * j + 2] = q->x[3 * i + 2];
-    dx              = sqrt(lim);
-    q->x[3 * j]     = q->x[3 * i] - dx;
+    dx          = sqrt(lim);
+    q->x[3 * j] = q->x[3 * i] - dx;
     for (int it = 0; it < 4; it++) { /* nudge to rr == lim, or the next below on odd k */
       PetscReal r = q->x[3 * i] - q->x[3 * j], rr = r * r;
       if (rr < lim) q->x[3 * j] = nextafter(q->x[3 * j], -INFINITY);
@@ -124,7 +125,7 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-  Suite *s  = suite_create("pair_sieve");
+  Suite *s = suite_create("pair_sieve");
   /* where there are no AVX-512 lanes both paths are the portable one: say so */
   printf("pair_sieve: PairSieveRun takes the %s path on this processor\n", PairSieveVectorised() ? "AVX-512" : "portable (the AVX-512 one is not tested here)");
   TCase *tc = tcase_create("pair_sieve");

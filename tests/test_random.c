@@ -11,7 +11,9 @@ START_TEST(test_philox_known_answers)
 {
   static const uint32_t ctr[3][4] = {{0, 0, 0, 0}, {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, {0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}};
   static const uint32_t key[3][2] = {{0, 0}, {0xffffffffu, 0xffffffffu}, {0xa4093822u, 0x299f31d0u}};
-  static const uint32_t ref[3][4] = {{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}, {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}, {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}};
+  static const uint32_t ref[3][4] = {{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u},
+                                     {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu},
+                                     {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}};
   for (int t = 0; t < 3; t++) {
     uint32_t out[4];
     RandomPhilox4x32(ctr[t], key[t], out);
@@ -61,7 +63,9 @@ END_TEST
 
 START_TEST(test_order_independence)
 {
-  enum { N = 1000 };
+  enum {
+    N = 1000
+  };
   PetscReal fwd[N], rev[N];
   for (PetscInt i = 0; i < N; i++) fwd[i] = RandomNormal(9, 1000 + i, 1, i % 3);
   for (PetscInt i = N - 1; i >= 0; i--) rev[i] = RandomNormal(9, 1000 + i, 1, i % 3);
@@ -154,14 +158,14 @@ END_TEST
 
 START_TEST(test_radius_discrete)
 {
-  RadiusDistribution d     = {.type = RADIUS_DISCRETE, .ndiscrete = 4, .values = {1e-3, 2e-3, 3e-3, 9e-3}, .weights = {1, 0, 3, 0}};
+  RadiusDistribution d      = {.type = RADIUS_DISCRETE, .ndiscrete = 4, .values = {1e-3, 2e-3, 3e-3, 9e-3}, .weights = {1, 0, 3, 0}};
   PetscInt           cnt[4] = {0};
   ck_assert_int_eq(RadiusDistributionCheck(PETSC_COMM_SELF, &d), 0);
   for (PetscInt i = 0; i < NDRAW; i++) {
     PetscReal r;
     int       j;
     ck_assert_int_eq(RadiusDistributionDraw(&d, 21, i, &r), 0);
-    for (j = 0; j < 4 && r != d.values[j]; j++) {}
+    for (j = 0; j < 4 && r != d.values[j]; j++) { }
     ck_assert(j < 4);
     cnt[j]++;
   }
@@ -196,7 +200,8 @@ START_TEST(test_radius_errors)
   };
   PetscReal r;
   PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
-  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) ck_assert_msg(RadiusDistributionCheck(PETSC_COMM_SELF, &bad[i]) != 0, "bad case %d accepted", (int)i);
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+    ck_assert_msg(RadiusDistributionCheck(PETSC_COMM_SELF, &bad[i]) != 0, "bad case %d accepted", (int)i);
   /* drawing from an unchecked, hopeless window fails instead of looping */
   ck_assert(RadiusDistributionDraw(&bad[7], 1, 1, &r) != 0);
   PetscPopErrorHandler();

@@ -36,7 +36,8 @@ START_TEST(test_hertz_tangent)
   StepControl  ctl;
   ContactPair  pair;
   PetscReal    m = 1e-5, v0 = 1.0, E = 0.5 * m * v0 * v0, dmax, secant, tangent;
-  ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_damping none -timestep_steps_per_contact 1 -timestep_stability_factor 1", &model, &ctl);
+  ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_damping none -timestep_steps_per_contact 1 -timestep_stability_factor 1", &model,
+                  &ctl);
   ContactPairSetUp(&model, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pair);
   dmax    = NormalLawOverlapAtEnergy(&model.law, pair.s, E);
   secant  = 2.0 * m * v0 / NormalLawForce(&model.law, pair.s, dmax);
@@ -99,7 +100,7 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-  Suite *s = suite_create("stepbound");
+  Suite *s  = suite_create("stepbound");
   TCase *tc = tcase_create("bounds");
   tcase_add_test(tc, test_linear);
   tcase_add_test(tc, test_hertz_tangent);

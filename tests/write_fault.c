@@ -26,7 +26,7 @@ static int Faulty(int fd)
 ssize_t pwrite(int fd, const void *buf, size_t count, off_t off)
 {
   static ssize_t (*real)(int, const void *, size_t, off_t);
-  if (!real) real = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
+  if (!real) real = (ssize_t(*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
   if (Faulty(fd)) return errno = ENOSPC, -1;
   return real(fd, buf, count, off);
 }
@@ -34,7 +34,7 @@ ssize_t pwrite(int fd, const void *buf, size_t count, off_t off)
 ssize_t pwrite64(int fd, const void *buf, size_t count, off_t off)
 {
   static ssize_t (*real)(int, const void *, size_t, off_t);
-  if (!real) real = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
+  if (!real) real = (ssize_t(*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite64");
   if (Faulty(fd)) return errno = ENOSPC, -1;
   return real(fd, buf, count, off);
 }
@@ -42,7 +42,7 @@ ssize_t pwrite64(int fd, const void *buf, size_t count, off_t off)
 ssize_t write(int fd, const void *buf, size_t count)
 {
   static ssize_t (*real)(int, const void *, size_t);
-  if (!real) real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+  if (!real) real = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
   if (Faulty(fd)) return errno = ENOSPC, -1;
   return real(fd, buf, count);
 }

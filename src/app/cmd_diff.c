@@ -16,7 +16,7 @@ typedef struct {
 } State;
 
 static const State *sort_state;
-static int ById(const void *a, const void *b)
+static int          ById(const void *a, const void *b)
 {
   PetscInt64 x = sort_state->id[*(const PetscInt *)a], y = sort_state->id[*(const PetscInt *)b];
   return x < y ? -1 : (x > y);
@@ -51,8 +51,8 @@ PetscErrorCode CommandDiff(MPI_Comm comm, const char *a, const char *b, int *sta
 {
   PetscMPIInt rank;
   State       A, B;
-  PetscReal   dmax[5] = {0, 0, 0, 0, 0};
-  PetscInt64  nbits = 0;
+  PetscReal   dmax[5]   = {0, 0, 0, 0, 0};
+  PetscInt64  nbits     = 0;
   PetscBool   ids_equal = PETSC_TRUE;
   PetscInt64  first[8];
   PetscInt    nfirst = 0;

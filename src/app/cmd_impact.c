@@ -21,12 +21,15 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   set->radius    = 1e-3;
   set->phase     = 0.5;
   set->max_steps = 10000000;
-  v0[0] = set->v0;
+  v0[0]          = set->v0;
   PetscCall(OptionsSection("Impact experiment"));
-  PetscCall(OptionsEnum("-impact_target", "what the sphere hits: a wall, or an equal sphere (centre-of-mass frame)", ImpactTargets, (PetscEnum *)&set->target, NULL));
-  PetscCall(OptionsRealArray("-impact_v0", "relative approach speed; a comma list runs one impact per speed, shared over the ranks", "[m/s]", 1, IMPACT_MAX_SPEEDS, 0.0, PETSC_MAX_REAL, RANGE_OPEN, v0, nv, &vset));
+  PetscCall(
+    OptionsEnum("-impact_target", "what the sphere hits: a wall, or an equal sphere (centre-of-mass frame)", ImpactTargets, (PetscEnum *)&set->target, NULL));
+  PetscCall(OptionsRealArray("-impact_v0", "relative approach speed; a comma list runs one impact per speed, shared over the ranks", "[m/s]", 1,
+                             IMPACT_MAX_SPEEDS, 0.0, PETSC_MAX_REAL, RANGE_OPEN, v0, nv, &vset));
   PetscCall(OptionsReal("-impact_angle", "angle of the incoming velocity from the surface normal", "[deg]", 0.0, 90.0, RANGE_OPEN_HI, &set->angle, NULL));
-  PetscCall(OptionsReal("-impact_mass", "effective mass of the contact (1-D checks); 0: from radius and density", "[kg]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &set->mass, NULL));
+  PetscCall(OptionsReal("-impact_mass", "effective mass of the contact (1-D checks); 0: from radius and density", "[kg]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &set->mass, NULL));
   PetscCall(OptionsReal("-particle_radius", "sphere radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->radius, NULL));
   PetscCall(OptionsReal("-impact_phase", "fraction of a step at which first touch falls", "[-]", 0.0, 1.0, RANGE_OPEN_HI, &set->phase, NULL));
   PetscCall(OptionsInt("-impact_max_steps", "give up after this many steps", 1, PETSC_MAX_INT, &set->max_steps, NULL));
@@ -76,7 +79,24 @@ static void ImpactResultWrite(const ContactModel *model, const ImpactSetup *set,
 #define IMPACT_NFIELD 18
 static void ImpactResultPack(const ImpactResult *r, PetscReal *buf)
 {
-  PetscReal f[IMPACT_NFIELD] = {r->e, r->t_contact, r->delta_max, (PetscReal)r->tensile, (PetscReal)r->steps, (PetscReal)r->contact_steps, r->dt_min, r->dt_max, r->vn_in, r->vt_in, r->vn_out, r->vt_out, r->omega_out, r->rebound_angle, r->et, r->m, r->mt, r->v_imp};
+  PetscReal f[IMPACT_NFIELD] = {r->e,
+                                r->t_contact,
+                                r->delta_max,
+                                (PetscReal)r->tensile,
+                                (PetscReal)r->steps,
+                                (PetscReal)r->contact_steps,
+                                r->dt_min,
+                                r->dt_max,
+                                r->vn_in,
+                                r->vt_in,
+                                r->vn_out,
+                                r->vt_out,
+                                r->omega_out,
+                                r->rebound_angle,
+                                r->et,
+                                r->m,
+                                r->mt,
+                                r->v_imp};
   for (int i = 0; i < IMPACT_NFIELD; i++) buf[i] = f[i];
 }
 

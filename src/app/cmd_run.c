@@ -43,15 +43,20 @@ static PetscErrorCode RunControlSetFromOptions(MPI_Comm comm, RunControl *rc)
   PetscCall(OptionsString("-output_dir", "where thermo.csv, final.h5 and summary.json go", rc->dir, sizeof(rc->dir), NULL));
   PetscCall(OptionsInt("-thermo_interval", "steps between thermo lines", 1, PETSC_MAX_INT, &rc->thermo_interval, NULL));
   PetscCall(OptionsReal("-progress_interval", "seconds between progress lines", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->progress_seconds, NULL));
-  PetscCall(OptionsString("-restart", "continue from a checkpoint: FILE, latest (the newest in DIR/checkpoints) or auto (latest if there is one, else a fresh start)", rc->restart, sizeof(rc->restart), NULL));
+  PetscCall(OptionsString("-restart",
+                          "continue from a checkpoint: FILE, latest (the newest in DIR/checkpoints) or auto (latest if there is one, else a fresh start)",
+                          rc->restart, sizeof(rc->restart), NULL));
   PetscCall(OptionsSection("Checkpoints"));
   PetscCall(OptionsInt("-checkpoint_interval_steps", "steps between checkpoints (0: none)", 0, PETSC_MAX_INT, &rc->ckpt_steps, NULL));
-  PetscCall(OptionsReal("-checkpoint_interval_walltime", "wall-clock seconds between checkpoints (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->ckpt_wall, NULL));
+  PetscCall(OptionsReal("-checkpoint_interval_walltime", "wall-clock seconds between checkpoints (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &rc->ckpt_wall, NULL));
   PetscCall(OptionsInt("-checkpoint_keep", "how many of the newest checkpoints are kept", 1, PETSC_MAX_INT, &rc->ckpt_keep, NULL));
   PetscCall(OptionsSection("Snapshots"));
   PetscCall(OptionsInt("-snapshot_interval_steps", "steps between snapshots (0: none)", 0, PETSC_MAX_INT, &rc->snap_steps, NULL));
-  PetscCall(OptionsReal("-snapshot_interval_time", "simulated seconds between snapshots (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->snap_time, NULL));
-  PetscCall(OptionsString("-snapshot_fields", "comma list of snapshot fields: all, id, type, radius, velocity, angular_velocity, force (position always)", rc->snap_list, sizeof(rc->snap_list), NULL));
+  PetscCall(
+    OptionsReal("-snapshot_interval_time", "simulated seconds between snapshots (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->snap_time, NULL));
+  PetscCall(OptionsString("-snapshot_fields", "comma list of snapshot fields: all, id, type, radius, velocity, angular_velocity, force (position always)",
+                          rc->snap_list, sizeof(rc->snap_list), NULL));
   PetscCheck(sset || tset, comm, PETSC_ERR_USER_INPUT, "give -steps N or -end_time T (deck keys steps, end_time)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -70,12 +75,21 @@ static PetscErrorCode CheckPrint(Engine *e)
   PetscCall(PetscPrintf(e->grid.comm, "deck            %s\n", OptionsDeck()));
   PetscCall(PetscPrintf(e->grid.comm, "particles       %.0f (largest radius %g m)\n", (double)cnt, (double)e->rmax));
   PetscCall(PetscPrintf(e->grid.comm, "ranks           %d as %d x %d x %d\n", e->grid.size, e->grid.dims[0], e->grid.dims[1], e->grid.dims[2]));
-  PetscCall(PetscPrintf(e->grid.comm, "box             [%g, %g] x [%g, %g] x [%g, %g] m, periodic %d %d %d, %" PetscInt_FMT " walls\n", (double)e->grid.lo[0], (double)e->grid.hi[0], (double)e->grid.lo[1], (double)e->grid.hi[1], (double)e->grid.lo[2], (double)e->grid.hi[2], e->grid.periodic[0], e->grid.periodic[1], e->grid.periodic[2], e->planes.n));
-  PetscCall(PetscPrintf(e->grid.comm, "contact         law %s, damping %s (e %g, zeta %g), separation %s, mu %g\n", NormalLawTypes[e->model.law.type], DampingTypes[d->type], (double)d->e, (double)d->zeta, SeparationTypes[d->separation], (double)e->model.tangential.mu));
-  PetscCall(PetscPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n", TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound, (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
+  PetscCall(PetscPrintf(e->grid.comm, "box             [%g, %g] x [%g, %g] x [%g, %g] m, periodic %d %d %d, %" PetscInt_FMT " walls\n", (double)e->grid.lo[0],
+                        (double)e->grid.hi[0], (double)e->grid.lo[1], (double)e->grid.hi[1], (double)e->grid.lo[2], (double)e->grid.hi[2], e->grid.periodic[0],
+                        e->grid.periodic[1], e->grid.periodic[2], e->planes.n));
+  PetscCall(PetscPrintf(e->grid.comm, "contact         law %s, damping %s (e %g, zeta %g), separation %s, mu %g\n", NormalLawTypes[e->model.law.type],
+                        DampingTypes[d->type], (double)d->e, (double)d->zeta, SeparationTypes[d->separation], (double)e->model.tangential.mu));
+  PetscCall(
+    PetscPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n",
+                TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound, (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
   PetscCall(PetscPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
   if (e->balance_mode == BALANCE_NONE) PetscCall(PetscPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
-  else PetscCall(PetscPrintf(e->grid.comm, "load balance    %s, every %" PetscInt_FMT " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost cutoff)\n", BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold, (double)EngineGhostCutoff(e)));
+  else
+    PetscCall(PetscPrintf(e->grid.comm,
+                          "load balance    %s, every %" PetscInt_FMT
+                          " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost cutoff)\n",
+                          BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold, (double)EngineGhostCutoff(e)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,8 +137,10 @@ static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const cha
   *n = 0;
   PetscCall(SignalsMonitorCreate(&mons[(*n)++]));
   PetscCall(ThermoMonitorCreate(comm, rc->dir, rc->thermo_interval, &mons[(*n)++]));
-  if (rc->snap_steps > 0 || rc->snap_time > 0.0) PetscCall(SnapshotMonitorCreate(comm, rc->dir, rc->snap_steps, rc->snap_time, rc->snap_fields, options, &mons[(*n)++]));
-  PetscCall(CheckpointMonitorCreate(comm, rc->dir, rc->ckpt_steps, rc->ckpt_wall, rc->ckpt_keep, options, &mons[(*n)++])); /* signals checkpoint even with no cadence */
+  if (rc->snap_steps > 0 || rc->snap_time > 0.0)
+    PetscCall(SnapshotMonitorCreate(comm, rc->dir, rc->snap_steps, rc->snap_time, rc->snap_fields, options, &mons[(*n)++]));
+  PetscCall(
+    CheckpointMonitorCreate(comm, rc->dir, rc->ckpt_steps, rc->ckpt_wall, rc->ckpt_keep, options, &mons[(*n)++])); /* signals checkpoint even with no cadence */
   PetscCall(ProgressMonitorCreate(comm, rc->progress_seconds, &rc->lim, &mons[(*n)++]));
   PetscCall(FinalMonitorCreate(comm, rc->dir, options, &mons[(*n)++]));
   PetscCall(SummaryMonitorCreate(comm, rc->dir, &mons[(*n)++]));

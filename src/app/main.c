@@ -39,11 +39,11 @@ static PetscErrorCode ErrorHandler(MPI_Comm comm, int line, const char *func, co
 
 int main(int argc, char **argv)
 {
-  PetscErrorCode ierr;
-  PetscBool      help = PETSC_FALSE;
-  int            status = 0;
-  static PetscBool trace = PETSC_FALSE;
-  const char    *cmd;
+  PetscErrorCode   ierr;
+  PetscBool        help   = PETSC_FALSE;
+  int              status = 0;
+  static PetscBool trace  = PETSC_FALSE;
+  const char      *cmd;
 
   /* PETSc reads decks given with -options_file_yaml while it starts; a
    * missing one is the user's error, said plainly before that. */
@@ -87,7 +87,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-hdem_traceback", &trace, NULL));
   PetscCall(PetscPushErrorHandler(ErrorHandler, &trace));
   if (!strcmp(cmd, "impact")) ierr = CommandImpact(PETSC_COMM_WORLD, help);
-  else if (!strcmp(cmd, "run") || !strcmp(cmd, "check")) ierr = CommandRun(PETSC_COMM_WORLD, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL, help, cmd[0] == 'c' ? PETSC_TRUE : PETSC_FALSE, argc, argv, &status);
+  else if (!strcmp(cmd, "run") || !strcmp(cmd, "check"))
+    ierr = CommandRun(PETSC_COMM_WORLD, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL, help, cmd[0] == 'c' ? PETSC_TRUE : PETSC_FALSE, argc, argv, &status);
   else if (!strcmp(cmd, "diff")) ierr = CommandDiff(PETSC_COMM_WORLD, argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL, &status);
   else if (!strcmp(cmd, "version")) ierr = PetscPrintf(PETSC_COMM_WORLD, "hdem %s\n", HDEM_VERSION);
   else {

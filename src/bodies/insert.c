@@ -16,26 +16,36 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   ins->rd.min = ins->rd.max = ins->rd.mean = 1e-3;
   ins->seed = 1, ins->factor = 1.1, ins->type = 1, ins->frozen_type = -1;
   PetscCall(OptionsSection("Insertion"));
-  PetscCall(OptionsEnum("-insert_mode", "lattice: a jittered lattice fill of a region; random: a random non-overlapping fill; lammps: an atom_style sphere data file", InsertionModes, (PetscEnum *)&ins->mode, NULL));
+  PetscCall(OptionsEnum("-insert_mode",
+                        "lattice: a jittered lattice fill of a region; random: a random non-overlapping fill; lammps: an atom_style sphere data file",
+                        InsertionModes, (PetscEnum *)&ins->mode, NULL));
   PetscCall(OptionsInt64("-insert_count", "number of particles (lattice, random)", 0, PETSC_MAX_INT, &ins->count, &ins->count_set));
   PetscCall(OptionsInt64("-insert_seed", "random seed", PETSC_MIN_INT, PETSC_MAX_INT, &ins->seed, NULL));
-  PetscCall(OptionsRealArray("-insert_region_lo", "lower corner of the fill region (default the domain)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->rlo, &n, &ins->lo_set));
-  PetscCall(OptionsRealArray("-insert_region_hi", "upper corner of the fill region (default the domain)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->rhi, &n, &ins->hi_set));
+  PetscCall(OptionsRealArray("-insert_region_lo", "lower corner of the fill region (default the domain)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                             RANGE_CLOSED, ins->rlo, &n, &ins->lo_set));
+  PetscCall(OptionsRealArray("-insert_region_hi", "upper corner of the fill region (default the domain)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                             RANGE_CLOSED, ins->rhi, &n, &ins->hi_set));
   PetscCall(OptionsReal("-insert_spacing", "lattice pitch in largest diameters", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->factor, NULL));
   PetscCall(OptionsRealArray("-insert_velocity", "initial velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->v0, &n, NULL));
-  PetscCall(OptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->vrand, NULL));
+  PetscCall(
+    OptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->vrand, NULL));
   PetscCall(OptionsEnum("-insert_radius_distribution", "radius distribution", RadiusDistributionTypes, (PetscEnum *)&ins->rd.type, NULL));
   PetscCall(OptionsReal("-insert_radius_min", "smallest radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.min, NULL));
   PetscCall(OptionsReal("-insert_radius_max", "largest radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.max, NULL));
-  PetscCall(OptionsReal("-insert_radius_mean", "mean (normal) or median (lognormal) radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.mean, NULL));
-  PetscCall(OptionsReal("-insert_radius_sigma", "standard deviation (normal: of r [m]; lognormal: of ln r)", "", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.sigma, NULL));
-  PetscCall(OptionsRealArray("-insert_radius_values", "radii of the discrete distribution", "[m]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->rd.values, &nval, &vset));
-  PetscCall(OptionsRealArray("-insert_radius_weights", "their weights", "[-]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->rd.weights, &nwt, &wset));
+  PetscCall(
+    OptionsReal("-insert_radius_mean", "mean (normal) or median (lognormal) radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.mean, NULL));
+  PetscCall(OptionsReal("-insert_radius_sigma", "standard deviation (normal: of r [m]; lognormal: of ln r)", "", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &ins->rd.sigma, NULL));
+  PetscCall(OptionsRealArray("-insert_radius_values", "radii of the discrete distribution", "[m]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED,
+                             ins->rd.values, &nval, &vset));
+  PetscCall(
+    OptionsRealArray("-insert_radius_weights", "their weights", "[-]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->rd.weights, &nwt, &wset));
   PetscCall(OptionsInt("-insert_type", "particle type of the lattice and random fills", 0, LOCAL_INT_MAX, &ins->type, NULL)); /* stored in 32 bits */
   PetscCall(OptionsString("-insert_file", "LAMMPS atom_style sphere data file (lammps)", ins->file, sizeof(ins->file), &ins->file_set));
   PetscCall(OptionsInt("-insert_frozen_type", "LAMMPS atom type that does not move (a chute's base)", PETSC_MIN_INT, PETSC_MAX_INT, &ins->frozen_type, NULL));
   ins->rd.ndiscrete = vset ? nval : 0;
-  PetscCheck(!vset || !wset || nval == nwt, comm, PETSC_ERR_USER_INPUT, "-insert_radius_values has %" PetscInt_FMT " entries but -insert_radius_weights %" PetscInt_FMT, nval, nwt);
+  PetscCheck(!vset || !wset || nval == nwt, comm, PETSC_ERR_USER_INPUT,
+             "-insert_radius_values has %" PetscInt_FMT " entries but -insert_radius_weights %" PetscInt_FMT, nval, nwt);
   if (vset && !wset)
     for (PetscInt k = 0; k < nval; k++) ins->rd.weights[k] = 1.0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -44,18 +54,21 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
 /* Lattice sites in x-fastest order; site k becomes particle k + 1 on the rank
  * that owns its position, and every random number is keyed by that id, so
  * the initial state does not depend on the rank count. */
-static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const Grid *g, const PetscReal rlo[3], const PetscReal rhi[3], PetscReal density, Particles *p, PetscReal *rmax_out)
+static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const Grid *g, const PetscReal rlo[3], const PetscReal rhi[3], PetscReal density,
+                                    Particles *p, PetscReal *rmax_out)
 {
-  const RadiusDistribution *rd = &ins->rd;
+  const RadiusDistribution *rd    = &ins->rd;
   const PetscInt64          count = ins->count, seed = ins->seed;
   PetscReal                 rmax = RadiusDistributionMax(rd), pitch = 2.0 * rmax * ins->factor;
-  PetscInt64 ns[3];
-  PetscReal  cap; /* sites, in floating point: the product of three counts can pass 2^63 */
+  PetscInt64                ns[3];
+  PetscReal                 cap; /* sites, in floating point: the product of three counts can pass 2^63 */
 
   PetscFunctionBeginUser;
   for (int a = 0; a < 3; a++) ns[a] = (PetscInt64)PetscMin(floor((rhi[a] - rlo[a]) / pitch), 1e15);
   cap = (PetscReal)ns[0] * (PetscReal)ns[1] * (PetscReal)ns[2];
-  PetscCheck((PetscReal)count <= cap, comm, PETSC_ERR_USER_INPUT, "-insert_count %" PetscInt64_FMT " does not fit: the region holds %.0f lattice sites of pitch %g m (-insert_region_lo/_hi, -insert_spacing)", count, (double)cap, (double)pitch);
+  PetscCheck((PetscReal)count <= cap, comm, PETSC_ERR_USER_INPUT,
+             "-insert_count %" PetscInt64_FMT " does not fit: the region holds %.0f lattice sites of pitch %g m (-insert_region_lo/_hi, -insert_spacing)",
+             count, (double)cap, (double)pitch);
   for (PetscInt64 k = 0; k < count; k++) {
     PetscInt64  id = k + 1, c[3] = {k % ns[0], (k / ns[0]) % ns[1], k / (ns[0] * ns[1])};
     PetscReal   x[3], v[3], w[3] = {0, 0, 0}, r, jit = 0.45 * (pitch - 2.0 * rmax);
@@ -76,18 +89,21 @@ static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const G
  * rank (positions keyed by id and attempt), each rank keeping what it owns:
  * the fill does not depend on the rank count.  Cells of one largest diameter
  * keep the overlap test local. */
-static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Grid *g, const PetscReal rlo[3], const PetscReal rhi[3], PetscReal density, Particles *p, PetscReal *rmax_out)
+static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Grid *g, const PetscReal rlo[3], const PetscReal rhi[3], PetscReal density,
+                                   Particles *p, PetscReal *rmax_out)
 {
   const PetscInt            maxtry = 2000;
-  const RadiusDistribution *rd = &ins->rd;
+  const RadiusDistribution *rd     = &ins->rd;
   const PetscInt64          count = ins->count, seed = ins->seed;
   PetscReal                 rmax = RadiusDistributionMax(rd), h = 2.0 * rmax, *pos, *rad;
-  PetscInt64     nc[3], ncell;
-  PetscInt      *head, *next;
+  PetscInt64                nc[3], ncell;
+  PetscInt                 *head, *next;
 
   PetscFunctionBeginUser;
   /* its cells and links are PetscInt */
-  PetscCheck(count < PETSC_MAX_INT / 8, comm, PETSC_ERR_USER_INPUT, "-insert_count %" PetscInt64_FMT ": the random fill takes at most %" PetscInt_FMT " particles (use -insert_mode lattice, or a LAMMPS data file)", count, PETSC_MAX_INT / 8);
+  PetscCheck(count < PETSC_MAX_INT / 8, comm, PETSC_ERR_USER_INPUT,
+             "-insert_count %" PetscInt64_FMT ": the random fill takes at most %" PetscInt_FMT " particles (use -insert_mode lattice, or a LAMMPS data file)",
+             count, PETSC_MAX_INT / 8);
   for (int a = 0; a < 3; a++) {
     PetscCheck(rhi[a] - rlo[a] > h, comm, PETSC_ERR_USER_INPUT, "-insert_region_lo/_hi is thinner than a largest diameter along axis %d", a);
     nc[a] = (PetscInt64)PetscMax(1.0, PetscMin(floor((rhi[a] - rlo[a]) / h), 1e15));
@@ -99,7 +115,7 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Gr
   for (PetscInt64 c = 0; c < ncell; c++) head[c] = -1;
   for (PetscInt64 k = 0; k < count; k++) {
     PetscInt64 id = k + 1, cell = -1;
-    PetscReal  r, *x = pos + 3 * k;
+    PetscReal  r, *x            = pos + 3 * k;
     PetscBool  ok = PETSC_FALSE;
     PetscCall(RadiusDistributionDraw(rd, seed, id, &r));
     for (PetscInt t = 0; t < maxtry && !ok; t++) {
@@ -121,7 +137,10 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Gr
             }
       cell = (ci[2] * nc[1] + ci[1]) * nc[0] + ci[0];
     }
-    PetscCheck(ok, comm, PETSC_ERR_USER_INPUT, "-insert_mode random: no room for particle %" PetscInt64_FMT " of %" PetscInt64_FMT " after %" PetscInt_FMT " tries; the region is too full for a random fill (use -insert_mode lattice, fewer particles or a larger region)", id, count, maxtry);
+    PetscCheck(ok, comm, PETSC_ERR_USER_INPUT,
+               "-insert_mode random: no room for particle %" PetscInt64_FMT " of %" PetscInt64_FMT " after %" PetscInt_FMT
+               " tries; the region is too full for a random fill (use -insert_mode lattice, fewer particles or a larger region)",
+               id, count, maxtry);
     rad[k]     = r;
     next[k]    = (PetscInt)head[cell];
     head[cell] = (PetscInt)k;
@@ -129,7 +148,7 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Gr
   for (PetscInt64 k = 0; k < count; k++) {
     PetscInt64  id = k + 1;
     PetscMPIInt owner[3], me = 1;
-    PetscReal   v[3], w[3] = {0, 0, 0};
+    PetscReal   v[3], w[3]   = {0, 0, 0};
     PetscCall(GridOwnerOf(g, pos + 3 * k, owner));
     for (int a = 0; a < 3; a++) me = me && owner[a] == g->coords[a];
     if (!me) continue;
@@ -165,14 +184,19 @@ static PetscErrorCode InsertLammps(MPI_Comm comm, const Insertion *ins, const Gr
     }
     /* every rank holds every atom (broadcast), so these fail alike on all of them */
     for (int a = 0; a < 3; a++) {
-      PetscCheck(x[a] >= g->lo[a] && x[a] <= g->hi[a], comm, PETSC_ERR_USER_INPUT, "atom %" PetscInt64_FMT " of %s at (%g, %g, %g) is outside the domain along %c, [%g, %g] (-domain_lo, -domain_hi)", d.id[i], file, (double)d.x[3 * i], (double)d.x[3 * i + 1], (double)d.x[3 * i + 2], "xyz"[a], (double)g->lo[a], (double)g->hi[a]);
-      PetscCheck(d.diameter[i] < g->hi[a] - g->lo[a], comm, PETSC_ERR_USER_INPUT, "atom %" PetscInt64_FMT " of %s has diameter %g m, no smaller than the domain along %c (%g m)", d.id[i], file, (double)d.diameter[i], "xyz"[a], (double)(g->hi[a] - g->lo[a]));
+      PetscCheck(x[a] >= g->lo[a] && x[a] <= g->hi[a], comm, PETSC_ERR_USER_INPUT,
+                 "atom %" PetscInt64_FMT " of %s at (%g, %g, %g) is outside the domain along %c, [%g, %g] (-domain_lo, -domain_hi)", d.id[i], file,
+                 (double)d.x[3 * i], (double)d.x[3 * i + 1], (double)d.x[3 * i + 2], "xyz"[a], (double)g -> lo[a], (double)g -> hi[a]);
+      PetscCheck(d.diameter[i] < g->hi[a] - g->lo[a], comm, PETSC_ERR_USER_INPUT,
+                 "atom %" PetscInt64_FMT " of %s has diameter %g m, no smaller than the domain along %c (%g m)", d.id[i], file, (double)d.diameter[i], "xyz"[a],
+                 (double)(g->hi[a] - g->lo[a]));
     }
     rmax = PetscMax(rmax, 0.5 * d.diameter[i]);
     PetscCall(GridOwnerOf(g, x, owner));
     for (int a = 0; a < 3; a++) me = me && owner[a] == g->coords[a];
     if (!me) continue;
-    PetscCall(ParticlesAppend(p, d.id[i], d.type[i], d.type[i] == ins->frozen_type ? PARTICLE_FROZEN : 0, 0.5 * d.diameter[i], d.density[i], x, d.v + 3 * i, d.w + 3 * i));
+    PetscCall(ParticlesAppend(p, d.id[i], d.type[i], d.type[i] == ins->frozen_type ? PARTICLE_FROZEN : 0, 0.5 * d.diameter[i], d.density[i], x, d.v + 3 * i,
+                              d.w + 3 * i));
   }
   *rmax_out = rmax;
   PetscCall(LammpsDataDestroy(&d));
@@ -194,7 +218,8 @@ PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const Grid *g
   for (int a = 0; a < 3; a++) {
     rlo[a] = ins->lo_set ? ins->rlo[a] : g->lo[a];
     rhi[a] = ins->hi_set ? ins->rhi[a] : g->hi[a];
-    PetscCheck(rhi[a] > rlo[a] && rlo[a] >= g->lo[a] && rhi[a] <= g->hi[a], comm, PETSC_ERR_USER_INPUT, "-insert_region_lo/_hi must be a box inside the domain (axis %d)", a);
+    PetscCheck(rhi[a] > rlo[a] && rlo[a] >= g->lo[a] && rhi[a] <= g->hi[a], comm, PETSC_ERR_USER_INPUT,
+               "-insert_region_lo/_hi must be a box inside the domain (axis %d)", a);
   }
   if (ins->mode == INSERTION_RANDOM) PetscCall(InsertRandom(comm, ins, g, rlo, rhi, density, p, rmax));
   else PetscCall(InsertLattice(comm, ins, g, rlo, rhi, density, p, rmax));

@@ -79,7 +79,8 @@ INLINE PetscBool AnyFrozen(const LocalInt *fl)
 /* The first half of a step for one row of four components (c of a block,
  * qg = m g over them) from v, w, f, t in hand: the kick, the drift, the
  * predictions, f = t = 0 and gravity's work into work4. */
-INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 vo, V4 wo, PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, PetscReal *f, PetscReal *t, V4 *work4)
+INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 vo, V4 wo, PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp,
+                    PetscReal *wp, PetscReal *f, PetscReal *t, V4 *work4)
 {
   const V4 zero = {0, 0, 0, 0};
   V4       dv = fo * rm * hh, dw = to * ri * hh, xo = Load4(x);
@@ -95,7 +96,8 @@ INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 v
 }
 
 /* IntegratorOpenStepBodies' block of four bodies at o = 3 i; gravity's work into work4. */
-INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4)
+INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3],
+                      PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4)
 {
   V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
   M4 fz[3] = {{0}};
@@ -103,13 +105,16 @@ INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, 
   Spread(m, qm);
   for (int c = 0; c < 3; c++) {
     PetscInt o = 4 * c;
-    OpenRow(fz[c], rm[c], ri[c], qm[c] * G[c], hh, dd, Load4(f + o), Load4(t + o), Load4(v + o), Load4(w + o), x + o, v + o, w + o, vp + o, wp + o, f + o, t + o, work4);
+    OpenRow(fz[c], rm[c], ri[c], qm[c] * G[c], hh, dd, Load4(f + o), Load4(t + o), Load4(v + o), Load4(w + o), x + o, v + o, w + o, vp + o, wp + o, f + o,
+            t + o, work4);
   }
 }
 
 /* The scalar first half of bodies the blocks of four leave over: their
  * gravity work. */
-static PetscReal OpenTail(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
+static PetscReal OpenTail(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f,
+                          PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w,
+                          PetscReal *restrict vp, PetscReal *restrict wp)
 {
   const PetscReal h    = 0.5 * dt;
   PetscReal       work = 0.0;
@@ -142,9 +147,13 @@ INLINE void SpreadGravity(const PetscReal g[3], V4 G[3])
  * drift x += v dt, the prediction vp = v + dv; gravity's work
  * m g . v dt summed in four lanes.  f and t are left zero: the coming force
  * sums start there, and the pass has them in hand (no second sweep). */
-__attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
+__attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m,
+                                                                                     const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t,
+                                                                                     PetscReal dt, const PetscReal g[3], PetscReal *restrict x,
+                                                                                     PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp,
+                                                                                     PetscReal *restrict wp)
 {
-  const PetscReal h = 0.5 * dt;
+  const PetscReal h  = 0.5 * dt;
   const V4        hh = {h, h, h, h}, dd = {dt, dt, dt, dt}, zero = {0, 0, 0, 0};
   V4              G[3], work4 = zero;
   PetscInt        i = 0;
@@ -154,7 +163,8 @@ __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBo
     if (AnyFrozen(fl + i)) OpenBlock(PETSC_TRUE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
     else OpenBlock(PETSC_FALSE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
   }
-  return OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, dt, g, x + 3 * i, v + 3 * i, w + 3 * i, vp + 3 * i, wp + 3 * i) + ((work4[0] + work4[1]) + (work4[2] + work4[3]));
+  return OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, dt, g, x + 3 * i, v + 3 * i, w + 3 * i, vp + 3 * i, wp + 3 * i) +
+         ((work4[0] + work4[1]) + (work4[2] + work4[3]));
 }
 
 /* per body of four, the sum of its three components' entries of the
@@ -202,7 +212,8 @@ static inline PetscInt BeyondBits(PetscReal a, PetscReal aw, PetscReal b, PetscR
   return bits;
 }
 
-PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
+PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f,
+                           const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
 {
   PetscInt  bits   = 0;
   PetscBool frozen = PETSC_FALSE;
@@ -237,7 +248,9 @@ typedef struct {
  * displacements' ranges (lanes of the 12-layout).  With op the kicked v, w
  * and the step's f, t go on in registers into the next step's first half
  * (OpenRow) instead of back to memory. */
-INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f, PetscReal *t, V4 hh, PetscReal *x, const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3], V4 f2[3], V4 lo[3], V4 hi[3])
+INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f,
+                       PetscReal *t, V4 hh, PetscReal *x, const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3],
+                       V4 f2[3], V4 lo[3], V4 hi[3])
 {
   V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
   M4 fz[3] = {{0}};
@@ -247,12 +260,13 @@ INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl
     PetscInt o  = 4 * c;
     V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), to = Load4(t + o), dx = Load4(x + o) - Load4(x0 + o), dc = dx - C[c], vn, wn;
     if (G) fo = fo + qm[c] * G[c];
-    vn = Keep(fz[c], vo, vo + fo * rm[c] * hh);
-    wn = Keep(fz[c], wo, wo + to * ri[c] * hh);
-    lo[c] = Keep(dx < lo[c], dx, lo[c]);
-    hi[c] = Keep(dx > hi[c], dx, hi[c]);
+    vn     = Keep(fz[c], vo, vo + fo * rm[c] * hh);
+    wn     = Keep(fz[c], wo, wo + to * ri[c] * hh);
+    lo[c]  = Keep(dx < lo[c], dx, lo[c]);
+    hi[c]  = Keep(dx > hi[c], dx, hi[c]);
     dc2[c] = dc * dc, dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
-    if (op) OpenRow(fz[c], rm[c], ri[c], qm[c] * op->G[c], op->hh, op->dd, fo, to, vn, wn, x + o, v + o, w + o, op->vp + o, op->wp + o, f + o, t + o, op->work4);
+    if (op)
+      OpenRow(fz[c], rm[c], ri[c], qm[c] * op->G[c], op->hh, op->dd, fo, to, vn, wn, x + o, v + o, w + o, op->vp + o, op->wp + o, f + o, t + o, op->work4);
     else {
       if (G) Store4(f + o, fo);
       Store4(v + o, vn);
@@ -286,7 +300,9 @@ INLINE PetscBool BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim
 
 /* The scalar second half of bodies the blocks of four leave over (as
  * CloseBlock), with IntegratorMayPass on them. */
-static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t, PetscReal h, const PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
+static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t,
+                          PetscReal h, const PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v,
+                          PetscReal *w)
 {
   for (PetscInt k = 0; k < n; k++) {
     PetscReal rmk = 1.0 / m[k], rik = 1.0 / in[k];
@@ -305,18 +321,22 @@ static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, co
  * w += t / I h, then IntegratorMayPass on the kicked velocities, its cheap
  * test in lanes while they are in registers.  With op (dt > 0) the next
  * step's first half follows in the same pass (IntegratorCloseOpenBodies). */
-__attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g, PetscReal *restrict f, PetscReal *restrict t, PetscReal h, PetscReal *restrict x, const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w, IntegratorOpen *op)
+__attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m,
+                                                                              const PetscReal *restrict in, const PetscReal         *g, PetscReal *restrict f,
+                                                                              PetscReal *restrict t, PetscReal                       h, PetscReal *restrict x,
+                                                                              const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3],
+                                                                              PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w, IntegratorOpen *op)
 {
   const PetscReal gz[3] = {0.0, 0.0, 0.0}, *ga = g ? g : gz, *c = rb->c, dt_up = rb->dt_up, hs = rb->hs;
-  const V4  Cd[3] = {{c[0], c[1], c[2], c[0]}, {c[1], c[2], c[0], c[1]}, {c[2], c[0], c[1], c[2]}};
-  const V4  hh = {h, h, h, h}, du = {dt_up, dt_up, dt_up, dt_up}, zero = {0, 0, 0, 0};
-  PetscReal q = 0.5 * dt_up * dt_up;
-  const V4  qq = {q, q, q, q};
-  V4        G[3], L[3], H[3], work4 = zero;
-  OpenLanes ol;
-  PetscInt  bits   = 0;
-  PetscBool frozen = PETSC_FALSE;
-  PetscInt  i      = 0;
+  const V4        Cd[3] = {{c[0], c[1], c[2], c[0]}, {c[1], c[2], c[0], c[1]}, {c[2], c[0], c[1], c[2]}};
+  const V4        hh = {h, h, h, h}, du = {dt_up, dt_up, dt_up, dt_up}, zero = {0, 0, 0, 0};
+  PetscReal       q  = 0.5 * dt_up * dt_up;
+  const V4        qq = {q, q, q, q};
+  V4              G[3], L[3], H[3], work4 = zero;
+  OpenLanes       ol;
+  PetscInt        bits   = 0;
+  PetscBool       frozen = PETSC_FALSE;
+  PetscInt        i      = 0;
   SpreadGravity(ga, G);
   if (op) {
     PetscReal ho = 0.5 * op->dt;
@@ -331,15 +351,24 @@ __attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(Pe
     frozen       = frozen || fz;
     if (op) {
       ol.vp = op->vp + 3 * i, ol.wp = op->wp + 3 * i;
-      if (fz) CloseBlock(PETSC_TRUE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
-      else CloseBlock(PETSC_FALSE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
-    } else if (fz) CloseBlock(PETSC_TRUE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
-    else CloseBlock(PETSC_FALSE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+      if (fz)
+        CloseBlock(PETSC_TRUE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2,
+                   v2, f2, L, H);
+      else
+        CloseBlock(PETSC_FALSE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2,
+                   v2, f2, L, H);
+    } else if (fz)
+      CloseBlock(PETSC_TRUE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2,
+                 f2, L, H);
+    else
+      CloseBlock(PETSC_FALSE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2,
+                 v2, f2, L, H);
     if (bits == INTEGRATOR_BEYOND_ALL) continue;
     A = BodySums(dc2), Aw = BodySums(dx2), B = BodySums(v2), C = BodySums(f2);
     if (!(bits & INTEGRATOR_BEYOND_DRIFT) && BeyondLanes(WithinLanes(A, B, C, M, du, qq, hs), A, B, C, M, du, hs, fl + i)) bits |= INTEGRATOR_BEYOND_DRIFT;
     if (!(bits & INTEGRATOR_BEYOND_HALF) && BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, hs), Aw, B, C, M, du, hs, fl + i)) bits |= INTEGRATOR_BEYOND_HALF;
-    if (!(bits & INTEGRATOR_BEYOND_SKIN) && BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, 2.0 * hs), Aw, B, C, M, du, 2.0 * hs, fl + i)) bits |= INTEGRATOR_BEYOND_SKIN;
+    if (!(bits & INTEGRATOR_BEYOND_SKIN) && BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, 2.0 * hs), Aw, B, C, M, du, 2.0 * hs, fl + i))
+      bits |= INTEGRATOR_BEYOND_SKIN;
   }
   { /* the lanes' ranges into the axes' */
     for (int k = 0; k < 3; k++)
@@ -350,16 +379,22 @@ __attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(Pe
       }
   }
   bits |= CloseTail(n - i, fl + i, m + i, in + i, g, f + 3 * i, t + 3 * i, h, x + 3 * i, x0 + 3 * i, rb, lo, hi, v + 3 * i, w + 3 * i); /* with its ranges */
-  if (op) op->work = OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, op->dt, op->g, x + 3 * i, v + 3 * i, w + 3 * i, op->vp + 3 * i, op->wp + 3 * i) + ((work4[0] + work4[1]) + (work4[2] + work4[3]));
+  if (op)
+    op->work = OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, op->dt, op->g, x + 3 * i, v + 3 * i, w + 3 * i, op->vp + 3 * i, op->wp + 3 * i) +
+               ((work4[0] + work4[1]) + (work4[2] + work4[3]));
   return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
 }
 
-PetscInt IntegratorCloseStepBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
+PetscInt IntegratorCloseStepBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t,
+                                   PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v,
+                                   PetscReal *w)
 {
   return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, NULL);
 }
 
-PetscInt IntegratorCloseOpenBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op)
+PetscInt IntegratorCloseOpenBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t,
+                                   PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v,
+                                   PetscReal *w, IntegratorOpen *op)
 {
   return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, op);
 }

@@ -21,7 +21,8 @@ static inline void IntegratorDrift(PetscInt n, PetscReal *restrict x, const Pets
  * prediction vp = v + dv for the kick's dv = f (1 / m) h (wp likewise), then f = t = 0 (the
  * step's force sums start there); returns the work of gravity g over the
  * drift (frozen bodies stay and do none). */
-PETSC_EXTERN PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, PetscReal dt, const PetscReal g[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp);
+PETSC_EXTERN PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t,
+                                                PetscReal dt, const PetscReal g[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp);
 /* The lists' rebuild criterion.  An unlisted pair is more than the skin
  * apart and closes by at most |dx_i| + |dx_j|, its members' displacements
  * since the build, and also by at most |dx_i - c| + |dx_j - c| for any
@@ -49,12 +50,15 @@ typedef struct {
  * pass by the end of a step of at most dt_up (from x, v, f now), and the
  * displacements' ranges per axis folded into lo, hi (every body, frozen ones
  * too).  Not frozen bodies' own displacements but for the drift. */
-PETSC_EXTERN PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
+PETSC_EXTERN PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v,
+                                        const PetscReal *f, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
 /* The second half of a step: with g (else NULL) first f = f + m g for every
  * body, then the kick v += f (1 / m) h, w += t (1 / I) h (frozen bodies stay), then
  * IntegratorMayPass on the kicked velocities, in one pass.  x and t are not
  * written (IntegratorCloseOpenBodies shares the pass). */
-PETSC_EXTERN PetscInt IntegratorCloseStepBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w);
+PETSC_EXTERN PetscInt IntegratorCloseStepBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f,
+                                                PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3],
+                                                PetscReal hi[3], PetscReal *v, PetscReal *w);
 
 /* The next step's first half for IntegratorCloseOpenBodies. */
 typedef struct {
@@ -69,6 +73,8 @@ typedef struct {
  * its force f, t are not stored and loaded again between them.  For a next
  * step known before this one ends (a fixed step) and a state nobody reads
  * in between: f is left zero, not the step's force. */
-PETSC_EXTERN PetscInt IntegratorCloseOpenBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op);
+PETSC_EXTERN PetscInt IntegratorCloseOpenBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f,
+                                                PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3],
+                                                PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op);
 
 #endif

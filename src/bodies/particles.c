@@ -52,7 +52,8 @@ PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ParticlesAppend(Particles *p, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3], const PetscReal v[3], const PetscReal w[3])
+PetscErrorCode ParticlesAppend(Particles *p, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3],
+                               const PetscReal v[3], const PetscReal w[3])
 {
   PetscInt i;
 

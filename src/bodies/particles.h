@@ -37,9 +37,10 @@ PETSC_EXTERN PetscErrorCode ParticlesDestroy(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesAddField(Particles *, const char *name, FieldType, PetscInt ncomp, unsigned flags, void **data);
 PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap); /* for cap owned particles (no ghosts yet) */
 /* An owned particle (no ghosts may exist yet): a sphere of that density, at rest if frozen. */
-PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3], const PetscReal v[3], const PetscReal w[3]);
-PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *);              /* into id order; before the ghosts */
-PETSC_EXTERN PetscInt       ParticlesSortedPrefix(const Particles *);     /* how many owned particles lead in id order */
+PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density,
+                                            const PetscReal x[3], const PetscReal v[3], const PetscReal w[3]);
+PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *);          /* into id order; before the ghosts */
+PETSC_EXTERN PetscInt       ParticlesSortedPrefix(const Particles *); /* how many owned particles lead in id order */
 /* What only the time loop needs (predicted velocities, torques, build
  * positions), freed when a run ends so its output does not stack on it. */
 PETSC_EXTERN PetscErrorCode ParticlesReleaseStepping(Particles *);

@@ -69,26 +69,39 @@ PetscErrorCode RadiusDistributionCheck(MPI_Comm comm, const RadiusDistribution *
   switch (d->type) {
   case RADIUS_UNIFORM:
     PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_min = %g must be a positive radius", (double)d->min);
-    PetscCheck(isfinite(d->max) && d->max >= d->min, comm, PETSC_ERR_USER_INPUT, "-insert_radius_max = %g must be finite and at least -insert_radius_min = %g", (double)d->max, (double)d->min);
+    PetscCheck(isfinite(d->max) && d->max >= d->min, comm, PETSC_ERR_USER_INPUT, "-insert_radius_max = %g must be finite and at least -insert_radius_min = %g",
+               (double)d->max, (double)d->min);
     break;
   case RADIUS_NORMAL:
   case RADIUS_LOGNORMAL: {
     PetscBool logn = d->type == RADIUS_LOGNORMAL ? PETSC_TRUE : PETSC_FALSE;
     PetscReal mass;
-    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_min = %g must be a positive radius (the %s law is truncated to [min, max])", (double)d->min, RadiusDistributionTypes[d->type]);
-    PetscCheck(isfinite(d->max) && d->max > d->min, comm, PETSC_ERR_USER_INPUT, "-insert_radius_max = %g must be finite and above -insert_radius_min = %g (the %s law is truncated to [min, max])", (double)d->max, (double)d->min, RadiusDistributionTypes[d->type]);
-    PetscCheck(isfinite(d->mean) && d->mean > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_mean = %g must be positive (%s)", (double)d->mean, logn ? "the median radius of the lognormal law" : "the mean radius of the normal law");
-    PetscCheck(isfinite(d->sigma) && d->sigma > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_sigma = %g must be positive (%s)", (double)d->sigma, logn ? "the standard deviation of ln r" : "the standard deviation of r");
+    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT,
+               "-insert_radius_min = %g must be a positive radius (the %s law is truncated to [min, max])", (double)d->min, RadiusDistributionTypes[d->type]);
+    PetscCheck(isfinite(d->max) && d->max > d->min, comm, PETSC_ERR_USER_INPUT,
+               "-insert_radius_max = %g must be finite and above -insert_radius_min = %g (the %s law is truncated to [min, max])", (double)d->max,
+               (double)d->min, RadiusDistributionTypes[d->type]);
+    PetscCheck(isfinite(d->mean) && d->mean > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_mean = %g must be positive (%s)", (double)d->mean,
+               logn ? "the median radius of the lognormal law" : "the mean radius of the normal law");
+    PetscCheck(isfinite(d->sigma) && d->sigma > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_sigma = %g must be positive (%s)", (double)d->sigma,
+               logn ? "the standard deviation of ln r" : "the standard deviation of r");
     if (logn) mass = NormalMass((log(d->min) - log(d->mean)) / d->sigma, (log(d->max) - log(d->mean)) / d->sigma);
     else mass = NormalMass((d->min - d->mean) / d->sigma, (d->max - d->mean) / d->sigma);
-    PetscCheck(mass >= RADIUS_MIN_MASS, comm, PETSC_ERR_USER_INPUT, "-insert_radius_min = %g and -insert_radius_max = %g keep only %.3g%% of the %s law with -insert_radius_mean = %g, -insert_radius_sigma = %g: at least %g%% is needed", (double)d->min, (double)d->max, (double)(100 * mass), RadiusDistributionTypes[d->type], (double)d->mean, (double)d->sigma, 100 * RADIUS_MIN_MASS);
+    PetscCheck(mass >= RADIUS_MIN_MASS, comm, PETSC_ERR_USER_INPUT,
+               "-insert_radius_min = %g and -insert_radius_max = %g keep only %.3g%% of the %s law with -insert_radius_mean = %g, -insert_radius_sigma = %g: "
+               "at least %g%% is needed",
+               (double)d->min, (double)d->max, (double)(100 * mass), RadiusDistributionTypes[d->type], (double)d->mean, (double)d->sigma,
+               100 * RADIUS_MIN_MASS);
   } break;
   case RADIUS_DISCRETE: {
     PetscReal sum = 0;
-    PetscCheck(d->ndiscrete >= 1 && d->ndiscrete <= 16, comm, PETSC_ERR_USER_INPUT, "-insert_radius_values has %" PetscInt_FMT " radii: 1 to 16 are allowed", d->ndiscrete);
+    PetscCheck(d->ndiscrete >= 1 && d->ndiscrete <= 16, comm, PETSC_ERR_USER_INPUT, "-insert_radius_values has %" PetscInt_FMT " radii: 1 to 16 are allowed",
+               d->ndiscrete);
     for (PetscInt i = 0; i < d->ndiscrete; i++) {
-      PetscCheck(isfinite(d->values[i]) && d->values[i] > 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_values entry %" PetscInt_FMT " = %g must be a positive radius", i + 1, (double)d->values[i]);
-      PetscCheck(isfinite(d->weights[i]) && d->weights[i] >= 0, comm, PETSC_ERR_USER_INPUT, "-insert_radius_weights entry %" PetscInt_FMT " = %g must be a non-negative weight", i + 1, (double)d->weights[i]);
+      PetscCheck(isfinite(d->values[i]) && d->values[i] > 0, comm, PETSC_ERR_USER_INPUT,
+                 "-insert_radius_values entry %" PetscInt_FMT " = %g must be a positive radius", i + 1, (double)d->values[i]);
+      PetscCheck(isfinite(d->weights[i]) && d->weights[i] >= 0, comm, PETSC_ERR_USER_INPUT,
+                 "-insert_radius_weights entry %" PetscInt_FMT " = %g must be a non-negative weight", i + 1, (double)d->weights[i]);
       sum += d->weights[i];
     }
     PetscCheck(sum > 0 && isfinite(sum), comm, PETSC_ERR_USER_INPUT, "-insert_radius_weights must have a positive, finite sum (got %g)", (double)sum);
@@ -116,7 +129,10 @@ PetscErrorCode RadiusDistributionDraw(const RadiusDistribution *d, PetscInt64 se
       *r          = d->type == RADIUS_NORMAL ? d->mean + d->sigma * z : d->mean * exp(d->sigma * z);
       if (*r >= d->min && *r <= d->max) break;
     }
-    PetscCheck(k < RADIUS_MAX_TRIES, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "particle %" PetscInt64_FMT ": no %s radius inside [-insert_radius_min, -insert_radius_max] = [%g, %g] in %d draws (was RadiusDistributionCheck called?)", id, RadiusDistributionTypes[d->type], (double)d->min, (double)d->max, RADIUS_MAX_TRIES);
+    PetscCheck(k < RADIUS_MAX_TRIES, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "particle %" PetscInt64_FMT
+               ": no %s radius inside [-insert_radius_min, -insert_radius_max] = [%g, %g] in %d draws (was RadiusDistributionCheck called?)",
+               id, RadiusDistributionTypes[d->type], (double)d->min, (double)d->max, RADIUS_MAX_TRIES);
   } break;
   case RADIUS_DISCRETE: {
     PetscReal sum = 0, c = 0, u;

@@ -22,18 +22,18 @@ PETSC_EXTERN PetscReal RandomNormal(PetscInt64 seed, PetscInt64 id, PetscInt str
 PETSC_EXTERN void      RandomPhilox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 
 typedef enum {
-  RADIUS_UNIFORM,  /* uniform in r on [min, max] */
-  RADIUS_NORMAL,   /* normal in r (mean, sigma), truncated to [min, max] */
-  RADIUS_LOGNORMAL,/* ln r normal: `mean` is the MEDIAN radius, `sigma` the std of ln r; truncated to [min, max] */
-  RADIUS_DISCRETE  /* values[i] with probability weights[i] / sum(weights) */
+  RADIUS_UNIFORM,   /* uniform in r on [min, max] */
+  RADIUS_NORMAL,    /* normal in r (mean, sigma), truncated to [min, max] */
+  RADIUS_LOGNORMAL, /* ln r normal: `mean` is the MEDIAN radius, `sigma` the std of ln r; truncated to [min, max] */
+  RADIUS_DISCRETE   /* values[i] with probability weights[i] / sum(weights) */
 } RadiusDistributionType;
 
 PETSC_EXTERN const char *const RadiusDistributionTypes[];
 
 typedef struct {
   RadiusDistributionType type;
-  PetscReal              min, max;   /* uniform bounds; truncation bounds for normal/lognormal */
-  PetscReal              mean, sigma;/* normal: of r; lognormal: median r and std of ln r */
+  PetscReal              min, max;    /* uniform bounds; truncation bounds for normal/lognormal */
+  PetscReal              mean, sigma; /* normal: of r; lognormal: median r and std of ln r */
   PetscInt               ndiscrete;
   PetscReal              values[16], weights[16]; /* discrete: radii and unnormalised weights */
 } RadiusDistribution;

@@ -2,15 +2,13 @@
 #include "contact/kernel_scalar.h"
 #include <stddef.h>
 
-const RecordField ContactHistoryFields[] = {
-  {"spring",       FIELD_REAL,  3, offsetof(ContactHistory, xi)     },
-  {"impact_speed", FIELD_REAL,  1, offsetof(ContactHistory, v_imp)  },
-  {"overlap",      FIELD_REAL,  1, offsetof(ContactHistory, d_last) },
-  {"normal_force", FIELD_REAL,  1, offsetof(ContactHistory, Fn_last)},
-  {"step",         FIELD_REAL,  1, offsetof(ContactHistory, dt_last)},
-  {"touched",      FIELD_INT64, 1, offsetof(ContactHistory, touched)},
-  {NULL,           FIELD_REAL,  0, 0                                }
-};
+const RecordField ContactHistoryFields[] = {{"spring", FIELD_REAL, 3, offsetof(ContactHistory, xi)},
+                                            {"impact_speed", FIELD_REAL, 1, offsetof(ContactHistory, v_imp)},
+                                            {"overlap", FIELD_REAL, 1, offsetof(ContactHistory, d_last)},
+                                            {"normal_force", FIELD_REAL, 1, offsetof(ContactHistory, Fn_last)},
+                                            {"step", FIELD_REAL, 1, offsetof(ContactHistory, dt_last)},
+                                            {"touched", FIELD_INT64, 1, offsetof(ContactHistory, touched)},
+                                            {NULL, FIELD_REAL, 0, 0}};
 
 const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
 
@@ -22,7 +20,8 @@ PetscErrorCode ContactModelDestroy(ContactModel *model)
 }
 
 /* A wall is a flat body of the particles' material with infinite mass. */
-void ContactPairSetUp(const ContactModel *model, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall, ContactPair *pair)
+void ContactPairSetUp(const ContactModel *model, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall,
+                      ContactPair *pair)
 {
   const Material *mat   = &model->material;
   PetscReal       Estar = mat->E / (2.0 * (1.0 - mat->nu * mat->nu));
@@ -44,8 +43,8 @@ void ContactPairSetUp(const ContactModel *model, PetscReal Ri, PetscReal mi, Pet
 void ContactPairTangential(const ContactModel *model, ContactPair *pair)
 {
   const Tangential *tg = &model->tangential;
-  pair->kc = tg->stiffness == TANGENTIAL_MINDLIN ? 8.0 * pair->Gstar * sqrt(pair->Rstar) : tg->kt;
-  pair->gc = 2.0 * tg->zeta * sqrt(pair->mt * pair->kc);
+  pair->kc             = tg->stiffness == TANGENTIAL_MINDLIN ? 8.0 * pair->Gstar * sqrt(pair->Rstar) : tg->kt;
+  pair->gc             = 2.0 * tg->zeta * sqrt(pair->mt * pair->kc);
 }
 
 PetscReal ContactTangentialStiffness(const ContactModel *model, const ContactPair *pair, PetscReal d)
@@ -67,7 +66,7 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
   ContactKernelModel km = ContactKernelModelOf(model);
   PetscReal          Fel, dF, C, J = 0.0, sd = 0.0, qd = 0.0, Fn;
 
-  PetscBool          first = PETSC_FALSE;
+  PetscBool first = PETSC_FALSE;
 
   if (!h->touched) {
     h->touched = 1;
@@ -79,7 +78,8 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
   /* impulse since first touch: int F dt = (U(d) + v int_0^d C) / v */
   if (first) J = r->U / h->v_imp + DampingCoefficientIntegral(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
   if (km.mu > 0.0 && km.mindlin) sd = sqrt(k->d), qd = sqrt(sd);
-  ContactScalarContact(&km, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi, &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj);
+  ContactScalarContact(&km, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi,
+                       &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj);
   h->d_last  = k->d;
   h->Fn_last = Fn;
   h->dt_last = dt;

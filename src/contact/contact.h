@@ -37,10 +37,10 @@ typedef struct {
 } Material;
 
 typedef struct {
-  PetscReal               mu;        /* Coulomb friction coefficient; 0 disables the spring */
+  PetscReal               mu; /* Coulomb friction coefficient; 0 disables the spring */
   TangentialStiffnessType stiffness;
-  PetscReal               kt;        /* constant stiffness [N/m] */
-  PetscReal               zeta;      /* damping ratio of the tangential oscillator */
+  PetscReal               kt;   /* constant stiffness [N/m] */
+  PetscReal               zeta; /* damping ratio of the tangential oscillator */
 } Tangential;
 
 typedef struct {
@@ -77,24 +77,25 @@ typedef struct {
 PETSC_EXTERN const RecordField ContactHistoryFields[];
 
 typedef struct {
-  PetscReal F[3];      /* force on i [N] */
-  PetscReal Ti[3];     /* torque on i [N m] */
-  PetscReal Tj[3];     /* torque on j [N m] */
-  PetscReal Fn;        /* normal force as applied (clipped for 'force') */
-  PetscReal Fn_raw;    /* elastic + damping, unclipped */
-  PetscReal U;         /* elastic energy [J] */
-  PetscReal ddot;      /* overlap rate [m/s] */
+  PetscReal F[3];   /* force on i [N] */
+  PetscReal Ti[3];  /* torque on i [N m] */
+  PetscReal Tj[3];  /* torque on j [N m] */
+  PetscReal Fn;     /* normal force as applied (clipped for 'force') */
+  PetscReal Fn_raw; /* elastic + damping, unclipped */
+  PetscReal U;      /* elastic energy [J] */
+  PetscReal ddot;   /* overlap rate [m/s] */
 } ContactResult;
 
 PETSC_EXTERN PetscErrorCode ContactModelDestroy(ContactModel *);
-PETSC_EXTERN void ContactPairSetUp(const ContactModel *, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall, ContactPair *);
+PETSC_EXTERN void ContactPairSetUp(const ContactModel *, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall,
+                                   ContactPair *);
 /* kc and gc from the pair's mt (again after changing mt) */
 PETSC_EXTERN void      ContactPairTangential(const ContactModel *, ContactPair *);
 PETSC_EXTERN PetscReal ContactTangentialStiffness(const ContactModel *, const ContactPair *, PetscReal d);
 typedef struct {
-  PetscReal n[3], d;                /* normal j -> i, overlap [m] */
-  PetscReal v[3], wi[3], wj[3];     /* half-step relative and angular velocities */
-  PetscReal vp[3], wip[3], wjp[3];  /* the same predicted at the end of the step */
+  PetscReal n[3], d;               /* normal j -> i, overlap [m] */
+  PetscReal v[3], wi[3], wj[3];    /* half-step relative and angular velocities */
+  PetscReal vp[3], wip[3], wjp[3]; /* the same predicted at the end of the step */
 } ContactKinematics;
 
 /* The unit normal r / |r| (one division), shared by every path that forms it. */
@@ -113,7 +114,8 @@ typedef struct {
 
 static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
 {
-  ContactKernelModel km = {m->damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, m->tangential.mu, m->tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE};
+  ContactKernelModel km = {m->damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, m->tangential.mu,
+                           m->tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE};
   return km;
 }
 

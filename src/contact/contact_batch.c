@@ -13,7 +13,9 @@ typedef long long M __attribute__((vector_size(8 * CONTACT_LANES)));
 
 /* Lanes moves histories and particles' three components as rows of four */
 _Static_assert(CONTACT_LANES == 4, "the lanes' transposes are 4 x 4");
-_Static_assert(sizeof(ContactHistory) == 8 * sizeof(PetscReal) && offsetof(ContactHistory, v_imp) == 3 * sizeof(PetscReal) && offsetof(ContactHistory, d_last) == 4 * sizeof(PetscReal), "a history is two rows of four reals: xi, v_imp | d_last, Fn_last, dt_last, touched");
+_Static_assert(sizeof(ContactHistory) == 8 * sizeof(PetscReal) && offsetof(ContactHistory, v_imp) == 3 * sizeof(PetscReal) &&
+                 offsetof(ContactHistory, d_last) == 4 * sizeof(PetscReal),
+               "a history is two rows of four reals: xi, v_imp | d_last, Fn_last, dt_last, touched");
 
 /* a in every lane: one broadcast (built lane by lane, the compiler made it
  * two or three shuffles) */
@@ -102,7 +104,8 @@ INLINE PetscBool Any(M m)
 
 /* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
  * at or past nreal compute on the last contact's inputs and write nothing. */
-INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
+INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp,
+                  const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
 {
   ContactHistory *hl[CONTACT_LANES];
   PetscInt        il[CONTACT_LANES], jl[CONTACT_LANES];
@@ -115,7 +118,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   for (int l = 0; l < CONTACT_LANES; l++) {
     PetscInt b = b0 + l;
     il[l] = bt->i[b], jl[l] = bt->j[b], hl[l] = &h[bt->slot[b]]; /* padded lanes read the last contact's */
-    rows[l] = Load(hl[l]->xi);                                       /* xi[0..2], v_imp */
+    rows[l] = Load(hl[l]->xi);                                   /* xi[0..2], v_imp */
   }
   Transpose(rows, h0);
   for (int a = 0; a < 3; a++) xi[a] = h0[a];
@@ -145,7 +148,8 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   inv   = Splat(1.0) / len;
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
   LanesHertzHarmonic(Splat(md->k), cs, czs, ccF, d, &sd, &qd, &dp, &Fel, &C);
-  LanesContact(&md->km, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE, Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj);
+  LanesContact(&md->km, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE, Splat(0.0), xi, &ddot, &Fn, &Fn_raw,
+               &Fn_applied, F, Ti, Tj);
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
     V U = LanesHertzEnergy(Splat(md->k), Splat(md->kp1), cs, dp, d);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
@@ -163,7 +167,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
     Transpose(c0, fr); /* each lane's nine results as F, Ti | Ti, Tj | Tj[2] */
     Transpose(c1, gr);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
-      PetscReal *o = res + 9 * bt->out[b0 + l];
+      PetscReal *o      = res + 9 * bt->out[b0 + l];
       bt->apart[b0 + l] = !touch[l];
       if (!touch[l]) continue;
       if (md->km.mu > 0.0) Store(hl[l]->xi, h0[l]);
@@ -187,7 +191,9 @@ static void Pad(ContactBatch *bt, PetscInt to)
 }
 
 /* The AVX2 clone runs where the processor has it, chosen once at load time. */
-__attribute__((target_clones("avx2", "default"))) void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
+__attribute__((target_clones("avx2", "default"))) void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v,
+                                                                            const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
+                                                                            PetscReal *res)
 {
   PetscInt n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
 

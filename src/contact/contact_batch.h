@@ -20,7 +20,7 @@
 
 /* What the fused model needs beyond the pair (see EngineFusable). */
 typedef struct {
-  ContactKernelModel km; /* clipping, friction, Mindlin */
+  ContactKernelModel km;    /* clipping, friction, Mindlin */
   PetscReal          k;     /* law coefficient k[0] */
   PetscReal          kp1;   /* law exponent p[0] + 1 (the elastic energy) */
   PetscBool          bound; /* also give each contact's ddot and U (the step bound needs them) */
@@ -33,9 +33,9 @@ typedef struct {
 } ContactBatchConst;
 
 typedef struct {
-  PetscInt  n;
+  PetscInt n;
   /* the pair: particle indices, its history, where its result goes */
-  LocalInt  k[CONTACT_BATCH], i[CONTACT_BATCH], j[CONTACT_BATCH], slot[CONTACT_BATCH], out[CONTACT_BATCH];
+  LocalInt k[CONTACT_BATCH], i[CONTACT_BATCH], j[CONTACT_BATCH], slot[CONTACT_BATCH], out[CONTACT_BATCH];
   /* separation i - j as the caller formed it, the sum of the radii */
   PetscReal r[3][CONTACT_BATCH], rs[CONTACT_BATCH];
   /* set by the evaluation: the pair is apart now (d <= 0), its history untouched,
@@ -55,6 +55,7 @@ typedef struct {
  * torque on j as nine reals at res + 9 out[b]; sets apart[b] for the others.
  * v, vp, w, wp: 3 per particle and one more real after the last (read as
  * rows of four, never used). */
-PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res);
+PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w,
+                                       const PetscReal *wp, ContactHistory *h, PetscReal *res);
 
 #endif

@@ -17,12 +17,16 @@ static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model
   PetscCall(PetscCalloc2(4096, &td, 4096, &tf));
   PetscCall(OptionsSection("Normal contact law"));
   PetscCall(OptionsEnum("-contact_law", "normal contact law", NormalLawTypes, (PetscEnum *)&type, NULL));
-  PetscCall(OptionsReal("-contact_k", "law stiffness k of F = k d^p; hertz: default (4/3) E* sqrt(R*) from the material", "[N/m^p]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &k, &kset));
+  PetscCall(OptionsReal("-contact_k", "law stiffness k of F = k d^p; hertz: default (4/3) E* sqrt(R*) from the material", "[N/m^p]", 0.0, PETSC_MAX_REAL,
+                        RANGE_OPEN, &k, &kset));
   PetscCall(OptionsReal("-contact_p", "power-law exponent p (law power)", "[-]", 1.0, 1e3, RANGE_CLOSED, &p, &pset));
-  PetscCall(OptionsRealArray("-contact_poly_k", "coefficients k1,k2,.. of F = sum k_i d^p_i (law poly)", "[N/m^p]", 1, NORMAL_LAW_MAX_TERMS, 0.0, PETSC_MAX_REAL, RANGE_OPEN, pk, &nk, &pkset));
+  PetscCall(OptionsRealArray("-contact_poly_k", "coefficients k1,k2,.. of F = sum k_i d^p_i (law poly)", "[N/m^p]", 1, NORMAL_LAW_MAX_TERMS, 0.0,
+                             PETSC_MAX_REAL, RANGE_OPEN, pk, &nk, &pkset));
   PetscCall(OptionsRealArray("-contact_poly_p", "exponents p1,p2,.. (law poly)", "[-]", 1, NORMAL_LAW_MAX_TERMS, 1.0, 1e3, RANGE_CLOSED, pp, &np, &ppset));
-  PetscCall(OptionsRealArray("-contact_table_delta", "overlaps of the tabulated law, from 0, increasing (law table)", "[m]", 1, 4096, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, td, &ntd, &tdset));
-  PetscCall(OptionsRealArray("-contact_table_force", "forces at those overlaps, from 0, increasing (law table)", "[N]", 1, 4096, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, tf, &ntf, &tfset));
+  PetscCall(OptionsRealArray("-contact_table_delta", "overlaps of the tabulated law, from 0, increasing (law table)", "[m]", 1, 4096, PETSC_MIN_REAL,
+                             PETSC_MAX_REAL, RANGE_CLOSED, td, &ntd, &tdset));
+  PetscCall(OptionsRealArray("-contact_table_force", "forces at those overlaps, from 0, increasing (law table)", "[N]", 1, 4096, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                             RANGE_CLOSED, tf, &ntf, &tfset));
   PetscCall(OptionsString("-contact_table_file", "two-column file: overlap [m], force [N] (law table)", file, sizeof(file), &fileset));
 
   model->hertz_from_material = PETSC_FALSE;
@@ -57,7 +61,8 @@ static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model
       PetscCall(PetscFree2(x, y));
     } else {
       PetscCheck(tdset && tfset, comm, PETSC_ERR_USER_INPUT, "-contact_law table needs -contact_table_file, or -contact_table_delta and -contact_table_force");
-      PetscCheck(ntd == ntf, comm, PETSC_ERR_USER_INPUT, "-contact_table_delta has %" PetscInt_FMT " values but -contact_table_force has %" PetscInt_FMT, ntd, ntf);
+      PetscCheck(ntd == ntf, comm, PETSC_ERR_USER_INPUT, "-contact_table_delta has %" PetscInt_FMT " values but -contact_table_force has %" PetscInt_FMT, ntd,
+                 ntf);
       PetscCall(NormalLawCreateTable(ntd, td, tf, &model->law));
     }
     break;
@@ -77,7 +82,8 @@ static PetscErrorCode MaterialSetFromOptions(MPI_Comm comm, Material *mat)
   mat->nu      = 0.22;
   mat->density = 2500.0;
   PetscCall(OptionsSection("Material"));
-  PetscCall(OptionsReal("-material_E", "Young's modulus E (Hertz stiffness, Mindlin tangential stiffness)", "[Pa]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->E, NULL));
+  PetscCall(
+    OptionsReal("-material_E", "Young's modulus E (Hertz stiffness, Mindlin tangential stiffness)", "[Pa]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->E, NULL));
   PetscCall(OptionsReal("-material_nu", "Poisson ratio nu", "[-]", -1.0, 0.5, RANGE_OPEN_LO, &mat->nu, NULL));
   PetscCall(OptionsReal("-particle_density", "particle density", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->density, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -96,11 +102,17 @@ static PetscErrorCode DampingSetFromOptions(MPI_Comm comm, ContactModel *model)
   PetscCall(OptionsSection("Normal damping"));
   PetscCall(OptionsEnum("-contact_damping", "normal damping law", DampingTypes, (PetscEnum *)&dmp->type, NULL));
   PetscCall(OptionsReal("-contact_e", "target normal restitution e", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &e, &eset));
-  PetscCall(OptionsReal("-contact_damping_coeff", "raw damping coefficient instead of -contact_e: harmonic zeta [-], tsuji alpha [-], Hunt-Crossley D [s/m], constant_damper/linear_dashpot c [N s/m]", "", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &coeff, &cset));
-  PetscCall(OptionsEnum("-contact_separation", "overlap: force not clipped, contact ends at d = 0; force: normal force clipped at zero", SeparationTypes, (PetscEnum *)&dmp->separation, NULL));
-  PetscCall(OptionsReal("-contact_v_imp_min", "floor on the impact speed of the speed-scaled laws (Hunt-Crossley family, constant_damper)", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &dmp->v_imp_min, NULL));
+  PetscCall(OptionsReal("-contact_damping_coeff",
+                        "raw damping coefficient instead of -contact_e: harmonic zeta [-], tsuji alpha [-], Hunt-Crossley D [s/m], "
+                        "constant_damper/linear_dashpot c [N s/m]",
+                        "", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &coeff, &cset));
+  PetscCall(OptionsEnum("-contact_separation", "overlap: force not clipped, contact ends at d = 0; force: normal force clipped at zero", SeparationTypes,
+                        (PetscEnum *)&dmp->separation, NULL));
+  PetscCall(OptionsReal("-contact_v_imp_min", "floor on the impact speed of the speed-scaled laws (Hunt-Crossley family, constant_damper)", "[m/s]", 0.0,
+                        PETSC_MAX_REAL, RANGE_OPEN, &dmp->v_imp_min, NULL));
   PetscCheck(!(eset && cset), comm, PETSC_ERR_USER_INPUT, "give either -contact_e or -contact_damping_coeff, not both");
-  PetscCheck(!(dmp->type == DAMPING_NONE && (eset || cset)), comm, PETSC_ERR_USER_INPUT, "-contact_damping none takes neither -contact_e nor -contact_damping_coeff");
+  PetscCheck(!(dmp->type == DAMPING_NONE && (eset || cset)), comm, PETSC_ERR_USER_INPUT,
+             "-contact_damping none takes neither -contact_e nor -contact_damping_coeff");
   if (dmp->type == DAMPING_NONE) e = 1.0;
   PetscCall(DampingSetUp(dmp, &model->law, e, coeff, cset));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -117,12 +129,16 @@ static PetscErrorCode TangentialSetFromOptions(MPI_Comm comm, ContactModel *mode
   tg->kt        = model->law.type == NORMAL_LAW_LINEAR ? 2.0 / 7.0 * model->law.k[0] : 0.0;
   tg->zeta      = 0.0;
   PetscCall(OptionsSection("Tangential contact"));
-  PetscCall(OptionsReal("-contact_mu", "Coulomb friction coefficient mu; 0 disables the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->mu, NULL));
-  PetscCall(OptionsEnum("-contact_tangential_stiffness", "constant kt, or Mindlin kt = 8 G* sqrt(R* d)", TangentialStiffnessTypes, (PetscEnum *)&tg->stiffness, NULL));
-  PetscCall(OptionsReal("-contact_kt", "constant tangential stiffness (default 2/7 of a linear law's k)", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &tg->kt, &ktset));
+  PetscCall(
+    OptionsReal("-contact_mu", "Coulomb friction coefficient mu; 0 disables the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->mu, NULL));
+  PetscCall(
+    OptionsEnum("-contact_tangential_stiffness", "constant kt, or Mindlin kt = 8 G* sqrt(R* d)", TangentialStiffnessTypes, (PetscEnum *)&tg->stiffness, NULL));
+  PetscCall(
+    OptionsReal("-contact_kt", "constant tangential stiffness (default 2/7 of a linear law's k)", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &tg->kt, &ktset));
   PetscCall(OptionsReal("-contact_tangential_damping", "damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->zeta, NULL));
   if (tg->stiffness == TANGENTIAL_CONSTANT && tg->mu > 0.0) {
-    PetscCheck(tg->kt > 0.0 || ktset, comm, PETSC_ERR_USER_INPUT, "-contact_tangential_stiffness constant with -contact_law %s needs -contact_kt [N/m]", NormalLawTypes[model->law.type]);
+    PetscCheck(tg->kt > 0.0 || ktset, comm, PETSC_ERR_USER_INPUT, "-contact_tangential_stiffness constant with -contact_law %s needs -contact_kt [N/m]",
+               NormalLawTypes[model->law.type]);
   }
   PetscCheck(!(ktset && tg->stiffness == TANGENTIAL_MINDLIN), comm, PETSC_ERR_USER_INPUT, "-contact_kt is for -contact_tangential_stiffness constant");
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -154,7 +170,8 @@ PetscErrorCode StepControlSetFromOptions(MPI_Comm comm, StepControl *ctl)
   PetscCall(OptionsEnum("-timestep_mode", "adaptive: the global contact bound; fixed: -timestep_dt", TimestepModes, (PetscEnum *)&ctl->mode, NULL));
   PetscCall(OptionsReal("-timestep_dt", "step of the fixed mode", "[s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ctl->dt_fixed, &dtset));
   PetscCall(OptionsInt("-timestep_steps_per_contact", "least number of steps per contact duration N", 1, 1000000000, &ctl->steps_per_contact, NULL));
-  PetscCall(OptionsReal("-timestep_stability_factor", "fraction of the tangent-stiffness stability limit 2/w", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &ctl->stability_factor, NULL));
+  PetscCall(OptionsReal("-timestep_stability_factor", "fraction of the tangent-stiffness stability limit 2/w", "[-]", 0.0, 1.0, RANGE_OPEN_LO,
+                        &ctl->stability_factor, NULL));
   PetscCall(OptionsReal("-timestep_growth", "largest ratio of a step to the previous one", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED, &ctl->growth, NULL));
   PetscCall(OptionsReal("-timestep_dt_max", "cap on the adaptive step", "[s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ctl->dt_max, NULL));
   PetscCheck(ctl->mode == TIMESTEP_FIXED || !dtset, comm, PETSC_ERR_USER_INPUT, "-timestep_dt needs -timestep_mode fixed");

@@ -1,6 +1,7 @@
 #include "contact/damping.h"
 
-const char *const DampingTypes[] = {"harmonic", "tsuji", "tsuji_marshall", "hunt_crossley", "lankarani_nikravesh", "flores", "hu_guo", "gonthier", "constant_damper", "linear_dashpot", "none", "DampingType", "DAMPING_", NULL};
+const char *const DampingTypes[] = {"harmonic", "tsuji",           "tsuji_marshall", "hunt_crossley", "lankarani_nikravesh", "flores",   "hu_guo",
+                                    "gonthier", "constant_damper", "linear_dashpot", "none",          "DampingType",         "DAMPING_", NULL};
 
 const char *const SeparationTypes[] = {"overlap", "force", "SeparationType", "SEPARATION_", NULL};
 
@@ -94,7 +95,7 @@ static void ScaledRK4(const ScaledDamper *sd, PetscReal h, const PetscReal y[2],
 /* Restitution of the constant damper with separation at zero total force. */
 PetscErrorCode DampingConstantDamperE(PetscReal c_hat, PetscReal n, PetscReal *e)
 {
-  ScaledDamper sd = {c_hat, n};
+  ScaledDamper sd   = {c_hat, n};
   PetscReal    y[2] = {0.0, 1.0}, h = 2e-4 / PetscMax(1.0, c_hat);
   PetscInt     maxit = 200000000;
 
@@ -164,7 +165,8 @@ PetscErrorCode DampingSetUp(Damping *dmp, const NormalLaw *law, PetscReal e, Pet
     dmp->zeta = coeff_set ? coeff : DampingZetaFromE(e, dmp->separation);
     break;
   case DAMPING_TSUJI:
-    PetscCheck(NormalLawIsMonomial(law), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-contact_damping tsuji needs a power law (linear, hertz or power); use harmonic for other laws");
+    PetscCheck(NormalLawIsMonomial(law), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+               "-contact_damping tsuji needs a power law (linear, hertz or power); use harmonic for other laws");
     dmp->alpha = coeff_set ? coeff : sqrt(2.0 * (law->p[0] + 1.0)) * DampingZetaFromE(e, dmp->separation);
     break;
   case DAMPING_TSUJI_MARSHALL:
@@ -179,8 +181,11 @@ PetscErrorCode DampingSetUp(Damping *dmp, const NormalLaw *law, PetscReal e, Pet
     else dmp->hc_factor = DampingHuntCrossleyFactor(dmp->type, e);
     break;
   case DAMPING_CONSTANT_DAMPER:
-    PetscCheck(NormalLawIsMonomial(law) && law->p[0] <= 2.0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-contact_damping constant_damper needs F = k d^n with n in [1, 2] (law linear, hertz or power)");
-    PetscCheck(coeff_set || dmp->separation == SEPARATION_FORCE, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-contact_damping constant_damper is calibrated from -contact_e for -contact_separation force (give -contact_damping_coeff for a raw dashpot with 'overlap')");
+    PetscCheck(NormalLawIsMonomial(law) && law->p[0] <= 2.0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+               "-contact_damping constant_damper needs F = k d^n with n in [1, 2] (law linear, hertz or power)");
+    PetscCheck(coeff_set || dmp->separation == SEPARATION_FORCE, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+               "-contact_damping constant_damper is calibrated from -contact_e for -contact_separation force (give -contact_damping_coeff for a raw dashpot "
+               "with 'overlap')");
     if (coeff_set) dmp->c = coeff;
     else PetscCall(DampingConstantDamperCHat(e, law->p[0], &dmp->c_hat));
     break;

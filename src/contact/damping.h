@@ -36,21 +36,21 @@ PETSC_EXTERN const char *const SeparationTypes[];
 typedef struct {
   DampingType    type;
   SeparationType separation;
-  PetscReal      e;        /* target restitution (or -1 when a raw coefficient is given) */
-  PetscReal      zeta;     /* harmonic, linear_dashpot: damping ratio */
-  PetscReal      alpha;    /* tsuji, tsuji_marshall */
-  PetscReal      hc_factor;/* Hunt-Crossley family: D = hc_factor / v_imp */
-  PetscReal      D;        /* Hunt-Crossley family raw D [s/m], 0 if from e */
-  PetscReal      c_hat;    /* constant_damper: c = c_hat m v_imp / d_el */
-  PetscReal      c;        /* linear_dashpot / constant_damper raw dashpot [N s/m], 0 if from e */
-  PetscReal      v_imp_min;/* floor on v_imp for the speed-scaled laws */
+  PetscReal      e;         /* target restitution (or -1 when a raw coefficient is given) */
+  PetscReal      zeta;      /* harmonic, linear_dashpot: damping ratio */
+  PetscReal      alpha;     /* tsuji, tsuji_marshall */
+  PetscReal      hc_factor; /* Hunt-Crossley family: D = hc_factor / v_imp */
+  PetscReal      D;         /* Hunt-Crossley family raw D [s/m], 0 if from e */
+  PetscReal      c_hat;     /* constant_damper: c = c_hat m v_imp / d_el */
+  PetscReal      c;         /* linear_dashpot / constant_damper raw dashpot [N s/m], 0 if from e */
+  PetscReal      v_imp_min; /* floor on v_imp for the speed-scaled laws */
 } Damping;
 
-PETSC_EXTERN PetscReal DampingZetaFromE(PetscReal e, SeparationType);
-PETSC_EXTERN PetscReal DampingEFromZeta(PetscReal zeta, SeparationType);
-PETSC_EXTERN PetscReal DampingForceDurationRatio(PetscReal zeta);
-PETSC_EXTERN PetscReal DampingAlphaMarshall(PetscReal e);
-PETSC_EXTERN PetscReal DampingHuntCrossleyFactor(DampingType, PetscReal e);
+PETSC_EXTERN PetscReal      DampingZetaFromE(PetscReal e, SeparationType);
+PETSC_EXTERN PetscReal      DampingEFromZeta(PetscReal zeta, SeparationType);
+PETSC_EXTERN PetscReal      DampingForceDurationRatio(PetscReal zeta);
+PETSC_EXTERN PetscReal      DampingAlphaMarshall(PetscReal e);
+PETSC_EXTERN PetscReal      DampingHuntCrossleyFactor(DampingType, PetscReal e);
 PETSC_EXTERN PetscErrorCode DampingConstantDamperE(PetscReal c_hat, PetscReal n, PetscReal *e);
 PETSC_EXTERN PetscErrorCode DampingConstantDamperCHat(PetscReal e, PetscReal n, PetscReal *c_hat);
 

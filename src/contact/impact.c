@@ -50,7 +50,7 @@ static void ImpactBodiesSetUp(const ContactModel *model, const ImpactSetup *set,
   b->R  = R;
   b->nb = set->target == IMPACT_TARGET_WALL ? 1 : 2;
   /* the effective mass of two equal spheres is half of each one's mass */
-  m = set->mass > 0.0 ? set->mass * b->nb : (4.0 / 3.0) * HDEM_PI * R * R * R * model->material.density;
+  m       = set->mass > 0.0 ? set->mass * b->nb : (4.0 / 3.0) * HDEM_PI * R * R * R * model->material.density;
   inertia = 0.4 * m * R * R;
   for (PetscInt k = 0; k < b->nb; k++) {
     b->inv_m[k] = 1.0 / m;
@@ -101,7 +101,7 @@ static void ImpactKinematics(const ImpactBodies *b, PetscReal dt, PetscReal d, c
 static PetscBool ImpactTensileAtSeparation(const ContactModel *model, const ContactPair *pair, const ContactHistory *h, const ContactKinematics *k)
 {
   PetscReal ddot = -(k->v[0] * k->n[0] + k->v[1] * k->n[1] + k->v[2] * k->n[2]), dd = 1e-9 * h->d_last;
-  PetscReal F    = NormalLawForce(&model->law, pair->s, dd) + DampingCoefficient(&model->damping, &model->law, pair->s, pair->m, h->v_imp, dd) * ddot;
+  PetscReal F = NormalLawForce(&model->law, pair->s, dd) + DampingCoefficient(&model->damping, &model->law, pair->s, pair->m, h->v_imp, dd) * ddot;
   return F < 0.0 ? PETSC_TRUE : PETSC_FALSE;
 }
 
@@ -113,29 +113,89 @@ static PetscReal ContactPointSlip(const ImpactBodies *b, const ContactPair *pair
   return vrel[0] - (w1 * n[2] - b->w[2] * n[1]);
 }
 
+/* What the loop carries between steps besides the bodies. */
+typedef struct {
+  PetscBool began, ended; /* the contact began / ended */
+  PetscReal t, d_prev, F_prev;
+  PetscReal ts[3], ds[3]; /* the last three overlap samples, for the peak */
+  PetscInt  nsamp;
+} ImpactTrack;
+
+/* A step in contact: the force on the bodies, onset and end times, the
+ * largest overlap (a parabola through the samples around the peak). */
+static void ImpactTouching(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, const ContactKinematics *kin, PetscReal dt, PetscReal d,
+                           ImpactBodies *b, ContactResult *cr, ImpactTrack *tr, ImpactResult *res)
+{
+  ContactEvaluate(model, pair, hist, kin, dt, cr);
+  for (int a = 0; a < 3; a++) {
+    b->f[a] = cr->F[a];
+    b->t[a] = cr->Ti[a];
+    if (b->nb == 2) {
+      b->f[3 + a] = -cr->F[a];
+      b->t[3 + a] = cr->Tj[a];
+    }
+  }
+  if (!tr->began) {
+    tr->began      = PETSC_TRUE;
+    res->t_contact = -(tr->t - dt * d / (d - tr->d_prev)); /* onset, interpolated */
+    res->v_imp     = hist->v_imp;
+  }
+  if (!tr->ended) {
+    res->contact_steps++;
+    if (cr->Fn_raw < 0.0) res->tensile = PETSC_TRUE;
+    if (model->damping.separation == SEPARATION_FORCE && cr->Fn_raw <= 0.0) {
+      tr->ended = PETSC_TRUE;
+      res->t_contact += tr->t - dt * cr->Fn_raw / (cr->Fn_raw - tr->F_prev);
+    }
+  }
+  tr->F_prev = cr->Fn_raw;
+  tr->ts[0] = tr->ts[1], tr->ds[0] = tr->ds[1], tr->ts[1] = tr->ts[2], tr->ds[1] = tr->ds[2], tr->ts[2] = tr->t, tr->ds[2] = d;
+  tr->nsamp++;
+  if (tr->nsamp >= 3 && tr->ds[1] >= tr->ds[0] && tr->ds[1] > tr->ds[2]) res->delta_max = PetscMax(res->delta_max, PeakOfParabola(tr->ts, tr->ds));
+  res->delta_max = PetscMax(res->delta_max, d);
+}
+
+/* The step that finds the bodies apart again: the separation's force, the end time. */
+static void ImpactApart(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, const PetscReal n[3], const PetscReal vrel[3], PetscReal dt,
+                        PetscReal d, ImpactBodies *b, ContactResult *cr, ImpactTrack *tr, ImpactResult *res)
+{
+  ContactKinematics kin;
+  ImpactKinematics(b, dt, d, n, vrel, &kin);
+  if (!tr->ended && ImpactTensileAtSeparation(model, pair, hist, &kin)) res->tensile = PETSC_TRUE;
+  ContactSeparate(model, pair, hist, &kin, dt, cr);
+  for (int a = 0; a < 3; a++) {
+    b->f[a] = cr->F[a];
+    if (b->nb == 2) b->f[3 + a] = -cr->F[a];
+  }
+  if (!tr->ended) {
+    tr->ended = PETSC_TRUE;
+    res->t_contact += tr->t - dt * d / (d - tr->d_prev);
+  }
+}
+
 PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, const ImpactSetup *set, ImpactResult *res)
 {
-  ImpactBodies   b;
-  ContactPair    pair;
-  ContactHistory hist;
-  ContactResult  cr;
+  ImpactBodies      b;
+  ContactPair       pair;
+  ContactHistory    hist;
+  ContactResult     cr;
   ContactKinematics kin;
-  PetscReal      d, n[3], vrel[3], dt = 0.0, t = 0.0, d_prev, F_prev = 0.0, slip_in;
-  PetscReal      ts[3] = {0, 0, 0}, ds[3] = {0, 0, 0};
-  PetscBool      began = PETSC_FALSE, ended = PETSC_FALSE;
-  PetscInt       nsamp = 0;
+  ImpactTrack       tr;
+  PetscReal         d, n[3], vrel[3], dt = 0.0, slip_in;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(res, sizeof(*res)));
   PetscCall(PetscMemzero(&cr, sizeof(cr)));
   PetscCall(PetscMemzero(&hist, sizeof(hist)));
+  PetscCall(PetscMemzero(&tr, sizeof(tr)));
   ImpactBodiesSetUp(model, set, &b, &pair);
   res->m  = pair.m;
   res->mt = pair.mt;
   {
     PetscReal vn  = set->v0 * cos(set->angle * HDEM_PI / 180.0);
     PetscReal dt0 = StepControlNext(ctl, ContactStepBound(model, &pair, ctl, 0.5 * pair.m * vn * vn, vn), 0.0);
-    PetscCheck(dt0 > 0.0 && dt0 < PETSC_MAX_REAL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "no finite timestep for this impact (normal speed %g m/s); give -timestep_dt_max or a positive speed", (double)vn);
+    PetscCheck(dt0 > 0.0 && dt0 < PETSC_MAX_REAL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "no finite timestep for this impact (normal speed %g m/s); give -timestep_dt_max or a positive speed", (double)vn);
     ImpactBodiesPlace(&b, (3.0 + set->phase) * vn * dt0);
   }
   res->dt_min = PETSC_MAX_REAL;
@@ -143,14 +203,14 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
   res->vn_in = -(vrel[0] * n[0] + vrel[1] * n[1] + vrel[2] * n[2]);
   res->vt_in = vrel[0];
   slip_in    = ContactPointSlip(&b, &pair, n, vrel);
-  d_prev     = d;
+  tr.d_prev  = d;
   for (res->steps = 0; res->steps < set->max_steps; res->steps++) {
     PetscReal ddot = -(vrel[0] * n[0] + vrel[1] * n[1] + vrel[2] * n[2]), bound = PETSC_MAX_REAL;
 
     if (d > 0.0) bound = ContactStepBound(model, &pair, ctl, 0.5 * pair.m * ddot * ddot + cr.U, hist.v_imp);
     else if (ddot > 0.0) bound = ContactStepBound(model, &pair, ctl, 0.5 * pair.m * ddot * ddot, ddot);
     dt = StepControlNext(ctl, bound, dt);
-    if (ended && d <= 0.0) break;
+    if (tr.ended && d <= 0.0) break;
     PetscCheck(dt > 0.0 && dt < PETSC_MAX_REAL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "impact step %" PetscInt_FMT ": no finite timestep", res->steps);
     res->dt_min = PetscMin(res->dt_min, dt);
     res->dt_max = PetscMax(res->dt_max, dt);
@@ -158,62 +218,23 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
     IntegratorKick(b.nb, b.v, b.f, b.inv_m, 0.5 * dt);
     IntegratorKick(b.nb, b.w, b.t, b.inv_I, 0.5 * dt);
     IntegratorDrift(b.nb, b.x, b.v, dt);
-    t += dt;
+    tr.t += dt;
     ImpactGeometry(&b, &d, n, vrel);
     if (d > 0.0) ImpactKinematics(&b, dt, d, n, vrel, &kin);
     PetscCall(PetscMemzero(b.f, sizeof(b.f)));
     PetscCall(PetscMemzero(b.t, sizeof(b.t)));
-    if (d > 0.0) {
-      ContactEvaluate(model, &pair, &hist, &kin, dt, &cr);
-      for (int a = 0; a < 3; a++) {
-        b.f[a] = cr.F[a];
-        b.t[a] = cr.Ti[a];
-        if (b.nb == 2) {
-          b.f[3 + a] = -cr.F[a];
-          b.t[3 + a] = cr.Tj[a];
-        }
-      }
-      if (!began) {
-        began          = PETSC_TRUE;
-        res->t_contact = -(t - dt * d / (d - d_prev)); /* onset, interpolated */
-        res->v_imp     = hist.v_imp;
-      }
-      if (!ended) {
-        res->contact_steps++;
-        if (cr.Fn_raw < 0.0) res->tensile = PETSC_TRUE;
-        if (model->damping.separation == SEPARATION_FORCE && cr.Fn_raw <= 0.0) {
-          ended = PETSC_TRUE;
-          res->t_contact += t - dt * cr.Fn_raw / (cr.Fn_raw - F_prev);
-        }
-      }
-      F_prev = cr.Fn_raw;
-      /* the largest overlap: parabola through the samples around the peak */
-      ts[0] = ts[1], ds[0] = ds[1], ts[1] = ts[2], ds[1] = ds[2], ts[2] = t, ds[2] = d;
-      nsamp++;
-      if (nsamp >= 3 && ds[1] >= ds[0] && ds[1] > ds[2]) res->delta_max = PetscMax(res->delta_max, PeakOfParabola(ts, ds));
-      res->delta_max = PetscMax(res->delta_max, d);
-    } else if (hist.touched) { /* apart again */
-      ImpactKinematics(&b, dt, d, n, vrel, &kin);
-      if (!ended && ImpactTensileAtSeparation(model, &pair, &hist, &kin)) res->tensile = PETSC_TRUE;
-      ContactSeparate(model, &pair, &hist, &kin, dt, &cr);
-      for (int a = 0; a < 3; a++) {
-        b.f[a] = cr.F[a];
-        if (b.nb == 2) b.f[3 + a] = -cr.F[a];
-      }
-      if (!ended) {
-        ended = PETSC_TRUE;
-        res->t_contact += t - dt * d / (d - d_prev);
-      }
-    }
+    if (d > 0.0) ImpactTouching(model, &pair, &hist, &kin, dt, d, &b, &cr, &tr, res);
+    else if (hist.touched) ImpactApart(model, &pair, &hist, n, vrel, dt, d, &b, &cr, &tr, res);
     IntegratorKick(b.nb, b.v, b.f, b.inv_m, 0.5 * dt);
     IntegratorKick(b.nb, b.w, b.t, b.inv_I, 0.5 * dt);
     ImpactGeometry(&b, &d, n, vrel);
-    d_prev = d;
+    tr.d_prev = d;
   }
   /* the first half-kick of the next step completes the last force's impulse */
   IntegratorKick(b.nb, b.v, b.f, b.inv_m, 0.5 * dt);
   ImpactGeometry(&b, &d, n, vrel);
-  PetscCheck(ended && d <= 0.0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "the impact did not separate within %" PetscInt_FMT " steps (-impact_max_steps); the contact may stick", set->max_steps);
+  PetscCheck(tr.ended && d <= 0.0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
+             "the impact did not separate within %" PetscInt_FMT " steps (-impact_max_steps); the contact may stick", set->max_steps);
   res->vn_out        = -(vrel[0] * n[0] + vrel[1] * n[1] + vrel[2] * n[2]);
   res->vt_out        = vrel[0];
   res->e             = -res->vn_out / res->vn_in;

@@ -15,11 +15,11 @@ PETSC_EXTERN const char *const ImpactTargets[];
 
 typedef struct {
   ImpactTarget target;
-  PetscReal    v0;        /* relative approach speed [m/s] */
-  PetscReal    angle;     /* incidence from the normal [deg] */
-  PetscReal    mass;      /* effective normal mass [kg]; <= 0: from radius and density */
-  PetscReal    radius;    /* [m] */
-  PetscReal    phase;     /* where within a step the first touch falls, [0, 1) */
+  PetscReal    v0;     /* relative approach speed [m/s] */
+  PetscReal    angle;  /* incidence from the normal [deg] */
+  PetscReal    mass;   /* effective normal mass [kg]; <= 0: from radius and density */
+  PetscReal    radius; /* [m] */
+  PetscReal    phase;  /* where within a step the first touch falls, [0, 1) */
   PetscInt     max_steps;
 } ImpactSetup;
 

@@ -73,7 +73,7 @@ K_INLINE void K_FN(Spring)(K_V xi[3], const K_V n[3], const K_V vt[3], const K_V
   slip = fsq > fmax * fmax;
   if (K_ANY(slip)) { /* fsq > 0 where it slips */
     K_V scale = fmax / K_SQRT(fsq), ikt = K_SPLAT(1.0) / kt;
-    K_M kpos  = kt > K_SPLAT(0.0);
+    K_M kpos = kt > K_SPLAT(0.0);
     for (int a = 0; a < 3; a++) {
       K_V Fs = Ft[a] * scale;
       xi[a]  = K_SELECT(slip, K_SELECT(kpos, -(Fs + gt * vtp[a]) * ikt, K_SPLAT(0.0)), xi[a]);
@@ -110,7 +110,9 @@ K_INLINE K_V K_FN(HertzEnergy)(K_V k, K_V kp1, K_V s, K_V dp, K_V d)
  * on i and j.  Returns in Fn the normal force as the history keeps it
  * (clipped, unweighted), in Fn_raw the unclipped one and in Fn_applied the
  * one in F (weighted). */
-K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V ri, K_V rj, K_V kc, K_V gc, const K_V n[3], const K_V v[3], const K_V vp[3], const K_V wi[3], const K_V wj[3], const K_V wip[3], const K_V wjp[3], K_V dt, K_V Fel, K_V C, K_V sd, K_V qd, PetscBool first, K_V J, K_V xi[3], K_V *ddot, K_V *Fn, K_V *Fn_raw, K_V *Fn_applied, K_V F[3], K_V Ti[3], K_V Tj[3])
+K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V ri, K_V rj, K_V kc, K_V gc, const K_V n[3], const K_V v[3], const K_V vp[3], const K_V wi[3],
+                            const K_V wj[3], const K_V wip[3], const K_V wjp[3], K_V dt, K_V Fel, K_V C, K_V sd, K_V qd, PetscBool first, K_V J, K_V xi[3],
+                            K_V *ddot, K_V *Fn, K_V *Fn_raw, K_V *Fn_applied, K_V F[3], K_V Ti[3], K_V Tj[3])
 {
   K_V Ft[3] = {K_SPLAT(0.0), K_SPLAT(0.0), K_SPLAT(0.0)}, w[3], fn;
 

@@ -3,10 +3,12 @@
 const char *const NormalLawTypes[] = {"linear", "hertz", "power", "poly", "table", "NormalLawType", "NORMAL_LAW_", NULL};
 
 /* 16-point Gauss-Legendre nodes and weights on [0, 1]. */
-static const PetscReal gl_x[16] = {0.0052995325041750, 0.0277124884633837, 0.0671843988060841, 0.1222977958224985, 0.1910618777986781, 0.2709916111713863, 0.3591982246103705, 0.4524937450811813,
-                                   0.5475062549188188, 0.6408017753896295, 0.7290083888286137, 0.8089381222013219, 0.8777022041775016, 0.9328156011939159, 0.9722875115366163, 0.9947004674958250};
-static const PetscReal gl_w[16] = {0.0135762297058770, 0.0311267619693240, 0.0475792558412464, 0.0623144856277670, 0.0747979944082884, 0.0845782596975013, 0.0913017075224618, 0.0947253052275342,
-                                   0.0947253052275342, 0.0913017075224618, 0.0845782596975013, 0.0747979944082884, 0.0623144856277670, 0.0475792558412464, 0.0311267619693240, 0.0135762297058770};
+static const PetscReal gl_x[16] = {0.0052995325041750, 0.0277124884633837, 0.0671843988060841, 0.1222977958224985, 0.1910618777986781, 0.2709916111713863,
+                                   0.3591982246103705, 0.4524937450811813, 0.5475062549188188, 0.6408017753896295, 0.7290083888286137, 0.8089381222013219,
+                                   0.8777022041775016, 0.9328156011939159, 0.9722875115366163, 0.9947004674958250};
+static const PetscReal gl_w[16] = {0.0135762297058770, 0.0311267619693240, 0.0475792558412464, 0.0623144856277670, 0.0747979944082884, 0.0845782596975013,
+                                   0.0913017075224618, 0.0947253052275342, 0.0947253052275342, 0.0913017075224618, 0.0845782596975013, 0.0747979944082884,
+                                   0.0623144856277670, 0.0475792558412464, 0.0311267619693240, 0.0135762297058770};
 
 /* Elastic power-law duration factor: T = 2 (d_max/v0) sqrt(pi) G(1+a)/G(1/2+a), a = 1/(p+1). */
 static PetscReal PowerDurationCoeff(PetscReal p)
@@ -19,13 +21,16 @@ PetscErrorCode NormalLawCreatePoly(NormalLawType type, PetscInt n, const PetscRe
 {
   PetscFunctionBeginUser;
   PetscCheck(type != NORMAL_LAW_TABLE, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "use NormalLawCreateTable for tabulated laws");
-  PetscCheck(n >= 1 && n <= NORMAL_LAW_MAX_TERMS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a polynomial law needs 1 to %d terms, got %" PetscInt_FMT, NORMAL_LAW_MAX_TERMS, n);
+  PetscCheck(n >= 1 && n <= NORMAL_LAW_MAX_TERMS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a polynomial law needs 1 to %d terms, got %" PetscInt_FMT,
+             NORMAL_LAW_MAX_TERMS, n);
   PetscCall(PetscMemzero(law, sizeof(*law)));
   law->type  = type;
   law->nterm = n;
   for (PetscInt i = 0; i < n; i++) {
-    PetscCheck(k[i] > 0.0 && isfinite(k[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "law coefficient k[%" PetscInt_FMT "] = %g must be finite and > 0", i, (double)k[i]);
-    PetscCheck(p[i] >= 1.0 && isfinite(p[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "law exponent p[%" PetscInt_FMT "] = %g must be >= 1", i, (double)p[i]);
+    PetscCheck(k[i] > 0.0 && isfinite(k[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "law coefficient k[%" PetscInt_FMT "] = %g must be finite and > 0", i,
+               (double)k[i]);
+    PetscCheck(p[i] >= 1.0 && isfinite(p[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "law exponent p[%" PetscInt_FMT "] = %g must be >= 1", i,
+               (double)p[i]);
     law->k[i] = k[i];
     law->p[i] = p[i];
   }
@@ -62,10 +67,15 @@ PetscErrorCode NormalLawCreateTable(PetscInt n, const PetscReal d[], const Petsc
 
   PetscFunctionBeginUser;
   PetscCheck(n >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a tabulated law needs at least 2 points, got %" PetscInt_FMT, n);
-  PetscCheck(d[0] == 0.0 && f[0] == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a tabulated law must start at overlap 0 with force 0 (got %g, %g)", (double)d[0], (double)f[0]);
+  PetscCheck(d[0] == 0.0 && f[0] == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a tabulated law must start at overlap 0 with force 0 (got %g, %g)",
+             (double)d[0], (double)f[0]);
   for (PetscInt i = 1; i < n; i++) {
-    PetscCheck(d[i] > d[i - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "tabulated overlaps must increase strictly: point %" PetscInt_FMT " (%g) <= point %" PetscInt_FMT " (%g)", i, (double)d[i], i - 1, (double)d[i - 1]);
-    PetscCheck(f[i] > f[i - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "tabulated forces must increase strictly (a monotone law): point %" PetscInt_FMT " (%g) <= point %" PetscInt_FMT " (%g)", i, (double)f[i], i - 1, (double)f[i - 1]);
+    PetscCheck(d[i] > d[i - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "tabulated overlaps must increase strictly: point %" PetscInt_FMT " (%g) <= point %" PetscInt_FMT " (%g)", i, (double)d[i], i - 1,
+               (double)d[i - 1]);
+    PetscCheck(f[i] > f[i - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "tabulated forces must increase strictly (a monotone law): point %" PetscInt_FMT " (%g) <= point %" PetscInt_FMT " (%g)", i, (double)f[i], i - 1,
+               (double)f[i - 1]);
   }
   PetscCall(PetscMemzero(law, sizeof(*law)));
   PetscCall(PetscNew(&t));
@@ -226,14 +236,14 @@ PetscReal NormalLawMaxStiffness(const NormalLaw *law, PetscReal s, PetscReal dma
     }
     return s * df;
   }
-  const NormalTable *t = law->table;
+  const NormalTable *t    = law->table;
   PetscReal          kmax = t->m[0];
   PetscInt           last = TableFind(t, dmax);
   for (PetscInt i = 0; i <= last && i < t->n - 1; i++) {
     /* dF/dd on a segment is a quadratic in t: check the ends and the vertex */
     PetscReal h = t->d[i + 1] - t->d[i], tend = (i == last) ? (dmax - t->d[i]) / h : 1.0;
-    PetscReal A = 12.0 * (t->f[i] - t->f[i + 1]) + 6.0 * h * (t->m[i] + t->m[i + 1]);
-    PetscReal B = -6.0 * (t->f[i] - t->f[i + 1]) - 4.0 * h * t->m[i] - 2.0 * h * t->m[i + 1];
+    PetscReal A       = 12.0 * (t->f[i] - t->f[i + 1]) + 6.0 * h * (t->m[i] + t->m[i + 1]);
+    PetscReal B       = -6.0 * (t->f[i] - t->f[i + 1]) - 4.0 * h * t->m[i] - 2.0 * h * t->m[i + 1];
     PetscReal cand[3] = {0.0, tend, (A != 0.0) ? -B / A : -1.0};
     for (int c = 0; c < 3; c++) {
       PetscReal U, F, dF;

@@ -28,8 +28,8 @@ PetscReal ContactStepBound(const ContactModel *model, const ContactPair *pair, c
   kt    = ContactTangentialStiffness(model, pair, dmax);
   if (kt > 0.0) {
     PetscReal wt = sqrt(kt / pair->mt), zt = model->tangential.zeta;
-    bound        = PetscMin(bound, ctl->stability_factor * 2.0 / wt * DampedStabilityFactor(zt));
-    bound        = PetscMin(bound, HDEM_PI / wt / ctl->steps_per_contact);
+    bound = PetscMin(bound, ctl->stability_factor * 2.0 / wt * DampedStabilityFactor(zt));
+    bound = PetscMin(bound, HDEM_PI / wt / ctl->steps_per_contact);
   }
   return bound;
 }

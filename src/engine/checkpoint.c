@@ -192,13 +192,15 @@ static PetscErrorCode CkptRows(H5File f, const char *name, H5FileType t, PetscIn
 
   PetscFunctionBeginUser;
   PetscCall(H5FileRows(f, name, t, ncomp, &rows, NULL));
-  PetscCheck(rows == N, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /%s has %" PetscInt64_FMT " rows, expected %" PetscInt64_FMT, H5FilePath(f), name, rows, N);
+  PetscCheck(rows == N, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /%s has %" PetscInt64_FMT " rows, expected %" PetscInt64_FMT, H5FilePath(f),
+             name, rows, N);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Rows [off, off + n) of dataset name (ncomp values of type t each) into
  * column `at` of n rows of width reals. */
-static PetscErrorCode CkptReadColumn(H5File f, const char *name, FieldType t, PetscInt ncomp, PetscInt64 N, PetscInt64 off, PetscInt n, PetscInt width, PetscInt at, PetscReal *rows)
+static PetscErrorCode CkptReadColumn(H5File f, const char *name, FieldType t, PetscInt ncomp, PetscInt64 N, PetscInt64 off, PetscInt n, PetscInt width,
+                                     PetscInt at, PetscReal *rows)
 {
   char *col;
 
@@ -283,9 +285,9 @@ static PetscErrorCode CkptReadHistory(H5File f, Engine *e, PetscBool format1)
     RecordKey      key;
     ContactHistory h;
     PetscInt       at = 6;
-    key.owner   = (PetscInt64)b[0];
-    key.kind    = format1 ? (b[2] < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE) : (PetscInt64)b[1];
-    key.partner = format1 && b[2] < 0 ? -1 - (PetscInt64)b[2] : (PetscInt64)b[2];
+    key.owner         = (PetscInt64)b[0];
+    key.kind          = format1 ? (b[2] < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE) : (PetscInt64)b[1];
+    key.partner       = format1 && b[2] < 0 ? -1 - (PetscInt64)b[2] : (PetscInt64)b[2];
     PetscCall(PetscMemzero(&h, sizeof(h)));
     for (const RecordField *rf = ContactHistoryFields; rf->name; rf++)
       for (PetscInt c = 0; c < rf->ncomp; c++, at++) {
@@ -312,7 +314,8 @@ static PetscErrorCode CkptReadWalls(H5File f, Engine *e)
   PetscCall(H5FileRows(f, "walls/normal", H5FILE_REAL, 3, &W, NULL));
   PetscCall(H5FileRows(f, "walls/point", H5FILE_REAL, 3, &rows, NULL));
   PetscCheck(W == rows && W <= PLANES_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: bad /walls", H5FilePath(f));
-  PetscCheck(W == e->planes.n, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "checkpoint %s has %" PetscInt64_FMT " walls but the deck %" PetscInt_FMT ": restart with the deck that wrote it", H5FilePath(f), W, e->planes.n);
+  PetscCheck(W == e->planes.n, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "checkpoint %s has %" PetscInt64_FMT " walls but the deck %" PetscInt_FMT ": restart with the deck that wrote it", H5FilePath(f), W, e->planes.n);
   PetscCall(H5FileReadRows(f, "walls/normal", H5FILE_REAL, 3, 0, (PetscInt)W, n));
   PetscCall(H5FileReadRows(f, "walls/point", H5FILE_REAL, 3, 0, (PetscInt)W, q));
   for (PetscInt w = 0; w < W; w++) /* the checkpoint's own bits */
@@ -322,18 +325,20 @@ static PetscErrorCode CkptReadWalls(H5File f, Engine *e)
 
 static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscBool *format1)
 {
-  PetscReal *v[16];
-  PetscInt64 i64;
-  char      *fmt;
+  PetscReal  *v[16];
+  PetscInt64  i64;
+  char       *fmt;
   PetscMPIInt rank;
-  PetscBool  has;
+  PetscBool   has;
 
   PetscFunctionBeginUser;
 
   PetscCall(H5FileReadAttrString(f, "format", &fmt, &has));
-  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are DIR/checkpoints/step_*.h5", H5FilePath(f));
+  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are DIR/checkpoints/step_*.h5", H5FilePath(f));
   *format1 = strcmp(fmt, CHECKPOINT_FORMAT_1) ? PETSC_FALSE : PETSC_TRUE;
-  PetscCheck(*format1 || !strcmp(fmt, CHECKPOINT_FORMAT), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s' and '%s')", H5FilePath(f), fmt, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_1);
+  PetscCheck(*format1 || !strcmp(fmt, CHECKPOINT_FORMAT), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s' and '%s')", H5FilePath(f), fmt, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_1);
   PetscCall(PetscFree(fmt));
   CkptReals(e, v);
   for (int k = 0; k < 10; k++) PetscCall(H5FileReadAttrReal(f, CkptRealName[k], v[k], NULL));
@@ -344,10 +349,14 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscBoo
     PetscCall(H5FileReadAttrReal(f, name, &lo, NULL));
     PetscCall(PetscSNPrintf(name, sizeof(name), "domain_hi_%c", "xyz"[a]));
     PetscCall(H5FileReadAttrReal(f, name, &hi, NULL));
-    PetscCheck(lo == e->grid.lo[a] && hi == e->grid.hi[a], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "checkpoint %s: domain [%g, %g] on axis %c, the deck says [%g, %g]: restart with the deck that wrote it", H5FilePath(f), (double)lo, (double)hi, "xyz"[a], (double)e->grid.lo[a], (double)e->grid.hi[a]);
+    PetscCheck(lo == e->grid.lo[a] && hi == e->grid.hi[a], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "checkpoint %s: domain [%g, %g] on axis %c, the deck says [%g, %g]: restart with the deck that wrote it", H5FilePath(f), (double)lo, (double)hi,
+               "xyz"[a], (double)e -> grid.lo[a], (double)e->grid.hi[a]);
     PetscCall(PetscSNPrintf(name, sizeof(name), "domain_periodic_%c", "xyz"[a]));
     PetscCall(H5FileReadAttrInt64(f, name, &i64, &has)); /* absent from checkpoints before it was kept */
-    PetscCheck(!has || (i64 != 0) == (e->grid.periodic[a] ? PETSC_TRUE : PETSC_FALSE), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "checkpoint %s: axis %c was %s, the deck makes it %s (-domain_periodic): restart with the deck that wrote it", H5FilePath(f), "xyz"[a], i64 ? "periodic" : "not periodic", e->grid.periodic[a] ? "periodic" : "not periodic");
+    PetscCheck(!has || (i64 != 0) == (e->grid.periodic[a] ? PETSC_TRUE : PETSC_FALSE), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "checkpoint %s: axis %c was %s, the deck makes it %s (-domain_periodic): restart with the deck that wrote it", H5FilePath(f), "xyz"[a],
+               i64 ? "periodic" : "not periodic", e->grid.periodic[a] ? "periodic" : "not periodic");
   }
   for (int a = 0; a < 3; a++) {
     char name[32];
@@ -373,7 +382,7 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscBoo
 PetscErrorCode CheckpointRead(Engine *e, const char *path)
 {
   H5File         f;
-  PetscInt64     N = 0;
+  PetscInt64     N       = 0;
   PetscBool      format1 = PETSC_FALSE;
   PetscErrorCode ierr;
 

@@ -156,7 +156,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
   for (int a = 0; a < 3; a++) e->drift[a] = 0.0; /* displacements start again from zero */
-  e->sums_zero = PETSC_FALSE; /* arrivals and departures: f and t are no longer all zero */
+  e->sums_zero = PETSC_FALSE;                    /* arrivals and departures: f and t are no longer all zero */
   e->rebuilds++;
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -200,8 +200,10 @@ static PetscInt EngineRebuildBits(const Engine *e, PetscReal dt_up, PetscReal lo
  * (EngineRebuildBits) and displacement ranges, particle count. */
 static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
 {
-  PetscReal                 v[10] = {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]}; /* owned + lost here == all */
-  static const CollectiveOp op[10] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX};
+  PetscReal                 v[10]  = {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1],
+                                      hi[2]}; /* owned + lost here == all */
+  static const CollectiveOp op[10] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN,
+                                      COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX};
 
   PetscFunctionBeginUser;
   {
@@ -218,10 +220,15 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   e->request      = ENGINE_REQUEST_NONE;
   /* the drift of the next criterion: the ranges' midpoint (no particle anywhere: none) */
   for (int a = 0; a < 3; a++) e->drift[a] = v[4 + a] <= v[7 + a] ? 0.5 * (v[4 + a] + v[7 + a]) + 0.0 : 0.0;
-  PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB, "step %" PetscInt64_FMT ": %" PetscInt64_FMT " particles (with those lost through walls) where there were %" PetscInt64_FMT ": particles vanished or were duplicated", e->step, (PetscInt64)v[2], e->nglobal);
+  PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB,
+             "step %" PetscInt64_FMT ": %" PetscInt64_FMT " particles (with those lost through walls) where there were %" PetscInt64_FMT
+             ": particles vanished or were duplicated",
+             e->step, (PetscInt64)v[2], e->nglobal);
   e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
   if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
-    PetscCall(PetscPrintf(e->grid.comm, "hdem: warning: step %" PetscInt64_FMT ": -timestep_dt %g s exceeds the contact bound %g s; results may be inaccurate or unstable\n", e->step, (double)e->ctl.dt_fixed, (double)e->bound));
+    PetscCall(PetscPrintf(e->grid.comm,
+                          "hdem: warning: step %" PetscInt64_FMT ": -timestep_dt %g s exceeds the contact bound %g s; results may be inaccurate or unstable\n",
+                          e->step, (double)e->ctl.dt_fixed, (double)e->bound));
     e->warned_fixed = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -273,7 +280,7 @@ static PetscErrorCode EngineCreateParts(Engine *e)
 
 PetscErrorCode EngineSetUp(Engine *e)
 {
-  PetscReal bound;
+  PetscReal  bound;
   PetscInt64 n = e->p.n;
 
   PetscFunctionBeginUser;
@@ -290,7 +297,7 @@ PetscErrorCode EngineSetUp(Engine *e)
   PetscCall(EngineForces(e, 0.0, PETSC_FALSE, &bound));
   {
     PetscReal lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
-    PetscInt  bits  = EngineRebuildBits(e, EngineNextLongest(e), lo, hi);
+    PetscInt  bits = EngineRebuildBits(e, EngineNextLongest(e), lo, hi);
     PetscCall(EngineReduce(e, bound, bits, lo, hi)); /* never the local bound: the decision must not depend on the decomposition */
   }
   {
@@ -322,7 +329,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(RecordStoreSort(&e->hs, &e->scratch));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &p->st));
   PetscCall(EngineBuildLists(e));
-  PetscCall(EngineAttach(e)); /* as EngineRebuild */
+  PetscCall(EngineAttach(e));                  /* as EngineRebuild */
   PetscCall(PetscArraycpy(p->x, x, 3 * p->n)); /* owned indices are untouched by the borders */
   PetscCall(PetscFree(x));
   PetscCall(PetscLogStagePop());
@@ -343,7 +350,8 @@ static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscR
   IntegratorOpen    op = {e->ctl.dt_fixed, e->gravity, p->vp, p->wp, 0.0};
   PetscInt          bits;
 
-  if (!(ahead && e->ctl.mode == TIMESTEP_FIXED)) return IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);
+  if (!(ahead && e->ctl.mode == TIMESTEP_FIXED))
+    return IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);
   bits = IntegratorCloseOpenBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w, &op);
   e->work_gravity += op.work;
   e->sums_zero = PETSC_TRUE;
@@ -384,10 +392,10 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
  * lower-id member, so each counts once. */
 PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 {
-  const Particles *p = &e->p;
+  const Particles   *p      = &e->p;
   PetscReal          sum[5] = {0, 0, 0, e->work_gravity, 0}, mx;
-  InteractionStats   is = {0.0, 0.0, 0.0};
-  InteractionContext ctx = EngineInteractionContext(e);
+  InteractionStats   is     = {0.0, 0.0, 0.0};
+  InteractionContext ctx    = EngineInteractionContext(e);
 
   PetscFunctionBeginUser;
   EngineCheckWhole(e);
@@ -395,7 +403,6 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
     sum[0] += 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     sum[1] += 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-
   }
   for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, &is);
   sum[2] = is.elastic, sum[4] = is.contacts, mx = is.max_overlap_ratio;

@@ -33,36 +33,38 @@ typedef struct {
   StepControl  ctl;
   Planes       planes;
   /* what acts on the particles, in the order their forces are summed: sphere-sphere, then sphere-plane */
-  Interaction  inter[ENGINE_MAX_INTERACTIONS];
-  PetscInt     ninter;
-  PetscReal    gravity[3], L[3], skin, rmax;
+  Interaction inter[ENGINE_MAX_INTERACTIONS];
+  PetscInt    ninter;
+  PetscReal   gravity[3], L[3], skin, rmax;
   /* time-loop state */
-  PetscReal    t, dt, bound;
-  PetscInt64   step, nglobal, lost;
-  PetscBool    rebuild_next;
-  PetscReal    drift[3];     /* the common drift of the rebuild criterion (IntegratorRebuild): the midpoint of the displacements' global ranges at the last reduction */
-  PetscBool    gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStepBodies) */
-  PetscBool    sums_zero;    /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
-  PetscBool    opened;       /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
-  PetscInt     rebuilds;
-  PetscReal    dt_min, dt_max, dt_sum;
-  PetscBool    warned_fixed;
-  PetscReal    e_initial;  /* kinetic + elastic energy at the start */
-  PetscReal    work_gravity; /* this rank's share of the work done by gravity since the start [J] */
-  PetscInt     request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
-  PetscInt     request_all;  /* after the step: the largest request of any rank, the same on all */
+  PetscReal  t, dt, bound;
+  PetscInt64 step, nglobal, lost;
+  PetscBool  rebuild_next;
+  /* the common drift of the rebuild criterion (IntegratorRebuild): the
+   * midpoint of the displacements' global ranges at the last reduction */
+  PetscReal      drift[3];
+  PetscBool      gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStepBodies) */
+  PetscBool      sums_zero;       /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
+  PetscBool      opened;          /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
+  PetscInt       rebuilds;
+  PetscReal      dt_min, dt_max, dt_sum;
+  PetscBool      warned_fixed;
+  PetscReal      e_initial;    /* kinetic + elastic energy at the start */
+  PetscReal      work_gravity; /* this rank's share of the work done by gravity since the start [J] */
+  PetscInt       request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
+  PetscInt       request_all;  /* after the step: the largest request of any rank, the same on all */
   PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
   /* load balance (GridBalance) at the first rebuild balance_interval steps after the last */
-  BalanceMode  balance_mode;
-  PetscInt     balance_interval;
-  PetscReal    balance_threshold;
-  PetscInt64   balance_step;   /* step of the last balance */
+  BalanceMode    balance_mode;
+  PetscInt       balance_interval;
+  PetscReal      balance_threshold;
+  PetscInt64     balance_step;              /* step of the last balance */
   PetscLogDouble balance_t0, balance_wait0; /* wall clock and wait_seconds then (time mode) */
-  PetscInt     balance_moves;  /* balances that moved cuts */
-  PetscReal    imbalance;      /* largest rank cost over the mean at the last balance (1: none measured) */
-  Scratch      scratch;     /* shared by the phases of a list rebuild */
-  PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
-  PetscLogEvent ev_gather, ev_migrate, ev_borders, ev_build, ev_attach; /* the rebuild's phases in -log_view */
+  PetscInt       balance_moves;             /* balances that moved cuts */
+  PetscReal      imbalance;                 /* largest rank cost over the mean at the last balance (1: none measured) */
+  Scratch        scratch;                   /* shared by the phases of a list rebuild */
+  PetscLogStage  stage_neigh, stage_comm, stage_force, stage_integrate;
+  PetscLogEvent  ev_gather, ev_migrate, ev_borders, ev_build, ev_attach; /* the rebuild's phases in -log_view */
 } Engine;
 
 /* What the interactions see of the engine (interaction.h). */
@@ -79,8 +81,8 @@ static inline PetscReal EngineGhostCutoff(const Engine *e)
   return 2.0 * e->rmax + e->skin;
 }
 
-PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);   /* after grid, particles, model, walls are in place */
-PETSC_EXTERN PetscErrorCode EngineResume(Engine *);  /* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
+PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);  /* after grid, particles, model, walls are in place */
+PETSC_EXTERN PetscErrorCode EngineResume(Engine *); /* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
 /* One step.  With ahead, the caller reads nothing of the state before the
  * next step (no output, no statistics, no checkpoint): a fixed step then
  * does the next step's first half in this one's second pass
@@ -91,7 +93,7 @@ PETSC_EXTERN PetscErrorCode EngineStep(Engine *, PetscBool ahead);
 PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *); /* collective */
 /* Every interaction's histories into the store (stay: as InteractionOps gather). */
 PETSC_EXTERN PetscErrorCode EngineGatherHistories(Engine *, RecordStore *, const unsigned char *stay);
-PETSC_EXTERN PetscErrorCode EngineFinish(Engine *);  /* after the last step: only the particle state, counters and stats remain */
+PETSC_EXTERN PetscErrorCode EngineFinish(Engine *); /* after the last step: only the particle state, counters and stats remain */
 PETSC_EXTERN PetscErrorCode EngineDestroy(Engine *);
 
 #endif

@@ -10,7 +10,7 @@ static inline PetscReal Norm3(const PetscReal *a)
  * e->gravity_pending); returns this rank's timestep bound. */
 PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal *bound)
 {
-  Particles         *p   = &e->p;
+  Particles         *p = &e->p;
   PetscReal          b, *f = p->f, *t = p->t;
   InteractionContext ctx = EngineInteractionContext(e);
   InteractionStep    st;
@@ -53,4 +53,3 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-

@@ -32,7 +32,9 @@ static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, DomainKeys *dk)
   PetscCall(OptionsIntArray("-domain_grid", "ranks along x, y, z (0: chosen from where the particles are)", 3, 3, 0, 1 << 20, dk->grid, &n, NULL));
   PetscCall(OptionsBool("-domain_walls", "plane walls on the faces of the non-periodic axes", &dk->faces, NULL));
   PetscCheck(loset && hiset, comm, PETSC_ERR_USER_INPUT, "the deck needs domain: {lo: [x, y, z], hi: [x, y, z]} (-domain_lo, -domain_hi) [m]");
-  for (int a = 0; a < 3; a++) PetscCheck(dk->hi[a] > dk->lo[a], comm, PETSC_ERR_USER_INPUT, "-domain_hi must exceed -domain_lo on every axis (axis %d: %g <= %g)", a, (double)dk->hi[a], (double)dk->lo[a]);
+  for (int a = 0; a < 3; a++)
+    PetscCheck(dk->hi[a] > dk->lo[a], comm, PETSC_ERR_USER_INPUT, "-domain_hi must exceed -domain_lo on every axis (axis %d: %g <= %g)", a, (double)dk->hi[a],
+               (double)dk->lo[a]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,9 +80,11 @@ static PetscErrorCode BalanceSetFromOptions(Engine *e)
   e->balance_threshold = 1.05;
   e->imbalance         = 1.0;
   PetscCall(OptionsSection("Load balance"));
-  PetscCall(OptionsEnum("-balance_mode", "what the grid's cuts even out: none (equal slabs), count (owned particles), time (busy seconds)", BalanceModes, (PetscEnum *)&e->balance_mode, NULL));
+  PetscCall(OptionsEnum("-balance_mode", "what the grid's cuts even out: none (equal slabs), count (owned particles), time (busy seconds)", BalanceModes,
+                        (PetscEnum *)&e->balance_mode, NULL));
   PetscCall(OptionsInt("-balance_interval", "steps between balances (each at the next list rebuild)", 1, PETSC_MAX_INT, &e->balance_interval, NULL));
-  PetscCall(OptionsReal("-balance_threshold", "largest rank cost over the mean that is left alone", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED, &e->balance_threshold, NULL));
+  PetscCall(OptionsReal("-balance_threshold", "largest rank cost over the mean that is left alone", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &e->balance_threshold, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -24,7 +24,8 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
     PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_point", k));
     for (int c = 0; c < 3; c++) nrm[c] = 0.0;
     PetscCall(OptionsSection("Walls"));
-    PetscCall(OptionsRealArray(kn, "normal of a plane wall, pointing into the particles", "[-]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, nrm, &nn, &nset));
+    PetscCall(
+      OptionsRealArray(kn, "normal of a plane wall, pointing into the particles", "[-]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, nrm, &nn, &nset));
     PetscCall(OptionsRealArray(kp, "a point on the plane wall", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, pt, &np, &pset));
     if (!nset && !pset) continue;
     PetscCheck(nset, comm, PETSC_ERR_USER_INPUT, "%s is given without %s", kp, kn);

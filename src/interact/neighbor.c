@@ -30,7 +30,9 @@ PetscErrorCode NeighborListDestroy(NeighborList *nl)
 static PetscErrorCode NeighborGrow(PetscInt *cap, PetscInt need, PetscInt limit, const char *what)
 {
   PetscFunctionBeginUser;
-  PetscCheck(need <= limit, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank's neighbour list needs %" PetscInt_FMT " %s, more than its 32-bit local indices allow (%" PetscInt_FMT "): run on more ranks", need, what, limit);
+  PetscCheck(need <= limit, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "a rank's neighbour list needs %" PetscInt_FMT " %s, more than its 32-bit local indices allow (%" PetscInt_FMT "): run on more ranks", need, what,
+             limit);
   *cap = PetscMin(limit, PetscMax(need, PetscMax(1024, *cap + *cap / 4)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -58,10 +60,10 @@ static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
  * particles past the sorted prefix [0, lo), then one merge with it. */
 static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt ntot, Scratch *sc, LocalInt *rank, PetscInt *nrank)
 {
-  PetscInt  m  = ntot - lo;
-  uint64_t *k0 = ScratchTake(sc, m, sizeof(*k0)), *k1 = ScratchTake(sc, m, sizeof(*k1)), *key, *key2;
-  LocalInt *i0 = ScratchTake(sc, m, sizeof(*i0)), *i1 = ScratchTake(sc, m, sizeof(*i1)), *idx, *idx2;
-  PetscInt  cnt[256], a = 0, b = 0, r = -1;
+  PetscInt   m  = ntot - lo;
+  uint64_t  *k0 = ScratchTake(sc, m, sizeof(*k0)), *k1 = ScratchTake(sc, m, sizeof(*k1)), *key, *key2;
+  LocalInt  *i0 = ScratchTake(sc, m, sizeof(*i0)), *i1 = ScratchTake(sc, m, sizeof(*i1)), *idx, *idx2;
+  PetscInt   cnt[256], a = 0, b = 0, r = -1;
   PetscInt64 last = 0;
 
   PetscFunctionBeginUser;
@@ -111,7 +113,8 @@ static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, Pe
 
   PetscFunctionBeginUser;
   if (n < 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, LocalInt) + 2 * ScratchBytes(ntot - lo, uint64_t) + 2 * ScratchBytes(ntot - lo, LocalInt) + ScratchBytes(ntot + 1, LocalInt) + ScratchBytes(2 * n, LocalInt)));
+  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, LocalInt) + 2 * ScratchBytes(ntot - lo, uint64_t) + 2 * ScratchBytes(ntot - lo, LocalInt) +
+                               ScratchBytes(ntot + 1, LocalInt) + ScratchBytes(2 * n, LocalInt)));
   rank = ScratchTake(sc, ntot, sizeof(*rank));
   PetscCall(NeighborIdRank(p, lo, ntot, sc, rank, &nrank));
   start = ScratchTake(sc, nrank + 1, sizeof(*start));
@@ -218,135 +221,163 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
   cut = p->radius[a] + p->radius[b] + nl->skin;
   d2  = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
   /* no contact normal exists between them: the forces would be NaN throughout */
-  PetscCheck(d2 > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " have the same centre (%g, %g, %g): check the inserted or imported positions", p->id[a], p->id[b], (double)p->x[3 * a], (double)p->x[3 * a + 1], (double)p->x[3 * a + 2]);
+  PetscCheck(d2 > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " have the same centre (%g, %g, %g): check the inserted or imported positions", p->id[a],
+             p->id[b], (double)p->x[3 * a], (double)p->x[3 * a + 1], (double)p->x[3 * a + 2]);
   if (d2 < cut * cut) PetscCall(NeighborAddPair(nl, a, b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], Scratch *sc)
-{
-  PetscInt   ntot = p->n + p->nghost, ncls = 0, nbin = 0;
-  LocalInt  *cls, *cell, *member, *surv;
-  PetscReal *bx, slack, bbmin[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, bbmax[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, rmin = PETSC_MAX_REAL, skin = nl->skin, xmag = 0.0;
+/* A build's binning: the local particles (owned and ghosts) by size class
+ * into cells, their shifted positions copied in binned order (bx) so the
+ * candidate scan streams through contiguous memory. */
+typedef struct {
+  PetscInt   ntot, ncls, nbin;
+  LocalInt  *cls, *cell, *member, *surv; /* per particle: class, cell; per slot: particle; the scan's survivors */
+  PetscReal *bx, bbmin[3], bbmax[3], rmin, slack;
   CellClass  cc[NEIGHBOR_MAX_CLASSES];
+} NeighborBinning;
 
-  PetscFunctionBeginUser;
-  /* the histories were gathered into records before the build: drop them
-   * (their room stays for the next ones) */
-  nl->hs.n = 0;
-  /* a rebuild holds about as many pairs as the last one: reserve once */
-  PetscCall(NeighborReserve(nl, nl->npair + nl->npair / 8 + 1));
-  nl->npair = 0;
-  nl->builds++;
-  PetscCall(ScratchBegin(sc, ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, LocalInt) + ScratchBytes(ntot + 1, LocalInt)));
-  bx     = ScratchTake(sc, 3 * ntot, sizeof(*bx));
-  cls    = ScratchTake(sc, ntot, sizeof(*cls));
-  cell   = ScratchTake(sc, ntot, sizeof(*cell));
-  member = ScratchTake(sc, ntot, sizeof(*member));
-  surv   = ScratchTake(sc, ntot + 1, sizeof(*surv));
-  for (PetscInt i = 0; i < ntot; i++) {
+/* The shifted positions' bounding box, the smallest radius, the size
+ * classes (radii within a factor 2 share cells) and each class's largest. */
+static void NeighborBounds(const Particles *p, const PetscReal L[3], NeighborBinning *nb)
+{
+  PetscReal xmag = 0.0;
+
+  for (int a = 0; a < 3; a++) nb->bbmin[a] = PETSC_MAX_REAL, nb->bbmax[a] = PETSC_MIN_REAL;
+  nb->rmin = PETSC_MAX_REAL, nb->ncls = 0;
+  for (PetscInt i = 0; i < nb->ntot; i++) {
     for (int a = 0; a < 3; a++) {
       PetscReal xa = NeighborShifted(p, L, i, a);
-      bbmin[a]     = PetscMin(bbmin[a], xa);
-      bbmax[a]     = PetscMax(bbmax[a], xa);
+      nb->bbmin[a] = PetscMin(nb->bbmin[a], xa);
+      nb->bbmax[a] = PetscMax(nb->bbmax[a], xa);
     }
-    rmin = PetscMin(rmin, p->radius[i]);
+    nb->rmin = PetscMin(nb->rmin, p->radius[i]);
   }
-  for (int a = 0; a < 3; a++) xmag = PetscMax(xmag, PetscMax(PetscAbsReal(bbmin[a]), PetscAbsReal(bbmax[a])));
-  slack = 16.0 * PETSC_MACHINE_EPSILON * xmag; /* the prefilter's rounding allowance (below) */
-  /* size classes: radii within a factor 2 share cells */
-  for (PetscInt i = 0; i < ntot; i++) {
+  for (int a = 0; a < 3; a++) xmag = PetscMax(xmag, PetscMax(PetscAbsReal(nb->bbmin[a]), PetscAbsReal(nb->bbmax[a])));
+  nb->slack = 16.0 * PETSC_MACHINE_EPSILON * xmag; /* the prefilter's rounding allowance (NeighborScan) */
+  for (PetscInt i = 0; i < nb->ntot; i++) {
     PetscInt k = 0;
-    while (k < NEIGHBOR_MAX_CLASSES - 1 && p->radius[i] >= rmin * (PetscReal)(2 << k)) k++;
-    cls[i] = k;
-    ncls   = PetscMax(ncls, k + 1);
+    while (k < NEIGHBOR_MAX_CLASSES - 1 && p->radius[i] >= nb->rmin * (PetscReal)(2 << k)) k++;
+    nb->cls[i] = k;
+    nb->ncls   = PetscMax(nb->ncls, k + 1);
   }
-  for (PetscInt c = 0; c < ncls; c++) cc[c].rmax = 0.0, cc[c].count = 0;
-  for (PetscInt i = 0; i < ntot; i++) cc[cls[i]].rmax = PetscMax(cc[cls[i]].rmax, p->radius[i]), cc[cls[i]].count++;
-  /* bin each class into its cells: the binned slots run class by class, cell
-   * by cell, with a copy of the shifted positions (bx) so the candidate scan
-   * streams through contiguous memory */
-  for (PetscInt c = 0; c < ncls; c++) {
-    PetscInt ncell = 1;
-    if (cc[c].rmax == 0.0) {
-      cc[c].start = NULL;
+  for (PetscInt c = 0; c < nb->ncls; c++) nb->cc[c].rmax = 0.0, nb->cc[c].count = 0;
+  for (PetscInt i = 0; i < nb->ntot; i++) nb->cc[nb->cls[i]].rmax = PetscMax(nb->cc[nb->cls[i]].rmax, p->radius[i]), nb->cc[nb->cls[i]].count++;
+}
+
+/* Class c's cells, one cutoff of its largest member wide; a class of few
+ * particles in a large box (fines among coarse grains) gets wider cells: no
+ * more than about two per member, not up to 1024^3.  Returns the count. */
+static PetscInt NeighborCells(NeighborBinning *nb, PetscInt c, PetscReal skin)
+{
+  CellClass *cc    = &nb->cc[c];
+  PetscReal  cells = 1.0, shrink;
+  PetscInt   ncell = 1;
+
+  for (int a = 0; a < 3; a++) {
+    PetscReal ext = PetscMax(nb->bbmax[a] - nb->bbmin[a], 1e-300), h = 2.0 * cc->rmax + skin;
+    cc->nc[a] = (PetscInt)PetscMax(1.0, PetscMin(floor(ext / h), 1024.0));
+    cells *= cc->nc[a];
+  }
+  shrink = cells > 2.0 * cc->count + 8.0 ? cbrt((2.0 * cc->count + 8.0) / cells) : 1.0;
+  for (int a = 0; a < 3; a++) {
+    PetscReal ext = PetscMax(nb->bbmax[a] - nb->bbmin[a], 1e-300);
+    cc->nc[a]     = (PetscInt)PetscMax(1.0, floor(cc->nc[a] * shrink));
+    cc->w[a]      = ext / cc->nc[a] * (1.0 + 1e-12);
+    cc->iw[a]     = 1.0 / cc->w[a];
+    ncell *= cc->nc[a];
+  }
+  return ncell;
+}
+
+/* Each class into its cells: the binned slots run class by class, cell by cell. */
+static PetscErrorCode NeighborBin(const Particles *p, const PetscReal L[3], PetscReal skin, NeighborBinning *nb)
+{
+  PetscFunctionBeginUser;
+  nb->nbin = 0;
+  for (PetscInt c = 0; c < nb->ncls; c++) {
+    CellClass *cc = &nb->cc[c];
+    PetscInt   ncell;
+    if (cc->rmax == 0.0) {
+      cc->start = NULL;
       continue;
     }
-    PetscReal cells = 1.0, shrink;
-    for (int a = 0; a < 3; a++) {
-      PetscReal ext = PetscMax(bbmax[a] - bbmin[a], 1e-300), h = 2.0 * cc[c].rmax + skin;
-      cc[c].nc[a]   = (PetscInt)PetscMax(1.0, PetscMin(floor(ext / h), 1024.0));
-      cells *= cc[c].nc[a];
-    }
-    /* a class of few particles in a large box (fines among coarse grains) gets
-     * wider cells: no more than about two per member, not up to 1024^3 */
-    shrink = cells > 2.0 * cc[c].count + 8.0 ? cbrt((2.0 * cc[c].count + 8.0) / cells) : 1.0;
-    for (int a = 0; a < 3; a++) {
-      PetscReal ext = PetscMax(bbmax[a] - bbmin[a], 1e-300);
-      cc[c].nc[a]   = (PetscInt)PetscMax(1.0, floor(cc[c].nc[a] * shrink));
-      cc[c].w[a]    = ext / cc[c].nc[a] * (1.0 + 1e-12);
-      cc[c].iw[a]   = 1.0 / cc[c].w[a];
-      ncell *= cc[c].nc[a];
-    }
-    PetscCall(PetscCalloc1(ncell + 1, &cc[c].start));
-    for (PetscInt i = 0; i < ntot; i++) {
+    ncell = NeighborCells(nb, c, skin);
+    PetscCall(PetscCalloc1(ncell + 1, &cc->start));
+    for (PetscInt i = 0; i < nb->ntot; i++) {
       PetscInt k = 0;
-      if (cls[i] != c) continue;
-      for (int a = 2; a >= 0; a--) k = k * cc[c].nc[a] + PetscMin((PetscInt)((NeighborShifted(p, L, i, a) - bbmin[a]) / cc[c].w[a]), cc[c].nc[a] - 1);
-      cell[i] = k;
-      cc[c].start[k + 1]++;
+      if (nb->cls[i] != c) continue;
+      for (int a = 2; a >= 0; a--) k = k * cc->nc[a] + PetscMin((PetscInt)((NeighborShifted(p, L, i, a) - nb->bbmin[a]) / cc->w[a]), cc->nc[a] - 1);
+      nb->cell[i] = k;
+      cc->start[k + 1]++;
     }
-    cc[c].start[0] = nbin;
-    for (PetscInt k = 0; k < ncell; k++) cc[c].start[k + 1] += cc[c].start[k];
-    for (PetscInt i = 0; i < ntot; i++) {
+    cc->start[0] = nb->nbin;
+    for (PetscInt k = 0; k < ncell; k++) cc->start[k + 1] += cc->start[k];
+    for (PetscInt i = 0; i < nb->ntot; i++) {
       PetscInt m;
-      if (cls[i] != c) continue;
-      m         = cc[c].start[cell[i]]++; /* start[k] now ends cell k */
-      member[m] = i;
-      for (int a = 0; a < 3; a++) bx[3 * m + a] = NeighborShifted(p, L, i, a);
+      if (nb->cls[i] != c) continue;
+      m             = cc->start[nb->cell[i]]++; /* start[k] now ends cell k */
+      nb->member[m] = i;
+      for (int a = 0; a < 3; a++) nb->bx[3 * m + a] = NeighborShifted(p, L, i, a);
     }
-    for (PetscInt k = ncell; k > 0; k--) cc[c].start[k] = cc[c].start[k - 1];
-    cc[c].start[0] = nbin;
-    nbin           = cc[c].start[ncell];
+    for (PetscInt k = ncell; k > 0; k--) cc->start[k] = cc->start[k - 1];
+    cc->start[0] = nb->nbin;
+    nb->nbin     = cc->start[ncell];
   }
-  /* Candidates: each binned particle against its own class's later slots and
-   * all of the larger classes' within reach, so every pair is met once.  The
-   * prefilter on the binned positions, with the class's largest cutoff, is
-   * generous by more than their rounding difference from the canonical
-   * separation (a relative 1e-9 of the cutoff plus slack, a few ulps of the
-   * coordinates), so it loses no pair the exact test (NeighborTryPair) would
-   * accept.  The same 1e-9 keeps every such partner's cell (binned by
-   * division) inside the stencil's bounds, taken by multiplication. */
-  for (PetscInt s = 0; s < nbin; s++) {
-    PetscInt        i  = member[s], ci = cls[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Candidates: each binned particle against its own class's later slots and
+ * all of the larger classes' within reach, so every pair is met once.  The
+ * prefilter on the binned positions, with the class's largest cutoff, is
+ * generous by more than their rounding difference from the canonical
+ * separation (a relative 1e-9 of the cutoff plus slack, a few ulps of the
+ * coordinates), so it loses no pair the exact test (NeighborTryPair) would
+ * accept.  The same 1e-9 keeps every such partner's cell (binned by
+ * division) inside the stencil's bounds, taken by multiplication. */
+static PetscErrorCode NeighborScan(NeighborList *nl, const Particles *p, const PetscReal L[3], const NeighborBinning *nb)
+{
+  const PetscReal *bx = nb->bx;
+
+  PetscFunctionBeginUser;
+  for (PetscInt s = 0; s < nb->nbin; s++) {
+    PetscInt        i = nb->member[s], ci = nb->cls[i];
     const PetscReal xi = bx[3 * s], yi = bx[3 * s + 1], zi = bx[3 * s + 2], ri = p->radius[i];
-    for (PetscInt c = ci; c < ncls; c++) {
-      PetscInt  lo[3], hi[3];
-      PetscReal reach = (ri + cc[c].rmax + skin) * (1.0 + 1e-9), lim2 = (reach + slack) * (reach + slack); /* the class's largest cutoff: one bound for the row */
-      if (!cc[c].start) continue;
+    for (PetscInt c = ci; c < nb->ncls; c++) {
+      const CellClass *cc = &nb->cc[c];
+      PetscInt         lo[3], hi[3];
+      PetscReal        reach = (ri + cc->rmax + nl->skin) * (1.0 + 1e-9),
+                lim2         = (reach + nb->slack) * (reach + nb->slack); /* the class's largest cutoff: one bound for the row */
+      if (!cc->start) continue;
       for (int a = 0; a < 3; a++) {
-        lo[a] = (PetscInt)PetscMax(0.0, floor((bx[3 * s + a] - reach - bbmin[a]) * cc[c].iw[a]));
-        hi[a] = (PetscInt)PetscMin((PetscReal)(cc[c].nc[a] - 1), floor((bx[3 * s + a] + reach - bbmin[a]) * cc[c].iw[a]));
+        lo[a] = (PetscInt)PetscMax(0.0, floor((bx[3 * s + a] - reach - nb->bbmin[a]) * cc->iw[a]));
+        hi[a] = (PetscInt)PetscMin((PetscReal)(cc->nc[a] - 1), floor((bx[3 * s + a] + reach - nb->bbmin[a]) * cc->iw[a]));
       }
       for (PetscInt cz = lo[2]; cz <= hi[2]; cz++)
         for (PetscInt cy = lo[1]; cy <= hi[1]; cy++) {
-          PetscInt row = (cz * cc[c].nc[1] + cy) * cc[c].nc[0];
-          PetscInt m0 = cc[c].start[row + lo[0]], m1 = cc[c].start[row + hi[0] + 1]; /* the row's cells are contiguous slots */
+          PetscInt row = (cz * cc->nc[1] + cy) * cc->nc[0];
+          PetscInt m0 = cc->start[row + lo[0]], m1 = cc->start[row + hi[0] + 1]; /* the row's cells are contiguous slots */
           PetscInt nsurv = 0;
           if (c == ci) m0 = PetscMax(m0, s + 1);
           /* branch-free: most candidates fail, unpredictably */
           for (PetscInt m = m0; m < m1; m++) {
             PetscReal dx = bx[3 * m] - xi, dy = bx[3 * m + 1] - yi, dz = bx[3 * m + 2] - zi;
-            surv[nsurv] = m;
+            nb->surv[nsurv] = m;
             nsurv += dx * dx + dy * dy + dz * dz < lim2;
           }
-          for (PetscInt q = 0; q < nsurv; q++) PetscCall(NeighborTryPair(nl, p, L, i, member[surv[q]]));
+          for (PetscInt q = 0; q < nsurv; q++) PetscCall(NeighborTryPair(nl, p, L, i, nb->member[nb->surv[q]]));
         }
     }
   }
-  for (PetscInt c = 0; c < ncls; c++) PetscCall(PetscFree(cc[c].start));
-  PetscCall(NeighborSortPairs(nl, p, ntot, sc)); /* the binning's scratch is free again */
-  PetscCall(NeighborBodyClasses(nl, p, ntot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The table of periodic shifts, and each pair's flag (its members' body
+ * classes, whether imaged) and image difference. */
+static PetscErrorCode NeighborFlags(NeighborList *nl, const Particles *p, const PetscReal L[3])
+{
+  PetscFunctionBeginUser;
   for (int d0 = -2; d0 <= 2; d0++)
     for (int d1 = -2; d1 <= 2; d1++)
       for (int d2 = -2; d2 <= 2; d2++) {
@@ -358,11 +389,42 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
     nl->flag[k] = (unsigned char)((bi >= 0 && bj >= 0 ? NEIGHBOR_PAIR_CLASS(bi, bj) : NEIGHBOR_CLASS_NONE) << NEIGHBOR_CLASS_SHIFT);
     for (int a = 0; a < 3; a++) {
       di[a] = p->image[3 * i + a] - p->image[3 * j + a];
-      PetscCheck(di[a] >= -2 && di[a] <= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart", p->id[i], p->id[j], di[a]);
+      PetscCheck(di[a] >= -2 && di[a] <= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart", p->id[i], p->id[j], di[a]);
       if (di[a]) nl->flag[k] |= NEIGHBOR_IMAGED;
     }
     nl->image[k] = (unsigned char)NEIGHBOR_IMAGE_INDEX(di[0], di[1], di[2]);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const PetscReal L[3], Scratch *sc)
+{
+  NeighborBinning nb;
+  PetscInt        ntot = p->n + p->nghost;
+
+  PetscFunctionBeginUser;
+  /* the histories were gathered into records before the build: drop them
+   * (their room stays for the next ones) */
+  nl->hs.n = 0;
+  /* a rebuild holds about as many pairs as the last one: reserve once */
+  PetscCall(NeighborReserve(nl, nl->npair + nl->npair / 8 + 1));
+  nl->npair = 0;
+  nl->builds++;
+  nb.ntot = ntot;
+  PetscCall(ScratchBegin(sc, ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, LocalInt) + ScratchBytes(ntot + 1, LocalInt)));
+  nb.bx     = ScratchTake(sc, 3 * ntot, sizeof(*nb.bx));
+  nb.cls    = ScratchTake(sc, ntot, sizeof(*nb.cls));
+  nb.cell   = ScratchTake(sc, ntot, sizeof(*nb.cell));
+  nb.member = ScratchTake(sc, ntot, sizeof(*nb.member));
+  nb.surv   = ScratchTake(sc, ntot + 1, sizeof(*nb.surv));
+  NeighborBounds(p, L, &nb);
+  PetscCall(NeighborBin(p, L, nl->skin, &nb));
+  PetscCall(NeighborScan(nl, p, L, &nb));
+  for (PetscInt c = 0; c < nb.ncls; c++) PetscCall(PetscFree(nb.cc[c].start));
+  PetscCall(NeighborSortPairs(nl, p, ntot, sc)); /* the binning's scratch is free again */
+  PetscCall(NeighborBodyClasses(nl, p, ntot));
+  PetscCall(NeighborFlags(nl, p, L));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

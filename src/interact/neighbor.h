@@ -28,30 +28,30 @@
  * the 125 periodic shifts */
 #define NEIGHBOR_IMAGE_INDEX(d0, d1, d2) (((d0) + 2) * 25 + ((d1) + 2) * 5 + ((d2) + 2))
 #define NEIGHBOR_IMAGES                  125
-#define NEIGHBOR_BODY_CLASSES 4
+#define NEIGHBOR_BODY_CLASSES            4
 /* The rest of a pair's flag: its members' body classes bi NEIGHBOR_BODY_CLASSES + bj,
  * or NEIGHBOR_CLASS_NONE */
-#define NEIGHBOR_PAIR_CLASS(bi, bj) ((bi) * NEIGHBOR_BODY_CLASSES + (bj))
-#define NEIGHBOR_CLASS_SHIFT 2
-#define NEIGHBOR_CLASS_NONE  31
-_Static_assert(NEIGHBOR_BODY_CLASSES * NEIGHBOR_BODY_CLASSES < NEIGHBOR_CLASS_NONE, "body classes fit the pair flag");
+#define NEIGHBOR_PAIR_CLASS(bi, bj) ((bi)*NEIGHBOR_BODY_CLASSES + (bj))
+#define NEIGHBOR_CLASS_SHIFT        2
+#define NEIGHBOR_CLASS_NONE         31
+_Static_assert(NEIGHBOR_BODY_CLASSES *NEIGHBOR_BODY_CLASSES < NEIGHBOR_CLASS_NONE, "body classes fit the pair flag");
 
 typedef struct {
-  PetscInt        npair, cap;
-  LocalInt       *ij; /* 2 per pair: local indices i, j, id[i] < id[j] */
-  LocalInt       *slot; /* per pair: its history in h[], or -1 (a zero history) */
-  unsigned char  *flag; /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED, class */
-  unsigned char  *image; /* per pair: its members' image difference at the build (NEIGHBOR_IMAGE_INDEX), which the
+  PetscInt       npair, cap;
+  LocalInt      *ij;                        /* 2 per pair: local indices i, j, id[i] < id[j] */
+  LocalInt      *slot;                      /* per pair: its history in h[], or -1 (a zero history) */
+  unsigned char *flag;                      /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED, class */
+  unsigned char *image;                     /* per pair: its members' image difference at the build (NEIGHBOR_IMAGE_INDEX), which the
                             members' indices no longer carry once aliased (NeighborListAlias) */
-  PetscReal       shift[NEIGHBOR_IMAGES][3]; /* each image difference's periodic shift, (img_i - img_j) L */
-  HistorySlots    hs; /* the histories of the pairs that have one */
+  PetscReal      shift[NEIGHBOR_IMAGES][3]; /* each image difference's periodic shift, (img_i - img_j) L */
+  HistorySlots   hs;                        /* the histories of the pairs that have one */
   /* Body class of each local particle at the build (shapes are fixed between
    * builds): particles of one class have the same radius, mass, inertia and
    * frozen flag; -1 past the first NEIGHBOR_BODY_CLASSES distinct bodies. */
-  LocalInt       *body;
-  PetscInt        bcap;
-  PetscReal       skin;
-  PetscInt        builds;
+  LocalInt *body;
+  PetscInt  bcap;
+  PetscReal skin;
+  PetscInt  builds;
 } NeighborList;
 
 PETSC_EXTERN PetscErrorCode NeighborListCreate(PetscReal skin, NeighborList *);
@@ -63,7 +63,7 @@ PETSC_EXTERN PetscErrorCode NeighborListBuild(NeighborList *, const Particles *,
  * id and motion (a rank's own periodic images to the particle they copy,
  * ExchangeBorders): the pairs read motion that is kept current, their image
  * differences stay in image[]. */
-PETSC_EXTERN void           NeighborListAlias(NeighborList *, const LocalInt *root);
+PETSC_EXTERN void NeighborListAlias(NeighborList *, const LocalInt *root);
 /* The one formula every rank uses for the separation of i from j, from the
  * particles' images: for particles as the build sees them, not for a pair's
  * members once aliased (NeighborListAlias), whose separation is

@@ -36,22 +36,22 @@ PetscInt PairSieveRunPortable(const PairSieve *sv, PetscInt k0, PetscInt k1, Loc
  * members' coordinates and radii gathered, the passes compressed into at[]. */
 __attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(const PairSieve *sv, PetscInt k0, PetscInt k1, LocalInt *at)
 {
-  const __m512i   even = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 14, 12, 10, 8, 6, 4, 2, 0);
-  const __m512i   odd  = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 15, 13, 11, 9, 7, 5, 3, 1);
-  const __m256i   lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0), stop = _mm256_set1_epi32(PAIR_SIEVE_STOP);
-  const __m512d   grow = _mm512_set1_pd(PAIR_SIEVE_GROW), reach = _mm512_set1_pd(sv->reach);
-  const PetscReal *x = sv->x;
+  const __m512i    even = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 14, 12, 10, 8, 6, 4, 2, 0);
+  const __m512i    odd  = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 15, 13, 11, 9, 7, 5, 3, 1);
+  const __m256i    lane = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0), stop = _mm256_set1_epi32(PAIR_SIEVE_STOP);
+  const __m512d    grow = _mm512_set1_pd(PAIR_SIEVE_GROW), reach = _mm512_set1_pd(sv->reach);
+  const PetscReal *x         = sv->x;
   const int        use_reach = sv->reach >= 0.0;
   PetscInt         na = 0, k = k0;
 
   for (; k + 8 <= k1; k += 8) {
-    const __m512i  pq   = _mm512_loadu_si512((const void *)(sv->ij + 2 * k));
-    const __m256i  vi   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(even, pq));
-    const __m256i  vj   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(odd, pq));
-    const __m256i  f    = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(sv->flag + k)));
-    __mmask8       pass = _mm256_test_epi32_mask(f, stop);
-    __m256i        i3, j3;
-    __m512d        r0, r1, r2, rr, rs, lim;
+    const __m512i pq   = _mm512_loadu_si512((const void *)(sv->ij + 2 * k));
+    const __m256i vi   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(even, pq));
+    const __m256i vj   = _mm512_castsi512_si256(_mm512_permutexvar_epi32(odd, pq));
+    const __m256i f    = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(sv->flag + k)));
+    __mmask8      pass = _mm256_test_epi32_mask(f, stop);
+    __m256i       i3, j3;
+    __m512d       r0, r1, r2, rr, rs, lim;
 
     i3 = _mm256_add_epi32(_mm256_add_epi32(vi, vi), vi);
     j3 = _mm256_add_epi32(_mm256_add_epi32(vj, vj), vj);

@@ -10,7 +10,8 @@ static PetscErrorCode PlaneReserve(SpherePlane *sp, PetscInt need)
 {
   PetscFunctionBeginUser;
   if (need <= sp->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(need <= LOCAL_INT_MAX / 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank's wall list needs %" PetscInt_FMT " pairs, more than its 32-bit local indices allow: run on more ranks", need);
+  PetscCheck(need <= LOCAL_INT_MAX / 2, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "a rank's wall list needs %" PetscInt_FMT " pairs, more than its 32-bit local indices allow: run on more ranks", need);
   sp->cap = PetscMin(LOCAL_INT_MAX / 2, PetscMax(need, PetscMax(256, sp->cap + sp->cap / 4)));
   PetscCall(PetscRealloc((size_t)sp->cap * 2 * sizeof(*sp->ij), &sp->ij));
   PetscCall(PetscRealloc((size_t)sp->cap * sizeof(*sp->slot), &sp->slot));
@@ -28,8 +29,8 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
   sp->npair = sp->hs.n = 0;
   for (PetscInt w = 0; w < sp->planes->n; w++)
     for (PetscInt i = 0; i < p->n; i++) {
-      const PlaneWall *wl  = &sp->planes->w[w];
-      PetscReal        gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
+      const PlaneWall *wl = &sp->planes->w[w];
+      PetscReal gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
       if (!(gap < ctx->skin)) continue;
       if (sp->npair == sp->cap) PetscCall(PlaneReserve(sp, sp->npair + 1));
       sp->ij[2 * sp->npair] = (LocalInt)i, sp->ij[2 * sp->npair + 1] = (LocalInt)w;

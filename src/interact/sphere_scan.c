@@ -24,7 +24,9 @@ typedef struct {
  * the kernel's scalar instantiation with the Hertz law's closed form, the
  * pair-only roots memoised.  Returns the force on i, the torques on i and
  * j, the elastic energy and the overlap rate (the step bound's). */
-static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal *Uout, PetscReal *ddout)
+static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3],
+                                      PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal *Uout,
+                                      PetscReal *ddout)
 {
   const Particles         *p  = ctx->p;
   const ContactModel      *md = ctx->model;
@@ -46,7 +48,8 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
   ContactScalarHertzHarmonic(md->law.k[0], cp->s, mm->zs, mm->cF, d, &sd, &qd, &dp, &Fel, &C);
   U = ContactScalarHertzEnergy(md->law.k[0], md->law.p[0] + 1.0, cp->s, dp, d);
   if (first) J = U / h->v_imp + DampingCoefficientIntegral(&md->damping, &md->law, cp->s, cp->m, h->v_imp, d);
-  ContactScalarContact(&km, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j, p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J, h->xi, ddout, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj);
+  ContactScalarContact(&km, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j, p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J,
+                       h->xi, ddout, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj);
   *Uout      = U;
   h->d_last  = d;
   h->Fn_last = Fn;
@@ -61,8 +64,8 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
 {
   PetscReal *f = p->f, *t = p->t;
   /* the run's sums as scalars: as arrays they went through the stack, partly as pairs, stalling each load on the last store */
-  PetscReal  f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0;
-  PetscInt   run = -1; /* the particle whose sums these are */
+  PetscReal f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0;
+  PetscInt  run = -1; /* the particle whose sums these are */
 
   for (PetscInt q = 0; q < win->n; q++) {
     const PetscReal *res = win->res + 9 * q;
@@ -91,7 +94,8 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
 
 /* The batch's contacts, then those of its pairs found apart through the
  * generic path, then every result of the window into the particles in pair order. */
-static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionContext *ctx, const ContactBatchModel *bm, SphereWindow *win, SphereMemos *mm, InteractionStep *st)
+static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionContext *ctx, const ContactBatchModel *bm, SphereWindow *win, SphereMemos *mm,
+                                        InteractionStep *st)
 {
   Particles    *p  = ctx->p;
   ContactBatch *bt = &win->batch;
@@ -112,12 +116,14 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
 /* SphereApproachBound for an untouched pair apart, from its separation r
  * (squared length rr, radii sum rs) with the generic path's arithmetic:
  * ContactNormal, v = v_i - v_j half-step. */
-static inline void SphereApproachFrom(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal rs, PetscReal rr, SphereMemos *mm, InteractionStep *st)
+static inline void SphereApproachFrom(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3],
+                                      PetscReal rs, PetscReal rr, SphereMemos *mm, InteractionStep *st)
 {
-  const PetscReal *v = ctx->p->v;
+  const PetscReal *v   = ctx->p->v;
   PetscReal        len = sqrt(rr), n[3];
   ContactNormal(r, len, n);
-  SphereApproachBound(ctx, nl, k, i, j, -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]), rs - len, mm, st);
+  SphereApproachBound(ctx, nl, k, i, j, -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]), rs - len,
+                      mm, st);
 }
 
 /* How far apart an untouched pair may be and still bound the next step:
@@ -139,7 +145,8 @@ static PetscReal SphereApproachReach(const InteractionContext *ctx, const Intera
 }
 
 /* A pair that touched at the last step into the batch, with its constants. */
-static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscInt k, PetscInt i, PetscInt j, PetscInt slot, PetscInt out, const PetscReal r[3], PetscReal rs)
+static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscInt k, PetscInt i, PetscInt j, PetscInt slot, PetscInt out, const PetscReal r[3],
+                                  PetscReal rs)
 {
   /* the constants are copied once per run of pairs of one memo filling: a
    * memo slot may be refilled before the batch is evaluated */
@@ -157,7 +164,8 @@ static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscI
 /* A pair found touching that did not touch at the last step: a new
  * history, its contact through SphereContactFused (the impulse weighting of
  * a first step) into the window's row q, and its bound. */
-static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, SphereMemos *mm, SphereWindow *win, PetscInt q, InteractionStep *st)
+static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len,
+                                       PetscReal d, SphereMemos *mm, SphereWindow *win, PetscInt q, InteractionStep *st)
 {
   NeighborList     *nl = &ss->nl;
   const SphereMemo *m;
@@ -177,7 +185,8 @@ static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContex
 /* Pair k, which the sieve passed: into the window's row q (touching at the
  * last step: the batch; a first touch: evaluated now), or its approach
  * bound, or nothing.  Whether row q was taken. */
-static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscReal reach, SphereMemos *mm, SphereWindow *win, InteractionStep *st, PetscBool *taken)
+static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscReal reach, SphereMemos *mm, SphereWindow *win,
+                                            InteractionStep *st, PetscBool *taken)
 {
   const NeighborList *nl = &ss->nl;
   const PetscReal    *x = ctx->p->x, *rad = ctx->p->radius;
@@ -212,7 +221,7 @@ static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionC
     PetscCall(SphereFirstTouch(ss, ctx, k, i, j, r, len, d, mm, win, q, st));
   }
   win->i[q] = (LocalInt)i, win->j[q] = (LocalInt)j, win->out[q] = SPHERE_PAIR_FORCE_TORQUE;
-  *taken    = PETSC_TRUE;
+  *taken = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,16 +13,18 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
   const Particles *p    = ctx->p;
   PetscInt         kind = (p->flags[i] & PARTICLE_FROZEN ? 1 : 0) | (p->flags[j] & PARTICLE_FROZEN ? 2 : 0);
   PetscInt         bi = nl->body[i], bj = nl->body[j];
-  SphereMemo      *mm  = bi >= 0 && bj >= 0 ? &mms->m[NEIGHBOR_PAIR_CLASS(bi, bj)] : &mms->m[SPHERE_MEMO_CLASSES + kind];
+  SphereMemo      *mm     = bi >= 0 && bj >= 0 ? &mms->m[NEIGHBOR_PAIR_CLASS(bi, bj)] : &mms->m[SPHERE_MEMO_CLASSES + kind];
   PetscReal        key[6] = {p->radius[i], p->mass[i], p->inertia[i], p->radius[j], p->mass[j], p->inertia[j]};
 
-  if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] && key[3] == mm->key[3] && key[4] == mm->key[4] && key[5] == mm->key[5]) return mm;
+  if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] && key[3] == mm->key[3] && key[4] == mm->key[4] &&
+      key[5] == mm->key[5])
+    return mm;
   ContactPairSetUp(ctx->model, key[0], key[1], key[2], key[3], key[4], key[5], PETSC_FALSE, &mm->cp);
   /* a frozen body has infinite mass: the contact moves only the other one */
   if (kind == 1 || kind == 2) {
     PetscInt f = kind == 2 ? i : j;
-    mm->cp.m  = p->mass[f];
-    mm->cp.mt = 1.0 / (1.0 / p->mass[f] + p->radius[f] * p->radius[f] / p->inertia[f]);
+    mm->cp.m   = p->mass[f];
+    mm->cp.mt  = 1.0 / (1.0 / p->mass[f] + p->radius[f] * p->radius[f] / p->inertia[f]);
     ContactPairTangential(ctx->model, &mm->cp);
   }
   mm->zs   = ctx->model->damping.zeta * sqrt(2.0 * mm->cp.m);
@@ -60,7 +62,8 @@ static void SphereKinematics(const NeighborList *nl, const Particles *p, PetscIn
   kin->d = p->radius[i] + p->radius[j] - len;
 }
 
-PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st, SphereMemos *mm, PetscReal res[9], SpherePairOut *out)
+PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st, SphereMemos *mm, PetscReal res[9],
+                                 SpherePairOut *out)
 {
   const Particles   *p  = ctx->p;
   NeighborList      *nl = &ss->nl;
@@ -168,8 +171,8 @@ static inline PetscBool SphereUpperCopy(const Particles *p, const unsigned char 
  * sized first: it is, with the lists, the largest transient. */
 static PetscErrorCode SphereGather(Interaction it, const InteractionContext *ctx, RecordStore *s, const unsigned char *stay)
 {
-  const NeighborList *nl = &((SphereSphere *)it->data)->nl;
-  const Particles    *p  = ctx->p;
+  const NeighborList *nl   = &((SphereSphere *)it->data)->nl;
+  const Particles    *p    = ctx->p;
   PetscInt            need = s->n;
 
   PetscFunctionBeginUser;
@@ -233,14 +236,15 @@ static PetscErrorCode SphereAttach(Interaction it, const InteractionContext *ctx
     nl->slot[k] = -1;
   }
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(s->n <= LOCAL_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "a rank holds %" PetscInt_FMT " contact-history records, more than its 32-bit local indices allow: run on more ranks", s->n);
+  PetscCheck(s->n <= LOCAL_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "a rank holds %" PetscInt_FMT " contact-history records, more than its 32-bit local indices allow: run on more ranks", s->n);
   PetscCall(HistorySlotsReserve(&nl->hs, PetscMin(s->n, nl->npair))); /* a pair takes at most one record */
   PetscCall(PetscMalloc1(ntot + 1, &first));
   SphereFirsts(s, p, first);
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt              i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
     RecordKey             ki = {p->id[i], HISTORY_KIND_SPHERE, p->id[j]}, kj = {p->id[j], HISTORY_KIND_SPHERE, p->id[i]};
-    const ContactHistory *r  = NULL;
+    const ContactHistory *r = NULL;
     if (i < p->n || p->origin[i] >= 0) r = RecordStoreFind(s, first[i], &ki); /* a self-image: its owned copy's records */
     if (!r && (j < p->n || p->origin[j] >= 0)) r = RecordStoreFind(s, first[j], &kj);
     if (!r) continue;
@@ -296,7 +300,8 @@ static PetscErrorCode SphereDestroy(Interaction it)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const InteractionOps SphereOps = {"SphereSphere", SphereBuild, SphereCompute, SphereGather, SphereAttach, SphereStats, SphereDestroy, SphereLend, SphereReclaim};
+static const InteractionOps SphereOps = {"SphereSphere", SphereBuild,   SphereCompute, SphereGather, SphereAttach,
+                                         SphereStats,    SphereDestroy, SphereLend,    SphereReclaim};
 
 PetscErrorCode SphereSphereCreate(PetscReal skin, Interaction *it)
 {

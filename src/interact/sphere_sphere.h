@@ -69,7 +69,8 @@ static inline PetscReal SphereContactBound(const InteractionContext *ctx, const 
 
 /* A pair apart (overlap d <= 0) closing at normal speed vn: its bound into
  * the step's if it may touch within the next step. */
-static inline void SphereApproachBound(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i, PetscInt j, PetscReal vn, PetscReal d, SphereMemos *mm, InteractionStep *st)
+static inline void SphereApproachBound(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i, PetscInt j, PetscReal vn, PetscReal d,
+                                       SphereMemos *mm, InteractionStep *st)
 {
   if (vn > 0.0 && -d < 2.0 * vn * st->dt_up) {
     const ContactPair *cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
@@ -79,7 +80,8 @@ static inline void SphereApproachBound(const InteractionContext *ctx, const Neig
 
 /* Pair k through the generic path (ContactEvaluate, ContactSeparate) and,
  * with st->need, its step bound. */
-PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *, SphereMemos *, PetscReal res[9], SpherePairOut *);
+PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *, SphereMemos *, PetscReal res[9],
+                                              SpherePairOut *);
 /* Whether the fused scan covers the model: F = s k d^1.5 (Hertz), harmonic
  * damping, a constant or Mindlin tangential spring or none. */
 PETSC_EXTERN PetscBool      SphereFusable(const ContactModel *);

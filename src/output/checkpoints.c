@@ -25,7 +25,11 @@ static PetscErrorCode CheckpointsStart(Monitor m, Engine *e, PetscBool fresh)
   if (fresh) {
     PetscInt nold;
     PetscCall(CheckpointDirClear(e->grid.comm, ck->dir, &nold));
-    if (nold) PetscCall(PetscPrintf(e->grid.comm, "hdem: fresh start: removed %" PetscInt_FMT " checkpoint(s) of an earlier run from %s/checkpoints (continue a run with -restart latest)\n", nold, ck->dir));
+    if (nold)
+      PetscCall(PetscPrintf(e->grid.comm,
+                            "hdem: fresh start: removed %" PetscInt_FMT
+                            " checkpoint(s) of an earlier run from %s/checkpoints (continue a run with -restart latest)\n",
+                            nold, ck->dir));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -55,7 +59,9 @@ static PetscErrorCode CheckpointsWrite(Monitor m, Engine *e, PetscInt req, Petsc
   PetscCall(CheckpointWrite(e, path, ck->options));
   PetscCall(CheckpointDirPrune(e->grid.comm, ck->dir, ck->keep));
   ck->last = elapsed;
-  if (req == ENGINE_REQUEST_STOP) PetscCall(PetscPrintf(e->grid.comm, "hdem: signal received: checkpoint written at step %" PetscInt64_FMT "; continue with -restart latest (exit code %d)\n", e->step, HDEM_EXIT_CHECKPOINTED));
+  if (req == ENGINE_REQUEST_STOP)
+    PetscCall(PetscPrintf(e->grid.comm, "hdem: signal received: checkpoint written at step %" PetscInt64_FMT "; continue with -restart latest (exit code %d)\n",
+                          e->step, HDEM_EXIT_CHECKPOINTED));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -77,7 +83,8 @@ static PetscErrorCode CheckpointsDestroy(Monitor m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const MonitorOps CheckpointsOps = {"checkpoints", PETSC_TRUE, CheckpointsStart, CheckpointsRequest, CheckpointsDue, CheckpointsWrite, CheckpointsFinish, CheckpointsDestroy};
+static const MonitorOps CheckpointsOps = {"checkpoints",  PETSC_TRUE,       CheckpointsStart,  CheckpointsRequest,
+                                          CheckpointsDue, CheckpointsWrite, CheckpointsFinish, CheckpointsDestroy};
 
 PetscErrorCode CheckpointMonitorCreate(MPI_Comm comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep, const char *options, Monitor *m)
 {

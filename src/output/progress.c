@@ -20,11 +20,13 @@ static PetscBool ProgressDue(Monitor m, const Engine *e, PetscInt64 step, PetscR
 static PetscErrorCode ProgressWrite(Monitor m, Engine *e, PetscInt req, PetscLogDouble elapsed)
 {
   Progress *pg   = (Progress *)m->data;
-  PetscReal frac = PetscMax(pg->lim.steps < INT64_MAX ? (PetscReal)e->step / (PetscReal)pg->lim.steps : 0.0, pg->lim.end_time < PETSC_MAX_REAL ? e->t / pg->lim.end_time : 0.0);
+  PetscReal frac = PetscMax(pg->lim.steps < INT64_MAX ? (PetscReal)e->step / (PetscReal)pg->lim.steps : 0.0,
+                            pg->lim.end_time < PETSC_MAX_REAL ? e->t / pg->lim.end_time : 0.0);
 
   PetscFunctionBeginUser;
   (void)req;
-  PetscCall(PetscPrintf(pg->comm, "step %" PetscInt64_FMT "  t %.6e s  dt %.3e s  %.1f%%  ETA %.0f s\n", e->step, (double)e->t, (double)e->dt, (double)(100.0 * frac), frac > 0.0 ? (double)(elapsed * (1.0 - frac) / frac) : 0.0));
+  PetscCall(PetscPrintf(pg->comm, "step %" PetscInt64_FMT "  t %.6e s  dt %.3e s  %.1f%%  ETA %.0f s\n", e->step, (double)e->t, (double)e->dt,
+                        (double)(100.0 * frac), frac > 0.0 ? (double)(elapsed * (1.0 - frac) / frac) : 0.0));
   pg->last = elapsed;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -19,8 +19,10 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
   PetscCall(EngineGetStats(e, &s));
   if (th->fp) {
     PetscReal diss = e->e_initial + s.gravity - (s.ke + s.kr + s.elastic);
-    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d,%.3f\n", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr, (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds, (double)wall);
-    PetscCheck(fflush(th->fp) == 0 && !ferror(th->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s/thermo.csv (step %" PetscInt64_FMT "): %s", th->dir, e->step, strerror(errno));
+    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d,%.3f\n", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr,
+            (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds, (double)wall);
+    PetscCheck(fflush(th->fp) == 0 && !ferror(th->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s/thermo.csv (step %" PetscInt64_FMT "): %s",
+               th->dir, e->step, strerror(errno));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
