@@ -337,15 +337,6 @@ static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt6
   d->n      = (PetscInt)count[C_ATOMS];
   d->ntypes = (PetscInt)count[C_ATOM_TYPES];
 
-  PetscCheck(has_count[C_ATOMS], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header has no 'N atoms' line", rd->path);
-  PetscCheck(count[C_ATOMS] <= PETSC_MAX_INT / 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: %" PetscInt64_FMT " atoms is more than this PetscInt build handles",
-             rd->path, count[C_ATOMS]);
-  PetscCheck(has_count[C_ATOM_TYPES] && count[C_ATOM_TYPES] >= 1 && count[C_ATOM_TYPES] <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s: the header needs an 'N atom types' line with 1 <= N <= %d (types are 32-bit)", rd->path, (int)INT32_MAX);
-  for (int j = 0; j < 3; j++)
-    PetscCheck(has_box[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header has no '%clo %chi' line", rd->path, 'x' + j, 'x' + j);
-  d->n      = (PetscInt)count[C_ATOMS];
-  d->ntypes = (PetscInt)count[C_ATOM_TYPES];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

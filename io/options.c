@@ -329,13 +329,31 @@ static PetscErrorCode OptionsCountItems(const char *key, const char *raw, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What every list reader does before parsing: record the key, fetch its
+ * text and count its items (*raw NULL when not given). */
+static PetscErrorCode OptionsArrayRaw(const char *key, const char *help, const char *units, const char *range, const char *dflt, PetscInt nmin, PetscInt nmax,
+                                      PetscInt *n, PetscBool *set, const char **raw)
+{
+  PetscBool     given;
+  OptionRecord *rec = OptionsRecordFor(key, help, units, range, dflt);
+
+  PetscFunctionBeginUser;
+  PetscCall(OptionsRaw(key, raw, &given));
+  if (set) *set = given;
+  if (!given) {
+    *raw = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  OptionsNoteValue(rec, *raw);
+  PetscCall(OptionsCountItems(key, *raw, nmin, nmax, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin, PetscInt nmax, PetscReal lo, PetscReal hi, OptionRange r,
                                 PetscReal *value, PetscInt *n, PetscBool *set)
 {
-  const char   *raw, *c;
-  char          range[96], dflt[96] = "", tok[128];
-  PetscBool     given;
-  OptionRecord *rec;
+  const char *raw;
+  char        range[96], dflt[96] = "", tok[128];
 
   PetscFunctionBeginUser;
   FormatRange(range, sizeof(range), lo, hi, r);
@@ -345,14 +363,8 @@ PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *u
     if (k) PetscCall(PetscStrlcat(dflt, ",", sizeof(dflt)));
     PetscCall(PetscStrlcat(dflt, b, sizeof(dflt)));
   }
-  rec = OptionsRecordFor(key, help, units, range, dflt);
-  PetscCall(OptionsRaw(key, &raw, &given));
-  if (set) *set = given;
-  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
-  OptionsNoteValue(rec, raw);
-  PetscCall(OptionsCountItems(key, raw, nmin, nmax, n));
-  c = raw;
-  for (PetscInt k = 0; k < *n && OptionsNextItem(&c, tok, sizeof(tok)); k++) {
+  PetscCall(OptionsArrayRaw(key, help, units, range, dflt, nmin, nmax, n, set, &raw));
+  for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++) {
     PetscCall(OptionsParseReal(key, tok, &value[k]));
     PetscCall(OptionsCheckReal(key, value[k], lo, hi, r, units));
   }
@@ -362,10 +374,8 @@ PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *u
 PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscInt lo, PetscInt hi, PetscInt *value, PetscInt *n,
                                PetscBool *set)
 {
-  const char   *raw, *c;
-  char          range[96], dflt[96] = "", tok[128];
-  PetscBool     given;
-  OptionRecord *rec;
+  const char *raw;
+  char        range[96], dflt[96] = "", tok[128];
 
   PetscFunctionBeginUser;
   snprintf(range, sizeof(range), "[%lld, %lld]", (long long)lo, (long long)hi);
@@ -374,14 +384,8 @@ PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin,
     snprintf(b, sizeof(b), "%s%lld", k ? "," : "", (long long)value[k]);
     PetscCall(PetscStrlcat(dflt, b, sizeof(dflt)));
   }
-  rec = OptionsRecordFor(key, help, "", range, dflt);
-  PetscCall(OptionsRaw(key, &raw, &given));
-  if (set) *set = given;
-  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
-  OptionsNoteValue(rec, raw);
-  PetscCall(OptionsCountItems(key, raw, nmin, nmax, n));
-  c = raw;
-  for (PetscInt k = 0; k < *n && OptionsNextItem(&c, tok, sizeof(tok)); k++) {
+  PetscCall(OptionsArrayRaw(key, help, "", range, dflt, nmin, nmax, n, set, &raw));
+  for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++) {
     PetscInt64 v;
     PetscCall(OptionsParseInt64(key, tok, lo, hi, &v));
     value[k] = (PetscInt)v;
@@ -391,24 +395,16 @@ PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin,
 
 PetscErrorCode OptionsBoolArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscBool *value, PetscInt *n, PetscBool *set)
 {
-  const char   *raw, *c;
-  char          dflt[96] = "", tok[128];
-  PetscBool     given;
-  OptionRecord *rec;
+  const char *raw;
+  char        dflt[96] = "", tok[128];
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < nmin && k < 8; k++) {
     if (k) PetscCall(PetscStrlcat(dflt, ",", sizeof(dflt)));
     PetscCall(PetscStrlcat(dflt, value[k] ? "true" : "false", sizeof(dflt)));
   }
-  rec = OptionsRecordFor(key, help, "", "true, false", dflt);
-  PetscCall(OptionsRaw(key, &raw, &given));
-  if (set) *set = given;
-  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
-  OptionsNoteValue(rec, raw);
-  PetscCall(OptionsCountItems(key, raw, nmin, nmax, n));
-  c = raw;
-  for (PetscInt k = 0; k < *n && OptionsNextItem(&c, tok, sizeof(tok)); k++) PetscCall(OptionsParseBool(key, tok, &value[k]));
+  PetscCall(OptionsArrayRaw(key, help, "", "true, false", dflt, nmin, nmax, n, set, &raw));
+  for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++) PetscCall(OptionsParseBool(key, tok, &value[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
