@@ -5,7 +5,7 @@
 # ratio new / old of each pair and their median per case.  For a change that
 # must not cost speed.
 #
-#   [PAIRS=N] bash bench/speed_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps]
+#   [PAIRS=N] [CASES="chute 2,settle 1"] bash bench/speed_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps]
 #   (from the repository root; needs ../shared/peers for the benchmark states)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,8 @@ psps() { # bin np deck options... -> particle-steps/s
   /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['particle_steps_per_second'])" "$dir/summary.json"
 }
 
-for case in "chute 1" "chute 2" "settle 1" "settle 2"; do
+IFS=, read -ra CASELIST <<< "${CASES:-chute 1,chute 2,settle 1,settle 2}"
+for case in "${CASELIST[@]}"; do
   set -- $case
   if [ "$1" = chute ]; then ARGS=(inputs/chute.yaml -insert_file "$PEERS/chute/data.chute_equiv" -steps "$SC" -thermo_interval 100000); else ARGS=(bench/settle.yaml -insert_file "$PEERS/settle/data.settle" -steps "$SS" -thermo_interval 100000); fi
   ratios=()
