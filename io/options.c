@@ -6,7 +6,7 @@
 #include <strings.h>
 
 static char deck_name[PETSC_MAX_PATH_LEN] = "";
-static char section[48]                   = "General";
+static const char *section = "General";
 
 #define OPTIONS_MAX_RECORDS 512
 static OptionRecord records[OPTIONS_MAX_RECORDS];
@@ -27,7 +27,7 @@ const char *OptionsDeck(void)
 PetscErrorCode OptionsSection(const char *title)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscStrncpy(section, title, sizeof(section)));
+  section = title;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -43,6 +43,7 @@ const OptionRecord *OptionsRecord(PetscInt k)
 
 void OptionsRecordsClear(void)
 {
+  for (PetscInt k = 0; k < nrecords; k++) free(records[k].value);
   nrecords = 0;
 }
 
@@ -79,11 +80,11 @@ static OptionRecord *OptionsRecordFor(const char *key, const char *help, const c
     if (nrecords == OPTIONS_MAX_RECORDS) return NULL;
     r = &records[nrecords++];
     memset(r, 0, sizeof(*r));
-    snprintf(r->section, sizeof(r->section), "%s", section);
+    r->section = section;
     snprintf(r->key, sizeof(r->key), "%s", key);
   }
-  snprintf(r->help, sizeof(r->help), "%s", help ? help : "");
-  snprintf(r->units, sizeof(r->units), "%s", units ? units : "");
+  r->help  = help ? help : "";
+  r->units = units ? units : "";
   snprintf(r->range, sizeof(r->range), "%s", range ? range : "");
   snprintf(r->dflt, sizeof(r->dflt), "%s", dflt ? dflt : "");
   return r;
@@ -103,7 +104,8 @@ static void OptionsNoteValue(OptionRecord *r, const char *raw)
 {
   if (!r) return;
   r->set = PETSC_TRUE;
-  snprintf(r->value, sizeof(r->value), "%s", raw);
+  free(r->value);
+  r->value = strdup(raw); /* NULL if out of memory: the value is then not shown */
 }
 
 /* The next comma-separated item of *s (spaces around it dropped) into tok. */

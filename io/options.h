@@ -48,16 +48,15 @@ PETSC_EXTERN PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscIn
 /* A key that nothing read is an error (misspelt, or another command's). */
 PETSC_EXTERN PetscErrorCode OptionsCheckUnused(MPI_Comm);
 
-/* The keys read, for help and hdem check. */
+/* The keys read, for help and hdem check.  Section, help and units are
+ * kept by pointer: callers pass string constants. */
 typedef struct {
-  char      section[48];
-  char      key[64];
-  char      help[256];
-  char      units[24];
-  char      range[96];
-  char      dflt[96];
-  char      value[256]; /* as given, when set */
-  PetscBool set;
+  const char *section, *help, *units;
+  char        key[64];
+  char        range[128];
+  char        dflt[96];
+  char       *value; /* as given, when set */
+  PetscBool   set;
 } OptionRecord;
 PETSC_EXTERN PetscInt            OptionsRecorded(void);
 PETSC_EXTERN const OptionRecord *OptionsRecord(PetscInt);
