@@ -189,18 +189,6 @@ PetscInt RecordStoreFirst(const RecordStore *s, PetscInt64 owner)
   return lo;
 }
 
-/* An owner's records are few: a linear scan from its first finds the one. */
-const void *RecordStoreFind(const RecordStore *s, PetscInt first, const RecordKey *key)
-{
-  PetscInt64 kp = key->kind << RECORD_KIND_SHIFT | key->partner;
-  for (PetscInt k = first; k < s->n; k++) {
-    const RecordHead *h = RecordStoreHead(s, k);
-    if (h->owner != key->owner) break;
-    if (h->kp == kp) return RecordStorePayload(s, k);
-  }
-  return NULL;
-}
-
 void RecordStoreCompact(RecordStore *s, const unsigned char *mark)
 {
   PetscInt kr = 0;

@@ -51,9 +51,9 @@ PETSC_EXTERN PetscErrorCode RecordStoreClear(RecordStore *); /* empty, keeping t
 /* Stable: records with equal keys keep their order.  Scratch: NULL for a buffer of its own. */
 PETSC_EXTERN PetscErrorCode RecordStoreSort(RecordStore *, Scratch *);
 /* In a sorted store: the first record of an owner id (one binary search per
- * particle, not per pair), and from there the record of (kind, partner). */
-PETSC_EXTERN PetscInt    RecordStoreFirst(const RecordStore *, PetscInt64 owner);
-PETSC_EXTERN const void *RecordStoreFind(const RecordStore *, PetscInt first, const RecordKey *);
+ * particle, not per pair), and from there the record of (kind, partner)
+ * (RecordStoreFind, below: inline, as an attach calls it for each pair). */
+PETSC_EXTERN PetscInt RecordStoreFirst(const RecordStore *, PetscInt64 owner);
 /* Keeps the records whose mark is 0, in order (mark: one per record). */
 PETSC_EXTERN void RecordStoreCompact(RecordStore *, const unsigned char *mark);
 
@@ -72,6 +72,18 @@ static inline RecordKey RecordStoreKey(const RecordStore *s, PetscInt k)
 static inline void *RecordStorePayload(const RecordStore *s, PetscInt k)
 {
   return s->r + (size_t)k * s->stride + sizeof(RecordHead);
+}
+
+/* An owner's records are few: a linear scan from its first finds the one. */
+static inline const void *RecordStoreFind(const RecordStore *s, PetscInt first, const RecordKey *key)
+{
+  PetscInt64 kp = key->kind << RECORD_KIND_SHIFT | key->partner;
+  for (PetscInt k = first; k < s->n; k++) {
+    const RecordHead *h = RecordStoreHead(s, k);
+    if (h->owner != key->owner) break;
+    if (h->kp == kp) return RecordStorePayload(s, k);
+  }
+  return NULL;
 }
 
 /* A record as reals for a message, bit for bit: stride / sizeof(PetscReal) of them. */

@@ -182,16 +182,27 @@ static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContex
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the scan reads of every pair, loaded once: through the context and
+ * the list, each pair would load them again after every byte stored into
+ * the window (a char store may alias anything). */
+typedef struct {
+  const LocalInt      *ij, *slot;
+  const unsigned char *flag;
+  const PetscReal     *x, *rad;
+  PetscBool            need;
+  PetscReal            reach;
+} SphereScanView;
+
 /* Pair k, which the sieve passed: into the window's row q (touching at the
  * last step: the batch; a first touch: evaluated now), or its approach
  * bound, or nothing.  Whether row q was taken. */
-static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscReal reach, SphereMemos *mm, SphereWindow *win,
-                                            InteractionStep *st, PetscBool *taken)
+static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionContext *ctx, const SphereScanView *vw, PetscInt k, SphereMemos *mm,
+                                            SphereWindow *win, InteractionStep *st, PetscBool *taken)
 {
   const NeighborList *nl = &ss->nl;
-  const PetscReal    *x = ctx->p->x, *rad = ctx->p->radius;
-  const PetscInt      i = nl->ij[2 * k], j = nl->ij[2 * k + 1], q = win->n;
-  const unsigned      f = nl->flag[k];
+  const PetscReal    *x = vw->x, *rad = vw->rad;
+  const PetscInt      i = vw->ij[2 * k], j = vw->ij[2 * k + 1], q = win->n;
+  const unsigned      f = vw->flag[k];
   PetscReal           r[3], rs = rad[i] + rad[j], rr, len, d;
 
   PetscFunctionBeginUser;
@@ -204,18 +215,18 @@ static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionC
   }
   if (f & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
     const SphereMemo *m = SphereMemoFor(ctx, nl, k, i, j, mm);
-    SphereBatchAdd(&win->batch, m, k, i, j, nl->slot[k], q, r, rs);
-    if (st->need) win->cp[q] = m->cp;
+    SphereBatchAdd(&win->batch, m, k, i, j, vw->slot[k], q, r, rs);
+    if (vw->need) win->cp[q] = m->cp;
   } else {
     rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
     /* apart (d <= 0): at most an approaching pair's bound, if it is within reach */
     if (!(rr < rs * rs)) {
-      if (st->need && rr < PairSieveReach2(rs, reach)) SphereApproachFrom(ctx, nl, k, i, j, r, rs, rr, mm, st);
+      if (vw->need && rr < PairSieveReach2(rs, vw->reach)) SphereApproachFrom(ctx, nl, k, i, j, r, rs, rr, mm, st);
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     len = sqrt(rr), d = rs - len;
     if (!(d > 0.0)) {
-      if (st->need) SphereApproachFrom(ctx, nl, k, i, j, r, rs, rr, mm, st); /* rr < rs^2: within reach */
+      if (vw->need) SphereApproachFrom(ctx, nl, k, i, j, r, rs, rr, mm, st); /* rr < rs^2: within reach */
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     PetscCall(SphereFirstTouch(ss, ctx, k, i, j, r, len, d, mm, win, q, st));
@@ -227,12 +238,13 @@ static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionC
 
 PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, InteractionStep *st)
 {
-  const NeighborList *nl = &ss->nl;
-  SphereWindow       *win;
-  SphereMemos         mm;
-  ContactBatchModel   bm = {ContactKernelModelOf(ctx->model), ctx->model->law.k[0], ctx->model->law.p[0] + 1.0, st->need};
-  PairSieve           sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
-  LocalInt            at[PAIR_SIEVE_CHUNK];
+  const NeighborList  *nl = &ss->nl;
+  SphereWindow        *win;
+  SphereMemos          mm;
+  ContactBatchModel    bm = {ContactKernelModelOf(ctx->model), ctx->model->law.k[0], ctx->model->law.p[0] + 1.0, st->need};
+  PairSieve            sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
+  const SphereScanView vw = {nl->ij, nl->slot, nl->flag, ctx->p->x, ctx->p->radius, st->need, sv.reach};
+  LocalInt             at[PAIR_SIEVE_CHUNK];
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(1, &win));
@@ -244,7 +256,7 @@ PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, 
     na = PairSieveRun(&sv, k0, k1, at); /* every imaged pair among them: the sieve applies no shift */
     for (PetscInt a = 0; a < na; a++) {
       PetscBool taken;
-      PetscCall(SphereScanPair(ss, ctx, at[a], sv.reach, &mm, win, st, &taken));
+      PetscCall(SphereScanPair(ss, ctx, &vw, at[a], &mm, win, st, &taken));
       if (taken && ++win->n == CONTACT_BATCH) PetscCall(SphereWindowFlush(ss, ctx, &bm, win, &mm, st));
     }
   }
