@@ -5,23 +5,63 @@
 #include <string.h>
 #include <strings.h>
 
-static char deck_name[PETSC_MAX_PATH_LEN] = "";
-static const char *section = "General";
+static char         deck_name[PETSC_MAX_PATH_LEN] = "";
+static char         deck_dir[PETSC_MAX_PATH_LEN]  = "";   /* with its trailing '/', "" for the working directory */
+static PetscOptions deck_opts                     = NULL; /* the deck's own keys */
+static const char  *section                       = "General";
+static PetscBool    collecting = PETSC_FALSE, quiet = PETSC_FALSE;
 
 #define OPTIONS_MAX_RECORDS 512
 static OptionRecord records[OPTIONS_MAX_RECORDS];
 static PetscInt     nrecords = 0;
 
-PetscErrorCode OptionsSetDeck(const char *path)
+PetscErrorCode OptionsReadDeck(MPI_Comm comm, const char *deck, int argc, char **argv)
 {
+  FILE          *fp = fopen(deck, "r");
+  const char    *slash;
+  PetscErrorCode ierr;
+
   PetscFunctionBeginUser;
-  PetscCall(PetscStrncpy(deck_name, path ? path : "", sizeof(deck_name)));
+  PetscCheck(fp, comm, PETSC_ERR_FILE_OPEN, "cannot open deck %s", deck);
+  fclose(fp);
+  PetscCheck(strlen(deck) < sizeof(deck_name), comm, PETSC_ERR_USER_INPUT, "the deck's path is longer than %d characters", (int)sizeof(deck_name) - 1);
+  PetscCall(PetscStrncpy(deck_name, deck, sizeof(deck_name)));
+  slash       = strrchr(deck, '/');
+  deck_dir[0] = 0;
+  if (slash) {
+    size_t n = (size_t)(slash - deck) + 1;
+    memcpy(deck_dir, deck, n);
+    deck_dir[n] = 0;
+  }
+  if (deck_opts) PetscCall(PetscOptionsDestroy(&deck_opts));
+  PetscCall(PetscOptionsCreate(&deck_opts));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscOptionsInsertFileYAML(comm, deck_opts, deck, PETSC_TRUE);
+  if (!ierr) ierr = PetscOptionsInsertFileYAML(comm, NULL, deck, PETSC_TRUE);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "deck %s is not valid YAML (or not a mapping of keys)", deck);
+  PetscCall(PetscOptionsInsert(NULL, &argc, &argv, NULL)); /* the command line overrides the deck */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 const char *OptionsDeck(void)
 {
   return deck_name;
+}
+
+void OptionsSetCollect(PetscBool c)
+{
+  collecting = c;
+}
+
+PetscBool OptionsCollecting(void)
+{
+  return collecting;
+}
+
+void OptionsQuiet(PetscBool q)
+{
+  quiet = q;
 }
 
 PetscErrorCode OptionsSection(const char *title)
@@ -47,19 +87,36 @@ void OptionsRecordsClear(void)
   nrecords = 0;
 }
 
-/* Where a value came from, for error messages. */
-static const char *OptionsSource(char *buf, size_t len)
+/* Where key's value raw came from: the deck's own keys hold it, or the
+ * command line gave it (over the deck's, or with no deck). */
+static OptionSource OptionsSourceOf(const char *key, const char *raw)
 {
-  if (deck_name[0]) snprintf(buf, len, " (deck %s or command line)", deck_name);
+  const char *dv = NULL;
+  PetscBool   in = PETSC_FALSE;
+  if (deck_opts && !PetscOptionsFindPair(deck_opts, NULL, key, &dv, &in) && in && !strcmp(dv ? dv : "", raw ? raw : "")) return OPTION_FROM_DECK;
+  return OPTION_FROM_COMMAND_LINE;
+}
+
+/* " (deck FILE)" or " (command line)", for error messages. */
+const char *OptionsWhere(const char *key, const char *raw, char *buf, size_t len)
+{
+  if (!deck_opts) snprintf(buf, len, " (given)");
+  else if (OptionsSourceOf(key, raw) == OPTION_FROM_DECK) snprintf(buf, len, " (deck %s)", deck_name);
   else snprintf(buf, len, " (command line)");
   return buf;
 }
 
+/* The shortest %g that reads back as v: help shows 1.05, hdem check's deck
+ * gives the value exactly. */
 static void FormatBound(char *buf, size_t len, PetscReal v)
 {
   if (v >= PETSC_MAX_REAL) snprintf(buf, len, "inf");
   else if (v <= PETSC_MIN_REAL) snprintf(buf, len, "-inf");
-  else snprintf(buf, len, "%g", (double)v);
+  else
+    for (int prec = 6; prec <= 17; prec++) {
+      snprintf(buf, len, "%.*g", prec, (double)v);
+      if (strtod(buf, NULL) == (double)v) break;
+    }
 }
 
 static void FormatRange(char *buf, size_t len, PetscReal lo, PetscReal hi, OptionRange r)
@@ -70,42 +127,78 @@ static void FormatRange(char *buf, size_t len, PetscReal lo, PetscReal hi, Optio
   snprintf(buf, len, "%s%s, %s%s", r == RANGE_OPEN_LO || r == RANGE_OPEN ? "(" : "[", blo, bhi, r == RANGE_OPEN_HI || r == RANGE_OPEN ? ")" : "]");
 }
 
+/* What a reader says of its key before fetching it. */
+typedef struct {
+  const char *key, *help, *units;
+  char        range[128], dflt[96];
+  OptionKind  kind;
+  PetscBool   list;
+} OptionSpec;
+
+static OptionSpec OptionSpecMake(const char *key, const char *help, const char *units, OptionKind kind, PetscBool list)
+{
+  OptionSpec sp;
+  memset(&sp, 0, sizeof(sp));
+  sp.key = key, sp.help = help ? help : "", sp.units = units ? units : "", sp.kind = kind, sp.list = list;
+  return sp;
+}
+
 /* The key's record, new or (read again) the same. */
-static OptionRecord *OptionsRecordFor(const char *key, const char *help, const char *units, const char *range, const char *dflt)
+static OptionRecord *OptionsRecordFor(const OptionSpec *sp)
 {
   OptionRecord *r = NULL;
   for (PetscInt k = 0; k < nrecords && !r; k++)
-    if (!strcmp(records[k].key, key)) r = &records[k];
+    if (!strcmp(records[k].key, sp->key)) r = &records[k];
   if (!r) {
     if (nrecords == OPTIONS_MAX_RECORDS) return NULL;
     r = &records[nrecords++];
     memset(r, 0, sizeof(*r));
     r->section = section;
-    snprintf(r->key, sizeof(r->key), "%s", key);
+    snprintf(r->key, sizeof(r->key), "%s", sp->key);
   }
-  r->help  = help ? help : "";
-  r->units = units ? units : "";
-  snprintf(r->range, sizeof(r->range), "%s", range ? range : "");
-  snprintf(r->dflt, sizeof(r->dflt), "%s", dflt ? dflt : "");
+  r->help = sp->help, r->units = sp->units, r->kind = sp->kind, r->list = sp->list;
+  snprintf(r->range, sizeof(r->range), "%s", sp->range);
+  snprintf(r->dflt, sizeof(r->dflt), "%s", sp->dflt);
+  r->has_default = PETSC_TRUE;
   return r;
 }
 
-/* The key's raw text, if given (PETSc marks it used). */
-static PetscErrorCode OptionsRaw(const char *key, const char **raw, PetscBool *set)
+static void OptionsNoteValue(OptionRecord *r, const char *value, OptionSource src)
 {
+  if (!r) return;
+  r->set    = PETSC_TRUE;
+  r->source = src;
+  free(r->value);
+  r->value = strdup(value); /* NULL if out of memory: the value is then not shown */
+}
+
+/* The key's raw text (PETSc marks it used) and its record; whether the
+ * value is to be parsed: given, and not collecting. */
+static PetscErrorCode OptionsFetch(const OptionSpec *sp, const char **raw, PetscBool *set, PetscBool *parse, OptionRecord **rec)
+{
+  PetscBool given;
+
   PetscFunctionBeginUser;
-  *raw = NULL;
-  PetscCall(PetscOptionsFindPair(NULL, NULL, key, raw, set));
-  if (*set && !*raw) *raw = "";
+  *raw = NULL, *rec = NULL;
+  PetscCall(PetscOptionsFindPair(NULL, NULL, sp->key, raw, &given));
+  if (given && !*raw) *raw = "";
+  if (!quiet || given) *rec = OptionsRecordFor(sp);
+  if (given) OptionsNoteValue(*rec, *raw, OptionsSourceOf(sp->key, *raw));
+  *parse = given && !collecting ? PETSC_TRUE : PETSC_FALSE;
+  if (set) *set = *parse;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void OptionsNoteValue(OptionRecord *r, const char *raw)
+PetscErrorCode OptionsDefaultText(const char *key, const char *text)
 {
-  if (!r) return;
-  r->set = PETSC_TRUE;
-  free(r->value);
-  r->value = strdup(raw); /* NULL if out of memory: the value is then not shown */
+  PetscFunctionBeginUser;
+  for (PetscInt k = nrecords - 1; k >= 0; k--)
+    if (!strcmp(records[k].key, key)) {
+      snprintf(records[k].dflt, sizeof(records[k].dflt), "%s", text);
+      records[k].has_default = PETSC_FALSE;
+      break;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The next comma-separated item of *s (spaces around it dropped) into tok. */
@@ -125,7 +218,7 @@ static PetscBool OptionsNextItem(const char **s, char *tok, size_t len)
   return PETSC_TRUE;
 }
 
-static PetscErrorCode OptionsParseReal(const char *key, const char *tok, PetscReal *v)
+static PetscErrorCode OptionsParseReal(const char *key, const char *raw, const char *tok, PetscReal *v)
 {
   char  *end, src[PETSC_MAX_PATH_LEN + 64];
   double d;
@@ -134,13 +227,13 @@ static PetscErrorCode OptionsParseReal(const char *key, const char *tok, PetscRe
   errno = 0;
   d     = strtod(tok, &end);
   PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a number", key, tok,
-             OptionsSource(src, sizeof(src)));
-  PetscCheck(isfinite(d), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a finite number", key, tok, OptionsSource(src, sizeof(src)));
+             OptionsWhere(key, raw, src, sizeof(src)));
+  PetscCheck(isfinite(d), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a finite number", key, tok, OptionsWhere(key, raw, src, sizeof(src)));
   *v = (PetscReal)d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptionsParseInt64(const char *key, const char *tok, PetscInt64 lo, PetscInt64 hi, PetscInt64 *v)
+static PetscErrorCode OptionsParseInt64(const char *key, const char *raw, const char *tok, PetscInt64 lo, PetscInt64 hi, PetscInt64 *v)
 {
   char     *end, src[PETSC_MAX_PATH_LEN + 64];
   long long x;
@@ -149,14 +242,14 @@ static PetscErrorCode OptionsParseInt64(const char *key, const char *tok, PetscI
   errno = 0;
   x     = strtoll(tok, &end, 10);
   PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not an integer", key, tok,
-             OptionsSource(src, sizeof(src)));
+             OptionsWhere(key, raw, src, sizeof(src)));
   PetscCheck(errno != ERANGE && x >= lo && x <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = %s%s is out of range: allowed [%lld, %lld]", key, tok,
-             OptionsSource(src, sizeof(src)), (long long)lo, (long long)hi);
+             OptionsWhere(key, raw, src, sizeof(src)), (long long)lo, (long long)hi);
   *v = (PetscInt64)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptionsParseBool(const char *key, const char *tok, PetscBool *v)
+static PetscErrorCode OptionsParseBool(const char *key, const char *raw, const char *tok, PetscBool *v)
 {
   static const char *const yes[] = {"true", "yes", "on", "1", ""}, *const no[] = {"false", "no", "off", "0"};
   char src[PETSC_MAX_PATH_LEN + 64];
@@ -173,7 +266,21 @@ static PetscErrorCode OptionsParseBool(const char *key, const char *tok, PetscBo
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a boolean: allowed true, false (yes, no, on, off, 1, 0)", key, tok,
-          OptionsSource(src, sizeof(src)));
+          OptionsWhere(key, raw, src, sizeof(src)));
+}
+
+/* The value's source, if the key was given: for the checks of derived values. */
+static const char *OptionsWhereKey(const char *key, char *buf, size_t len)
+{
+  const char *raw = NULL;
+  PetscBool   given;
+  char        dashed[80];
+  snprintf(dashed, sizeof(dashed), "%s%s", key[0] == '-' ? "" : "-", key);
+  if (PetscOptionsFindPair(NULL, NULL, dashed, &raw, &given) || !given) {
+    buf[0] = 0;
+    return buf;
+  }
+  return OptionsWhere(dashed, raw, buf, len);
 }
 
 PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange r, const char *units)
@@ -181,14 +288,14 @@ PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, Pets
   PetscBool lo_open = (r == RANGE_OPEN_LO || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
   PetscBool hi_open = (r == RANGE_OPEN_HI || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
   PetscBool ok      = isfinite(v) && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
-  char      src[PETSC_MAX_PATH_LEN + 64], range[96], bv[32];
+  char      src[PETSC_MAX_PATH_LEN + 64], range[128], bv[32];
 
   PetscFunctionBeginUser;
   if (ok) PetscFunctionReturn(PETSC_SUCCESS);
   FormatRange(range, sizeof(range), lo, hi, r);
   FormatBound(bv, sizeof(bv), v);
   SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s%s = %s%s is out of range: allowed %s %s", key[0] == '-' ? "" : "-", key, bv,
-          OptionsSource(src, sizeof(src)), range, units ? units : "");
+          OptionsWhereKey(key, src, sizeof(src)), range, units ? units : "");
 }
 
 PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi)
@@ -198,46 +305,40 @@ PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscIn
   PetscFunctionBeginUser;
   PetscCheck(v >= lo && v <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
              "%s%s = %" PetscInt_FMT "%s is out of range: allowed [%" PetscInt_FMT ", %" PetscInt_FMT "]", key[0] == '-' ? "" : "-", key, v,
-             OptionsSource(src, sizeof(src)), lo, hi);
+             OptionsWhereKey(key, src, sizeof(src)), lo, hi);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode OptionsReal(const char *key, const char *help, const char *units, PetscReal lo, PetscReal hi, OptionRange r, PetscReal *value, PetscBool *set)
 {
+  OptionSpec    sp = OptionSpecMake(key, help, units, OPTION_KIND_NUMBER, PETSC_FALSE);
   const char   *raw;
-  char          range[96], dflt[48];
-  PetscBool     given;
+  PetscBool     parse;
   OptionRecord *rec;
 
   PetscFunctionBeginUser;
-  FormatRange(range, sizeof(range), lo, hi, r);
-  FormatBound(dflt, sizeof(dflt), *value);
-  rec = OptionsRecordFor(key, help, units, range, dflt);
-  PetscCall(OptionsRaw(key, &raw, &given));
-  if (set) *set = given;
-  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
-  OptionsNoteValue(rec, raw);
-  PetscCall(OptionsParseReal(key, raw, value));
+  FormatRange(sp.range, sizeof(sp.range), lo, hi, r);
+  FormatBound(sp.dflt, sizeof(sp.dflt), *value);
+  PetscCall(OptionsFetch(&sp, &raw, set, &parse, &rec));
+  if (!parse) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(OptionsParseReal(key, raw, raw, value));
   PetscCall(OptionsCheckReal(key, *value, lo, hi, r, units));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode OptionsInt64(const char *key, const char *help, PetscInt64 lo, PetscInt64 hi, PetscInt64 *value, PetscBool *set)
 {
+  OptionSpec    sp = OptionSpecMake(key, help, "", OPTION_KIND_NUMBER, PETSC_FALSE);
   const char   *raw;
-  char          range[96], dflt[48];
-  PetscBool     given;
+  PetscBool     parse;
   OptionRecord *rec;
 
   PetscFunctionBeginUser;
-  snprintf(range, sizeof(range), "[%lld, %lld]", (long long)lo, (long long)hi);
-  snprintf(dflt, sizeof(dflt), "%lld", (long long)*value);
-  rec = OptionsRecordFor(key, help, "", range, dflt);
-  PetscCall(OptionsRaw(key, &raw, &given));
-  if (set) *set = given;
-  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
-  OptionsNoteValue(rec, raw);
-  PetscCall(OptionsParseInt64(key, raw, lo, hi, value));
+  snprintf(sp.range, sizeof(sp.range), "[%lld, %lld]", (long long)lo, (long long)hi);
+  snprintf(sp.dflt, sizeof(sp.dflt), "%lld", (long long)*value);
+  PetscCall(OptionsFetch(&sp, &raw, set, &parse, &rec));
+  if (!parse) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(OptionsParseInt64(key, raw, raw, lo, hi, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -253,64 +354,79 @@ PetscErrorCode OptionsInt(const char *key, const char *help, PetscInt lo, PetscI
 
 PetscErrorCode OptionsBool(const char *key, const char *help, PetscBool *value, PetscBool *set)
 {
+  OptionSpec    sp = OptionSpecMake(key, help, "", OPTION_KIND_BOOL, PETSC_FALSE);
   const char   *raw;
-  PetscBool     given;
+  PetscBool     parse;
   OptionRecord *rec;
 
   PetscFunctionBeginUser;
-  rec = OptionsRecordFor(key, help, "", "true, false", *value ? "true" : "false");
-  PetscCall(OptionsRaw(key, &raw, &given));
-  if (set) *set = given;
-  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
-  OptionsNoteValue(rec, raw);
-  PetscCall(OptionsParseBool(key, raw, value));
+  snprintf(sp.range, sizeof(sp.range), "true, false");
+  snprintf(sp.dflt, sizeof(sp.dflt), "%s", *value ? "true" : "false");
+  PetscCall(OptionsFetch(&sp, &raw, set, &parse, &rec));
+  if (!parse) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(OptionsParseBool(key, raw, raw, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode OptionsEnum(const char *key, const char *help, const char *const *names, PetscEnum *value, PetscBool *set)
 {
+  OptionSpec    sp = OptionSpecMake(key, help, "", OPTION_KIND_WORD, PETSC_FALSE);
   const char   *raw;
-  char          allowed[256] = "", src[PETSC_MAX_PATH_LEN + 64];
-  PetscInt      n            = 0;
-  PetscBool     given;
+  char          src[PETSC_MAX_PATH_LEN + 64];
+  PetscInt      n = 0;
+  PetscBool     parse;
   OptionRecord *rec;
 
   PetscFunctionBeginUser;
   while (names[n]) n++;
   n -= 2; /* the type's name and its prefix follow the names */
   for (PetscInt k = 0; k < n; k++) {
-    if (k) PetscCall(PetscStrlcat(allowed, ", ", sizeof(allowed)));
-    PetscCall(PetscStrlcat(allowed, names[k], sizeof(allowed)));
+    if (k) PetscCall(PetscStrlcat(sp.range, ", ", sizeof(sp.range)));
+    PetscCall(PetscStrlcat(sp.range, names[k], sizeof(sp.range)));
   }
-  rec = OptionsRecordFor(key, help, "", allowed, names[*value]);
-  PetscCall(OptionsRaw(key, &raw, &given));
-  if (set) *set = given;
-  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
-  OptionsNoteValue(rec, raw);
+  snprintf(sp.dflt, sizeof(sp.dflt), "%s", names[*value]);
+  PetscCall(OptionsFetch(&sp, &raw, set, &parse, &rec));
+  if (!parse) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt k = 0; k < n; k++)
     if (!strcasecmp(raw, names[k])) {
       *value = (PetscEnum)k;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not one of: %s", key, raw, OptionsSource(src, sizeof(src)), allowed);
+  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not one of: %s", key, raw, OptionsWhere(key, raw, src, sizeof(src)), sp.range);
+}
+
+static PetscErrorCode OptionsText(const char *key, const char *help, PetscBool path, char *value, size_t len, PetscBool *set)
+{
+  OptionSpec    sp = OptionSpecMake(key, help, "", OPTION_KIND_TEXT, PETSC_FALSE);
+  const char   *raw;
+  char          src[PETSC_MAX_PATH_LEN + 64];
+  PetscBool     parse, rel;
+  OptionRecord *rec;
+
+  PetscFunctionBeginUser;
+  snprintf(sp.dflt, sizeof(sp.dflt), "%s", value);
+  PetscCall(OptionsFetch(&sp, &raw, set, &parse, &rec));
+  if (!value[0] && rec) rec->has_default = PETSC_FALSE, snprintf(rec->dflt, sizeof(rec->dflt), "none");
+  if (!parse) PetscFunctionReturn(PETSC_SUCCESS);
+  rel = path && raw[0] && raw[0] != '/' && deck_dir[0] && OptionsSourceOf(key, raw) == OPTION_FROM_DECK ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(strlen(raw) + (rel ? strlen(deck_dir) : 0) < len, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is longer than %d characters", key, raw,
+             OptionsWhere(key, raw, src, sizeof(src)), (int)len - 1);
+  snprintf(value, len, "%s%s", rel ? deck_dir : "", raw);
+  if (rel) OptionsNoteValue(rec, value, OPTION_FROM_DECK); /* what hdem check shows, and its deck gives from anywhere */
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode OptionsString(const char *key, const char *help, char *value, size_t len, PetscBool *set)
 {
-  const char   *raw;
-  char          src[PETSC_MAX_PATH_LEN + 64];
-  PetscBool     given;
-  OptionRecord *rec;
-
   PetscFunctionBeginUser;
-  rec = OptionsRecordFor(key, help, "", "", value);
-  PetscCall(OptionsRaw(key, &raw, &given));
-  if (set) *set = given;
-  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
-  OptionsNoteValue(rec, raw);
-  PetscCheck(strlen(raw) < len, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is longer than %d characters", key, raw, OptionsSource(src, sizeof(src)),
-             (int)len - 1);
-  PetscCall(PetscStrncpy(value, raw, len));
+  PetscCall(OptionsText(key, help, PETSC_FALSE, value, len, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptionsPath(const char *key, const char *help, char *value, size_t len, PetscBool *set)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OptionsText(key, help, PETSC_TRUE, value, len, set));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -323,51 +439,52 @@ static PetscErrorCode OptionsCountItems(const char *key, const char *raw, PetscI
   *n = 1;
   for (const char *c = raw; *c; c++) *n += *c == ',';
   if (nmin == nmax)
-    PetscCheck(*n == nmin, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " values%s, got %" PetscInt_FMT "%s", key, nmin,
-               nmin == 3 ? " (x, y, z)" : "", *n, OptionsSource(src, sizeof(src)));
+    PetscCheck(*n == nmin, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " values%s, got %" PetscInt_FMT " ('%s')%s", key, nmin,
+               nmin == 3 ? " (x, y, z)" : "", *n, raw, OptionsWhere(key, raw, src, sizeof(src)));
   else
     PetscCheck(*n >= nmin && *n <= nmax, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
-               "%s takes %" PetscInt_FMT " to %" PetscInt_FMT " values, got %" PetscInt_FMT "%s", key, nmin, nmax, *n, OptionsSource(src, sizeof(src)));
+               "%s takes %" PetscInt_FMT " to %" PetscInt_FMT " values, got %" PetscInt_FMT " ('%s')%s", key, nmin, nmax, *n, raw,
+               OptionsWhere(key, raw, src, sizeof(src)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What every list reader does before parsing: record the key, fetch its
- * text and count its items (*raw NULL when not given). */
-static PetscErrorCode OptionsArrayRaw(const char *key, const char *help, const char *units, const char *range, const char *dflt, PetscInt nmin, PetscInt nmax,
-                                      PetscInt *n, PetscBool *set, const char **raw)
+/* What every list reader does before parsing: fetch the key's text and
+ * count its items (*raw NULL when there is nothing to parse). */
+static PetscErrorCode OptionsArrayRaw(OptionSpec *sp, PetscInt nmin, PetscInt nmax, PetscInt *n, PetscBool *set, const char **raw)
 {
-  PetscBool     given;
-  OptionRecord *rec = OptionsRecordFor(key, help, units, range, dflt);
+  PetscBool     parse;
+  OptionRecord *rec;
 
   PetscFunctionBeginUser;
-  PetscCall(OptionsRaw(key, raw, &given));
-  if (set) *set = given;
-  if (!given) {
+  sp->list = PETSC_TRUE;
+  PetscCall(OptionsFetch(sp, raw, set, &parse, &rec));
+  if (!parse) {
     *raw = NULL;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  OptionsNoteValue(rec, *raw);
-  PetscCall(OptionsCountItems(key, *raw, nmin, nmax, n));
+  PetscCall(OptionsCountItems(sp->key, *raw, nmin, nmax, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin, PetscInt nmax, PetscReal lo, PetscReal hi, OptionRange r,
                                 PetscReal *value, PetscInt *n, PetscBool *set)
 {
-  const char *raw;
-  char        range[96], dflt[96] = "", tok[128];
+  OptionSpec  sp = OptionSpecMake(key, help, units, OPTION_KIND_NUMBER, PETSC_TRUE);
+  const char *raw, *all;
+  char        tok[128];
 
   PetscFunctionBeginUser;
-  FormatRange(range, sizeof(range), lo, hi, r);
+  FormatRange(sp.range, sizeof(sp.range), lo, hi, r);
   for (PetscInt k = 0; k < nmin && k < 8; k++) {
     char b[32];
     FormatBound(b, sizeof(b), value[k]);
-    if (k) PetscCall(PetscStrlcat(dflt, ",", sizeof(dflt)));
-    PetscCall(PetscStrlcat(dflt, b, sizeof(dflt)));
+    if (k) PetscCall(PetscStrlcat(sp.dflt, ",", sizeof(sp.dflt)));
+    PetscCall(PetscStrlcat(sp.dflt, b, sizeof(sp.dflt)));
   }
-  PetscCall(OptionsArrayRaw(key, help, units, range, dflt, nmin, nmax, n, set, &raw));
+  PetscCall(OptionsArrayRaw(&sp, nmin, nmax, n, set, &raw));
+  all = raw;
   for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++) {
-    PetscCall(OptionsParseReal(key, tok, &value[k]));
+    PetscCall(OptionsParseReal(key, all, tok, &value[k]));
     PetscCall(OptionsCheckReal(key, value[k], lo, hi, r, units));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -376,20 +493,22 @@ PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *u
 PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscInt lo, PetscInt hi, PetscInt *value, PetscInt *n,
                                PetscBool *set)
 {
-  const char *raw;
-  char        range[96], dflt[96] = "", tok[128];
+  OptionSpec  sp = OptionSpecMake(key, help, "", OPTION_KIND_NUMBER, PETSC_TRUE);
+  const char *raw, *all;
+  char        tok[128];
 
   PetscFunctionBeginUser;
-  snprintf(range, sizeof(range), "[%lld, %lld]", (long long)lo, (long long)hi);
+  snprintf(sp.range, sizeof(sp.range), "[%lld, %lld]", (long long)lo, (long long)hi);
   for (PetscInt k = 0; k < nmin && k < 8; k++) {
     char b[32];
     snprintf(b, sizeof(b), "%s%lld", k ? "," : "", (long long)value[k]);
-    PetscCall(PetscStrlcat(dflt, b, sizeof(dflt)));
+    PetscCall(PetscStrlcat(sp.dflt, b, sizeof(sp.dflt)));
   }
-  PetscCall(OptionsArrayRaw(key, help, "", range, dflt, nmin, nmax, n, set, &raw));
+  PetscCall(OptionsArrayRaw(&sp, nmin, nmax, n, set, &raw));
+  all = raw;
   for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++) {
     PetscInt64 v;
-    PetscCall(OptionsParseInt64(key, tok, lo, hi, &v));
+    PetscCall(OptionsParseInt64(key, all, tok, lo, hi, &v));
     value[k] = (PetscInt)v;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -397,66 +516,18 @@ PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin,
 
 PetscErrorCode OptionsBoolArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscBool *value, PetscInt *n, PetscBool *set)
 {
-  const char *raw;
-  char        dflt[96] = "", tok[128];
+  OptionSpec  sp = OptionSpecMake(key, help, "", OPTION_KIND_BOOL, PETSC_TRUE);
+  const char *raw, *all;
+  char        tok[128];
 
   PetscFunctionBeginUser;
+  snprintf(sp.range, sizeof(sp.range), "true, false");
   for (PetscInt k = 0; k < nmin && k < 8; k++) {
-    if (k) PetscCall(PetscStrlcat(dflt, ",", sizeof(dflt)));
-    PetscCall(PetscStrlcat(dflt, value[k] ? "true" : "false", sizeof(dflt)));
+    if (k) PetscCall(PetscStrlcat(sp.dflt, ",", sizeof(sp.dflt)));
+    PetscCall(PetscStrlcat(sp.dflt, value[k] ? "true" : "false", sizeof(sp.dflt)));
   }
-  PetscCall(OptionsArrayRaw(key, help, "", "true, false", dflt, nmin, nmax, n, set, &raw));
-  for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++) PetscCall(OptionsParseBool(key, tok, &value[k]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A key that nothing read is a misspelling or a key of another command:
- * refuse it rather than silently run with the default. */
-PetscErrorCode OptionsCheckUnused(MPI_Comm comm)
-{
-  PetscInt n;
-  char   **names, **values, src[PETSC_MAX_PATH_LEN + 64];
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscBool petsc_own;
-    /* PETSc's own run-time switches are read at finalize, not by hdem */
-    PetscCall(PetscStrbeginswith(names[i], "log_view", &petsc_own));
-    if (petsc_own) continue;
-    PetscCall(PetscStrcmp(names[i], "options_left", &petsc_own));
-    if (petsc_own) continue;
-    PetscCall(PetscStrcmp(names[i], "hdem_traceback", &petsc_own));
-    if (petsc_own) continue;
-    {
-      PetscErrorCode ierr = PETSC_ERR_USER_INPUT;
-      char           msg[1024];
-      PetscCall(PetscSNPrintf(msg, sizeof(msg), "unknown option -%s%s%s%s: misspelt, or not an option of this command (see -help)", names[i],
-                              values[i] ? " " : "", values[i] ? values[i] : "", OptionsSource(src, sizeof(src))));
-      PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
-      SETERRQ(comm, ierr, "%s", msg);
-    }
-  }
-  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode OptionsPrintHelp(MPI_Comm comm)
-{
-  PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < nrecords; k++) {
-    const OptionRecord *r     = &records[k];
-    PetscBool           first = PETSC_TRUE;
-    for (PetscInt q = 0; q < k && first; q++) first = strcmp(records[q].section, r->section) ? PETSC_TRUE : PETSC_FALSE;
-    if (!first) continue; /* printed with its section */
-    PetscCall(PetscPrintf(comm, "%s:\n", r->section));
-    for (PetscInt q = k; q < nrecords; q++) {
-      const OptionRecord *o = &records[q];
-      if (strcmp(o->section, r->section)) continue;
-      PetscCall(PetscPrintf(comm, "  %-34s %s%s%s%s%s%s\n", o->key, o->dflt[0] ? "default " : "", o->dflt, o->units[0] ? " " : "", o->units,
-                            o->range[0] ? ", allowed " : "", o->range));
-      PetscCall(PetscPrintf(comm, "      %s\n", o->help));
-    }
-  }
+  PetscCall(OptionsArrayRaw(&sp, nmin, nmax, n, set, &raw));
+  all = raw;
+  for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++) PetscCall(OptionsParseBool(key, all, tok, &value[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

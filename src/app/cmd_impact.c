@@ -33,6 +33,7 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   PetscCall(OptionsReal("-particle_radius", "sphere radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->radius, NULL));
   PetscCall(OptionsReal("-impact_phase", "fraction of a step at which first touch falls", "[-]", 0.0, 1.0, RANGE_OPEN_HI, &set->phase, NULL));
   PetscCall(OptionsInt("-impact_max_steps", "give up after this many steps", 1, PETSC_MAX_INT, &set->max_steps, NULL));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   if (!vset) {
     *nv   = 1;
     v0[0] = set->v0;
@@ -119,15 +120,24 @@ PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(comm, &rank, &size));
+  OptionsSetCollect(PETSC_TRUE); /* every key once, values unread: help, and unknown keys first */
   PetscCall(ContactModelSetFromOptions(comm, &model));
   PetscCall(StepControlSetFromOptions(comm, &ctl));
   PetscCall(ImpactSetupSetFromOptions(comm, &set, &nv, v0));
+  PetscCall(ContactModelDestroy(&model));
+  OptionsSetCollect(PETSC_FALSE);
   if (help) {
+    PetscCall(PetscPrintf(comm,
+                          "usage: hdem impact [-key value ...] [-options_file_yaml DECK.yaml]\n"
+                          "One calibration impact per speed (a sphere on a wall, or two equal spheres), each a JSON object on standard output.\n"
+                          "Keys as a deck writes them (YAML, nested at underscores: contact: {e: 0.5} is contact_e) or on the command line. Units are SI.\n"));
     PetscCall(OptionsPrintHelp(comm));
-    PetscCall(ContactModelDestroy(&model));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(OptionsCheckUnused(comm));
+  PetscCall(ContactModelSetFromOptions(comm, &model));
+  PetscCall(StepControlSetFromOptions(comm, &ctl));
+  PetscCall(ImpactSetupSetFromOptions(comm, &set, &nv, v0));
   /* independent impacts: round-robin over the ranks, gathered on rank 0 */
   PetscCall(PetscCalloc1(nv * IMPACT_NFIELD, &buf));
   for (PetscInt i = rank; i < nv; i += size) {

@@ -12,52 +12,116 @@
 #include "decomp/collective.h"
 
 typedef struct {
-  EngineRunLimits lim;
-  char            dir[PETSC_MAX_PATH_LEN];
-  PetscInt        thermo_interval;
-  PetscReal       progress_seconds;
-  char            restart[PETSC_MAX_PATH_LEN]; /* FILE, latest or auto; empty: a fresh start */
-  PetscInt        ckpt_steps, ckpt_keep;       /* 0: no step cadence */
-  PetscReal       ckpt_wall;                   /* [s] of wall clock, 0: none */
-  PetscInt        snap_steps, snap_fields;     /* 0: no step cadence; fields: a mask over the particle store's table */
-  PetscReal       snap_time;                   /* [s] of simulated time, 0: none */
-  char            snap_list[512];              /* -snapshot_fields, parsed once the store exists */
+  EngineRunLimits   lim;
+  PetscBool         steps_set, time_set;
+  char              dir[PETSC_MAX_PATH_LEN];
+  PetscInt          thermo_interval;
+  PetscReal         thermo_period; /* [s] of simulated time, 0: none */
+  PetscBool         thermo_screen;
+  PetscReal         progress_seconds;
+  char              restart[PETSC_MAX_PATH_LEN]; /* FILE, latest or auto; empty: a fresh start */
+  PetscInt          ckpt_steps, ckpt_keep;       /* 0: no step cadence */
+  PetscReal         ckpt_wall;                   /* [s] of wall clock, 0: none */
+  PetscInt          snap_steps, snap_fields;     /* 0: no step cadence; fields: a mask over the particle store's table */
+  PetscReal         snap_time;                   /* [s] of simulated time, 0: none */
+  PetscInt          snap_frames;                 /* without a cadence: about this many over the run */
+  char              snap_list[512];              /* -snapshot_fields, parsed once the store exists */
+  OptionsViewFormat format;                      /* hdem check's */
 } RunControl;
 
-static PetscErrorCode RunControlSetFromOptions(MPI_Comm comm, RunControl *rc)
+static PetscErrorCode RunControlDefaults(RunControl *rc)
 {
-  PetscBool sset, tset;
-
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(rc, sizeof(*rc)));
   rc->lim.steps        = INT64_MAX;
   rc->lim.end_time     = PETSC_MAX_REAL;
   rc->thermo_interval  = 100;
+  rc->thermo_screen    = PETSC_TRUE;
   rc->progress_seconds = 10.0;
   rc->ckpt_keep        = 2;
+  rc->snap_frames      = 20;
   PetscCall(PetscStrncpy(rc->dir, "output", sizeof(rc->dir)));
   PetscCall(PetscStrncpy(rc->snap_list, "all", sizeof(rc->snap_list)));
-  PetscCall(OptionsSection("Run"));
-  PetscCall(OptionsInt64("-steps", "stop after this many steps from the start of the simulation", 0, INT64_MAX, &rc->lim.steps, &sset));
-  PetscCall(OptionsReal("-end_time", "stop at this simulated time", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->lim.end_time, &tset));
-  PetscCall(OptionsString("-output_dir", "where thermo.csv, final.h5 and summary.json go", rc->dir, sizeof(rc->dir), NULL));
-  PetscCall(OptionsInt("-thermo_interval", "steps between thermo lines", 1, PETSC_MAX_INT, &rc->thermo_interval, NULL));
-  PetscCall(OptionsReal("-progress_interval", "seconds between progress lines", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->progress_seconds, NULL));
-  PetscCall(OptionsString("-restart",
-                          "continue from a checkpoint: FILE, latest (the newest in DIR/checkpoints) or auto (latest if there is one, else a fresh start)",
-                          rc->restart, sizeof(rc->restart), NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunOutputsSetFromOptions(RunControl *rc, PetscBool *tiset, PetscBool *ssset, PetscBool *stset)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OptionsSection("Thermo and progress"));
+  PetscCall(OptionsInt("-thermo_interval", "steps between thermo rows (0: none; by default 0 when thermo_interval_time is given)", 0, PETSC_MAX_INT,
+                       &rc->thermo_interval, tiset));
+  PetscCall(OptionsReal("-thermo_interval_time", "simulated seconds between thermo rows (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &rc->thermo_period, NULL));
+  PetscCall(OptionsBool("-thermo_screen", "print the thermo rows as a table on standard output too", &rc->thermo_screen, NULL));
+  PetscCall(OptionsReal("-progress_interval", "wall-clock seconds between progress lines (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &rc->progress_seconds, NULL));
   PetscCall(OptionsSection("Checkpoints"));
   PetscCall(OptionsInt("-checkpoint_interval_steps", "steps between checkpoints (0: none)", 0, PETSC_MAX_INT, &rc->ckpt_steps, NULL));
   PetscCall(OptionsReal("-checkpoint_interval_walltime", "wall-clock seconds between checkpoints (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
                         &rc->ckpt_wall, NULL));
   PetscCall(OptionsInt("-checkpoint_keep", "how many of the newest checkpoints are kept", 1, PETSC_MAX_INT, &rc->ckpt_keep, NULL));
   PetscCall(OptionsSection("Snapshots"));
-  PetscCall(OptionsInt("-snapshot_interval_steps", "steps between snapshots (0: none)", 0, PETSC_MAX_INT, &rc->snap_steps, NULL));
+  PetscCall(OptionsInt("-snapshot_interval_steps", "steps between snapshots (0: none)", 0, PETSC_MAX_INT, &rc->snap_steps, ssset));
   PetscCall(
-    OptionsReal("-snapshot_interval_time", "simulated seconds between snapshots (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->snap_time, NULL));
+    OptionsReal("-snapshot_interval_time", "simulated seconds between snapshots (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->snap_time, stset));
+  PetscCall(OptionsInt("-snapshot_frames", "without an interval: snapshots at an even cadence, about this many over the run (0: none)", 0, 100000,
+                       &rc->snap_frames, NULL));
   PetscCall(OptionsString("-snapshot_fields", "comma list of snapshot fields: all, id, type, radius, velocity, angular_velocity, force (position always)",
                           rc->snap_list, sizeof(rc->snap_list), NULL));
-  PetscCheck(sset || tset, comm, PETSC_ERR_USER_INPUT, "give -steps N or -end_time T (deck keys steps, end_time)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunControlSetFromOptions(MPI_Comm comm, RunControl *rc, PetscBool check_only)
+{
+  PetscBool tiset, ssset, stset;
+
+  PetscFunctionBeginUser;
+  PetscCall(RunControlDefaults(rc));
+  PetscCall(OptionsSection("Run"));
+  PetscCall(OptionsInt64("-steps", "stop after this many steps from the start of the simulation", 0, INT64_MAX, &rc->lim.steps, &rc->steps_set));
+  PetscCall(OptionsDefaultText("-steps", "none"));
+  PetscCall(OptionsReal("-end_time", "stop at this simulated time", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->lim.end_time, &rc->time_set));
+  PetscCall(OptionsDefaultText("-end_time", "none"));
+  PetscCall(OptionsString("-output_dir", "where every output goes (relative: to the working directory)", rc->dir, sizeof(rc->dir), NULL));
+  PetscCall(OptionsPath("-restart",
+                        "continue from a checkpoint: FILE, latest (the newest in DIR/checkpoints) or auto (latest if there is one, else a fresh start)",
+                        rc->restart, sizeof(rc->restart), NULL));
+  PetscCall(RunOutputsSetFromOptions(rc, &tiset, &ssset, &stset));
+  if (check_only) {
+    PetscCall(OptionsSection("Check"));
+    PetscCall(OptionsEnum("-format", "hdem check's output: text (every key, its value and source), yaml (a deck that reproduces the run)", OptionsViewFormats,
+                          (PetscEnum *)&rc->format, NULL));
+  }
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(rc->steps_set || rc->time_set, comm, PETSC_ERR_USER_INPUT, "give -steps N or -end_time T (deck keys steps, end_time)");
+  if (rc->thermo_period > 0.0 && !tiset) rc->thermo_interval = 0;
+  if (!ssset && !stset && rc->snap_frames > 0) { /* an even cadence over the run's limit */
+    if (rc->time_set) rc->snap_time = rc->lim.end_time / (PetscReal)rc->snap_frames;
+    else rc->snap_steps = (PetscInt)PetscMax(1, rc->lim.steps / rc->snap_frames);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The banner's lines on the run's limits and outputs. */
+static PetscErrorCode RunPlan(const RunControl *rc, char *buf, size_t len)
+{
+  char lim[128] = "", thermo[128] = "", snap[128] = "none", ckpt[160] = "";
+
+  PetscFunctionBeginUser;
+  if (rc->steps_set) PetscCall(PetscSNPrintf(lim, sizeof(lim), "%" PetscInt64_FMT " steps", rc->lim.steps));
+  if (rc->time_set) PetscCall(PetscSNPrintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%st = %g s", rc->steps_set ? " or " : "", (double)rc->lim.end_time));
+  if (rc->thermo_interval > 0) PetscCall(PetscSNPrintf(thermo, sizeof(thermo), "every %" PetscInt_FMT " steps", rc->thermo_interval));
+  if (rc->thermo_period > 0.0)
+    PetscCall(PetscSNPrintf(thermo + strlen(thermo), sizeof(thermo) - strlen(thermo), "%severy %g s", thermo[0] ? " and " : "", (double)rc->thermo_period));
+  if (!thermo[0]) PetscCall(PetscStrncpy(thermo, "at the start and the end", sizeof(thermo)));
+  if (rc->snap_steps > 0) PetscCall(PetscSNPrintf(snap, sizeof(snap), "every %" PetscInt_FMT " steps", rc->snap_steps));
+  if (rc->snap_time > 0.0) PetscCall(PetscSNPrintf(snap, sizeof(snap), "%severy %g s", rc->snap_steps > 0 ? "and " : "", (double)rc->snap_time));
+  if (rc->ckpt_steps > 0) PetscCall(PetscSNPrintf(ckpt, sizeof(ckpt), "every %" PetscInt_FMT " steps, ", rc->ckpt_steps));
+  if (rc->ckpt_wall > 0.0) PetscCall(PetscSNPrintf(ckpt + strlen(ckpt), sizeof(ckpt) - strlen(ckpt), "every %.0f s of wall clock, ", (double)rc->ckpt_wall));
+  PetscCall(PetscStrlcat(ckpt, ckpt[0] ? "at the end and on a signal" : "on a signal", sizeof(ckpt)));
+  PetscCall(PetscSNPrintf(buf, len, "  run to      %s\n  output      %s: thermo %s; snapshots %s; checkpoints %s; final state at the end\n", lim, rc->dir,
+                          thermo, snap, ckpt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,38 +176,68 @@ static PetscErrorCode RestartResolve(MPI_Comm comm, const RunControl *rc, char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The deck into the options database, the command line over it. */
-static PetscErrorCode RunReadDeck(MPI_Comm comm, const char *deck, int argc, char **argv)
-{
-  FILE          *fp = fopen(deck, "r");
-  PetscErrorCode ierr;
-
-  PetscFunctionBeginUser;
-  PetscCheck(fp, comm, PETSC_ERR_FILE_OPEN, "cannot open deck %s", deck);
-  fclose(fp);
-  PetscCall(OptionsSetDeck(deck));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscOptionsInsertFileYAML(comm, NULL, deck, PETSC_TRUE);
-  PetscCall(PetscPopErrorHandler());
-  PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "deck %s is not valid YAML (or not a mapping of keys)", deck);
-  PetscCall(PetscOptionsInsert(NULL, &argc, &argv, NULL)); /* the command line overrides the deck */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The outputs, in the order they write and finish. */
-static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const char *options, PetscInt *n, Monitor mons[])
+/* The outputs, in the order they start, write and finish: the banner
+ * first, the closing report last. */
+static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const char *options, const char *plan, OutputTally *tally, PetscInt *n, Monitor mons[])
 {
   PetscFunctionBeginUser;
   *n = 0;
+  PetscCall(PetscMemzero(tally, sizeof(*tally)));
+  PetscCall(PetscStrncpy(tally->dir, rc->dir, sizeof(tally->dir)));
+  PetscCall(BannerMonitorCreate(comm, plan, &mons[(*n)++]));
   PetscCall(SignalsMonitorCreate(&mons[(*n)++]));
-  PetscCall(ThermoMonitorCreate(comm, rc->dir, rc->thermo_interval, &mons[(*n)++]));
+  PetscCall(ThermoMonitorCreate(comm, rc->dir, rc->thermo_interval, rc->thermo_period, rc->thermo_screen, &mons[(*n)++]));
   if (rc->snap_steps > 0 || rc->snap_time > 0.0)
-    PetscCall(SnapshotMonitorCreate(comm, rc->dir, rc->snap_steps, rc->snap_time, rc->snap_fields, options, &mons[(*n)++]));
-  PetscCall(
-    CheckpointMonitorCreate(comm, rc->dir, rc->ckpt_steps, rc->ckpt_wall, rc->ckpt_keep, options, &mons[(*n)++])); /* signals checkpoint even with no cadence */
+    PetscCall(SnapshotMonitorCreate(comm, rc->dir, rc->snap_steps, rc->snap_time, rc->snap_fields, options, tally, &mons[(*n)++]));
+  PetscCall(CheckpointMonitorCreate(comm, rc->dir, rc->ckpt_steps, rc->ckpt_wall, rc->ckpt_keep, options, tally,
+                                    &mons[(*n)++])); /* signals checkpoint even with no cadence */
   PetscCall(ProgressMonitorCreate(comm, rc->progress_seconds, &rc->lim, &mons[(*n)++]));
-  PetscCall(FinalMonitorCreate(comm, rc->dir, options, &mons[(*n)++]));
+  PetscCall(FinalMonitorCreate(comm, rc->dir, options, tally, &mons[(*n)++]));
   PetscCall(SummaryMonitorCreate(comm, rc->dir, &mons[(*n)++]));
+  PetscCall(ReportMonitorCreate(comm, tally, &mons[(*n)++]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every key of the command read once without values: what -help lists,
+ * and what the check for unknown keys knows, before any value is used. */
+static PetscErrorCode RunCollect(MPI_Comm comm, PetscBool check_only)
+{
+  RunControl rc;
+  Engine     e;
+
+  PetscFunctionBeginUser;
+  OptionsSetCollect(PETSC_TRUE);
+  PetscCall(RunControlSetFromOptions(comm, &rc, check_only));
+  PetscCall(EngineSetFromOptions(comm, PETSC_TRUE, &e));
+  PetscCall(EngineDestroy(&e));
+  OptionsSetCollect(PETSC_FALSE);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunHelp(MPI_Comm comm, PetscBool check_only)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm,
+                        "usage: hdem %s DECK.yaml [-key value ...]\n"
+                        "%s\n"
+                        "Keys, as a deck writes them (YAML, nested at underscores: contact: {e: 0.5} is contact_e) or on the command line\n"
+                        "(-contact_e 0.5, over the deck's). Relative paths in a deck are taken from the deck's folder. Units are SI.\n",
+                        check_only ? "check" : "run",
+                        check_only ? "Checks the deck as hdem run would, writes nothing, and prints the effective configuration (-format text|yaml)."
+                                   : "Runs a simulation; under MPI: mpirun -np N hdem run DECK.yaml."));
+  PetscCall(OptionsPrintHelp(comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* hdem check: the effective configuration and, as text, what follows from it. */
+static PetscErrorCode RunCheck(MPI_Comm comm, const RunControl *rc, const char *restart, Engine *e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OptionsView(comm, rc->format, PETSC_STDOUT));
+  if (rc->format == OPTIONS_VIEW_YAML) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscPrintf(comm, "Derived:\n"));
+  if (restart[0]) PetscCall(PetscPrintf(comm, "restart from    %s (particles, skin and state from there)\n", restart));
+  else PetscCall(CheckPrint(e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -151,40 +245,40 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
 {
   Engine       e;
   RunControl   rc;
-  char         restart[PETSC_MAX_PATH_LEN];
+  OutputTally  tally;
+  char         restart[PETSC_MAX_PATH_LEN], plan[1024];
   char        *options = NULL;
-  Monitor      mons[8];
+  Monitor      mons[10];
   PetscInt     nmon;
   EngineRunEnd end;
 
   PetscFunctionBeginUser;
   *status = 0;
-  if (deck) PetscCall(RunReadDeck(comm, deck, argc, argv));
-  else PetscCheck(help, comm, PETSC_ERR_USER_INPUT, "usage: hdem %s DECK.yaml [-key value ...]", check_only ? "check" : "run");
-  PetscCall(RunControlSetFromOptions(comm, &rc));
-  if (!check_only && !help) PetscCall(SignalsInstall()); /* before the set-up: a signal then stops at the first step */
+  if (deck) PetscCall(OptionsReadDeck(comm, deck, argc, argv));
+  else
+    PetscCheck(help, comm, PETSC_ERR_USER_INPUT, "usage: hdem %s DECK.yaml [-key value ...] (hdem %s -help lists the keys)", check_only ? "check" : "run",
+               check_only ? "check" : "run");
+  PetscCall(RunCollect(comm, check_only));
+  if (help) PetscCall(RunHelp(comm, check_only));
+  if (help) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(OptionsCheckUnused(comm)); /* an unknown key is usually the cause of what follows: said first */
+  PetscCall(RunControlSetFromOptions(comm, &rc, check_only));
+  if (!check_only) PetscCall(SignalsInstall()); /* before the set-up: a signal then stops at the first step */
   PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
   PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
-  if (help) {
-    PetscCall(OptionsPrintHelp(comm));
-    PetscCall(EngineDestroy(&e));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(SnapshotFieldsParse(&e.p.st, rc.snap_list, &rc.snap_fields));
-  PetscCall(OptionsCheckUnused(comm));
   if (check_only) {
-    if (restart[0]) PetscCall(PetscPrintf(comm, "restart from    %s (particles, skin and state from there)\n", restart));
-    else PetscCall(CheckPrint(&e));
+    PetscCall(RunCheck(comm, &rc, restart, &e));
     PetscCall(EngineDestroy(&e));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscOptionsGetAll(NULL, &options));
-  if (restart[0]) {
-    PetscCall(CheckpointRead(&e, restart));
-    PetscCall(PetscPrintf(comm, "hdem: continuing from %s at step %" PetscInt64_FMT ", t = %g s\n", restart, e.step, (double)e.t));
-  } else PetscCall(EngineSetUp(&e));
+  if (restart[0]) PetscCall(CheckpointRead(&e, restart));
+  else PetscCall(EngineSetUp(&e));
   PetscCall(OutputDirCreate(comm, "-output_dir ", rc.dir));
-  PetscCall(RunMonitors(comm, &rc, options, &nmon, mons));
+  PetscCall(RunPlan(&rc, plan, sizeof(plan)));
+  if (restart[0]) PetscCall(PetscSNPrintf(plan + strlen(plan), sizeof(plan) - strlen(plan), "  continued   from %s\n", restart));
+  PetscCall(RunMonitors(comm, &rc, options, plan, &tally, &nmon, mons));
   PetscCall(EngineRun(&e, &rc.lim, restart[0] ? PETSC_FALSE : PETSC_TRUE, nmon, mons, &end));
   for (PetscInt k = 0; k < nmon; k++) PetscCall(MonitorDestroy(&mons[k]));
   PetscCall(PetscFree(options));

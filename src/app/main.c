@@ -1,4 +1,5 @@
 /* hdem: the driver.  hdem COMMAND [options]; see hdem -help. */
+#include <signal.h>
 #include <stdlib.h>
 #if defined(__GLIBC__)
   #include <malloc.h>
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
   if (!strcmp(cmd, "help")) help = PETSC_TRUE, cmd = "";
   ierr = PetscInitialize(&argc, &argv, NULL, NULL);
   if (ierr) return 1;
+  signal(SIGPIPE, SIG_DFL); /* output piped into head: end quietly, as any command-line tool, not as PETSc's crash */
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-hdem_traceback", &trace, NULL));
   PetscCall(PetscPushErrorHandler(ErrorHandler, &trace));
   if (!strcmp(cmd, "impact")) ierr = CommandImpact(PETSC_COMM_WORLD, help);

@@ -6,10 +6,10 @@ const char *const InsertionModes[] = {"lattice", "random", "lammps", "InsertionM
 PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
 {
   PetscInt  n, nval = 0, nwt = 0;
-  PetscBool vset, wset;
+  PetscBool vset, wset, r1set, dset[5];
+  PetscReal r1 = 1e-3;
 
   PetscFunctionBeginUser;
-  (void)comm;
   PetscCall(PetscMemzero(ins, sizeof(*ins)));
   ins->mode    = INSERTION_LATTICE;
   ins->rd.type = RADIUS_UNIFORM;
@@ -29,20 +29,35 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   PetscCall(OptionsRealArray("-insert_velocity", "initial velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->v0, &n, NULL));
   PetscCall(
     OptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->vrand, NULL));
-  PetscCall(OptionsEnum("-insert_radius_distribution", "radius distribution", RadiusDistributionTypes, (PetscEnum *)&ins->rd.type, NULL));
-  PetscCall(OptionsReal("-insert_radius_min", "smallest radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.min, NULL));
-  PetscCall(OptionsReal("-insert_radius_max", "largest radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.max, NULL));
-  PetscCall(
-    OptionsReal("-insert_radius_mean", "mean (normal) or median (lognormal) radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.mean, NULL));
+  PetscCall(OptionsReal("-insert_radius", "one radius for every particle (instead of the radius_* keys)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &r1, &r1set));
+  PetscCall(OptionsDefaultText("-insert_radius", "none: the radius_* keys"));
+  PetscCall(OptionsEnum("-insert_radius_distribution", "radius distribution", RadiusDistributionTypes, (PetscEnum *)&ins->rd.type, &dset[0]));
+  PetscCall(OptionsReal("-insert_radius_min", "smallest radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.min, &dset[1]));
+  PetscCall(OptionsReal("-insert_radius_max", "largest radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.max, &dset[2]));
+  PetscCall(OptionsReal("-insert_radius_mean", "mean (normal) or median (lognormal) radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.mean,
+                        &dset[3]));
   PetscCall(OptionsReal("-insert_radius_sigma", "standard deviation (normal: of r [m]; lognormal: of ln r)", "", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &ins->rd.sigma, NULL));
+                        &ins->rd.sigma, &dset[4]));
   PetscCall(OptionsRealArray("-insert_radius_values", "radii of the discrete distribution", "[m]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED,
                              ins->rd.values, &nval, &vset));
   PetscCall(
     OptionsRealArray("-insert_radius_weights", "their weights", "[-]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->rd.weights, &nwt, &wset));
   PetscCall(OptionsInt("-insert_type", "particle type of the lattice and random fills", 0, LOCAL_INT_MAX, &ins->type, NULL)); /* stored in 32 bits */
-  PetscCall(OptionsString("-insert_file", "LAMMPS atom_style sphere data file (lammps)", ins->file, sizeof(ins->file), &ins->file_set));
+  PetscCall(OptionsPath("-insert_file", "LAMMPS atom_style sphere data file (lammps); relative in a deck: to the deck's folder", ins->file, sizeof(ins->file),
+                        &ins->file_set));
   PetscCall(OptionsInt("-insert_frozen_type", "LAMMPS atom type that does not move (a chute's base)", PETSC_MIN_INT, PETSC_MAX_INT, &ins->frozen_type, NULL));
+  PetscCall(OptionsDefaultText("-insert_region_lo", "the domain's"));
+  PetscCall(OptionsDefaultText("-insert_region_hi", "the domain's"));
+  PetscCall(OptionsDefaultText("-insert_radius_values", "none"));
+  PetscCall(OptionsDefaultText("-insert_radius_weights", "all 1"));
+  PetscCall(OptionsDefaultText("-insert_frozen_type", "none"));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
+  if (r1set) {
+    PetscCheck(!(dset[0] || dset[1] || dset[2] || dset[3] || dset[4] || vset || wset), comm, PETSC_ERR_USER_INPUT,
+               "give either -insert_radius (one size) or the -insert_radius_* keys (a distribution), not both");
+    ins->rd.type = RADIUS_UNIFORM;
+    ins->rd.min = ins->rd.max = ins->rd.mean = r1;
+  }
   ins->rd.ndiscrete = vset ? nval : 0;
   PetscCheck(!vset || !wset || nval == nwt, comm, PETSC_ERR_USER_INPUT,
              "-insert_radius_values has %" PetscInt_FMT " entries but -insert_radius_weights %" PetscInt_FMT, nval, nwt);

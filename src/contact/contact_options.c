@@ -27,7 +27,16 @@ static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model
                              PETSC_MAX_REAL, RANGE_CLOSED, td, &ntd, &tdset));
   PetscCall(OptionsRealArray("-contact_table_force", "forces at those overlaps, from 0, increasing (law table)", "[N]", 1, 4096, PETSC_MIN_REAL, PETSC_MAX_REAL,
                              RANGE_CLOSED, tf, &ntf, &tfset));
-  PetscCall(OptionsString("-contact_table_file", "two-column file: overlap [m], force [N] (law table)", file, sizeof(file), &fileset));
+  PetscCall(OptionsPath("-contact_table_file", "two-column file: overlap [m], force [N] (law table)", file, sizeof(file), &fileset));
+  PetscCall(OptionsDefaultText("-contact_k", "hertz: from the material; linear, power: required"));
+  PetscCall(OptionsDefaultText("-contact_poly_k", "required with law poly"));
+  PetscCall(OptionsDefaultText("-contact_poly_p", "required with law poly"));
+  PetscCall(OptionsDefaultText("-contact_table_delta", "none"));
+  PetscCall(OptionsDefaultText("-contact_table_force", "none"));
+  if (OptionsCollecting()) {
+    PetscCall(PetscFree2(td, tf));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
 
   model->hertz_from_material = PETSC_FALSE;
   switch (type) {
@@ -110,6 +119,8 @@ static PetscErrorCode DampingSetFromOptions(MPI_Comm comm, ContactModel *model)
                         (PetscEnum *)&dmp->separation, NULL));
   PetscCall(OptionsReal("-contact_v_imp_min", "floor on the impact speed of the speed-scaled laws (Hunt-Crossley family, constant_damper)", "[m/s]", 0.0,
                         PETSC_MAX_REAL, RANGE_OPEN, &dmp->v_imp_min, NULL));
+  PetscCall(OptionsDefaultText("-contact_damping_coeff", "from -contact_e"));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(!(eset && cset), comm, PETSC_ERR_USER_INPUT, "give either -contact_e or -contact_damping_coeff, not both");
   PetscCheck(!(dmp->type == DAMPING_NONE && (eset || cset)), comm, PETSC_ERR_USER_INPUT,
              "-contact_damping none takes neither -contact_e nor -contact_damping_coeff");
@@ -136,6 +147,8 @@ static PetscErrorCode TangentialSetFromOptions(MPI_Comm comm, ContactModel *mode
   PetscCall(
     OptionsReal("-contact_kt", "constant tangential stiffness (default 2/7 of a linear law's k)", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &tg->kt, &ktset));
   PetscCall(OptionsReal("-contact_tangential_damping", "damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->zeta, NULL));
+  PetscCall(OptionsDefaultText("-contact_kt", "2/7 of k with law linear; required with constant stiffness otherwise"));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   if (tg->stiffness == TANGENTIAL_CONSTANT && tg->mu > 0.0) {
     PetscCheck(tg->kt > 0.0 || ktset, comm, PETSC_ERR_USER_INPUT, "-contact_tangential_stiffness constant with -contact_law %s needs -contact_kt [N/m]",
                NormalLawTypes[model->law.type]);
@@ -174,6 +187,8 @@ PetscErrorCode StepControlSetFromOptions(MPI_Comm comm, StepControl *ctl)
                         &ctl->stability_factor, NULL));
   PetscCall(OptionsReal("-timestep_growth", "largest ratio of a step to the previous one", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED, &ctl->growth, NULL));
   PetscCall(OptionsReal("-timestep_dt_max", "cap on the adaptive step", "[s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ctl->dt_max, NULL));
+  PetscCall(OptionsDefaultText("-timestep_dt", "required with mode fixed"));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(ctl->mode == TIMESTEP_FIXED || !dtset, comm, PETSC_ERR_USER_INPUT, "-timestep_dt needs -timestep_mode fixed");
   PetscCheck(ctl->mode != TIMESTEP_FIXED || dtset, comm, PETSC_ERR_USER_INPUT, "-timestep_mode fixed needs -timestep_dt [s]");
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,8 +1,8 @@
 /* A run's engine from the options database: the model, the step control,
  * the domain and its process grid (shaped by where the particles will be),
  * the walls, the load balance, gravity, the lists' skin and the particles
- * (bodies/insert.h).  Every key is read (and checked) before anything is
- * built. */
+ * (bodies/insert.h).  Every key but the walls' is read (and checked)
+ * before anything is built; collecting (io/options.h), nothing is. */
 #include "engine/setup.h"
 #include "contact/contact_options.h"
 #include "bodies/insert.h"
@@ -31,6 +31,9 @@ static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, DomainKeys *dk)
   PetscCall(OptionsBoolArray("-domain_periodic", "periodic along x, y, z", 3, 3, dk->periodic, &n, NULL));
   PetscCall(OptionsIntArray("-domain_grid", "ranks along x, y, z (0: chosen from where the particles are)", 3, 3, 0, 1 << 20, dk->grid, &n, NULL));
   PetscCall(OptionsBool("-domain_walls", "plane walls on the faces of the non-periodic axes", &dk->faces, NULL));
+  PetscCall(OptionsDefaultText("-domain_lo", "required"));
+  PetscCall(OptionsDefaultText("-domain_hi", "required"));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(loset && hiset, comm, PETSC_ERR_USER_INPUT, "the deck needs domain: {lo: [x, y, z], hi: [x, y, z]} (-domain_lo, -domain_hi) [m]");
   for (int a = 0; a < 3; a++)
     PetscCheck(dk->hi[a] > dk->lo[a], comm, PETSC_ERR_USER_INPUT, "-domain_hi must exceed -domain_lo on every axis (axis %d: %g <= %g)", a, (double)dk->hi[a],
@@ -108,7 +111,12 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(OptionsSection("Forces and neighbours"));
   PetscCall(OptionsRealArray("-gravity", "gravitational acceleration", "[m/s^2]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, e->gravity, &n, NULL));
   PetscCall(OptionsReal("-neighbor_skin", "Verlet skin (default 0.1 of the largest diameter)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &skin, &skinset));
+  PetscCall(OptionsDefaultText("-neighbor_skin", "0.1 of the largest diameter"));
   PetscCall(InsertionSetFromOptions(comm, &ins));
+  if (OptionsCollecting()) {
+    PetscCall(PlanesSetFromOptions(comm, NULL, dk.faces, &e->planes));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (insert && (!dk.grid[0] || !dk.grid[1] || !dk.grid[2])) { /* shaped by where the particles are, not the box */
     PetscReal   len[3];
     PetscMPIInt size, dims[3];

@@ -1,9 +1,33 @@
 #include "geometry/planes.h"
 #include "io/options.h"
 
+/* Keys wall0_* .. wall7_*: read first (help shows wall0's, the others only
+ * when given); then the faces' walls and the deck's, in that order. */
 PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool faces, Planes *pl)
 {
+  PetscReal nrm[PLANES_DECK_MAX][3], pt[PLANES_DECK_MAX][3];
+  PetscBool nset[PLANES_DECK_MAX], pset[PLANES_DECK_MAX];
+
   PetscFunctionBeginUser;
+  PetscCall(OptionsSection("Walls"));
+  for (PetscInt k = 0; k < PLANES_DECK_MAX; k++) {
+    char     kn[64], kp[64];
+    PetscInt nn, np;
+    PetscCall(PetscSNPrintf(kn, sizeof(kn), "-wall%" PetscInt_FMT "_normal", k));
+    PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_point", k));
+    for (int c = 0; c < 3; c++) nrm[k][c] = pt[k][c] = 0.0;
+    OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
+    PetscCall(OptionsRealArray(kn, "wallN (N = 0..7): normal of a plane wall, pointing into the particles (the wall is infinite and one-sided)", "[-]", 3, 3,
+                               PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, nrm[k], &nn, &nset[k]));
+    PetscCall(
+      OptionsRealArray(kp, "wallN (N = 0..7): a point on the plane wall", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, pt[k], &np, &pset[k]));
+    OptionsQuiet(PETSC_FALSE);
+    if (k == 0) {
+      PetscCall(OptionsDefaultText(kn, "none"));
+      PetscCall(OptionsDefaultText(kp, "0,0,0"));
+    }
+  }
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   pl->n = 0;
   if (faces)
     for (int a = 0; a < 3; a++) {
@@ -16,25 +40,15 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
       }
     }
   for (PetscInt k = 0; k < PLANES_DECK_MAX; k++) {
-    char      kn[64], kp[64];
-    PetscReal nrm[3], pt[3] = {0, 0, 0}, len;
-    PetscInt  nn, np;
-    PetscBool nset, pset;
-    PetscCall(PetscSNPrintf(kn, sizeof(kn), "-wall%" PetscInt_FMT "_normal", k));
-    PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_point", k));
-    for (int c = 0; c < 3; c++) nrm[c] = 0.0;
-    PetscCall(OptionsSection("Walls"));
-    PetscCall(
-      OptionsRealArray(kn, "normal of a plane wall, pointing into the particles", "[-]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, nrm, &nn, &nset));
-    PetscCall(OptionsRealArray(kp, "a point on the plane wall", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, pt, &np, &pset));
-    if (!nset && !pset) continue;
-    PetscCheck(nset, comm, PETSC_ERR_USER_INPUT, "%s is given without %s", kp, kn);
-    len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-    PetscCheck(len > 0.0, comm, PETSC_ERR_USER_INPUT, "%s must not be zero", kn);
+    PetscReal len;
+    if (!nset[k] && !pset[k]) continue;
+    PetscCheck(nset[k], comm, PETSC_ERR_USER_INPUT, "-wall%" PetscInt_FMT "_point is given without -wall%" PetscInt_FMT "_normal", k, k);
+    len = sqrt(nrm[k][0] * nrm[k][0] + nrm[k][1] * nrm[k][1] + nrm[k][2] * nrm[k][2]);
+    PetscCheck(len > 0.0, comm, PETSC_ERR_USER_INPUT, "-wall%" PetscInt_FMT "_normal must not be zero", k);
     PetscCheck(pl->n < PLANES_MAX, comm, PETSC_ERR_USER_INPUT, "at most %d walls", PLANES_MAX);
     for (int c = 0; c < 3; c++) {
-      pl->w[pl->n].n[c] = nrm[c] / len;
-      pl->w[pl->n].p[c] = pt[c];
+      pl->w[pl->n].n[c] = nrm[k][c] / len;
+      pl->w[pl->n].p[c] = pt[k][c];
     }
     pl->n++;
   }

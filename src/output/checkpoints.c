@@ -11,6 +11,7 @@ typedef struct {
   PetscReal      wall;
   const char    *options;
   PetscLogDouble last; /* wall clock of the last one */
+  OutputTally   *tally;
 } Checkpoints;
 
 /* The directory, with temporaries a kill left removed; a fresh start
@@ -55,13 +56,13 @@ static PetscErrorCode CheckpointsWrite(Monitor m, Engine *e, PetscInt req, Petsc
   char         path[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
+  (void)req;
   PetscCall(CheckpointDirPath(ck->dir, e->step, path, sizeof(path)));
   PetscCall(CheckpointWrite(e, path, ck->options));
   PetscCall(CheckpointDirPrune(e->grid.comm, ck->dir, ck->keep));
   ck->last = elapsed;
-  if (req == ENGINE_REQUEST_STOP)
-    PetscCall(PetscPrintf(e->grid.comm, "hdem: signal received: checkpoint written at step %" PetscInt64_FMT "; continue with -restart latest (exit code %d)\n",
-                          e->step, HDEM_EXIT_CHECKPOINTED));
+  ck->tally->checkpoints++;
+  ck->tally->checkpoint_step = e->step;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -86,7 +87,8 @@ static PetscErrorCode CheckpointsDestroy(Monitor m)
 static const MonitorOps CheckpointsOps = {"checkpoints",  PETSC_TRUE,       CheckpointsStart,  CheckpointsRequest,
                                           CheckpointsDue, CheckpointsWrite, CheckpointsFinish, CheckpointsDestroy};
 
-PetscErrorCode CheckpointMonitorCreate(MPI_Comm comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep, const char *options, Monitor *m)
+PetscErrorCode CheckpointMonitorCreate(MPI_Comm comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep, const char *options, OutputTally *tally,
+                                       Monitor *m)
 {
   Checkpoints *ck;
 
@@ -94,7 +96,7 @@ PetscErrorCode CheckpointMonitorCreate(MPI_Comm comm, const char *dir, PetscInt 
   (void)comm;
   PetscCall(PetscNew(&ck));
   PetscCall(PetscStrncpy(ck->dir, dir, sizeof(ck->dir)));
-  ck->steps = steps, ck->wall = wall, ck->keep = keep, ck->options = options;
+  ck->steps = steps, ck->wall = wall, ck->keep = keep, ck->options = options, ck->tally = tally;
   PetscCall(MonitorCreate(&CheckpointsOps, ck, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -9,24 +9,45 @@
 #include "engine/run.h"
 #include "io/snapshot.h"
 
-/* DIR/thermo.csv: a row every interval steps and at the end; on a restart
- * the file is cut back to the checkpoint's step and continued. */
-PETSC_EXTERN PetscErrorCode ThermoMonitorCreate(MPI_Comm, const char *dir, PetscInt interval, Monitor *);
-/* A progress line with ETA on rank 0 every `seconds` of wall clock. */
+/* What the run has written, kept by the monitors that write it, for the
+ * closing report. */
+typedef struct {
+  char       dir[PETSC_MAX_PATH_LEN];
+  PetscInt   snapshots;   /* frames in DIR/snapshots.xdmf, -1: no snapshots */
+  PetscInt   checkpoints; /* written by this run */
+  PetscInt64 checkpoint_step;
+  PetscBool  final;
+} OutputTally;
+
+/* DIR/thermo.csv: a row every `interval` steps and each time the simulated
+ * time crosses a multiple of `period` (0: off), at the start and at the
+ * end; on a restart the file is cut back to the checkpoint's step and
+ * continued.  With screen, rank 0 prints the rows as a table too. */
+PETSC_EXTERN PetscErrorCode ThermoMonitorCreate(MPI_Comm, const char *dir, PetscInt interval, PetscReal period, PetscBool screen, Monitor *);
+/* A progress line on rank 0 every `seconds` of wall clock, with the time
+ * left from the rate over the last minute or so. */
 PETSC_EXTERN PetscErrorCode ProgressMonitorCreate(MPI_Comm, PetscReal seconds, const EngineRunLimits *, Monitor *);
 /* DIR/snapshots/ and snapshots.xdmf: every `steps` steps and/or each time
  * the simulated time crosses a multiple of `period` (0: off); fields: a
  * mask over the particle store (io/snapshot.h). */
-PETSC_EXTERN PetscErrorCode SnapshotMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal period, PetscInt fields, const char *options, Monitor *);
+PETSC_EXTERN PetscErrorCode SnapshotMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal period, PetscInt fields, const char *options,
+                                                  OutputTally *, Monitor *);
 /* DIR/checkpoints/: every `steps` steps, every `wall` seconds of wall clock
  * (0: off), on a request (a signal: then the run stops, exit code
  * HDEM_EXIT_CHECKPOINTED) and, with a cadence, at the end; the newest
  * `keep` kept. */
-PETSC_EXTERN PetscErrorCode CheckpointMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep, const char *options, Monitor *);
+PETSC_EXTERN PetscErrorCode CheckpointMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep, const char *options,
+                                                    OutputTally *, Monitor *);
 /* DIR/final.h5 and final.xdmf at the end of a run that was not stopped. */
-PETSC_EXTERN PetscErrorCode FinalMonitorCreate(MPI_Comm, const char *dir, const char *options, Monitor *);
+PETSC_EXTERN PetscErrorCode FinalMonitorCreate(MPI_Comm, const char *dir, const char *options, OutputTally *, Monitor *);
 /* DIR/summary.json at the end. */
 PETSC_EXTERN PetscErrorCode SummaryMonitorCreate(MPI_Comm, const char *dir, Monitor *);
+/* Rank 0's log: a banner at the start (what runs, on what, with which
+ * model and step, then the driver's text `plan` on limits and outputs),
+ * the first monitor; a closing block at the end (status, steps, time,
+ * rate, where each output is), the last. */
+PETSC_EXTERN PetscErrorCode BannerMonitorCreate(MPI_Comm, const char *plan, Monitor *);
+PETSC_EXTERN PetscErrorCode ReportMonitorCreate(MPI_Comm, OutputTally *, Monitor *);
 
 /* What snapshots and the final state write of an engine: its particles,
  * the walls as rank 0's rows (wn, wp: room for 3 PLANES_MAX each). */

@@ -18,6 +18,7 @@ typedef struct {
   PetscReal      period;
   const char    *options;
   SnapshotSeries series;
+  OutputTally   *tally;
 } Snapshots;
 
 /* A fresh run's first snapshot is its start; a restart keeps the series up
@@ -28,6 +29,7 @@ static PetscErrorCode SnapshotsStart(Monitor m, Engine *e, PetscBool fresh)
 
   PetscFunctionBeginUser;
   PetscCall(SnapshotSeriesCreate(e->grid.comm, sn->dir, fresh ? -1 : e->step, &e->p.st, &sn->series));
+  sn->tally->snapshots = sn->series.n;
   if (fresh) PetscCall(m->ops->write(m, e, ENGINE_REQUEST_NONE, 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -54,6 +56,7 @@ static PetscErrorCode SnapshotsWrite(Monitor m, Engine *e, PetscInt req, PetscLo
   EngineCheckWhole(e);
   OutputStateView(e, sn->options, wn, wp, &v);
   PetscCall(SnapshotWrite(e->grid.comm, &sn->series, sn->fields, &v));
+  sn->tally->snapshots = sn->series.n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -69,7 +72,8 @@ static PetscErrorCode SnapshotsDestroy(Monitor m)
 
 static const MonitorOps SnapshotsOps = {"snapshots", PETSC_TRUE, SnapshotsStart, NULL, SnapshotsDue, SnapshotsWrite, NULL, SnapshotsDestroy};
 
-PetscErrorCode SnapshotMonitorCreate(MPI_Comm comm, const char *dir, PetscInt steps, PetscReal period, PetscInt fields, const char *options, Monitor *m)
+PetscErrorCode SnapshotMonitorCreate(MPI_Comm comm, const char *dir, PetscInt steps, PetscReal period, PetscInt fields, const char *options, OutputTally *tally,
+                                     Monitor *m)
 {
   Snapshots *sn;
 
@@ -77,14 +81,15 @@ PetscErrorCode SnapshotMonitorCreate(MPI_Comm comm, const char *dir, PetscInt st
   (void)comm;
   PetscCall(PetscNew(&sn));
   PetscCall(PetscStrncpy(sn->dir, dir, sizeof(sn->dir)));
-  sn->steps = steps, sn->period = period, sn->fields = fields, sn->options = options;
+  sn->steps = steps, sn->period = period, sn->fields = fields, sn->options = options, sn->tally = tally;
   PetscCall(MonitorCreate(&SnapshotsOps, sn, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 typedef struct {
-  char        dir[PETSC_MAX_PATH_LEN];
-  const char *options;
+  char         dir[PETSC_MAX_PATH_LEN];
+  const char  *options;
+  OutputTally *tally;
 } Final;
 
 /* What only stepping needs is released first, so the output does not stack
@@ -100,6 +105,7 @@ static PetscErrorCode FinalFinish(Monitor m, Engine *e, const EngineRunEnd *end)
   PetscCall(EngineFinish(e));
   OutputStateView(e, fi->options, wn, wp, &v);
   PetscCall(SnapshotWriteFinal(e->grid.comm, fi->dir, &v));
+  fi->tally->final = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -118,7 +124,7 @@ static PetscErrorCode FinalDestroy(Monitor m)
 
 static const MonitorOps FinalOps = {"final", PETSC_FALSE, NULL, NULL, FinalDue, NULL, FinalFinish, FinalDestroy};
 
-PetscErrorCode FinalMonitorCreate(MPI_Comm comm, const char *dir, const char *options, Monitor *m)
+PetscErrorCode FinalMonitorCreate(MPI_Comm comm, const char *dir, const char *options, OutputTally *tally, Monitor *m)
 {
   Final *fi;
 
@@ -126,7 +132,7 @@ PetscErrorCode FinalMonitorCreate(MPI_Comm comm, const char *dir, const char *op
   (void)comm;
   PetscCall(PetscNew(&fi));
   PetscCall(PetscStrncpy(fi->dir, dir, sizeof(fi->dir)));
-  fi->options = options;
+  fi->options = options, fi->tally = tally;
   PetscCall(MonitorCreate(&FinalOps, fi, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

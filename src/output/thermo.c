@@ -1,15 +1,36 @@
-/* thermo.csv: one row of energies and counters at the thermo cadence. */
+/* thermo.csv: one row of energies and counters at the thermo cadence, and
+ * the same as a table on rank 0's standard output. */
 #include "output/output.h"
 #include "io/atomicfile.h"
 #include "decomp/collective.h"
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct {
-  char     dir[PETSC_MAX_PATH_LEN];
-  PetscInt interval;
-  FILE    *fp; /* rank 0 */
+  MPI_Comm   comm;
+  char       dir[PETSC_MAX_PATH_LEN];
+  PetscInt   interval; /* steps, 0: none */
+  PetscReal  period;   /* simulated seconds, 0: none */
+  PetscBool  screen;
+  PetscInt   rows;      /* printed, for the header's repeats */
+  PetscInt64 last_step; /* of the last row */
+  FILE      *fp;        /* rank 0 */
 } Thermo;
+
+/* The table's columns, every 40 rows again. */
+static PetscErrorCode ThermoScreenRow(Thermo *th, const Engine *e, const EngineStats *s, PetscLogDouble wall)
+{
+  PetscFunctionBeginUser;
+  if (!th->screen) PetscFunctionReturn(PETSC_SUCCESS);
+  if (th->rows % 40 == 0)
+    PetscCall(PetscPrintf(th->comm, "%12s %12s %10s %11s %11s %11s %9s %9s %9s\n", "step", "time [s]", "dt [s]", "KE [J]", "KE_rot [J]", "elastic [J]",
+                          "contacts", "overlap/r", "wall [s]"));
+  PetscCall(PetscPrintf(th->comm, "%12" PetscInt64_FMT " %12.6g %10.4g %11.5g %11.5g %11.5g %9.0f %9.3g %9.1f\n", e->step, (double)e->t, (double)e->dt,
+                        (double)s->ke, (double)s->kr, (double)s->elastic, (double)s->contacts, (double)s->max_overlap_ratio, (double)wall));
+  th->rows++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
 {
@@ -17,6 +38,8 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
 
   PetscFunctionBeginUser;
   PetscCall(EngineGetStats(e, &s));
+  PetscCall(ThermoScreenRow(th, e, &s, wall));
+  th->last_step = e->step;
   if (th->fp) {
     PetscReal diss = e->e_initial + s.gravity - (s.ke + s.kr + s.elastic);
     fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d,%.3f\n", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr,
@@ -58,10 +81,14 @@ static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A multiple of the period crossed in (t_prev, t], as snapshots decide. */
 static PetscBool ThermoDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
 {
-  (void)e, (void)t_prev, (void)t, (void)req, (void)elapsed;
-  return step % ((Thermo *)m->data)->interval == 0 ? PETSC_TRUE : PETSC_FALSE;
+  Thermo *th = (Thermo *)m->data;
+  (void)e, (void)req, (void)elapsed;
+  if (th->interval > 0 && step % th->interval == 0) return PETSC_TRUE;
+  if (th->period > 0.0 && floor(t / th->period) > floor(t_prev / th->period)) return PETSC_TRUE;
+  return PETSC_FALSE;
 }
 
 static PetscErrorCode ThermoWrite(Monitor m, Engine *e, PetscInt req, PetscLogDouble elapsed)
@@ -79,7 +106,7 @@ static PetscErrorCode ThermoFinish(Monitor m, Engine *e, const EngineRunEnd *end
   Thermo *th = (Thermo *)m->data;
 
   PetscFunctionBeginUser;
-  if (e->step % th->interval && !end->stopped) PetscCall(ThermoRow(th, e, end->wall));
+  if (!end->stopped && th->last_step != e->step) PetscCall(ThermoRow(th, e, end->wall));
   if (th->fp) {
     PetscBool bad = fclose(th->fp) ? PETSC_TRUE : PETSC_FALSE;
     th->fp        = NULL;
@@ -100,15 +127,14 @@ static PetscErrorCode ThermoDestroy(Monitor m)
 
 static const MonitorOps ThermoOps = {"thermo", PETSC_TRUE, ThermoStart, NULL, ThermoDue, ThermoWrite, ThermoFinish, ThermoDestroy};
 
-PetscErrorCode ThermoMonitorCreate(MPI_Comm comm, const char *dir, PetscInt interval, Monitor *m)
+PetscErrorCode ThermoMonitorCreate(MPI_Comm comm, const char *dir, PetscInt interval, PetscReal period, PetscBool screen, Monitor *m)
 {
   Thermo *th;
 
   PetscFunctionBeginUser;
-  (void)comm;
   PetscCall(PetscNew(&th));
   PetscCall(PetscStrncpy(th->dir, dir, sizeof(th->dir)));
-  th->interval = interval;
+  th->comm = comm, th->interval = interval, th->period = period, th->screen = screen, th->last_step = -1;
   PetscCall(MonitorCreate(&ThermoOps, th, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

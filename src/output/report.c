@@ -1,0 +1,142 @@
+/* Rank 0's log of a run, as a batch job's output shows it: a banner before
+ * the first step and a closing block after the last. */
+#include "output/output.h"
+#include "io/options.h"
+#include "decomp/collective.h"
+#include <stdarg.h>
+
+/* Rank 0 prints, formatted by the C library (PETSc's printf gives %g a
+ * trailing point: "2500."). */
+static PetscErrorCode ReportPrintf(MPI_Comm comm, const char *fmt, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
+static PetscErrorCode ReportPrintf(MPI_Comm comm, const char *fmt, ...)
+{
+  char    line[2048];
+  va_list ap;
+
+  PetscFunctionBeginUser;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof(line), fmt, ap);
+  va_end(ap);
+  PetscCall(PetscPrintf(comm, "%s", line));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  MPI_Comm     comm;
+  const char  *plan; /* the driver's lines on the run's limits and outputs */
+  OutputTally *tally;
+} Report;
+
+/* The contact model in one line: law, damping with its exact e and zeta,
+ * separation, tangential spring. */
+static PetscErrorCode ReportModel(const Report *rp, const ContactModel *md)
+{
+  const Damping    *d  = &md->damping;
+  const Tangential *tg = &md->tangential;
+  char              law[160], dmp[160], tan[160];
+
+  PetscFunctionBeginUser;
+  if (md->hertz_from_material) snprintf(law, sizeof(law), "hertz from E %g Pa, nu %g", (double)md->material.E, (double)md->material.nu);
+  else snprintf(law, sizeof(law), "%s", NormalLawTypes[md->law.type]);
+  if (d->type == DAMPING_HARMONIC && d->e > 0.0) snprintf(dmp, sizeof(dmp), "harmonic damping, e %g exactly (zeta %.4g)", (double)d->e, (double)d->zeta);
+  else if (d->e > 0.0) snprintf(dmp, sizeof(dmp), "%s damping for e %g", DampingTypes[d->type], (double)d->e);
+  else snprintf(dmp, sizeof(dmp), "%s damping", DampingTypes[d->type]);
+  if (tg->mu > 0.0) snprintf(tan, sizeof(tan), "%s tangential spring, mu %g", TangentialStiffnessTypes[tg->stiffness], (double)tg->mu);
+  else snprintf(tan, sizeof(tan), "no friction");
+  PetscCall(ReportPrintf(rp->comm, "  contact     %s; %s; %s at separation; %s\n", law, dmp,
+                         d->separation == SEPARATION_FORCE ? "force clipped to zero" : "contact ends at zero overlap", tan));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReportStart(Monitor m, Engine *e, PetscBool fresh)
+{
+  Report     *rp   = (Report *)m->data;
+  PetscReal   r[2] = {-PETSC_MAX_REAL, 0.0}, rho = e->model.material.density;
+  const Grid *g = &e->grid;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < e->p.n; i++) r[0] = PetscMax(r[0], -e->p.radius[i]), r[1] = PetscMax(r[1], e->p.radius[i]);
+  PetscCall(CollectiveMaxAll(g->comm, r, 2));
+  PetscCall(ReportPrintf(rp->comm, "hdem %s: %s%s on %d rank%s (grid %d x %d x %d)\n", HDEM_VERSION, OptionsDeck()[0] ? "run " : "run", OptionsDeck(), g->size,
+                         g->size > 1 ? "s" : "", g->dims[0], g->dims[1], g->dims[2]));
+  if (!fresh) PetscCall(ReportPrintf(rp->comm, "  restart     from step %" PetscInt64_FMT ", t %g s\n", e->step, (double)e->t));
+  if (r[0] == r[1]) PetscCall(ReportPrintf(rp->comm, "  particles   %" PetscInt64_FMT ", radius %g m", e->nglobal, (double)r[1]));
+  else PetscCall(ReportPrintf(rp->comm, "  particles   %" PetscInt64_FMT ", radius %g to %g m", e->nglobal, (double)-r[0], (double)r[1]));
+  if (fresh) PetscCall(ReportPrintf(rp->comm, ", density %g kg/m^3\n", (double)rho));
+  else PetscCall(ReportPrintf(rp->comm, "\n"));
+  PetscCall(ReportPrintf(rp->comm, "  domain      [%g, %g] x [%g, %g] x [%g, %g] m, periodic %s%s%s%s, %" PetscInt_FMT " plane wall%s\n", (double)g->lo[0],
+                         (double)g->hi[0], (double)g->lo[1], (double)g->hi[1], (double)g->lo[2], (double)g->hi[2], g->periodic[0] ? "x" : "",
+                         g->periodic[1] ? "y" : "", g->periodic[2] ? "z" : "", g->periodic[0] || g->periodic[1] || g->periodic[2] ? "" : "none", e->planes.n,
+                         e->planes.n == 1 ? "" : "s"));
+  PetscCall(ReportModel(rp, &e->model));
+  if (e->ctl.mode == TIMESTEP_FIXED)
+    PetscCall(ReportPrintf(rp->comm, "  time step   fixed %g s (contact bound now %g s)\n", (double)e->ctl.dt_fixed, (double)e->bound));
+  else
+    PetscCall(ReportPrintf(rp->comm, "  time step   adaptive, %" PetscInt_FMT " steps per contact: next step %g s (bound %g s)\n", e->ctl.steps_per_contact,
+                           (double)e->dt, (double)e->bound));
+  PetscCall(ReportPrintf(rp->comm, "%s", rp->plan));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool ReportDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+{
+  (void)m, (void)e, (void)step, (void)t_prev, (void)t, (void)req, (void)elapsed;
+  return PETSC_FALSE;
+}
+
+/* Status, what was run, how fast, and where every output is. */
+static PetscErrorCode ReportFinish(Monitor m, Engine *e, const EngineRunEnd *end)
+{
+  Report            *rp  = (Report *)m->data;
+  const OutputTally *ty  = rp->tally;
+  PetscReal          psr = end->wall > 0.0 ? (PetscReal)e->nglobal * (PetscReal)end->steps_run / end->wall : 0.0;
+
+  PetscFunctionBeginUser;
+  PetscCall(ReportPrintf(rp->comm,
+                         "hdem: %s: %" PetscInt64_FMT " steps this run, at step %" PetscInt64_FMT
+                         ", t %g s, in %.1f s wall (%.3g particle-steps/s, %.3g per rank)\n",
+                         end->stopped ? "stopped by a signal" : "completed", end->steps_run, e->step, (double)e->t, (double)end->wall, (double)psr,
+                         (double)(psr / e->grid.size)));
+  if (ty->final) PetscCall(ReportPrintf(rp->comm, "  final state   %s/final.h5 (ParaView: %s/final.xdmf)\n", ty->dir, ty->dir));
+  if (ty->snapshots > 0)
+    PetscCall(ReportPrintf(rp->comm, "  snapshots     %s/snapshots.xdmf (%" PetscInt_FMT " frame%s)\n", ty->dir, ty->snapshots, ty->snapshots > 1 ? "s" : ""));
+  PetscCall(ReportPrintf(rp->comm, "  thermo        %s/thermo.csv\n", ty->dir));
+  if (ty->checkpoints)
+    PetscCall(ReportPrintf(rp->comm, "  checkpoint    %s/checkpoints/, the newest at step %" PetscInt64_FMT "%s\n", ty->dir, ty->checkpoint_step,
+                           end->stopped ? "; continue with -restart latest" : ""));
+  PetscCall(ReportPrintf(rp->comm, "  summary       %s/summary.json\n", ty->dir));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReportDestroy(Monitor m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(m->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Two monitors: the banner starts first, the closing block finishes last. */
+static const MonitorOps BannerOps = {"banner", PETSC_FALSE, ReportStart, NULL, ReportDue, NULL, NULL, ReportDestroy};
+static const MonitorOps ReportOps = {"report", PETSC_FALSE, NULL, NULL, ReportDue, NULL, ReportFinish, ReportDestroy};
+
+PetscErrorCode BannerMonitorCreate(MPI_Comm comm, const char *plan, Monitor *m)
+{
+  Report *rp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&rp));
+  rp->comm = comm, rp->plan = plan;
+  PetscCall(MonitorCreate(&BannerOps, rp, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ReportMonitorCreate(MPI_Comm comm, OutputTally *tally, Monitor *m)
+{
+  Report *rp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&rp));
+  rp->comm = comm, rp->tally = tally;
+  PetscCall(MonitorCreate(&ReportOps, rp, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
