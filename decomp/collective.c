@@ -208,3 +208,10 @@ PetscErrorCode CollectiveBcastChars(MPI_Comm comm, char *s, PetscInt len)
   PetscCallMPI(MPI_Bcast(s, (PetscMPIInt)len, MPI_CHAR, 0, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode CollectiveBcastCharsFrom(MPI_Comm comm, char *s, PetscInt len, PetscMPIInt root)
+{
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Bcast(s, (PetscMPIInt)len, MPI_CHAR, root, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

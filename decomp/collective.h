@@ -9,6 +9,7 @@ PETSC_EXTERN PetscErrorCode CollectiveRank(MPI_Comm, PetscMPIInt *rank, PetscMPI
 PETSC_EXTERN PetscErrorCode CollectiveBcastInt(MPI_Comm, PetscInt *, PetscInt n);
 PETSC_EXTERN PetscErrorCode CollectiveBcastReal(MPI_Comm, PetscReal *, PetscInt n);
 PETSC_EXTERN PetscErrorCode CollectiveBcastChars(MPI_Comm, char *, PetscInt len);
+PETSC_EXTERN PetscErrorCode CollectiveBcastCharsFrom(MPI_Comm, char *, PetscInt len, PetscMPIInt root);
 PETSC_EXTERN PetscErrorCode CollectiveSumToRoot(MPI_Comm, PetscReal *, PetscInt n);
 PETSC_EXTERN PetscErrorCode CollectiveOffset(MPI_Comm, PetscInt64 n, PetscInt64 *offset, PetscInt64 *total); /* exclusive prefix sum and total */
 PETSC_EXTERN PetscErrorCode CollectiveSumAll(MPI_Comm, PetscReal *, PetscInt n);

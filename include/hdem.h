@@ -17,6 +17,7 @@
 #define HDEM_PI 3.14159265358979323846
 
 /* Exit codes beyond 0 (success) and 1 (an error, said on stderr). */
+#define HDEM_EXIT_FAILED       3  /* the run failed (a blow-up, a particle through a wall, a step below its floor): failed.h5 holds the state */
 #define HDEM_EXIT_CHECKPOINTED 75 /* sysexits' EX_TEMPFAIL: stopped by a signal after a checkpoint; continue with -restart */
 
 /* Stored local indices and per-particle tags (pair members, history slots,

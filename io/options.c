@@ -1,4 +1,5 @@
 #include "io/options.h"
+#include "io/deckscan.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -25,6 +26,12 @@ PetscErrorCode OptionsReadDeck(MPI_Comm comm, const char *deck, int argc, char *
   PetscCheck(fp, comm, PETSC_ERR_FILE_OPEN, "cannot open deck %s", deck);
   fclose(fp);
   PetscCheck(strlen(deck) < sizeof(deck_name), comm, PETSC_ERR_USER_INPUT, "the deck's path is longer than %d characters", (int)sizeof(deck_name) - 1);
+  {
+    char msg[1024];
+    PetscCheck(!DeckScanFile(deck, msg, sizeof(msg)), comm, PETSC_ERR_USER_INPUT, "%s", msg);
+    for (int i = 1; i + 1 < argc; i++) /* decks layered on the command line (PETSc has read them already) */
+      if (!strcmp(argv[i], "-options_file_yaml")) PetscCheck(!DeckScanFile(argv[i + 1], msg, sizeof(msg)), comm, PETSC_ERR_USER_INPUT, "%s", msg);
+  }
   PetscCall(PetscStrncpy(deck_name, deck, sizeof(deck_name)));
   slash       = strrchr(deck, '/');
   deck_dir[0] = 0;
@@ -130,7 +137,7 @@ static void FormatRange(char *buf, size_t len, PetscReal lo, PetscReal hi, Optio
 /* What a reader says of its key before fetching it. */
 typedef struct {
   const char *key, *help, *units;
-  char        range[128], dflt[96];
+  char        range[256], dflt[96];
   OptionKind  kind;
   PetscBool   list;
 } OptionSpec;
@@ -288,7 +295,7 @@ PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, Pets
   PetscBool lo_open = (r == RANGE_OPEN_LO || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
   PetscBool hi_open = (r == RANGE_OPEN_HI || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
   PetscBool ok      = isfinite(v) && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
-  char      src[PETSC_MAX_PATH_LEN + 64], range[128], bv[32];
+  char      src[PETSC_MAX_PATH_LEN + 64], range[256], bv[32];
 
   PetscFunctionBeginUser;
   if (ok) PetscFunctionReturn(PETSC_SUCCESS);

@@ -91,7 +91,7 @@ typedef enum {
 typedef struct {
   const char  *section, *help, *units;
   char         key[64];
-  char         range[128];
+  char         range[256];
   char         dflt[96];    /* as help shows it */
   PetscBool    has_default; /* dflt is the key's value when not set (not OptionsDefaultText's) */
   OptionKind   kind;

@@ -288,7 +288,7 @@ PetscErrorCode SnapshotWriteState(MPI_Comm comm, const char *path, PetscInt fiel
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const SnapshotView *v)
+PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const char *name, const SnapshotView *v)
 {
   char          path[PETSC_MAX_PATH_LEN + 16];
   SnapshotEntry e;
@@ -297,12 +297,13 @@ PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const Snapshot
   PetscFunctionBeginUser;
   e.fields = SnapshotFieldsAll(v->st);
   e.step = v->step, e.time = v->time;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/final.h5", dir));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.h5", dir, name));
   PetscCall(SnapshotWritePath(comm, path, e.fields, v, &e.n));
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0) {
-    char files[1][PETSC_MAX_PATH_LEN] = {"final.h5"};
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/final.xdmf", dir));
+    char files[1][PETSC_MAX_PATH_LEN];
+    PetscCall(PetscSNPrintf(files[0], sizeof(files[0]), "%s.h5", name));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.xdmf", dir, name));
     PetscCall(XdmfWrite(path, v->st->field, v->st->nfield, 1, files, &e));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -59,6 +59,6 @@ PETSC_EXTERN PetscErrorCode SnapshotWrite(MPI_Comm, SnapshotSeries *, PetscInt f
 /* Collective: one state file at path with the selected fields (no index). */
 PETSC_EXTERN PetscErrorCode SnapshotWriteState(MPI_Comm, const char *path, PetscInt fields, const SnapshotView *);
 /* Collective: DIR/final.h5 (every snapshot field) and DIR/final.xdmf. */
-PETSC_EXTERN PetscErrorCode SnapshotWriteFinal(MPI_Comm, const char *dir, const SnapshotView *);
+PETSC_EXTERN PetscErrorCode SnapshotWriteFinal(MPI_Comm, const char *dir, const char *name, const SnapshotView *); /* DIR/NAME.h5 and NAME.xdmf */
 
 #endif

@@ -96,9 +96,9 @@ static PetscErrorCode RunControlSetFromOptions(MPI_Comm comm, RunControl *rc, Pe
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(rc->steps_set || rc->time_set, comm, PETSC_ERR_USER_INPUT, "give -steps N or -end_time T (deck keys steps, end_time)");
   if (rc->thermo_period > 0.0 && !tiset) rc->thermo_interval = 0;
-  if (!ssset && !stset && rc->snap_frames > 0) { /* an even cadence over the run's limit */
+  if (!ssset && !stset && rc->snap_frames > 0) { /* an even cadence over the run's limit, whichever of the two ends it */
     if (rc->time_set) rc->snap_time = rc->lim.end_time / (PetscReal)rc->snap_frames;
-    else rc->snap_steps = (PetscInt)PetscMax(1, rc->lim.steps / rc->snap_frames);
+    if (rc->steps_set) rc->snap_steps = (PetscInt)PetscMax(1, rc->lim.steps / rc->snap_frames);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -109,16 +109,19 @@ static PetscErrorCode RunPlan(const RunControl *rc, char *buf, size_t len)
   char lim[128] = "", thermo[128] = "", snap[128] = "none", ckpt[160] = "";
 
   PetscFunctionBeginUser;
-  if (rc->steps_set) PetscCall(PetscSNPrintf(lim, sizeof(lim), "%" PetscInt64_FMT " steps", rc->lim.steps));
-  if (rc->time_set) PetscCall(PetscSNPrintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%st = %g s", rc->steps_set ? " or " : "", (double)rc->lim.end_time));
-  if (rc->thermo_interval > 0) PetscCall(PetscSNPrintf(thermo, sizeof(thermo), "every %" PetscInt_FMT " steps", rc->thermo_interval));
+  if (rc->steps_set) snprintf(lim, sizeof(lim), "%" PetscInt64_FMT " steps", rc->lim.steps);
+  if (rc->time_set) snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%st = %g s", rc->steps_set ? " or " : "", (double)rc->lim.end_time);
+  if (rc->thermo_interval > 0) snprintf(thermo, sizeof(thermo), "every %" PetscInt_FMT " steps", rc->thermo_interval);
   if (rc->thermo_period > 0.0)
-    PetscCall(PetscSNPrintf(thermo + strlen(thermo), sizeof(thermo) - strlen(thermo), "%severy %g s", thermo[0] ? " and " : "", (double)rc->thermo_period));
+    snprintf(thermo + strlen(thermo), sizeof(thermo) - strlen(thermo), "%severy %g s", thermo[0] ? " and " : "", (double)rc->thermo_period);
   if (!thermo[0]) PetscCall(PetscStrncpy(thermo, "at the start and the end", sizeof(thermo)));
-  if (rc->snap_steps > 0) PetscCall(PetscSNPrintf(snap, sizeof(snap), "every %" PetscInt_FMT " steps", rc->snap_steps));
-  if (rc->snap_time > 0.0) PetscCall(PetscSNPrintf(snap, sizeof(snap), "%severy %g s", rc->snap_steps > 0 ? "and " : "", (double)rc->snap_time));
-  if (rc->ckpt_steps > 0) PetscCall(PetscSNPrintf(ckpt, sizeof(ckpt), "every %" PetscInt_FMT " steps, ", rc->ckpt_steps));
-  if (rc->ckpt_wall > 0.0) PetscCall(PetscSNPrintf(ckpt + strlen(ckpt), sizeof(ckpt) - strlen(ckpt), "every %.0f s of wall clock, ", (double)rc->ckpt_wall));
+  if (rc->snap_steps > 0) snprintf(snap, sizeof(snap), "every %" PetscInt_FMT " steps", rc->snap_steps);
+  if (rc->snap_time > 0.0) {
+    size_t at = rc->snap_steps > 0 ? strlen(snap) : 0;
+    snprintf(snap + at, sizeof(snap) - at, "%severy %g s", at ? " and " : "", (double)rc->snap_time);
+  }
+  if (rc->ckpt_steps > 0) snprintf(ckpt, sizeof(ckpt), "every %" PetscInt_FMT " steps, ", rc->ckpt_steps);
+  if (rc->ckpt_wall > 0.0) snprintf(ckpt + strlen(ckpt), sizeof(ckpt) - strlen(ckpt), "every %.0f s of wall clock, ", (double)rc->ckpt_wall);
   PetscCall(PetscStrlcat(ckpt, ckpt[0] ? "at the end and on a signal" : "on a signal", sizeof(ckpt)));
   PetscCall(PetscSNPrintf(buf, len, "  run to      %s\n  output      %s: thermo %s; snapshots %s; checkpoints %s; final state at the end\n", lim, rc->dir,
                           thermo, snap, ckpt));
@@ -136,21 +139,21 @@ static PetscErrorCode CheckPrint(Engine *e)
   mrep = (4.0 / 3.0) * HDEM_PI * pow(e->rmax, 3) * e->model.material.density;
   ContactPairSetUp(&e->model, e->rmax, mrep, 0.4 * mrep * e->rmax * e->rmax, e->rmax, mrep, 0.4 * mrep * e->rmax * e->rmax, PETSC_FALSE, &cp);
   bound = ContactStepBound(&e->model, &cp, &e->ctl, 0.5 * cp.m * 1.0, 1.0);
-  PetscCall(PetscPrintf(e->grid.comm, "deck            %s\n", OptionsDeck()));
-  PetscCall(PetscPrintf(e->grid.comm, "particles       %.0f (largest radius %g m)\n", (double)cnt, (double)e->rmax));
-  PetscCall(PetscPrintf(e->grid.comm, "ranks           %d as %d x %d x %d\n", e->grid.size, e->grid.dims[0], e->grid.dims[1], e->grid.dims[2]));
-  PetscCall(PetscPrintf(e->grid.comm, "box             [%g, %g] x [%g, %g] x [%g, %g] m, periodic %d %d %d, %" PetscInt_FMT " walls\n", (double)e->grid.lo[0],
+  PetscCall(ReportPrintf(e->grid.comm, "deck            %s\n", OptionsDeck()));
+  PetscCall(ReportPrintf(e->grid.comm, "particles       %.0f (largest radius %g m)\n", (double)cnt, (double)e->rmax));
+  PetscCall(ReportPrintf(e->grid.comm, "ranks           %d as %d x %d x %d\n", e->grid.size, e->grid.dims[0], e->grid.dims[1], e->grid.dims[2]));
+  PetscCall(ReportPrintf(e->grid.comm, "box             [%g, %g] x [%g, %g] x [%g, %g] m, periodic %d %d %d, %" PetscInt_FMT " walls\n", (double)e->grid.lo[0],
                         (double)e->grid.hi[0], (double)e->grid.lo[1], (double)e->grid.hi[1], (double)e->grid.lo[2], (double)e->grid.hi[2], e->grid.periodic[0],
                         e->grid.periodic[1], e->grid.periodic[2], e->planes.n));
-  PetscCall(PetscPrintf(e->grid.comm, "contact         law %s, damping %s (e %g, zeta %g), separation %s, mu %g\n", NormalLawTypes[e->model.law.type],
+  PetscCall(ReportPrintf(e->grid.comm, "contact         law %s, damping %s (e %g, zeta %g), separation %s, mu %g\n", NormalLawTypes[e->model.law.type],
                         DampingTypes[d->type], (double)d->e, (double)d->zeta, SeparationTypes[d->separation], (double)e->model.tangential.mu));
   PetscCall(
-    PetscPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n",
+    ReportPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n",
                 TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound, (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
-  PetscCall(PetscPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
-  if (e->balance_mode == BALANCE_NONE) PetscCall(PetscPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
+  PetscCall(ReportPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
+  if (e->balance_mode == BALANCE_NONE) PetscCall(ReportPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
   else
-    PetscCall(PetscPrintf(e->grid.comm,
+    PetscCall(ReportPrintf(e->grid.comm,
                           "load balance    %s, every %" PetscInt_FMT
                           " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost cutoff)\n",
                           BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold, (double)EngineGhostCutoff(e)));
@@ -284,5 +287,6 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(PetscFree(options));
   PetscCall(EngineDestroy(&e));
   if (end.stopped) *status = HDEM_EXIT_CHECKPOINTED;
+  if (end.failed) *status = HDEM_EXIT_FAILED;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

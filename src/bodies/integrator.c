@@ -209,6 +209,7 @@ static inline PetscInt BeyondBits(PetscReal a, PetscReal aw, PetscReal b, PetscR
   if (BeyondScalar(a, b, c2, mi, rb->dt_up, rb->hs)) bits |= INTEGRATOR_BEYOND_DRIFT;
   if (BeyondScalar(aw, b, c2, mi, rb->dt_up, rb->hs)) bits |= INTEGRATOR_BEYOND_HALF;
   if (BeyondScalar(aw, b, c2, mi, rb->dt_up, 2.0 * rb->hs)) bits |= INTEGRATOR_BEYOND_SKIN;
+  if (!isfinite(a + aw + b + c2)) bits |= INTEGRATOR_NONFINITE;
   return bits;
 }
 
@@ -284,18 +285,29 @@ INLINE M4 WithinLanes(V4 a, V4 B, V4 C, V4 M, V4 du, V4 qq, PetscReal lim)
 }
 
 /* Lanes of four bodies past the cheap bound (ok clear) whose exact test
- * (BeyondScalar's) passes lim; frozen bodies never do. */
-INLINE PetscBool BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim, const LocalInt *fl)
+ * (BeyondScalar's) passes lim (1), or which hold a non-finite value
+ * (INTEGRATOR_NONFINITE: they fail the cheap test too); frozen bodies never do. */
+INLINE PetscInt BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim, const LocalInt *fl)
 {
-  V4        Ar, Br, Cr, half = {0.5, 0.5, 0.5, 0.5}, L = {lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT};
-  M4        far;
-  PetscBool pass = PETSC_FALSE;
-  if (ok[0] & ok[1] & ok[2] & ok[3]) return PETSC_FALSE;
+  V4       Ar, Br, Cr, S, half = {0.5, 0.5, 0.5, 0.5}, L = {lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT};
+  M4       far;
+  PetscInt pass = 0;
+  if (ok[0] & ok[1] & ok[2] & ok[3]) return 0;
   for (int l = 0; l < 4; l++) Ar[l] = sqrt(A[l]), Br[l] = sqrt(B[l]), Cr[l] = sqrt(C[l]);
-  far = Ar + Br * du + half * Cr / M * du * du > L;
-  for (int l = 0; l < 4; l++)
-    if (!ok[l] && far[l] && !(fl[l] & PARTICLE_FROZEN)) pass = PETSC_TRUE;
+  S   = Ar + Br * du + half * Cr / M * du * du;
+  far = S > L;
+  for (int l = 0; l < 4; l++) {
+    if (ok[l] || (fl[l] & PARTICLE_FROZEN)) continue;
+    if (far[l]) pass |= 1;
+    if (!isfinite(S[l])) pass |= INTEGRATOR_NONFINITE;
+  }
   return pass;
+}
+
+/* BeyondLanes' answer as the criterion's bit `beyond` and INTEGRATOR_NONFINITE. */
+static inline PetscInt LanesBits(PetscInt r, PetscInt beyond)
+{
+  return ((r & 1) ? beyond : 0) | (r & INTEGRATOR_NONFINITE);
 }
 
 /* The scalar second half of bodies the blocks of four leave over (as
@@ -365,10 +377,10 @@ __attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(Pe
                  v2, f2, L, H);
     if (bits == INTEGRATOR_BEYOND_ALL) continue;
     A = BodySums(dc2), Aw = BodySums(dx2), B = BodySums(v2), C = BodySums(f2);
-    if (!(bits & INTEGRATOR_BEYOND_DRIFT) && BeyondLanes(WithinLanes(A, B, C, M, du, qq, hs), A, B, C, M, du, hs, fl + i)) bits |= INTEGRATOR_BEYOND_DRIFT;
-    if (!(bits & INTEGRATOR_BEYOND_HALF) && BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, hs), Aw, B, C, M, du, hs, fl + i)) bits |= INTEGRATOR_BEYOND_HALF;
-    if (!(bits & INTEGRATOR_BEYOND_SKIN) && BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, 2.0 * hs), Aw, B, C, M, du, 2.0 * hs, fl + i))
-      bits |= INTEGRATOR_BEYOND_SKIN;
+    if (!(bits & INTEGRATOR_BEYOND_DRIFT)) bits |= LanesBits(BeyondLanes(WithinLanes(A, B, C, M, du, qq, hs), A, B, C, M, du, hs, fl + i), INTEGRATOR_BEYOND_DRIFT);
+    if (!(bits & INTEGRATOR_BEYOND_HALF)) bits |= LanesBits(BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, hs), Aw, B, C, M, du, hs, fl + i), INTEGRATOR_BEYOND_HALF);
+    if (!(bits & INTEGRATOR_BEYOND_SKIN))
+      bits |= LanesBits(BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, 2.0 * hs), Aw, B, C, M, du, 2.0 * hs, fl + i), INTEGRATOR_BEYOND_SKIN);
   }
   { /* the lanes' ranges into the axes' */
     for (int k = 0; k < 3; k++)

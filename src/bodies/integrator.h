@@ -45,6 +45,7 @@ typedef struct {
 #define INTEGRATOR_BEYOND_HALF  2 /* some |dx| may pass half the skin */
 #define INTEGRATOR_BEYOND_SKIN  4 /* some |dx| may pass the whole skin */
 #define INTEGRATOR_BEYOND_ALL   7
+#define INTEGRATOR_NONFINITE    8 /* a body tested has a non-finite position, velocity or force */
 
 /* Which of the criterion's bounds (INTEGRATOR_BEYOND_*) some owned body may
  * pass by the end of a step of at most dt_up (from x, v, f now), and the

@@ -1,4 +1,5 @@
 #include "engine/engine.h"
+#include "engine/health.h"
 #include <string.h>
 #include "bodies/integrator.h"
 #include "engine/forces.h"
@@ -131,6 +132,8 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscInt nlost;
 
   PetscFunctionBeginUser;
+  PetscCall(EngineHealthScan(e)); /* nothing non-finite or out through a wall may be moved */
+  if (e->fault.kind) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(EngineBalance(e));
   PetscCall(PetscLogEventBegin(e->ev_gather, 0, 0, 0, 0));
@@ -200,6 +203,7 @@ static PetscInt EngineRebuildBits(const Engine *e, PetscReal dt_up, PetscReal lo
  * (EngineRebuildBits) and displacement ranges, particle count. */
 static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
 {
+  PetscReal local_bound = bound;
   PetscReal                 v[10]  = {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1],
                                       hi[2]}; /* owned + lost here == all */
   static const CollectiveOp op[10] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN,
@@ -225,6 +229,7 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
              ": particles vanished or were duplicated",
              e->step, (PetscInt64)v[2], e->nglobal);
   e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
+  PetscCall(EngineHealthStep(e, bits, local_bound, e->bound_who, e->bound_kinematic));
   if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
     PetscCall(PetscPrintf(e->grid.comm,
                           "hdem: warning: step %" PetscInt64_FMT ": -timestep_dt %g s exceeds the contact bound %g s; results may be inaccurate or unstable\n",
@@ -292,7 +297,9 @@ PetscErrorCode EngineSetUp(Engine *e)
   }
   e->dt     = 0.0;
   e->dt_min = PETSC_MAX_REAL;
+  PetscCall(EngineStepFloor(e));
   PetscCall(EngineRebuild(e));
+  if (e->fault.kind) PetscFunctionReturn(PETSC_SUCCESS);
   e->rebuilds = 0;
   PetscCall(EngineForces(e, 0.0, PETSC_FALSE, &bound));
   {
@@ -319,6 +326,7 @@ PetscErrorCode EngineResume(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(EngineCreateParts(e));
+  PetscCall(EngineStepFloor(e));
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(ParticlesSortOwned(p)); /* id order, as EngineRebuild keeps it (results do not depend on it) */
   PetscCall(PetscMalloc1(3 * p->n + 1, &x));
@@ -369,8 +377,10 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
   if (!e->opened) EngineOpenStep(e, dt);
   e->opened = PETSC_FALSE;
   PetscCall(PetscLogStagePop());
-  if (e->rebuild_next) PetscCall(EngineRebuild(e));
-  else {
+  if (e->rebuild_next) {
+    PetscCall(EngineRebuild(e));
+    if (e->fault.kind) PetscFunctionReturn(PETSC_SUCCESS); /* the state as it stands: the run stops */
+  } else {
     PetscCall(PetscLogStagePush(e->stage_comm));
     PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p.st, PETSC_FALSE));
     PetscCall(PetscLogStagePop());
@@ -394,7 +404,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 {
   const Particles   *p      = &e->p;
   PetscReal          sum[5] = {0, 0, 0, e->work_gravity, 0}, mx;
-  InteractionStats   is     = {0.0, 0.0, 0.0};
+  InteractionStats   is     = {0.0, 0.0, 0.0, {-1, -1}};
   InteractionContext ctx    = EngineInteractionContext(e);
 
   PetscFunctionBeginUser;
@@ -409,6 +419,8 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
   PetscCall(CollectiveSumAll(e->grid.comm, sum, 5));
   PetscCall(CollectiveMaxAll(e->grid.comm, &mx, 1));
   s->ke = sum[0], s->kr = sum[1], s->elastic = sum[2], s->gravity = sum[3], s->contacts = sum[4], s->max_overlap_ratio = mx;
+  PetscCall(EngineHealthOverlap(e, is.max_overlap_ratio, mx, is.who));
+  PetscCall(EngineHealthEnergy(e, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -24,6 +24,21 @@ typedef struct {
   PetscReal contacts, max_overlap_ratio;
 } EngineStats;
 
+/* Why a run failed (engine/health.h); the run stops after the step that finds it. */
+typedef enum {
+  ENGINE_FAULT_NONE,
+  ENGINE_FAULT_NONFINITE,
+  ENGINE_FAULT_THROUGH_WALL,
+  ENGINE_FAULT_OVERLAP,
+  ENGINE_FAULT_STEP_FLOOR
+} EngineFaultKind;
+PETSC_EXTERN const char *const EngineFaultNames[];
+
+typedef struct {
+  EngineFaultKind kind;
+  char            reason[768]; /* the same on every rank */
+} EngineFault;
+
 typedef struct {
   Grid         grid;
   Exchange     ex;
@@ -48,7 +63,11 @@ typedef struct {
   PetscBool      opened;          /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
   PetscInt       rebuilds;
   PetscReal      dt_min, dt_max, dt_sum;
-  PetscBool      warned_fixed;
+  PetscBool      warned_fixed, warned_energy;
+  PetscReal      dt_floor, contact_duration; /* the adaptive step's floor and the shortest contact's duration (EngineStepFloor) */
+  PetscInt       bound_who[2];               /* this rank's pair that set its bound (InteractionStep who) */
+  PetscBool      bound_kinematic;            /* or the particle bound_who[0] by its motion against the skin */
+  EngineFault    fault;
   PetscReal      e_initial;    /* kinetic + elastic energy at the start */
   PetscReal      work_gravity; /* this rank's share of the work done by gravity since the start [J] */
   PetscInt       request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */

@@ -31,13 +31,16 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
   st.dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
   st.bound = PETSC_MAX_REAL;
+  st.who[0] = st.who[1] = -1;
   for (PetscInt q = 0; q < e->ninter; q++) {
     Interaction it = e->inter[q];
     PetscCall(PetscLogEventBegin(it->event, 0, 0, 0, 0));
     PetscCall(it->ops->compute(it, &ctx, &st));
     PetscCall(PetscLogEventEnd(it->event, 0, 0, 0, 0));
   }
-  b = st.bound;
+  b                  = st.bound;
+  e->bound_who[0]    = st.who[0], e->bound_who[1] = st.who[1];
+  e->bound_kinematic = PETSC_FALSE;
   /* gravity last in each sum */
   e->gravity_pending = defer && !st.need ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt i = 0, n = e->gravity_pending ? 0 : p->n; i < n; i++) {
@@ -45,8 +48,11 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
     /* no particle may move more than half the skin in one step */
     if (st.need && !(p->flags[i] & PARTICLE_FROZEN)) {
       PetscReal v = Norm3(p->v + 3 * i), acc = Norm3(p->f + 3 * i) / p->mass[i], hs = 0.5 * e->skin;
-      PetscReal dtk = acc > 0.0 ? (sqrt(v * v + 2.0 * acc * hs) - v) / acc : (v > 0.0 ? hs / v : PETSC_MAX_REAL);
-      b             = PetscMin(b, dtk);
+      /* the root of v t + acc t^2 / 2 = hs in the form without cancellation: at rest on a wall acc is
+       * the rounding of balanced forces, and (sqrt(v^2 + 2 acc hs) - v) / acc would be 0 */
+      PetscReal q   = sqrt(v * v + 2.0 * acc * hs) + v;
+      PetscReal dtk = q > 0.0 ? 2.0 * hs / q : PETSC_MAX_REAL;
+      if (dtk < b) b = dtk, e->bound_who[0] = i, e->bound_kinematic = PETSC_TRUE;
     }
   }
   *bound = b;

@@ -48,19 +48,21 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
   now = t0;
   for (PetscInt k = 0; k < nmon; k++)
     if (mons[k]->ops->start) PetscCall(mons[k]->ops->start(mons[k], e, fresh));
-  while (e->step < lim->steps && e->t < lim->end_time) {
+  while (!e->fault.kind && e->step < lim->steps && e->t < lim->end_time) {
     PetscReal t_prev = e->t;
     PetscInt  req;
     for (PetscInt k = 0; k < nmon; k++)
       if (mons[k]->ops->request) e->request = PetscMax(e->request, mons[k]->ops->request(mons[k], e, now - t0));
     PetscCall(EngineStep(e, pending == ENGINE_REQUEST_NONE && !RunStateDue(e, lim, nmon, mons, now - t0) ? PETSC_TRUE : PETSC_FALSE));
     PetscCall(PetscTime(&now));
+    if (e->fault.kind) break; /* nothing of a failed step goes into the outputs but the failed state */
     /* a request met in a step taken ahead waits for the next, which is not */
     req     = PetscMax(pending, e->request_all);
     pending = e->opened ? req : ENGINE_REQUEST_NONE;
     if (e->opened) req = ENGINE_REQUEST_NONE;
     for (PetscInt k = 0; k < nmon; k++) {
       Monitor m = mons[k];
+      if (e->fault.kind) break;                       /* found by a monitor's statistics (an overlap) */
       if (m->ops->reads_state && e->opened) continue; /* nothing that reads is due after a step taken ahead */
       if (m->ops->due(m, e, e->step, t_prev, e->t, req, now - t0)) PetscCall(m->ops->write(m, e, req, now - t0));
     }
@@ -70,6 +72,7 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
     }
   }
   PetscCall(PetscTime(&now));
+  end->failed    = e->fault.kind ? PETSC_TRUE : PETSC_FALSE;
   end->steps_run = e->step - step0;
   end->wall      = now - t0;
   for (PetscInt k = 0; k < nmon; k++)

@@ -41,11 +41,19 @@ typedef struct {
   PetscBool need;  /* the step bound is wanted */
   PetscReal dt_up; /* the next step's longest: a pair further apart than it closes cannot touch in it */
   PetscReal bound; /* in and out: the bound so far */
+  PetscInt  who[2]; /* out: the local particles of the pair that set it (j < 0: wall -1 - j), for a diagnostic */
 } InteractionStep;
+
+/* A pair's bound b into the step's, with who set it. */
+static inline void InteractionStepBound(InteractionStep *st, PetscReal b, PetscInt i, PetscInt j)
+{
+  if (b < st->bound) st->bound = b, st->who[0] = i, st->who[1] = j;
+}
 
 /* Accumulated in the interactions' order, so the sums are the same. */
 typedef struct {
-  PetscReal elastic, contacts, max_overlap_ratio;
+  PetscReal  elastic, contacts, max_overlap_ratio;
+  PetscInt64 who[2]; /* the ids of the pair with that overlap (wall k: -1 - k), for a diagnostic */
 } InteractionStats;
 
 typedef struct _p_Interaction *Interaction;

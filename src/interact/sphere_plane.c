@@ -95,7 +95,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     cp = PlaneConstants(ctx, i, mm);
     ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
     sp->touched[k] = 1;
-    if (st->need) st->bound = PetscMin(st->bound, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp));
+    if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
   } else if (sp->touched[k]) {
@@ -108,7 +108,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
     if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
       cp        = PlaneConstants(ctx, i, mm);
-      st->bound = PetscMin(st->bound, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn));
+      InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - sp->ij[2 * k + 1]);
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -177,7 +177,7 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
     NormalLawEval(&ctx->model->law, PlaneConstants(ctx, i, &mm)->s, kin.d, &U, &F, &dF);
     s->elastic += U;
     s->contacts += 1.0;
-    s->max_overlap_ratio = PetscMax(s->max_overlap_ratio, kin.d / ctx->p->radius[i]);
+    if (kin.d / ctx->p->radius[i] > s->max_overlap_ratio) s->max_overlap_ratio = kin.d / ctx->p->radius[i], s->who[0] = ctx->p->id[i], s->who[1] = -1 - sp->ij[2 * k + 1];
   }
 }
 

@@ -107,7 +107,8 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
       SpherePairOut out;
       PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + 9 * bt->out[b], &out));
       win->out[bt->out[b]] = (unsigned char)out;
-    } else if (st->need) st->bound = PetscMin(st->bound, SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b], ss->nl.hs.h[bt->slot[b]].v_imp));
+    } else if (st->need)
+      InteractionStepBound(st, SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b], ss->nl.hs.h[bt->slot[b]].v_imp), bt->i[b], bt->j[b]);
   SphereWindowAccumulate(p, win);
   win->n = bt->n = bt->npool = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -177,7 +178,7 @@ static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContex
   m = SphereMemoFor(ctx, nl, k, i, j, mm);
   h = &nl->hs.h[nl->slot[k]];
   SphereContactFused(ctx, m, h, i, j, r, len, d, st->dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6, &U, &ddot);
-  if (st->need) st->bound = PetscMin(st->bound, SphereContactBound(ctx, &m->cp, ddot, U, h->v_imp));
+  if (st->need) InteractionStepBound(st, SphereContactBound(ctx, &m->cp, ddot, U, h->v_imp), i, j);
   nl->flag[k] |= NEIGHBOR_TOUCHED;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

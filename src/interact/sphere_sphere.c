@@ -90,7 +90,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
     ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
     fl[k] |= NEIGHBOR_TOUCHED;
-    if (st->need) st->bound = PetscMin(st->bound, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp));
+    if (st->need) InteractionStepBound(st, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp), i, j);
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
@@ -274,7 +274,8 @@ static void SphereStats(Interaction it, const InteractionContext *ctx, Interacti
     NormalLawEval(&ctx->model->law, SphereMemoFor(ctx, nl, k, i, j, &mm)->cp.s, kin.d, &U, &F, &dF);
     s->elastic += U;
     s->contacts += 1.0;
-    s->max_overlap_ratio = PetscMax(s->max_overlap_ratio, kin.d / PetscMin(p->radius[i], p->radius[j]));
+    if (kin.d / PetscMin(p->radius[i], p->radius[j]) > s->max_overlap_ratio)
+      s->max_overlap_ratio = kin.d / PetscMin(p->radius[i], p->radius[j]), s->who[0] = p->id[i], s->who[1] = p->id[j];
   }
 }
 

@@ -74,7 +74,7 @@ static inline void SphereApproachBound(const InteractionContext *ctx, const Neig
 {
   if (vn > 0.0 && -d < 2.0 * vn * st->dt_up) {
     const ContactPair *cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
-    st->bound             = PetscMin(st->bound, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn));
+    InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, j);
   }
 }
 

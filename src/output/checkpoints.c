@@ -72,7 +72,7 @@ static PetscErrorCode CheckpointsFinish(Monitor m, Engine *e, const EngineRunEnd
   Checkpoints *ck = (Checkpoints *)m->data;
 
   PetscFunctionBeginUser;
-  if (end->stopped || !(ck->steps > 0 || ck->wall > 0.0) || (ck->steps > 0 && e->step % ck->steps == 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (end->stopped || end->failed || !(ck->steps > 0 || ck->wall > 0.0) || (ck->steps > 0 && e->step % ck->steps == 0)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CheckpointsWrite(m, e, ENGINE_REQUEST_NONE, end->wall));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -38,7 +38,8 @@ PETSC_EXTERN PetscErrorCode SnapshotMonitorCreate(MPI_Comm, const char *dir, Pet
  * `keep` kept. */
 PETSC_EXTERN PetscErrorCode CheckpointMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep, const char *options,
                                                     OutputTally *, Monitor *);
-/* DIR/final.h5 and final.xdmf at the end of a run that was not stopped. */
+/* DIR/final.h5 and final.xdmf at the end of a run that was not stopped;
+ * failed.h5 and failed.xdmf instead when the run failed. */
 PETSC_EXTERN PetscErrorCode FinalMonitorCreate(MPI_Comm, const char *dir, const char *options, OutputTally *, Monitor *);
 /* DIR/summary.json at the end. */
 PETSC_EXTERN PetscErrorCode SummaryMonitorCreate(MPI_Comm, const char *dir, Monitor *);
@@ -46,6 +47,8 @@ PETSC_EXTERN PetscErrorCode SummaryMonitorCreate(MPI_Comm, const char *dir, Moni
  * model and step, then the driver's text `plan` on limits and outputs),
  * the first monitor; a closing block at the end (status, steps, time,
  * rate, where each output is), the last. */
+/* Rank 0 prints with the C library's formatting (PETSc's gives %g a trailing point). */
+PETSC_EXTERN PetscErrorCode ReportPrintf(MPI_Comm, const char *, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
 PETSC_EXTERN PetscErrorCode BannerMonitorCreate(MPI_Comm, const char *plan, Monitor *);
 PETSC_EXTERN PetscErrorCode ReportMonitorCreate(MPI_Comm, OutputTally *, Monitor *);
 

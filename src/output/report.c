@@ -7,8 +7,7 @@
 
 /* Rank 0 prints, formatted by the C library (PETSc's printf gives %g a
  * trailing point: "2500."). */
-static PetscErrorCode ReportPrintf(MPI_Comm comm, const char *fmt, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
-static PetscErrorCode ReportPrintf(MPI_Comm comm, const char *fmt, ...)
+PetscErrorCode ReportPrintf(MPI_Comm comm, const char *fmt, ...)
 {
   char    line[2048];
   va_list ap;
@@ -51,18 +50,25 @@ static PetscErrorCode ReportModel(const Report *rp, const ContactModel *md)
 static PetscErrorCode ReportStart(Monitor m, Engine *e, PetscBool fresh)
 {
   Report     *rp   = (Report *)m->data;
-  PetscReal   r[2] = {-PETSC_MAX_REAL, 0.0}, rho = e->model.material.density;
+  PetscReal   r[4] = {-PETSC_MAX_REAL, 0.0, -PETSC_MAX_REAL, 0.0}; /* -min and max of radius, then of density */
   const Grid *g = &e->grid;
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < e->p.n; i++) r[0] = PetscMax(r[0], -e->p.radius[i]), r[1] = PetscMax(r[1], e->p.radius[i]);
-  PetscCall(CollectiveMaxAll(g->comm, r, 2));
+  for (PetscInt i = 0; i < e->p.n; i++) {
+    PetscReal rho = e->p.mass[i] / ((4.0 / 3.0) * HDEM_PI * e->p.radius[i] * e->p.radius[i] * e->p.radius[i]);
+
+    r[0] = PetscMax(r[0], -e->p.radius[i]), r[1] = PetscMax(r[1], e->p.radius[i]);
+    if (e->p.mass[i] > 0.0) r[2] = PetscMax(r[2], -rho), r[3] = PetscMax(r[3], rho);
+  }
+  PetscCall(CollectiveMaxAll(g->comm, r, 4));
   PetscCall(ReportPrintf(rp->comm, "hdem %s: %s%s on %d rank%s (grid %d x %d x %d)\n", HDEM_VERSION, OptionsDeck()[0] ? "run " : "run", OptionsDeck(), g->size,
                          g->size > 1 ? "s" : "", g->dims[0], g->dims[1], g->dims[2]));
   if (!fresh) PetscCall(ReportPrintf(rp->comm, "  restart     from step %" PetscInt64_FMT ", t %g s\n", e->step, (double)e->t));
-  if (r[0] == r[1]) PetscCall(ReportPrintf(rp->comm, "  particles   %" PetscInt64_FMT ", radius %g m", e->nglobal, (double)r[1]));
-  else PetscCall(ReportPrintf(rp->comm, "  particles   %" PetscInt64_FMT ", radius %g to %g m", e->nglobal, (double)-r[0], (double)r[1]));
-  if (fresh) PetscCall(ReportPrintf(rp->comm, ", density %g kg/m^3\n", (double)rho));
+  PetscCall(ReportPrintf(rp->comm, "  particles   %" PetscInt64_FMT, e->nglobal));
+  if (-r[0] == r[1]) PetscCall(ReportPrintf(rp->comm, ", radius %g m", (double)r[1]));
+  else if (e->nglobal > 0) PetscCall(ReportPrintf(rp->comm, ", radius %g to %g m", (double)-r[0], (double)r[1]));
+  if (r[3] > 0.0 && r[3] + r[2] <= 1e-9 * r[3]) PetscCall(ReportPrintf(rp->comm, ", density %g kg/m^3\n", (double)r[3]));
+  else if (r[3] > 0.0) PetscCall(ReportPrintf(rp->comm, ", density %g to %g kg/m^3\n", (double)-r[2], (double)r[3]));
   else PetscCall(ReportPrintf(rp->comm, "\n"));
   PetscCall(ReportPrintf(rp->comm, "  domain      [%g, %g] x [%g, %g] x [%g, %g] m, periodic %s%s%s%s, %" PetscInt_FMT " plane wall%s\n", (double)g->lo[0],
                          (double)g->hi[0], (double)g->lo[1], (double)g->hi[1], (double)g->lo[2], (double)g->hi[2], g->periodic[0] ? "x" : "",
@@ -92,12 +98,15 @@ static PetscErrorCode ReportFinish(Monitor m, Engine *e, const EngineRunEnd *end
   PetscReal          psr = end->wall > 0.0 ? (PetscReal)e->nglobal * (PetscReal)end->steps_run / end->wall : 0.0;
 
   PetscFunctionBeginUser;
+  if (end->failed) PetscCall(ReportPrintf(rp->comm, "hdem: FAILED: %s\n", e->fault.reason));
   PetscCall(ReportPrintf(rp->comm,
                          "hdem: %s: %" PetscInt64_FMT " steps this run, at step %" PetscInt64_FMT
                          ", t %g s, in %.1f s wall (%.3g particle-steps/s, %.3g per rank)\n",
-                         end->stopped ? "stopped by a signal" : "completed", end->steps_run, e->step, (double)e->t, (double)end->wall, (double)psr,
+                         end->failed ? "failed" : end->stopped ? "stopped by a signal" : "completed", end->steps_run, e->step, (double)e->t, (double)end->wall, (double)psr,
                          (double)(psr / e->grid.size)));
-  if (ty->final) PetscCall(ReportPrintf(rp->comm, "  final state   %s/final.h5 (ParaView: %s/final.xdmf)\n", ty->dir, ty->dir));
+  if (ty->final && end->failed)
+    PetscCall(ReportPrintf(rp->comm, "  failed state  %s/failed.h5, at the failing step (ParaView: %s/failed.xdmf)\n", ty->dir, ty->dir));
+  else if (ty->final) PetscCall(ReportPrintf(rp->comm, "  final state   %s/final.h5 (ParaView: %s/final.xdmf)\n", ty->dir, ty->dir));
   if (ty->snapshots > 0)
     PetscCall(ReportPrintf(rp->comm, "  snapshots     %s/snapshots.xdmf (%" PetscInt_FMT " frame%s)\n", ty->dir, ty->snapshots, ty->snapshots > 1 ? "s" : ""));
   PetscCall(ReportPrintf(rp->comm, "  thermo        %s/thermo.csv\n", ty->dir));

@@ -104,7 +104,8 @@ static PetscErrorCode FinalFinish(Monitor m, Engine *e, const EngineRunEnd *end)
   if (end->stopped) PetscFunctionReturn(PETSC_SUCCESS); /* continued from its checkpoint: no final state */
   PetscCall(EngineFinish(e));
   OutputStateView(e, fi->options, wn, wp, &v);
-  PetscCall(SnapshotWriteFinal(e->grid.comm, fi->dir, &v));
+  /* a failed run's last state, for a look at what went wrong: never taken for a result */
+  PetscCall(SnapshotWriteFinal(e->grid.comm, fi->dir, end->failed ? "failed" : "final", &v));
   fi->tally->final = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

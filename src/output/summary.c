@@ -40,7 +40,8 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
     JsonString(&w, "deck", OptionsDeck());
     JsonInt(&w, "particles", e->nglobal - (PetscInt64)lost);
     JsonInt(&w, "ranks", size);
-    JsonString(&w, "status", end->stopped ? "stopped_by_signal" : "completed");
+    JsonString(&w, "status", end->failed ? "failed" : end->stopped ? "stopped_by_signal" : "completed");
+    if (end->failed) JsonString(&w, "reason", e->fault.reason);
     JsonInt(&w, "steps", e->step);
     JsonInt(&w, "steps_this_run", end->steps_run);
     JsonReal(&w, "simulated_time", e->t);

@@ -1,0 +1,177 @@
+#include "engine/health.h"
+#include "bodies/integrator.h"
+#include "decomp/collective.h"
+#include <stdint.h>
+#include <stdio.h>
+
+const char *const EngineFaultNames[] = {"none", "non-finite value", "particle through a wall", "overlap beyond the limit", "step below the floor"};
+
+/* |v| without overflow: a runaway particle's speed is said as it is. */
+static PetscReal Norm3(const PetscReal *v)
+{
+  PetscReal m = PetscMax(PetscAbsReal(v[0]), PetscMax(PetscAbsReal(v[1]), PetscAbsReal(v[2])));
+  if (!(m > 0.0) || !isfinite(m)) return m;
+  return m * sqrt((v[0] / m) * (v[0] / m) + (v[1] / m) * (v[1] / m) + (v[2] / m) * (v[2] / m));
+}
+
+/* The rank holding the diagnosis of `kind` with the smallest key (a
+ * particle id; ties: the lowest rank) says it, and every rank records it. */
+static PetscErrorCode EngineFaultSet(Engine *e, EngineFaultKind kind, PetscBool mine, PetscReal key, const char *msg)
+{
+  PetscReal   v[2];
+  PetscMPIInt rank, size;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(e->grid.comm, &rank, &size));
+  v[0] = mine ? key : PETSC_MAX_REAL;
+  PetscCall(CollectiveReduceMixed(e->grid.comm, 1, v, (const CollectiveOp[]){COLLECTIVE_MIN}));
+  v[1] = mine && key == v[0] ? (PetscReal)rank : (PetscReal)size;
+  PetscCall(CollectiveReduceMixed(e->grid.comm, 1, v + 1, (const CollectiveOp[]){COLLECTIVE_MIN}));
+  e->fault.kind = kind;
+  if ((PetscMPIInt)v[1] == rank) PetscCall(PetscStrncpy(e->fault.reason, msg, sizeof(e->fault.reason)));
+  if ((PetscMPIInt)v[1] < size) PetscCall(CollectiveBcastCharsFrom(e->grid.comm, e->fault.reason, sizeof(e->fault.reason), (PetscMPIInt)v[1]));
+  else PetscCall(PetscSNPrintf(e->fault.reason, sizeof(e->fault.reason), "%s", EngineFaultNames[kind]));
+  PetscCall(PetscFPrintf(e->grid.comm, stderr, "hdem: error: the run failed at step %" PetscInt64_FMT ", t %.9g s: %s\n", e->step, (double)e->t, e->fault.reason));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Axis a has walls on both faces of the box: planes with the axis' normal there. */
+static void EngineWalledAxes(const Engine *e, PetscBool walled[3])
+{
+  for (int a = 0; a < 3; a++) {
+    PetscBool lo = PETSC_FALSE, hi = PETSC_FALSE;
+    for (PetscInt k = 0; k < e->planes.n; k++) {
+      const PlaneWall *w = &e->planes.w[k];
+      if (w->n[(a + 1) % 3] != 0.0 || w->n[(a + 2) % 3] != 0.0) continue;
+      if (w->n[a] == 1.0 && w->p[a] == e->grid.lo[a]) lo = PETSC_TRUE;
+      if (w->n[a] == -1.0 && w->p[a] == e->grid.hi[a]) hi = PETSC_TRUE;
+    }
+    walled[a] = !e->grid.periodic[a] && lo && hi ? PETSC_TRUE : PETSC_FALSE;
+  }
+}
+
+/* This rank's owned particle of lowest id with a non-finite value (forces
+ * too, with_f), or else out of the box through a walled face. */
+static EngineFaultKind EngineScanLocal(const Engine *e, PetscBool with_f, PetscInt64 *id, char *msg, size_t len)
+{
+  const Particles *p                = &e->p;
+  static const char *const names[4] = {"position", "velocity", "angular velocity", "force"};
+  EngineFaultKind  kind             = ENGINE_FAULT_NONE;
+  PetscBool        walled[3];
+
+  EngineWalledAxes(e, walled);
+  for (PetscInt i = 0; i < p->n; i++) {
+    const PetscReal *q[4] = {p->x + 3 * i, p->v + 3 * i, p->w + 3 * i, p->f + 3 * i};
+    for (int k = 0; k < (with_f ? 4 : 3); k++)
+      for (int a = 0; a < 3; a++)
+        if (!isfinite(q[k][a]) && (kind != ENGINE_FAULT_NONFINITE || p->id[i] < *id)) {
+          kind = ENGINE_FAULT_NONFINITE, *id = p->id[i];
+          snprintf(msg, len, "non-finite %s of particle %" PetscInt64_FMT ": its %c component is %g", names[k], p->id[i], "xyz"[a], (double)q[k][a]);
+        }
+    if (kind == ENGINE_FAULT_NONFINITE) continue;
+    for (int a = 0; a < 3; a++)
+      if (walled[a] && (p->x[3 * i + a] < e->grid.lo[a] || p->x[3 * i + a] > e->grid.hi[a]) && (kind == ENGINE_FAULT_NONE || p->id[i] < *id)) {
+        kind = ENGINE_FAULT_THROUGH_WALL, *id = p->id[i];
+        snprintf(msg, len,
+                 "particle %" PetscInt64_FMT " went through the wall at %c = %g: it is at (%g, %g, %g) m, moving at (%g, %g, %g) m/s (a contact too stiff "
+                 "for the step, or a particle too fast)",
+                 p->id[i], "xyz"[a], (double)(p->x[3 * i + a] < e->grid.lo[a] ? e->grid.lo[a] : e->grid.hi[a]), (double)p->x[3 * i], (double)p->x[3 * i + 1],
+                 (double)p->x[3 * i + 2], (double)p->v[3 * i], (double)p->v[3 * i + 1], (double)p->v[3 * i + 2]);
+      }
+  }
+  return kind;
+}
+
+static PetscErrorCode EngineScan(Engine *e, PetscBool with_f)
+{
+  char            msg[sizeof(e->fault.reason)] = "";
+  PetscInt64      id                            = INT64_MAX;
+  EngineFaultKind kind                          = EngineScanLocal(e, with_f, &id, msg, sizeof(msg));
+  PetscReal       k                             = (PetscReal)kind;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveMaxAll(e->grid.comm, &k, 1));
+  if (k > 0.0) PetscCall(EngineFaultSet(e, (EngineFaultKind)k, kind == (EngineFaultKind)k, (PetscReal)id, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineHealthScan(Engine *e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(EngineScan(e, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineStepFloor(Engine *e)
+{
+  const Particles *p    = &e->p;
+  PetscReal        v[2] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL}; /* -smallest radius, -smallest mass */
+  ContactPair      cp;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < p->n; i++) v[0] = PetscMax(v[0], -p->radius[i]), v[1] = PetscMax(v[1], -p->mass[i]);
+  PetscCall(CollectiveMaxAll(e->grid.comm, v, 2));
+  e->dt_floor = 0.0;
+  if (!(-v[0] > 0.0 && -v[1] > 0.0 && -v[0] < PETSC_MAX_REAL)) PetscFunctionReturn(PETSC_SUCCESS);
+  ContactPairSetUp(&e->model, -v[0], -v[1], 0.4 * -v[1] * v[0] * v[0], -v[0], -v[1], 0.4 * -v[1] * v[0] * v[0], PETSC_FALSE, &cp);
+  e->contact_duration = NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m);
+  if (isfinite(e->contact_duration) && e->contact_duration > 0.0) e->dt_floor = ENGINE_STEP_FLOOR * e->contact_duration;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineHealthStep(Engine *e, PetscInt bits, PetscReal local_bound, const PetscInt who[2], PetscBool kinematic)
+{
+  PetscFunctionBeginUser;
+  if (bits & INTEGRATOR_NONFINITE) PetscCall(EngineScan(e, PETSC_TRUE));
+  if (e->fault.kind || e->ctl.mode != TIMESTEP_ADAPTIVE || !(e->dt < e->dt_floor)) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    const Particles *p    = &e->p;
+    char             msg[sizeof(e->fault.reason)], by[320] = "";
+    PetscBool        mine = local_bound == e->bound && who[0] >= 0 ? PETSC_TRUE : PETSC_FALSE;
+
+    if (mine && kinematic) {
+      PetscInt i = who[0];
+      snprintf(by, sizeof(by), "the motion of particle %" PetscInt64_FMT " (speed %g m/s, acceleration %g m/s^2) against half the skin, %g m", p->id[i],
+               (double)Norm3(p->v + 3 * i), (double)(Norm3(p->f + 3 * i) / p->mass[i]), (double)(0.5 * e->skin));
+    } else if (mine && who[1] < 0)
+      snprintf(by, sizeof(by), "the contact of particle %" PetscInt64_FMT " with wall %" PetscInt_FMT " (at (%g, %g, %g) m)", p->id[who[0]], -1 - who[1],
+               (double)p->x[3 * who[0]], (double)p->x[3 * who[0] + 1], (double)p->x[3 * who[0] + 2]);
+    else if (mine)
+      snprintf(by, sizeof(by), "the contact of particles %" PetscInt64_FMT " and %" PetscInt64_FMT " (at (%g, %g, %g) m)", p->id[who[0]], p->id[who[1]],
+               (double)p->x[3 * who[0]], (double)p->x[3 * who[0] + 1], (double)p->x[3 * who[0] + 2]);
+    snprintf(msg, sizeof(msg), "the adaptive step %g s is below its floor %g s (%g of the %g s duration of the shortest contact): the bound %g s is set by %s",
+             (double)e->dt, (double)e->dt_floor, ENGINE_STEP_FLOOR, (double)e->contact_duration, (double)e->bound, by);
+    PetscCall(EngineFaultSet(e, ENGINE_FAULT_STEP_FLOOR, mine, mine ? (PetscReal)p->id[who[0]] : 0.0, msg));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineHealthOverlap(Engine *e, PetscReal local, PetscReal ratio, const PetscInt64 who[2])
+{
+  char msg[sizeof(e->fault.reason)];
+
+  PetscFunctionBeginUser;
+  if (e->fault.kind || !(ratio > ENGINE_OVERLAP_LIMIT)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (who[1] < 0)
+    snprintf(msg, sizeof(msg), "particle %" PetscInt64_FMT " overlaps wall %" PetscInt64_FMT " by %g of its radius (the limit is %g): the contact is too soft for the load, or the step too long",
+             who[0], -1 - who[1], (double)local, ENGINE_OVERLAP_LIMIT);
+  else
+    snprintf(msg, sizeof(msg), "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " overlap by %g of the smaller radius (the limit is %g): the contact is too soft for the load, or the step too long",
+             who[0], who[1], (double)local, ENGINE_OVERLAP_LIMIT);
+  PetscCall(EngineFaultSet(e, ENGINE_FAULT_OVERLAP, local == ratio, (PetscReal)who[0], msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineHealthEnergy(Engine *e, const EngineStats *s)
+{
+  PetscReal now = s->ke + s->kr + s->elastic, source = e->e_initial + s->gravity;
+
+  PetscFunctionBeginUser;
+  if (e->warned_energy || !(source > 0.0) || !(now > (1.0 + ENGINE_ENERGY_GROWTH) * source)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFPrintf(e->grid.comm, stderr,
+                         "hdem: warning: step %" PetscInt64_FMT ", t %.9g s: the energy grew without a source: kinetic + elastic %g J, above the %g J of the start "
+                         "and gravity's work by %.3g %% (the step may be too long for the contacts)\n",
+                         e->step, (double)e->t, (double)now, (double)source, (double)(100.0 * (now / source - 1.0))));
+  e->warned_energy = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
