@@ -91,6 +91,9 @@ int main(int argc, char **argv)
   if (!strcmp(cmd, "impact")) ierr = CommandImpact(PETSC_COMM_WORLD, help);
   else if (!strcmp(cmd, "run") || !strcmp(cmd, "check"))
     ierr = CommandRun(PETSC_COMM_WORLD, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL, help, cmd[0] == 'c' ? PETSC_TRUE : PETSC_FALSE, argc, argv, &status);
+  else if (!strcmp(cmd, "diff") && help)
+    ierr = PetscPrintf(PETSC_COMM_WORLD, "usage: hdem diff A.h5 B.h5\nCompares two particle states (final.h5, snapshots, checkpoints) by particle id, bitwise;\n"
+                                         "prints a JSON report; exit 0 when identical, 1 when not (or on an error).\n");
   else if (!strcmp(cmd, "diff")) ierr = CommandDiff(PETSC_COMM_WORLD, argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL, &status);
   else if (!strcmp(cmd, "version")) ierr = PetscPrintf(PETSC_COMM_WORLD, "hdem %s\n", HDEM_VERSION);
   else {

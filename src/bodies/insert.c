@@ -31,12 +31,13 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
     OptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->vrand, NULL));
   PetscCall(OptionsReal("-insert_radius", "one radius for every particle (instead of the radius_* keys)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &r1, &r1set));
   PetscCall(OptionsDefaultText("-insert_radius", "none: the radius_* keys"));
+  PetscCall(OptionsDefaultText("-insert_count", "required with mode lattice or random"));
   PetscCall(OptionsEnum("-insert_radius_distribution", "radius distribution", RadiusDistributionTypes, (PetscEnum *)&ins->rd.type, &dset[0]));
-  PetscCall(OptionsReal("-insert_radius_min", "smallest radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.min, &dset[1]));
-  PetscCall(OptionsReal("-insert_radius_max", "largest radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.max, &dset[2]));
-  PetscCall(OptionsReal("-insert_radius_mean", "mean (normal) or median (lognormal) radius", "[m]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &ins->rd.mean,
+  PetscCall(OptionsReal("-insert_radius_min", "smallest radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ins->rd.min, &dset[1]));
+  PetscCall(OptionsReal("-insert_radius_max", "largest radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ins->rd.max, &dset[2]));
+  PetscCall(OptionsReal("-insert_radius_mean", "mean (normal) or median (lognormal) radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ins->rd.mean,
                         &dset[3]));
-  PetscCall(OptionsReal("-insert_radius_sigma", "standard deviation (normal: of r [m]; lognormal: of ln r)", "", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED,
+  PetscCall(OptionsReal("-insert_radius_sigma", "standard deviation (normal: of r [m]; lognormal: of ln r)", "", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
                         &ins->rd.sigma, &dset[4]));
   PetscCall(OptionsRealArray("-insert_radius_values", "radii of the discrete distribution", "[m]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED,
                              ins->rd.values, &nval, &vset));

@@ -147,6 +147,7 @@ static PetscErrorCode TangentialSetFromOptions(MPI_Comm comm, ContactModel *mode
   PetscCall(
     OptionsReal("-contact_kt", "constant tangential stiffness (default 2/7 of a linear law's k)", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &tg->kt, &ktset));
   PetscCall(OptionsReal("-contact_tangential_damping", "damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->zeta, NULL));
+  PetscCall(OptionsDefaultText("-contact_tangential_stiffness", "mindlin; constant with law linear"));
   PetscCall(OptionsDefaultText("-contact_kt", "2/7 of k with law linear; required with constant stiffness otherwise"));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   if (tg->stiffness == TANGENTIAL_CONSTANT && tg->mu > 0.0) {
