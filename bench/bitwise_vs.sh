@@ -1,11 +1,16 @@
 #!/bin/bash
 # Two hdem builds against each other, bitwise: the final states (hdem diff, by id)
 # and thermo.csv (less its wall-clock column) of the chute and settle benchmark
-# states and of the rank-count test deck, at 1-4 ranks, on the fused contact path
-# (Hertz, harmonic damping) and the generic one (other damping and laws), plus
-# hdem impact's JSON.  For a change that must not move a bit (a refactoring).
+# decks (bench/chute.yaml, bench/settle.yaml) and of the rank-count test deck, at
+# 1-4 ranks, on the fused contact path (Hertz, harmonic damping; the chute with
+# separation at zero overlap, the settle with the force clipped) and the generic one
+# (other damping and laws), plus hdem impact's JSON.  For a change that must not
+# move a bit (a refactoring).  No snapshots: a build that knows -snapshot_frames
+# runs with it at 0 (the bench decks say so too); an older one (no snapshots by
+# default, unknown keys refused) reads the bench decks without their snapshot block.
 #
-#   bash bench/bitwise_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps]
+#   [RANKS="1 2"] bash bench/bitwise_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps]
+#   (RANKS: the rank counts, default 1 2 3 4)
 #   (from the repository root; needs ../shared/peers for the benchmark states)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +23,11 @@ MPI="mpirun --oversubscribe"
 OUT=$(mktemp -d)
 pass=0; fail=0
 
+# bin -> 1 if it knows -snapshot_frames (and writes snapshots unless told not to)
+knows_snapshots() { case $("$1" run -help 2>&1) in *-snapshot_frames*) echo 1 ;; *) echo 0 ;; esac; }
+SNAP_old=$(knows_snapshots "$OLD"); SNAP_new=$(knows_snapshots "$NEW")
+mkdir -p "$OUT/decks"
+
 # case name, ranks, deck, options...  The cuts are balanced by count: the
 # time mode's cuts follow the wall clock, and thermo's energy sums (not the
 # state) follow the cuts in their last bit.
@@ -25,8 +35,15 @@ one() {
   local name=$1 np=$2 deck=$3; shift 3
   local ok=1
   for v in old new; do
-    local bin=$OLD; [ $v = new ] && bin=$NEW
-    if ! $MPI -np "$np" "$bin" run "$deck" -output_dir "$OUT/$v/$name.$np" -balance_mode count "$@" > "$OUT/$v.$name.$np.log" 2>&1; then
+    local bin=$OLD snap=$SNAP_old d=$deck; [ $v = new ] && bin=$NEW snap=$SNAP_new
+    local opts=()
+    if [ "$snap" = 1 ]; then
+      opts=(-snapshot_frames 0)
+    elif grep -q '^snapshot:' "$deck"; then # the deck less that block (state files are on the command line)
+      d=$OUT/decks/${deck//\//_}
+      awk '/^snapshot:/ {skip = 1; next} skip && /^[ \t]/ {next} {skip = 0; print}' "$deck" > "$d"
+    fi
+    if ! $MPI -np "$np" "$bin" run "$d" -output_dir "$OUT/$v/$name.$np" -balance_mode count "${opts[@]}" "$@" > "$OUT/$v.$name.$np.log" 2>&1; then
       echo "FAIL $name np=$np: $v run failed ($OUT/$v.$name.$np.log)"; fail=$((fail + 1)); return
     fi
   done
@@ -40,9 +57,9 @@ SETTLE=(-insert_file "$PEERS/settle/data.settle" -steps "$SS" -thermo_interval 5
 BW=tests/data/bitwise.yaml
 GENERIC_TSUJI=(-contact_damping tsuji)
 GENERIC_LINEAR=(-contact_law linear -contact_k 2000 -contact_damping linear_dashpot -contact_separation overlap)
-for np in 1 2 3 4; do
-  one chute "$np" inputs/chute.yaml "${CHUTE[@]}"
-  one chute_tsuji "$np" inputs/chute.yaml "${CHUTE[@]}" "${GENERIC_TSUJI[@]}"
+for np in ${RANKS:-1 2 3 4}; do
+  one chute "$np" bench/chute.yaml "${CHUTE[@]}"
+  one chute_tsuji "$np" bench/chute.yaml "${CHUTE[@]}" "${GENERIC_TSUJI[@]}"
   one settle "$np" bench/settle.yaml "${SETTLE[@]}"
   one settle_tsuji "$np" bench/settle.yaml "${SETTLE[@]}" "${GENERIC_TSUJI[@]}"
   one bitwise "$np" $BW -steps 2000

@@ -1,7 +1,8 @@
 #!/bin/bash
 # hdem beside LAMMPS on the same decks and states (../shared/peers): the chute
-# (32,000 spheres, gran/hertz/history) and the settle (64,000 spheres, Hertz + Tsuji +
-# Mindlin) at 1 and 2 ranks.  Needs Debian's lammps.
+# (bench/chute.yaml: 32,000 spheres, gran/hertz/history) and the settle
+# (bench/settle.yaml: 64,000 spheres, Hertz + Tsuji + Mindlin) at 1 and 2 ranks, no
+# snapshots.  Needs Debian's lammps.
 #
 # Speed: particle-steps per second per core of the time loop (hdem: summary.json;
 # LAMMPS: its "Loop time") and their ratio, repeated BENCH_REPEAT times side by side.
@@ -62,9 +63,20 @@ floor_rss() {
   for _ in 1 2 3; do mpi_rss 1 "$@"; done | sort -n | sed -n 2p
 }
 
+# The bench decks turn snapshots off (snapshot: frames: 0).  A build from before
+# that key (no snapshots by default; unknown keys refused: HDEM=an old build) runs a
+# copy of the deck without the snapshot block, in $OUT.  The state files are given
+# on the command line (-insert_file), so a copy's paths need not resolve.
+deck_for() { # deck -> the deck $HDEM reads
+  case $("$HDEM" run -help 2>&1) in *-snapshot_frames*) echo "$1"; return ;; esac
+  mkdir -p "$OUT/decks"
+  awk '/^snapshot:/ {skip = 1; next} skip && /^[ \t]/ {next} {skip = 0; print}' "$1" > "$OUT/decks/${1//\//_}"
+  echo "$OUT/decks/${1//\//_}"
+}
+
 hdem_run() { # deck steps np [options] -> "psps_per_core rss_sum particles"
-  local deck=$1 steps=$2 np=$3 dir=$OUT/hdem_$RANDOM; shift 3
-  local rss
+  local deck steps=$2 np=$3 dir=$OUT/hdem_$RANDOM rss
+  deck=$(deck_for "$1"); shift 3
   rss=$(mpi_rss "$np" "$HDEM" run "$deck" -steps "$steps" -output_dir "$dir" "$@")
   /usr/bin/python3 - "$dir/summary.json" "$np" "$rss" <<'PY'
 import json, sys
@@ -109,10 +121,10 @@ row() { # deck np rep | hdem: speed rss n | LAMMPS: speed rss n
 }
 for rep in $(seq "$REPEAT"); do
   for np in 1 2; do
-    read -r hc hm hn < <(hdem_run inputs/chute.yaml "$SC" "$np")
+    read -r hc hm hn < <(hdem_run bench/chute.yaml "$SC" "$np" -insert_file "$PEERS/chute/data.chute_equiv")
     read -r lc lm ln < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$SC" -var model hertz)
     row chute "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
-    read -r hc hm hn < <(hdem_run bench/settle.yaml "$SS" "$np")
+    read -r hc hm hn < <(hdem_run bench/settle.yaml "$SS" "$np" -insert_file "$PEERS/settle/data.settle")
     read -r lc lm ln < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
     row settle "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
   done
@@ -151,13 +163,13 @@ if [ "$MEMSTEPS" -gt 0 ]; then
   # rank's peak in a 300-step run, which the slope would count as per-particle memory
   BAL=(-balance_mode count)
   for np in 1 2; do
-    read -r _ h1 n1 < <(hdem_run inputs/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}")
-    read -r _ h4 n4 < <(hdem_run inputs/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/chute/data.chute_equiv" -domain_hi 80,40,60)
+    read -r _ h1 n1 < <(hdem_run bench/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$PEERS/chute/data.chute_equiv")
+    read -r _ h4 n4 < <(hdem_run bench/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/chute/data.chute_equiv" -domain_hi 80,40,60)
     read -r _ l1 _ < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
     read -r _ l4 _ < <(lammps_run "$OUT/tile/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
     printf "$MFMT" chute "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
       "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
-    read -r _ h1 n1 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" "${BAL[@]}")
+    read -r _ h1 n1 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$PEERS/settle/data.settle")
     read -r _ h4 n4 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/settle/data.settle" -domain_hi 0.168,0.168,0.12)
     read -r _ l1 _ < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$MEMSTEPS")
     read -r _ l4 _ < <(lammps_run "$OUT/tile/settle" in.settle_lammps "$np" "$MEMSTEPS")
