@@ -1,14 +1,29 @@
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "io/lammps_data.h"
 #include "decomp/collective.h"
 
 /* Ids travel to the other ranks as PetscReal (collective.h has no 64-bit
- * integer broadcast and PetscInt is 32-bit here): exact up to 2^53. */
+ * integer broadcast): exact up to 2^53. */
 #define LMP_ID_MAX     9007199254740992LL
 #define LMP_MAX_TOKENS 32
+/* Longer lines are refused rather than read into an ever larger buffer: no
+ * LAMMPS data line comes near (write_data's Atoms lines are < 200). */
+#define LMP_MAX_LINE 4096
+/* Quoted text longer than this is cut (PETSc keeps 1024 characters of a message). */
+#define LMP_MAX_QUOTE 240
+/* The shortest data line of a section: one character and its newline; an
+ * Atoms or Velocities line has 7 numbers and 6 blanks.  The last line of a
+ * file may lack its newline, so S bytes hold at most (S + 1) / min lines. */
+#define LMP_MIN_LINE      2
+#define LMP_MIN_ATOM_LINE 14
+/* What one atom costs rank 0 while reading: LammpsData's arrays, the line
+ * numbers, the sorted ids and the Velocities flags. */
+#define LMP_ATOM_BYTES (sizeof(PetscInt64) + sizeof(PetscInt) + 11 * sizeof(PetscReal) + sizeof(PetscInt) + sizeof(IdIndex) + sizeof(PetscBool))
 
 /* "path:line: " prefix of every format error */
 #define AT         "%s:%" PetscInt_FMT ": "
@@ -19,12 +34,16 @@ typedef struct {
   PetscInt   idx;
 } IdIndex;
 
-/* Rank 0's reading state; everything here is released by LammpsDataReadRoot. */
+/* Rank 0's reading state; everything here is released by LammpsDataParseStream. */
 typedef struct {
   FILE       *fp;
   const char *path;
-  char       *line;
-  size_t      cap;
+  PetscInt64  size;                   /* the file's bytes, -1 when not known (a pipe) */
+  PetscInt64  consumed;               /* bytes read so far */
+  char        line[LMP_MAX_LINE + 1]; /* the current line, cut into tokens */
+  char        text[LMP_MAX_LINE + 1]; /* ... and as read, without its line end, for messages */
+  char        quote[2][LMP_MAX_QUOTE + 64];
+  int         nquote;
   PetscInt    lineno;
   char       *tok[LMP_MAX_TOKENS];
   int         ntok;    /* may exceed LMP_MAX_TOKENS: only the first ones are kept */
@@ -33,7 +52,6 @@ typedef struct {
   PetscInt   *atomline;
   PetscBool  *seen;
 } Reader;
-
 /* Header counts that size sections. */
 typedef enum {
   C_ATOMS,
@@ -120,34 +138,73 @@ static const struct {
   {"CMAP", C_CROSSTERMS},
 };
 
-/* Next line, comment cut off and split into blank-separated tokens. */
+static PetscBool IsBlank(char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v' ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* s in quotes, whole, or its start and its length when longer than
+ * LMP_MAX_QUOTE; two quotes may be live in one message. */
+static const char *Quote(Reader *rd, const char *s)
+{
+  char  *q   = rd->quote[rd->nquote++ % 2];
+  size_t len = strlen(s);
+
+  if (len <= LMP_MAX_QUOTE) snprintf(q, sizeof(rd->quote[0]), "'%s'", s);
+  else snprintf(q, sizeof(rd->quote[0]), "'%.*s...' (%zu characters)", LMP_MAX_QUOTE, s, len);
+  return q;
+}
+
+/* Next line, comment cut off and split into blank-separated tokens; the line
+ * as read is kept in rd->text.  A line longer than LMP_MAX_LINE or holding a
+ * NUL byte is an error: the buffer never grows with what the file says. */
 static PetscErrorCode ReaderNext(Reader *rd, PetscBool *eof)
 {
-  ssize_t len;
-  char   *c, *hash;
+  size_t len = 0;
+  int    ch;
+  char  *c, *hash;
 
   PetscFunctionBeginUser;
   rd->ntok    = 0;
   rd->comment = NULL;
+  rd->nquote  = 0;
+  rd->text[0] = 0;
   errno       = 0;
-  len         = getline(&rd->line, &rd->cap, rd->fp);
-  if (len < 0) {
-    PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", rd->path, rd->lineno + 1, strerror(errno));
-    *eof = PETSC_TRUE;
-    PetscFunctionReturn(PETSC_SUCCESS);
+  while ((ch = getc(rd->fp)) != EOF && ch != '\n') {
+    if (len == LMP_MAX_LINE) {
+      rd->line[len] = 0;
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+              "%s:%" PetscInt_FMT ": line longer than %d characters (not a LAMMPS data file?); it starts '%.64s...'", rd->path, rd->lineno + 1, LMP_MAX_LINE,
+              rd->line);
+    }
+    PetscCheck(ch, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": NUL byte in column %zu: not a text file", rd->path, rd->lineno + 1,
+               len + 1);
+    rd->line[len++] = (char)ch;
   }
-  *eof = PETSC_FALSE;
+  if (ch == EOF) {
+    PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", rd->path, rd->lineno + 1, strerror(errno));
+    if (!len) {
+      *eof = PETSC_TRUE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  *eof          = PETSC_FALSE;
+  rd->line[len] = 0;
+  rd->consumed += (PetscInt64)len + (ch == '\n');
   rd->lineno++;
+  while (len && rd->line[len - 1] == '\r') len--; /* CRLF */
+  memcpy(rd->text, rd->line, len);
+  rd->text[len] = 0;
   if ((hash = strchr(rd->line, '#'))) {
     *hash       = 0;
     rd->comment = hash + 1;
   }
   for (c = rd->line; *c;) {
-    while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n') *c++ = 0;
+    while (IsBlank(*c)) *c++ = 0;
     if (!*c) break;
     if (rd->ntok < LMP_MAX_TOKENS) rd->tok[rd->ntok] = c;
     rd->ntok++;
-    while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n') c++;
+    while (*c && !IsBlank(*c)) c++;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -167,27 +224,32 @@ static PetscBool IsNumber(const char *s)
   return end != s && *end == 0 ? PETSC_TRUE : PETSC_FALSE;
 }
 
-static PetscErrorCode ParseInt64(const Reader *rd, const char *s, const char *what, PetscInt64 *v)
+static PetscErrorCode ParseInt64(Reader *rd, const char *s, const char *what, PetscInt64 *v)
 {
   char     *end;
   long long x;
+  int       err;
 
   PetscFunctionBeginUser;
   errno = 0;
   x     = strtoll(s, &end, 10);
-  PetscCheck(end != s && *end == 0 && errno == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s '%s' is not an integer", ATARGS(rd), what, s);
+  err   = errno;
+  PetscCheck(end != s && *end == 0 && err == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s %s is not an integer%s", ATARGS(rd), what, Quote(rd, s),
+             err == ERANGE ? " (beyond 64 bits)" : "");
   *v = (PetscInt64)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ParseReal(const Reader *rd, const char *s, const char *what, PetscReal *v)
+/* nan, inf and what overflows to inf are refused. */
+static PetscErrorCode ParseReal(Reader *rd, const char *s, const char *what, PetscReal *v)
 {
   char  *end;
   double x;
 
   PetscFunctionBeginUser;
   x = strtod(s, &end);
-  PetscCheck(end != s && *end == 0 && isfinite(x), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s '%s' is not a finite number", ATARGS(rd), what, s);
+  PetscCheck(end != s && *end == 0 && isfinite(x), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s %s is not a finite number", ATARGS(rd), what,
+             Quote(rd, s));
   *v = (PetscReal)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -216,24 +278,25 @@ static PetscErrorCode ReadAtomLine(Reader *rd, LammpsData *d, PetscInt i)
 
   PetscFunctionBeginUser;
   PetscCheck(rd->ntok == 7 || rd->ntok == 10, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom_style sphere Atoms lines have 7 columns (id type diameter density x y z) or 10 (then image flags ix iy iz); found %d", ATARGS(rd),
-             rd->ntok);
+             AT "atom_style sphere Atoms lines have 7 columns (id type diameter density x y z) or 10 (then image flags ix iy iz); found %d in %s", ATARGS(rd),
+             rd->ntok, Quote(rd, rd->text));
   PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &id));
-  PetscCheck(id >= 1 && id <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom id %" PetscInt64_FMT " is outside [1, 2^53]", ATARGS(rd), id);
+  PetscCheck(id >= 1 && id <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom id %s is outside [1, 2^53]", ATARGS(rd), Quote(rd, rd->tok[0]));
   PetscCall(ParseInt64(rd, rd->tok[1], "atom type", &t));
   PetscCheck(t >= 1 && t <= d->ntypes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has type %" PetscInt64_FMT ", outside the header's 1..%" PetscInt_FMT " atom types", ATARGS(rd), id, t, d->ntypes);
+             AT "atom %" PetscInt64_FMT " has type %s, outside the header's 1..%" PetscInt_FMT " atom types", ATARGS(rd), id, Quote(rd, rd->tok[1]), d->ntypes);
   PetscCall(ParseReal(rd, rd->tok[2], "diameter", &d->diameter[i]));
   PetscCheck(d->diameter[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has diameter %g: it must be positive (point particles are not supported)", ATARGS(rd), id, (double)d->diameter[i]);
+             AT "atom %" PetscInt64_FMT " has diameter %s: it must be positive (point particles are not supported)", ATARGS(rd), id, Quote(rd, rd->tok[2]));
   PetscCall(ParseReal(rd, rd->tok[3], "density", &d->density[i]));
-  PetscCheck(d->density[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom %" PetscInt64_FMT " has density %g: it must be positive", ATARGS(rd), id,
-             (double)d->density[i]);
+  PetscCheck(d->density[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom %" PetscInt64_FMT " has density %s: it must be positive", ATARGS(rd), id,
+             Quote(rd, rd->tok[3]));
   for (int j = 0; j < 3; j++) {
     PetscReal xj;
     PetscCall(ParseReal(rd, rd->tok[4 + j], axis[j], &xj));
     PetscCheck(xj >= d->lo[j] && xj <= d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               AT "atom %" PetscInt64_FMT " at %s = %g is outside the box [%g, %g]", ATARGS(rd), id, axis[j], (double)xj, (double)d->lo[j], (double)d->hi[j]);
+               AT "atom %" PetscInt64_FMT " at %s = %s is outside the box [%g, %g]", ATARGS(rd), id, axis[j], Quote(rd, rd->tok[4 + j]), (double)d->lo[j],
+               (double)d->hi[j]);
     d->x[3 * i + j] = xj;
   }
   for (int j = 7; j < rd->ntok; j++) PetscCall(ParseInt64(rd, rd->tok[j], "image flag", &img));
@@ -249,8 +312,8 @@ static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
   PetscInt lo = 0, hi = d->n;
 
   PetscFunctionBeginUser;
-  PetscCheck(rd->ntok == 7, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d",
-             ATARGS(rd), rd->ntok);
+  PetscCheck(rd->ntok == 7, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d in %s", ATARGS(rd), rd->ntok, Quote(rd, rd->text));
   PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &key.id));
   while (lo < hi) {
     PetscInt mid = lo + (hi - lo) / 2;
@@ -258,8 +321,8 @@ static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
     else hi = mid;
   }
   if (lo < d->n && rd->sorted[lo].id == key.id) hit = &rd->sorted[lo];
-  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Velocities for atom id %" PetscInt64_FMT ", which is not in the Atoms section", ATARGS(rd),
-             key.id);
+  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Velocities for atom id %s, which is not in the Atoms section", ATARGS(rd),
+             Quote(rd, rd->tok[0]));
   PetscCheck(!rd->seen[hit->idx], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities line for atom id %" PetscInt64_FMT, ATARGS(rd), key.id);
   rd->seen[hit->idx] = PETSC_TRUE;
   for (int j = 0; j < 3; j++) PetscCall(ParseReal(rd, rd->tok[1 + j], "velocity", &d->v[3 * hit->idx + j]));
@@ -271,7 +334,6 @@ static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
 static PetscErrorCode CheckDuplicateIds(Reader *rd, LammpsData *d)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(d->n, &rd->sorted));
   for (PetscInt i = 0; i < d->n; i++) rd->sorted[i].id = d->id[i], rd->sorted[i].idx = i;
   if (d->n) qsort(rd->sorted, (size_t)d->n, sizeof(IdIndex), CompareIdIndex);
   for (PetscInt i = 1; i < d->n; i++)
@@ -281,9 +343,46 @@ static PetscErrorCode CheckDuplicateIds(Reader *rd, LammpsData *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Every array of n atoms, rank 0's reading ones too, at once: n was checked
+ * against the file's size and the integer ranges, so what fails here is the
+ * memory, and the message says how much for how many atoms. */
+static PetscErrorCode ReaderAllocAtoms(Reader *rd, LammpsData *d)
+{
+  PetscInt       n = d->n;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscMalloc5(n, &d->id, n, &d->type, n, &d->diameter, n, &d->density, 3 * n, &d->x);
+  if (!ierr) ierr = PetscCalloc2(3 * n, &d->v, 3 * n, &d->w);
+  if (!ierr) ierr = PetscMalloc3(n, &rd->atomline, n, &rd->sorted, n, &rd->seen);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM, AT "out of memory: %.3g GB for the %" PetscInt_FMT " atoms the header announces could not be allocated",
+             ATARGS(rd), (double)n * (double)LMP_ATOM_BYTES / 1e9, n);
+  PetscCall(PetscArrayzero(rd->seen, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A count from the header line in rd: it cannot overflow what it sizes
+ * (max), and the file (size bytes, when known) must be able to hold that
+ * many lines of at least minline bytes (0: not checked). */
+static PetscErrorCode CheckCount(Reader *rd, PetscInt64 v, const char *key, PetscInt64 max, PetscInt64 minline)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(v >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "negative count in %s", ATARGS(rd), Quote(rd, rd->text));
+  PetscCheck(v <= max, PETSC_COMM_SELF, PETSC_ERR_SUP, AT "%s: %" PetscInt64_FMT " %s is more than hdem reads from one file (%" PetscInt64_FMT ")", ATARGS(rd),
+             Quote(rd, rd->text), v, key, max);
+  PetscCheck(!minline || rd->size < 0 || v <= (rd->size + 1) / minline, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "%s: %" PetscInt64_FMT " %s cannot be in a file of %" PetscInt64_FMT " bytes (at most %" PetscInt64_FMT " lines of %" PetscInt64_FMT
+                " or more bytes; count mismatch, or a truncated file?)",
+             ATARGS(rd), Quote(rd, rd->text), v, key, rd->size, (rd->size + 1) / minline, minline);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The header: lines that start with a number (counts, the box), then the
  * checks that it holds what a sphere file needs; ends at the first section
- * name (or the end, eof). */
+ * name (or the end, eof).  Every count is checked on its own line, before
+ * anything is allocated for it. */
 static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt64 count[], PetscBool *eof)
 {
   PetscBool has_count[C_NCOUNT] = {PETSC_FALSE}, has_box[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
@@ -303,40 +402,49 @@ static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt6
     if (!strcmp(key, "xy xz yz")) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, AT "'xy xz yz': triclinic boxes are not supported", ATARGS(rd));
     if (!strcmp(key, "xlo xhi") || !strcmp(key, "ylo yhi") || !strcmp(key, "zlo zhi")) {
       int j = key[0] - 'x';
-      PetscCheck(nnum == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs two numbers, found %d", ATARGS(rd), key, nnum);
+      PetscCheck(nnum == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs two numbers, found %d in %s", ATARGS(rd), key, nnum,
+                 Quote(rd, rd->text));
       PetscCall(ParseReal(rd, rd->tok[0], "box bound", &d->lo[j]));
       PetscCall(ParseReal(rd, rd->tok[1], "box bound", &d->hi[j]));
-      PetscCheck(d->lo[j] < d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "empty box: %s = %g %g", ATARGS(rd), key, (double)d->lo[j],
-                 (double)d->hi[j]);
+      PetscCheck(d->lo[j] < d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "empty box: %s", ATARGS(rd), Quote(rd, rd->text));
       has_box[j] = PETSC_TRUE;
       continue;
     }
     {
       size_t k, nk = sizeof(header_keys) / sizeof(header_keys[0]);
       for (k = 0; k < nk && strcmp(key, header_keys[k].key); k++) { }
-      PetscCheck(k < nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "unknown header line '%s' (expected e.g. 'N atoms', 'N atom types', 'lo hi xlo xhi')",
-                 ATARGS(rd), key);
-      PetscCheck(nnum == header_keys[k].nnum, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs %d number(s), found %d", ATARGS(rd), key,
-                 header_keys[k].nnum, nnum);
+      PetscCheck(k < nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "unknown header line %s (expected e.g. 'N atoms', 'N atom types', 'lo hi xlo xhi')",
+                 ATARGS(rd), Quote(rd, rd->text));
+      PetscCheck(nnum == header_keys[k].nnum, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs %d number(s), found %d in %s", ATARGS(rd), key,
+                 header_keys[k].nnum, nnum, Quote(rd, rd->text));
       if (header_keys[k].slot < C_NCOUNT) {
+        CountSlot  slot = header_keys[k].slot;
         PetscInt64 v;
         PetscCall(ParseInt64(rd, rd->tok[0], key, &v));
-        PetscCheck(v >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "negative count %" PetscInt64_FMT " %s", ATARGS(rd), v, key);
-        count[header_keys[k].slot]     = v;
-        has_count[header_keys[k].slot] = PETSC_TRUE;
+        /* atoms: 3 n reals travel in one broadcast (an MPI int count) and
+         * rank 0 allocates LMP_ATOM_BYTES for each; atom types: PetscInt
+         * type numbers, and only Masses-like sections (not checked against
+         * the size here: LAMMPS needs none of them) */
+        if (slot == C_ATOMS)
+          PetscCall(CheckCount(rd, v, key, PetscMin((PetscInt64)PETSC_MPI_INT_MAX / 3, (PetscInt64)(SIZE_MAX / LMP_ATOM_BYTES)), LMP_MIN_ATOM_LINE));
+        else if (slot == C_ATOM_TYPES) {
+          PetscCall(CheckCount(rd, v, key, INT32_MAX, 0));
+          PetscCheck(v >= 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s: a file needs at least one atom type", ATARGS(rd), Quote(rd, rd->text));
+        } else PetscCall(CheckCount(rd, v, key, INT64_MAX, LMP_MIN_LINE));
+        count[slot]     = v;
+        has_count[slot] = PETSC_TRUE;
       }
     }
   }
-  PetscCheck(has_count[C_ATOMS], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header has no 'N atoms' line", rd->path);
-  PetscCheck(count[C_ATOMS] <= PETSC_MAX_INT / 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: %" PetscInt64_FMT " atoms is more than this PetscInt build handles",
-             rd->path, count[C_ATOMS]);
-  PetscCheck(has_count[C_ATOM_TYPES] && count[C_ATOM_TYPES] >= 1 && count[C_ATOM_TYPES] <= INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s: the header needs an 'N atom types' line with 1 <= N <= %d (types are 32-bit)", rd->path, (int)INT32_MAX);
+  PetscCheck(has_count[C_ATOMS], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header (to line %" PetscInt_FMT ") has no 'N atoms' line", rd->path,
+             rd->lineno);
+  PetscCheck(has_count[C_ATOM_TYPES], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header (to line %" PetscInt_FMT ") has no 'N atom types' line",
+             rd->path, rd->lineno);
   for (int j = 0; j < 3; j++)
-    PetscCheck(has_box[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header has no '%clo %chi' line", rd->path, 'x' + j, 'x' + j);
+    PetscCheck(has_box[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header (to line %" PetscInt_FMT ") has no '%clo %chi' line", rd->path,
+               rd->lineno, 'x' + j, 'x' + j);
   d->n      = (PetscInt)count[C_ATOMS];
   d->ntypes = (PetscInt)count[C_ATOM_TYPES];
-
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -354,9 +462,8 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
     JoinTokens(rd, 0, name, sizeof(name));
     for (s = 0; s < ns && strcmp(name, sections[s].name); s++) { }
     PetscCheck(s < ns, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               AT
-               "unknown section '%s' (hdem reads Atoms and Velocities of atom_style sphere and skips Masses, Pair Coeffs and the other count-sized sections)",
-               ATARGS(rd), name);
+               AT "unknown section %s (hdem reads Atoms and Velocities of atom_style sphere and skips Masses, Pair Coeffs and the other count-sized sections)",
+               ATARGS(rd), Quote(rd, rd->text));
     switch (sections[s].slot) {
     case C_ATOMS_SECTION:
       PetscCheck(!has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Atoms section", ATARGS(rd));
@@ -364,35 +471,37 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
         char hint[64] = "";
         if (sscanf(rd->comment, "%63s", hint) == 1)
           PetscCheck(!strcmp(hint, "sphere"), PETSC_COMM_SELF, PETSC_ERR_SUP,
-                     AT "Atoms section is for atom_style %s: hdem reads atom_style sphere (id type diameter density x y z)", ATARGS(rd), hint);
+                     AT "Atoms section is for atom_style %s: hdem reads atom_style sphere (id type diameter density x y z)", ATARGS(rd), Quote(rd, hint));
       }
       nlines = d->n;
-      PetscCall(PetscMalloc5(d->n, &d->id, d->n, &d->type, d->n, &d->diameter, d->n, &d->density, 3 * d->n, &d->x));
-      PetscCall(PetscCalloc2(3 * d->n, &d->v, 3 * d->n, &d->w));
-      PetscCall(PetscMalloc1(d->n, &rd->atomline));
       break;
     case C_VELOCITIES_SECTION:
       PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Velocities section before the Atoms section", ATARGS(rd));
       PetscCheck(!d->has_velocities, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities section", ATARGS(rd));
       nlines = d->n;
-      PetscCall(PetscCalloc1(d->n, &rd->seen));
       break;
-    case C_PAIRIJ:
+    case C_PAIRIJ: /* types <= 2^31: no overflow */
       nlines = count[C_ATOM_TYPES] * (count[C_ATOM_TYPES] + 1) / 2;
       break;
     default:
       nlines = count[sections[s].slot];
     }
+    /* what is left of the file must be able to hold the lines announced */
+    PetscCheck(rd->size < 0 || nlines <= (rd->size - rd->consumed + 1) / LMP_MIN_LINE, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               AT "section %s needs %" PetscInt64_FMT " lines by the header's counts; the %" PetscInt64_FMT
+                  " bytes left in the file cannot hold them (count mismatch with the header, or a truncated file?)",
+               ATARGS(rd), name, nlines, rd->size - rd->consumed);
+    if (sections[s].slot == C_ATOMS_SECTION) PetscCall(ReaderAllocAtoms(rd, d));
     for (PetscInt64 i = 0; i < nlines; i++) {
       PetscCall(ReaderNextNonBlank(rd, &eof));
       PetscCheck(!eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s: end of file in section %s (line %" PetscInt_FMT ") after %" PetscInt64_FMT " lines, the header announces %" PetscInt64_FMT
-                 " (count mismatch with the header)",
-                 rd->path, name, start, i, nlines);
+                 "%s:%" PetscInt_FMT ": end of file in section %s (line %" PetscInt_FMT ") after %" PetscInt64_FMT
+                 " lines, the header announces %" PetscInt64_FMT " (count mismatch with the header, or a truncated file)",
+                 rd->path, rd->lineno, name, start, i, nlines);
       PetscCheck(IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 AT "section %s (line %" PetscInt_FMT ") ends after %" PetscInt64_FMT " lines, the header announces %" PetscInt64_FMT
+                 AT "section %s (line %" PetscInt_FMT ") ends after %" PetscInt64_FMT " lines at %s, the header announces %" PetscInt64_FMT
                     " (count mismatch with the header)",
-                 ATARGS(rd), name, start, i, nlines);
+                 ATARGS(rd), name, start, i, Quote(rd, rd->text), nlines);
       if (sections[s].slot == C_ATOMS_SECTION) PetscCall(ReadAtomLine(rd, d, (PetscInt)i));
       else if (sections[s].slot == C_VELOCITIES_SECTION) PetscCall(ReadVelocityLine(rd, d));
     }
@@ -403,11 +512,11 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
     if (sections[s].slot == C_VELOCITIES_SECTION) d->has_velocities = PETSC_TRUE;
     PetscCall(ReaderNextNonBlank(rd, &eof));
     PetscCheck(eof || !IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               AT "section %s (line %" PetscInt_FMT ") has more than the %" PetscInt64_FMT " lines the header announces (count mismatch with the header)",
-               ATARGS(rd), name, start, nlines);
+               AT "section %s (line %" PetscInt_FMT ") has more than the %" PetscInt64_FMT " lines the header announces: %s (count mismatch with the header)",
+               ATARGS(rd), name, start, nlines, Quote(rd, rd->text));
   }
-  PetscCheck(has_atoms || d->n == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: no Atoms section, the header announces %" PetscInt_FMT " atoms", rd->path,
-             d->n);
+  PetscCheck(has_atoms || d->n == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "end of file without an Atoms section; the header announces %" PetscInt_FMT " atoms", ATARGS(rd), d->n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -422,33 +531,49 @@ static PetscErrorCode LammpsDataParse(Reader *rd, LammpsData *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode LammpsDataParseStream(FILE *fp, const char *name, PetscInt64 size, LammpsData *d)
+{
+  Reader        *rd;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(d, sizeof(*d)));
+  PetscCall(PetscNew(&rd));
+  rd->fp   = fp;
+  rd->path = name;
+  rd->size = size;
+  ierr     = LammpsDataParse(rd, d);
+  PetscCall(PetscFree3(rd->atomline, rd->sorted, rd->seen));
+  PetscCall(PetscFree(rd));
+  if (ierr) PetscCall(LammpsDataDestroy(d));
+  PetscFunctionReturn(ierr);
+}
+
 /* Rank 0: the error code comes back instead of returning, so that the other
  * ranks can be told rather than left waiting in the broadcast. */
 static PetscErrorCode LammpsDataReadRoot(const char *path, LammpsData *d)
 {
-  Reader         rd = {0};
+  FILE          *fp;
+  struct stat    st;
+  PetscInt64     size = -1;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
-  rd.path = path;
-  rd.fp   = fopen(path, "r");
-  PetscCheck(rd.fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open LAMMPS data file %s: %s", path, strerror(errno));
-  ierr = LammpsDataParse(&rd, d);
-  fclose(rd.fp);
-  free(rd.line);
-  PetscCall(PetscFree(rd.sorted));
-  PetscCall(PetscFree(rd.atomline));
-  PetscCall(PetscFree(rd.seen));
-  if (ierr) PetscCall(LammpsDataDestroy(d));
+  fp = fopen(path, "r");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open LAMMPS data file %s: %s", path, strerror(errno));
+  if (!fstat(fileno(fp), &st) && S_ISREG(st.st_mode)) size = (PetscInt64)st.st_size;
+  ierr = LammpsDataParseStream(fp, path, size, d);
+  fclose(fp);
   PetscFunctionReturn(ierr);
 }
 
 PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *data)
 {
-  PetscMPIInt rank;
-  PetscInt    status = 0, hdr[3];
-  PetscReal   box[6], *idr;
-  PetscInt    n;
+  PetscMPIInt    rank;
+  PetscInt       status = 0, hdr[3];
+  PetscReal      box[6], *idr = NULL, failed;
+  PetscInt       n;
+  PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(data, sizeof(*data)));
@@ -464,14 +589,27 @@ PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *data)
   PetscCall(CollectiveBcastInt(comm, hdr, 3));
   PetscCall(CollectiveBcastReal(comm, box, 6));
   n = hdr[0];
-  if (rank) {
+  /* every rank allocates, and all agree whether that worked before the
+   * broadcasts: a rank that failed alone would leave the others waiting */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscMalloc1(n, &idr);
+  if (rank && !ierr) {
     data->n = n, data->ntypes = hdr[1], data->has_velocities = hdr[2] ? PETSC_TRUE : PETSC_FALSE;
     for (int j = 0; j < 3; j++) data->lo[j] = box[j], data->hi[j] = box[3 + j];
-    PetscCall(PetscMalloc5(n, &data->id, n, &data->type, n, &data->diameter, n, &data->density, 3 * n, &data->x));
-    PetscCall(PetscCalloc2(3 * n, &data->v, 3 * n, &data->w));
+    ierr = PetscMalloc5(n, &data->id, n, &data->type, n, &data->diameter, n, &data->density, 3 * n, &data->x);
+    if (!ierr) ierr = PetscCalloc2(3 * n, &data->v, 3 * n, &data->w);
+  }
+  PetscCall(PetscPopErrorHandler());
+  failed = ierr ? 1.0 : 0.0;
+  PetscCall(CollectiveMaxAll(comm, &failed, 1));
+  if (failed) {
+    PetscCall(PetscFree(idr));
+    PetscCall(LammpsDataDestroy(data));
+    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM, "rank %d: out of memory for the %" PetscInt_FMT " atoms of LAMMPS data file %s (%.3g GB)", (int)rank, n,
+               path, (double)n * 11 * sizeof(PetscReal) / 1e9);
+    SETERRQ(comm, PETSC_ERR_MEM, "another rank ran out of memory for the %" PetscInt_FMT " atoms of LAMMPS data file %s", n, path);
   }
   /* ids <= 2^53 were checked while reading: exact as doubles */
-  PetscCall(PetscMalloc1(n, &idr));
   if (rank == 0)
     for (PetscInt i = 0; i < n; i++) idr[i] = (PetscReal)data->id[i];
   PetscCall(CollectiveBcastReal(comm, idr, n));

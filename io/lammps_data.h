@@ -9,10 +9,19 @@
  * and, if present, `Velocities` with lines `id vx vy vz wx wy wz`; Masses,
  * Pair Coeffs and the other count-sized sections are skipped by counting.
  * Image flags are checked to be integers and then ignored: positions are
- * taken as written and must lie in the closed box [lo, hi]. */
+ * taken as written and must lie in the closed box [lo, hi].
+ *
+ * Whatever the file holds is an error with its path, line and the offending
+ * text quoted, never a crash: every count is checked against what it sizes
+ * and against the file's size before anything is allocated (n atoms need at
+ * least 14 n - 1 bytes), numbers must be finite, diameters and densities
+ * positive, ids unique in [1, 2^53], types in 1..ntypes.  Comments after
+ * '#' and CRLF line ends are accepted, as LAMMPS does; a line longer than
+ * 4096 characters or a NUL byte is refused (not a text data file). */
 #ifndef HDEM_LAMMPS_DATA_H
 #define HDEM_LAMMPS_DATA_H
 
+#include <stdio.h>
 #include "hdem.h"
 
 typedef struct {
@@ -29,5 +38,10 @@ typedef struct {
 /* Collective: rank 0 reads, every rank gets everything (or every rank gets the error). */
 PETSC_EXTERN PetscErrorCode LammpsDataRead(MPI_Comm, const char *path, LammpsData *);
 PETSC_EXTERN PetscErrorCode LammpsDataDestroy(LammpsData *);
+/* Not collective: rank 0's part of LammpsDataRead on an open stream (a file,
+ * or fmemopen'ed bytes for tests and fuzzing); name is for the messages,
+ * size the stream's length in bytes (-1: unknown, then only the integer
+ * bounds limit the counts).  On error d is left empty. */
+PETSC_EXTERN PetscErrorCode LammpsDataParseStream(FILE *, const char *name, PetscInt64 size, LammpsData *d);
 
 #endif

@@ -1,6 +1,10 @@
 /* LAMMPS data files (atom_style sphere): a valid file with skipped sections,
  * image flags and comments; every format error refused, naming path:line;
- * the shared settle benchmark file when present. Runs at 1 or more ranks. */
+ * hostile files (counts that would overflow or cannot fit the file, nan and
+ * inf, truncation, overlong lines, NUL bytes) refused before anything is
+ * allocated for them; CRLF, tabs, comments and a missing last newline
+ * accepted; the shared settle benchmark file when present. Runs at 1 or
+ * more ranks. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,18 +29,23 @@ static void MakeDir(void)
 }
 
 /* Only rank 0 reads, so only rank 0 writes. */
-static void WriteFile(const char *name, const char *text, char *path, size_t len)
+static void WriteBytes(const char *name, const char *bytes, size_t nbytes, char *path, size_t len)
 {
   int rank;
   MakeDir();
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   snprintf(path, len, "%s/%s", dir, name);
   if (rank == 0) {
-    FILE *fp = fopen(path, "w");
+    FILE *fp = fopen(path, "wb");
     ck_assert_ptr_nonnull(fp);
-    fputs(text, fp);
+    ck_assert_uint_eq(fwrite(bytes, 1, nbytes, fp), nbytes);
     fclose(fp);
   }
+}
+
+static void WriteFile(const char *name, const char *text, char *path, size_t len)
+{
+  WriteBytes(name, text, strlen(text), path, len);
 }
 
 static const char valid[] = "LAMMPS data file via write_data, version 29 Sep 2021, timestep = 0\n"
@@ -195,6 +204,239 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* nbytes of bytes refused by LammpsDataRead, with a message (rank 0's) that
+ * names the file and holds want1 and want2 (NULL: nothing); returns 1 (on
+ * rank 0) when not, with the details on stderr. */
+static int Refused(const char *name, const char *bytes, size_t nbytes, const char *want1, const char *want2)
+{
+  char           path[PETSC_MAX_PATH_LEN];
+  LammpsData     d;
+  PetscErrorCode ierr;
+  int            rank, bad = 0;
+
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  WriteBytes(name, bytes, nbytes, path, sizeof(path));
+  PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
+  ierr = LammpsDataRead(PETSC_COMM_WORLD, path, &d);
+  PetscPopErrorHandler();
+  if (!ierr) {
+    fprintf(stderr, "%s was accepted\n", name);
+    PetscCall(LammpsDataDestroy(&d));
+    return 1;
+  }
+  if (d.x || d.id || d.v || d.n) bad = 1, fprintf(stderr, "%s: refused but the data is not left empty\n", name);
+  if (rank == 0) {
+    const char *msg = NULL;
+    PetscErrorMessage(0, NULL, (char **)&msg);
+    if (!(msg && strstr(msg, path) && (!want1 || strstr(msg, want1)) && (!want2 || strstr(msg, want2)))) {
+      fprintf(stderr, "%s: message '%s' does not name %s, '%s' and '%s'\n", name, msg ? msg : "", path, want1 ? want1 : "", want2 ? want2 : "");
+      bad = 1;
+    }
+  }
+  return bad;
+}
+
+/* Hostile and broken files: each refused with path:line and the offending
+ * text quoted, none crashing or allocating what the file merely claims. */
+START_TEST(test_hostile)
+{
+  static const char atoms_block[] = "Atoms # sphere\n"
+                                    "\n"
+                                    "3 1 0.5 2500 1.0 0.0 1.0 0 0 0\n"
+                                    "1 2 1.0 1000 2.0 0.5 2.0 # a comment\n"
+                                    "2 1 0.25 2500 3.0 -0.5 3.0 1 -1 0 # image flags and a comment\n"
+                                    "10 2 1e-1 3000 10 1 5\n"
+                                    "   \t\n";
+  static const char vel_block[]   = "Velocities\n"
+                                    "\n"
+                                    "1 0.1 0.2 0.3 0 0 0\n"
+                                    "2 0 0 0 1 2 3\n"
+                                    "10 -1 -2 -3 0 0 0\n"
+                                    "3 1 1 1 1 1 1\n"
+                                    "\n";
+  static const struct {
+    const char *from, *to, *want1, *want2;
+  } cases[] = {
+    /* counts: overflow of count x record size, beyond 64 bits, beyond what the file can hold */
+    {"4 atoms", "2305843009213693962 atoms", ":3:", "'2305843009213693962 atoms'"},
+    {"4 atoms", "1000000000000 atoms", ":3:", "more than hdem reads"},
+    {"4 atoms", "100000 atoms", ":3:", "cannot be in a file of"},
+    {"4 atoms", "99999999999999999999 atoms", ":3:", "beyond 64 bits"},
+    {"4 atoms", "-4 atoms", ":3:", "negative count"},
+    {"4 atoms", "4.5 atoms", ":3:", "'4.5'"},
+    {"2 atom types", "0 atom types", ":4:", "at least one atom type"},
+    {"2 atom types", "3000000000 atom types", ":4:", "'3000000000 atom types'"},
+    {"2 atom types\n", "2 atom types\n1000000000000 bonds\n", ":5:", "'1000000000000 bonds'"},
+    {"2 atom types", "2000000000 atom types", ":10:", "section Masses needs 2000000000 lines"},
+    {"Pair Coeffs # granular\n\n1 hooke 1e5\n2 hooke 1e5\n", "PairIJ Coeffs\n\n1 1 hooke 1e5\n", "end of file in section PairIJ Coeffs", NULL},
+    {"0 10 xlo xhi", "10 xlo xhi", ":6:", "'10 xlo xhi'"},
+    {"0 10 xlo xhi", "0 nan xlo xhi", ":6:", "'nan'"},
+    {"2 atom types\n", "2 atom types\n3 widgets and gadgets\n", ":5:", "'3 widgets and gadgets'"},
+    /* column counts, quoting the line whole */
+    {"10 2 1e-1 3000 10 1 5", "10 2 1e-1 3000 10 1 5 0", ":20:", "found 8 in '10 2 1e-1 3000 10 1 5 0'"},
+    {"2 0 0 0 1 2 3", "2 0 0 0 1 2", ":25:", "found 6 in '2 0 0 0 1 2'"},
+    {"2 0 0 0 1 2 3", "2 0 0 0 1 2 3 4", ":25:", "found 8 in '2 0 0 0 1 2 3 4'"},
+    /* non-finite numbers */
+    {"1 2 1.0 1000 2.0", "1 2 1.0 1000 nan", ":18:", "x 'nan' is not a finite number"},
+    {"1 2 1.0 1000", "1 2 inf 1000", ":18:", "diameter 'inf'"},
+    {"1 2 1.0 1000", "1 2 1.0 -inf", ":18:", "density '-inf'"},
+    {"1 2 1.0 1000", "1 2 1.0 1e400", ":18:", "density '1e400'"},
+    {"1 0.1 0.2 0.3", "1 0.1 1e400 0.3", ":24:", "velocity '1e400'"},
+    {"2 0 0 0 1 2 3", "2 0 0 0 1 NaN 3", ":25:", "angular velocity 'NaN'"},
+    /* diameters and densities */
+    {"1 2 1.0 1000", "1 2 -1.0 1000", ":18:", "diameter '-1.0'"},
+    {"1 2 1.0 1000", "1 2 1.0 0", ":18:", "density '0'"},
+    {"1 2 1.0 1000", "1 2 1e-400 1000", ":18:", "diameter '1e-400'"},
+    /* ids and types */
+    {"10 2 1e-1", "0 2 1e-1", ":20:", "atom id '0' is outside"},
+    {"10 2 1e-1", "9007199254740993 2 1e-1", ":20:", "'9007199254740993'"},
+    {"10 2 1e-1", "-10 2 1e-1", ":20:", "'-10'"},
+    {"10 2 1e-1", "1.5 2 1e-1", ":20:", "atom id '1.5' is not an integer"},
+    {"10 2 1e-1", "10 0 1e-1", ":20:", "type '0'"},
+    {"10 2 1e-1", "10 -1 1e-1", ":20:", "type '-1'"},
+    {"10 2 1e-1", "3 2 1e-1", ":20:", "first at line 17"},
+    {"10 -1 -2 -3", "0 -1 -2 -3", ":26:", "'0'"},
+    /* sections */
+    {"Pair Coeffs # granular", "Atoms # sphere\n\n1 1 1 1 1 0 1\n\nPair Coeffs", ":29:", "second Atoms section"},
+    {"Atoms # sphere", "Atoms", NULL, NULL},
+    {"Atoms # sphere", "Atoms # sphere extra", NULL, NULL},
+    {"Masses\n", "Velocities\n\n1 0 0 0 0 0 0\n\nMasses\n", ":10:", "Velocities section before the Atoms section"},
+    {"Pair Coeffs # granular", "Pair Coefs", ":29:", "unknown section 'Pair Coefs'"},
+  };
+  char path[PETSC_MAX_PATH_LEN];
+  int  rank, bad = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    char *text = Edit(cases[c].from, cases[c].to), name[32];
+    snprintf(name, sizeof(name), "hostile%02d.data", (int)c);
+    if (!strcmp(cases[c].to, "Atoms") || strstr(cases[c].to, "extra")) { /* these two are fine: the hint is optional, and only its first word counts */
+      LammpsData d;
+      WriteFile(name, text, path, sizeof(path));
+      EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "case %d (%s) refused", (int)c, cases[c].to);
+      EXPECT(d.n == 4, "case %d: %d atoms", (int)c, (int)d.n);
+      PetscCallVoid(LammpsDataDestroy(&d));
+    } else bad += Refused(name, text, strlen(text), cases[c].want1, cases[c].want2);
+    free(text);
+  }
+  { /* no Atoms section (and so no Velocities) */
+    char       *a  = Edit(atoms_block, ""), *b;
+    const char *at = strstr(a, vel_block);
+    ck_assert_ptr_nonnull(at);
+    b = malloc(strlen(a) + 1);
+    memcpy(b, a, (size_t)(at - a));
+    strcpy(b + (at - a), at + strlen(vel_block));
+    bad += Refused("noatoms.data", b, strlen(b), "without an Atoms section", "announces 4 atoms");
+    free(a);
+    free(b);
+  }
+  { /* truncated: at a line end in Atoms, then in the middle of a line */
+    size_t cut = (size_t)(strstr(valid, "2 1 0.25 2500") - valid);
+    bad += Refused("trunc_line.data", valid, cut, ":18: end of file in section Atoms", "after 2 lines, the header announces 4");
+    bad += Refused("trunc_mid.data", valid, cut + 11, ":19:", "found 4 in '2 1 0.25 25'");
+    bad += Refused("trunc_header.data", valid, (size_t)(strstr(valid, "-1 1 ylo") - valid), "no 'ylo yhi' line", NULL);
+  }
+  { /* a line longer than any buffer: 4096 characters is the limit */
+    size_t n   = 5000;
+    char  *big = malloc(sizeof(valid) + n + 4), *p;
+    p          = big;
+    p += sprintf(p, "title\n#");
+    memset(p, 'x', n), p += n;
+    strcpy(p, strchr(valid, '\n'));
+    bad += Refused("longline.data", big, strlen(big), ":2: line longer than 4096 characters", "'#xxxx");
+    free(big);
+  }
+  { /* a NUL byte (a binary file) */
+    char  *nul = malloc(sizeof(valid));
+    size_t at  = (size_t)(strstr(valid, "Masses") - valid);
+    memcpy(nul, valid, sizeof(valid));
+    nul[at + 3] = 0;
+    bad += Refused("nul.data", nul, sizeof(valid) - 1, ":10: NUL byte in column 4", NULL);
+    free(nul);
+  }
+  bad += Refused("empty.data", "", 0, "empty file", NULL);
+  bad += Refused("title.data", "just a title\n", 13, "no 'N atoms' line", NULL);
+  bad += Refused("blank.data", "\n\n\n", 3, "no 'N atoms' line", NULL);
+  { /* a folder */
+    LammpsData     d;
+    PetscErrorCode ierr;
+    PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
+    ierr = LammpsDataRead(PETSC_COMM_WORLD, dir, &d);
+    PetscPopErrorHandler();
+    EXPECT(ierr != 0, "the folder %s was read as a data file", dir);
+  }
+  (void)MPI_Bcast(&bad, 1, MPI_INT, 0, PETSC_COMM_WORLD);
+  ck_assert_int_eq(bad, 0);
+  ASSERT_ALL_RANKS();
+}
+END_TEST
+
+static void ExpectSameAsValid(const LammpsData *d, const char *what)
+{
+  EXPECT(d->n == 4 && d->ntypes == 2 && d->has_velocities, "%s: n %d, ntypes %d", what, (int)d->n, (int)d->ntypes);
+  if (d->n != 4) return;
+  EXPECT(d->id[0] == 3 && d->id[1] == 1 && d->id[2] == 2 && d->id[3] == 10, "%s: ids", what);
+  EXPECT(d->diameter[2] == 0.25 && d->density[3] == 3000 && d->x[9] == 10 && d->x[7] == -0.5, "%s: values", what);
+  EXPECT(d->v[9] == -1 && d->w[8] == 3 && d->v[0] == 1, "%s: velocities", what);
+  EXPECT(d->hi[2] == 5 && d->lo[1] == -1, "%s: box", what);
+}
+
+/* What LAMMPS accepts is accepted: CRLF, tabs, comments everywhere, no
+ * newline at the end, a line of exactly 4096 characters. */
+START_TEST(test_accepted)
+{
+  char       path[PETSC_MAX_PATH_LEN];
+  LammpsData d;
+  size_t     n    = strlen(valid);
+  char      *crlf = malloc(2 * n + 1), *p = crlf, *tabs;
+
+  for (const char *c = valid; *c; c++) {
+    if (*c == '\n') *p++ = '\r';
+    *p++ = *c;
+  }
+  *p = 0;
+  WriteFile("crlf.data", crlf, path, sizeof(path));
+  EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "CRLF refused");
+  ExpectSameAsValid(&d, "CRLF");
+  PetscCallVoid(LammpsDataDestroy(&d));
+  /* no newline at the end (of CRLF and of LF) */
+  crlf[strlen(crlf) - 2] = 0;
+  WriteFile("crlf_noeol.data", crlf, path, sizeof(path));
+  EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "CRLF without the last line end refused");
+  ExpectSameAsValid(&d, "CRLF without the last line end");
+  PetscCallVoid(LammpsDataDestroy(&d));
+  WriteBytes("noeol.data", valid, n - 1, path, sizeof(path));
+  EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "no last line end refused");
+  ExpectSameAsValid(&d, "no last line end");
+  PetscCallVoid(LammpsDataDestroy(&d));
+  free(crlf);
+  /* tabs for blanks, a comment after every data line, a comment line of 4096 characters */
+  tabs = malloc(2 * n + 4200);
+  p    = tabs;
+  p += sprintf(p, "title # with a comment\n#");
+  memset(p, 'y', 4095), p += 4095;
+  for (const char *c = strchr(valid, '\n'); *c; c++) {
+    if (*c == '\n' && !strchr(c + 1, '#') && c[1] >= '0' && c[1] <= '9') p += sprintf(p, " #c");
+    *p++ = *c == ' ' ? '\t' : *c;
+  }
+  *p = 0;
+  WriteFile("tabs.data", tabs, path, sizeof(path));
+  EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "tabs and comments refused");
+  ExpectSameAsValid(&d, "tabs and comments");
+  PetscCallVoid(LammpsDataDestroy(&d));
+  free(tabs);
+  /* the stream entry on every rank alone, on the bytes in memory */
+  {
+    FILE *fp = fmemopen((void *)valid, n, "r");
+    ck_assert_ptr_nonnull(fp);
+    EXPECT(LammpsDataParseStream(fp, "valid (memory)", (PetscInt64)n, &d) == 0, "stream refused");
+    fclose(fp);
+    ExpectSameAsValid(&d, "stream");
+    PetscCallVoid(LammpsDataDestroy(&d));
+  }
+  ASSERT_ALL_RANKS();
+}
+END_TEST
+
 START_TEST(test_settle)
 {
   const char *path = "/work/shared/peers/settle/data.settle";
@@ -240,6 +482,8 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_valid);
   tcase_add_test(tc, test_no_velocities);
   tcase_add_test(tc, test_errors);
+  tcase_add_test(tc, test_hostile);
+  tcase_add_test(tc, test_accepted);
   tcase_add_test(tc, test_settle);
   tcase_add_test(tc, test_cleanup);
   suite_add_tcase(s, tc);
