@@ -3,6 +3,16 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+static PetscErrorCode OutputDirLength(MPI_Comm comm, const char *what, const char *dir)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(strlen(dir) + OUTPUT_DIR_ROOM < PETSC_MAX_PATH_LEN, comm, PETSC_ERR_USER_INPUT,
+             "%s'%.80s...' is %zu characters long: at most %d, to leave room for the files written in it", what, dir, strlen(dir),
+             (int)(PETSC_MAX_PATH_LEN - OUTPUT_DIR_ROOM - 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode OutputDirCreate(MPI_Comm comm, const char *what, const char *dir)
 {
@@ -10,6 +20,7 @@ PetscErrorCode OutputDirCreate(MPI_Comm comm, const char *what, const char *dir)
   PetscInt    err = 0;
 
   PetscFunctionBeginUser;
+  PetscCall(OutputDirLength(comm, what, dir));
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0) { /* mkdir -p */
     char path[PETSC_MAX_PATH_LEN];
@@ -21,6 +32,43 @@ PetscErrorCode OutputDirCreate(MPI_Comm comm, const char *what, const char *dir)
         *c = '/';
       }
     if (!err && mkdir(path, 0755) && errno != EEXIST) err = errno;
+  }
+  PetscCall(CollectiveBcastInt(comm, &err, 1));
+  PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "cannot create %s%s: %s", what, dir, strerror((int)err));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OutputDirCheck(MPI_Comm comm, const char *what, const char *dir)
+{
+  PetscMPIInt rank;
+  PetscInt    err = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(OutputDirLength(comm, what, dir));
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  if (rank == 0) { /* the path, or its nearest existing parent, must be a directory we may write into */
+    char        path[PETSC_MAX_PATH_LEN];
+    struct stat st;
+    PetscCall(PetscStrncpy(path, dir[0] ? dir : ".", sizeof(path)));
+    for (;;) {
+      char *slash;
+      if (!stat(path, &st)) {
+        if (!S_ISDIR(st.st_mode)) err = ENOTDIR;
+        else if (access(path, W_OK | X_OK)) err = errno;
+        break;
+      }
+      if (errno != ENOENT) {
+        err = errno;
+        break;
+      }
+      slash = strrchr(path, '/');
+      if (!slash) {
+        PetscCall(PetscStrncpy(path, ".", sizeof(path)));
+        continue;
+      }
+      if (slash == path) slash[1] = 0; /* the root */
+      else *slash = 0;
+    }
   }
   PetscCall(CollectiveBcastInt(comm, &err, 1));
   PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "cannot create %s%s: %s", what, dir, strerror((int)err));

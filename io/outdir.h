@@ -6,5 +6,10 @@
 #include "hdem.h"
 
 PETSC_EXTERN PetscErrorCode OutputDirCreate(MPI_Comm, const char *what, const char *dir); /* what: how the error names it, e.g. "-output_dir " */
+/* Whether OutputDirCreate would succeed, creating nothing: the path leaves room
+ * for the names written in it, and exists as a writable directory, or its
+ * nearest existing parent is one (hdem check). */
+PETSC_EXTERN PetscErrorCode OutputDirCheck(MPI_Comm, const char *what, const char *dir);
+#define OUTPUT_DIR_ROOM 64 /* characters of the longest name written under an output directory */
 
 #endif

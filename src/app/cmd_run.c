@@ -270,7 +270,11 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
   PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
   PetscCall(SnapshotFieldsParse(&e.p.st, rc.snap_list, &rc.snap_fields));
-  if (check_only) {
+  if (check_only) { /* every validation of a run before its first step, writing nothing */
+    PetscCall(OutputDirCheck(comm, "-output_dir ", rc.dir));
+    if (restart[0]) PetscCall(CheckpointRead(&e, restart));
+    else PetscCall(EngineSetUp(&e));
+    PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
     PetscCall(RunCheck(comm, &rc, restart, &e));
     PetscCall(EngineDestroy(&e));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -278,6 +282,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(PetscOptionsGetAll(NULL, &options));
   if (restart[0]) PetscCall(CheckpointRead(&e, restart));
   else PetscCall(EngineSetUp(&e));
+  PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
   PetscCall(OutputDirCreate(comm, "-output_dir ", rc.dir));
   PetscCall(RunPlan(&rc, plan, sizeof(plan)));
   if (restart[0]) PetscCall(PetscSNPrintf(plan + strlen(plan), sizeof(plan) - strlen(plan), "  continued   from %s\n", restart));

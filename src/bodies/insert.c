@@ -14,7 +14,7 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   ins->mode    = INSERTION_LATTICE;
   ins->rd.type = RADIUS_UNIFORM;
   ins->rd.min = ins->rd.max = ins->rd.mean = 1e-3;
-  ins->seed = 1, ins->factor = 1.1, ins->type = 1, ins->frozen_type = -1;
+  ins->seed = 1, ins->factor = 1.1, ins->type = 1, ins->frozen_type = -1, ins->overlap_max = 0.01;
   PetscCall(OptionsSection("Insertion"));
   PetscCall(OptionsEnum("-insert_mode",
                         "lattice: a jittered lattice fill of a region; random: a random non-overlapping fill; lammps: an atom_style sphere data file",
@@ -52,6 +52,9 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   PetscCall(OptionsDefaultText("-insert_radius_values", "none"));
   PetscCall(OptionsDefaultText("-insert_radius_weights", "all 1"));
   PetscCall(OptionsDefaultText("-insert_frozen_type", "none"));
+  PetscCall(OptionsReal("-insert_overlap_max",
+                        "largest overlap of two particles of a data file, over the smaller radius; more is refused (raise it to accept a packed state)", "[-]",
+                        0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->overlap_max, NULL));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   if (r1set) {
     PetscCheck(!(dset[0] || dset[1] || dset[2] || dset[3] || dset[4] || vset || wset), comm, PETSC_ERR_USER_INPUT,

@@ -28,6 +28,7 @@ typedef struct {
   PetscReal          factor;         /* lattice pitch in largest diameters */
   PetscReal          v0[3], vrand;   /* velocity and the amplitude of its random components */
   PetscInt           type, frozen_type;
+  PetscReal          overlap_max; /* a data file's largest overlap accepted, over the smaller radius */
   char               file[PETSC_MAX_PATH_LEN];
 } Insertion;
 

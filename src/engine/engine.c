@@ -307,6 +307,7 @@ PetscErrorCode EngineSetUp(Engine *e)
     PetscInt  bits = EngineRebuildBits(e, EngineNextLongest(e), lo, hi);
     PetscCall(EngineReduce(e, bound, bits, lo, hi)); /* never the local bound: the decision must not depend on the decomposition */
   }
+  PetscCall(EngineCheckStartOverlap(e));
   {
     EngineStats s;
     PetscCall(EngineGetStats(e, &s));

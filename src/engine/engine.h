@@ -68,6 +68,8 @@ typedef struct {
   PetscInt       bound_who[2];               /* this rank's pair that set its bound (InteractionStep who) */
   PetscBool      bound_kinematic;            /* or the particle bound_who[0] by its motion against the skin */
   EngineFault    fault;
+  PetscBool      overlap_start_check; /* EngineSetUp refuses an initial overlap beyond overlap_start_max (-insert_overlap_max) */
+  PetscReal      overlap_start_max;
   PetscReal      e_initial;    /* kinetic + elastic energy at the start */
   PetscReal      work_gravity; /* this rank's share of the work done by gravity since the start [J] */
   PetscInt       request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */

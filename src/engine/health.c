@@ -14,9 +14,9 @@ static PetscReal Norm3(const PetscReal *v)
   return m * sqrt((v[0] / m) * (v[0] / m) + (v[1] / m) * (v[1] / m) + (v[2] / m) * (v[2] / m));
 }
 
-/* The rank holding the diagnosis of `kind` with the smallest key (a
- * particle id; ties: the lowest rank) says it, and every rank records it. */
-static PetscErrorCode EngineFaultSet(Engine *e, EngineFaultKind kind, PetscBool mine, PetscReal key, const char *msg)
+/* The message of the rank holding the smallest key (a particle id; ties:
+ * the lowest rank) into out on every rank; "" if no rank holds one. */
+static PetscErrorCode EngineShare(Engine *e, PetscBool mine, PetscReal key, const char *msg, char *out, size_t len)
 {
   PetscReal   v[2];
   PetscMPIInt rank, size;
@@ -27,10 +27,19 @@ static PetscErrorCode EngineFaultSet(Engine *e, EngineFaultKind kind, PetscBool 
   PetscCall(CollectiveReduceMixed(e->grid.comm, 1, v, (const CollectiveOp[]){COLLECTIVE_MIN}));
   v[1] = mine && key == v[0] ? (PetscReal)rank : (PetscReal)size;
   PetscCall(CollectiveReduceMixed(e->grid.comm, 1, v + 1, (const CollectiveOp[]){COLLECTIVE_MIN}));
+  out[0] = 0;
+  if ((PetscMPIInt)v[1] == rank) PetscCall(PetscStrncpy(out, msg, len));
+  if ((PetscMPIInt)v[1] < size) PetscCall(CollectiveBcastCharsFrom(e->grid.comm, out, (PetscInt)len, (PetscMPIInt)v[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run has failed: every rank records why, rank 0 says it. */
+static PetscErrorCode EngineFaultSet(Engine *e, EngineFaultKind kind, PetscBool mine, PetscReal key, const char *msg)
+{
+  PetscFunctionBeginUser;
+  PetscCall(EngineShare(e, mine, key, msg, e->fault.reason, sizeof(e->fault.reason)));
+  if (!e->fault.reason[0]) PetscCall(PetscSNPrintf(e->fault.reason, sizeof(e->fault.reason), "%s", EngineFaultNames[kind]));
   e->fault.kind = kind;
-  if ((PetscMPIInt)v[1] == rank) PetscCall(PetscStrncpy(e->fault.reason, msg, sizeof(e->fault.reason)));
-  if ((PetscMPIInt)v[1] < size) PetscCall(CollectiveBcastCharsFrom(e->grid.comm, e->fault.reason, sizeof(e->fault.reason), (PetscMPIInt)v[1]));
-  else PetscCall(PetscSNPrintf(e->fault.reason, sizeof(e->fault.reason), "%s", EngineFaultNames[kind]));
   PetscCall(PetscFPrintf(e->grid.comm, stderr, "hdem: error: the run failed at step %" PetscInt64_FMT ", t %.9g s: %s\n", e->step, (double)e->t, e->fault.reason));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -174,4 +183,28 @@ PetscErrorCode EngineHealthEnergy(Engine *e, const EngineStats *s)
                          e->step, (double)e->t, (double)now, (double)source, (double)(100.0 * (now / source - 1.0))));
   e->warned_energy = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineCheckStartOverlap(Engine *e)
+{
+  InteractionStats   is  = {0.0, 0.0, 0.0, {-1, -1}};
+  InteractionContext ctx = EngineInteractionContext(e);
+  PetscReal          g;
+  char               msg[sizeof(e->fault.reason)] = "", out[sizeof(e->fault.reason)];
+
+  PetscFunctionBeginUser;
+  if (!e->overlap_start_check) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, &is);
+  g = is.max_overlap_ratio;
+  PetscCall(CollectiveMaxAll(e->grid.comm, &g, 1));
+  if (!(g > e->overlap_start_max)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (is.who[1] < 0)
+    snprintf(msg, sizeof(msg), "particle %" PetscInt64_FMT " of the initial state overlaps wall %" PetscInt64_FMT " by %g of its radius", is.who[0], -1 - is.who[1],
+             (double)is.max_overlap_ratio);
+  else
+    snprintf(msg, sizeof(msg), "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " of the initial state overlap by %g of the smaller radius", is.who[0],
+             is.who[1], (double)is.max_overlap_ratio);
+  PetscCall(EngineShare(e, is.max_overlap_ratio == g ? PETSC_TRUE : PETSC_FALSE, (PetscReal)is.who[0], msg, out, sizeof(out)));
+  SETERRQ(e->grid.comm, PETSC_ERR_USER_INPUT, "%s, more than -insert_overlap_max %g (the data file's state, or its radii, are not what the deck assumes; raise -insert_overlap_max to accept it)",
+          out, (double)e->overlap_start_max);
 }

@@ -26,6 +26,9 @@ PETSC_EXTERN PetscErrorCode EngineHealthStep(Engine *, PetscInt bits, PetscReal 
  * ids, and the global one (collective). */
 PETSC_EXTERN PetscErrorCode EngineHealthOverlap(Engine *, PetscReal local, PetscReal ratio, const PetscInt64 who[2]);
 
+/* The initial state's largest overlap against e->overlap_start_max: an
+ * input error naming the pair (collective). */
+PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);
 /* Energy that grew without a source (kinetic + elastic above the start's
  * plus gravity's work by more than ENGINE_ENERGY_GROWTH of them): a warning,
  * once, with the figures. */

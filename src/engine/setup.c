@@ -140,6 +140,8 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
     e->rmax = r;
   }
   PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT, "no particles were inserted (insert_*)");
+  e->overlap_start_check = ins.mode == INSERTION_LAMMPS ? PETSC_TRUE : PETSC_FALSE; /* the fills do not overlap by construction */
+  e->overlap_start_max   = ins.overlap_max;
   e->skin = skinset ? skin : 0.2 * e->rmax;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

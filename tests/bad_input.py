@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+"""A catalogue of bad decks, bad options and bad data files for `hdem run`, each
+checked for: a non-zero exit, a message on stderr naming the key, file or line
+(and quoting the value), nothing on stdout, and nothing written (no output
+directory).  `hdem check` must refuse every one of them too (it runs every
+validation of `run`).  With tests/cli_errors.py (hdem impact), tests/bad_checkpoints.py
+and the LAMMPS reader's unit tests, the bad-input catalogue of the project."""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+GOOD = """domain:
+  lo: [0, 0, 0]
+  hi: [0.02, 0.02, 0.04]
+gravity: [0, 0, -9.81]
+material:
+  E: 1.0e7
+  nu: 0.3
+contact:
+  law: hertz
+  damping: harmonic
+  e: 0.5
+insert:
+  mode: lattice
+  count: 50
+  radius: 0.001
+steps: 10
+output_dir: out
+"""
+
+DATA_OK = """test
+
+2 atoms
+1 atom types
+
+0 0.02 xlo xhi
+0 0.02 ylo yhi
+0 0.04 zlo zhi
+
+Atoms # sphere
+
+1 1 0.002 2500 0.005 0.005 0.005
+2 1 0.002 2500 0.015 0.015 0.015
+"""
+
+LAMMPS = GOOD.replace("  mode: lattice\n  count: 50\n  radius: 0.001\n", "  mode: lammps\n  file: p.data\n")
+
+# (name, deck text, extra args, files {name: bytes}, expected substrings of stderr)
+CASES = [
+    # deck structure
+    ("duplicate key", GOOD + "steps: 20\n", [], {}, ["line 18", "duplicate key 'steps'", "first at line 16"]),
+    ("duplicate nested key", GOOD.replace("  e: 0.5\n", "  e: 0.5\n  e: 0.7\n"), [], {}, ["duplicate key 'contact: e'"]),
+    ("duplicate flow key", GOOD + "snapshot: {frames: 2, frames: 3}\n", [], {}, ["duplicate key 'snapshot: frames'"]),
+    ("second document", GOOD + "---\nsteps: 20\n", [], {}, ["second YAML document"]),
+    ("NUL byte", GOOD + "\0contact_e: 5\n", [], {}, ["NUL byte", "line 18"]),
+    ("unclosed flow", GOOD + "gravity2: [0, 0\n", [], {}, ["not valid YAML", "deck.yaml line"]),
+    ("tab indentation", GOOD + "wall0:\n\tnormal: [0, 0, 1]\n", [], {}, ["not valid YAML"]),
+    ("not a mapping", "- steps\n- 10\n", [], {}, ["deck.yaml"]),
+    ("missing deck", None, [], {}, ["cannot open deck", "nothing.yaml"]),
+    ("empty deck", "", [], {}, ["-steps", "-end_time"]),
+    # unknown keys
+    ("misspelt key", GOOD + "stepz: 5\n", [], {}, ["unknown key stepz", "did you mean steps?"]),
+    ("misspelt nested key", GOOD.replace("  e: 0.5\n", "  ee: 0.5\n"), [], {}, ["unknown key contact_ee", "did you mean contact_e?"]),
+    ("misspelt before range error", GOOD + "contact_mu: -1\nsnapshot_frame: 3\n", [], {}, ["snapshot_frame", "did you mean snapshot_frames?"]),
+    ("unknown option", GOOD, ["-neighbour_skin", "0.001"], {}, ["unknown key neighbour_skin", "(command line)"]),
+    # numbers and ranges
+    ("steps overflow", GOOD, ["-steps", "99999999999999999999"], {}, ["-steps", "99999999999999999999", "[0, 9223372036854775807]"]),
+    ("steps negative", GOOD, ["-steps", "-1"], {}, ["-steps", "-1"]),
+    ("steps fraction", GOOD, ["-steps", "1.5"], {}, ["-steps", "'1.5'", "not an integer"]),
+    ("end_time nan", GOOD, ["-end_time", "nan"], {}, ["-end_time", "not a finite number"]),
+    ("end_time negative", GOOD, ["-end_time", "-1"], {}, ["-end_time", "-1"]),
+    ("thermo interval negative", GOOD, ["-thermo_interval", "-5"], {}, ["-thermo_interval", "-5"]),
+    ("thermo time negative", GOOD, ["-thermo_interval_time", "-0.1"], {}, ["-thermo_interval_time"]),
+    ("snapshot interval negative", GOOD, ["-snapshot_interval_steps", "-1"], {}, ["-snapshot_interval_steps"]),
+    ("snapshot frames huge", GOOD, ["-snapshot_frames", "1e9"], {}, ["-snapshot_frames"]),
+    ("checkpoint keep zero", GOOD, ["-checkpoint_keep", "0"], {}, ["-checkpoint_keep", "[1,"]),
+    ("progress negative", GOOD, ["-progress_interval", "-1"], {}, ["-progress_interval"]),
+    ("skin zero", GOOD, ["-neighbor_skin", "0"], {}, ["-neighbor_skin", "(0, inf)"]),
+    ("skin negative", GOOD, ["-neighbor_skin", "-1"], {}, ["-neighbor_skin", "-1"]),
+    ("bad boolean", GOOD, ["-domain_walls", "maybe"], {}, ["-domain_walls", "'maybe'", "not a boolean"]),
+    ("bad list item", GOOD, ["-domain_lo", "0,0,x"], {}, ["-domain_lo", "'x'"]),
+    ("short list", GOOD, ["-gravity", "1,2"], {}, ["-gravity", "3 values", "'1,2'"]),
+    ("long list", GOOD, ["-gravity", "1,2,3,4"], {}, ["-gravity", "3 values"]),
+    ("bad enum quoted whole", GOOD, ["-contact_law", "hertzian-ish"], {}, ["'hertzian-ish'", "linear, hertz"]),
+    ("restitution above 1", GOOD, ["-contact_e", "1.5"], {}, ["-contact_e", "(0, 1]"]),
+    ("poisson out of range", GOOD, ["-material_nu", "0.6"], {}, ["-material_nu", "(-1, 0.5]"]),
+    ("young zero", GOOD, ["-material_E", "0"], {}, ["-material_E"]),
+    ("density negative", GOOD, ["-particle_density", "-2500"], {}, ["-particle_density"]),
+    ("fixed step without dt", GOOD, ["-timestep_mode", "fixed"], {}, ["-timestep_dt"]),
+    ("dt without fixed", GOOD, ["-timestep_dt", "1e-6"], {}, ["-timestep_mode fixed"]),
+    ("steps per contact zero", GOOD, ["-timestep_steps_per_contact", "0"], {}, ["-timestep_steps_per_contact"]),
+    ("stability factor", GOOD, ["-timestep_stability_factor", "2"], {}, ["-timestep_stability_factor", "(0, 1]"]),
+    ("no limit", GOOD.replace("steps: 10\n", ""), [], {}, ["-steps", "-end_time"]),
+    ("box inverted", GOOD, ["-domain_hi", "0.02,0.02,-0.04"], {}, ["domain"]),
+    ("grid negative", GOOD, ["-domain_grid", "-1,1,1"], {}, ["-domain_grid"]),
+    ("balance threshold", GOOD, ["-balance_threshold", "0.5"], {}, ["-balance_threshold"]),
+    ("wall normal zero", GOOD + "wall0:\n  normal: [0, 0, 0]\n", [], {}, ["wall0_normal"]),
+    ("wall normal nan", GOOD + "wall0:\n  normal: [0, 0, .nan]\n", [], {}, ["wall0_normal"]),
+    # insertion
+    ("insert count missing", GOOD.replace("  count: 50\n", ""), [], {}, ["-insert_count"]),
+    ("insert too many", GOOD, ["-insert_count", "100000"], {}, ["-insert_count", "does not fit"]),
+    ("radius zero", GOOD, ["-insert_radius", "0"], {}, ["-insert_radius", "(0, inf)"]),
+    ("radius min negative", GOOD.replace("  radius: 0.001\n", "  radius:\n    min: -0.001\n    max: 0.001\n"), [], {}, ["-insert_radius_min"]),
+    ("radius and min", GOOD.replace("  radius: 0.001\n", "  radius: 0.001\n  radius_min: 0.0005\n"), [], {}, ["-insert_radius"]),
+    ("region outside", GOOD, ["-insert_region_hi", "1,1,1"], {}, ["-insert_region"]),
+    ("velocity random negative", GOOD, ["-insert_velocity_random", "-1"], {}, ["-insert_velocity_random"]),
+    # data files
+    ("data file missing", LAMMPS, [], {}, ["p.data"]),
+    ("data file empty", LAMMPS, [], {"p.data": b""}, ["p.data"]),
+    ("data file bad count", LAMMPS, [], {"p.data": DATA_OK.replace("2 atoms", "two atoms").encode()}, ["p.data"]),
+    ("data file huge count", LAMMPS, [], {"p.data": DATA_OK.replace("2 atoms", "2305843009213693962 atoms").encode()}, ["p.data"]),
+    ("data file short", LAMMPS, [], {"p.data": DATA_OK.replace("2 atoms", "3 atoms").encode()}, ["p.data"]),
+    ("data file nan position", LAMMPS, [], {"p.data": DATA_OK.replace("0.015 0.015 0.015", "nan 0.015 0.015").encode()}, ["p.data"]),
+    ("data file zero diameter", LAMMPS, [], {"p.data": DATA_OK.replace("1 1 0.002 2500", "1 1 0 2500").encode()}, ["p.data"]),
+    ("data file duplicate id", LAMMPS, [], {"p.data": DATA_OK.replace("2 1 0.002 2500 0.015", "1 1 0.002 2500 0.015").encode()}, ["p.data"]),
+    ("data file overlap", LAMMPS, [], {"p.data": DATA_OK.replace("0.015 0.015 0.015", "0.0065 0.005 0.005").encode()}, ["particles 1 and 2", "insert_overlap_max"]),
+    ("data file outside box", LAMMPS, [], {"p.data": DATA_OK.replace("0.015 0.015 0.015", "0.015 0.015 0.5").encode()}, ["p.data"]),
+    # run control files
+    ("restart missing", GOOD, ["-restart", "nothing.h5"], {}, ["nothing.h5"]),
+    ("restart latest none", GOOD, ["-restart", "latest"], {}, ["-restart latest", "no checkpoint"]),
+    ("restart not hdf5", GOOD, ["-restart", "p.data"], {"p.data": DATA_OK.encode()}, ["p.data"]),
+    ("output dir a file", GOOD, ["-output_dir", "p.data/out"], {"p.data": DATA_OK.encode()}, ["-output_dir", "p.data/out"]),
+    ("output dir too long", GOOD, ["-output_dir", "o/" + "d" * 4090], {}, ["-output_dir"]),
+    ("snapshot field unknown", GOOD, ["-snapshot_fields", "position,colour"], {}, ["colour"]),
+    ("table file missing", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {}, ["law.txt"]),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hdem", required=True)
+    a = ap.parse_args()
+    hdem = os.path.abspath(a.hdem)
+    fails = []
+    for name, deck, args, files, want in CASES:
+        for cmd in ("run", "check"):
+            work = tempfile.mkdtemp(prefix="hdem_bad_")
+            path = os.path.join(work, "deck.yaml") if deck is not None else os.path.join(work, "nothing.yaml")
+            if deck is not None:
+                with open(path, "w") as f:
+                    f.write(deck)
+            for fn, data in files.items():
+                with open(os.path.join(work, fn), "wb") as f:
+                    f.write(data)
+            before = set(os.listdir(work))
+            p = subprocess.run([hdem, cmd, path] + args, cwd=work, capture_output=True, timeout=120)
+            err = p.stderr.decode(errors="replace")
+            out = p.stdout.decode(errors="replace")
+            after = set(os.listdir(work))
+            problems = []
+            if p.returncode == 0:
+                problems.append("exit 0")
+            missing = [w for w in want if w not in err]
+            if missing:
+                problems.append("stderr lacks %s" % missing)
+            if out:
+                problems.append("stdout not empty: %r" % out[:200])
+            if after != before:
+                problems.append("wrote %s" % sorted(after - before))
+            print("%s %-5s %s%s" % ("FAIL" if problems else "ok  ", cmd, name, (": " + "; ".join(problems) + " | " + err.strip()[-300:]) if problems else ""))
+            if problems:
+                fails.append("%s %s" % (cmd, name))
+            subprocess.run(["rm", "-rf", work])
+    print("%d cases, %d failed" % (2 * len(CASES), len(fails)))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
