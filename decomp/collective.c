@@ -38,6 +38,11 @@ void CollectiveAbort(MPI_Comm comm, int code)
   if (size > 1) MPI_Abort(comm, code);
 }
 
+void CollectiveAbortAlways(MPI_Comm comm, int code)
+{
+  MPI_Abort(comm, code);
+}
+
 /* In-place sum onto rank 0 (each slot written by one rank: exact). */
 PetscErrorCode CollectiveSumToRoot(MPI_Comm comm, PetscReal *v, PetscInt n)
 {

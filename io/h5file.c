@@ -213,7 +213,17 @@ PetscErrorCode H5FileAbandon(H5File *f, PetscErrorCode ierr)
   PetscFunctionBeginUser;
   if (!ierr) PetscFunctionReturn(PETSC_SUCCESS);
   CollectiveAbort((*f)->comm, 1);
-  PetscCall(H5FileClose(f));
+  {
+    MPI_Comm       comm = (*f)->comm;
+    PetscErrorCode cerr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    cerr = H5FileClose(f);
+    PetscCall(PetscPopErrorHandler());
+    /* a file whose close failed (its flush fails again) stays open in HDF5,
+     * which would close it once more inside MPI_Finalize and crash: end
+     * here, the error said */
+    if (cerr || H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0) CollectiveAbortAlways(comm, 1);
+  }
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -267,6 +277,71 @@ static PetscErrorCode H5FileSelect(H5File f, PetscInt64 N, PetscInt64 off, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- checksums (see h5file.h) ------------------------------------------ */
+
+static inline uint64_t H5FileFmix(uint64_t h)
+{
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+/* Element i of buf (memory type t) as its on-disk value in 64 bits. */
+static inline uint64_t H5FileElement(H5FileType t, const void *buf, size_t i)
+{
+  uint64_t u;
+  switch (t) {
+  case H5FILE_INT64:
+    return (uint64_t)((const PetscInt64 *)buf)[i];
+  case H5FILE_INT:
+    return (uint64_t)(uint32_t)(int32_t)((const PetscInt *)buf)[i];
+  case H5FILE_INT32:
+    return (uint64_t)(uint32_t)((const int32_t *)buf)[i];
+  default:
+    memcpy(&u, (const double *)buf + i, sizeof(u));
+    return u;
+  }
+}
+
+PetscErrorCode H5FileChecksumRows(H5FileType t, PetscInt ncomp, PetscInt64 row0, PetscInt n, const void *buf, uint64_t *sum)
+{
+  uint64_t s = *sum;
+
+  PetscFunctionBeginUser;
+  PetscCheck(ncomp > 0 && n >= 0 && row0 >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "checksum of %" PetscInt_FMT " rows of %" PetscInt_FMT " values", n,
+             ncomp);
+  for (PetscInt i = 0; i < n; i++) {
+    uint64_t h = H5FileFmix((uint64_t)(row0 + i) * 0x9e3779b97f4a7c15ULL + (uint64_t)ncomp);
+    for (PetscInt c = 0; c < ncomp; c++) h = H5FileFmix(h ^ H5FileElement(t, buf, (size_t)i * (size_t)ncomp + (size_t)c));
+    s += h;
+  }
+  *sum = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Each rank's 64-bit partial sums as four 16-bit limbs: their sums over the
+ * ranks are whole numbers below 2^53, exact in any order. */
+PetscErrorCode H5FileChecksumCombine(MPI_Comm comm, PetscInt k, const PetscInt64 N[], uint64_t sum[])
+{
+  PetscReal *limb;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(4 * (size_t)k + 1, &limb));
+  for (PetscInt j = 0; j < k; j++)
+    for (int q = 0; q < 4; q++) limb[4 * j + q] = (PetscReal)((sum[j] >> (16 * q)) & 0xffffu);
+  PetscCall(CollectiveSumAll(comm, limb, 4 * k));
+  for (PetscInt j = 0; j < k; j++) {
+    uint64_t s = H5FileFmix((uint64_t)N[j] + 0x5851f42d4c957f2dULL);
+    for (int q = 0; q < 4; q++) s += (uint64_t)limb[4 * j + q] << (16 * q);
+    sum[j] = s;
+  }
+  PetscCall(PetscFree(limb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode H5FileWriteRows(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt n, const void *buf)
 {
   PetscInt64  off, N;
@@ -282,6 +357,17 @@ PetscErrorCode H5FileWriteRows(H5File f, const char *name, H5FileType type, Pets
   /* A zero-size dataset has no storage and HDF5 1.10 refuses even an empty
    * transfer into it; N is global, so every rank skips together. */
   if (N) PetscCallHDF5(f->path, H5Dwrite(dset, H5FileMemType(type), mspace, fspace, f->dxpl, buf && n ? buf : (const void *)&dummy));
+  {
+    uint64_t sum = 0;
+    hid_t    aspace, attr;
+    PetscCall(H5FileChecksumRows(type, ncomp, off, n, buf, &sum));
+    PetscCall(H5FileChecksumCombine(f->comm, 1, &N, &sum)); /* the same on every rank: attribute writes are collective */
+    PetscCallHDF5(f->path, aspace = H5Screate(H5S_SCALAR));
+    PetscCallHDF5(f->path, attr = H5Acreate2(dset, "checksum", H5T_STD_U64LE, aspace, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(f->path, H5Awrite(attr, H5T_NATIVE_UINT64, &sum));
+    PetscCallHDF5(f->path, H5Aclose(attr));
+    PetscCallHDF5(f->path, H5Sclose(aspace));
+  }
   PetscCallHDF5(f->path, H5Dclose(dset));
   PetscCallHDF5(f->path, H5Sclose(mspace));
   PetscCallHDF5(f->path, H5Sclose(fspace));
@@ -406,6 +492,67 @@ PetscErrorCode H5FileReadRows(H5File f, const char *name, H5FileType type, Petsc
   PetscCallHDF5(f->path, H5Sclose(mspace));
   PetscCallHDF5(f->path, H5Sclose(fspace));
   PetscCallHDF5(f->path, H5Dclose(dset));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode H5FileReadChecksum(H5File f, const char *name, uint64_t *sum, PetscBool *exists)
+{
+  hid_t    dset, attr, space, atype;
+  htri_t   e;
+  hssize_t npoints;
+
+  PetscFunctionBeginUser;
+  *sum    = 0;
+  *exists = PETSC_FALSE;
+  {
+    const char *slash      = strrchr(name, '/');
+    char        gname[256] = "/";
+    if (slash) {
+      PetscCheck((size_t)(slash - name) < sizeof(gname), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 name %s is too long", name);
+      memcpy(gname, name, (size_t)(slash - name));
+      gname[slash - name] = 0;
+    }
+    PetscCallHDF5(f->path, e = H5Lexists(f->file, gname, H5P_DEFAULT));
+    if (e > 0) PetscCallHDF5(f->path, e = H5Lexists(f->file, name, H5P_DEFAULT));
+    if (e <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallHDF5(f->path, dset = H5Dopen2(f->file, name, H5P_DEFAULT));
+  PetscCallHDF5(f->path, e = H5Aexists(dset, "checksum"));
+  if (e > 0) {
+    H5T_class_t cls;
+    PetscCallHDF5(f->path, attr = H5Aopen(dset, "checksum", H5P_DEFAULT));
+    PetscCallHDF5(f->path, space = H5Aget_space(attr));
+    PetscCallHDF5(f->path, npoints = H5Sget_simple_extent_npoints(space));
+    PetscCallHDF5(f->path, H5Sclose(space));
+    PetscCallHDF5(f->path, atype = H5Aget_type(attr));
+    PetscCallHDF5(f->path, cls = H5Tget_class(atype));
+    PetscCallHDF5(f->path, H5Tclose(atype));
+    PetscCheck(npoints == 1 && cls == H5T_INTEGER, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s: its checksum attribute is not one integer", f->path,
+               name);
+    PetscCallHDF5(f->path, H5Aread(attr, H5T_NATIVE_UINT64, sum));
+    PetscCallHDF5(f->path, H5Aclose(attr));
+    *exists = PETSC_TRUE;
+  }
+  PetscCallHDF5(f->path, H5Dclose(dset));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode H5FileVerifyRows(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt64 N, PetscInt64 off, PetscInt n, const void *buf,
+                                PetscBool replicated, PetscBool *present)
+{
+  uint64_t    stored, sum = 0;
+  PetscBool   has;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCall(H5FileReadChecksum(f, name, &stored, &has));
+  if (present) *present = has;
+  if (!has) PetscFunctionReturn(PETSC_SUCCESS); /* the same on every rank */
+  PetscCall(CollectiveRank(f->comm, &rank, NULL));
+  if (!replicated || rank == 0) PetscCall(H5FileChecksumRows(type, ncomp, replicated ? 0 : off, replicated ? (PetscInt)N : n, buf, &sum));
+  PetscCall(H5FileChecksumCombine(f->comm, 1, &N, &sum));
+  PetscCheck(sum == stored, f->comm, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s: " H5FILE_CHECKSUM_MISMATCH " (stored checksum %016llx, the data's %016llx)", f->path,
+             name, (unsigned long long)stored, (unsigned long long)sum);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

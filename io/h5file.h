@@ -11,6 +11,7 @@
 #define HDEM_H5FILE_H
 
 #include "hdem.h"
+#include <stdint.h>
 
 typedef enum {
   H5FILE_INT64, /* PetscInt64 in memory, int64 on disk */
@@ -49,6 +50,36 @@ PETSC_EXTERN PetscErrorCode H5FileReadRows(H5File, const char *name, H5FileType,
 PETSC_EXTERN PetscErrorCode H5FileReadAttrReal(H5File, const char *name, PetscReal *, PetscBool *exists);
 PETSC_EXTERN PetscErrorCode H5FileReadAttrInt64(H5File, const char *name, PetscInt64 *, PetscBool *exists);
 PETSC_EXTERN PetscErrorCode H5FileReadAttrString(H5File, const char *name, char **, PetscBool *exists); /* PetscFree the string */
+
+/* Checksums.  Every dataset H5FileWriteRows writes carries a uint64
+ * attribute "checksum": over the N rows in file order,
+ *   sum (mod 2^64) of RowHash(r, row r) for r < N, plus Fmix(N + 0x5851f42d4c957f2d)
+ * where Fmix is MurmurHash3's 64-bit finaliser and
+ *   RowHash(r, e_0..e_{k-1}) = h_k, h_0 = Fmix(r * 0x9e3779b97f4a7c15 + k),
+ *   h_{c+1} = Fmix(h_c ^ e_c),
+ * each element e_c taken as its on-disk value in 64 bits: a float64's bit
+ * pattern, an int64's two's complement, an int32's zero-extended 32 bits.
+ * A sum of row hashes keyed by the row index: independent of how the rows
+ * were split over ranks, and any change to one row (each step of a row's
+ * chain is a bijection) always changes it.
+ *
+ * H5FileChecksumRows adds (mod 2^64) the hashes of n rows of buf, the first
+ * being global row row0, to *sum (local); H5FileChecksumCombine sums k such
+ * partial sums over the ranks (exactly: 16-bit limbs in a real reduction)
+ * and finishes each with its dataset's length N[j] (collective). */
+PETSC_EXTERN PetscErrorCode H5FileChecksumRows(H5FileType, PetscInt ncomp, PetscInt64 row0, PetscInt n, const void *buf, uint64_t *sum);
+PETSC_EXTERN PetscErrorCode H5FileChecksumCombine(MPI_Comm, PetscInt k, const PetscInt64 N[], uint64_t sum[]);
+/* The checksum stored with dataset name (*exists false, *sum 0 if it has
+ * none: written before checksums were kept, or rewritten by another tool). */
+PETSC_EXTERN PetscErrorCode H5FileReadChecksum(H5File, const char *name, uint64_t *sum, PetscBool *exists);
+/* Collective: the ranks' rows [off, off + n) of buf (read with
+ * H5FileReadRows) must together be the whole dataset, each row once
+ * (H5FileBlock), or replicated: every rank holds all N rows.  A mismatch is
+ * an error on comm naming the file and the dataset; *present (optional)
+ * tells whether there was a checksum to compare with. */
+PETSC_EXTERN PetscErrorCode H5FileVerifyRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt64 N, PetscInt64 off, PetscInt n, const void *buf,
+                                             PetscBool replicated, PetscBool *present);
+#define H5FILE_CHECKSUM_MISMATCH "checksum mismatch: the data was changed or corrupted"
 
 /* This rank's even share [off, off + n) of N rows (the first N % size ranks one more). */
 PETSC_EXTERN PetscErrorCode H5FileBlock(MPI_Comm, PetscInt64 N, PetscInt64 *off, PetscInt *n);

@@ -32,6 +32,11 @@ static PetscErrorCode H5StateReadFile(MPI_Comm comm, H5File f, PetscInt *n, Pets
   PetscCall(H5FileReadRows(f, "particles/type", H5FILE_INT32, 1, off, *n, *type));
   PetscCall(H5FileReadRows(f, "particles/radius", H5FILE_REAL, 1, off, *n, *radius));
   for (int k = 0; k < 4; k++) PetscCall(H5FileReadRows(f, H5StateVecName[k], H5FILE_REAL, 3, off, *n, vec[k]));
+  /* against the checksums the writer stored (h5file.h); a file without them is read as it is */
+  PetscCall(H5FileVerifyRows(f, "particles/id", H5FILE_INT64, 1, N, off, *n, *id, PETSC_FALSE, NULL));
+  PetscCall(H5FileVerifyRows(f, "particles/type", H5FILE_INT32, 1, N, off, *n, *type, PETSC_FALSE, NULL));
+  PetscCall(H5FileVerifyRows(f, "particles/radius", H5FILE_REAL, 1, N, off, *n, *radius, PETSC_FALSE, NULL));
+  for (int k = 0; k < 4; k++) PetscCall(H5FileVerifyRows(f, H5StateVecName[k], H5FILE_REAL, 3, N, off, *n, vec[k], PETSC_FALSE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -2,9 +2,12 @@
  * empty) read back bitwise on the same, fewer or differently split ranks;
  * the public file layout; damaged, missing and inconsistent files refused
  * with an error naming the file, as is an uncreatable one; no temporary
- * file left behind. */
+ * file left behind; every dataset's checksum is the one of its rows in file
+ * order whatever the writers' rank count, a changed value is refused by it,
+ * and a file without checksums is read. */
 #include "check_main.h"
 #include "io/h5state.h"
+#include "io/h5file.h"
 #include "io/snapshot.h"
 #include <dirent.h>
 #include <hdf5.h>
@@ -355,8 +358,8 @@ static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, cons
 }
 
 /* A refused read on every rank of comm: non-zero code, nothing returned, and
- * a message naming the file. */
-static int Refused(MPI_Comm comm, const char *path)
+ * a message naming the file (and saying needle, if given). */
+static int RefusedSaying(MPI_Comm comm, const char *path, const char *needle)
 {
   char           msg[1024] = "";
   PetscInt       n         = -1;
@@ -373,7 +376,12 @@ static int Refused(MPI_Comm comm, const char *path)
   (void)MPI_Comm_rank(comm, &rank);
   PetscOptionsGetBool(NULL, NULL, "-h5state_verbose", &verbose, NULL);
   if (verbose && rank == 0) printf("  refused: %s\n", msg);
-  return AllTrue(comm, ierr != 0 && n == 0 && id == NULL && strstr(msg, path) != NULL);
+  return AllTrue(comm, ierr != 0 && n == 0 && id == NULL && strstr(msg, path) != NULL && (!needle || strstr(msg, needle) != NULL));
+}
+
+static int Refused(MPI_Comm comm, const char *path)
+{
+  return RefusedSaying(comm, path, NULL);
 }
 
 START_TEST(test_bad_files)
@@ -446,6 +454,102 @@ START_TEST(test_bad_files)
 }
 END_TEST
 
+/* Dataset name of file (opened serially) whole, as H5FileReadRows gives it. */
+static int SerialChecksum(hid_t file, const char *name, H5FileType t, hid_t mtype, size_t es, int ncomp, uint64_t *sum, uint64_t *stored)
+{
+  hid_t   d       = H5Dopen2(file, name, H5P_DEFAULT), s, a;
+  hsize_t dims[2] = {0, 0};
+  void   *buf;
+  int     ok;
+  if (d < 0) return 0;
+  s = H5Dget_space(d);
+  H5Sget_simple_extent_dims(s, dims, NULL);
+  H5Sclose(s);
+  buf  = malloc(dims[0] * (size_t)ncomp * es + 1);
+  ok   = dims[0] == 0 || H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0;
+  *sum = 0;
+  ok   = ok && H5FileChecksumRows(t, ncomp, 0, (PetscInt)dims[0], buf, sum) == 0;
+  free(buf);
+  {
+    PetscInt64 N = (PetscInt64)dims[0];
+    ok           = ok && H5FileChecksumCombine(PETSC_COMM_SELF, 1, &N, sum) == 0;
+  }
+  a  = H5Aopen(d, "checksum", H5P_DEFAULT);
+  ok = ok && a >= 0 && H5Aread(a, H5T_NATIVE_UINT64, stored) >= 0;
+  if (a >= 0) H5Aclose(a);
+  H5Dclose(d);
+  return ok;
+}
+
+START_TEST(test_checksums)
+{
+  static const char *const names[7] = {"particles/id",       "particles/type",     "particles/radius",
+                                       "particles/position", "particles/velocity", "particles/angular_velocity",
+                                       "particles/force"};
+  char                     path[PETSC_MAX_PATH_LEN], changed[PETSC_MAX_PATH_LEN], old[PETSC_MAX_PATH_LEN];
+  int                      rank, size, ok = 1;
+  (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  (void)MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  Path(path, "sums.h5");
+  Path(changed, "changed.h5");
+  Path(old, "nosums.h5");
+  ck_assert_int_eq(Write(PETSC_COMM_WORLD, path, PETSC_FALSE, 1.5, 15), 0);
+  ck_assert_int_eq(Write(PETSC_COMM_WORLD, changed, PETSC_FALSE, 1.5, 15), 0);
+  ck_assert_int_eq(Write(PETSC_COMM_WORLD, old, PETSC_FALSE, 1.5, 15), 0);
+  if (rank == 0) {
+    /* written on size ranks, recomputed on one over the file's rows */
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d, s, m;
+    for (int k = 0; k < 7 && ok; k++) {
+      uint64_t sum = 1, stored = 2;
+      ok = SerialChecksum(file, names[k],
+                          k == 0   ? H5FILE_INT64
+                          : k == 1 ? H5FILE_INT32
+                                   : H5FILE_REAL,
+                          k == 0   ? H5T_NATIVE_INT64
+                          : k == 1 ? H5T_NATIVE_INT32
+                                   : H5T_NATIVE_DOUBLE,
+                          8, k < 3 ? 1 : 3, &sum, &stored) &&
+           sum == stored;
+    }
+    H5Fclose(file);
+    /* one velocity changed in its last bit, the checksum left as it was */
+    file = H5Fopen(changed, H5F_ACC_RDWR, H5P_DEFAULT);
+    d    = H5Dopen2(file, "particles/velocity", H5P_DEFAULT);
+    {
+      hsize_t  start[2] = {2, 1}, count[2] = {1, 1};
+      double   v;
+      uint64_t bits;
+      s = H5Dget_space(d);
+      m = H5Screate_simple(2, count, NULL);
+      H5Sselect_hyperslab(s, H5S_SELECT_SET, start, NULL, count, NULL);
+      ok = ok && H5Dread(d, H5T_NATIVE_DOUBLE, m, s, H5P_DEFAULT, &v) >= 0;
+      memcpy(&bits, &v, sizeof(v));
+      bits ^= 1;
+      memcpy(&v, &bits, sizeof(v));
+      ok = ok && H5Dwrite(d, H5T_NATIVE_DOUBLE, m, s, H5P_DEFAULT, &v) >= 0;
+      H5Sclose(m);
+      H5Sclose(s);
+    }
+    H5Dclose(d);
+    H5Fclose(file);
+    /* as written before checksums were kept */
+    file = H5Fopen(old, H5F_ACC_RDWR, H5P_DEFAULT);
+    for (int k = 0; k < 7; k++) {
+      d  = H5Dopen2(file, names[k], H5P_DEFAULT);
+      ok = ok && H5Adelete(d, "checksum") >= 0;
+      H5Dclose(d);
+    }
+    H5Fclose(file);
+  }
+  ck_assert(AllTrue(PETSC_COMM_WORLD, ok));
+  ck_assert(RefusedSaying(PETSC_COMM_WORLD, changed, "/particles/velocity: " H5FILE_CHECKSUM_MISMATCH));
+  ck_assert(ReadAndCheck(PETSC_COMM_WORLD, old, size, PETSC_FALSE, 1.5, 15));
+  ck_assert(ReadAndCheck(PETSC_COMM_WORLD, path, size, PETSC_FALSE, 1.5, 15));
+  if (rank == 0) ok = ReadAndCheck(PETSC_COMM_SELF, path, size, PETSC_FALSE, 1.5, 15);
+  ck_assert(AllTrue(PETSC_COMM_WORLD, ok));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("h5state");
@@ -458,6 +562,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_layout);
   tcase_add_test(tc, test_overwrite);
   tcase_add_test(tc, test_bad_files);
+  tcase_add_test(tc, test_checksums);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }

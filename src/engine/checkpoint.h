@@ -18,7 +18,25 @@
  *     domain_hi_*; step, particles, lost, rebuilds, rebuild_next, warned_fixed.
  * A particle's position_at_build (where the neighbour lists were last built)
  * lets a restart rebuild exactly the lists, ghosts and ownership the
- * uninterrupted run has, whatever the rank count. */
+ * uninterrupted run has, whatever the rank count.
+ *
+ * Every dataset carries a uint64 attribute "checksum" of its rows in file
+ * order (io/h5file.h: the same whatever the rank count that wrote it).
+ * Reading checks the file as a deck is checked, before any of it is used:
+ * the attributes (time finite and >= 0, dt, bound, dt_min, skin, rmax
+ * finite and > 0, the other reals finite, step, particles and lost >= 0
+ * adding up to particles_initial, flags 0 or 1), each dataset present with
+ * the rows the attributes say, every value (reals finite; radius, mass,
+ * inertia > 0, radius <= rmax; ids in [0, 2^53]; position_at_build and
+ * owner_position_at_build inside the box; history kinds 0 or 1, partners a
+ * particle other than the owner or a wall of the deck; wall normals unit
+ * vectors), each dataset against its checksum, unique ids, and each
+ * history record's owner a particle of the file.  The first failure (by
+ * check, then by row) is an error naming the file, the dataset or
+ * attribute, the row and its id or key, and the value, raised on every
+ * rank together.  A file without checksums (written before they were kept)
+ * is read with a note on stdout; one where only some datasets have one was
+ * rewritten by another tool and is refused. */
 #ifndef HDEM_CHECKPOINT_H
 #define HDEM_CHECKPOINT_H
 

@@ -1,0 +1,292 @@
+#!/usr/bin/python3
+"""Checkpoints are checked before they are used (src/engine/checkpoint.c):
+
+- a real checkpoint (a short run on 2 ranks) restarts and completes, bitwise where the
+  uninterrupted run ends, on 1 and 2 ranks; every dataset carries a checksum that this
+  script recomputes from io/h5file.h's definition (file row order: any rank count);
+- a checkpoint without checksums (written before they were kept) is accepted with a
+  note on stdout;
+- each corruption below, on 1 and 2 ranks: a non-zero exit, an error naming the file,
+  the dataset (or attribute) and, for a row, the row and its id, and nothing new in
+  the output directory (no final.h5, no new checkpoint, no thermo rows). Values are
+  corrupted with the checksum recomputed (what a buggy writer would leave), so the
+  value checks themselves are what refuses them; a flipped byte in a dataset's raw
+  data, its checksum left as it was, is refused by the checksum."""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+A = None
+failures = []
+M64 = (1 << 64) - 1
+
+
+def check(ok, msg):
+    print(("PASS " if ok else "FAIL ") + msg, flush=True)
+    if not ok:
+        failures.append(msg)
+
+
+def mpi(np_):
+    cmd = [A.mpiexec, "-np", str(np_), "--oversubscribe"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-run-as-root")
+    return cmd
+
+
+# ---- the checksum of io/h5file.h, in numpy ------------------------------------
+
+def fmix(h):
+    with np.errstate(over="ignore"):
+        h = h ^ (h >> np.uint64(33))
+        h = h * np.uint64(0xff51afd7ed558ccd)
+        h = h ^ (h >> np.uint64(33))
+        h = h * np.uint64(0xc4ceb9fe1a85ec53)
+        h = h ^ (h >> np.uint64(33))
+    return h
+
+
+def checksum(data):
+    a = np.asarray(data)
+    n = a.shape[0]
+    a = a.reshape(n, -1)
+    k = a.shape[1]
+    if a.dtype.kind == "f":
+        e = a.astype("<f8").view("<u8").astype(np.uint64)
+    elif a.dtype.itemsize == 8:
+        e = a.astype("<i8").view("<u8").astype(np.uint64)
+    else:
+        e = a.astype("<i4").view("<u4").astype(np.uint64)
+    with np.errstate(over="ignore"):
+        h = fmix(np.arange(n, dtype=np.uint64) * np.uint64(0x9e3779b97f4a7c15) + np.uint64(k))
+        for c in range(k):
+            h = fmix(h ^ e[:, c])
+    total = int(h.astype(object).sum()) if n else 0
+    total += int(fmix(np.array([n], dtype=np.uint64) + np.uint64(0x5851f42d4c957f2d))[0])
+    return total & M64
+
+
+def datasets(f):
+    out = []
+    f.visititems(lambda name, o: out.append(name) if isinstance(o, h5py.Dataset) else None)
+    return sorted(out)
+
+
+def reseal(path, names=None):
+    """Recompute the checksums of the named datasets (all by default)."""
+    with h5py.File(path, "r+") as f:
+        for name in names or datasets(f):
+            f[name].attrs.modify("checksum", np.uint64(checksum(f[name][()])))
+
+
+# ---- runs ---------------------------------------------------------------------
+
+def run(np_, out, *extra):
+    cmd = mpi(np_) + [A.hdem, "run", A.deck, "-output_dir", out, *extra]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+
+
+def listing(d):
+    got = {}
+    for root, _, files in os.walk(d):
+        for name in files:
+            p = os.path.join(root, name)
+            st = os.stat(p)
+            got[os.path.relpath(p, d)] = (st.st_size, st.st_mtime_ns)
+    return got
+
+
+def same(a, b):
+    p = subprocess.run([A.hdem, "diff", a, b], capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)["identical"]
+    except (ValueError, KeyError):
+        return False
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hdem", required=True)
+    ap.add_argument("--mpiexec", default="mpirun")
+    ap.add_argument("--deck", required=True)
+    A = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="hdem_badckpt_")
+    try:
+        body(tmp)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        check(False, str(e))
+    print("%d failure(s)" % len(failures))
+    if not failures:
+        shutil.rmtree(tmp, ignore_errors=True)
+    sys.exit(1 if failures else 0)
+
+
+def body(tmp):
+    ref = os.path.join(tmp, "ref")
+    p = run(2, ref, "-steps", "300", "-checkpoint_interval_steps", "100", "-checkpoint_keep", "10")
+    if p.returncode != 0:
+        raise RuntimeError("the reference run failed: %s" % p.stderr[-1000:])
+    src = os.path.join(ref, "checkpoints", "step_000000200.h5")
+    base = os.path.join(tmp, "base")  # the directory a restart continues in: the run's, less its end
+    shutil.copytree(ref, base)
+    os.remove(os.path.join(base, "final.h5"))
+    for c in ("step_000000300.h5",):
+        os.remove(os.path.join(base, "checkpoints", c))
+
+    # what a checkpoint holds, and the checksums' definition
+    with h5py.File(src, "r") as f:
+        names = datasets(f)
+        N = int(f.attrs["particles"])
+        M = f["history/owner"].shape[0]
+        W = f["walls/normal"].shape[0] if "walls/normal" in f else 0
+        ids = f["particles/id"][()]
+        bad = [n for n in names if "checksum" not in f[n].attrs or int(f[n].attrs["checksum"]) != checksum(f[n][()])]
+    check(not bad and len(names) >= 20, "every one of the %d datasets has the checksum io/h5file.h defines (wrong or missing: %s)" % (len(names), bad))
+    check(N > 10 and M > 0 and W > 0, "the checkpoint has %d particles, %d history records, %d walls" % (N, M, W))
+
+    def restart(np_, ck, tag, extra=()):
+        out = os.path.join(tmp, "out_%s_np%d" % (tag, np_))
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(base, out)
+        before = listing(out)
+        p = run(np_, out, "-steps", "300", "-restart", ck, *extra)
+        return p, out, before
+
+    # an intact checkpoint restarts and completes, bitwise
+    for np_ in (1, 2):
+        ck = os.path.join(tmp, "good.h5")
+        shutil.copyfile(src, ck)
+        p, out, _ = restart(np_, ck, "good")
+        check(p.returncode == 0 and same(os.path.join(ref, "final.h5"), os.path.join(out, "final.h5")),
+              "an intact checkpoint restarts on %d rank(s) and ends bitwise where the uninterrupted run does (exit %d %s)" % (np_, p.returncode, p.stderr.strip()[-300:]))
+        check("no checksums" not in p.stdout, "  and says nothing of missing checksums")
+
+    # one written before checksums: accepted, with a note
+    old = os.path.join(tmp, "nochecksums.h5")
+    shutil.copyfile(src, old)
+    with h5py.File(old, "r+") as f:
+        for n in names:
+            del f[n].attrs["checksum"]
+    for np_ in (1, 2):
+        p, out, _ = restart(np_, old, "nochecksums")
+        check(p.returncode == 0 and "no checksums" in p.stdout and old in p.stdout and same(os.path.join(ref, "final.h5"), os.path.join(out, "final.h5")),
+              "a checkpoint without checksums restarts on %d rank(s), with a note on stdout (exit %d) %s" % (np_, p.returncode, p.stderr.strip()[-300:]))
+
+    r = N - 3  # on the last rank when read on 2
+    hr = M - 1
+
+    def attr(name, value):
+        def f_(f):
+            f.attrs[name] = value
+        return f_
+
+    def cell(name, idx, value):
+        def f_(f):
+            d = f[name]
+            a = d[()]
+            a[idx] = value
+            d[...] = a
+        return f_
+
+    def both(a, b):
+        def f_(f):
+            a(f)
+            b(f)
+        return f_
+
+    def shorter(name):
+        def f_(f):
+            a = f[name][()][:-1]
+            del f[name]
+            f.create_dataset(name, data=a)
+        return f_
+
+    def flip(name, row):
+        def f_(path):
+            with h5py.File(path, "r") as f:
+                d = f[name]
+                off = d.id.get_offset()
+                assert off is not None, "contiguous storage expected"
+                at = off + row * d.dtype.itemsize * (d.shape[1] if d.ndim > 1 else 1)
+            with open(path, "r+b") as g:
+                g.seek(at)
+                b = g.read(1)
+                g.seek(at)
+                g.write(bytes([b[0] ^ 0x01]))  # the lowest mantissa bit: a plausible value
+        return f_
+
+    # (what, how, reseal the checksums, strings the message must hold)
+    cases = [
+        ("NaN position", cell("particles/position", (r, 1), np.nan), True,
+         ["/particles/position", "row %d" % r, "id %d" % ids[r], "nan"]),
+        ("NaN position, its checksum left as it was", cell("particles/position", (r, 0), np.nan), False,
+         ["/particles/position", "row %d" % r, "id %d" % ids[r], "checksum does not match"]),
+        ("NaN velocity", cell("particles/velocity", (r, 2), np.nan), True, ["/particles/velocity", "row %d" % r, "id %d" % ids[r]]),
+        ("inf angular velocity", cell("particles/angular_velocity", (2, 0), np.inf), True, ["/particles/angular_velocity", "row 2", "id %d" % ids[2]]),
+        ("NaN torque", cell("particles/torque", (r, 0), np.nan), True, ["/particles/torque", "row %d" % r]),
+        ("NaN time", attr("time", np.nan), False, ["attribute /time", "nan"]),
+        ("inf time", attr("time", np.inf), False, ["attribute /time", "inf"]),
+        ("negative time", attr("time", -1.0), False, ["attribute /time", ">= 0"]),
+        ("NaN dt", attr("dt", np.nan), False, ["attribute /dt", "nan"]),
+        ("zero dt", attr("dt", 0.0), False, ["attribute /dt", "> 0"]),
+        ("duplicate id", cell("particles/id", N - 2, ids[1]), True, ["/particles/id", "row %d" % (N - 2), "id %d" % ids[1], "row 1", "unique"]),
+        ("negative step", attr("step", np.int64(-5)), False, ["attribute /step", "-5"]),
+        ("zero radius", cell("particles/radius", r, 0.0), True, ["/particles/radius", "row %d" % r, "id %d" % ids[r], "> 0"]),
+        ("radius above rmax", cell("particles/radius", r, 1.0), True, ["/particles/radius", "row %d" % r, "rmax"]),
+        ("negative mass", cell("particles/mass", r, -1e-6), True, ["/particles/mass", "row %d" % r, "id %d" % ids[r], "> 0"]),
+        ("zero inertia", cell("particles/inertia", 4, 0.0), True, ["/particles/inertia", "row 4", "id %d" % ids[4], "> 0"]),
+        ("negative skin", attr("skin", -1e-4), False, ["attribute /skin", "> 0"]),
+        ("NaN rmax", attr("rmax", np.nan), False, ["attribute /rmax"]),
+        ("particle count not the datasets'", both(attr("particles", np.int64(N + 1)), attr("particles_initial", np.int64(N + 1))), False,
+         ["/particles/", "rows, expected %d" % (N + 1)]),
+        ("counts that do not add up", attr("lost", np.int64(3)), False, ["/particles", "/lost", "/particles_initial"]),
+        ("NaN wall normal", cell("walls/normal", (0, 2), np.nan), True, ["/walls/normal", "row 0", "nan"]),
+        ("zero wall normal", cell("walls/normal", 1, [0.0, 0.0, 0.0]), True, ["/walls/normal", "row 1"]),
+        ("NaN history spring", cell("history/spring", (hr, 0), np.nan), True, ["/history/spring", "row %d" % hr, "owner"]),
+        ("history record of no particle", cell("history/owner", hr, 10 ** 9), True, ["/history/owner", "row %d" % hr, "id 1000000000"]),
+        ("history kind unknown", cell("history/kind", 0, 7), True, ["/history/kind", "row 0", "kind 7"]),
+        ("position where the lists were built outside the box", cell("particles/position_at_build", (r, 2), 1.0), True,
+         ["/particles/position_at_build", "row %d" % r, "outside"]),
+        ("a dataset shorter than the count attribute", shorter("particles/radius"), False, ["/particles/radius", "rows, expected %d" % N]),
+        ("flipped byte in /particles/velocity", flip("particles/velocity", r), None, ["/particles/velocity", "checksum mismatch: the data was changed or corrupted"]),
+        ("flipped byte in /particles/id", flip("particles/id", 0), None, ["/particles/id", "checksum mismatch"]),
+        ("flipped byte in /history/touched", flip("history/touched", 0), None, ["/history/touched", "checksum mismatch"]),
+        ("a dataset rewritten without its checksum", None, "strip", ["/particles/mass", "no checksum"]),
+    ]
+    for k, (what, how, seal, needles) in enumerate(cases):
+        ck = os.path.join(tmp, "bad%02d.h5" % k)
+        shutil.copyfile(src, ck)
+        if seal is None:
+            how(ck)
+        elif seal == "strip":
+            with h5py.File(ck, "r+") as f:
+                del f["particles/mass"].attrs["checksum"]
+        else:
+            with h5py.File(ck, "r+") as f:
+                changed = datasets(f)
+                how(f)
+            if seal:
+                reseal(ck, changed)
+        for np_ in (1, 2):
+            p, out, before = restart(np_, ck, "bad%02d" % k)
+            err = p.stderr.strip()
+            after = listing(out)
+            new = sorted(set(after) - set(before)) + sorted(n for n in before if n in after and after[n] != before[n])
+            ok = p.returncode not in (0, 75) and ck in err and all(s in err for s in needles) and not new
+            first = err.splitlines()[0] if err else "no message"
+            check(ok, "%s, %d rank(s): exit %d, %s%s" % (what, np_, p.returncode, first[:400],
+                                                         "" if not new else "; wrote %s" % new))
+            if np_ == 2 and ok:
+                check(err.count("hdem: error:") == 1, "  said once, not by every rank")
+
+
+if __name__ == "__main__":
+    main()
