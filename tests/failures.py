@@ -5,11 +5,13 @@
   frictionless wall, and a bed of spheres sliding along a frictionless floor (each
   at 0.5 m/s, resting on the wall under gravity) reach their end time within a
   bounded number of steps and have travelled 0.5 m/s x t.
-- A blow-up is a failure: a particle launched at 1e300 m/s, and a fixed step far
-  above the contact bound (particles through the walls), each exit with 3, name the
-  particle and the quantity on stderr and in summary.json ("status": "failed",
-  "reason"), write failed.h5 and failed.xdmf and no final.h5 and no checkpoint; the
-  reason is the same at 1 and 2 ranks.
+- A particle launched at 1e300 m/s is refused before the first step (its step
+  bound is below the floor), naming it, and nothing is written.
+- A blow-up is a failure: a fixed step far above the contact bound (particles
+  through the walls) exits with 3, names the particle and the quantity on stderr
+  and in summary.json ("status": "failed", "reason"), writes failed.h5 and
+  failed.xdmf and no final.h5 and no checkpoint of the failing step; the reason is
+  the same at 1 and 2 ranks.
 - A data file whose particles overlap is refused before any step (exit 1, nothing
   written) unless insert_overlap_max allows it.
 """
@@ -125,7 +127,12 @@ def main():
              "-checkpoint_interval_steps", "1000"]
     with open(os.path.join(work, "box.yaml"), "w") as f:
         f.write("domain:\n  lo: [0, 0, 0]\n  hi: [0.02, 0.02, 0.04]\nthermo_interval: 10\n")
-    for name, args, want in (("fast", ["run", "fast.yaml"], "particle 1"), ("stiff", ["run", "box.yaml"] + stiff, "particle")):
+    # A state that cannot be stepped is refused before the first step, naming the particle.
+    for np in (1, 2):
+        rc, so, se = run(np, ["run", "fast.yaml", "-output_dir", "fast%d" % np])
+        check(rc == 1 and "the initial state" in se and "particle 1" in se and "1e+300 m/s" in se and not os.path.exists(os.path.join(work, "fast%d" % np)),
+              "a particle at 1e300 m/s refused at %d rank(s) before any step, nothing written (%s)" % (np, se.strip()[-300:]))
+    for name, args, want in (("stiff", ["run", "box.yaml"] + stiff, "particle"),):
         for np in (1, 2):
             out = "%s_np%d" % (name, np)
             rc, so, se = run(np, args + ["-output_dir", out])

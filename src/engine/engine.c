@@ -298,6 +298,7 @@ PetscErrorCode EngineSetUp(Engine *e)
   e->dt     = 0.0;
   e->dt_min = PETSC_MAX_REAL;
   PetscCall(EngineStepFloor(e));
+  e->setting_up = PETSC_TRUE;
   PetscCall(EngineRebuild(e));
   if (e->fault.kind) PetscFunctionReturn(PETSC_SUCCESS);
   e->rebuilds = 0;
@@ -314,6 +315,7 @@ PetscErrorCode EngineSetUp(Engine *e)
     e->e_initial = s.ke + s.kr + s.elastic;
   }
   PetscCall(EngineBalanceMark(e));
+  e->setting_up = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -40,7 +40,7 @@ static PetscErrorCode EngineFaultSet(Engine *e, EngineFaultKind kind, PetscBool 
   PetscCall(EngineShare(e, mine, key, msg, e->fault.reason, sizeof(e->fault.reason)));
   if (!e->fault.reason[0]) PetscCall(PetscSNPrintf(e->fault.reason, sizeof(e->fault.reason), "%s", EngineFaultNames[kind]));
   e->fault.kind = kind;
-  PetscCall(PetscFPrintf(e->grid.comm, stderr, "hdem: error: the run failed at step %" PetscInt64_FMT ", t %.9g s: %s\n", e->step, (double)e->t, e->fault.reason));
+  if (!e->setting_up) PetscCall(PetscFPrintf(e->grid.comm, stderr, "hdem: error: the run failed at step %" PetscInt64_FMT ", t %.9g s: %s\n", e->step, (double)e->t, e->fault.reason));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
