@@ -132,8 +132,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscInt nlost;
 
   PetscFunctionBeginUser;
-  PetscCall(EngineHealthScan(e)); /* nothing non-finite or out through a wall may be moved */
-  if (e->fault.kind) PetscFunctionReturn(PETSC_SUCCESS);
+  EngineHealthScan(e); /* a particle out through a wall, noted before the migration drops it */
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(EngineBalance(e));
   PetscCall(PetscLogEventBegin(e->ev_gather, 0, 0, 0, 0));
@@ -300,12 +299,11 @@ PetscErrorCode EngineSetUp(Engine *e)
   PetscCall(EngineStepFloor(e));
   e->setting_up = PETSC_TRUE;
   PetscCall(EngineRebuild(e));
-  if (e->fault.kind) PetscFunctionReturn(PETSC_SUCCESS);
   e->rebuilds = 0;
   PetscCall(EngineForces(e, 0.0, PETSC_FALSE, &bound));
   {
     PetscReal lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
-    PetscInt  bits = EngineRebuildBits(e, EngineNextLongest(e), lo, hi);
+    PetscInt  bits = EngineHealthBits(e, EngineRebuildBits(e, EngineNextLongest(e), lo, hi));
     PetscCall(EngineReduce(e, bound, bits, lo, hi)); /* never the local bound: the decision must not depend on the decomposition */
   }
   PetscCall(EngineCheckStartOverlap(e));
@@ -382,7 +380,6 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
   PetscCall(PetscLogStagePop());
   if (e->rebuild_next) {
     PetscCall(EngineRebuild(e));
-    if (e->fault.kind) PetscFunctionReturn(PETSC_SUCCESS); /* the state as it stands: the run stops */
   } else {
     PetscCall(PetscLogStagePush(e->stage_comm));
     PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p.st, PETSC_FALSE));
@@ -390,7 +387,7 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
   }
   PetscCall(EngineForces(e, dt, PETSC_TRUE, &bound));
   PetscCall(PetscLogStagePush(e->stage_integrate));
-  bits = EngineCloseStep(e, dt, ahead, lo, hi);
+  bits = EngineHealthBits(e, EngineCloseStep(e, dt, ahead, lo, hi));
   PetscCall(PetscLogStagePop());
   e->t += dt;
   e->step++;

@@ -68,6 +68,8 @@ typedef struct {
   PetscInt       bound_who[2];               /* this rank's pair that set its bound (InteractionStep who) */
   PetscBool      bound_kinematic;            /* or the particle bound_who[0] by its motion against the skin */
   EngineFault    fault;
+  EngineFault    noted;    /* this rank's: found at a rebuild, raised at the next reduction (ENGINE_HEALTH_NOTED) */
+  PetscInt64     noted_id; /* its particle */
   PetscBool      setting_up; /* EngineSetUp: a fault is the input's, said by the caller as an error */
   PetscBool      overlap_start_check; /* EngineSetUp refuses an initial overlap beyond overlap_start_max (-insert_overlap_max) */
   PetscReal      overlap_start_max;

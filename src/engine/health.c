@@ -40,6 +40,7 @@ static PetscErrorCode EngineFaultSet(Engine *e, EngineFaultKind kind, PetscBool 
   PetscCall(EngineShare(e, mine, key, msg, e->fault.reason, sizeof(e->fault.reason)));
   if (!e->fault.reason[0]) PetscCall(PetscSNPrintf(e->fault.reason, sizeof(e->fault.reason), "%s", EngineFaultNames[kind]));
   e->fault.kind = kind;
+  e->opened     = PETSC_FALSE; /* a fixed step taken ahead: failed.h5 holds that half step on, as it stands */
   if (!e->setting_up) PetscCall(PetscFPrintf(e->grid.comm, stderr, "hdem: error: the run failed at step %" PetscInt64_FMT ", t %.9g s: %s\n", e->step, (double)e->t, e->fault.reason));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -91,23 +92,40 @@ static EngineFaultKind EngineScanLocal(const Engine *e, PetscBool with_f, PetscI
   return kind;
 }
 
-static PetscErrorCode EngineScan(Engine *e, PetscBool with_f)
+void EngineHealthScan(Engine *e)
+{
+  if (e->noted.kind) return;
+  e->noted.kind = EngineScanLocal(e, PETSC_FALSE, &e->noted_id, e->noted.reason, sizeof(e->noted.reason));
+}
+
+PetscInt EngineHealthBits(Engine *e, PetscInt bits)
+{
+  if ((bits & INTEGRATOR_BEYOND_ALL) == INTEGRATOR_BEYOND_ALL && !(bits & INTEGRATOR_NONFINITE)) {
+    const Particles *p = &e->p;
+    PetscReal        s = 0.0;
+    for (PetscInt i = 0; i < 3 * p->n; i++) s += p->x[i] + p->v[i] + p->f[i]; /* non-finite if any is */
+    if (!isfinite(s)) bits |= INTEGRATOR_NONFINITE;
+  }
+  return bits | (e->noted.kind ? ENGINE_HEALTH_NOTED : 0);
+}
+
+/* A fault some rank found: each rank's own (noted, or a scan now), the
+ * gravest kind, its lowest particle id, said by its rank. */
+static PetscErrorCode EngineScan(Engine *e)
 {
   char            msg[sizeof(e->fault.reason)] = "";
   PetscInt64      id                            = INT64_MAX;
-  EngineFaultKind kind                          = EngineScanLocal(e, with_f, &id, msg, sizeof(msg));
-  PetscReal       k                             = (PetscReal)kind;
+  EngineFaultKind kind                          = EngineScanLocal(e, PETSC_TRUE, &id, msg, sizeof(msg));
+  PetscReal       k;
 
   PetscFunctionBeginUser;
+  if (e->noted.kind && (!kind || e->noted.kind > kind)) {
+    kind = e->noted.kind, id = e->noted_id;
+    PetscCall(PetscStrncpy(msg, e->noted.reason, sizeof(msg)));
+  }
+  k = (PetscReal)kind;
   PetscCall(CollectiveMaxAll(e->grid.comm, &k, 1));
   if (k > 0.0) PetscCall(EngineFaultSet(e, (EngineFaultKind)k, kind == (EngineFaultKind)k, (PetscReal)id, msg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode EngineHealthScan(Engine *e)
-{
-  PetscFunctionBeginUser;
-  PetscCall(EngineScan(e, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -131,7 +149,7 @@ PetscErrorCode EngineStepFloor(Engine *e)
 PetscErrorCode EngineHealthStep(Engine *e, PetscInt bits, PetscReal local_bound, const PetscInt who[2], PetscBool kinematic)
 {
   PetscFunctionBeginUser;
-  if (bits & INTEGRATOR_NONFINITE) PetscCall(EngineScan(e, PETSC_TRUE));
+  if (bits & (INTEGRATOR_NONFINITE | ENGINE_HEALTH_NOTED)) PetscCall(EngineScan(e));
   if (e->fault.kind || e->ctl.mode != TIMESTEP_ADAPTIVE || !(e->dt < e->dt_floor)) PetscFunctionReturn(PETSC_SUCCESS);
   {
     const Particles *p    = &e->p;

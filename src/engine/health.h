@@ -3,9 +3,11 @@
  * overlap beyond ENGINE_OVERLAP_LIMIT of a radius, or an adaptive step
  * below the floor (EngineStepFloor).  The checks ride on what the step
  * computes anyway: the rebuild test's exact branch sees non-finite values
- * (INTEGRATOR_NONFINITE in the step's reduction), a list rebuild scans every
- * owned particle before it migrates them, the thermo statistics give the
- * largest overlap, and the reduced bound gives the step. */
+ * (INTEGRATOR_NONFINITE in the step's reduction, with a full scan where that
+ * test stops early), a list rebuild scans the owned particles before it
+ * migrates them (a fault noted there rides on the next reduction), the
+ * thermo statistics give the largest overlap, and the reduced bound gives
+ * the step: no collective of its own. */
 #ifndef HDEM_HEALTH_H
 #define HDEM_HEALTH_H
 
@@ -17,10 +19,17 @@
 /* The floor of the adaptive step: ENGINE_STEP_FLOOR of the elastic duration
  * of a 1 m/s head-on impact of two of the smallest particles (collective). */
 PETSC_EXTERN PetscErrorCode EngineStepFloor(Engine *);
-/* Before a rebuild moves particles: a non-finite value or a particle out of
- * the box through a face with a wall fails the run (collective). */
-PETSC_EXTERN PetscErrorCode EngineHealthScan(Engine *);
-/* After the step's reduction: non-finite values, the step floor (collective). */
+/* The step's reduction carries these bits too (beside INTEGRATOR_NONFINITE). */
+#define ENGINE_HEALTH_NOTED 16 /* a rank noted a fault (EngineHealthScan) */
+
+/* Before a rebuild migrates particles, this rank's particle out of the box
+ * through a face with walls (or non-finite) is noted, for the next reduction. */
+PETSC_EXTERN void     EngineHealthScan(Engine *);
+/* The rebuild bits of a step with what the reduction must carry besides:
+ * where the rebuild test may have left particles untested (all its bounds
+ * already passed), a full scan for non-finite values; a noted fault. */
+PETSC_EXTERN PetscInt EngineHealthBits(Engine *, PetscInt bits);
+/* After the step's reduction: non-finite values, a noted fault, the step floor (collective). */
 PETSC_EXTERN PetscErrorCode EngineHealthStep(Engine *, PetscInt bits, PetscReal local_bound, const PetscInt who[2], PetscBool kinematic);
 /* The largest overlap ratio of the statistics: this rank's with its pair's
  * ids, and the global one (collective). */
