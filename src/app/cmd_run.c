@@ -189,11 +189,12 @@ static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const cha
   PetscCall(PetscStrncpy(tally->dir, rc->dir, sizeof(tally->dir)));
   PetscCall(BannerMonitorCreate(comm, plan, &mons[(*n)++]));
   PetscCall(SignalsMonitorCreate(&mons[(*n)++]));
+  /* checkpoints start before the thermo table: what they say of an earlier run's comes before it */
+  PetscCall(CheckpointMonitorCreate(comm, rc->dir, rc->ckpt_steps, rc->ckpt_wall, rc->ckpt_keep, options, tally,
+                                    &mons[(*n)++])); /* signals checkpoint even with no cadence */
   PetscCall(ThermoMonitorCreate(comm, rc->dir, rc->thermo_interval, rc->thermo_period, rc->thermo_screen, &mons[(*n)++]));
   if (rc->snap_steps > 0 || rc->snap_time > 0.0)
     PetscCall(SnapshotMonitorCreate(comm, rc->dir, rc->snap_steps, rc->snap_time, rc->snap_fields, options, tally, &mons[(*n)++]));
-  PetscCall(CheckpointMonitorCreate(comm, rc->dir, rc->ckpt_steps, rc->ckpt_wall, rc->ckpt_keep, options, tally,
-                                    &mons[(*n)++])); /* signals checkpoint even with no cadence */
   PetscCall(ProgressMonitorCreate(comm, rc->progress_seconds, &rc->lim, &mons[(*n)++]));
   PetscCall(FinalMonitorCreate(comm, rc->dir, options, tally, &mons[(*n)++]));
   PetscCall(SummaryMonitorCreate(comm, rc->dir, &mons[(*n)++]));
