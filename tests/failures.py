@@ -8,7 +8,8 @@
 - A particle launched at 1e300 m/s is refused before the first step (its step
   bound is below the floor), naming it, and nothing is written.
 - A blow-up is a failure: a fixed step far above the contact bound (particles
-  through the walls) exits with 3, names the particle and the quantity on stderr
+  through the walls), and a contact so soft that two spheres overlap by more than
+  half a radius (caught in the step it happens, not at a thermo row), exit with 3, names the particle and the quantity on stderr
   and in summary.json ("status": "failed", "reason"), writes failed.h5 and
   failed.xdmf and no final.h5 and no checkpoint of the failing step; the reason is
   the same at 1 and 2 ranks.
@@ -132,7 +133,11 @@ def main():
         rc, so, se = run(np, ["run", "fast.yaml", "-output_dir", "fast%d" % np])
         check(rc == 1 and "the initial state" in se and "particle 1" in se and "1e+300 m/s" in se and not os.path.exists(os.path.join(work, "fast%d" % np)),
               "a particle at 1e300 m/s refused at %d rank(s) before any step, nothing written (%s)" % (np, se.strip()[-300:]))
-    for name, args, want in (("stiff", ["run", "box.yaml"] + stiff, "particle"),):
+    data_file(os.path.join(work, "soft.data"), [(0.05, 0.025, 0.025, 5, 0, 0, 0, 0, 0), (0.1, 0.025, 0.025, 0, 0, 0, 0, 0, 0)])
+    with open(os.path.join(work, "soft.yaml"), "w") as f:
+        f.write(HEAD.format(lx=0.2, px="false", mu=0.5) + "insert:\n  mode: lammps\n  file: soft.data\nend_time: 0.1\n")
+    for name, args, want in (("stiff", ["run", "box.yaml"] + stiff, "particle"),
+                             ("soft", ["run", "soft.yaml", "-material_E", "1e3", "-gravity", "0,0,0", "-thermo_interval", "1000"], "particles 1 and 2 overlap by")):
         for np in (1, 2):
             out = "%s_np%d" % (name, np)
             rc, so, se = run(np, args + ["-output_dir", out])

@@ -32,6 +32,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   st.dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
   st.bound = PETSC_MAX_REAL;
   st.who[0] = st.who[1] = -1;
+  st.deep   = PETSC_FALSE;
   for (PetscInt q = 0; q < e->ninter; q++) {
     Interaction it = e->inter[q];
     PetscCall(PetscLogEventBegin(it->event, 0, 0, 0, 0));
@@ -41,6 +42,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   b                  = st.bound;
   e->bound_who[0]    = st.who[0], e->bound_who[1] = st.who[1];
   e->bound_kinematic = PETSC_FALSE;
+  e->deep            = st.deep;
   /* gravity last in each sum */
   e->gravity_pending = defer && !st.need ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt i = 0, n = e->gravity_pending ? 0 : p->n; i < n; i++) {

@@ -106,7 +106,7 @@ PetscInt EngineHealthBits(Engine *e, PetscInt bits)
     for (PetscInt i = 0; i < 3 * p->n; i++) s += p->x[i] + p->v[i] + p->f[i]; /* non-finite if any is */
     if (!isfinite(s)) bits |= INTEGRATOR_NONFINITE;
   }
-  return bits | (e->noted.kind ? ENGINE_HEALTH_NOTED : 0);
+  return bits | (e->noted.kind ? ENGINE_HEALTH_NOTED : 0) | (e->deep ? ENGINE_HEALTH_DEEP : 0);
 }
 
 /* A fault some rank found: each rank's own (noted, or a scan now), the
@@ -126,6 +126,21 @@ static PetscErrorCode EngineScan(Engine *e)
   k = (PetscReal)kind;
   PetscCall(CollectiveMaxAll(e->grid.comm, &k, 1));
   if (k > 0.0) PetscCall(EngineFaultSet(e, (EngineFaultKind)k, kind == (EngineFaultKind)k, (PetscReal)id, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A rank's forces met an overlap beyond the limit: which pair, by the statistics. */
+static PetscErrorCode EngineDeep(Engine *e)
+{
+  InteractionStats   is  = {0.0, 0.0, 0.0, {-1, -1}};
+  InteractionContext ctx = EngineInteractionContext(e);
+  PetscReal          g;
+
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, &is);
+  g = is.max_overlap_ratio;
+  PetscCall(CollectiveMaxAll(e->grid.comm, &g, 1));
+  PetscCall(EngineHealthOverlap(e, is.max_overlap_ratio, g, is.who));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -150,6 +165,7 @@ PetscErrorCode EngineHealthStep(Engine *e, PetscInt bits, PetscReal local_bound,
 {
   PetscFunctionBeginUser;
   if (bits & (INTEGRATOR_NONFINITE | ENGINE_HEALTH_NOTED)) PetscCall(EngineScan(e));
+  if (!e->fault.kind && (bits & ENGINE_HEALTH_DEEP)) PetscCall(EngineDeep(e));
   if (e->fault.kind || e->ctl.mode != TIMESTEP_ADAPTIVE || !(e->dt < e->dt_floor)) PetscFunctionReturn(PETSC_SUCCESS);
   {
     const Particles *p    = &e->p;

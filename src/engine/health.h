@@ -6,14 +6,15 @@
  * (INTEGRATOR_NONFINITE in the step's reduction, with a full scan where that
  * test stops early), a list rebuild scans the owned particles before it
  * migrates them (a fault noted there rides on the next reduction), the
- * thermo statistics give the largest overlap, and the reduced bound gives
- * the step: no collective of its own. */
+ * contact evaluations flag an overlap beyond the limit (InteractionStep
+ * deep; the thermo statistics look too), and the reduced bound gives the
+ * step: no collective of its own. */
 #ifndef HDEM_HEALTH_H
 #define HDEM_HEALTH_H
 
 #include "engine/engine.h"
 
-#define ENGINE_OVERLAP_LIMIT 0.5    /* overlap over the smaller radius beyond which a run has failed */
+#define ENGINE_OVERLAP_LIMIT INTERACTION_OVERLAP_LIMIT
 #define ENGINE_STEP_FLOOR    1.0e-6 /* the adaptive step's floor, of the shortest contact's duration (EngineStepFloor) */
 
 /* The floor of the adaptive step: ENGINE_STEP_FLOOR of the elastic duration
@@ -21,6 +22,7 @@
 PETSC_EXTERN PetscErrorCode EngineStepFloor(Engine *);
 /* The step's reduction carries these bits too (beside INTEGRATOR_NONFINITE). */
 #define ENGINE_HEALTH_NOTED 16 /* a rank noted a fault (EngineHealthScan) */
+#define ENGINE_HEALTH_DEEP  32 /* a rank's forces met an overlap beyond the limit */
 
 /* Before a rebuild migrates particles, this rank's particle out of the box
  * through a face with walls (or non-finite) is noted, for the next reduction. */

@@ -95,6 +95,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     cp = PlaneConstants(ctx, i, mm);
     ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
     sp->touched[k] = 1;
+    if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];

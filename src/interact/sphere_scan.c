@@ -109,6 +109,7 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
       win->out[bt->out[b]] = (unsigned char)out;
     } else if (st->need)
       InteractionStepBound(st, SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b], ss->nl.hs.h[bt->slot[b]].v_imp), bt->i[b], bt->j[b]);
+  if (bt->deep) st->deep = PETSC_TRUE, bt->deep = PETSC_FALSE;
   SphereWindowAccumulate(p, win);
   win->n = bt->n = bt->npool = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -178,6 +179,7 @@ static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContex
   m = SphereMemoFor(ctx, nl, k, i, j, mm);
   h = &nl->hs.h[nl->slot[k]];
   SphereContactFused(ctx, m, h, i, j, r, len, d, st->dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6, &U, &ddot);
+  if (InteractionDeep(d, PetscMin(ctx->p->radius[i], ctx->p->radius[j]))) st->deep = PETSC_TRUE;
   if (st->need) InteractionStepBound(st, SphereContactBound(ctx, &m->cp, ddot, U, h->v_imp), i, j);
   nl->flag[k] |= NEIGHBOR_TOUCHED;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -251,6 +253,7 @@ PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, 
   PetscCall(PetscMalloc1(1, &win));
   SphereMemosReset(&mm);
   win->n = win->batch.n = win->batch.npool = 0;
+  win->batch.deep                          = PETSC_FALSE;
   for (PetscInt k0 = 0, k1; k0 < nl->npair; k0 = k1) {
     PetscInt na;
     k1 = PetscMin(k0 + PAIR_SIEVE_CHUNK, nl->npair);

@@ -90,6 +90,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
     ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
     fl[k] |= NEIGHBOR_TOUCHED;
+    if (InteractionDeep(kin.d, PetscMin(p->radius[i], p->radius[j]))) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp), i, j);
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
     *out = SPHERE_PAIR_FORCE_TORQUE;
