@@ -1,6 +1,7 @@
 #include "io/table.h"
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "decomp/collective.h"
 
 /* One "x y" (or "x, y") line into a and b; else a message into err. */
@@ -37,8 +38,18 @@ PetscErrorCode TableRead(MPI_Comm comm, const char *path, PetscInt *n, PetscReal
     if (!fp) snprintf(err, sizeof(err), "cannot open table file %s", path);
     while (fp && fgets(line, sizeof(line), fp)) {
       double a, b;
-      char  *c = line;
+      char  *c   = line;
+      size_t len = strlen(line);
       lineno++;
+      /* a NUL would end the line early, a line past the buffer would be read as two */
+      if (len + 1 < sizeof(line) && !feof(fp) && line[len - (len > 0)] != '\n') {
+        snprintf(err, sizeof(err), "%s:%d: a NUL byte (binary data in a text table)", path, (int)lineno);
+        break;
+      }
+      if (len + 1 == sizeof(line) && line[len - 1] != '\n') {
+        snprintf(err, sizeof(err), "%s:%d: a line longer than %d characters", path, (int)lineno, (int)sizeof(line) - 2);
+        break;
+      }
       while (*c == ' ' || *c == '\t') c++;
       if (*c == '#' || *c == '\n' || *c == '\r' || *c == 0) continue;
       if (!TableLine(c, path, lineno, &a, &b, err, sizeof(err))) break;

@@ -125,6 +125,10 @@ CASES = [
     ("output dir too long", GOOD, ["-output_dir", "o/" + "d" * 4090], {}, ["-output_dir"]),
     ("snapshot field unknown", GOOD, ["-snapshot_fields", "position,colour"], {}, ["colour"]),
     ("table file missing", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {}, ["law.txt"]),
+    ("table file NUL", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {"law.txt": b"0 0\n1e-6 1\0\n2e-6 3\n"}, ["law.txt:2", "NUL"]),
+    ("table file long line", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {"law.txt": b"0 0\n1e-6 " + b"1" * 5000 + b"\n"},
+     ["law.txt:2", "longer than"]),
+    ("table file not numbers", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {"law.txt": b"0 0\n1e-6 one\n"}, ["law.txt:2", "two finite numbers"]),
 ]
 
 
