@@ -22,6 +22,8 @@
 #ifndef HDEM_CONTACT_H
 #define HDEM_CONTACT_H
 
+#define CONTACT_OVERLAP_LIMIT 0.5 /* overlap over the smaller radius beyond which a run has failed */
+
 #include "contact/damping.h"
 #include "decomp/records.h"
 

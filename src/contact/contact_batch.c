@@ -145,8 +145,8 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   len   = Sqrt(rr);
   d     = Load(bt->rs + b0) - len;
   touch = d > Splat(0.0);
-  /* beyond INTERACTION_OVERLAP_LIMIT of the smaller radius the run has failed (padded lanes repeat a real one) */
-  if (Any(d > Splat(0.5) * Select(ri < rj, ri, rj))) bt->deep = PETSC_TRUE;
+  /* padded lanes repeat a real one */
+  if (Any(d > Splat(CONTACT_OVERLAP_LIMIT) * Select(ri < rj, ri, rj))) bt->deep = PETSC_TRUE;
   inv   = Splat(1.0) / len;
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
   LanesHertzHarmonic(Splat(md->k), cs, czs, ccF, d, &sd, &qd, &dp, &Fel, &C);

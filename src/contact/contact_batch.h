@@ -44,7 +44,7 @@ typedef struct {
   /* set by the evaluation under bound: overlap rate and elastic energy */
   PetscReal ddot[CONTACT_BATCH], U[CONTACT_BATCH];
   /* set by the evaluation (the caller clears it): some contact overlaps by more
-   * than INTERACTION_OVERLAP_LIMIT of its smaller radius */
+   * than CONTACT_OVERLAP_LIMIT of its smaller radius */
   PetscBool deep;
   /* the pair's constants: a row of pool, shared by a run of pairs of the same bodies */
   const ContactBatchConst *c[CONTACT_BATCH];

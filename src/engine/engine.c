@@ -419,7 +419,6 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
   PetscCall(CollectiveSumAll(e->grid.comm, sum, 5));
   PetscCall(CollectiveMaxAll(e->grid.comm, &mx, 1));
   s->ke = sum[0], s->kr = sum[1], s->elastic = sum[2], s->gravity = sum[3], s->contacts = sum[4], s->max_overlap_ratio = mx;
-  PetscCall(EngineHealthOverlap(e, is.max_overlap_ratio, mx, is.who));
   PetscCall(EngineHealthEnergy(e, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

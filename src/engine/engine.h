@@ -68,7 +68,7 @@ typedef struct {
   PetscInt       bound_who[2];               /* this rank's pair that set its bound (InteractionStep who) */
   PetscBool      bound_kinematic;            /* or the particle bound_who[0] by its motion against the skin */
   EngineFault    fault;
-  PetscBool      deep;     /* this rank's forces met an overlap beyond INTERACTION_OVERLAP_LIMIT */
+  PetscBool      deep;     /* this rank's forces met an overlap beyond CONTACT_OVERLAP_LIMIT */
   EngineFault    noted;    /* this rank's: found at a rebuild, raised at the next reduction (ENGINE_HEALTH_NOTED) */
   PetscInt64     noted_id; /* its particle */
   PetscBool      setting_up; /* EngineSetUp: a fault is the input's, said by the caller as an error */

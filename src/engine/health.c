@@ -129,21 +129,6 @@ static PetscErrorCode EngineScan(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A rank's forces met an overlap beyond the limit: which pair, by the statistics. */
-static PetscErrorCode EngineDeep(Engine *e)
-{
-  InteractionStats   is  = {0.0, 0.0, 0.0, {-1, -1}};
-  InteractionContext ctx = EngineInteractionContext(e);
-  PetscReal          g;
-
-  PetscFunctionBeginUser;
-  for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, &is);
-  g = is.max_overlap_ratio;
-  PetscCall(CollectiveMaxAll(e->grid.comm, &g, 1));
-  PetscCall(EngineHealthOverlap(e, is.max_overlap_ratio, g, is.who));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode EngineStepFloor(Engine *e)
 {
   const Particles *p    = &e->p;
@@ -158,6 +143,50 @@ PetscErrorCode EngineStepFloor(Engine *e)
   ContactPairSetUp(&e->model, -v[0], -v[1], 0.4 * -v[1] * v[0] * v[0], -v[0], -v[1], 0.4 * -v[1] * v[0] * v[0], PETSC_FALSE, &cp);
   e->contact_duration = NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m);
   if (isfinite(e->contact_duration) && e->contact_duration > 0.0) e->dt_floor = ENGINE_STEP_FLOOR * e->contact_duration;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The largest overlap over the smaller radius of this rank's contacts, with
+ * its pair (InteractionStats who), and of all ranks' (collective). */
+static PetscErrorCode EngineOverlapLargest(Engine *e, InteractionStats *is, PetscReal *global)
+{
+  InteractionContext ctx = EngineInteractionContext(e);
+
+  PetscFunctionBeginUser;
+  is->elastic = is->contacts = is->max_overlap_ratio = 0.0, is->who[0] = is->who[1] = -1;
+  for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, is);
+  *global = is->max_overlap_ratio;
+  PetscCall(CollectiveMaxAll(e->grid.comm, global, 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run has failed if the largest overlap ratio (this rank's local, with
+ * its pair's ids, and the global one) is beyond the limit. */
+static PetscErrorCode EngineHealthOverlap(Engine *e, PetscReal local, PetscReal ratio, const PetscInt64 who[2])
+{
+  char msg[sizeof(e->fault.reason)];
+
+  PetscFunctionBeginUser;
+  if (e->fault.kind || !(ratio > CONTACT_OVERLAP_LIMIT)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (who[1] < 0)
+    snprintf(msg, sizeof(msg), "particle %" PetscInt64_FMT " overlaps wall %" PetscInt64_FMT " by %g of its radius (the limit is %g): the contact is too soft for the load, or the step too long",
+             who[0], -1 - who[1], (double)local, CONTACT_OVERLAP_LIMIT);
+  else
+    snprintf(msg, sizeof(msg), "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " overlap by %g of the smaller radius (the limit is %g): the contact is too soft for the load, or the step too long",
+             who[0], who[1], (double)local, CONTACT_OVERLAP_LIMIT);
+  PetscCall(EngineFaultSet(e, ENGINE_FAULT_OVERLAP, local == ratio, (PetscReal)who[0], msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A rank's forces met an overlap beyond the limit: which pair, by the statistics. */
+static PetscErrorCode EngineDeep(Engine *e)
+{
+  InteractionStats is;
+  PetscReal        g;
+
+  PetscFunctionBeginUser;
+  PetscCall(EngineOverlapLargest(e, &is, &g));
+  PetscCall(EngineHealthOverlap(e, is.max_overlap_ratio, g, is.who));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,22 +218,6 @@ PetscErrorCode EngineHealthStep(Engine *e, PetscInt bits, PetscReal local_bound,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode EngineHealthOverlap(Engine *e, PetscReal local, PetscReal ratio, const PetscInt64 who[2])
-{
-  char msg[sizeof(e->fault.reason)];
-
-  PetscFunctionBeginUser;
-  if (e->fault.kind || !(ratio > ENGINE_OVERLAP_LIMIT)) PetscFunctionReturn(PETSC_SUCCESS);
-  if (who[1] < 0)
-    snprintf(msg, sizeof(msg), "particle %" PetscInt64_FMT " overlaps wall %" PetscInt64_FMT " by %g of its radius (the limit is %g): the contact is too soft for the load, or the step too long",
-             who[0], -1 - who[1], (double)local, ENGINE_OVERLAP_LIMIT);
-  else
-    snprintf(msg, sizeof(msg), "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " overlap by %g of the smaller radius (the limit is %g): the contact is too soft for the load, or the step too long",
-             who[0], who[1], (double)local, ENGINE_OVERLAP_LIMIT);
-  PetscCall(EngineFaultSet(e, ENGINE_FAULT_OVERLAP, local == ratio, (PetscReal)who[0], msg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode EngineHealthEnergy(Engine *e, const EngineStats *s)
 {
   PetscReal now = s->ke + s->kr + s->elastic, source = e->e_initial + s->gravity;
@@ -221,16 +234,13 @@ PetscErrorCode EngineHealthEnergy(Engine *e, const EngineStats *s)
 
 PetscErrorCode EngineCheckStartOverlap(Engine *e)
 {
-  InteractionStats   is  = {0.0, 0.0, 0.0, {-1, -1}};
-  InteractionContext ctx = EngineInteractionContext(e);
-  PetscReal          g;
-  char               msg[sizeof(e->fault.reason)] = "", out[sizeof(e->fault.reason)];
+  InteractionStats is;
+  PetscReal        g;
+  char             msg[sizeof(e->fault.reason)] = "", out[sizeof(e->fault.reason)];
 
   PetscFunctionBeginUser;
   if (!e->overlap_start_check) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, &is);
-  g = is.max_overlap_ratio;
-  PetscCall(CollectiveMaxAll(e->grid.comm, &g, 1));
+  PetscCall(EngineOverlapLargest(e, &is, &g));
   if (!(g > e->overlap_start_max)) PetscFunctionReturn(PETSC_SUCCESS);
   if (is.who[1] < 0)
     snprintf(msg, sizeof(msg), "particle %" PetscInt64_FMT " of the initial state overlaps wall %" PetscInt64_FMT " by %g of its radius", is.who[0], -1 - is.who[1],

@@ -1,20 +1,19 @@
 /* What stops a run that went wrong, the same on every rank: a non-finite
  * position, velocity or force, a particle through a wall of the box, an
- * overlap beyond ENGINE_OVERLAP_LIMIT of a radius, or an adaptive step
+ * overlap beyond CONTACT_OVERLAP_LIMIT of a radius, or an adaptive step
  * below the floor (EngineStepFloor).  The checks ride on what the step
  * computes anyway: the rebuild test's exact branch sees non-finite values
  * (INTEGRATOR_NONFINITE in the step's reduction, with a full scan where that
  * test stops early), a list rebuild scans the owned particles before it
  * migrates them (a fault noted there rides on the next reduction), the
  * contact evaluations flag an overlap beyond the limit (InteractionStep
- * deep; the thermo statistics look too), and the reduced bound gives the
+ * deep), and the reduced bound gives the
  * step: no collective of its own. */
 #ifndef HDEM_HEALTH_H
 #define HDEM_HEALTH_H
 
 #include "engine/engine.h"
 
-#define ENGINE_OVERLAP_LIMIT INTERACTION_OVERLAP_LIMIT
 #define ENGINE_STEP_FLOOR    1.0e-6 /* the adaptive step's floor, of the shortest contact's duration (EngineStepFloor) */
 
 /* The floor of the adaptive step: ENGINE_STEP_FLOOR of the elastic duration
@@ -33,10 +32,6 @@ PETSC_EXTERN void     EngineHealthScan(Engine *);
 PETSC_EXTERN PetscInt EngineHealthBits(Engine *, PetscInt bits);
 /* After the step's reduction: non-finite values, a noted fault, the step floor (collective). */
 PETSC_EXTERN PetscErrorCode EngineHealthStep(Engine *, PetscInt bits, PetscReal local_bound, const PetscInt who[2], PetscBool kinematic);
-/* The largest overlap ratio of the statistics: this rank's with its pair's
- * ids, and the global one (collective). */
-PETSC_EXTERN PetscErrorCode EngineHealthOverlap(Engine *, PetscReal local, PetscReal ratio, const PetscInt64 who[2]);
-
 /* The initial state's largest overlap against e->overlap_start_max: an
  * input error naming the pair (collective). */
 PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);

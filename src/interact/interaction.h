@@ -42,15 +42,13 @@ typedef struct {
   PetscReal dt_up; /* the next step's longest: a pair further apart than it closes cannot touch in it */
   PetscReal bound; /* in and out: the bound so far */
   PetscInt  who[2]; /* out: the local particles of the pair that set it (j < 0: wall -1 - j), for a diagnostic */
-  PetscBool deep;   /* out: some contact overlaps by more than INTERACTION_OVERLAP_LIMIT of its smaller radius */
+  PetscBool deep;   /* out: some contact overlaps by more than CONTACT_OVERLAP_LIMIT of its smaller radius */
 } InteractionStep;
-
-#define INTERACTION_OVERLAP_LIMIT 0.5 /* overlap over the smaller radius beyond which a run has failed */
 
 /* Whether overlap d of a contact whose smaller radius is rmin is beyond the limit. */
 static inline PetscBool InteractionDeep(PetscReal d, PetscReal rmin)
 {
-  return d > INTERACTION_OVERLAP_LIMIT * rmin ? PETSC_TRUE : PETSC_FALSE;
+  return d > CONTACT_OVERLAP_LIMIT * rmin ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* A pair's bound b into the step's, with who set it. */

@@ -128,24 +128,27 @@ static PetscErrorCode ReportDestroy(Monitor m)
 static const MonitorOps BannerOps = {"banner", PETSC_FALSE, ReportStart, NULL, ReportDue, NULL, NULL, ReportDestroy};
 static const MonitorOps ReportOps = {"report", PETSC_FALSE, NULL, NULL, ReportDue, NULL, ReportFinish, ReportDestroy};
 
-PetscErrorCode BannerMonitorCreate(MPI_Comm comm, const char *plan, Monitor *m)
+static PetscErrorCode ReportCreate(const MonitorOps *ops, MPI_Comm comm, const char *plan, OutputTally *tally, Monitor *m)
 {
   Report *rp;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&rp));
-  rp->comm = comm, rp->plan = plan;
-  PetscCall(MonitorCreate(&BannerOps, rp, m));
+  rp->comm = comm, rp->plan = plan, rp->tally = tally;
+  PetscCall(MonitorCreate(ops, rp, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BannerMonitorCreate(MPI_Comm comm, const char *plan, Monitor *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ReportCreate(&BannerOps, comm, plan, NULL, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode ReportMonitorCreate(MPI_Comm comm, OutputTally *tally, Monitor *m)
 {
-  Report *rp;
-
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&rp));
-  rp->comm = comm, rp->tally = tally;
-  PetscCall(MonitorCreate(&ReportOps, rp, m));
+  PetscCall(ReportCreate(&ReportOps, comm, NULL, tally, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
