@@ -225,12 +225,19 @@ static PetscBool OptionsNextItem(const char **s, char *tok, size_t len)
   return PETSC_TRUE;
 }
 
-static PetscErrorCode OptionsParseReal(const char *key, const char *raw, const char *tok, PetscReal *v)
+/* inf_ok: a key whose range reaches infinity (a time that never comes)
+ * takes .inf, inf or infinity (YAML's spelling and C's), either sign. */
+static PetscErrorCode OptionsParseReal(const char *key, const char *raw, const char *tok, PetscBool inf_ok, PetscReal *v)
 {
-  char  *end, src[PETSC_MAX_PATH_LEN + 64];
-  double d;
+  char       *end, src[PETSC_MAX_PATH_LEN + 64];
+  const char *t = tok + (tok[0] == '+' || tok[0] == '-');
+  double      d;
 
   PetscFunctionBeginUser;
+  if (inf_ok && (!strcasecmp(t, ".inf") || !strcasecmp(t, "inf") || !strcasecmp(t, "infinity"))) {
+    *v = tok[0] == '-' ? -INFINITY : INFINITY;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   errno = 0;
   d     = strtod(tok, &end);
   PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a number", key, tok,
@@ -328,7 +335,7 @@ PetscErrorCode OptionsReal(const char *key, const char *help, const char *units,
   FormatBound(sp.dflt, sizeof(sp.dflt), *value);
   PetscCall(OptionsFetch(&sp, &raw, set, &parse, &rec));
   if (!parse) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(OptionsParseReal(key, raw, raw, value));
+  PetscCall(OptionsParseReal(key, raw, raw, isinf(hi) ? PETSC_TRUE : PETSC_FALSE, value));
   PetscCall(OptionsCheckReal(key, *value, lo, hi, r, units));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -491,7 +498,7 @@ PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *u
   PetscCall(OptionsArrayRaw(&sp, nmin, nmax, n, set, &raw));
   all = raw;
   for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++) {
-    PetscCall(OptionsParseReal(key, all, tok, &value[k]));
+    PetscCall(OptionsParseReal(key, all, tok, isinf(hi) ? PETSC_TRUE : PETSC_FALSE, &value[k]));
     PetscCall(OptionsCheckReal(key, value[k], lo, hi, r, units));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The same deck gives bitwise identical final states on 1, 2, 3 and 4 ranks, with
-uneven process grids, periodic and walled axes, and cuts moved by the load
-balance (compared by id with `hdem diff`), and the particle count never changes."""
+uneven process grids, periodic and walled axes, cuts moved by the load balance,
+and moving meshes (compared by id with `hdem diff`; walls.csv compared byte for
+byte), and the particle count never changes."""
 import argparse
 import json
 import os
@@ -20,6 +21,14 @@ CONFIGS = [
     ("balance_count", ["-balance_mode", "count", "-balance_interval", "20"], [(1, "1,1,1"), (2, "1,1,2"), (3, "1,1,3"), (4, "2,1,2")]),
     ("balance_time", ["-balance_mode", "time", "-balance_interval", "10", "-balance_threshold", "1"], [(1, "1,1,1"), (3, "3,1,1"), (4, "1,2,2"), (4, "4,1,1")]),
 ]
+# a vibrating floor mesh under a rotating cube mesh that is removed mid-run
+# (tests/data/meshes; {meshes} is that folder)
+MESH_OPTS = ["-steps", "8000", "-insert_count", "300", "-insert_region_lo", "0,0,0.012", "-insert_region_hi", "0.012,0.009,0.05",
+             "-insert_velocity", "0,0,-1.5", "-thermo_interval", "500",
+             "-mesh0_file", "{meshes}/floor.stl", "-mesh0_motion", "vibrate", "-mesh0_amplitude", "0,0,0.0003", "-mesh0_frequency", "40",
+             "-mesh1_file", "{meshes}/obstacle.stl", "-mesh1_motion", "rotate", "-mesh1_axis_point", "0.006,0.0045,0", "-mesh1_axis", "0,0,1",
+             "-mesh1_angular_velocity", "20", "-mesh1_remove_time", "0.004"]
+CONFIGS.append(("meshes_moving", MESH_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # configurations whose multi-rank runs must have moved cuts
 MUST_BALANCE = ("balance_count", "balance_time")
 
@@ -43,7 +52,9 @@ def main():
     args = ap.parse_args()
     passed = failed = 0
     tmp = tempfile.mkdtemp(prefix="hdem_bitwise_")
+    meshes = os.path.join(os.path.dirname(os.path.abspath(args.deck)), "meshes")
     for name, extra, runs in CONFIGS:
+        extra = [x.replace("{meshes}", meshes) for x in extra]
         ref = None
         for np_, grid in runs:
             out = os.path.join(tmp, "%s_np%d_%s" % (name, np_, grid.replace(",", "x")))
@@ -67,6 +78,9 @@ def main():
                     problems.append("not bitwise identical to %s: %s" % (os.path.basename(ref[0]), d))
                 if summ["particles"] != ref[1]["particles"] or summ["steps"] != ref[1]["steps"]:
                     problems.append("particles/steps differ")
+                wa, wb = os.path.join(ref[0], "walls.csv"), os.path.join(out, "walls.csv")
+                if os.path.exists(wa) != os.path.exists(wb) or (os.path.exists(wa) and open(wa, "rb").read() != open(wb, "rb").read()):
+                    problems.append("walls.csv differs from %s" % os.path.basename(ref[0]))
             status = "FAIL" if problems else "PASS"
             passed += not problems
             failed += bool(problems)

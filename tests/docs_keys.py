@@ -17,10 +17,12 @@ in DOCS_DIR/**/*.md (each deck page's `## Keys`, and the command pages'), whose
 first cell is the key in backticks without its dash (`contact_e`) and whose
 second cell is the default exactly as the help prints it.
 
-Repeated keys: the help shows wall0_normal and wall0_point once, with a help
-text that starts "wallN (N = 0..7)"; such a key stands for wall0 .. wall7.  In
-the docs a row `wallN_normal` stands for wall0_normal .. wall7_normal.  Both
-sides are expanded before they are compared.
+Repeated keys: the help shows each key of the numbered sections once, for
+number 0 (wall0_normal, mesh0_file, ...); such a key stands for every number
+of its section (REPEATS: wall0 .. wall7, mesh0 .. mesh15, stream0 .. stream7,
+outflow0 .. outflow7).  In the docs a row `wallN_normal` stands for
+wall0_normal .. wall7_normal, likewise `meshN_`, `streamN_`, `outflowN_`.
+Both sides are expanded before they are compared.
 
 Checks:
   - every key of the help is documented exactly once, and every documented key
@@ -43,8 +45,7 @@ import sys
 
 COMMANDS = ("run", "check", "impact", "diff", "version")
 HEADER = ["key", "default", "units", "allowed", "description"]
-REPEAT_MARK = "wallN (N = 0..7)"
-REPEAT_N = range(8)
+REPEATS = {"wall": range(8), "mesh": range(16), "stream": range(8), "outflow": range(8)}
 KEY_LINE = re.compile(r"^  -(\S+)\s+default (.*)$")
 # the shortest TEXT after which an optional " [units]" and an optional
 # ", allowed ..." reach the end of the line
@@ -89,8 +90,9 @@ def parse_help(text, command):
             WARNINGS.append("hdem %s -help: the allowed list of -%s ends with a comma (truncated?): %s" % (command, key, allowed))
         desc = lines[i + 1].strip() if i + 1 < len(lines) else ""
         names = [key]
-        if desc.startswith(REPEAT_MARK) and re.match(r"^wall0_", key):
-            names = ["wall%d_%s" % (n, key[len("wall0_"):]) for n in REPEAT_N]
+        r = re.match(r"^(%s)0_(.*)$" % "|".join(REPEATS), key)
+        if r:
+            names = ["%s%d_%s" % (r.group(1), n, r.group(2)) for n in REPEATS[r.group(1)]]
         for name in names:
             if name in keys:
                 error("hdem %s -help lists -%s twice" % (command, name))
@@ -146,9 +148,10 @@ def parse_docs(docs):
                             error("%s: the key cell must be the key in backticks without the dash, got %r" % (where, cells[0]))
                         else:
                             key = m.group(1)
-                            if key.startswith("wallN_"):
-                                for n in REPEAT_N:
-                                    rows.append(("wall%d_%s" % (n, key[len("wallN_"):]), cells[1], where))
+                            r = re.match(r"^(%s)N_(.*)$" % "|".join(REPEATS), key)
+                            if r:
+                                for n in REPEATS[r.group(1)]:
+                                    rows.append(("%s%d_%s" % (r.group(1), n, r.group(2)), cells[1], where))
                             else:
                                 rows.append((key, cells[1], where))
                     i += 1

@@ -193,6 +193,7 @@ static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const cha
   PetscCall(CheckpointMonitorCreate(comm, rc->dir, rc->ckpt_steps, rc->ckpt_wall, rc->ckpt_keep, options, tally,
                                     &mons[(*n)++])); /* signals checkpoint even with no cadence */
   PetscCall(ThermoMonitorCreate(comm, rc->dir, rc->thermo_interval, rc->thermo_period, rc->thermo_screen, &mons[(*n)++]));
+  PetscCall(WallsMonitorCreate(rc->dir, rc->thermo_interval, rc->thermo_period, &mons[(*n)++]));
   if (rc->snap_steps > 0 || rc->snap_time > 0.0)
     PetscCall(SnapshotMonitorCreate(comm, rc->dir, rc->snap_steps, rc->snap_time, rc->snap_fields, options, tally, &mons[(*n)++]));
   PetscCall(ProgressMonitorCreate(comm, rc->progress_seconds, &rc->lim, &mons[(*n)++]));
@@ -252,7 +253,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   OutputTally  tally;
   char         restart[PETSC_MAX_PATH_LEN], plan[1024];
   char        *options = NULL;
-  Monitor      mons[10];
+  Monitor      mons[16];
   PetscInt     nmon;
   EngineRunEnd end;
 

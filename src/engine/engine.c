@@ -5,6 +5,7 @@
 #include "engine/forces.h"
 #include "interact/sphere_sphere.h"
 #include "interact/sphere_plane.h"
+#include "interact/sphere_mesh.h"
 #include "decomp/collective.h"
 
 /* The pairs' histories into the store; an owned particle strictly inside
@@ -151,6 +152,8 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p.st));
   PetscCall(PetscLogEventEnd(e->ev_borders, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_build, 0, 0, 0, 0));
+  e->t_build = e->t + e->dt; /* the positions' time: the step's end (0 at the set-up) */
+  PlanesMove(&e->planes, e->t_build);
   PetscCall(EngineBuildLists(e));
   PetscCall(PetscLogEventEnd(e->ev_build, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_attach, 0, 0, 0, 0));
@@ -198,6 +201,37 @@ static PetscInt EngineRebuildBits(const Engine *e, PetscReal dt_up, PetscReal lo
   return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, &rb, lo, hi);
 }
 
+/* How far from a rotating plane's axis the domain reaches. */
+static PetscReal EngineBoxRadius(const Engine *e, const WallMotion *m)
+{
+  PetscReal r = 0.0;
+  for (int c = 0; c < 8; c++) {
+    PetscReal x[3], l = 0.0, q = 0.0;
+    for (int a = 0; a < 3; a++) x[a] = ((c >> a) & 1 ? e->grid.hi[a] : e->grid.lo[a]) - m->axis_point[a], l += x[a] * m->axis[a];
+    for (int a = 0; a < 3; a++) q += (x[a] - l * m->axis[a]) * (x[a] - l * m->axis[a]);
+    r = PetscMax(r, PetscSqrtReal(q));
+  }
+  return r;
+}
+
+/* Moving walls: a particle-wall pair left out of the lists closes by the
+ * particle's displacement and the wall's travel since the build, so the
+ * lists hold while the walls' travel up to the next step's end stays within
+ * half the skin and no particle may pass the other half (bits).  Every rank
+ * decides alike: the travel is a function of time. */
+static PetscBool EngineWallsOutrun(const Engine *e, PetscInt bits)
+{
+  PetscReal travel = 0.0, t1 = e->t + e->dt;
+
+  for (PetscInt k = 0; k < e->planes.n; k++) {
+    const WallMotion *m = &e->planes.w[k].motion;
+    if (WallMotionMoves(m)) travel = PetscMax(travel, WallMotionTravel(m, m->kind == MOTION_ROTATE ? EngineBoxRadius(e, m) : 0.0, e->t_build, t1));
+  }
+  for (PetscInt k = 0; k < e->meshes.n; k++) travel = PetscMax(travel, WallMotionTravel(&e->meshes.m[k].motion, e->meshes.m[k].rext, e->t_build, t1));
+  if (travel == 0.0) return PETSC_FALSE;
+  return travel >= 0.5 * e->skin || (bits & INTEGRATOR_BEYOND_HALF) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* The one global reduction of the step: bound, this rank's rebuild bits
  * (EngineRebuildBits) and displacement ranges, particle count. */
 static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
@@ -228,6 +262,7 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
              ": particles vanished or were duplicated",
              e->step, (PetscInt64)v[2], e->nglobal);
   e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
+  if (!e->rebuild_next && EngineWallsOutrun(e, bits)) e->rebuild_next = PETSC_TRUE;
   PetscCall(EngineHealthStep(e, bits, local_bound, e->bound_who, e->bound_kinematic));
   if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
     PetscCall(PetscPrintf(e->grid.comm,
@@ -279,6 +314,10 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   e->ninter = 0;
   PetscCall(SphereSphereCreate(e->skin, &e->inter[e->ninter++]));
   PetscCall(SpherePlaneCreate(&e->planes, &e->inter[e->ninter++]));
+  if (e->meshes.n) {
+    PetscCall(MeshesSetUp(&e->meshes, e->rmax + e->skin));
+    PetscCall(SphereMeshCreate(&e->meshes, &e->inter[e->ninter++]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -456,6 +495,7 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscCall(RecordStoreDestroy(&e->hs));
   PetscCall(ParticlesDestroy(&e->p));
   PetscCall(ContactModelDestroy(&e->model));
+  PetscCall(MeshesDestroy(&e->meshes));
   PetscCall(GridDestroy(&e->grid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -11,6 +11,7 @@
 #include "interact/interaction.h"
 #include "interact/history.h"
 #include "geometry/planes.h"
+#include "geometry/mesh.h"
 
 #define ENGINE_MAX_INTERACTIONS 8
 
@@ -47,12 +48,19 @@ typedef struct {
   ContactModel model;
   StepControl  ctl;
   Planes       planes;
-  /* what acts on the particles, in the order their forces are summed: sphere-sphere, then sphere-plane */
+  Meshes       meshes;
+  /* the walls' force and torque over the last step (walls.csv), summed when
+   * wall_sums_due: 6 exact sums per wall, planes then meshes, this rank's contacts */
+  ExactSum    *wall_sums;
+  PetscReal   *wall_ref; /* 3 per wall: the torque's reference point at the step's end */
+  PetscBool    wall_sums_due;
+  /* what acts on the particles, in the order their forces are summed: sphere-sphere, sphere-plane, sphere-mesh */
   Interaction inter[ENGINE_MAX_INTERACTIONS];
   PetscInt    ninter;
   PetscReal   gravity[3], L[3], skin, rmax;
   /* time-loop state */
   PetscReal  t, dt, bound;
+  PetscReal  t_build; /* the time of the last list build: the walls' poses the lists were made in */
   PetscInt64 step, nglobal, lost;
   PetscBool  rebuild_next;
   /* the common drift of the rebuild criterion (IntegratorRebuild): the
@@ -95,7 +103,7 @@ typedef struct {
 /* What the interactions see of the engine (interaction.h). */
 static inline InteractionContext EngineInteractionContext(Engine *e)
 {
-  InteractionContext c = {&e->p, &e->model, &e->ctl, e->ex.root, {e->L[0], e->L[1], e->L[2]}, e->skin, &e->scratch};
+  InteractionContext c = {&e->p, &e->model, &e->ctl, e->ex.root, {e->L[0], e->L[1], e->L[2]}, e->skin, e->t_build, &e->scratch};
   return c;
 }
 

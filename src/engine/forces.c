@@ -5,6 +5,28 @@ static inline PetscReal Norm3(const PetscReal *a)
   return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
 }
 
+/* The point each wall's torque is taken about at time t: its rotation
+ * axis' point, or else a plane's point and a mesh's centroid where the
+ * wall is then. */
+static void EngineWallReferences(Engine *e, PetscReal t)
+{
+  for (PetscInt k = 0; k < e->planes.n; k++) {
+    const PlaneWall *w = &e->planes.w[k];
+    for (int a = 0; a < 3; a++) e->wall_ref[3 * k + a] = w->motion.kind == MOTION_ROTATE ? w->motion.axis_point[a] : w->p[a];
+  }
+  for (PetscInt q = 0; q < e->meshes.n; q++) {
+    const Mesh *m = &e->meshes.m[q];
+    PetscReal  *r = e->wall_ref + 3 * (e->planes.n + q);
+    if (m->motion.kind == MOTION_ROTATE)
+      for (int a = 0; a < 3; a++) r[a] = m->motion.axis_point[a];
+    else {
+      WallPose ps;
+      WallMotionPose(&m->motion, t, &ps);
+      WallPoseApply(&ps, m->centroid, r);
+    }
+  }
+}
+
 /* Each interaction's forces in the engine's order, then gravity (with
  * defer, left to the step's second half where the bound is not wanted:
  * e->gravity_pending); returns this rank's timestep bound. */
@@ -26,13 +48,21 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   }
   e->sums_zero = PETSC_FALSE;
   /* a fixed step needs the bound only for its warning: look every 100 steps */
+  st.t    = e->t + dt;
   st.dt   = dt;
+  PlanesMove(&e->planes, st.t);
   st.need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
   /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
   st.dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
   st.bound = PETSC_MAX_REAL;
   st.who[0] = st.who[1] = -1;
   st.deep   = PETSC_FALSE;
+  st.walls = NULL, st.wallref = NULL, st.mesh_wall0 = e->planes.n;
+  if (e->wall_sums_due && e->wall_sums) {
+    for (PetscInt k = 0; k < 6 * (e->planes.n + e->meshes.n); k++) ExactSumZero(&e->wall_sums[k]);
+    EngineWallReferences(e, st.t);
+    st.walls = e->wall_sums, st.wallref = e->wall_ref;
+  }
   for (PetscInt q = 0; q < e->ninter; q++) {
     Interaction it = e->inter[q];
     PetscCall(PetscLogEventBegin(it->event, 0, 0, 0, 0));

@@ -43,6 +43,7 @@ typedef struct {
 struct _p_Monitor {
   const MonitorOps *ops;
   void             *data;
+  PetscBool         wants_wall_forces; /* it reads the walls' force sums of the step before it writes (Engine wall_sums) */
 };
 
 PETSC_EXTERN PetscErrorCode MonitorCreate(const MonitorOps *, void *data, Monitor *);

@@ -115,6 +115,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(InsertionSetFromOptions(comm, &ins));
   if (OptionsCollecting()) {
     PetscCall(PlanesSetFromOptions(comm, NULL, dk.faces, &e->planes));
+    PetscCall(MeshesSetFromOptions(comm, &e->meshes));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (insert && (!dk.grid[0] || !dk.grid[1] || !dk.grid[2])) { /* shaped by where the particles are, not the box */
@@ -127,6 +128,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   }
   PetscCall(GridCreate(comm, dk.lo, dk.hi, dk.periodic, dk.grid, &e->grid));
   PetscCall(PlanesSetFromOptions(comm, &e->grid, dk.faces, &e->planes));
+  PetscCall(MeshesSetFromOptions(comm, &e->meshes));
   PetscCall(ParticlesCreate(&e->p));
   if (!insert) { /* a restart: the particles, rmax and the skin are the checkpoint's */
     PetscCall(LammpsDataDestroy(&data));

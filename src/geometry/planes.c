@@ -1,4 +1,5 @@
 #include "geometry/planes.h"
+#include <math.h>
 #include "io/options.h"
 
 /* Keys wall0_* .. wall7_*: read first (help shows wall0's, the others only
@@ -7,6 +8,7 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
 {
   PetscReal nrm[PLANES_DECK_MAX][3], pt[PLANES_DECK_MAX][3];
   PetscBool nset[PLANES_DECK_MAX], pset[PLANES_DECK_MAX];
+  WallMotion mot[PLANES_DECK_MAX];
 
   PetscFunctionBeginUser;
   PetscCall(OptionsSection("Walls"));
@@ -22,6 +24,11 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
     PetscCall(
       OptionsRealArray(kp, "wallN (N = 0..7): a point on the plane wall", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, pt[k], &np, &pset[k]));
     OptionsQuiet(PETSC_FALSE);
+    {
+      char pre[32];
+      PetscCall(PetscSNPrintf(pre, sizeof(pre), "-wall%" PetscInt_FMT, k));
+      PetscCall(WallMotionSetFromOptions(comm, pre, k > 0 ? PETSC_TRUE : PETSC_FALSE, &mot[k]));
+    }
     if (k == 0) {
       PetscCall(OptionsDefaultText(kn, "none"));
       PetscCall(OptionsDefaultText(kp, "0,0,0"));
@@ -34,7 +41,9 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
       if (g->periodic[a]) continue;
       for (int s = 0; s < 2; s++) {
         PlaneWall *w = &pl->w[pl->n++];
-        for (int c = 0; c < 3; c++) w->n[c] = w->p[c] = 0.0;
+        PetscCall(PetscMemzero(w, sizeof(*w)));
+        w->motion.stop = w->motion.remove = INFINITY;
+        PetscCall(PetscSNPrintf(w->name, sizeof(w->name), "%c%s", "xyz"[a], s == 0 ? "lo" : "hi"));
         w->n[a] = s == 0 ? 1.0 : -1.0;
         w->p[a] = s == 0 ? g->lo[a] : g->hi[a];
       }
@@ -46,11 +55,45 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
     len = sqrt(nrm[k][0] * nrm[k][0] + nrm[k][1] * nrm[k][1] + nrm[k][2] * nrm[k][2]);
     PetscCheck(len > 0.0, comm, PETSC_ERR_USER_INPUT, "-wall%" PetscInt_FMT "_normal must not be zero", k);
     PetscCheck(pl->n < PLANES_MAX, comm, PETSC_ERR_USER_INPUT, "at most %d walls", PLANES_MAX);
+    PetscCall(PetscMemzero(&pl->w[pl->n], sizeof(pl->w[pl->n])));
     for (int c = 0; c < 3; c++) {
       pl->w[pl->n].n[c] = nrm[k][c] / len;
       pl->w[pl->n].p[c] = pt[k][c];
     }
+    pl->w[pl->n].motion = mot[k];
+    PetscCall(PetscSNPrintf(pl->w[pl->n].name, sizeof(pl->w[pl->n].name), "wall%" PetscInt_FMT, k));
+    {
+      const PetscReal *s = mot[k].surface_velocity;
+      pl->w[pl->n].moves = WallMotionMoves(&mot[k]) || s[0] != 0.0 || s[1] != 0.0 || s[2] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+    }
     pl->n++;
   }
+  for (PetscInt k = 0; k < pl->n; k++) {
+    PlaneWall *w = &pl->w[k];
+    for (int c = 0; c < 3; c++) w->n0[c] = w->n[c], w->p0[c] = w->p[c];
+    w->present = PETSC_TRUE;
+  }
+  PlanesMove(pl, 0.0);
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void PlanesMove(Planes *pl, PetscReal t)
+{
+  for (PetscInt k = 0; k < pl->n; k++) {
+    PlaneWall *w = &pl->w[k];
+    w->present   = WallMotionPresent(&w->motion, t);
+    if (WallMotionMoves(&w->motion)) {
+      WallPose ps;
+      WallMotionPose(&w->motion, t, &ps);
+      WallPoseRotate(&ps, w->n0, w->n);
+      WallPoseApply(&ps, w->p0, w->p);
+    }
+  }
+}
+
+PetscBool PlanesMoving(const Planes *pl)
+{
+  for (PetscInt k = 0; k < pl->n; k++)
+    if (WallMotionMoves(&pl->w[k].motion)) return PETSC_TRUE;
+  return PETSC_FALSE;
 }

@@ -22,6 +22,7 @@
 #include "contact/stepbound.h"
 #include "decomp/records.h"
 #include "decomp/scratch.h"
+#include "decomp/exactsum.h"
 
 /* What the engine hands an interaction: the particles with their ghosts,
  * the physics, and the rebuild's shared memory. */
@@ -32,18 +33,38 @@ typedef struct {
   const LocalInt     *root;    /* per local particle: the particle whose motion it copies (ExchangeBorders) */
   PetscReal           L[3];    /* periodic box lengths (0: not periodic) */
   PetscReal           skin;    /* the lists' reach beyond contact */
+  PetscReal           tb;      /* the time of the positions a build lists from (the walls' poses then) */
   Scratch            *scratch; /* a rebuild's transient arrays */
 } InteractionContext;
 
 /* What one step asks of compute. */
 typedef struct {
+  PetscReal t;     /* the time the forces are for: the step's end */
   PetscReal dt;    /* the step (0: forces at the start, no history advanced) */
   PetscBool need;  /* the step bound is wanted */
   PetscReal dt_up; /* the next step's longest: a pair further apart than it closes cannot touch in it */
   PetscReal bound; /* in and out: the bound so far */
   PetscInt  who[2]; /* out: the local particles of the pair that set it (j < 0: wall -1 - j), for a diagnostic */
   PetscBool deep;   /* out: some contact overlaps by more than CONTACT_OVERLAP_LIMIT of its smaller radius */
+  /* the walls' force and torque, when wanted (else NULL): 6 exact sums per
+   * wall (planes, then meshes from mesh_wall0), the torque about wallref */
+  ExactSum        *walls;
+  const PetscReal *wallref; /* 3 per wall */
+  PetscInt         mesh_wall0;
 } InteractionStep;
+
+/* A contact's force F on its particle at point c, as the wall it acts on
+ * receives it: -F and (c - ref) x -F, into wall w's sums. */
+static inline void InteractionWallAdd(InteractionStep *st, PetscInt w, const PetscReal c[3], const PetscReal F[3])
+{
+  ExactSum        *s = st->walls + 6 * w;
+  const PetscReal *o = st->wallref + 3 * w;
+  PetscReal        r[3] = {c[0] - o[0], c[1] - o[1], c[2] - o[2]}, g[3] = {-F[0], -F[1], -F[2]};
+  for (int a = 0; a < 3; a++) ExactSumAdd(&s[a], g[a]);
+  ExactSumAdd(&s[3], r[1] * g[2] - r[2] * g[1]);
+  ExactSumAdd(&s[4], r[2] * g[0] - r[0] * g[2]);
+  ExactSumAdd(&s[5], r[0] * g[1] - r[1] * g[0]);
+}
 
 /* Whether overlap d of a contact whose smaller radius is rmin is beyond the limit. */
 static inline PetscBool InteractionDeep(PetscReal d, PetscReal rmin)

@@ -5,6 +5,7 @@
  * meets its walls in wall order, after its particle pairs (the engine runs
  * this interaction after the sphere-sphere one). */
 #include "interact/sphere_plane.h"
+#include "interact/wall_pair.h"
 
 static PetscErrorCode PlaneReserve(SpherePlane *sp, PetscInt need)
 {
@@ -30,7 +31,9 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
   for (PetscInt w = 0; w < sp->planes->n; w++)
     for (PetscInt i = 0; i < p->n; i++) {
       const PlaneWall *wl = &sp->planes->w[w];
-      PetscReal gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
+      PetscReal        gap;
+      if (!wl->present) break;
+      gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
       if (!(gap < ctx->skin)) continue;
       if (sp->npair == sp->cap) PetscCall(PlaneReserve(sp, sp->npair + 1));
       sp->ij[2 * sp->npair] = (LocalInt)i, sp->ij[2 * sp->npair + 1] = (LocalInt)w;
@@ -40,8 +43,10 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Particle i against wall w: normal, overlap and velocities (the wall at rest). */
-static void PlaneKinematics(const Particles *p, const PlaneWall *w, PetscInt i, ContactKinematics *k)
+/* Particle i against wall w: normal, overlap and velocities; a wall that
+ * moves or slides takes its velocity at the contact point off (st: the
+ * step's times; ps: the wall's poses at its start and end). */
+static void PlaneKinematics(const Particles *p, const PlaneWall *w, PetscInt i, const InteractionStep *st, const WallPose ps[2], ContactKinematics *k)
 {
   PetscReal h = 0.0;
   for (int a = 0; a < 3; a++) {
@@ -54,31 +59,26 @@ static void PlaneKinematics(const Particles *p, const PlaneWall *w, PetscInt i, 
     k->wj[a] = k->wjp[a] = 0.0;
   }
   k->d = p->radius[i] - h;
+  if (w->moves) {
+    PetscReal c[3], vh[3], ve[3];
+    for (int a = 0; a < 3; a++) c[a] = p->x[3 * i + a] - h * w->n[a];
+    WallMotionContactVelocity(&w->motion, &ps[0], &ps[1], st->dt, st->t, c, w->n, vh, ve);
+    for (int a = 0; a < 3; a++) k->v[a] -= vh[a], k->vp[a] -= ve[a];
+  }
 }
 
-/* The constants of particle i against a wall; the last set is reused while
- * the bodies match (most decks have few distinct ones). */
-typedef struct {
-  PetscBool   valid;
-  PetscReal   key[3];
-  ContactPair cp;
-} PlaneMemo;
-
-static const ContactPair *PlaneConstants(const InteractionContext *ctx, PetscInt i, PlaneMemo *mm)
+/* The force on particle i into wall w's sums, at the contact point on the plane. */
+static void PlaneWallAdd(InteractionStep *st, PetscInt w, const Particles *p, PetscInt i, const ContactKinematics *kin, const PetscReal F[3])
 {
-  const Particles *p = ctx->p;
-  if (!(mm->valid && mm->key[0] == p->radius[i] && mm->key[1] == p->mass[i] && mm->key[2] == p->inertia[i])) {
-    mm->key[0] = p->radius[i], mm->key[1] = p->mass[i], mm->key[2] = p->inertia[i];
-    ContactPairSetUp(ctx->model, mm->key[0], mm->key[1], mm->key[2], 0.0, 0.0, 0.0, PETSC_TRUE, &mm->cp);
-    mm->valid = PETSC_TRUE;
-  }
-  return &mm->cp;
+  PetscReal c[3];
+  for (int a = 0; a < 3; a++) c[a] = p->x[3 * i + a] - (p->radius[i] - kin->d) * kin->n[a];
+  InteractionWallAdd(st, w, c, F);
 }
 
 /* Pair k: a contact, a separation's correction, or an approach bound; its
  * force and torque straight into particle i, which meets its walls in wall
  * order after its particle pairs. */
-static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, PetscInt k, PlaneMemo *mm, InteractionStep *st)
+static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, PetscInt k, WallPairMemo *mm, InteractionStep *st)
 {
   Particles         *p = ctx->p;
   PetscInt           i = sp->ij[2 * k];
@@ -87,28 +87,34 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
   ContactResult      cr;
 
   PetscFunctionBeginUser;
-  PlaneKinematics(p, &sp->planes->w[sp->ij[2 * k + 1]], i, &kin);
+  if (!sp->planes->w[sp->ij[2 * k + 1]].present) { /* removed: its contact is gone with it */
+    sp->touched[k] = 0, sp->slot[k] = -1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PlaneKinematics(p, &sp->planes->w[sp->ij[2 * k + 1]], i, st, sp->pose[sp->ij[2 * k + 1]], &kin);
   if (kin.d > 0.0) {
     ContactHistory *h;
     if (sp->slot[k] < 0) PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
     h  = &sp->hs.h[sp->slot[k]];
-    cp = PlaneConstants(ctx, i, mm);
+    cp = WallPairConstants(ctx, i, mm);
     ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
+    if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else if (sp->touched[k]) {
-    cp = PlaneConstants(ctx, i, mm);
+    cp = WallPairConstants(ctx, i, mm);
     ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], &kin, st->dt, &cr);
     sp->touched[k] = 0;
     sp->slot[k]    = -1; /* a zero history */
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
+    if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else if (st->need) {
     PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
     if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-      cp        = PlaneConstants(ctx, i, mm);
+      cp        = WallPairConstants(ctx, i, mm);
       InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - sp->ij[2 * k + 1]);
     }
   }
@@ -118,11 +124,16 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
 static PetscErrorCode PlaneCompute(Interaction it, const InteractionContext *ctx, InteractionStep *st)
 {
   SpherePlane *sp = (SpherePlane *)it->data;
-  PlaneMemo    mm;
+  WallPairMemo    mm;
 
   mm.valid = PETSC_FALSE;
 
   PetscFunctionBeginUser;
+  for (PetscInt w = 0; w < sp->planes->n; w++)
+    if (sp->planes->w[w].moves) {
+      WallMotionPose(&sp->planes->w[w].motion, st->t - st->dt, &sp->pose[w][0]);
+      WallMotionPose(&sp->planes->w[w].motion, st->t, &sp->pose[w][1]);
+    }
   for (PetscInt k = 0; k < sp->npair; k++) PetscCall(PlanePair(sp, ctx, k, &mm, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -164,8 +175,9 @@ static PetscErrorCode PlaneAttach(Interaction it, const InteractionContext *ctx,
 
 static void PlaneStats(Interaction it, const InteractionContext *ctx, InteractionStats *s)
 {
-  SpherePlane *sp = (SpherePlane *)it->data;
-  PlaneMemo    mm;
+  SpherePlane    *sp = (SpherePlane *)it->data;
+  WallPairMemo    mm;
+  InteractionStep st = {0.0, 0.0, PETSC_FALSE, 0.0, 0.0, {-1, -1}, PETSC_FALSE, NULL, NULL, 0}; /* overlaps only: the velocities are not read */
 
   mm.valid = PETSC_FALSE;
 
@@ -173,9 +185,10 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
     PetscInt          i = sp->ij[2 * k];
     ContactKinematics kin;
     PetscReal         U, F, dF;
-    PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &kin);
+    if (!sp->planes->w[sp->ij[2 * k + 1]].present) continue;
+    PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &st, sp->pose[sp->ij[2 * k + 1]], &kin);
     if (kin.d <= 0.0) continue;
-    NormalLawEval(&ctx->model->law, PlaneConstants(ctx, i, &mm)->s, kin.d, &U, &F, &dF);
+    NormalLawEval(&ctx->model->law, WallPairConstants(ctx, i, &mm)->s, kin.d, &U, &F, &dF);
     s->elastic += U;
     s->contacts += 1.0;
     if (kin.d / ctx->p->radius[i] > s->max_overlap_ratio) s->max_overlap_ratio = kin.d / ctx->p->radius[i], s->who[0] = ctx->p->id[i], s->who[1] = -1 - sp->ij[2 * k + 1];

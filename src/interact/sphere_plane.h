@@ -14,6 +14,7 @@ typedef struct {
   LocalInt      *slot;    /* per pair: its history in hs, or -1 */
   unsigned char *touched; /* per pair: its history is in contact */
   HistorySlots   hs;
+  WallPose       pose[PLANES_MAX][2]; /* a moving wall's at the step's start and end */
 } SpherePlane;
 
 /* planes: the engine's walls, read at every build and step (not copied). */

@@ -26,6 +26,8 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode ThermoMonitorCreate(MPI_Comm, const char *dir, PetscInt interval, PetscReal period, PetscBool screen, Monitor *);
 /* A progress line on rank 0 every `seconds` of wall clock, with the time
  * left from the rate over the last minute or so. */
+/* walls.csv: rows every interval steps and every period seconds (0: none) */
+PETSC_EXTERN PetscErrorCode WallsMonitorCreate(const char *dir, PetscInt interval, PetscReal period, Monitor *);
 PETSC_EXTERN PetscErrorCode ProgressMonitorCreate(MPI_Comm, PetscReal seconds, const EngineRunLimits *, Monitor *);
 /* DIR/snapshots/ and snapshots.xdmf: every `steps` steps and/or each time
  * the simulated time crosses a multiple of `period` (0: off); fields: a

@@ -1,15 +1,14 @@
 /* thermo.csv: one row of energies and counters at the thermo cadence, and
  * the same as a table on rank 0's standard output. */
 #include "output/output.h"
-#include "io/atomicfile.h"
+#include "io/csvlog.h"
 #include "decomp/collective.h"
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 typedef struct {
   MPI_Comm   comm;
-  char       dir[PETSC_MAX_PATH_LEN];
+  char       path[PETSC_MAX_PATH_LEN + 16]; /* DIR/thermo.csv */
   PetscInt   interval; /* steps, 0: none */
   PetscReal  period;   /* simulated seconds, 0: none */
   PetscBool  screen;
@@ -44,8 +43,7 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
     PetscReal diss = e->e_initial + s.gravity - (s.ke + s.kr + s.elastic);
     fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d,%.3f\n", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr,
             (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds, (double)wall);
-    PetscCheck(fflush(th->fp) == 0 && !ferror(th->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s/thermo.csv (step %" PetscInt64_FMT "): %s",
-               th->dir, e->step, strerror(errno));
+    PetscCall(CsvLogFlush(th->fp, th->path, e->step));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -57,26 +55,9 @@ static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
 {
   static const char header[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,wall_seconds\n";
   Thermo           *th       = (Thermo *)m->data;
-  char              path[PETSC_MAX_PATH_LEN + 16], line[1024];
-  AtomicFile        af;
-  FILE             *in;
 
   PetscFunctionBeginUser;
-  if (e->grid.rank == 0) {
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/thermo.csv", th->dir));
-    PetscCall(AtomicFileOpen(path, &af));
-    fputs(header, af.fp);
-    if (!fresh && (in = fopen(path, "r"))) {
-      while (fgets(line, sizeof(line), in)) {
-        long long st;
-        if (sscanf(line, "%lld,", &st) == 1 && st <= e->step && strchr(line, '\n')) fputs(line, af.fp);
-      }
-      fclose(in);
-    }
-    PetscCall(AtomicFileCommit(&af, PETSC_FALSE));
-    th->fp = fopen(path, "a");
-    PetscCheck(th->fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot append to %s: %s", path, strerror(errno));
-  }
+  if (e->grid.rank == 0) PetscCall(CsvLogStart(th->path, header, fresh, e->step, &th->fp));
   if (fresh) PetscCall(ThermoRow(th, e, 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -107,11 +88,7 @@ static PetscErrorCode ThermoFinish(Monitor m, Engine *e, const EngineRunEnd *end
 
   PetscFunctionBeginUser;
   if (!end->stopped && th->last_step != e->step) PetscCall(ThermoRow(th, e, end->wall));
-  if (th->fp) {
-    PetscBool bad = fclose(th->fp) ? PETSC_TRUE : PETSC_FALSE;
-    th->fp        = NULL;
-    PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s/thermo.csv: %s", th->dir, strerror(errno));
-  }
+  PetscCall(CsvLogClose(&th->fp, th->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,7 +110,7 @@ PetscErrorCode ThermoMonitorCreate(MPI_Comm comm, const char *dir, PetscInt inte
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&th));
-  PetscCall(PetscStrncpy(th->dir, dir, sizeof(th->dir)));
+  PetscCall(PetscSNPrintf(th->path, sizeof(th->path), "%s/thermo.csv", dir));
   th->comm = comm, th->interval = interval, th->period = period, th->screen = screen, th->last_step = -1;
   PetscCall(MonitorCreate(&ThermoOps, th, m));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,501 @@
+#include "geometry/mesh.h"
+#include "io/options.h"
+#include "io/stl.h"
+#include <math.h>
+#include <string.h>
+
+static inline PetscReal Dot3(const PetscReal *a, const PetscReal *b)
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline void Sub3(const PetscReal *a, const PetscReal *b, PetscReal *c)
+{
+  for (int k = 0; k < 3; k++) c[k] = a[k] - b[k];
+}
+
+static inline void Cross3(const PetscReal *a, const PetscReal *b, PetscReal *c)
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The closest point of edge (u, w), u < w, to x, from the edge alone. */
+static void EdgeClosest(const Mesh *m, PetscInt u, PetscInt w, const PetscReal x[3], MeshFeature *f)
+{
+  const PetscReal *a = m->x + 3 * u, *b = m->x + 3 * w;
+  PetscReal        e[3], r[3], t, d[3];
+  Sub3(b, a, e);
+  Sub3(x, a, r);
+  t = Dot3(r, e) / Dot3(e, e);
+  t = PetscMin(PetscMax(t, 0.0), 1.0);
+  for (int k = 0; k < 3; k++) f->c[k] = a[k] + t * e[k];
+  Sub3(x, f->c, d);
+  f->kind = MESH_FEATURE_EDGE;
+  f->v[0] = u, f->v[1] = w;
+  f->dist = PetscSqrtReal(Dot3(d, d));
+}
+
+static void VertexClosest(const Mesh *m, PetscInt v, const PetscReal x[3], MeshFeature *f)
+{
+  PetscReal d[3];
+  for (int k = 0; k < 3; k++) f->c[k] = m->x[3 * v + k];
+  Sub3(x, f->c, d);
+  f->kind = MESH_FEATURE_VERTEX;
+  f->v[0] = v, f->v[1] = -1;
+  f->dist = PetscSqrtReal(Dot3(d, d));
+}
+
+/* Ericson's region tests (Real-Time Collision Detection, 5.1.5) pick the
+ * feature; its point is then computed from the feature alone. */
+void MeshClosest(const Mesh *m, PetscInt k, const PetscReal x[3], MeshFeature *f)
+{
+  PetscInt         ia = m->tri[3 * k], ib = m->tri[3 * k + 1], ic = m->tri[3 * k + 2];
+  const PetscReal *a = m->x + 3 * ia, *b = m->x + 3 * ib, *c = m->x + 3 * ic, *n = m->normal + 3 * k;
+  PetscReal        ab[3], ac[3], ap[3], bp[3], cp[3], d1, d2, d3, d4, d5, d6, va, vb, vc, h;
+
+  Sub3(b, a, ab), Sub3(c, a, ac), Sub3(x, a, ap);
+  d1 = Dot3(ab, ap), d2 = Dot3(ac, ap);
+  if (d1 <= 0.0 && d2 <= 0.0) return VertexClosest(m, ia, x, f);
+  Sub3(x, b, bp);
+  d3 = Dot3(ab, bp), d4 = Dot3(ac, bp);
+  if (d3 >= 0.0 && d4 <= d3) return VertexClosest(m, ib, x, f);
+  vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return EdgeClosest(m, PetscMin(ia, ib), PetscMax(ia, ib), x, f);
+  Sub3(x, c, cp);
+  d5 = Dot3(ab, cp), d6 = Dot3(ac, cp);
+  if (d6 >= 0.0 && d5 <= d6) return VertexClosest(m, ic, x, f);
+  vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return EdgeClosest(m, PetscMin(ia, ic), PetscMax(ia, ic), x, f);
+  va = d3 * d6 - d5 * d4;
+  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) return EdgeClosest(m, PetscMin(ib, ic), PetscMax(ib, ic), x, f);
+  /* the face: the plane's distance, as a plane wall has it */
+  h = Dot3(ap, n);
+  for (int q = 0; q < 3; q++) f->c[q] = x[q] - h * n[q];
+  f->kind = MESH_FEATURE_FACE;
+  f->v[0] = k, f->v[1] = -1;
+  f->dist = PetscAbsReal(h);
+}
+
+/* Same feature: same kind and vertices (a face: the same triangle). */
+static inline PetscBool FeatureSame(const MeshFeature *a, const MeshFeature *b)
+{
+  return a->kind == b->kind && a->v[0] == b->v[0] && a->v[1] == b->v[1] ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Whether triangle t has the feature's vertices. */
+static inline PetscBool FeatureOn(const Mesh *m, PetscInt t, const MeshFeature *f)
+{
+  if (f->kind == MESH_FEATURE_FACE) return f->v[0] == t ? PETSC_TRUE : PETSC_FALSE;
+  if (!MeshTriangleHas(m, t, f->v[0])) return PETSC_FALSE;
+  return f->kind == MESH_FEATURE_VERTEX || MeshTriangleHas(m, t, f->v[1]) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+void MeshContactsSelect(const Mesh *m, const PetscInt *cand, PetscInt nc, const PetscReal x[3], PetscReal r, MeshFeature *f, PetscInt *pick, PetscInt *npick,
+                        PetscInt *near, PetscInt *nnear)
+{
+  PetscInt n = 0;
+
+  *nnear = 0;
+  for (PetscInt k = 0; k < nc; k++) {
+    PetscInt s = m->surface[cand[k]], j;
+    MeshClosest(m, cand[k], x, &f[k]);
+    for (j = 0; j < *nnear; j++)
+      if (m->surface[cand[near[j]]] == s) break;
+    if (j == *nnear) near[(*nnear)++] = k;
+    else if (f[k].dist < f[near[j]].dist) near[j] = k;
+  }
+  for (PetscInt k = 0; k < nc; k++) {
+    PetscBool ok = f[k].dist < r ? PETSC_TRUE : PETSC_FALSE;
+    if (ok && f[k].kind != MESH_FEATURE_FACE)
+      for (PetscInt q = 0; q < nc && ok; q++) {
+        if (q == k || !(f[q].dist < r) || !FeatureOn(m, cand[q], &f[k])) continue;
+        if (!FeatureSame(&f[q], &f[k])) ok = PETSC_FALSE; /* a neighbour is nearer elsewhere: not a local minimum */
+        else if (q < k) ok = PETSC_FALSE;                 /* carried by the first triangle that names it */
+      }
+    if (ok) { /* the nearest of its surface */
+      PetscInt  s = m->surface[cand[k]], j;
+      PetscBool placed = PETSC_FALSE;
+      for (j = 0; j < n; j++)
+        if (m->surface[cand[pick[j]]] == s) {
+          if (f[k].dist < f[pick[j]].dist) pick[j] = k;
+          placed = PETSC_TRUE;
+          break;
+        }
+      if (!placed) pick[n++] = k;
+    }
+  }
+  *npick = n;
+}
+
+/* Keys meshK_*: help shows mesh0's; the others are recorded when given. */
+static PetscErrorCode MeshKeys(MPI_Comm comm, PetscInt k, Mesh *m, StlTransform *tf, PetscBool *given)
+{
+  char      key[80];
+  PetscReal rot[4] = {0, 0, 1, 0};
+  PetscInt  n;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  StlTransformDefault(tf);
+  PetscCall(PetscSNPrintf(m->name, sizeof(m->name), "mesh%" PetscInt_FMT, k));
+  OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_file", m->name));
+  m->file[0] = 0;
+  PetscCall(OptionsPath(key, "meshN (N = 0..15): an STL surface, ASCII or binary (relative: from the deck's folder)", m->file, sizeof(m->file), given));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_scale", m->name));
+  PetscCall(OptionsReal(key, "meshN: file units to metres", "[m/unit]", 0.0, PETSC_MAX_REAL, RANGE_OPEN_LO, &tf->scale, NULL));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_rotate", m->name));
+  PetscCall(OptionsRealArray(key, "meshN: axis x, y, z and angle [deg] of a rotation about the origin, after scale", "[-,deg]", 4, 4, PETSC_MIN_REAL,
+                             PETSC_MAX_REAL, RANGE_CLOSED, rot, &n, &set));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_translate", m->name));
+  PetscCall(OptionsRealArray(key, "meshN: translation after scale and rotate", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, tf->translate, &n, NULL));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_curvature", m->name));
+  m->curvature = 1.0;
+  PetscCall(OptionsReal(key, "meshN: neighbouring faces closer than this to coplanar are one surface (one contact)", "[deg]", 0.0, 90.0, RANGE_CLOSED,
+                        &m->curvature, NULL));
+  OptionsQuiet(PETSC_FALSE);
+  if (k == 0) {
+    PetscCall(OptionsDefaultText("-mesh0_file", "none"));
+    PetscCall(OptionsDefaultText("-mesh0_rotate", "none"));
+  }
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s", m->name));
+  PetscCall(WallMotionSetFromOptions(comm, key, k > 0 ? PETSC_TRUE : PETSC_FALSE, &m->motion));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int a = 0; a < 3; a++) tf->axis[a] = rot[a];
+  tf->angle = rot[3];
+  if (set && rot[3] != 0.0)
+    PetscCheck(rot[0] != 0.0 || rot[1] != 0.0 || rot[2] != 0.0, comm, PETSC_ERR_USER_INPUT, "-%s_rotate: the axis must not be zero", m->name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscInt u, w, t;
+} EdgeItem;
+
+static int EdgeCompare(const void *pa, const void *pb)
+{
+  const EdgeItem *a = (const EdgeItem *)pa, *b = (const EdgeItem *)pb;
+  if (a->u != b->u) return a->u < b->u ? -1 : 1;
+  if (a->w != b->w) return a->w < b->w ? -1 : 1;
+  return a->t < b->t ? -1 : a->t > b->t;
+}
+
+static PetscInt UnionFind(PetscInt *parent, PetscInt k)
+{
+  while (parent[k] != k) k = parent[k] = parent[parent[k]];
+  return k;
+}
+
+/* Whether triangle t runs edge (u, w) from u to w. */
+static PetscBool MeshRunsForward(const Mesh *m, PetscInt t, PetscInt u, PetscInt w)
+{
+  for (int c = 0; c < 3; c++)
+    if (m->tri[3 * t + c] == u && m->tri[3 * t + (c + 1) % 3] == w) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+/* Normals, and surfaces: triangles across an edge whose planes are within
+ * the curvature are joined (orientation taken from how each runs the edge,
+ * so an STL with inconsistent windings is handled).  Surfaces are numbered
+ * by their lowest triangle. */
+static PetscErrorCode MeshTopology(Mesh *m)
+{
+  EdgeItem *e;
+  PetscInt *parent, *label, ne = 3 * m->nt;
+  PetscReal cmin = cos(m->curvature * HDEM_PI / 180.0);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(3 * m->nt, &m->normal));
+  PetscCall(PetscMalloc1(m->nt, &m->surface));
+  for (PetscInt t = 0; t < m->nt; t++) {
+    const PetscReal *a = m->x + 3 * m->tri[3 * t], *b = m->x + 3 * m->tri[3 * t + 1], *c = m->x + 3 * m->tri[3 * t + 2];
+    PetscReal        ab[3], ac[3], n[3], len;
+    Sub3(b, a, ab), Sub3(c, a, ac), Cross3(ab, ac, n);
+    len = PetscSqrtReal(Dot3(n, n));
+    PetscCheck(len > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: triangle %" PetscInt_FMT " (from 1) has zero area", m->file, t + 1);
+    for (int q = 0; q < 3; q++) m->normal[3 * t + q] = n[q] / len;
+  }
+  PetscCall(PetscMalloc3(ne, &e, m->nt, &parent, m->nt, &label));
+  for (PetscInt t = 0; t < m->nt; t++) {
+    parent[t] = t;
+    for (int c = 0; c < 3; c++) {
+      PetscInt u = m->tri[3 * t + c], w = m->tri[3 * t + (c + 1) % 3];
+      e[3 * t + c].u = PetscMin(u, w), e[3 * t + c].w = PetscMax(u, w), e[3 * t + c].t = t;
+    }
+  }
+  qsort(e, (size_t)ne, sizeof(*e), EdgeCompare);
+  for (PetscInt s = 0; s < ne;) {
+    PetscInt q = s;
+    while (q < ne && e[q].u == e[s].u && e[q].w == e[s].w) q++;
+    for (PetscInt i = s; i < q; i++)
+      for (PetscInt j = i + 1; j < q; j++) {
+        PetscInt  ti = e[i].t, tj = e[j].t;
+        PetscReal dot = Dot3(m->normal + 3 * ti, m->normal + 3 * tj);
+        /* consistent windings run a shared edge in opposite directions */
+        if (MeshRunsForward(m, ti, e[i].u, e[i].w) == MeshRunsForward(m, tj, e[i].u, e[i].w)) dot = -dot;
+        if (dot >= cmin) {
+          PetscInt ri = UnionFind(parent, ti), rj = UnionFind(parent, tj);
+          if (ri != rj) parent[PetscMax(ri, rj)] = PetscMin(ri, rj);
+        }
+      }
+    s = q;
+  }
+  m->nsurf = 0;
+  for (PetscInt t = 0; t < m->nt; t++) {
+    PetscInt r = UnionFind(parent, t);
+    if (r == t) label[t] = m->nsurf++;
+    m->surface[t] = label[r]; /* r <= t: labelled already */
+  }
+  PetscCall(PetscFree3(e, parent, label));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MeshExtent(Mesh *m)
+{
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++) m->lo[a] = PETSC_MAX_REAL, m->hi[a] = -PETSC_MAX_REAL, m->centroid[a] = 0.0;
+  for (PetscInt v = 0; v < m->nv; v++)
+    for (int a = 0; a < 3; a++) {
+      m->lo[a] = PetscMin(m->lo[a], m->x[3 * v + a]);
+      m->hi[a] = PetscMax(m->hi[a], m->x[3 * v + a]);
+    }
+  { /* area-weighted centroid of the surface: the torque's reference of a mesh that does not rotate */
+    PetscReal area = 0.0;
+    for (PetscInt t = 0; t < m->nt; t++) {
+      const PetscReal *a = m->x + 3 * m->tri[3 * t], *b = m->x + 3 * m->tri[3 * t + 1], *c = m->x + 3 * m->tri[3 * t + 2];
+      PetscReal        ab[3], ac[3], n[3], A;
+      Sub3(b, a, ab), Sub3(c, a, ac), Cross3(ab, ac, n);
+      A = 0.5 * PetscSqrtReal(Dot3(n, n));
+      area += A;
+      for (int q = 0; q < 3; q++) m->centroid[q] += A * (a[q] + b[q] + c[q]) / 3.0;
+    }
+    for (int q = 0; q < 3; q++) m->centroid[q] /= area;
+  }
+  m->rext = 0.0;
+  for (PetscInt v = 0; v < m->nv; v++) {
+    PetscReal r[3], l;
+    if (m->motion.kind == MOTION_ROTATE) {
+      Sub3(m->x + 3 * v, m->motion.axis_point, r);
+      l = Dot3(r, m->motion.axis);
+      for (int q = 0; q < 3; q++) r[q] -= l * m->motion.axis[q];
+    } else Sub3(m->x + 3 * v, m->centroid, r);
+    m->rext = PetscMax(m->rext, PetscSqrtReal(Dot3(r, r)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt, const PetscInt *tri, PetscReal curvature, const WallMotion *mo,
+                                    Mesh *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(m, sizeof(*m)));
+  PetscCall(PetscStrncpy(m->name, name, sizeof(m->name)));
+  PetscCall(PetscStrncpy(m->file, name, sizeof(m->file)));
+  m->nv = nv, m->nt = nt, m->curvature = curvature;
+  if (mo) m->motion = *mo;
+  else m->motion.stop = m->motion.remove = INFINITY;
+  PetscCall(PetscMalloc1(3 * nv, &m->x));
+  PetscCall(PetscMalloc1(3 * nt, &m->tri));
+  PetscCall(PetscArraycpy(m->x, x, 3 * nv));
+  PetscCall(PetscArraycpy(m->tri, tri, 3 * nt));
+  PetscCall(MeshTopology(m));
+  PetscCall(MeshExtent(m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MeshesSetFromOptions(MPI_Comm comm, Meshes *ms)
+{
+  StlTransform tf[MESHES_MAX];
+  PetscBool    given[MESHES_MAX];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(ms, sizeof(*ms)));
+  PetscCall(OptionsSection("Meshes"));
+  for (PetscInt k = 0; k < MESHES_MAX; k++) PetscCall(MeshKeys(comm, k, &ms->m[k], &tf[k], &given[k]));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < MESHES_MAX; k++) {
+    Mesh   *m = &ms->m[ms->n];
+    StlMesh sm;
+    if (!given[k]) continue;
+    if (ms->n != k) { /* meshes keep their deck names; slots are packed */
+      ms->m[ms->n] = ms->m[k];
+      PetscCall(PetscMemzero(&ms->m[k], sizeof(ms->m[k])));
+    }
+    PetscCall(StlRead(comm, m->file, &tf[k], &sm));
+    m->nv = sm.nv, m->nt = sm.nt, m->x = sm.x, m->tri = sm.tri;
+    sm.x = NULL, sm.tri = NULL;
+    PetscCall(StlMeshDestroy(&sm));
+    ms->n++;
+    PetscCall(MeshTopology(m));
+    PetscCall(MeshExtent(m));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscInt64 key;
+  PetscInt   t;
+} CellItem;
+
+static int CellCompare(const void *pa, const void *pb)
+{
+  const CellItem *a = (const CellItem *)pa, *b = (const CellItem *)pb;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
+  return a->t < b->t ? -1 : a->t > b->t;
+}
+
+static inline PetscInt64 MeshCellKey(const Mesh *m, const PetscInt c[3])
+{
+  return ((PetscInt64)c[0] * m->bn[1] + c[1]) * m->bn[2] + c[2];
+}
+
+/* Distance from point x to triangle t (without the feature's canonical point). */
+static PetscReal MeshTriangleDistance(const Mesh *m, PetscInt t, const PetscReal x[3])
+{
+  MeshFeature f;
+  MeshClosest(m, t, x, &f);
+  return f.dist;
+}
+
+/* Cells whose centre is within reach + half a cell's diagonal of triangle t:
+ * the columns along the triangle plane's dominant normal axis, each over the
+ * slab of its plane's reach. */
+static PetscErrorCode MeshBinTriangle(const Mesh *m, PetscInt t, PetscReal rho, CellItem **items, PetscInt *n, PetscInt *cap)
+{
+  const PetscReal *n0 = m->normal + 3 * t, *a = m->x + 3 * m->tri[3 * t];
+  PetscInt         ax = 0, lo[3], hi[3];
+  PetscReal        tlo[3], thi[3];
+
+  PetscFunctionBeginUser;
+  for (int q = 1; q < 3; q++)
+    if (PetscAbsReal(n0[q]) > PetscAbsReal(n0[ax])) ax = q;
+  for (int q = 0; q < 3; q++) {
+    tlo[q] = PetscMin(PetscMin(m->x[3 * m->tri[3 * t] + q], m->x[3 * m->tri[3 * t + 1] + q]), m->x[3 * m->tri[3 * t + 2] + q]) - rho;
+    thi[q] = PetscMax(PetscMax(m->x[3 * m->tri[3 * t] + q], m->x[3 * m->tri[3 * t + 1] + q]), m->x[3 * m->tri[3 * t + 2] + q]) + rho;
+    lo[q]  = PetscMax(0, (PetscInt)PetscFloorReal((tlo[q] - m->blo[q]) / m->h));
+    hi[q]  = PetscMin(m->bn[q] - 1, (PetscInt)PetscFloorReal((thi[q] - m->blo[q]) / m->h));
+  }
+  {
+    int      u = (ax + 1) % 3, w = (ax + 2) % 3;
+    PetscInt c[3];
+    for (c[u] = lo[u]; c[u] <= hi[u]; c[u]++)
+      for (c[w] = lo[w]; c[w] <= hi[w]; c[w]++) {
+        PetscReal xc[3], d0, s0, s1;
+        PetscInt  k0, k1;
+        xc[u] = m->blo[u] + (c[u] + 0.5) * m->h;
+        xc[w] = m->blo[w] + (c[w] + 0.5) * m->h;
+        /* n . (x - a) = +-rho along the axis through (xc[u], xc[w]) */
+        d0 = n0[u] * (xc[u] - a[u]) + n0[w] * (xc[w] - a[w]);
+        s0 = a[ax] + (-rho - d0) / n0[ax], s1 = a[ax] + (rho - d0) / n0[ax];
+        if (s0 > s1) {
+          PetscReal s = s0;
+          s0 = s1, s1 = s;
+        }
+        k0 = PetscMax(lo[ax], (PetscInt)PetscFloorReal((s0 - m->blo[ax]) / m->h - 0.5));
+        k1 = PetscMin(hi[ax], (PetscInt)PetscCeilReal((s1 - m->blo[ax]) / m->h - 0.5));
+        for (c[ax] = k0; c[ax] <= k1; c[ax]++) {
+          xc[ax] = m->blo[ax] + (c[ax] + 0.5) * m->h;
+          if (!(MeshTriangleDistance(m, t, xc) <= rho)) continue;
+          if (*n == *cap) {
+            *cap = PetscMax(1024, 2 * *cap);
+            PetscCall(PetscRealloc((size_t)*cap * sizeof(**items), items));
+          }
+          (*items)[*n].key = MeshCellKey(m, c), (*items)[*n].t = t;
+          (*n)++;
+        }
+      }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define MESH_BINS_PER_AXIS_MAX 4096
+
+PetscErrorCode MeshSetUp(Mesh *m, PetscReal reach)
+{
+  CellItem *items = NULL;
+  PetscInt  n = 0, cap = 0;
+  PetscReal ext = 0.0, rho;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(m->cellkey));
+  PetscCall(PetscFree(m->cellstart));
+  PetscCall(PetscFree(m->cellitem));
+  for (int a = 0; a < 3; a++) ext = PetscMax(ext, m->hi[a] - m->lo[a]);
+  m->reach = reach;
+  m->h     = PetscMax(reach, ext / MESH_BINS_PER_AXIS_MAX);
+  for (int a = 0; a < 3; a++) {
+    m->blo[a] = m->lo[a] - reach - m->h;
+    m->bn[a]  = (PetscInt)PetscCeilReal((m->hi[a] + reach + m->h - m->blo[a]) / m->h) + 1;
+  }
+  rho = reach + 0.5 * PetscSqrtReal(3.0) * m->h;
+  for (PetscInt t = 0; t < m->nt; t++) PetscCall(MeshBinTriangle(m, t, rho, &items, &n, &cap));
+  if (n) qsort(items, (size_t)n, sizeof(*items), CellCompare);
+  m->ncell = 0;
+  for (PetscInt i = 0; i < n; i++)
+    if (i == 0 || items[i].key != items[i - 1].key) m->ncell++;
+  PetscCall(PetscMalloc1(m->ncell + 1, &m->cellkey));
+  PetscCall(PetscMalloc1(m->ncell + 1, &m->cellstart));
+  PetscCall(PetscMalloc1(n + 1, &m->cellitem));
+  m->ncell = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    if (i == 0 || items[i].key != items[i - 1].key) m->cellkey[m->ncell] = items[i].key, m->cellstart[m->ncell++] = i;
+    m->cellitem[i] = items[i].t;
+  }
+  m->cellstart[m->ncell] = n;
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MeshesSetUp(Meshes *ms, PetscReal reach)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < ms->n; k++) PetscCall(MeshSetUp(&ms->m[k], reach));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void MeshCellItems(const Mesh *m, const PetscReal x[3], const PetscInt **items, PetscInt *n)
+{
+  PetscInt   c[3], lo = 0, hi = m->ncell - 1;
+  PetscInt64 key;
+
+  *items = NULL, *n = 0;
+  for (int a = 0; a < 3; a++) {
+    PetscReal s = PetscFloorReal((x[a] - m->blo[a]) / m->h);
+    if (!(s >= 0.0 && s < (PetscReal)m->bn[a])) return; /* beyond the bins: nothing within reach */
+    c[a] = (PetscInt)s;
+  }
+  key = MeshCellKey(m, c);
+  while (lo <= hi) {
+    PetscInt mid = lo + (hi - lo) / 2;
+    if (m->cellkey[mid] < key) lo = mid + 1;
+    else if (m->cellkey[mid] > key) hi = mid - 1;
+    else {
+      *items = m->cellitem + m->cellstart[mid];
+      *n     = m->cellstart[mid + 1] - m->cellstart[mid];
+      return;
+    }
+  }
+}
+
+PetscErrorCode MeshDestroy(Mesh *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(m->x));
+  PetscCall(PetscFree(m->tri));
+  PetscCall(PetscFree(m->normal));
+  PetscCall(PetscFree(m->surface));
+  PetscCall(PetscFree(m->cellkey));
+  PetscCall(PetscFree(m->cellstart));
+  PetscCall(PetscFree(m->cellitem));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MeshesDestroy(Meshes *ms)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < MESHES_MAX; k++) PetscCall(MeshDestroy(&ms->m[k]));
+  ms->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

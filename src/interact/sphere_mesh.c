@@ -1,0 +1,345 @@
+/* The sphere-mesh interaction: owned particles against triangle meshes,
+ * each contact a wall of the particles' material with infinite mass,
+ * evaluated by the contact kernel as a plane wall's is.
+ *
+ * Which contacts a particle has with a mesh: MeshContactsSelect
+ * (geometry/mesh.h), decided from the particle's candidate triangles alone,
+ * in index order, so on every rank alike; histories are keyed by (particle, mesh, surface). */
+#include "interact/sphere_mesh.h"
+#include "interact/wall_pair.h"
+
+#define MESH_PARTNER_SHIFT 40 /* a history's partner: the mesh's deck number above the surface */
+
+static inline PetscReal Dot3(const PetscReal *a, const PetscReal *b)
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static PetscInt MeshDeckNumber(const Mesh *m)
+{
+  return (PetscInt)atol(m->name + 4);
+}
+
+static PetscErrorCode MeshGroupPush(SphereMesh *sm, LocalInt i, PetscInt mesh)
+{
+  PetscFunctionBeginUser;
+  if (sm->ngroup == sm->capgroup) {
+    sm->capgroup = PetscMax(256, 2 * sm->capgroup);
+    PetscCall(PetscRealloc((size_t)sm->capgroup * sizeof(*sm->group), &sm->group));
+  }
+  sm->group[sm->ngroup].i = i, sm->group[sm->ngroup].mesh = mesh;
+  sm->group[sm->ngroup].c0 = sm->ncand, sm->group[sm->ngroup].nc = 0;
+  sm->group[sm->ngroup].e0 = 0, sm->group[sm->ngroup].ne = 0;
+  sm->ngroup++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MeshCandPush(SphereMesh *sm, PetscInt t)
+{
+  PetscFunctionBeginUser;
+  if (sm->ncand == sm->capcand) {
+    sm->capcand = PetscMax(1024, 2 * sm->capcand);
+    PetscCall(PetscRealloc((size_t)sm->capcand * sizeof(*sm->cand), &sm->cand));
+  }
+  sm->cand[sm->ncand++] = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MeshWorkReserve(SphereMesh *sm, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  if (n <= sm->capwork) PetscFunctionReturn(PETSC_SUCCESS);
+  sm->capwork = PetscMax(64, 2 * n);
+  PetscCall(PetscFree3(sm->feat, sm->pick, sm->near));
+  PetscCall(PetscMalloc3(sm->capwork, &sm->feat, sm->capwork, &sm->pick, sm->capwork, &sm->near));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MeshContactReserve(SphereMesh *sm, int b, PetscInt need)
+{
+  PetscFunctionBeginUser;
+  if (need <= sm->capcon[b]) PetscFunctionReturn(PETSC_SUCCESS);
+  sm->capcon[b] = PetscMax(256, 2 * need);
+  PetscCall(PetscRealloc((size_t)sm->capcon[b] * sizeof(*sm->con[b]), &sm->con[b]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Each owned particle against each mesh present at the build: the
+ * triangles within its radius plus the skin, from the bins, in the mesh's
+ * pose at the build time. */
+static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
+{
+  SphereMesh      *sm = (SphereMesh *)it->data;
+  const Particles *p  = ctx->p;
+
+  PetscFunctionBeginUser;
+  sm->ngroup = sm->ncand = sm->hs.n = 0;
+  sm->ncon[sm->cur] = 0;
+  for (PetscInt q = 0; q < sm->meshes->n; q++) {
+    const Mesh *m = &sm->meshes->m[q];
+    WallPose    ps;
+    if (!WallMotionPresent(&m->motion, ctx->tb)) continue;
+    WallMotionPose(&m->motion, ctx->tb, &ps);
+    for (PetscInt i = 0; i < p->n; i++) {
+      const PetscInt *items;
+      PetscInt        n;
+      PetscReal       xm[3], reach = p->radius[i] + ctx->skin;
+      WallPoseInverse(&ps, p->x + 3 * i, xm);
+      MeshCellItems(m, xm, &items, &n);
+      for (PetscInt k = 0; k < n; k++) {
+        MeshFeature f;
+        MeshClosest(m, items[k], xm, &f);
+        if (!(f.dist < reach)) continue;
+        if (sm->ngroup == 0 || sm->group[sm->ngroup - 1].i != (LocalInt)i || sm->group[sm->ngroup - 1].mesh != q) PetscCall(MeshGroupPush(sm, (LocalInt)i, q));
+        PetscCall(MeshCandPush(sm, items[k]));
+        sm->group[sm->ngroup - 1].nc++;
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The contacts of group g now (MeshContactsSelect). */
+static PetscErrorCode MeshContactsFind(SphereMesh *sm, const Mesh *m, const MeshGroup *g, const PetscReal xm[3], PetscReal r, PetscInt *npick, PetscInt *nnear)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MeshWorkReserve(sm, g->nc));
+  MeshContactsSelect(m, sm->cand + g->c0, g->nc, xm, r, sm->feat, sm->pick, npick, sm->near, nnear);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Kinematics of particle i against feature f of mesh m (normal from the
+ * mesh, in the world frame): a face's normal is its plane's. */
+static void MeshKinematics(const Particles *p, const Mesh *m, const MeshFeature *f, const PetscReal xm[3], PetscInt i, const InteractionStep *st,
+                           const WallPose ps[2], ContactKinematics *k)
+{
+  PetscReal n0[3], c[3];
+
+  if (f->kind == MESH_FEATURE_FACE) {
+    const PetscReal *nf = m->normal + 3 * f->v[0];
+    PetscReal        h  = (xm[0] - f->c[0]) * nf[0] + (xm[1] - f->c[1]) * nf[1] + (xm[2] - f->c[2]) * nf[2];
+    for (int a = 0; a < 3; a++) n0[a] = h < 0.0 ? -nf[a] : nf[a];
+  } else if (f->dist > 0.0) {
+    PetscReal inv = 1.0 / f->dist;
+    for (int a = 0; a < 3; a++) n0[a] = (xm[a] - f->c[a]) * inv;
+  } else { /* the centre on the edge or vertex itself: any normal of a triangle there */
+    for (int a = 0; a < 3; a++) n0[a] = 0.0;
+    n0[2] = 1.0;
+  }
+  WallPoseRotate(&ps[1], n0, k->n);
+  for (int a = 0; a < 3; a++) {
+    k->v[a]   = p->v[3 * i + a];
+    k->vp[a]  = p->vp[3 * i + a];
+    k->wi[a]  = p->w[3 * i + a];
+    k->wip[a] = p->wp[3 * i + a];
+    k->wj[a] = k->wjp[a] = 0.0;
+  }
+  k->d = p->radius[i] - f->dist;
+  if (WallMotionMoves(&m->motion) || m->motion.surface_velocity[0] != 0.0 || m->motion.surface_velocity[1] != 0.0 || m->motion.surface_velocity[2] != 0.0) {
+    PetscReal vh[3], ve[3];
+    WallPoseApply(&ps[1], f->c, c);
+    WallMotionContactVelocity(&m->motion, &ps[0], &ps[1], st->dt, st->t, c, k->n, vh, ve);
+    for (int a = 0; a < 3; a++) k->v[a] -= vh[a], k->vp[a] -= ve[a];
+  }
+}
+
+/* A contact's force into its mesh's sums, at its point in the world. */
+static void MeshWallAdd(InteractionStep *st, PetscInt mesh, const WallPose ps[2], const MeshFeature *f, const PetscReal F[3])
+{
+  PetscReal c[3];
+  WallPoseApply(&ps[1], f->c, c);
+  InteractionWallAdd(st, st->mesh_wall0 + mesh, c, F);
+}
+
+/* The history of surface s among the last step's contacts of the group, or NULL. */
+static MeshContact *MeshContactOld(SphereMesh *sm, const MeshGroup *g, PetscInt s)
+{
+  MeshContact *old = sm->con[1 - sm->cur];
+  for (PetscInt e = g->e0; e < g->e0 + g->ne; e++)
+    if (old[e].surface == s) return &old[e];
+  return NULL;
+}
+
+static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, WallPairMemo *mm, InteractionStep *st)
+{
+  Particles      *p = ctx->p;
+  const Mesh     *m = &sm->meshes->m[g->mesh];
+  const WallPose *ps = sm->pose[g->mesh];
+  PetscInt        i = g->i, npick = 0, nnear = 0, e0 = sm->ncon[sm->cur];
+  PetscReal       xm[3];
+  MeshContact    *now;
+
+  PetscFunctionBeginUser;
+  if (!WallMotionPresent(&m->motion, st->t)) { /* removed: its contacts are gone with it */
+    g->e0 = e0, g->ne = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  WallPoseInverse(&ps[1], p->x + 3 * i, xm);
+  PetscCall(MeshContactsFind(sm, m, g, xm, p->radius[i], &npick, &nnear));
+  PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick));
+  now = sm->con[sm->cur];
+  for (PetscInt q = 0; q < npick; q++) {
+    const MeshFeature *f = &sm->feat[sm->pick[q]];
+    PetscInt           s = m->surface[sm->cand[g->c0 + sm->pick[q]]];
+    MeshContact       *old = MeshContactOld(sm, g, s), *c = &now[e0 + q];
+    const ContactPair *cp  = WallPairConstants(ctx, i, mm);
+    ContactKinematics  kin;
+    ContactResult      cr;
+    MeshKinematics(p, m, f, xm, i, st, ps, &kin);
+    c->surface = s;
+    if (old) c->slot = old->slot, old->surface = -1; /* taken on */
+    else PetscCall(HistorySlotsNew(&sm->hs, &c->slot));
+    ContactEvaluate(ctx->model, cp, &sm->hs.h[c->slot], &kin, st->dt, &cr);
+    c->d = kin.d, c->U = cr.U;
+    if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
+    if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, sm->hs.h[c->slot].v_imp), i, -1);
+    for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
+    for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
+    if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
+  }
+  /* surfaces left since the last step: the separation's correction, from
+   * the surface's nearest candidate; a contact that moved on to another
+   * surface while still touching just ends */
+  for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
+    MeshContact *old = &sm->con[1 - sm->cur][e];
+    if (old->surface < 0) continue;
+    for (PetscInt q = 0; q < nnear; q++) {
+      const MeshFeature *f = &sm->feat[sm->near[q]];
+      ContactKinematics  kin;
+      ContactResult      cr;
+      if (m->surface[sm->cand[g->c0 + sm->near[q]]] != old->surface) continue;
+      if (f->dist < p->radius[i]) break;
+      MeshKinematics(p, m, f, xm, i, st, ps, &kin);
+      ContactSeparate(ctx->model, WallPairConstants(ctx, i, mm), &sm->hs.h[old->slot], &kin, st->dt, &cr);
+      for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
+      if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
+      break;
+    }
+  }
+  /* an approach: the bound of the impact to come within the next step, from
+   * each surface's nearest point (a flat surface's is its plane's) */
+  if (st->need)
+    for (PetscInt q = 0; q < nnear; q++) {
+      const MeshFeature *f = &sm->feat[sm->near[q]];
+      ContactKinematics  kin;
+      PetscReal          vn;
+      if (f->dist < p->radius[i]) continue;
+      MeshKinematics(p, m, f, xm, i, st, ps, &kin);
+      vn = -Dot3(kin.v, kin.n);
+      if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
+        const ContactPair *cp = WallPairConstants(ctx, i, mm);
+        InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1);
+      }
+    }
+  g->e0 = e0, g->ne = npick;
+  sm->ncon[sm->cur] = e0 + npick;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MeshCompute(Interaction it, const InteractionContext *ctx, InteractionStep *st)
+{
+  SphereMesh  *sm = (SphereMesh *)it->data;
+  WallPairMemo mm;
+
+  PetscFunctionBeginUser;
+  mm.valid = PETSC_FALSE;
+  for (PetscInt q = 0; q < sm->meshes->n; q++) {
+    WallMotionPose(&sm->meshes->m[q].motion, st->t - st->dt, &sm->pose[q][0]);
+    WallMotionPose(&sm->meshes->m[q].motion, st->t, &sm->pose[q][1]);
+  }
+  sm->cur           = 1 - sm->cur; /* the last step's contacts become the old ones */
+  sm->ncon[sm->cur] = 0;
+  for (PetscInt k = 0; k < sm->ngroup; k++) PetscCall(MeshGroupCompute(sm, ctx, &sm->group[k], &mm, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MeshGather(Interaction it, const InteractionContext *ctx, RecordStore *s, const unsigned char *stay)
+{
+  SphereMesh        *sm  = (SphereMesh *)it->data;
+  const MeshContact *con = sm->con[sm->cur];
+
+  PetscFunctionBeginUser;
+  (void)stay; /* one owned member: one record */
+  PetscCall(RecordStoreReserve(s, s->n + sm->ncon[sm->cur]));
+  for (PetscInt k = 0; k < sm->ngroup; k++) {
+    const MeshGroup *g = &sm->group[k];
+    for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
+      RecordKey key = {ctx->p->id[g->i], HISTORY_KIND_MESH, (PetscInt64)MeshDeckNumber(&sm->meshes->m[g->mesh]) << MESH_PARTNER_SHIFT | con[e].surface};
+      PetscCall(RecordStoreAdd(s, &key, &sm->hs.h[con[e].slot]));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A group's contacts from its particle's records of its mesh, in surface order. */
+static PetscErrorCode MeshAttach(Interaction it, const InteractionContext *ctx, const RecordStore *s)
+{
+  SphereMesh *sm = (SphereMesh *)it->data;
+  PetscInt    n  = 0;
+
+  PetscFunctionBeginUser;
+  sm->hs.n = 0;
+  for (PetscInt k = 0; k < sm->ngroup; k++) {
+    MeshGroup *g     = &sm->group[k];
+    PetscInt64 owner = ctx->p->id[g->i], mesh = MeshDeckNumber(&sm->meshes->m[g->mesh]);
+    g->e0 = n, g->ne = 0;
+    for (PetscInt r = RecordStoreFirst(s, owner); r >= 0 && r < s->n; r++) {
+      RecordKey key = RecordStoreKey(s, r);
+      if (key.owner != owner) break;
+      if (key.kind != HISTORY_KIND_MESH || key.partner >> MESH_PARTNER_SHIFT != mesh) continue;
+      PetscCall(MeshContactReserve(sm, sm->cur, n + 1));
+      sm->con[sm->cur][n].surface = (PetscInt)(key.partner & (((PetscInt64)1 << MESH_PARTNER_SHIFT) - 1));
+      sm->con[sm->cur][n].d = sm->con[sm->cur][n].U = 0.0;
+      PetscCall(HistorySlotsNew(&sm->hs, &sm->con[sm->cur][n].slot));
+      sm->hs.h[sm->con[sm->cur][n].slot] = *(const ContactHistory *)RecordStorePayload(s, r);
+      n++, g->ne++;
+    }
+  }
+  sm->ncon[sm->cur] = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void MeshStats(Interaction it, const InteractionContext *ctx, InteractionStats *s)
+{
+  SphereMesh        *sm  = (SphereMesh *)it->data;
+  const MeshContact *con = sm->con[sm->cur];
+
+  for (PetscInt k = 0; k < sm->ngroup; k++) {
+    const MeshGroup *g = &sm->group[k];
+    for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
+      PetscReal ratio = con[e].d / ctx->p->radius[g->i];
+      if (!(con[e].d > 0.0)) continue;
+      s->elastic += con[e].U;
+      s->contacts += 1.0;
+      if (ratio > s->max_overlap_ratio) s->max_overlap_ratio = ratio, s->who[0] = ctx->p->id[g->i], s->who[1] = -1;
+    }
+  }
+}
+
+static PetscErrorCode SphereMeshDestroy(Interaction it)
+{
+  SphereMesh *sm = (SphereMesh *)it->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(sm->group));
+  PetscCall(PetscFree(sm->cand));
+  PetscCall(PetscFree(sm->con[0]));
+  PetscCall(PetscFree(sm->con[1]));
+  PetscCall(PetscFree3(sm->feat, sm->pick, sm->near));
+  PetscCall(HistorySlotsDestroy(&sm->hs));
+  PetscCall(PetscFree(sm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const InteractionOps MeshOps = {"SphereMesh", MeshBuild, MeshCompute, MeshGather, MeshAttach, MeshStats, SphereMeshDestroy, NULL, NULL};
+
+PetscErrorCode SphereMeshCreate(const Meshes *meshes, Interaction *it)
+{
+  SphereMesh *sm;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&sm));
+  sm->meshes = meshes;
+  PetscCall(InteractionCreate(&MeshOps, sm, it));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

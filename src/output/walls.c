@@ -1,0 +1,117 @@
+/* walls.csv: the force and torque the particles exert on every plane wall
+ * and mesh over a step, at the thermo cadence (or every interval steps).
+ * Each rank sums its contacts exactly (decomp/exactsum.h) and one integer
+ * reduction adds the ranks', so a row is the same bits on any rank count.
+ * The torque is about a rotating wall's axis point, else about a plane's
+ * point or a mesh's centroid where the wall is at the row's time. */
+#include "output/output.h"
+#include "io/csvlog.h"
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  char       path[PETSC_MAX_PATH_LEN + 16]; /* DIR/walls.csv */
+  PetscInt   interval; /* steps, 0: none */
+  PetscReal  period;   /* simulated seconds, 0: none */
+  PetscInt   nw;
+  ExactSum  *sums;
+  PetscReal *ref;
+  FILE      *fp; /* rank 0 */
+} Walls;
+
+static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
+{
+  Walls *wl = (Walls *)m->data;
+  char  *header;
+  size_t len;
+
+  PetscFunctionBeginUser;
+  wl->nw = e->planes.n + e->meshes.n;
+  if (!wl->nw) PetscFunctionReturn(PETSC_SUCCESS); /* no walls: no file */
+  PetscCall(PetscCalloc1(6 * wl->nw + 1, &wl->sums));
+  PetscCall(PetscCalloc1(3 * wl->nw + 1, &wl->ref));
+  e->wall_sums = wl->sums, e->wall_ref = wl->ref;
+  if (e->grid.rank == 0) {
+    len = 32 + (size_t)wl->nw * 6 * 32;
+    PetscCall(PetscMalloc1(len, &header));
+    PetscCall(PetscStrncpy(header, "step,time", len));
+    for (PetscInt k = 0; k < wl->nw; k++) {
+      const char *name = k < e->planes.n ? e->planes.w[k].name : e->meshes.m[k - e->planes.n].name;
+      static const char *const col[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
+      for (int c = 0; c < 6; c++) {
+        char b[40];
+        PetscCall(PetscSNPrintf(b, sizeof(b), ",%s_%s", name, col[c]));
+        PetscCall(PetscStrlcat(header, b, len));
+      }
+    }
+    PetscCall(PetscStrlcat(header, "\n", len));
+    PetscCall(CsvLogStart(wl->path, header, fresh, e->step, &wl->fp));
+    PetscCall(PetscFree(header));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool WallsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+{
+  Walls *wl = (Walls *)m->data;
+  (void)e, (void)req, (void)elapsed;
+  if (!wl->nw) return PETSC_FALSE;
+  if (wl->interval > 0 && step % wl->interval == 0) return PETSC_TRUE;
+  if (wl->period > 0.0 && floor(t / wl->period) > floor(t_prev / wl->period)) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+static PetscErrorCode WallsWrite(Monitor m, Engine *e, PetscInt req, PetscLogDouble elapsed)
+{
+  Walls *wl = (Walls *)m->data;
+
+  PetscFunctionBeginUser;
+  (void)req, (void)elapsed;
+  PetscCheck(e->wall_sums_due, e->grid.comm, PETSC_ERR_PLIB, "walls.csv is due at step %" PetscInt64_FMT " but its sums were not taken", e->step);
+  PetscCall(ExactSumAllreduce(e->grid.comm, wl->sums, 6 * wl->nw));
+  if (wl->fp) {
+    fprintf(wl->fp, "%lld,%.10e", (long long)e->step, (double)e->t);
+    for (PetscInt k = 0; k < 6 * wl->nw; k++) fprintf(wl->fp, ",%.17g", (double)ExactSumValue(&wl->sums[k]));
+    fputc('\n', wl->fp);
+    PetscCall(CsvLogFlush(wl->fp, wl->path, e->step));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WallsFinish(Monitor m, Engine *e, const EngineRunEnd *end)
+{
+  Walls *wl = (Walls *)m->data;
+
+  PetscFunctionBeginUser;
+  (void)end;
+  e->wall_sums = NULL, e->wall_ref = NULL, e->wall_sums_due = PETSC_FALSE;
+  PetscCall(CsvLogClose(&wl->fp, wl->path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WallsDestroy(Monitor m)
+{
+  Walls *wl = (Walls *)m->data;
+
+  PetscFunctionBeginUser;
+  if (wl->fp) fclose(wl->fp);
+  PetscCall(PetscFree(wl->sums));
+  PetscCall(PetscFree(wl->ref));
+  PetscCall(PetscFree(wl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const MonitorOps WallsOps = {"walls", PETSC_FALSE, WallsStart, NULL, WallsDue, WallsWrite, WallsFinish, WallsDestroy};
+
+PetscErrorCode WallsMonitorCreate(const char *dir, PetscInt interval, PetscReal period, Monitor *m)
+{
+  Walls *wl;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&wl));
+  PetscCall(PetscSNPrintf(wl->path, sizeof(wl->path), "%s/walls.csv", dir));
+  wl->interval = interval, wl->period = period;
+  PetscCall(MonitorCreate(&WallsOps, wl, m));
+  (*m)->wants_wall_forces = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""STL surfaces for hdem's decks and tests: triangulated planes, boxes,
+drums, hoppers and screens, written as ASCII or binary STL.
+
+  tools/meshgen.py plane OUT.stl --size 0.1 0.1 --cells 10 10 [--binary]
+  tools/meshgen.py drum OUT.stl --radius 0.1 --length 0.05 --segments 48
+  tools/meshgen.py hopper OUT.stl --width 0.1 --height 0.2 --orifice 0.02 --depth 0.02
+  tools/meshgen.py plug OUT.stl --orifice 0.02 --depth 0.02
+  tools/meshgen.py screen OUT.stl --length 0.3 --width 0.06 --aperture 0.004 --bar 0.002
+
+Coordinates are in metres; every generator is a function of this module
+(tests import it).
+"""
+import argparse
+import math
+import struct
+import sys
+
+
+def quad(a, b, c, d):
+    """Two triangles of the quadrilateral a b c d (counter-clockwise)."""
+    return [(a, b, c), (a, c, d)]
+
+
+def plane(sx, sy, nx, ny, z=0.0, x0=None, y0=None, diagonal="alternate"):
+    """A flat rectangle centred on the origin (or starting at x0, y0) in nx x ny cells."""
+    x0 = -0.5 * sx if x0 is None else x0
+    y0 = -0.5 * sy if y0 is None else y0
+    tris = []
+    for i in range(nx):
+        for j in range(ny):
+            p = [(x0 + sx * (i + a) / nx, y0 + sy * (j + b) / ny, z) for a, b in ((0, 0), (1, 0), (1, 1), (0, 1))]
+            if diagonal == "alternate" and (i + j) % 2:
+                tris += [(p[0], p[1], p[3]), (p[1], p[2], p[3])]
+            else:
+                tris += quad(*p)
+    return tris
+
+
+def box(lo, hi, inward=True):
+    """The six faces of an axis-aligned box, one quad (two triangles) each."""
+    x0, y0, z0 = lo
+    x1, y1, z1 = hi
+    v = [(x0, y0, z0), (x1, y0, z0), (x1, y1, z0), (x0, y1, z0), (x0, y0, z1), (x1, y0, z1), (x1, y1, z1), (x0, y1, z1)]
+    faces = [(0, 3, 2, 1), (4, 5, 6, 7), (0, 1, 5, 4), (2, 3, 7, 6), (1, 2, 6, 5), (0, 4, 7, 3)]
+    tris = []
+    for f in faces:
+        q = [v[k] for k in f]
+        if inward:
+            q = q[::-1]
+        tris += quad(*q)
+    return tris
+
+
+def drum(radius, length, segments, caps=True):
+    """A closed cylinder about the y axis, centred on the origin: its mantle in segments, and end caps."""
+    tris = []
+    ring = [(radius * math.cos(2 * math.pi * k / segments), radius * math.sin(2 * math.pi * k / segments)) for k in range(segments)]
+    y0, y1 = -0.5 * length, 0.5 * length
+    for k in range(segments):
+        (xa, za), (xb, zb) = ring[k], ring[(k + 1) % segments]
+        tris += quad((xa, y0, za), (xb, y0, zb), (xb, y1, zb), (xa, y1, za))
+        if caps:
+            tris.append(((0.0, y0, 0.0), (xb, y0, zb), (xa, y0, za)))
+            tris.append(((0.0, y1, 0.0), (xa, y1, za), (xb, y1, zb)))
+    return tris
+
+
+def hopper(width, height, orifice, depth):
+    """A flat-bottomed quasi-2D hopper: a floor at z = 0 with a centred slot
+    of width `orifice` along x, side walls at x = +-width/2 and y = 0, depth,
+    open at the top; the slot's floor is the plug (plug())."""
+    w, h, o, d = 0.5 * width, height, 0.5 * orifice, depth
+    tris = []
+    tris += quad((-w, 0, 0), (-o, 0, 0), (-o, d, 0), (-w, d, 0))  # floor left of the slot
+    tris += quad((o, 0, 0), (w, 0, 0), (w, d, 0), (o, d, 0))  # floor right of it
+    tris += quad((-w, 0, 0), (-w, d, 0), (-w, d, h), (-w, 0, h))  # end walls
+    tris += quad((w, 0, 0), (w, 0, h), (w, d, h), (w, d, 0))
+    tris += quad((-w, 0, 0), (-w, 0, h), (w, 0, h), (w, 0, 0))  # front and back
+    tris += quad((-w, d, 0), (w, d, 0), (w, d, h), (-w, d, h))
+    return tris
+
+
+def plug(orifice, depth):
+    """The slot of hopper(): a rectangle at z = 0."""
+    o = 0.5 * orifice
+    return quad((-o, 0, 0), (o, 0, 0), (o, depth, 0), (-o, depth, 0))
+
+
+def screen(length, width, aperture, bar):
+    """A plate in z = 0 from x = 0 to length, y = 0 to width, with square
+    apertures of side `aperture` between bars of width `bar` (a plain strip
+    of one aperture's length at each end)."""
+    pitch = aperture + bar
+    nx = max(1, int((length - 2 * aperture) // pitch))
+    ny = max(1, int((width - bar) // pitch))
+    xs = [0.0, aperture]
+    for i in range(nx):
+        xs += [aperture + i * pitch + bar, aperture + (i + 1) * pitch]
+    xs.append(length)
+    ys = [0.0]
+    for j in range(ny):
+        ys += [bar + j * pitch, (j + 1) * pitch]
+    ys.append(width)
+    xs, ys = sorted(set(xs)), sorted(set(ys))
+    holes = set()
+    for i in range(nx):
+        for j in range(ny):
+            holes.add((aperture + i * pitch + bar, bar + j * pitch))
+    tris = []
+    for a in range(len(xs) - 1):
+        for b in range(len(ys) - 1):
+            if (xs[a], ys[b]) in holes:
+                continue
+            tris += quad((xs[a], ys[b], 0.0), (xs[a + 1], ys[b], 0.0), (xs[a + 1], ys[b + 1], 0.0), (xs[a], ys[b + 1], 0.0))
+    return tris
+
+
+def normal(t):
+    a, b, c = t
+    u = [b[k] - a[k] for k in range(3)]
+    v = [c[k] - a[k] for k in range(3)]
+    n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+    l = math.sqrt(sum(x * x for x in n)) or 1.0
+    return [x / l for x in n]
+
+
+def write(path, tris, binary=False, name="hdem"):
+    if binary:
+        with open(path, "wb") as f:
+            f.write(name.encode()[:80].ljust(80, b" "))
+            f.write(struct.pack("<I", len(tris)))
+            for t in tris:
+                f.write(struct.pack("<3f", *normal(t)))
+                for p in t:
+                    f.write(struct.pack("<3f", *p))
+                f.write(b"\0\0")
+    else:
+        with open(path, "w") as f:
+            f.write(f"solid {name}\n")
+            for t in tris:
+                f.write("  facet normal %.9g %.9g %.9g\n    outer loop\n" % tuple(normal(t)))
+                for p in t:
+                    f.write("      vertex %.17g %.17g %.17g\n" % p)
+                f.write("    endloop\n  endfacet\n")
+            f.write(f"endsolid {name}\n")
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("kind", choices=["plane", "box", "drum", "hopper", "plug", "screen"])
+    ap.add_argument("out")
+    ap.add_argument("--binary", action="store_true")
+    ap.add_argument("--size", type=float, nargs=2, default=[0.1, 0.1])
+    ap.add_argument("--cells", type=int, nargs=2, default=[10, 10])
+    ap.add_argument("--lo", type=float, nargs=3, default=[0, 0, 0])
+    ap.add_argument("--hi", type=float, nargs=3, default=[0.1, 0.1, 0.1])
+    ap.add_argument("--radius", type=float, default=0.1)
+    ap.add_argument("--length", type=float, default=0.05)
+    ap.add_argument("--segments", type=int, default=48)
+    ap.add_argument("--width", type=float, default=0.1)
+    ap.add_argument("--height", type=float, default=0.2)
+    ap.add_argument("--orifice", type=float, default=0.02)
+    ap.add_argument("--depth", type=float, default=0.02)
+    ap.add_argument("--aperture", type=float, default=0.004)
+    ap.add_argument("--bar", type=float, default=0.002)
+    a = ap.parse_args(argv)
+    if a.kind == "plane":
+        tris = plane(a.size[0], a.size[1], a.cells[0], a.cells[1])
+    elif a.kind == "box":
+        tris = box(a.lo, a.hi)
+    elif a.kind == "drum":
+        tris = drum(a.radius, a.length, a.segments)
+    elif a.kind == "hopper":
+        tris = hopper(a.width, a.height, a.orifice, a.depth)
+    elif a.kind == "plug":
+        tris = plug(a.orifice, a.depth)
+    else:
+        tris = screen(a.length, a.width, a.aperture, a.bar)
+    write(a.out, tris, a.binary)
+    print(f"{a.out}: {len(tris)} triangles")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
