@@ -228,6 +228,27 @@ PetscErrorCode H5FileAbandon(H5File *f, PetscErrorCode ierr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the link path (a/b/c) exists: H5Lexists wants every component
+ * before the last to exist, so they are tested in turn. */
+static PetscErrorCode H5FileLinkExists(H5File f, const char *path, htri_t *exists)
+{
+  char buf[256];
+  size_t len = strlen(path);
+
+  PetscFunctionBeginUser;
+  PetscCheck(len < sizeof(buf), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 name %s is too long", path);
+  memcpy(buf, path, len + 1);
+  *exists = 1;
+  for (size_t k = 1; k <= len && *exists > 0; k++) {
+    if (buf[k] != '/' && buf[k] != 0) continue;
+    char c = buf[k];
+    buf[k] = 0;
+    PetscCallHDF5(f->path, *exists = H5Lexists(f->file, buf, H5P_DEFAULT));
+    buf[k] = c;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The group holding name ("a/b/c" -> "a/b"), created when writing; *leaf
  * points into name. Close the returned group with H5Gclose. */
 static PetscErrorCode H5FileParent(H5File f, const char *name, PetscBool create, hid_t *group, const char **leaf)
@@ -245,7 +266,7 @@ static PetscErrorCode H5FileParent(H5File f, const char *name, PetscBool create,
   PetscCheck((size_t)(slash - name) < sizeof(gname), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 name %s is too long", name);
   memcpy(gname, name, (size_t)(slash - name));
   gname[slash - name] = 0;
-  PetscCallHDF5(f->path, exists = H5Lexists(f->file, gname, H5P_DEFAULT));
+  PetscCall(H5FileLinkExists(f, gname, &exists));
   if (exists <= 0) {
     hid_t lcpl;
     PetscCheck(create, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no group /%s", f->path, gname);
@@ -439,8 +460,8 @@ static PetscErrorCode H5FileOpenDataset(H5File f, const char *name, H5FileType t
       memcpy(gname, name, (size_t)(slash - name));
       gname[slash - name] = 0;
     }
-    PetscCallHDF5(f->path, exists = H5Lexists(f->file, gname, H5P_DEFAULT));
-    if (exists > 0) PetscCallHDF5(f->path, exists = H5Lexists(f->file, name, H5P_DEFAULT));
+    PetscCall(H5FileLinkExists(f, gname, &exists));
+    if (exists > 0) PetscCall(H5FileLinkExists(f, name, &exists));
     *found = exists > 0 ? PETSC_TRUE : PETSC_FALSE;
     if (!*found) PetscFunctionReturn(PETSC_SUCCESS);
   }

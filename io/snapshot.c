@@ -56,7 +56,16 @@ static void SnapshotName(PetscInt64 step, char *buf, size_t len)
   snprintf(buf, len, "snap_%09lld.h5", (long long)step);
 }
 
-static PetscErrorCode SnapshotSeriesAdd(SnapshotSeries *s, PetscInt64 step, PetscReal time, PetscInt64 n, PetscInt fields)
+/* The meshes a state holds, as a mask over its table. */
+static PetscInt SnapshotMeshMask(const SnapshotView *v)
+{
+  PetscInt mask = 0;
+  for (PetscInt k = 0; v->meshes && k < v->meshes->n; k++)
+    if (v->mesh[k].present) mask |= 1 << k;
+  return mask;
+}
+
+static PetscErrorCode SnapshotSeriesAdd(SnapshotSeries *s, PetscInt64 step, PetscReal time, PetscInt64 n, PetscInt fields, PetscInt meshes)
 {
   PetscFunctionBeginUser;
   if (s->n == s->cap) {
@@ -67,12 +76,13 @@ static PetscErrorCode SnapshotSeriesAdd(SnapshotSeries *s, PetscInt64 step, Pets
   s->e[s->n].time   = time;
   s->e[s->n].n      = n;
   s->e[s->n].fields = fields;
+  s->e[s->n].meshes = meshes;
   s->n++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* One snapshot of an interrupted run, read back for the listing. */
-static PetscErrorCode SnapshotProbe(const SnapshotSeries *s, const char *path, PetscInt64 *step, PetscReal *time, PetscInt64 *n, PetscInt *fields)
+static PetscErrorCode SnapshotProbe(const SnapshotSeries *s, const char *path, PetscInt64 *step, PetscReal *time, PetscInt64 *n, PetscInt *fields, PetscInt *meshes)
 {
   H5File f;
 
@@ -90,6 +100,15 @@ static PetscErrorCode SnapshotProbe(const SnapshotSeries *s, const char *path, P
     PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", s->field[k].name));
     PetscCall(H5FileRows(f, name, SnapshotType(s->field[k].type), s->field[k].ncomp, &rows, &has));
     if (has) *fields |= 1 << k;
+  }
+  *meshes = 0;
+  for (PetscInt k = 0; k < s->meshes.n; k++) {
+    char       name[64];
+    PetscBool  has;
+    PetscInt64 rows;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "meshes/%s/points", s->meshes.name[k]));
+    PetscCall(H5FileRows(f, name, H5FILE_REAL, 3, &rows, &has));
+    if (has && rows == s->meshes.nv[k]) *meshes |= 1 << k;
   }
   PetscCall(H5FileClose(&f));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -118,7 +137,7 @@ static PetscErrorCode SnapshotSeriesResume(SnapshotSeries *s, PetscInt64 resume_
     int            len  = 0;
     PetscInt64     step = 0, n = 0;
     PetscReal      time   = 0;
-    PetscInt       fields = 0;
+    PetscInt       fields = 0, meshes = 0;
     PetscErrorCode ierr;
     if (sscanf(de->d_name, "snap_%lld.h5%n", &st, &len) != 1) continue;
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", sub, de->d_name));
@@ -127,20 +146,20 @@ static PetscErrorCode SnapshotSeriesResume(SnapshotSeries *s, PetscInt64 resume_
       continue;
     }
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = SnapshotProbe(s, path, &step, &time, &n, &fields);
+    ierr = SnapshotProbe(s, path, &step, &time, &n, &fields, &meshes);
     PetscCall(PetscPopErrorHandler());
     if (ierr) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "hdem: warning: snapshot %s is unreadable; left out of snapshots.xdmf\n", path));
       continue;
     }
-    PetscCall(SnapshotSeriesAdd(s, step, time, n, fields));
+    PetscCall(SnapshotSeriesAdd(s, step, time, n, fields, meshes));
   }
   closedir(d);
   if (s->n > 1) qsort(s->e, (size_t)s->n, sizeof(*s->e), SnapshotEntryCompare);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SnapshotSeriesCreate(MPI_Comm comm, const char *dir, PetscInt64 resume_step, const FieldStore *st, SnapshotSeries *s)
+PetscErrorCode SnapshotSeriesCreate(MPI_Comm comm, const char *dir, PetscInt64 resume_step, const FieldStore *st, const SnapshotMeshTable *mt, SnapshotSeries *s)
 {
   PetscMPIInt rank;
   char        sub[PETSC_MAX_PATH_LEN + 16];
@@ -150,6 +169,7 @@ PetscErrorCode SnapshotSeriesCreate(MPI_Comm comm, const char *dir, PetscInt64 r
   PetscCall(PetscStrncpy(s->dir, dir, sizeof(s->dir)));
   s->nfield = st->nfield;
   for (PetscInt k = 0; k < st->nfield; k++) s->field[k] = st->field[k], s->field[k].data = NULL;
+  if (mt) s->meshes = *mt;
   PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/snapshots", dir));
   PetscCall(OutputDirCreate(comm, "", sub));
   PetscCall(CollectiveRank(comm, &rank, NULL));
@@ -165,14 +185,21 @@ PetscErrorCode SnapshotSeriesDestroy(SnapshotSeries *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void XdmfItem(FILE *fp, const char *file, const char *name, PetscInt64 n, PetscInt ncomp, const char *numtype, int precision)
+static void XdmfData(FILE *fp, const char *file, const char *path, PetscInt64 n, PetscInt ncomp, const char *numtype, int precision)
 {
   if (ncomp > 1)
-    fprintf(fp, "          <DataItem Dimensions=\"%lld %d\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/particles/%s</DataItem>\n", (long long)n,
-            (int)ncomp, numtype, precision, file, name);
+    fprintf(fp, "          <DataItem Dimensions=\"%lld %d\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/%s</DataItem>\n", (long long)n, (int)ncomp,
+            numtype, precision, file, path);
   else
-    fprintf(fp, "          <DataItem Dimensions=\"%lld\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/particles/%s</DataItem>\n", (long long)n,
-            numtype, precision, file, name);
+    fprintf(fp, "          <DataItem Dimensions=\"%lld\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/%s</DataItem>\n", (long long)n, numtype,
+            precision, file, path);
+}
+
+static void XdmfItem(FILE *fp, const char *file, const char *name, PetscInt64 n, PetscInt ncomp, const char *numtype, int precision)
+{
+  char path[96];
+  snprintf(path, sizeof(path), "particles/%s", name);
+  XdmfData(fp, file, path, n, ncomp, numtype, precision);
 }
 
 /* One grid of an index: the particles of file (relative to the index) as
@@ -199,9 +226,25 @@ static void XdmfGrid(FILE *fp, const Field *field, PetscInt nfield, const char *
   fprintf(fp, "      </Grid>\n");
 }
 
+/* Mesh k of file as triangles, at the entry's time. */
+static void XdmfMeshGrid(FILE *fp, const SnapshotMeshTable *mt, PetscInt k, const char *file, const SnapshotEntry *e)
+{
+  char path[64];
+  fprintf(fp, "      <Grid Name=\"%s_%09lld\" GridType=\"Uniform\">\n", mt->name[k], (long long)e->step);
+  fprintf(fp, "        <Time Value=\"%.17g\"/>\n", (double)e->time);
+  fprintf(fp, "        <Topology TopologyType=\"Triangle\" NumberOfElements=\"%lld\">\n", (long long)mt->nt[k]);
+  snprintf(path, sizeof(path), "meshes/%s/triangles", mt->name[k]);
+  XdmfData(fp, file, path, mt->nt[k], 3, "Int", 8);
+  fprintf(fp, "        </Topology>\n        <Geometry GeometryType=\"XYZ\">\n");
+  snprintf(path, sizeof(path), "meshes/%s/points", mt->name[k]);
+  XdmfData(fp, file, path, mt->nv[k], 3, "Float", 8);
+  fprintf(fp, "        </Geometry>\n      </Grid>\n");
+}
+
 /* Rank 0: an index over files[k] holding entries e[k], written atomically
  * so a reader never sees it half-written. */
-static PetscErrorCode XdmfWrite(const char *path, const Field *field, PetscInt nfield, PetscInt n, char (*files)[PETSC_MAX_PATH_LEN], const SnapshotEntry *e)
+static PetscErrorCode XdmfWrite(const char *path, const Field *field, PetscInt nfield, const SnapshotMeshTable *mt, PetscInt n, char (*files)[PETSC_MAX_PATH_LEN],
+                                const SnapshotEntry *e)
 {
   AtomicFile af;
 
@@ -210,7 +253,18 @@ static PetscErrorCode XdmfWrite(const char *path, const Field *field, PetscInt n
   fprintf(af.fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <Domain>\n");
   fprintf(af.fp, "    <Grid Name=\"particles\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   for (PetscInt k = 0; k < n; k++) XdmfGrid(af.fp, field, nfield, files[k], &e[k]);
-  fprintf(af.fp, "    </Grid>\n  </Domain>\n</Xdmf>\n");
+  fprintf(af.fp, "    </Grid>\n");
+  /* each mesh a temporal collection of its own, over the states that hold it */
+  for (PetscInt q = 0; q < mt->n; q++) {
+    PetscBool any = PETSC_FALSE;
+    for (PetscInt k = 0; k < n; k++) any = any || (e[k].meshes & (1 << q));
+    if (!any) continue;
+    fprintf(af.fp, "    <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n", mt->name[q]);
+    for (PetscInt k = 0; k < n; k++)
+      if (e[k].meshes & (1 << q)) XdmfMeshGrid(af.fp, mt, q, files[k], &e[k]);
+    fprintf(af.fp, "    </Grid>\n");
+  }
+  fprintf(af.fp, "  </Domain>\n</Xdmf>\n");
   PetscCall(AtomicFileCommit(&af, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -229,7 +283,7 @@ static PetscErrorCode SnapshotSeriesWriteXdmf(const SnapshotSeries *s)
     SnapshotName(s->e[k].step, name, sizeof(name));
     PetscCall(PetscSNPrintf(files[k], sizeof(files[k]), "snapshots/%s", name));
   }
-  PetscCall(XdmfWrite(path, s->field, s->nfield, s->n, files, s->e));
+  PetscCall(XdmfWrite(path, s->field, s->nfield, &s->meshes, s->n, files, s->e));
   PetscCall(PetscFree(files));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -256,6 +310,18 @@ static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields
   }
   PetscCall(H5FileWriteRows(f, "walls/normal", H5FILE_REAL, 3, v->nwall, v->wall_normal));
   PetscCall(H5FileWriteRows(f, "walls/point", H5FILE_REAL, 3, v->nwall, v->wall_point));
+  for (PetscInt k = 0; v->meshes && k < v->meshes->n; k++) {
+    char        name[64];
+    PetscMPIInt rank;
+    PetscBool   mine;
+    if (!v->mesh[k].present) continue;
+    PetscCall(CollectiveRank(comm, &rank, NULL));
+    mine = rank == 0 ? PETSC_TRUE : PETSC_FALSE; /* replicated: rank 0's rows */
+    PetscCall(PetscSNPrintf(name, sizeof(name), "meshes/%s/points", v->meshes->name[k]));
+    PetscCall(H5FileWriteRows(f, name, H5FILE_REAL, 3, mine ? (PetscInt)v->meshes->nv[k] : 0, v->mesh[k].points));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "meshes/%s/triangles", v->meshes->name[k]));
+    PetscCall(H5FileWriteRows(f, name, H5FILE_INT64, 3, mine ? (PetscInt)v->meshes->nt[k] : 0, v->mesh[k].tri));
+  }
   PetscCall(H5FileWriteAttrReal(f, "time", v->time));
   PetscCall(H5FileWriteAttrReal(f, "dt", v->dt));
   PetscCall(H5FileWriteAttrInt64(f, "step", v->step));
@@ -290,13 +356,15 @@ PetscErrorCode SnapshotWriteState(MPI_Comm comm, const char *path, PetscInt fiel
 
 PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const char *name, const SnapshotView *v)
 {
-  char          path[PETSC_MAX_PATH_LEN + 16];
-  SnapshotEntry e;
-  PetscMPIInt   rank;
+  char              path[PETSC_MAX_PATH_LEN + 16];
+  SnapshotEntry     e;
+  PetscMPIInt       rank;
+  SnapshotMeshTable none = {0};
 
   PetscFunctionBeginUser;
   e.fields = SnapshotFieldsAll(v->st);
   e.step = v->step, e.time = v->time;
+  e.meshes = SnapshotMeshMask(v);
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.h5", dir, name));
   PetscCall(SnapshotWritePath(comm, path, e.fields, v, &e.n));
   PetscCall(CollectiveRank(comm, &rank, NULL));
@@ -304,7 +372,7 @@ PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const char *na
     char files[1][PETSC_MAX_PATH_LEN];
     PetscCall(PetscSNPrintf(files[0], sizeof(files[0]), "%s.h5", name));
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.xdmf", dir, name));
-    PetscCall(XdmfWrite(path, v->st->field, v->st->nfield, 1, files, &e));
+    PetscCall(XdmfWrite(path, v->st->field, v->st->nfield, v->meshes ? v->meshes : &none, 1, files, &e));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -322,7 +390,7 @@ PetscErrorCode SnapshotWrite(MPI_Comm comm, SnapshotSeries *s, PetscInt fields, 
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0) {
     if (s->n && s->e[s->n - 1].step == v->step) s->n--; /* rewritten after a restart */
-    PetscCall(SnapshotSeriesAdd(s, v->step, v->time, N, fields));
+    PetscCall(SnapshotSeriesAdd(s, v->step, v->time, N, fields, SnapshotMeshMask(v)));
     PetscCall(SnapshotSeriesWriteXdmf(s));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

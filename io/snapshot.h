@@ -12,13 +12,35 @@
  *                            float64 [N], velocity, angular_velocity, force
  *                            float64 [N][3] (and any field a model adds)
  *   /walls/normal, /walls/point  float64 [W][3]
+ *   /meshes/<name>/points     float64 [V][3]  a mesh's vertices where it is at the
+ *                             snapshot's time (meshes that are removed: none)
+ *   /meshes/<name>/triangles  int64   [T][3]  its triangles' vertex indices
  *   attributes of /: time, dt (double), step, particles (int64),
  *                    hdem_version, options (strings)
- * Rows are in rank order of the writer, then local order. */
+ * Rows are in rank order of the writer, then local order.  In an XDMF
+ * index each mesh is a temporal collection of its own beside the
+ * particles', over the states that hold it, as triangles. */
 #ifndef HDEM_SNAPSHOT_H
 #define HDEM_SNAPSHOT_H
 
 #include "decomp/fields.h"
+
+#define SNAPSHOT_MESHES_MAX 16
+
+/* The meshes a run has, the same in every snapshot (names, sizes). */
+typedef struct {
+  PetscInt   n;
+  char       name[SNAPSHOT_MESHES_MAX][16];
+  PetscInt64 nv[SNAPSHOT_MESHES_MAX], nt[SNAPSHOT_MESHES_MAX];
+} SnapshotMeshTable;
+
+/* One mesh in one state: its points then, its triangles; rows from rank 0
+ * only (the others give none), absent when removed. */
+typedef struct {
+  PetscBool         present;
+  const PetscReal  *points; /* 3 nv */
+  const PetscInt64 *tri;    /* 3 nt */
+} SnapshotMeshData;
 
 typedef struct { /* one rank's owned particles and the (replicated) walls */
   const FieldStore *st;
@@ -27,13 +49,16 @@ typedef struct { /* one rank's owned particles and the (replicated) walls */
   PetscReal         time, dt;
   PetscInt64        step;
   const char       *options;
+  const SnapshotMeshTable *meshes; /* NULL: none */
+  const SnapshotMeshData  *mesh;   /* meshes->n of them */
 } SnapshotView;
 
-/* What a file holds, for its index: fields as a mask over the store's table. */
+/* What a file holds, for its index: fields as a mask over the store's
+ * table, meshes as a mask over the run's. */
 typedef struct {
   PetscInt64 step, n;
   PetscReal  time;
-  PetscInt   fields;
+  PetscInt   fields, meshes;
 } SnapshotEntry;
 
 typedef struct { /* what snapshots.xdmf lists: kept on rank 0 */
@@ -42,6 +67,7 @@ typedef struct { /* what snapshots.xdmf lists: kept on rank 0 */
   Field          field[FIELD_MAX]; /* the store's table as it was (names, types, components) */
   PetscInt       n, cap;
   SnapshotEntry *e;
+  SnapshotMeshTable meshes;
 } SnapshotSeries;
 
 /* The mask of a comma list of the store's FIELD_SNAPSHOT field names, or
@@ -52,7 +78,7 @@ PETSC_EXTERN PetscInt       SnapshotFieldsAll(const FieldStore *);
 /* Collective. Starts a series in dir; with resume_step >= 0 (a restart) the
  * snapshots already there up to that step are kept and listed, later ones
  * (from the interrupted run) removed. */
-PETSC_EXTERN PetscErrorCode SnapshotSeriesCreate(MPI_Comm, const char *dir, PetscInt64 resume_step, const FieldStore *, SnapshotSeries *);
+PETSC_EXTERN PetscErrorCode SnapshotSeriesCreate(MPI_Comm, const char *dir, PetscInt64 resume_step, const FieldStore *, const SnapshotMeshTable *, SnapshotSeries *);
 PETSC_EXTERN PetscErrorCode SnapshotSeriesDestroy(SnapshotSeries *);
 /* Collective: writes the snapshot file, then rank 0 rewrites snapshots.xdmf. */
 PETSC_EXTERN PetscErrorCode SnapshotWrite(MPI_Comm, SnapshotSeries *, PetscInt fields, const SnapshotView *);

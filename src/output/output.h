@@ -56,6 +56,15 @@ PETSC_EXTERN PetscErrorCode ReportMonitorCreate(MPI_Comm, OutputTally *, Monitor
 
 /* What snapshots and the final state write of an engine: its particles,
  * the walls as rank 0's rows (wn, wp: room for 3 PLANES_MAX each). */
-PETSC_EXTERN void OutputStateView(const Engine *, const char *options, PetscReal wn[], PetscReal wp[], SnapshotView *);
+/* The meshes of a state (rank 0 holds their points at the state's time and
+ * their triangles; the other ranks write none of the replicated rows). */
+typedef struct {
+  SnapshotMeshTable table;
+  SnapshotMeshData  data[SNAPSHOT_MESHES_MAX];
+} OutputMeshes;
+PETSC_EXTERN void           OutputMeshTable(const Engine *, SnapshotMeshTable *);
+PETSC_EXTERN PetscErrorCode OutputMeshesGet(const Engine *, OutputMeshes *);
+PETSC_EXTERN PetscErrorCode OutputMeshesFree(OutputMeshes *);
+PETSC_EXTERN void OutputStateView(const Engine *, const char *options, PetscReal wn[], PetscReal wp[], const OutputMeshes *, SnapshotView *);
 
 #endif

@@ -3,13 +3,59 @@
 #include "output/output.h"
 #include <math.h>
 
-void OutputStateView(const Engine *e, const char *options, PetscReal wn[], PetscReal wp[], SnapshotView *v)
+void OutputMeshTable(const Engine *e, SnapshotMeshTable *t)
+{
+  PetscMemzero(t, sizeof(*t));
+  t->n = e->meshes.n;
+  for (PetscInt k = 0; k < e->meshes.n; k++) {
+    PetscStrncpy(t->name[k], e->meshes.m[k].name, sizeof(t->name[k]));
+    t->nv[k] = e->meshes.m[k].nv, t->nt[k] = e->meshes.m[k].nt;
+  }
+}
+
+PetscErrorCode OutputMeshesGet(const Engine *e, OutputMeshes *om)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(om, sizeof(*om)));
+  OutputMeshTable(e, &om->table);
+  for (PetscInt k = 0; k < e->meshes.n; k++) {
+    const Mesh *m = &e->meshes.m[k];
+    PetscReal  *x;
+    PetscInt64 *tri;
+    WallPose    ps;
+    om->data[k].present = WallMotionPresent(&m->motion, e->t);
+    if (e->grid.rank != 0 || !om->data[k].present) continue;
+    PetscCall(PetscMalloc1(3 * m->nv, &x));
+    PetscCall(PetscMalloc1(3 * m->nt, &tri));
+    WallMotionPose(&m->motion, e->t, &ps);
+    for (PetscInt v = 0; v < m->nv; v++) WallPoseApply(&ps, m->x + 3 * v, x + 3 * v);
+    for (PetscInt q = 0; q < 3 * m->nt; q++) tri[q] = m->tri[q];
+    om->data[k].points = x, om->data[k].tri = tri;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OutputMeshesFree(OutputMeshes *om)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < om->table.n; k++) {
+    PetscReal  *x   = (PetscReal *)om->data[k].points;
+    PetscInt64 *tri = (PetscInt64 *)om->data[k].tri;
+    PetscCall(PetscFree(x));
+    PetscCall(PetscFree(tri));
+    om->data[k].points = NULL, om->data[k].tri = NULL;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void OutputStateView(const Engine *e, const char *options, PetscReal wn[], PetscReal wp[], const OutputMeshes *om, SnapshotView *v)
 {
   for (PetscInt w = 0; w < e->planes.n; w++)
     for (int a = 0; a < 3; a++) wn[3 * w + a] = e->planes.w[w].n[a], wp[3 * w + a] = e->planes.w[w].p[a];
   v->st    = &e->p.st;
   v->nwall = e->grid.rank == 0 ? e->planes.n : 0, v->wall_normal = wn, v->wall_point = wp; /* replicated: rank 0's rows */
   v->time = e->t, v->dt = e->dt, v->step = e->step, v->options = options;
+  v->meshes = om && om->table.n ? &om->table : NULL, v->mesh = om ? om->data : NULL;
 }
 
 typedef struct {
@@ -28,7 +74,11 @@ static PetscErrorCode SnapshotsStart(Monitor m, Engine *e, PetscBool fresh)
   Snapshots *sn = (Snapshots *)m->data;
 
   PetscFunctionBeginUser;
-  PetscCall(SnapshotSeriesCreate(e->grid.comm, sn->dir, fresh ? -1 : e->step, &e->p.st, &sn->series));
+  {
+    SnapshotMeshTable mt;
+    OutputMeshTable(e, &mt);
+    PetscCall(SnapshotSeriesCreate(e->grid.comm, sn->dir, fresh ? -1 : e->step, &e->p.st, &mt, &sn->series));
+  }
   sn->tally->snapshots = sn->series.n;
   if (fresh) PetscCall(m->ops->write(m, e, ENGINE_REQUEST_NONE, 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -50,12 +100,15 @@ static PetscErrorCode SnapshotsWrite(Monitor m, Engine *e, PetscInt req, PetscLo
   Snapshots   *sn = (Snapshots *)m->data;
   SnapshotView v;
   PetscReal    wn[3 * PLANES_MAX], wp[3 * PLANES_MAX];
+  OutputMeshes om;
 
   PetscFunctionBeginUser;
   (void)req, (void)elapsed;
   EngineCheckWhole(e);
-  OutputStateView(e, sn->options, wn, wp, &v);
+  PetscCall(OutputMeshesGet(e, &om));
+  OutputStateView(e, sn->options, wn, wp, &om, &v);
   PetscCall(SnapshotWrite(e->grid.comm, &sn->series, sn->fields, &v));
+  PetscCall(OutputMeshesFree(&om));
   sn->tally->snapshots = sn->series.n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -99,13 +152,16 @@ static PetscErrorCode FinalFinish(Monitor m, Engine *e, const EngineRunEnd *end)
   Final       *fi = (Final *)m->data;
   SnapshotView v;
   PetscReal    wn[3 * PLANES_MAX], wp[3 * PLANES_MAX];
+  OutputMeshes om;
 
   PetscFunctionBeginUser;
   if (end->stopped) PetscFunctionReturn(PETSC_SUCCESS); /* continued from its checkpoint: no final state */
   PetscCall(EngineFinish(e));
-  OutputStateView(e, fi->options, wn, wp, &v);
+  PetscCall(OutputMeshesGet(e, &om));
+  OutputStateView(e, fi->options, wn, wp, &om, &v);
   /* a failed run's last state, for a look at what went wrong: never taken for a result */
   PetscCall(SnapshotWriteFinal(e->grid.comm, fi->dir, end->failed ? "failed" : "final", &v));
+  PetscCall(OutputMeshesFree(&om));
   fi->tally->final = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
