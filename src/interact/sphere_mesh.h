@@ -20,6 +20,7 @@ typedef struct {
   PetscInt mesh;
   PetscInt c0, nc; /* cand[c0 .. c0 + nc) */
   PetscInt e0, ne; /* its contacts in the current contact array */
+  PetscReal gap0;  /* at the build: the nearest candidate's distance less the radius */
 } MeshGroup;
 
 typedef struct {
