@@ -28,12 +28,12 @@
  * the 125 periodic shifts */
 #define NEIGHBOR_IMAGE_INDEX(d0, d1, d2) (((d0) + 2) * 25 + ((d1) + 2) * 5 + ((d2) + 2))
 #define NEIGHBOR_IMAGES                  125
-#define NEIGHBOR_BODY_CLASSES            4
+#define NEIGHBOR_BODY_CLASSES            7
 /* The rest of a pair's flag: its members' body classes bi NEIGHBOR_BODY_CLASSES + bj,
  * or NEIGHBOR_CLASS_NONE */
 #define NEIGHBOR_PAIR_CLASS(bi, bj) ((bi)*NEIGHBOR_BODY_CLASSES + (bj))
 #define NEIGHBOR_CLASS_SHIFT        2
-#define NEIGHBOR_CLASS_NONE         31
+#define NEIGHBOR_CLASS_NONE         63
 _Static_assert(NEIGHBOR_BODY_CLASSES *NEIGHBOR_BODY_CLASSES < NEIGHBOR_CLASS_NONE, "body classes fit the pair flag");
 
 typedef struct {

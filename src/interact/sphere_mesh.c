@@ -6,7 +6,6 @@
  * (geometry/mesh.h), decided from the particle's candidate triangles alone,
  * in index order, so on every rank alike; histories are keyed by (particle, mesh, surface). */
 #include "interact/sphere_mesh.h"
-#include "interact/wall_pair.h"
 
 #define MESH_PARTNER_SHIFT 40 /* a history's partner: the mesh's deck number above the surface */
 
@@ -93,6 +92,7 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
         if (sm->ngroup == 0 || sm->group[sm->ngroup - 1].i != (LocalInt)i || sm->group[sm->ngroup - 1].mesh != q) {
           PetscCall(MeshGroupPush(sm, (LocalInt)i, q));
           sm->group[sm->ngroup - 1].gap0 = PETSC_MAX_REAL;
+          ContactPairSetUp(ctx->model, p->radius[i], p->mass[i], p->inertia[i], 0.0, 0.0, 0.0, PETSC_TRUE, &sm->group[sm->ngroup - 1].cp);
         }
         PetscCall(MeshCandPush(sm, items[k]));
         sm->group[sm->ngroup - 1].nc++;
@@ -186,7 +186,7 @@ static PetscBool MeshGroupApart(const Mesh *m, const MeshGroup *g, const Particl
   return PETSC_TRUE;
 }
 
-static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, WallPairMemo *mm, InteractionStep *st)
+static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, InteractionStep *st)
 {
   Particles      *p = ctx->p;
   const Mesh     *m = &sm->meshes->m[g->mesh];
@@ -208,7 +208,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     const MeshFeature *f = &sm->feat[sm->pick[q]];
     PetscInt           s = m->surface[sm->cand[g->c0 + sm->pick[q]]];
     MeshContact       *old = MeshContactOld(sm, g, s), *c = &now[e0 + q];
-    const ContactPair *cp  = WallPairConstants(ctx, i, mm);
+    const ContactPair *cp  = &g->cp;
     ContactKinematics  kin;
     ContactResult      cr;
     MeshKinematics(p, m, f, xm, i, st, ps, &kin);
@@ -236,7 +236,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (m->surface[sm->cand[g->c0 + sm->near[q]]] != old->surface) continue;
       if (f->dist < p->radius[i]) break;
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
-      ContactSeparate(ctx->model, WallPairConstants(ctx, i, mm), &sm->hs.h[old->slot], &kin, st->dt, &cr);
+      ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], &kin, st->dt, &cr);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
       break;
@@ -253,7 +253,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
       vn = -Dot3(kin.v, kin.n);
       if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-        const ContactPair *cp = WallPairConstants(ctx, i, mm);
+        const ContactPair *cp = &g->cp;
         InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1);
       }
     }
@@ -265,17 +265,15 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
 static PetscErrorCode MeshCompute(Interaction it, const InteractionContext *ctx, InteractionStep *st)
 {
   SphereMesh  *sm = (SphereMesh *)it->data;
-  WallPairMemo mm;
 
   PetscFunctionBeginUser;
-  mm.valid = PETSC_FALSE;
   for (PetscInt q = 0; q < sm->meshes->n; q++) {
     WallMotionPose(&sm->meshes->m[q].motion, st->t - st->dt, &sm->pose[q][0]);
     WallMotionPose(&sm->meshes->m[q].motion, st->t, &sm->pose[q][1]);
   }
   sm->cur           = 1 - sm->cur; /* the last step's contacts become the old ones */
   sm->ncon[sm->cur] = 0;
-  for (PetscInt k = 0; k < sm->ngroup; k++) PetscCall(MeshGroupCompute(sm, ctx, &sm->group[k], &mm, st));
+  for (PetscInt k = 0; k < sm->ngroup; k++) PetscCall(MeshGroupCompute(sm, ctx, &sm->group[k], st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

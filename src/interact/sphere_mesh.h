@@ -21,6 +21,7 @@ typedef struct {
   PetscInt c0, nc; /* cand[c0 .. c0 + nc) */
   PetscInt e0, ne; /* its contacts in the current contact array */
   PetscReal gap0;  /* at the build: the nearest candidate's distance less the radius */
+  ContactPair cp;  /* the particle against a wall (its radius, mass, inertia do not change) */
 } MeshGroup;
 
 typedef struct {
