@@ -1,6 +1,7 @@
 #include "bodies/integrator.h"
 #include <string.h>
 #include <math.h>
+#include "hdem_vector.h"
 
 /* Four bodies at a time: their twelve components are three 4-lane vectors,
  * each lane scaled by its body's 1 / m (or 1 / I).  Divisions bound the
@@ -46,10 +47,9 @@ INLINE void SpreadFrozen(const LocalInt *fl, M4 q[3])
 /* the per-body lanes of s spread over the twelve components (as Spread) */
 INLINE void SpreadLanes(V4 s, V4 q[3])
 {
-  const M4 a = {0, 0, 0, 1}, b = {1, 1, 2, 2}, c = {2, 3, 3, 3};
-  q[0] = __builtin_shuffle(s, a);
-  q[1] = __builtin_shuffle(s, b);
-  q[2] = __builtin_shuffle(s, c);
+  q[0] = VEC_PERMUTE(M4, s, 0, 0, 0, 1);
+  q[1] = VEC_PERMUTE(M4, s, 1, 1, 2, 2);
+  q[2] = VEC_PERMUTE(M4, s, 2, 3, 3, 3);
 }
 
 /* reciprocal masses and inertias and frozen masks of bodies i .. i+3 over their components */
@@ -147,11 +147,9 @@ INLINE void SpreadGravity(const PetscReal g[3], V4 G[3])
  * drift x += v dt, the prediction vp = v + dv; gravity's work
  * m g . v dt summed in four lanes.  f and t are left zero: the coming force
  * sums start there, and the pass has them in hand (no second sweep). */
-__attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m,
-                                                                                     const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t,
-                                                                                     PetscReal dt, const PetscReal g[3], PetscReal *restrict x,
-                                                                                     PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp,
-                                                                                     PetscReal *restrict wp)
+VEC_CLONES PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in,
+                                              PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x,
+                                              PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
 {
   const PetscReal h  = 0.5 * dt;
   const V4        hh = {h, h, h, h}, dd = {dt, dt, dt, dt}, zero = {0, 0, 0, 0};
@@ -171,10 +169,9 @@ __attribute__((target_clones("avx2", "default"))) PetscReal IntegratorOpenStepBo
  * 12-layout q[0..2] in component order (X + Y) + Z */
 INLINE V4 BodySums(const V4 q[3])
 {
-  const M4 x0 = {0, 3, 6, 0}, x1 = {0, 1, 2, 5}, y0 = {1, 4, 7, 0}, y1 = {0, 1, 2, 6}, z0 = {2, 5, 0, 0}, z1 = {0, 1, 4, 7};
-  V4       X = __builtin_shuffle(__builtin_shuffle(q[0], q[1], x0), q[2], x1);
-  V4       Y = __builtin_shuffle(__builtin_shuffle(q[0], q[1], y0), q[2], y1);
-  V4       Z = __builtin_shuffle(__builtin_shuffle(q[0], q[1], z0), q[2], z1);
+  V4 X = VEC_SHUFFLE(M4, VEC_SHUFFLE(M4, q[0], q[1], 0, 3, 6, 0), q[2], 0, 1, 2, 5);
+  V4 Y = VEC_SHUFFLE(M4, VEC_SHUFFLE(M4, q[0], q[1], 1, 4, 7, 0), q[2], 0, 1, 2, 6);
+  V4 Z = VEC_SHUFFLE(M4, VEC_SHUFFLE(M4, q[0], q[1], 2, 5, 0, 0), q[2], 0, 1, 4, 7);
   return (X + Y) + Z;
 }
 
@@ -333,11 +330,10 @@ static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, co
  * w += t / I h, then IntegratorMayPass on the kicked velocities, its cheap
  * test in lanes while they are in registers.  With op (dt > 0) the next
  * step's first half follows in the same pass (IntegratorCloseOpenBodies). */
-__attribute__((target_clones("avx2", "default"))) static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m,
-                                                                              const PetscReal *restrict in, const PetscReal         *g, PetscReal *restrict f,
-                                                                              PetscReal *restrict t, PetscReal                       h, PetscReal *restrict x,
-                                                                              const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3],
-                                                                              PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w, IntegratorOpen *op)
+VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g,
+                                       PetscReal *restrict f, PetscReal *restrict t, PetscReal h, PetscReal *restrict x, const PetscReal *restrict x0,
+                                       const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w,
+                                       IntegratorOpen *op)
 {
   const PetscReal gz[3] = {0.0, 0.0, 0.0}, *ga = g ? g : gz, *c = rb->c, dt_up = rb->dt_up, hs = rb->hs;
   const V4        Cd[3] = {{c[0], c[1], c[2], c[0]}, {c[1], c[2], c[0], c[1]}, {c[2], c[0], c[1], c[2]}};

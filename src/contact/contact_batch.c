@@ -1,8 +1,9 @@
 #include "contact/contact_batch.h"
 #include <string.h>
 #include <stddef.h>
+#include "hdem_vector.h"
 
-/* GCC vector extensions: the lanes map onto SSE2 (2 doubles) or, in the
+/* GCC's vector extensions (clang has them too): the lanes map onto SSE2 (2 doubles) or, in the
  * AVX2 clone, onto AVX2 (4 doubles); either way per lane the scalar IEEE
  * operation.  Comparisons give all-ones / all-zeros lane masks. */
 /* the helpers are inlined into each clone, so no vector crosses a call */
@@ -43,13 +44,12 @@ INLINE void Store(PetscReal *a, V v)
  * stores waits for all of them. */
 INLINE void Transpose(const V a[4], V b[4])
 {
-  const M lo = {0, 4, 2, 6}, hi = {1, 5, 3, 7}, first = {0, 1, 4, 5}, second = {2, 3, 6, 7};
-  V       t0 = __builtin_shuffle(a[0], a[1], lo), t1 = __builtin_shuffle(a[0], a[1], hi);
-  V       t2 = __builtin_shuffle(a[2], a[3], lo), t3 = __builtin_shuffle(a[2], a[3], hi);
-  b[0] = __builtin_shuffle(t0, t2, first);
-  b[1] = __builtin_shuffle(t1, t3, first);
-  b[2] = __builtin_shuffle(t0, t2, second);
-  b[3] = __builtin_shuffle(t1, t3, second);
+  V t0 = VEC_SHUFFLE(M, a[0], a[1], 0, 4, 2, 6), t1 = VEC_SHUFFLE(M, a[0], a[1], 1, 5, 3, 7);
+  V t2 = VEC_SHUFFLE(M, a[2], a[3], 0, 4, 2, 6), t3 = VEC_SHUFFLE(M, a[2], a[3], 1, 5, 3, 7);
+  b[0] = VEC_SHUFFLE(M, t0, t2, 0, 1, 4, 5);
+  b[1] = VEC_SHUFFLE(M, t1, t3, 0, 1, 4, 5);
+  b[2] = VEC_SHUFFLE(M, t0, t2, 2, 3, 6, 7);
+  b[3] = VEC_SHUFFLE(M, t1, t3, 2, 3, 6, 7);
 }
 
 /* Components 0-2 of particle k of each lane from a 3-per-particle array
@@ -193,9 +193,8 @@ static void Pad(ContactBatch *bt, PetscInt to)
 }
 
 /* The AVX2 clone runs where the processor has it, chosen once at load time. */
-__attribute__((target_clones("avx2", "default"))) void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v,
-                                                                            const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                                                                            PetscReal *res)
+VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w,
+                                     const PetscReal *wp, ContactHistory *h, PetscReal *res)
 {
   PetscInt n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
 
