@@ -627,14 +627,20 @@ PetscErrorCode H5FileReadAttrInt64(H5File f, const char *name, PetscInt64 *v, Pe
 
 PetscErrorCode H5FileReadAttrString(H5File f, const char *name, char **v, PetscBool *exists)
 {
-  hid_t  attr, ftype, mtype;
-  size_t len;
-  htri_t vlen;
+  hid_t    attr, ftype, mtype, space;
+  size_t   len;
+  htri_t   vlen;
+  hssize_t npoints;
 
   PetscFunctionBeginUser;
   *v = NULL;
   PetscCall(H5FileOpenAttr(f, name, &attr, exists));
   if (attr < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallHDF5(f->path, space = H5Aget_space(attr));
+  PetscCallHDF5(f->path, npoints = H5Sget_simple_extent_npoints(space));
+  PetscCallHDF5(f->path, H5Sclose(space));
+  if (npoints != 1) PetscCallHDF5(f->path, H5Aclose(attr)); /* one string is read: an array would overrun it */
+  PetscCheck(npoints == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute /%s is not a single string", f->path, name);
   PetscCallHDF5(f->path, ftype = H5Aget_type(attr));
   PetscCallHDF5(f->path, vlen = H5Tis_variable_str(ftype));
   PetscCheck(H5Tget_class(ftype) == H5T_STRING && !vlen, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute /%s is not a fixed-length string", f->path,

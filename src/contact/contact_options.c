@@ -4,17 +4,16 @@
 #include "io/options.h"
 #include "io/table.h"
 
-static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model)
+/* The keys, with td and tf room for the table's 4096 rows (freed by the caller, also on an error). */
+static PetscErrorCode NormalLawKeys(MPI_Comm comm, ContactModel *model, PetscReal *td, PetscReal *tf)
 {
   NormalLawType type = NORMAL_LAW_HERTZ;
   PetscReal     k = 0.0, p = 1.5, pk[NORMAL_LAW_MAX_TERMS] = {0}, pp[NORMAL_LAW_MAX_TERMS] = {0};
   PetscInt      nk = 0, np = 0, ntd = 0, ntf = 0;
-  PetscReal    *td, *tf;
   PetscBool     kset, pset, pkset, ppset, tdset, tfset, fileset;
   char          file[PETSC_MAX_PATH_LEN] = "";
 
   PetscFunctionBeginUser;
-  PetscCall(PetscCalloc2(4096, &td, 4096, &tf));
   PetscCall(OptionsSection("Normal contact law"));
   PetscCall(OptionsEnum("-contact_law", "normal contact law", NormalLawTypes, (PetscEnum *)&type, NULL));
   PetscCall(OptionsReal("-contact_k", "law stiffness k of F = k d^p; hertz: default (4/3) E* sqrt(R*) from the material", "[N/m^p]", 0.0, PETSC_MAX_REAL,
@@ -33,10 +32,7 @@ static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model
   PetscCall(OptionsDefaultText("-contact_poly_p", "required with law poly"));
   PetscCall(OptionsDefaultText("-contact_table_delta", "none"));
   PetscCall(OptionsDefaultText("-contact_table_force", "none"));
-  if (OptionsCollecting()) {
-    PetscCall(PetscFree2(td, tf));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
 
   model->hertz_from_material = PETSC_FALSE;
   switch (type) {
@@ -79,7 +75,19 @@ static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model
   PetscCheck(!(pkset || ppset) || type == NORMAL_LAW_POLY, comm, PETSC_ERR_USER_INPUT, "-contact_poly_k/-contact_poly_p are for -contact_law poly");
   PetscCheck(!(tdset || tfset || fileset) || type == NORMAL_LAW_TABLE, comm, PETSC_ERR_USER_INPUT, "-contact_table_* are for -contact_law table");
   PetscCheck(!pset || type == NORMAL_LAW_POWER, comm, PETSC_ERR_USER_INPUT, "-contact_p is for -contact_law power");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model)
+{
+  PetscReal     *td, *tf;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc2(4096, &td, 4096, &tf));
+  ierr = NormalLawKeys(comm, model, td, tf);
   PetscCall(PetscFree2(td, tf));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -296,6 +296,7 @@ static PetscErrorCode NeighborBin(const Particles *p, const PetscReal L[3], Pets
 {
   PetscFunctionBeginUser;
   nb->nbin = 0;
+  for (PetscInt c = 0; c < nb->ncls; c++) nb->cc[c].start = NULL; /* freed by the caller, also after an error */
   for (PetscInt c = 0; c < nb->ncls; c++) {
     CellClass *cc = &nb->cc[c];
     PetscInt   ncell;
@@ -419,9 +420,12 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   nb.member = ScratchTake(sc, ntot, sizeof(*nb.member));
   nb.surv   = ScratchTake(sc, ntot + 1, sizeof(*nb.surv));
   NeighborBounds(p, L, &nb);
-  PetscCall(NeighborBin(p, L, nl->skin, &nb));
-  PetscCall(NeighborScan(nl, p, L, &nb));
-  for (PetscInt c = 0; c < nb.ncls; c++) PetscCall(PetscFree(nb.cc[c].start));
+  {
+    PetscErrorCode ierr = NeighborBin(p, L, nl->skin, &nb);
+    if (!ierr) ierr = NeighborScan(nl, p, L, &nb); /* an error (coincident centres) frees the bins too */
+    for (PetscInt c = 0; c < nb.ncls; c++) PetscCall(PetscFree(nb.cc[c].start));
+    PetscCall(ierr);
+  }
   PetscCall(NeighborSortPairs(nl, p, ntot, sc)); /* the binning's scratch is free again */
   PetscCall(NeighborBodyClasses(nl, p, ntot));
   PetscCall(NeighborFlags(nl, p, L));
