@@ -301,7 +301,9 @@ PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, Pets
 {
   PetscBool lo_open = (r == RANGE_OPEN_LO || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
   PetscBool hi_open = (r == RANGE_OPEN_HI || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
-  PetscBool ok      = isfinite(v) && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+  /* infinity only where the range reaches it (a time that never comes) */
+  PetscBool finite = isfinite(v) || (v == INFINITY && hi == INFINITY) || (v == -INFINITY && lo == -INFINITY) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool ok     = finite && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
   char      src[PETSC_MAX_PATH_LEN + 64], range[256], bv[32];
 
   PetscFunctionBeginUser;

@@ -10,6 +10,8 @@
   continuing with -restart latest on another rank count ends bitwise where the
   uninterrupted run does;
 - a drifting bed continues bitwise too (the rebuild criterion's drift is kept);
+- so do moving and removed meshes with their contact histories (the lists' build
+  time is kept), walls.csv included;
 - all of that with fixed steps too (the benchmark decks' mode): checkpoints by step
   count, by wall clock (each request taken once) and by signal, and restarts from them;
   steps taken ahead (a fixed step's next first half fused into its second, where
@@ -153,6 +155,31 @@ def test_continue_drift(tmp):
         if not same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))[0]:
             bad.append(s)
     check(not bad, "a drifting bed written on 2 ranks, continued on 3 from steps 300, 700, 1100: final states bitwise identical (differ: %s)" % bad)
+
+
+def test_continue_meshes(tmp):
+    """A vibrating floor mesh and a rotating cube mesh removed mid-run (tests/data/meshes):
+    written on 2 ranks, continued on 3 and 1 before and after the removal, bitwise,
+    walls.csv too."""
+    meshes = os.path.join(os.path.dirname(os.path.abspath(A.deck)), "meshes")
+    opts = ["-steps", "6000", "-insert_count", "300", "-insert_region_lo", "0,0,0.012", "-insert_region_hi", "0.012,0.009,0.05",
+            "-insert_velocity", "0,0,-3", "-thermo_interval", "250",
+            "-mesh0_file", os.path.join(meshes, "floor.stl"), "-mesh0_motion", "vibrate", "-mesh0_amplitude", "0,0,0.0003", "-mesh0_frequency", "40",
+            "-mesh1_file", os.path.join(meshes, "obstacle.stl"), "-mesh1_motion", "rotate", "-mesh1_axis_point", "0.006,0.0045,0",
+            "-mesh1_axis", "0,0,1", "-mesh1_angular_velocity", "20", "-mesh1_remove_time", "0.003"]
+    ref = os.path.join(tmp, "mesh_ref")
+    run(2, "2,1,1", ref, *opts, "-checkpoint_interval_steps", "1000", "-checkpoint_keep", "10")
+    bad = []
+    for s, np_, grid in ((2000, 3, "1,1,3"), (4000, 1, "1,1,1")):
+        d = os.path.join(tmp, "mesh_cont_%d" % s)
+        shutil.copytree(ref, d)
+        os.remove(os.path.join(d, "final.h5"))
+        run(np_, grid, d, *opts, "-restart", os.path.join(d, "checkpoints", "step_%09d.h5" % s))
+        ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
+        walls = open(os.path.join(ref, "walls.csv")).read() == open(os.path.join(d, "walls.csv")).read()
+        if not (ok and walls):
+            bad.append("%d (%s%s)" % (s, why, "" if walls else " walls.csv differs"))
+    check(not bad, "moving meshes written on 2 ranks, continued on 3 from step 2000 and on 1 from step 4000: final states and walls.csv bitwise identical (differ: %s)" % bad)
 
 
 def test_format1(tmp):
@@ -340,6 +367,7 @@ def main():
         test_empty_ranks(tmp)
         test_continue_fixed(tmp)
         test_continue_drift(tmp)
+        test_continue_meshes(tmp)
         test_walltime_cadence(tmp)
         test_signals(tmp)
         test_signals(tmp, FIXED, " fixed steps")

@@ -5,6 +5,7 @@
 #include "engine/setup.h"
 #include "engine/checkpoint.h"
 #include "output/output.h"
+#include "output/flow.h"
 #include "io/options.h"
 #include "io/snapshot.h"
 #include "io/ckptdir.h"
@@ -194,6 +195,7 @@ static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const cha
                                     &mons[(*n)++])); /* signals checkpoint even with no cadence */
   PetscCall(ThermoMonitorCreate(comm, rc->dir, rc->thermo_interval, rc->thermo_period, rc->thermo_screen, &mons[(*n)++]));
   PetscCall(WallsMonitorCreate(rc->dir, rc->thermo_interval, rc->thermo_period, &mons[(*n)++]));
+  PetscCall(FlowMonitorCreate(rc->dir, rc->thermo_interval, rc->thermo_period, &mons[(*n)++]));
   if (rc->snap_steps > 0 || rc->snap_time > 0.0)
     PetscCall(SnapshotMonitorCreate(comm, rc->dir, rc->snap_steps, rc->snap_time, rc->snap_fields, options, tally, &mons[(*n)++]));
   PetscCall(ProgressMonitorCreate(comm, rc->progress_seconds, &rc->lim, &mons[(*n)++]));

@@ -1,13 +1,121 @@
 #include "bodies/insert.h"
 #include "io/options.h"
+#include <math.h>
 
 const char *const InsertionModes[] = {"lattice", "random", "lammps", "InsertionMode", "INSERT_", NULL};
 
+/* P(lo < Z < hi) for a standard normal Z. */
+static PetscReal RadiusNormalMass(PetscReal lo, PetscReal hi)
+{
+  return 0.5 * (erfc(lo / sqrt(2.0)) - erfc(hi / sqrt(2.0)));
+}
+
+#define RADIUS_KEYS_MIN_MASS 0.01 /* as RadiusDistributionDraw's truncated laws need (random.c) */
+
+PetscErrorCode RadiusDistributionSetFromOptions(MPI_Comm comm, const char *prefix, RadiusDistribution *rd, PetscBool *given)
+{
+  static const char *const suffix[] = {"_radius",      "_radius_distribution", "_radius_min",    "_radius_max",
+                                       "_radius_mean", "_radius_sigma",        "_radius_values", "_radius_weights"};
+  char                     key[8][80];
+  PetscInt                 nval = 0, nwt = 0;
+  PetscBool                set[8];
+  PetscReal                r1 = rd->min;
+
+  PetscFunctionBeginUser;
+  for (int k = 0; k < 8; k++) PetscCall(PetscSNPrintf(key[k], sizeof(key[k]), "%s%s", prefix, suffix[k]));
+  PetscCall(OptionsReal(key[0], "one radius for every particle (instead of the radius_* keys)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &r1, &set[0]));
+  PetscCall(OptionsDefaultText(key[0], "none: the radius_* keys"));
+  PetscCall(OptionsEnum(key[1], "radius distribution", RadiusDistributionTypes, (PetscEnum *)&rd->type, &set[1]));
+  PetscCall(OptionsReal(key[2], "smallest radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &rd->min, &set[2]));
+  PetscCall(OptionsReal(key[3], "largest radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &rd->max, &set[3]));
+  PetscCall(OptionsReal(key[4], "mean (normal) or median (lognormal) radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &rd->mean, &set[4]));
+  PetscCall(OptionsReal(key[5], "standard deviation (normal: of r [m]; lognormal: of ln r)", "", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rd->sigma, &set[5]));
+  PetscCall(
+    OptionsRealArray(key[6], "radii of the discrete distribution", "[m]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, rd->values, &nval, &set[6]));
+  PetscCall(OptionsRealArray(key[7], "their weights", "[-]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, rd->weights, &nwt, &set[7]));
+  PetscCall(OptionsDefaultText(key[6], "none"));
+  PetscCall(OptionsDefaultText(key[7], "all 1"));
+  *given = PETSC_FALSE;
+  for (int k = 0; k < 8; k++) *given = *given || set[k] ? PETSC_TRUE : PETSC_FALSE;
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
+  if (set[0]) {
+    PetscCheck(!(set[1] || set[2] || set[3] || set[4] || set[5] || set[6] || set[7]), comm, PETSC_ERR_USER_INPUT,
+               "give either %s (one size) or the %s_* keys (a distribution), not both", key[0], key[0]);
+    rd->type = RADIUS_UNIFORM;
+    rd->min = rd->max = rd->mean = r1;
+  }
+  rd->ndiscrete = set[6] ? nval : 0;
+  PetscCheck(!set[6] || !set[7] || nval == nwt, comm, PETSC_ERR_USER_INPUT, "%s has %" PetscInt_FMT " entries but %s %" PetscInt_FMT, key[6], nval, key[7],
+             nwt);
+  if (set[6] && !set[7])
+    for (PetscInt k = 0; k < nval; k++) rd->weights[k] = 1.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RadiusDistributionCheckKeys(MPI_Comm comm, const char *prefix, const RadiusDistribution *d)
+{
+  const char *pre = prefix;
+
+  PetscFunctionBeginUser;
+  switch (d->type) {
+  case RADIUS_UNIFORM:
+    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT, "%s_radius_min = %g must be a positive radius", pre, (double)d->min);
+    PetscCheck(isfinite(d->max) && d->max >= d->min, comm, PETSC_ERR_USER_INPUT, "%s_radius_max = %g must be finite and at least %s_radius_min = %g", pre,
+               (double)d->max, pre, (double)d->min);
+    break;
+  case RADIUS_NORMAL:
+  case RADIUS_LOGNORMAL: {
+    PetscBool logn = d->type == RADIUS_LOGNORMAL ? PETSC_TRUE : PETSC_FALSE;
+    PetscReal mass;
+    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_min = %g must be a positive radius (the %s law is truncated to [min, max])", pre, (double)d->min, RadiusDistributionTypes[d->type]);
+    PetscCheck(isfinite(d->max) && d->max > d->min, comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_max = %g must be finite and above %s_radius_min = %g (the %s law is truncated to [min, max])", pre, (double)d->max, pre,
+               (double)d->min, RadiusDistributionTypes[d->type]);
+    PetscCheck(isfinite(d->mean) && d->mean > 0, comm, PETSC_ERR_USER_INPUT, "%s_radius_mean = %g must be positive (%s)", pre, (double)d->mean,
+               logn ? "the median radius of the lognormal law" : "the mean radius of the normal law");
+    PetscCheck(isfinite(d->sigma) && d->sigma > 0, comm, PETSC_ERR_USER_INPUT, "%s_radius_sigma = %g must be positive (%s)", pre, (double)d->sigma,
+               logn ? "the standard deviation of ln r" : "the standard deviation of r");
+    if (logn) mass = RadiusNormalMass((log(d->min) - log(d->mean)) / d->sigma, (log(d->max) - log(d->mean)) / d->sigma);
+    else mass = RadiusNormalMass((d->min - d->mean) / d->sigma, (d->max - d->mean) / d->sigma);
+    PetscCheck(mass >= RADIUS_KEYS_MIN_MASS, comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_min = %g and %s_radius_max = %g keep only %.3g%% of the %s law with %s_radius_mean = %g, %s_radius_sigma = %g: at least %g%% is "
+               "needed",
+               pre, (double)d->min, pre, (double)d->max, (double)(100 * mass), RadiusDistributionTypes[d->type], pre, (double)d->mean, pre, (double)d->sigma,
+               100 * RADIUS_KEYS_MIN_MASS);
+  } break;
+  case RADIUS_DISCRETE: {
+    PetscReal sum = 0;
+    PetscCheck(d->ndiscrete >= 1 && d->ndiscrete <= 16, comm, PETSC_ERR_USER_INPUT, "%s_radius_values has %" PetscInt_FMT " radii: 1 to 16 are allowed", pre,
+               d->ndiscrete);
+    for (PetscInt i = 0; i < d->ndiscrete; i++) {
+      PetscCheck(isfinite(d->values[i]) && d->values[i] > 0, comm, PETSC_ERR_USER_INPUT,
+                 "%s_radius_values entry %" PetscInt_FMT " = %g must be a positive radius", pre, i + 1, (double)d->values[i]);
+      PetscCheck(isfinite(d->weights[i]) && d->weights[i] >= 0, comm, PETSC_ERR_USER_INPUT,
+                 "%s_radius_weights entry %" PetscInt_FMT " = %g must be a non-negative weight", pre, i + 1, (double)d->weights[i]);
+      sum += d->weights[i];
+    }
+    PetscCheck(sum > 0 && isfinite(sum), comm, PETSC_ERR_USER_INPUT, "%s_radius_weights must have a positive, finite sum (got %g)", pre, (double)sum);
+  } break;
+  default:
+    SETERRQ(comm, PETSC_ERR_USER_INPUT, "unknown radius distribution type %d", (int)d->type);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal RadiusDistributionMin(const RadiusDistribution *d)
+{
+  PetscReal m = PETSC_MAX_REAL;
+  if (d->type != RADIUS_DISCRETE) return d->min;
+  for (PetscInt i = 0; i < d->ndiscrete; i++)
+    if (d->weights[i] > 0 && d->values[i] < m) m = d->values[i];
+  return m;
+}
+
 PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
 {
-  PetscInt  n, nval = 0, nwt = 0;
-  PetscBool vset, wset, r1set, dset[5];
-  PetscReal r1 = 1e-3;
+  PetscInt  n;
+  PetscBool set[9];
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(ins, sizeof(*ins)));
@@ -18,55 +126,32 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   PetscCall(OptionsSection("Insertion"));
   PetscCall(OptionsEnum("-insert_mode",
                         "lattice: a jittered lattice fill of a region; random: a random non-overlapping fill; lammps: an atom_style sphere data file",
-                        InsertionModes, (PetscEnum *)&ins->mode, NULL));
+                        InsertionModes, (PetscEnum *)&ins->mode, &set[0]));
   PetscCall(OptionsInt64("-insert_count", "number of particles (lattice, random)", 0, PETSC_MAX_INT, &ins->count, &ins->count_set));
-  PetscCall(OptionsInt64("-insert_seed", "random seed", PETSC_MIN_INT, PETSC_MAX_INT, &ins->seed, NULL));
+  PetscCall(OptionsDefaultText("-insert_count", "required with mode lattice or random"));
+  PetscCall(OptionsInt64("-insert_seed", "random seed", PETSC_MIN_INT, PETSC_MAX_INT, &ins->seed, &set[1]));
   PetscCall(OptionsRealArray("-insert_region_lo", "lower corner of the fill region (default the domain)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
                              RANGE_CLOSED, ins->rlo, &n, &ins->lo_set));
   PetscCall(OptionsRealArray("-insert_region_hi", "upper corner of the fill region (default the domain)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
                              RANGE_CLOSED, ins->rhi, &n, &ins->hi_set));
-  PetscCall(OptionsReal("-insert_spacing", "lattice pitch in largest diameters", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->factor, NULL));
-  PetscCall(OptionsRealArray("-insert_velocity", "initial velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->v0, &n, NULL));
-  PetscCall(
-    OptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->vrand, NULL));
-  PetscCall(OptionsReal("-insert_radius", "one radius for every particle (instead of the radius_* keys)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &r1, &r1set));
-  PetscCall(OptionsDefaultText("-insert_radius", "none: the radius_* keys"));
-  PetscCall(OptionsDefaultText("-insert_count", "required with mode lattice or random"));
-  PetscCall(OptionsEnum("-insert_radius_distribution", "radius distribution", RadiusDistributionTypes, (PetscEnum *)&ins->rd.type, &dset[0]));
-  PetscCall(OptionsReal("-insert_radius_min", "smallest radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ins->rd.min, &dset[1]));
-  PetscCall(OptionsReal("-insert_radius_max", "largest radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ins->rd.max, &dset[2]));
-  PetscCall(OptionsReal("-insert_radius_mean", "mean (normal) or median (lognormal) radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ins->rd.mean,
-                        &dset[3]));
-  PetscCall(OptionsReal("-insert_radius_sigma", "standard deviation (normal: of r [m]; lognormal: of ln r)", "", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &ins->rd.sigma, &dset[4]));
-  PetscCall(OptionsRealArray("-insert_radius_values", "radii of the discrete distribution", "[m]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED,
-                             ins->rd.values, &nval, &vset));
-  PetscCall(
-    OptionsRealArray("-insert_radius_weights", "their weights", "[-]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->rd.weights, &nwt, &wset));
-  PetscCall(OptionsInt("-insert_type", "particle type of the lattice and random fills", 0, LOCAL_INT_MAX, &ins->type, NULL)); /* stored in 32 bits */
+  PetscCall(OptionsReal("-insert_spacing", "lattice pitch in largest diameters", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->factor, &set[2]));
+  PetscCall(OptionsRealArray("-insert_velocity", "initial velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->v0, &n, &set[3]));
+  PetscCall(OptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->vrand,
+                        &set[4]));
+  PetscCall(RadiusDistributionSetFromOptions(comm, "-insert", &ins->rd, &set[5]));
+  PetscCall(OptionsInt("-insert_type", "particle type of the lattice and random fills", 0, LOCAL_INT_MAX, &ins->type, &set[6])); /* stored in 32 bits */
   PetscCall(OptionsPath("-insert_file", "LAMMPS atom_style sphere data file (lammps); relative in a deck: to the deck's folder", ins->file, sizeof(ins->file),
                         &ins->file_set));
-  PetscCall(OptionsInt("-insert_frozen_type", "LAMMPS atom type that does not move (a chute's base)", PETSC_MIN_INT, PETSC_MAX_INT, &ins->frozen_type, NULL));
+  PetscCall(
+    OptionsInt("-insert_frozen_type", "LAMMPS atom type that does not move (a chute's base)", PETSC_MIN_INT, PETSC_MAX_INT, &ins->frozen_type, &set[7]));
   PetscCall(OptionsDefaultText("-insert_region_lo", "the domain's"));
   PetscCall(OptionsDefaultText("-insert_region_hi", "the domain's"));
-  PetscCall(OptionsDefaultText("-insert_radius_values", "none"));
-  PetscCall(OptionsDefaultText("-insert_radius_weights", "all 1"));
   PetscCall(OptionsDefaultText("-insert_frozen_type", "none"));
   PetscCall(OptionsReal("-insert_overlap_max",
                         "largest overlap of two particles of a data file, over the smaller radius; more is refused (raise it to accept a packed state)", "[-]",
-                        0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->overlap_max, NULL));
-  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
-  if (r1set) {
-    PetscCheck(!(dset[0] || dset[1] || dset[2] || dset[3] || dset[4] || vset || wset), comm, PETSC_ERR_USER_INPUT,
-               "give either -insert_radius (one size) or the -insert_radius_* keys (a distribution), not both");
-    ins->rd.type = RADIUS_UNIFORM;
-    ins->rd.min = ins->rd.max = ins->rd.mean = r1;
-  }
-  ins->rd.ndiscrete = vset ? nval : 0;
-  PetscCheck(!vset || !wset || nval == nwt, comm, PETSC_ERR_USER_INPUT,
-             "-insert_radius_values has %" PetscInt_FMT " entries but -insert_radius_weights %" PetscInt_FMT, nval, nwt);
-  if (vset && !wset)
-    for (PetscInt k = 0; k < nval; k++) ins->rd.weights[k] = 1.0;
+                        0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->overlap_max, &set[8]));
+  ins->given = ins->count_set || ins->lo_set || ins->hi_set || ins->file_set ? PETSC_TRUE : PETSC_FALSE;
+  for (int k = 0; k < 9; k++) ins->given = ins->given || set[k] ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -233,7 +318,7 @@ PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const Grid *g
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(ins->count_set, comm, PETSC_ERR_USER_INPUT, "-insert_mode %s needs -insert_count", InsertionModes[ins->mode]);
-  PetscCall(RadiusDistributionCheck(comm, &ins->rd));
+  PetscCall(RadiusDistributionCheckKeys(comm, "-insert", &ins->rd));
   for (int a = 0; a < 3; a++) {
     rlo[a] = ins->lo_set ? ins->rlo[a] : g->lo[a];
     rhi[a] = ins->hi_set ? ins->rhi[a] : g->hi[a];

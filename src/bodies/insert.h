@@ -30,7 +30,17 @@ typedef struct {
   PetscInt           type, frozen_type;
   PetscReal          overlap_max; /* a data file's largest overlap accepted, over the smaller radius */
   char               file[PETSC_MAX_PATH_LEN];
+  PetscBool          given; /* some insert_* key was given (a deck filled by its streams alone has none) */
 } Insertion;
+
+/* A radius distribution's keys <prefix>_radius (one size) or
+ * <prefix>_radius_distribution, _min, _max, _mean, _sigma, _values,
+ * _weights (prefix "-insert", "-stream0"); given: any of them was. */
+PETSC_EXTERN PetscErrorCode RadiusDistributionSetFromOptions(MPI_Comm, const char *prefix, RadiusDistribution *, PetscBool *given);
+/* RadiusDistributionCheck's checks, the errors naming prefix's keys. */
+PETSC_EXTERN PetscErrorCode RadiusDistributionCheckKeys(MPI_Comm, const char *prefix, const RadiusDistribution *);
+/* The smallest radius it can draw. */
+PETSC_EXTERN PetscReal RadiusDistributionMin(const RadiusDistribution *);
 
 /* The insert_* keys, each checked on its own (the region against the domain later). */
 PETSC_EXTERN PetscErrorCode InsertionSetFromOptions(MPI_Comm, Insertion *);

@@ -48,4 +48,75 @@ PETSC_EXTERN PetscErrorCode CheckpointWrite(Engine *, const char *path, const ch
  * resumes the engine (EngineResume). */
 PETSC_EXTERN PetscErrorCode CheckpointRead(Engine *, const char *path);
 
+/* ---- between checkpoint.c (writing, loading) and checkpoint_check.c
+ * (reading and checking); not for other callers -------------------------- */
+#include "io/h5file.h"
+
+/* Format 2 keys each history record by (owner, kind, partner); format 1 had
+ * no kind, a wall's partner being -1 - w: read alike. */
+#define CHECKPOINT_FORMAT   "hdem checkpoint 2"
+#define CHECKPOINT_FORMAT_1 "hdem checkpoint 1"
+
+/* The streams' and outflows' counters (checkpoint_flow.c): removed, the
+ * particles the outflows took in all; read on every rank whole. */
+PETSC_INTERN PetscErrorCode CheckpointWriteFlow(H5File, Engine *, PetscInt64 *removed);
+PETSC_INTERN PetscErrorCode CheckpointReadFlow(H5File, Engine *);
+
+static inline H5FileType CkptType(FieldType t)
+{
+  return t == FIELD_INT64 ? H5FILE_INT64 : t == FIELD_INT32 ? H5FILE_INT32 : H5FILE_REAL;
+}
+
+static inline size_t CkptTypeSize(FieldType t)
+{
+  return t == FIELD_INT64 ? sizeof(PetscInt64) : t == FIELD_INT32 ? sizeof(int32_t) : sizeof(PetscReal);
+}
+
+/* The real attributes of / by name, and the engine's members they are. */
+PETSC_INTERN const char *const CkptRealName[10];
+PETSC_INTERN void              CkptReals(Engine *, PetscReal *v[16]);
+
+/* One dataset of the checkpoint: its shape, this rank's rows of it as read
+ * (raw, of its type), its checksum. */
+typedef struct {
+  char       name[64]; /* particles/<field>, history/<name>, walls/<name> */
+  FieldType  type;
+  PetscInt   ncomp, field; /* field: the particle store's, or -1 */
+  PetscInt64 N, off;       /* its rows, this rank's first */
+  PetscInt   n;            /* this rank's rows (all N when replicated) */
+  PetscBool  replicated, has_sum;
+  uint64_t   stored, sum;
+  char      *raw;
+} CkptSet;
+
+#define CKPT_SETS_MAX 64
+typedef struct {
+  CkptSet   s[CKPT_SETS_MAX];
+  PetscInt  n, particles, history; /* where each group starts (walls first) */
+  PetscBool format1;
+} CkptSets;
+
+/* Element (i, c) of this rank's rows of d, as a real (exact for the integers kept). */
+static inline PetscReal CkptReal(const CkptSet *d, PetscInt i, PetscInt c)
+{
+  size_t k = (size_t)i * (size_t)d->ncomp + (size_t)c;
+  return d->type == FIELD_INT64 ? (PetscReal)((const PetscInt64 *)d->raw)[k]
+       : d->type == FIELD_INT32 ? (PetscReal)((const int32_t *)d->raw)[k]
+                                : ((const PetscReal *)d->raw)[k];
+}
+
+#define CKPT_MSG_LEN 1024
+/* Collective, on f opened by every rank: the attributes of / into e's
+ * time-loop state (*N particles; *format1: a format 1 file), checked.  One
+ * that cannot be read (no format, another format, one missing) is an error
+ * on every rank; a value at fault sets *failed, msg saying it alike on
+ * every rank. */
+PETSC_INTERN PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscBool *format1, PetscBool *failed, char msg[CKPT_MSG_LEN]);
+/* Collective, after CkptReadAttributes: this rank's rows of every dataset
+ * into ss (CkptSetsDestroy frees them), shapes, values, checksums and ids
+ * checked, each stage agreed by all ranks; *failed and msg as above.  Other
+ * errors (HDF5, memory) are this rank's: the caller abandons the file. */
+PETSC_INTERN PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscBool format1, CkptSets *ss, PetscBool *failed, char msg[CKPT_MSG_LEN]);
+PETSC_INTERN PetscErrorCode CkptSetsDestroy(CkptSets *);
+
 #endif

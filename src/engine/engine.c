@@ -3,6 +3,7 @@
 #include <string.h>
 #include "bodies/integrator.h"
 #include "engine/forces.h"
+#include "engine/flow.h"
 #include "interact/sphere_sphere.h"
 #include "interact/sphere_plane.h"
 #include "interact/sphere_mesh.h"
@@ -141,6 +142,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(EngineGather(e));
   PetscCall(EngineScratchFromHistories(e));
   PetscCall(PetscLogEventEnd(e->ev_gather, 0, 0, 0, 0));
+  if (e->flow.on) PetscCall(EngineFlowRebuild(e)); /* after the gather: the lists' indices are spent; the migration takes new particles on */
   PetscCall(PetscLogEventBegin(e->ev_migrate, 0, 0, 0, 0));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p.st, &e->hs, &e->scratch, &nlost));
   e->lost += nlost; /* the records come back sorted by owner, as the attach reads them */
@@ -237,8 +239,9 @@ static PetscBool EngineWallsOutrun(const Engine *e, PetscInt bits)
 static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
 {
   PetscReal local_bound = bound;
-  PetscReal                 v[10]  = {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1],
-                                      hi[2]}; /* owned + lost here == all */
+  PetscReal v[10] =
+    {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost + e->flow.state.removed_local), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1],
+     hi[2]}; /* owned + lost + removed here == all */
   static const CollectiveOp op[10] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN,
                                       COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX};
 
@@ -258,11 +261,12 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   /* the drift of the next criterion: the ranges' midpoint (no particle anywhere: none) */
   for (int a = 0; a < 3; a++) e->drift[a] = v[4 + a] <= v[7 + a] ? 0.5 * (v[4 + a] + v[7 + a]) + 0.0 : 0.0;
   PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB,
-             "step %" PetscInt64_FMT ": %" PetscInt64_FMT " particles (with those lost through walls) where there were %" PetscInt64_FMT
+             "step %" PetscInt64_FMT ": %" PetscInt64_FMT " particles (with those lost through walls or removed by outflows) where there were %" PetscInt64_FMT
              ": particles vanished or were duplicated",
              e->step, (PetscInt64)v[2], e->nglobal);
   e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
   if (!e->rebuild_next && EngineWallsOutrun(e, bits)) e->rebuild_next = PETSC_TRUE;
+  PetscCall(EngineFlowDue(e)); /* a stream due: a rebuild, a shorter step */
   PetscCall(EngineHealthStep(e, bits, local_bound, e->bound_who, e->bound_kinematic));
   if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
     PetscCall(PetscPrintf(e->grid.comm,
@@ -328,6 +332,7 @@ PetscErrorCode EngineSetUp(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(EngineCreateParts(e));
+  PetscCall(EngineFlowSetUp(e, PETSC_TRUE));
   {
     PetscReal cnt = (PetscReal)n;
     PetscCall(CollectiveSumAll(e->grid.comm, &cnt, 1));
@@ -366,6 +371,7 @@ PetscErrorCode EngineResume(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(EngineCreateParts(e));
+  PetscCall(EngineFlowSetUp(e, PETSC_FALSE));
   PetscCall(EngineStepFloor(e));
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(ParticlesSortOwned(p)); /* id order, as EngineRebuild keeps it (results do not depend on it) */
@@ -376,10 +382,14 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscArraycpy(p->wp, p->w, 3 * p->n));
   PetscCall(RecordStoreSort(&e->hs, &e->scratch));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &p->st));
-  PetscCall(EngineBuildLists(e));
-  PetscCall(EngineAttach(e));                  /* as EngineRebuild */
-  PetscCall(PetscArraycpy(p->x, x, 3 * p->n)); /* owned indices are untouched by the borders */
-  PetscCall(PetscFree(x));
+  PlanesMove(&e->planes, e->t_build); /* the walls where the lists were made */
+  {
+    PetscErrorCode ierr = EngineBuildLists(e);
+    if (!ierr) ierr = EngineAttach(e);           /* as EngineRebuild */
+    PetscCall(PetscArraycpy(p->x, x, 3 * p->n)); /* owned indices are untouched by the borders */
+    PetscCall(PetscFree(x));
+    PetscCall(ierr);
+  }
   PetscCall(PetscLogStagePop());
   PetscCall(PetscLogStagePush(e->stage_comm));
   PetscCall(ExchangeForward(&e->grid, &e->ex, &p->st, PETSC_TRUE));

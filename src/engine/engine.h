@@ -12,6 +12,7 @@
 #include "interact/history.h"
 #include "geometry/planes.h"
 #include "geometry/mesh.h"
+#include "engine/flowstate.h"
 
 #define ENGINE_MAX_INTERACTIONS 8
 
@@ -98,6 +99,7 @@ typedef struct {
   Scratch        scratch;                   /* shared by the phases of a list rebuild */
   PetscLogStage  stage_neigh, stage_comm, stage_force, stage_integrate;
   PetscLogEvent  ev_gather, ev_migrate, ev_borders, ev_build, ev_attach; /* the rebuild's phases in -log_view */
+  Flow           flow; /* streams and outflows (engine/flow.h); flow.state is what a checkpoint keeps of them */
 } Engine;
 
 /* What the interactions see of the engine (interaction.h). */

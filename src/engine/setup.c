@@ -6,6 +6,7 @@
 #include "engine/setup.h"
 #include "contact/contact_options.h"
 #include "bodies/insert.h"
+#include "engine/flow.h"
 #include "io/options.h"
 #include "decomp/collective.h"
 
@@ -43,10 +44,13 @@ static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, DomainKeys *dk)
 
 /* The extent the particles will occupy, for the shape of the process grid:
  * the LAMMPS file's particles (read once, kept for the insertion) or the fill
- * region, and the whole length of periodic axes (a flow crosses them).
- * Particles pile up along gravity: a cut across it leaves the upper ranks
- * empty, so that axis counts as SETUP_GRAVITY_SHRINK times shorter. */
-static PetscErrorCode DomainOccupied(MPI_Comm comm, const DomainKeys *dk, const Insertion *ins, const PetscReal g[3], LammpsData *d, PetscReal len[3])
+ * region, with the streams' boxes (alone when there is no fill), and the
+ * whole length of periodic axes (a flow crosses them).  Particles pile up
+ * along gravity: a cut across it leaves the upper ranks empty, so that axis
+ * counts as SETUP_GRAVITY_SHRINK times shorter; streams' particles fall
+ * the axis's whole length. */
+static PetscErrorCode DomainOccupied(MPI_Comm comm, const DomainKeys *dk, const Insertion *ins, PetscBool fill, const Streams *ss, const PetscReal g[3],
+                                     LammpsData *d, PetscReal len[3])
 {
   PetscReal olo[3], ohi[3];
   PetscInt  ag = 0;
@@ -64,12 +68,19 @@ static PetscErrorCode DomainOccupied(MPI_Comm comm, const DomainKeys *dk, const 
   } else if (ins->mode == INSERTION_LAMMPS) { /* no file: said where the particles are inserted */
     for (int a = 0; a < 3; a++) olo[a] = dk->lo[a], ohi[a] = dk->hi[a];
   }
+  for (int a = 1; a < 3; a++)
+    if (PetscAbsReal(g[a]) > PetscAbsReal(g[ag])) ag = a;
+  if (ss->n) {
+    if (!fill)
+      for (int a = 0; a < 3; a++) olo[a] = PETSC_MAX_REAL, ohi[a] = -PETSC_MAX_REAL;
+    for (PetscInt k = 0; k < STREAMS_MAX; k++)
+      for (int a = 0; a < 3 && ss->s[k].on; a++) olo[a] = PetscMin(olo[a], ss->s[k].lo[a]), ohi[a] = PetscMax(ohi[a], ss->s[k].hi[a]);
+    if (g[ag] != 0.0) olo[ag] = dk->lo[ag], ohi[ag] = dk->hi[ag];
+  }
   for (int a = 0; a < 3; a++) {
     PetscReal l = PetscMin(ohi[a], dk->hi[a]) - PetscMax(olo[a], dk->lo[a]);
     len[a]      = dk->periodic[a] || !(l > 0.0) ? dk->hi[a] - dk->lo[a] : l;
   }
-  for (int a = 1; a < 3; a++)
-    if (PetscAbsReal(g[a]) > PetscAbsReal(g[ag])) ag = a;
   if (g[ag] != 0.0 && !dk->periodic[ag]) len[ag] /= SETUP_GRAVITY_SHRINK;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -95,7 +106,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
 {
   PetscInt   n;
   PetscReal  skin = 0.0;
-  PetscBool  skinset;
+  PetscBool  skinset, fill;
   DomainKeys dk;
   Insertion  ins;
   LammpsData data; /* a LAMMPS file read to shape the grid, then inserted */
@@ -113,6 +124,8 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(OptionsReal("-neighbor_skin", "Verlet skin (default 0.1 of the largest diameter)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &skin, &skinset));
   PetscCall(OptionsDefaultText("-neighbor_skin", "0.1 of the largest diameter"));
   PetscCall(InsertionSetFromOptions(comm, &ins));
+  PetscCall(FlowSetFromOptions(comm, &e->flow));
+  fill = ins.given || !e->flow.streams.n ? PETSC_TRUE : PETSC_FALSE; /* a deck may start empty and be filled by its streams */
   if (OptionsCollecting()) {
     PetscCall(PlanesSetFromOptions(comm, NULL, dk.faces, &e->planes));
     PetscCall(MeshesSetFromOptions(comm, &e->meshes));
@@ -121,12 +134,13 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   if (insert && (!dk.grid[0] || !dk.grid[1] || !dk.grid[2])) { /* shaped by where the particles are, not the box */
     PetscReal   len[3];
     PetscMPIInt size, dims[3];
-    PetscCall(DomainOccupied(comm, &dk, &ins, e->gravity, &data, len));
+    PetscCall(DomainOccupied(comm, &dk, &ins, fill, &e->flow.streams, e->gravity, &data, len));
     PetscCall(CollectiveRank(comm, NULL, &size));
     PetscCall(GridChooseDims(size, len, dk.grid, dims));
     for (int a = 0; a < 3; a++) dk.grid[a] = dims[a];
   }
   PetscCall(GridCreate(comm, dk.lo, dk.hi, dk.periodic, dk.grid, &e->grid));
+  PetscCall(FlowCheckDomain(comm, &e->flow, dk.lo, dk.hi));
   PetscCall(PlanesSetFromOptions(comm, &e->grid, dk.faces, &e->planes));
   PetscCall(MeshesSetFromOptions(comm, &e->meshes));
   PetscCall(ParticlesCreate(&e->p));
@@ -134,14 +148,14 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
     PetscCall(LammpsDataDestroy(&data));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(InsertionApply(comm, &ins, &e->grid, e->model.material.density, &data, &e->p, &e->rmax));
+  if (fill) PetscCall(InsertionApply(comm, &ins, &e->grid, e->model.material.density, &data, &e->p, &e->rmax));
   PetscCall(LammpsDataDestroy(&data));
   {
     PetscReal r = e->rmax;
     PetscCall(CollectiveMaxAll(comm, &r, 1));
-    e->rmax = r;
+    e->rmax = PetscMax(r, FlowRadiusMax(&e->flow)); /* the skin, ghost cutoff and bins hold for every particle a stream may make */
   }
-  PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT, "no particles were inserted (insert_*)");
+  PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT, "no particles were inserted (insert_*) and no stream makes any (stream0_*)");
   e->overlap_start_check = ins.mode == INSERTION_LAMMPS ? PETSC_TRUE : PETSC_FALSE; /* the fills do not overlap by construction */
   e->overlap_start_max   = ins.overlap_max;
   e->skin = skinset ? skin : 0.2 * e->rmax;

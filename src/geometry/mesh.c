@@ -126,6 +126,11 @@ void MeshContactsSelect(const Mesh *m, const PetscInt *cand, PetscInt nc, const 
       if (!placed) pick[n++] = k;
     }
   }
+  for (PetscInt a = 1; a < n; a++) { /* in surface order: the order histories come back in after a rebuild */
+    PetscInt k = pick[a], b = a;
+    while (b > 0 && m->surface[cand[pick[b - 1]]] > m->surface[cand[k]]) pick[b] = pick[b - 1], b--;
+    pick[b] = k;
+  }
   *npick = n;
 }
 

@@ -85,7 +85,7 @@ PETSC_EXTERN void MeshClosest(const Mesh *, PetscInt k, const PetscReal x[3], Me
  *     surface in many triangles gives one contact.
  * So a convex edge or vertex gives one contact, a concave corner one per
  * face, a triangulated plane the analytic plane's.  Out: pick[0 .. npick),
- * the contacts' candidate positions in candidate order; near[0 .. nnear),
+ * the contacts' candidate positions in the order of their surfaces; near[0 .. nnear),
  * each surface's nearest candidate, touching or not.  f, pick and near
  * hold nc entries.  Decided from the candidates alone, in their order: the
  * same on every rank. */

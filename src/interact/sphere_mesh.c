@@ -7,7 +7,6 @@
  * in index order, so on every rank alike; histories are keyed by (particle, mesh, surface). */
 #include "interact/sphere_mesh.h"
 
-#define MESH_PARTNER_SHIFT 40 /* a history's partner: the mesh's deck number above the surface */
 
 static inline PetscReal Dot3(const PetscReal *a, const PetscReal *b)
 {
@@ -288,7 +287,7 @@ static PetscErrorCode MeshGather(Interaction it, const InteractionContext *ctx, 
   for (PetscInt k = 0; k < sm->ngroup; k++) {
     const MeshGroup *g = &sm->group[k];
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
-      RecordKey key = {ctx->p->id[g->i], HISTORY_KIND_MESH, (PetscInt64)MeshDeckNumber(&sm->meshes->m[g->mesh]) << MESH_PARTNER_SHIFT | con[e].surface};
+      RecordKey key = {ctx->p->id[g->i], HISTORY_KIND_MESH, (PetscInt64)MeshDeckNumber(&sm->meshes->m[g->mesh]) << HISTORY_MESH_SHIFT | con[e].surface};
       PetscCall(RecordStoreAdd(s, &key, &sm->hs.h[con[e].slot]));
     }
   }
@@ -310,9 +309,9 @@ static PetscErrorCode MeshAttach(Interaction it, const InteractionContext *ctx, 
     for (PetscInt r = RecordStoreFirst(s, owner); r >= 0 && r < s->n; r++) {
       RecordKey key = RecordStoreKey(s, r);
       if (key.owner != owner) break;
-      if (key.kind != HISTORY_KIND_MESH || key.partner >> MESH_PARTNER_SHIFT != mesh) continue;
+      if (key.kind != HISTORY_KIND_MESH || key.partner >> HISTORY_MESH_SHIFT != mesh) continue;
       PetscCall(MeshContactReserve(sm, sm->cur, n + 1));
-      sm->con[sm->cur][n].surface = (PetscInt)(key.partner & (((PetscInt64)1 << MESH_PARTNER_SHIFT) - 1));
+      sm->con[sm->cur][n].surface = (PetscInt)(key.partner & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1));
       sm->con[sm->cur][n].d = sm->con[sm->cur][n].U = 0.0;
       PetscCall(HistorySlotsNew(&sm->hs, &sm->con[sm->cur][n].slot));
       sm->hs.h[sm->con[sm->cur][n].slot] = *(const ContactHistory *)RecordStorePayload(s, r);

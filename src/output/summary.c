@@ -4,6 +4,7 @@
 #include "io/json.h"
 #include "io/options.h"
 #include "decomp/collective.h"
+#include "engine/flow.h"
 #include <sys/resource.h>
 
 typedef struct {
@@ -17,11 +18,18 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
   Summary      *su = (Summary *)m->data;
   PetscMPIInt   rank, size;
   PetscReal     lost = (PetscReal)e->lost, *mem = NULL, *owned = NULL, *busy = NULL, rss;
+  PetscInt64    inserted, removed;
+  FlowState    *flow;
   struct rusage ru;
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(e->grid.comm, &rank, &size));
   PetscCall(CollectiveSumAll(e->grid.comm, &lost, 1));
+  PetscCall(PetscMalloc1(1, &flow));
+  PetscCall(FlowStateTotals(e, flow));
+  inserted = FlowInsertedAll(&e->flow, flow);
+  removed  = FlowRemovedAll(&e->flow, flow);
+  PetscCall(PetscFree(flow));
   getrusage(RUSAGE_SELF, &ru);
   rss = (PetscReal)ru.ru_maxrss * 1024.0;
   if (rank == 0) PetscCall(PetscMalloc3(size, &mem, size, &owned, size, &busy));
@@ -32,13 +40,13 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
     char       path[PETSC_MAX_PATH_LEN + 16];
     AtomicFile af;
     JsonWriter w;
-    PetscReal  n = (PetscReal)(e->nglobal - (PetscInt64)lost);
+    PetscReal  n = (PetscReal)(e->nglobal - (PetscInt64)lost - removed);
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/summary.json", su->dir));
     PetscCall(AtomicFileOpen(path, &af));
     JsonBegin(&w, af.fp);
     JsonString(&w, "hdem_version", HDEM_VERSION);
     JsonString(&w, "deck", OptionsDeck());
-    JsonInt(&w, "particles", e->nglobal - (PetscInt64)lost);
+    JsonInt(&w, "particles", e->nglobal - (PetscInt64)lost - removed);
     JsonInt(&w, "ranks", size);
     JsonString(&w, "status", end->failed ? "failed" : end->stopped ? "stopped_by_signal" : "completed");
     if (end->failed) JsonString(&w, "reason", e->fault.reason);
@@ -52,6 +60,8 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
     JsonReal(&w, "dt_mean", e->step ? e->dt_sum / (PetscReal)e->step : 0.0);
     JsonInt(&w, "rebuilds", e->rebuilds);
     JsonInt(&w, "lost_particles", (PetscInt64)lost);
+    JsonInt(&w, "inserted", inserted); /* by the streams */
+    JsonInt(&w, "removed", removed);   /* by the outflows */
     JsonString(&w, "balance_mode", BalanceModes[e->balance_mode]);
     JsonInt(&w, "balance_moves", e->balance_moves);
     JsonReal(&w, "imbalance", e->imbalance);

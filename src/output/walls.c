@@ -3,10 +3,11 @@
  * Each rank sums its contacts exactly (decomp/exactsum.h) and one integer
  * reduction adds the ranks', so a row is the same bits on any rank count.
  * The torque is about a rotating wall's axis point, else about a plane's
- * point or a mesh's centroid where the wall is at the row's time. */
+ * point or a mesh's centroid where the wall is at the row's time.  Rows
+ * come at flow.csv's cadence (flow_interval_steps, else the thermo's). */
 #include "output/output.h"
+#include "output/flow.h"
 #include "io/csvlog.h"
-#include <math.h>
 #include <string.h>
 
 typedef struct {
@@ -54,11 +55,9 @@ static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
 static PetscBool WallsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
 {
   Walls *wl = (Walls *)m->data;
-  (void)e, (void)req, (void)elapsed;
+  (void)req, (void)elapsed;
   if (!wl->nw) return PETSC_FALSE;
-  if (wl->interval > 0 && step % wl->interval == 0) return PETSC_TRUE;
-  if (wl->period > 0.0 && floor(t / wl->period) > floor(t_prev / wl->period)) return PETSC_TRUE;
-  return PETSC_FALSE;
+  return FlowRowDue(FlowSettingsOf(e), wl->interval, wl->period, step, t_prev, t);
 }
 
 static PetscErrorCode WallsWrite(Monitor m, Engine *e, PetscInt req, PetscLogDouble elapsed)

@@ -1,0 +1,612 @@
+/* Reading a checkpoint's attributes and datasets and checking all of it
+ * before any of it is used (checkpoint.h says what is checked). */
+#include "engine/checkpoint.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+#include "decomp/collective.h"
+
+/* A checkpoint is checked as a deck is, before anything of it is used: its
+ * attributes, the datasets' shapes, every value, the datasets' checksums
+ * (io/h5file.h), the ids' uniqueness and the records' owners.  What is wrong is a
+ * CkptFault, the first on this rank by (check, row): the checks are numbered
+ * alike on every rank, rows are the file's.  CkptAgree finds the first over
+ * all ranks and gives every rank its message, which they then raise
+ * together on the communicator: said once, and every rank stops cleanly,
+ * before any step and before anything is written. */
+#define CKPT_NONE ((PetscInt64)1 << 19)
+#define CKPT_ROWS 8589934592.0 /* 2^33: (check, row) as one real below 2^53 */
+
+enum { /* the checks' order: the first group that fails is the one said */
+  CKPT_CHECK_STATE    = 0,
+  CKPT_CHECK_SHAPE    = 100,
+  CKPT_CHECK_HASSUM   = 200,
+  CKPT_CHECK_VALUE    = 300, /* a bad value says where: before its dataset's checksum */
+  CKPT_CHECK_CHECKSUM = 400,
+  CKPT_CHECK_IDS      = 500
+};
+
+typedef struct {
+  PetscInt64 check, row; /* row -1: not about a row */
+  char       msg[CKPT_MSG_LEN];
+} CkptFault;
+
+static PetscErrorCode CkptFail(H5File f, CkptFault *ft, PetscInt64 check, PetscInt64 row, const char *fmt, ...)
+{
+  va_list        ap;
+  size_t         len;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  if (check > ft->check || (check == ft->check && row >= ft->row)) PetscFunctionReturn(PETSC_SUCCESS);
+  ft->check = check, ft->row = row;
+  PetscCall(PetscSNPrintf(ft->msg, sizeof(ft->msg), "checkpoint %s: ", H5FilePath(f)));
+  PetscCall(PetscStrlen(ft->msg, &len));
+  va_start(ap, fmt);
+  ierr = PetscVSNPrintf(ft->msg + len, sizeof(ft->msg) - len, fmt, NULL, ap);
+  va_end(ap);
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: *failed if any rank has a fault; then every rank's ft is the
+ * first one (the lowest rank's of equals, for checks of replicated data):
+ * its check, its row and its message. */
+static PetscErrorCode CkptAgree(MPI_Comm comm, CkptFault *ft, PetscBool *failed)
+{
+  PetscReal   key = (PetscReal)ft->check * CKPT_ROWS + (PetscReal)PetscMin(ft->row + 1, (PetscInt64)CKPT_ROWS - 1), first = -key, who;
+  PetscReal  *text;
+  PetscMPIInt rank;
+  size_t      len = sizeof(ft->msg);
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveMaxAll(comm, &first, 1));
+  *failed = -first < (PetscReal)CKPT_NONE * CKPT_ROWS ? PETSC_TRUE : PETSC_FALSE;
+  if (!*failed) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  who = key == -first ? -(PetscReal)rank : -PETSC_MAX_REAL;
+  PetscCall(CollectiveMaxAll(comm, &who, 1));
+  PetscCall(PetscCalloc1(len, &text));
+  if (rank == (PetscMPIInt)-who)
+    for (size_t c = 0; c < len && ft->msg[c]; c++) text[c] = (PetscReal)(unsigned char)ft->msg[c];
+  PetscCall(CollectiveSumAll(comm, text, (PetscInt)len));
+  for (size_t c = 0; c < len; c++) ft->msg[c] = (char)(int)text[c];
+  ft->msg[len - 1] = 0;
+  ft->check        = (PetscInt64)(-first / CKPT_ROWS);
+  ft->row          = (PetscInt64)(-first - (PetscReal)ft->check * CKPT_ROWS) - 1;
+  PetscCall(PetscFree(text));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CkptSetAdd(CkptSets *ss, const char *name, FieldType t, PetscInt ncomp, PetscInt field, PetscBool replicated)
+{
+  CkptSet *d;
+
+  PetscFunctionBeginUser;
+  PetscCheck(ss->n < CKPT_SETS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "checkpoint: more than %d datasets", CKPT_SETS_MAX);
+  d = &ss->s[ss->n++];
+  PetscCall(PetscMemzero(d, sizeof(*d)));
+  PetscCall(PetscStrncpy(d->name, name, sizeof(d->name)));
+  d->type = t, d->ncomp = ncomp, d->field = field, d->replicated = replicated;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static CkptSet *CkptSetFind(CkptSets *ss, const char *name)
+{
+  for (PetscInt k = 0; k < ss->n; k++)
+    if (!strcmp(ss->s[k].name, name)) return &ss->s[k];
+  return NULL;
+}
+
+PetscErrorCode CkptSetsDestroy(CkptSets *ss)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < ss->n; k++) PetscCall(PetscFree(ss->s[k].raw));
+  ss->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscInt64 CkptI64(const CkptSet *d, PetscInt i, PetscInt c)
+{
+  size_t k = (size_t)i * (size_t)d->ncomp + (size_t)c;
+  return d->type == FIELD_INT64 ? ((const PetscInt64 *)d->raw)[k] : d->type == FIELD_INT32 ? (PetscInt64)((const int32_t *)d->raw)[k] : 0;
+}
+/* The datasets a checkpoint of this engine has: walls, every FIELD_CHECKPOINT
+ * field of the particle store, the history records' columns. */
+static PetscErrorCode CkptSetsCreate(const Engine *e, PetscBool format1, CkptSets *ss)
+{
+  const FieldStore *st = &e->p.st;
+
+  PetscFunctionBeginUser;
+  ss->n       = 0;
+  ss->format1 = format1;
+  PetscCall(CkptSetAdd(ss, "walls/normal", FIELD_REAL, 3, -1, PETSC_TRUE));
+  PetscCall(CkptSetAdd(ss, "walls/point", FIELD_REAL, 3, -1, PETSC_TRUE));
+  ss->particles = ss->n;
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *fd = &st->field[k];
+    char         name[64];
+    if (!(fd->flags & FIELD_CHECKPOINT)) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", fd->name));
+    PetscCall(CkptSetAdd(ss, name, fd->type, fd->ncomp, k, PETSC_FALSE));
+  }
+  ss->history = ss->n;
+  PetscCall(CkptSetAdd(ss, "history/owner", FIELD_INT64, 1, -1, PETSC_FALSE));
+  if (!format1) PetscCall(CkptSetAdd(ss, "history/kind", FIELD_INT64, 1, -1, PETSC_FALSE));
+  PetscCall(CkptSetAdd(ss, "history/partner", FIELD_INT64, 1, -1, PETSC_FALSE));
+  PetscCall(CkptSetAdd(ss, "history/owner_position_at_build", FIELD_REAL, 3, -1, PETSC_FALSE));
+  for (const RecordField *rf = ContactHistoryFields; rf->name; rf++) {
+    char name[64];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
+    PetscCall(CkptSetAdd(ss, name, rf->type, rf->ncomp, -1, PETSC_FALSE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Metadata, the same on every rank: each dataset is there with the rows the
+ * attributes say (N particles; M records, /history/owner's; the deck's
+ * walls), and either all have checksums or none. */
+static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, CkptSets *ss, PetscInt *nsum, CkptFault *ft)
+{
+  PetscInt64 M = -1, W = -1;
+  PetscInt   nwithout = 0, first_without = -1;
+
+  PetscFunctionBeginUser;
+  *nsum = 0;
+  for (PetscInt k = 0; k < ss->n; k++) {
+    CkptSet   *d = &ss->s[k];
+    PetscInt64 rows, want;
+    PetscBool  exists;
+    PetscCall(H5FileRows(f, d->name, CkptType(d->type), d->ncomp, &rows, &exists));
+    if (!exists) {
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1, "it has no dataset /%s", d->name));
+      continue;
+    }
+    if (k < ss->particles) { /* walls */
+      if (W < 0) {
+        W = rows;
+        if (W > PLANES_MAX) PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1, "/%s has %" PetscInt64_FMT " rows: at most %d walls", d->name, W, PLANES_MAX));
+        else if (W != e->planes.n)
+          PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1,
+                             "it has %" PetscInt64_FMT " walls (/%s) but the deck %" PetscInt_FMT ": restart with the deck that wrote it", W, d->name,
+                             e->planes.n));
+      }
+      want = W;
+    } else if (k < ss->history) want = N;
+    else {
+      if (M < 0) M = rows; /* /history/owner: the records' count */
+      want = M;
+    }
+    d->N = rows;
+    if (rows != want)
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1, "/%s has %" PetscInt64_FMT " rows, expected %" PetscInt64_FMT " (%s)", d->name, rows, want,
+                         k < ss->particles ? "the walls of /walls/normal"
+                         : k < ss->history ? "the attribute /particles"
+                                           : "the records of /history/owner"));
+    PetscCall(H5FileReadChecksum(f, d->name, &d->stored, &d->has_sum));
+    if (d->has_sum) (*nsum)++;
+    else if (nwithout++ == 0) first_without = k;
+  }
+  if (*nsum && nwithout)
+    PetscCall(CkptFail(f, ft, CKPT_CHECK_HASSUM + first_without, -1,
+                       "/%s has no checksum where the file's other datasets have one: it was rewritten after the checkpoint was written",
+                       ss->s[first_without].name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* This rank's rows of every dataset (the walls whole, on every rank), and
+ * their checksums: one reduction for all. */
+static PetscErrorCode CkptReadSets(H5File f, const Engine *e, CkptSets *ss)
+{
+  PetscInt64  Ns[CKPT_SETS_MAX], poff = 0, hoff = 0;
+  uint64_t    sums[CKPT_SETS_MAX];
+  PetscInt    pn = 0, hn = 0;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(e->grid.comm, &rank, NULL));
+  PetscCall(H5FileBlock(e->grid.comm, ss->s[ss->particles].N, &poff, &pn));
+  PetscCall(H5FileBlock(e->grid.comm, ss->s[ss->history].N, &hoff, &hn));
+  for (PetscInt k = 0; k < ss->n; k++) {
+    CkptSet *d = &ss->s[k];
+    d->off     = d->replicated ? 0 : k < ss->history ? poff : hoff;
+    d->n       = d->replicated ? (PetscInt)d->N : k < ss->history ? pn : hn;
+    PetscCall(PetscMalloc1((size_t)d->n * CkptTypeSize(d->type) * (size_t)d->ncomp + 1, &d->raw));
+    PetscCall(H5FileReadRows(f, d->name, CkptType(d->type), d->ncomp, d->off, d->n, d->raw));
+    sums[k] = 0;
+    Ns[k]   = d->N;
+    if (!d->replicated || rank == 0) PetscCall(H5FileChecksumRows(CkptType(d->type), d->ncomp, d->off, d->n, d->raw, &sums[k]));
+  }
+  PetscCall(H5FileChecksumCombine(e->grid.comm, ss->n, Ns, sums));
+  for (PetscInt k = 0; k < ss->n; k++) ss->s[k].sum = sums[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool CkptSumBad(const CkptSet *d)
+{
+  return d->has_sum && d->sum != d->stored ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The data against the checksums stored with it (the same on every rank). */
+static PetscErrorCode CkptCheckSums(H5File f, CkptSets *ss, CkptFault *ft)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < ss->n; k++) {
+    const CkptSet *d = &ss->s[k];
+    if (CkptSumBad(d))
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_CHECKSUM + k, -1, "/%s: " H5FILE_CHECKSUM_MISMATCH " (stored checksum %016llx, the data's %016llx)", d->name,
+                         (unsigned long long)d->stored, (unsigned long long)d->sum));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *CkptNum(PetscReal v, char buf[32])
+{
+  (void)PetscSNPrintf(buf, 32, "%.17g", (double)v);
+  return buf;
+}
+
+/* A point the grid can place: inside the box, off a periodic axis' high face. */
+static int CkptOutside(const Grid *g, const PetscReal x[3])
+{
+  for (int a = 0; a < 3; a++)
+    if (!(x[a] >= g->lo[a] && x[a] <= g->hi[a]) || (g->periodic[a] && x[a] == g->hi[a])) return a;
+  return -1;
+}
+
+/* Who row i of dataset k is, for a message: a particle's id, a record's key. */
+static PetscErrorCode CkptWho(CkptSets *ss, PetscInt k, PetscInt i, char *who, size_t len)
+{
+  const CkptSet *id = CkptSetFind(ss, "particles/id"), *owner = CkptSetFind(ss, "history/owner"), *partner = CkptSetFind(ss, "history/partner"),
+                *kind = CkptSetFind(ss, "history/kind");
+
+  PetscFunctionBeginUser;
+  who[0] = 0;
+  if (k >= ss->history) {
+    PetscInt64 pa = CkptI64(partner, i, 0), pk = kind ? CkptI64(kind, i, 0) : pa < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE;
+    PetscCall(PetscSNPrintf(who, len, " (owner %" PetscInt64_FMT ", kind %" PetscInt64_FMT ", partner %" PetscInt64_FMT ")", CkptI64(owner, i, 0), pk, pa));
+  } else if (k >= ss->particles) PetscCall(PetscSNPrintf(who, len, " (id %" PetscInt64_FMT ")", CkptI64(id, i, 0)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether a mesh history's partner (deck number << HISTORY_MESH_SHIFT | surface) names a surface of the deck's meshes. */
+static PetscBool CkptMeshSurface(const Engine *e, PetscInt64 pa)
+{
+  PetscInt64 deck = pa >> HISTORY_MESH_SHIFT, s = pa & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1);
+  if (pa < 0) return PETSC_FALSE;
+  for (PetscInt q = 0; q < e->meshes.n; q++)
+    if (atol(e->meshes.m[q].name + 4) == deck) return s < e->meshes.m[q].nsurf ? PETSC_TRUE : PETSC_FALSE;
+  return PETSC_FALSE;
+}
+
+/* Every value of this rank's rows: finite reals, positive radius (at most
+ * the checkpoint's rmax), mass and inertia, ids in [0, 2^53], points where
+ * the lists were built inside the box; records' kinds and partners;
+ * walls' normals unit vectors, their points finite.  Each dataset's first
+ * bad row. */
+static PetscErrorCode CkptCheckValues(H5File f, const Engine *e, CkptSets *ss, CkptFault *ft)
+{
+  const CkptSet *id = CkptSetFind(ss, "particles/id"), *owner = CkptSetFind(ss, "history/owner"), *partner = CkptSetFind(ss, "history/partner"),
+                *kind    = CkptSetFind(ss, "history/kind");
+  const PetscInt64 idmax = (PetscInt64)1 << 53;
+  char             b[3][32], who[160];
+
+  PetscFunctionBeginUser;
+  PetscCheck(id && owner && partner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "checkpoint: the particle store has no id");
+  for (PetscInt k = 0; k < ss->n; k++) {
+    const CkptSet *d     = &ss->s[k];
+    const char    *leaf  = strchr(d->name, '/') + 1;
+    PetscInt64     check = CKPT_CHECK_VALUE + k;
+    PetscBool positive   = (PetscBool)(k >= ss->particles && k < ss->history && (!strcmp(leaf, "radius") || !strcmp(leaf, "mass") || !strcmp(leaf, "inertia")));
+    PetscBool radius     = (PetscBool)(positive && !strcmp(leaf, "radius"));
+    PetscBool inbox      = (PetscBool)(!strcmp(d->name, "particles/position_at_build") || !strcmp(d->name, "history/owner_position_at_build"));
+    PetscBool normal     = (PetscBool)!strcmp(d->name, "walls/normal");
+
+    for (PetscInt i = 0; i < d->n; i++) {
+      PetscInt64 row = d->off + i;
+      if (d->type == FIELD_REAL) {
+        PetscReal v[3] = {0, 0, 0};
+        PetscInt  bad  = -1;
+        for (PetscInt c = 0; c < d->ncomp; c++) {
+          PetscReal x = CkptReal(d, i, c);
+          if (c < 3) v[c] = x;
+          if (bad < 0 && !isfinite(x)) bad = c;
+        }
+        if (bad >= 0) {
+          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+          if (d->ncomp > 1)
+            PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: component %c is %s: %s must be finite", d->name, row, who,
+                               bad < 3 ? "xyz"[bad] : '?', CkptNum(CkptReal(d, i, bad), b[0]), leaf));
+          else
+            PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s is %s: it must be finite", d->name, row, who, leaf, CkptNum(v[0], b[0])));
+          break;
+        }
+        if (positive && !(v[0] > 0.0)) {
+          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s %s: it must be > 0", d->name, row, who, leaf, CkptNum(v[0], b[0])));
+          break;
+        }
+        if (radius && v[0] > e->rmax) {
+          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: radius %s is larger than the attribute /rmax, %s", d->name, row, who,
+                             CkptNum(v[0], b[0]), CkptNum(e->rmax, b[1])));
+          break;
+        }
+        if (inbox) {
+          int a = CkptOutside(&e->grid, v);
+          if (a >= 0) {
+            PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+            PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: point (%s, %s, %s) is outside the box along %c, [%.17g, %.17g]", d->name, row,
+                               who, CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2]), "xyz"[a], (double)e -> grid.lo[a], (double)e->grid.hi[a]));
+            break;
+          }
+        }
+        if (normal && !(PetscAbsReal(PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) - 1.0) <= 1e-9)) {
+          PetscCall(CkptFail(f, ft, check, row, "/walls/normal row %" PetscInt64_FMT ": (%s, %s, %s): a wall's normal must be a unit vector", row,
+                             CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2])));
+          break;
+        }
+      } else if (d == id || d == owner) {
+        PetscInt64 x = CkptI64(d, i, 0);
+        if (x < 0 || x > idmax) {
+          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT ": id %" PetscInt64_FMT " is not in [0, 2^53]", d->name, row, x));
+          break;
+        }
+      } else if (d == kind || d == partner) {
+        PetscInt64 pa = CkptI64(partner, i, 0), pk = kind ? CkptI64(kind, i, 0) : pa < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE;
+        if (!kind && pa < 0) pa = -1 - pa;
+        if (d == kind && pk != HISTORY_KIND_SPHERE && pk != HISTORY_KIND_PLANE && pk != HISTORY_KIND_MESH) {
+          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: kind %" PetscInt64_FMT " is none of %d (a particle), %d (a wall), %d (a mesh)",
+                             d->name, row, who, pk, HISTORY_KIND_SPHERE, HISTORY_KIND_PLANE, HISTORY_KIND_MESH));
+          break;
+        }
+        if (d == partner && pk == HISTORY_KIND_MESH && !CkptMeshSurface(e, pa)) {
+          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: there is no surface %" PetscInt64_FMT " of mesh%" PetscInt64_FMT " in the deck", d->name,
+                             row, who, pa & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1), pa >> HISTORY_MESH_SHIFT));
+          break;
+        }
+        if (d == partner && pk == HISTORY_KIND_SPHERE && (pa < 0 || pa > idmax || pa == CkptI64(owner, i, 0))) {
+          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: a particle partner must be another particle's id", d->name, row, who));
+          break;
+        }
+        if (d == partner && pk == HISTORY_KIND_PLANE && !(pa >= 0 && pa < e->planes.n)) {
+          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: there is no wall %" PetscInt64_FMT " (%" PetscInt_FMT " walls)", d->name, row,
+                             who, pa, e->planes.n));
+          break;
+        }
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An id and where it came from, sent to the rank its id hashes to. */
+typedef struct {
+  PetscInt64 id, tag, row; /* tag 0: /particles/id, 1: /history/owner */
+} CkptIdRow;
+
+static int CkptIdRowCompare(const void *a, const void *b)
+{
+  const CkptIdRow *x = (const CkptIdRow *)a, *y = (const CkptIdRow *)b;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  if (x->tag != y->tag) return x->tag < y->tag ? -1 : 1;
+  return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Collective, on any rank count: the ids (and the records' owners) meet on
+ * the rank their id hashes to; there every id must be there once, and
+ * every record's owner must be a particle's id. */
+static PetscErrorCode CkptCheckIds(H5File f, const Engine *e, CkptSets *ss, CkptFault *ft)
+{
+  const CkptSet *ids[2] = {CkptSetFind(ss, "particles/id"), CkptSetFind(ss, "history/owner")};
+  PetscInt       n      = ids[0]->n + ids[1]->n, nin;
+  PetscReal     *item, *in;
+  PetscMPIInt   *dest, size;
+  CkptIdRow     *got;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(e->grid.comm, NULL, &size));
+  PetscCall(PetscMalloc2(4 * (size_t)n + 1, &item, (size_t)n + 1, &dest));
+  for (PetscInt t = 0, j = 0; t < 2; t++)
+    for (PetscInt i = 0; i < ids[t]->n; i++, j++) {
+      PetscInt64 x = CkptI64(ids[t], i, 0); /* in [0, 2^53] (CkptCheckValues): exact as reals, yet sent in halves */
+      item[4 * j] = (PetscReal)(x >> 32), item[4 * j + 1] = (PetscReal)(x & 0xffffffff), item[4 * j + 2] = (PetscReal)t,
+               item[4 * j + 3] = (PetscReal)(ids[t]->off + i);
+      dest[j]                  = (PetscMPIInt)((((uint64_t)x * 0x9e3779b97f4a7c15ULL) >> 32) % (uint64_t)size);
+    }
+  PetscCall(CollectiveRoute(e->grid.comm, n, 4, item, dest, &nin, &in));
+  PetscCall(PetscMalloc1((size_t)nin + 1, &got));
+  for (PetscInt j = 0; j < nin; j++) {
+    got[j].id  = ((PetscInt64)in[4 * j] << 32) + (PetscInt64)in[4 * j + 1];
+    got[j].tag = (PetscInt64)in[4 * j + 2];
+    got[j].row = (PetscInt64)in[4 * j + 3];
+  }
+  if (nin > 1) qsort(got, (size_t)nin, sizeof(*got), CkptIdRowCompare);
+  for (PetscInt j = 0, k; j < nin; j = k) {
+    PetscInt c0 = 0;
+    for (k = j; k < nin && got[k].id == got[j].id; k++) c0 += got[k].tag == 0;
+    if (c0 > 1)
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_IDS, got[j + 1].row,
+                         "/particles/id row %" PetscInt64_FMT ": id %" PetscInt64_FMT " is also at row %" PetscInt64_FMT ": ids must be unique", got[j + 1].row,
+                         got[j].id, got[j].row));
+    if (c0 == 0)
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_IDS + 1, got[j].row,
+                         "/history/owner row %" PetscInt64_FMT ": the record's owner, id %" PetscInt64_FMT ", is no particle of the checkpoint", got[j].row,
+                         got[j].id));
+  }
+  PetscCall(PetscFree(got));
+  PetscCall(PetscFree(in));
+  PetscCall(PetscFree2(item, dest));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+/* The attributes are read alike on every rank: their faults are too. */
+static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscBool *format1, CkptFault *ft)
+{
+  PetscReal  *v[16];
+  PetscInt64  i64, nini, lost, removed;
+  char       *fmt, b[32], got[256] = "";
+  PetscMPIInt rank;
+  PetscBool   has, known;
+  PetscInt64  check = CKPT_CHECK_STATE;
+
+  PetscFunctionBeginUser;
+
+  PetscCall(H5FileReadAttrString(f, "format", &fmt, &has));
+  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are DIR/checkpoints/step_*.h5", H5FilePath(f));
+  *format1 = strcmp(fmt, CHECKPOINT_FORMAT_1) ? PETSC_FALSE : PETSC_TRUE;
+  known    = *format1 || !strcmp(fmt, CHECKPOINT_FORMAT) ? PETSC_TRUE : PETSC_FALSE;
+  if (!known) PetscCall(PetscStrncpy(got, fmt, sizeof(got))); /* fmt is freed before the error */
+  PetscCall(PetscFree(fmt));
+  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s' and '%s')", H5FilePath(f),
+             got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_1);
+  CkptReals(e, v);
+  for (int k = 0; k < 10; k++) {
+    PetscReal x;
+    PetscCall(H5FileReadAttrReal(f, CkptRealName[k], v[k], NULL));
+    x = *v[k];
+    /* time, dt, bound, dt_min, dt_max, dt_sum, energy_initial, work_gravity, skin, rmax */
+    if (!isfinite(x)) PetscCall(CkptFail(f, ft, check + k, -1, "attribute /%s is %s: it must be finite", CkptRealName[k], CkptNum(x, b)));
+    else if ((k == 1 || k == 2 || k == 3 || k == 8 || k == 9) && !(x > 0.0))
+      PetscCall(CkptFail(f, ft, check + k, -1, "attribute /%s is %s: it must be > 0", CkptRealName[k], CkptNum(x, b)));
+    else if ((k == 0 || k == 4 || k == 5) && !(x >= 0.0))
+      PetscCall(CkptFail(f, ft, check + k, -1, "attribute /%s is %s: it must be >= 0", CkptRealName[k], CkptNum(x, b)));
+  }
+  check += 10;
+  for (int a = 0; a < 3; a++) {
+    char      name[32];
+    PetscReal lo, hi;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "domain_lo_%c", "xyz"[a]));
+    PetscCall(H5FileReadAttrReal(f, name, &lo, NULL));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "domain_hi_%c", "xyz"[a]));
+    PetscCall(H5FileReadAttrReal(f, name, &hi, NULL));
+    PetscCheck(lo == e->grid.lo[a] && hi == e->grid.hi[a], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "checkpoint %s: domain [%g, %g] on axis %c, the deck says [%g, %g]: restart with the deck that wrote it", H5FilePath(f), (double)lo, (double)hi,
+               "xyz"[a], (double)e -> grid.lo[a], (double)e->grid.hi[a]);
+    PetscCall(PetscSNPrintf(name, sizeof(name), "domain_periodic_%c", "xyz"[a]));
+    PetscCall(H5FileReadAttrInt64(f, name, &i64, &has)); /* absent from checkpoints before it was kept */
+    PetscCheck(!has || (i64 != 0) == (e->grid.periodic[a] ? PETSC_TRUE : PETSC_FALSE), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "checkpoint %s: axis %c was %s, the deck makes it %s (-domain_periodic): restart with the deck that wrote it", H5FilePath(f), "xyz"[a],
+               i64 ? "periodic" : "not periodic", e->grid.periodic[a] ? "periodic" : "not periodic");
+  }
+  for (int a = 0; a < 3; a++) {
+    char name[32];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "drift_%c", "xyz"[a]));
+    PetscCall(H5FileReadAttrReal(f, name, &e->drift[a], &has)); /* absent from checkpoints before it was kept: none */
+    if (!has) e->drift[a] = 0.0;
+    if (!isfinite(e->drift[a])) PetscCall(CkptFail(f, ft, check + a, -1, "attribute /%s is %s: it must be finite", name, CkptNum(e->drift[a], b)));
+  }
+  check += 3;
+  /* the lists' build time: where moving walls were when they were made (absent before walls moved: the time) */
+  PetscCall(H5FileReadAttrReal(f, "time_at_build", &e->t_build, &has));
+  if (!has) e->t_build = e->t;
+  if (!(isfinite(e->t_build) && e->t_build >= 0.0 && e->t_build <= e->t))
+    PetscCall(CkptFail(f, ft, check, -1, "attribute /time_at_build is %s: it must lie in [0, /time]", CkptNum(e->t_build, b)));
+  check += 1;
+  PetscCall(H5FileReadAttrInt64(f, "step", &e->step, NULL));
+  PetscCall(H5FileReadAttrInt64(f, "particles", N, NULL));
+  PetscCall(H5FileReadAttrInt64(f, "particles_initial", &nini, NULL));
+  PetscCall(H5FileReadAttrInt64(f, "lost", &lost, NULL));
+  PetscCall(H5FileReadAttrInt64(f, "removed", &removed, &has)); /* by outflows; absent before there were any */
+  if (!has) removed = 0;
+  if (e->step < 0) PetscCall(CkptFail(f, ft, check, -1, "attribute /step is %" PetscInt64_FMT ": it must be >= 0", e->step));
+  if (*N < 0) PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /particles is %" PetscInt64_FMT ": it must be >= 0", *N));
+  if (lost < 0) PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /lost is %" PetscInt64_FMT ": it must be >= 0", lost));
+  if (removed < 0) PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /removed is %" PetscInt64_FMT ": it must be >= 0", removed));
+  if (*N + lost + removed != nini)
+    PetscCall(CkptFail(f, ft, check + 3, -1,
+                       "attributes /particles (%" PetscInt64_FMT "), /lost (%" PetscInt64_FMT ") and /removed (%" PetscInt64_FMT
+                       ") do not add up to /particles_initial (%" PetscInt64_FMT ")",
+                       *N, lost, removed, nini));
+  e->nglobal = nini, e->lost = lost;
+  check += 4;
+  PetscCall(CollectiveRank(e->grid.comm, &rank, NULL));
+  if (rank) e->work_gravity = 0.0, e->lost = 0; /* the totals are kept once */
+  PetscCall(H5FileReadAttrInt64(f, "rebuilds", &i64, NULL));
+  if (i64 < 0 || i64 > PETSC_MAX_INT)
+    PetscCall(CkptFail(f, ft, check, -1, "attribute /rebuilds is %" PetscInt64_FMT ": it must be in [0, %" PetscInt_FMT "]", i64, PETSC_MAX_INT));
+  e->rebuilds = (PetscInt)i64;
+  PetscCall(H5FileReadAttrInt64(f, "rebuild_next", &i64, NULL));
+  if (i64 != 0 && i64 != 1) PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /rebuild_next is %" PetscInt64_FMT ": it must be 0 or 1", i64));
+  e->rebuild_next = i64 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(H5FileReadAttrInt64(f, "warned_fixed", &i64, NULL));
+  if (i64 != 0 && i64 != 1) PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /warned_fixed is %" PetscInt64_FMT ": it must be 0 or 1", i64));
+  e->warned_fixed = i64 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Everything checked, in order, each stage agreed by all ranks: *failed
+ * with ft's message as soon as one fails.  Errors other than the file's
+ * contents (HDF5, memory) are returned as usual. */
+static PetscErrorCode CkptReadChecked(H5File f, Engine *e, PetscInt64 N, CkptSets *ss, CkptFault *ft, PetscBool *failed)
+{
+  MPI_Comm comm = e->grid.comm;
+  PetscInt nsum;
+
+  PetscFunctionBeginUser;
+  PetscCall(CkptCheckShapes(f, e, N, ss, &nsum, ft));
+  PetscCall(CkptAgree(comm, ft, failed));
+  if (*failed) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!nsum)
+    PetscCall(PetscPrintf(comm,
+                          "note: checkpoint %s has no checksums (written before hdem kept them): its values are checked, but a corruption that leaves them "
+                          "plausible cannot be seen\n",
+                          H5FilePath(f)));
+  PetscCall(CkptReadSets(f, e, ss));
+  /* a bad value first, as it says where; that its dataset was changed too, if it was */
+  PetscCall(CkptCheckValues(f, e, ss, ft));
+  PetscCall(CkptAgree(comm, ft, failed));
+  if (*failed) {
+    PetscInt k = (PetscInt)(ft->check - CKPT_CHECK_VALUE);
+    if (k >= 0 && k < ss->n && CkptSumBad(&ss->s[k]))
+      PetscCall(PetscStrlcat(ft->msg, "; its checksum does not match either: the data was changed or corrupted", sizeof(ft->msg)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(CkptCheckSums(f, ss, ft));
+  PetscCall(CkptAgree(comm, ft, failed));
+  if (*failed) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(CkptCheckIds(f, e, ss, ft));
+  PetscCall(CkptAgree(comm, ft, failed));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscBool *format1, PetscBool *failed, char msg[CKPT_MSG_LEN])
+{
+  CkptFault      ft;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  ft.check = CKPT_NONE, ft.row = 0, ft.msg[0] = 0;
+  ierr = CkptReadState(f, e, N, format1, &ft);
+  {
+    /* the attributes read alike on every rank, so a wrong file fails on all:
+     * agreed, every rank returns an error */
+    PetscReal bad = ierr ? 1.0 : 0.0;
+    PetscCall(CollectiveMaxAll(e->grid.comm, &bad, 1));
+    if (bad > 0.0) {
+      PetscCall(ierr);
+      SETERRQ(e->grid.comm, PETSC_ERR_FILE_READ, "checkpoint %s: another rank could not read its attributes", H5FilePath(f));
+    }
+  }
+  PetscCall(CkptAgree(e->grid.comm, &ft, failed));
+  PetscCall(PetscStrncpy(msg, ft.msg, CKPT_MSG_LEN));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscBool format1, CkptSets *ss, PetscBool *failed, char msg[CKPT_MSG_LEN])
+{
+  CkptFault ft;
+
+  PetscFunctionBeginUser;
+  ft.check = CKPT_NONE, ft.row = 0, ft.msg[0] = 0;
+  PetscCall(CkptSetsCreate(e, format1, ss));
+  PetscCall(CkptReadChecked(f, e, N, ss, &ft, failed));
+  PetscCall(PetscStrncpy(msg, ft.msg, CKPT_MSG_LEN));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
