@@ -10,9 +10,8 @@
  * other harness's reader, and a deck may name /dev/stdin) or ask for more
  * than HDEM_FUZZ_MAX_INSERT particles (a valid deck, just slow).  Any input
  * must end in success or a PETSc error, never a crash or a sanitizer report.
- * Built without HDEM_FUZZ_ENGINE (src/ does not build with clang, see
- * CMakeLists.txt), only OptionsReadDeck runs, and a few io/ readers on the
- * keys every deck has. */
+ * Configured with -DHDEM_FUZZ_ENGINE=OFF, only OptionsReadDeck runs, and a
+ * few io/ readers on the keys every deck has. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
