@@ -7,6 +7,8 @@ drums, hoppers and screens, written as ASCII or binary STL.
   tools/meshgen.py hopper OUT.stl --width 0.1 --height 0.2 --orifice 0.02 --depth 0.02
   tools/meshgen.py plug OUT.stl --orifice 0.02 --depth 0.02
   tools/meshgen.py screen OUT.stl --length 0.3 --width 0.06 --aperture 0.004 --bar 0.002
+  tools/meshgen.py silo OUT.stl --radius 0.03 --height 0.1 --orifice 0.015 --segments 48
+  tools/meshgen.py silo_plug OUT.stl --orifice 0.015 --segments 48
 
 Coordinates are in metres; every generator is a function of this module
 (tests import it).
@@ -81,6 +83,36 @@ def hopper(width, height, orifice, depth):
     return tris
 
 
+def silo(radius, height, orifice, segments=48, rings=4, wall_rows=4):
+    """A flat-bottomed cylindrical silo about the z axis: its wall from z = 0 to
+    height and a floor at z = 0 with a central circular orifice (the floor in
+    rings growing geometrically from the orifice's rim to the wall).  Circles
+    are polygons with their vertices on the circle; silo_plug() closes the
+    orifice with the same rim vertices."""
+    tris = []
+    ang = [2 * math.pi * k / segments for k in range(segments)]
+    ring = lambda r, z: [(r * math.cos(a), r * math.sin(a), z) for a in ang]
+    for j in range(wall_rows):
+        lo, hi = ring(radius, height * j / wall_rows), ring(radius, height * (j + 1) / wall_rows)
+        for k in range(segments):
+            tris += quad(lo[k], hi[k], hi[(k + 1) % segments], lo[(k + 1) % segments])
+    q = (radius / orifice * 2) ** (1.0 / rings)
+    radii = [0.5 * orifice * q ** j for j in range(rings)] + [radius]
+    for j in range(rings):
+        a, b = ring(radii[j], 0.0), ring(radii[j + 1], 0.0)
+        for k in range(segments):
+            tris += quad(a[k], a[(k + 1) % segments], b[(k + 1) % segments], b[k])
+    return tris
+
+
+def silo_plug(orifice, segments=48):
+    """The disc that closes silo()'s orifice: a fan from the centre."""
+    ang = [2 * math.pi * k / segments for k in range(segments)]
+    r = 0.5 * orifice
+    return [((0.0, 0.0, 0.0), (r * math.cos(ang[k]), r * math.sin(ang[k]), 0.0),
+             (r * math.cos(ang[(k + 1) % segments]), r * math.sin(ang[(k + 1) % segments]), 0.0)) for k in range(segments)]
+
+
 def plug(orifice, depth):
     """The slot of hopper(): a rectangle at z = 0."""
     o = 0.5 * orifice
@@ -148,7 +180,7 @@ def write(path, tris, binary=False, name="hdem"):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("kind", choices=["plane", "box", "drum", "hopper", "plug", "screen"])
+    ap.add_argument("kind", choices=["plane", "box", "drum", "hopper", "plug", "screen", "silo", "silo_plug"])
     ap.add_argument("out")
     ap.add_argument("--binary", action="store_true")
     ap.add_argument("--size", type=float, nargs=2, default=[0.1, 0.1])
@@ -175,6 +207,10 @@ def main(argv):
         tris = hopper(a.width, a.height, a.orifice, a.depth)
     elif a.kind == "plug":
         tris = plug(a.orifice, a.depth)
+    elif a.kind == "silo":
+        tris = silo(a.radius, a.height, a.orifice, a.segments)
+    elif a.kind == "silo_plug":
+        tris = silo_plug(a.orifice, a.segments)
     else:
         tris = screen(a.length, a.width, a.aperture, a.bar)
     write(a.out, tris, a.binary)
