@@ -1,8 +1,10 @@
 #!/bin/bash
-# hdem beside LAMMPS on the same decks and states (../shared/peers): the chute
-# (bench/chute.yaml: 32,000 spheres, gran/hertz/history) and the settle
-# (bench/settle.yaml: 64,000 spheres, Hertz + Tsuji + Mindlin) at 1 and 2 ranks, no
-# snapshots.  Needs Debian's lammps.
+# hdem beside LAMMPS and LIGGGHTS on the same decks and states (../shared/peers): the
+# chute (bench/chute.yaml: 32,000 spheres, gran/hertz/history) and the settle
+# (bench/settle.yaml: 64,000 spheres, Hertz + Tsuji + Mindlin) beside LAMMPS, the
+# hopper discharge (bench/hopper.yaml: 10,000 spheres through an STL hopper of 3,072
+# triangles) beside LIGGGHTS, at 1 and 2 ranks, no snapshots.  Needs Debian's lammps
+# and liggghts (the hopper is skipped without liggghts).
 #
 # Speed: particle-steps per second per core of the time loop (hdem: summary.json;
 # LAMMPS: its "Loop time") and their ratio, repeated BENCH_REPEAT times side by side.
@@ -20,7 +22,12 @@
 #           (4x the particles, bench/replicate.py), over the particles added.
 #           Fixed per-process costs (libraries, MPI buffers) cancel out.
 #
-#   [BENCH_REPEAT=N] [BENCH_MEM_STEPS=S] bash bench/run.sh [chute_steps] [settle_steps]
+# Discharge: the hopper run for BENCH_RATE_STEPS steps (default 50,000 = 1 s, the
+# peer's) at 2 ranks by both codes, and the rate W each gives (a line fitted from 0.2 s
+# to the end, with its standard error and the spread of 0.1 s windows' slopes) beside
+# Beverloo's (the peer's README: rho_b 1495, D 28 mm, d 4 mm, C 0.58, k 1.5).
+#
+#   [BENCH_REPEAT=N] [BENCH_MEM_STEPS=S] [BENCH_RATE_STEPS=S] bash bench/run.sh [chute_steps] [settle_steps] [hopper_steps]
 #   (from the repository root; BENCH_MEM_STEPS=0 skips the slope runs, BENCH_REPEAT=0
 #   the speed runs)
 set -euo pipefail
@@ -28,7 +35,7 @@ cd "$(dirname "$0")/.."
 HDEM=$(realpath "${HDEM:-build/hdem}")
 PFLOORBIN=$(realpath "${PETSC_FLOOR:-build/hdem_petsc_floor}")
 PEERS=$(realpath "${PEERS:-../shared/peers}")
-SC=${1:-2000}; SS=${2:-1500}
+SC=${1:-2000}; SS=${2:-1500}; SH=${3:-10000}
 MEMSTEPS=${BENCH_MEM_STEPS:-300}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Both codes' shared-memory messages copied through Open MPI's segment rather than
@@ -98,6 +105,25 @@ print("%.4g %s %d" % (atoms * steps / t / np, sys.argv[3], atoms))
 PY
 }
 
+# LIGGGHTS counts particle-steps as LAMMPS does: the atoms at the end times the steps
+# (the hopper loses some 2.5 % of its particles in 10,000 steps; hdem counts alike).
+liggghts_run() { # dir deck np steps extra-vars... -> "psps_per_core rss_sum particles"
+  local dir=$1 deck=$2 np=$3 steps=$4; shift 4
+  local log=$OUT/liggghts_$RANDOM.log rss
+  rss=$(cd "$dir" && mpi_rss "$np" liggghts -in "$deck" -var ndis "$steps" -var dfile "$OUT/discharge_$RANDOM.txt" "$@" -log "$log")
+  /usr/bin/python3 - "$log" "$np" "$rss" <<'PY'
+import re, sys
+txt = open(sys.argv[1]).read(); np = int(sys.argv[2])
+m = re.findall(r"Loop time of ([0-9.eE+-]+) on (\d+) procs for (\d+) steps with (\d+) atoms", txt)[-1]
+t, steps, atoms = float(m[0]), int(m[2]), int(m[3])
+print("%.4g %s %d" % (atoms * steps / t / np, sys.argv[3], atoms))
+PY
+}
+HOPPER=0
+command -v liggghts >/dev/null && [ -f "$PEERS/hopper/data.hopper_settled" ] && HOPPER=1
+GFLOOR=0
+[ "$HOPPER" = 1 ] && GFLOOR=$(floor_rss liggghts -in /dev/null -log none)
+
 REPEAT=${BENCH_REPEAT:-1}
 HFLOOR=$(floor_rss "$HDEM" version)
 LFLOOR=$(floor_rss lmp -h)
@@ -112,11 +138,11 @@ echo "start-up floor (peak RSS of a process that starts and exits): hdem $((HFLO
 # back to back, so a ratio compares runs made under the same load; on a shared
 # machine the median over repetitions is the figure to quote.
 FMT="%-8s %-5s %-4s %14s %14s %7s %12s %12s %12s %12s %12s\n"
-printf "$FMT" deck ranks rep hdem_ps/s/core lammps_ps/s/core ratio hdem_B/part lammps_B/part hdem_B/p+fl lammps_B/p+fl room_B/part | tee "$OUT/runs.txt"
+printf "$FMT" deck ranks rep hdem_ps/s/core peer_ps/s/core ratio hdem_B/part peer_B/part hdem_B/p+fl peer_B/p+fl room_B/part | tee "$OUT/runs.txt"
 row() { # deck np rep | hdem: speed rss n | LAMMPS: speed rss n
   whole() { awk "BEGIN{printf \"%.0f\", ($1 - $2 * $3) / $4}"; }
   printf "$FMT" "$1" "$2" "$3" "$4" "$7" "$(awk "BEGIN{printf \"%.2f\", $4 / $7}")" \
-    "$(whole "$5" 0 "$2" "$6")" "$(whole "$8" 0 "$2" "$9")" "$(whole "$5" "$HFLOOR" "$2" "$6")" "$(whole "$8" "$LFLOOR" "$2" "$9")" \
+    "$(whole "$5" 0 "$2" "$6")" "$(whole "$8" 0 "$2" "$9")" "$(whole "$5" "$HFLOOR" "$2" "$6")" "$(whole "$8" "${RFLOOR:-$LFLOOR}" "$2" "$9")" \
     "$(whole "$8" "$PFLOOR" "$2" "$9")" | tee -a "$OUT/runs.txt"
 }
 for rep in $(seq "$REPEAT"); do
@@ -127,8 +153,14 @@ for rep in $(seq "$REPEAT"); do
     read -r hc hm hn < <(hdem_run bench/settle.yaml "$SS" "$np" -insert_file "$PEERS/settle/data.settle")
     read -r lc lm ln < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
     row settle "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
+    if [ "$HOPPER" = 1 ]; then
+      read -r hc hm hn < <(hdem_run bench/hopper.yaml "$SH" "$np" -insert_file "$PEERS/hopper/data.hopper_settled" -mesh0_file "$PEERS/hopper/hopper.stl")
+      read -r lc lm ln < <(liggghts_run "$PEERS/hopper" in.hopper_liggghts "$np" "$SH")
+      RFLOOR=$GFLOOR row hopper "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
+    fi
   done
 done
+echo "peer: LAMMPS for chute and settle, LIGGGHTS for hopper (start-up floor $((GFLOOR / 1024)) KiB)"
 echo "B/part: summed peak RSS of the ranks per particle; B/p+fl: less each rank's start-up floor;" \
   "room_B/part: LAMMPS's B/part less the initialised libraries' share (a particle's position, velocity, angular velocity, force and torque alone take 120)"
 if [ "$REPEAT" -gt 1 ]; then
@@ -136,10 +168,12 @@ if [ "$REPEAT" -gt 1 ]; then
   /usr/bin/python3 - "$OUT/runs.txt" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:] if l.strip()]
-print("%-8s %-5s %14s %14s %7s %11s %12s %12s %12s %12s %12s" % ("deck", "ranks", "hdem_ps/s/core", "lammps_ps/s/core", "ratio", "range", "hdem_B/part", "lammps_B/part", "hdem_B/p+fl", "lammps_B/p+fl", "room_B/part"))
-for deck in ("chute", "settle"):
+print("%-8s %-5s %14s %14s %7s %11s %12s %12s %12s %12s %12s" % ("deck", "ranks", "hdem_ps/s/core", "peer_ps/s/core", "ratio", "range", "hdem_B/part", "peer_B/part", "hdem_B/p+fl", "peer_B/p+fl", "room_B/part"))
+for deck in ("chute", "settle", "hopper"):
     for np in ("1", "2"):
         r = [x for x in rows if x[0] == deck and x[1] == np]
+        if not r:
+            continue
         med = lambda c: statistics.median(float(x[c]) for x in r)
         ratios = [float(x[5]) for x in r]
         print("%-8s %-5s %14.4g %14.4g %7.2f %5.2f-%-5.2f %12.0f %12.0f %12.0f %12.0f %12.0f" % (deck, np, med(3), med(4), statistics.median(ratios), min(ratios), max(ratios), med(6), med(7), med(8), med(9), med(10)))
@@ -177,5 +211,41 @@ if [ "$MEMSTEPS" -gt 0 ]; then
       "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
   done
   echo "slope_B: growth of the summed peak RSS per added particle (fixed per-process costs cancel); B/p_tiled: whole summed peak per particle of the tiled state"
+fi
+RSTEPS=${BENCH_RATE_STEPS:-50000}
+if [ "$HOPPER" = 1 ] && [ "$RSTEPS" -gt 0 ]; then
+  echo "hopper discharge, $RSTEPS steps at 2 ranks, both codes:"
+  $MPI -np 2 "$HDEM" run "$(deck_for bench/hopper.yaml)" -steps "$RSTEPS" -output_dir "$OUT/rate_hdem" \
+    -insert_file "$PEERS/hopper/data.hopper_settled" -mesh0_file "$PEERS/hopper/hopper.stl" > "$OUT/rate_hdem.log" 2>&1
+  (cd "$PEERS/hopper" && $MPI -np 2 liggghts -in in.hopper_liggghts -var ndis "$RSTEPS" -var dfile "$OUT/rate_liggghts.txt" -log "$OUT/rate_liggghts.log" > /dev/null 2>&1)
+  /usr/bin/python3 - "$OUT/rate_hdem/flow.csv" "$OUT/rate_liggghts.txt" <<'PY'
+import csv, math, sys
+def fit(t, m):
+    n = len(t); tm = sum(t) / n; mm = sum(m) / n
+    sxx = sum((x - tm) ** 2 for x in t)
+    w = sum((x - tm) * (y - mm) for x, y in zip(t, m)) / sxx
+    return w, math.sqrt(sum((y - mm - w * (x - tm)) ** 2 for x, y in zip(t, m)) / (n - 2) / sxx)
+def windows(t, m, t0, span=0.1):
+    out, a = [], t0
+    while a + span <= t[-1] + 1e-12:
+        sel = [(x, y) for x, y in zip(t, m) if a - 1e-12 <= x <= a + span + 1e-12]
+        if len(sel) >= 3: out.append(fit([x for x, _ in sel], [y for _, y in sel])[0])
+        a += span
+    return out
+rows = list(csv.DictReader(open(sys.argv[1])))
+th = [float(r["time"]) for r in rows]; mh = [float(r["outflow0_mass"]) for r in rows]
+lg = [l.split() for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
+tl = [float(x[0]) for x in lg]; ml = [float(x[1]) for x in lg]
+bev = 0.58 * 1495 * math.sqrt(9.81) * (0.028 - 1.5 * 0.004) ** 2.5
+for name, t, m, what in (("hdem", th, mh, "outflow 10 mm below the plate"), ("LIGGGHTS", tl, ml, "centres below the plate")):
+    sel = [(x, y) for x, y in zip(t, m) if x >= 0.2 - 1e-12]
+    if len(sel) < 3:
+        print("  %-9s too short a run for a rate from 0.2 s" % name); continue
+    w, se = fit([x for x, _ in sel], [y for _, y in sel])
+    ws = windows(t, m, 0.2)
+    sd = (sum((x - sum(ws) / len(ws)) ** 2 for x in ws) / (len(ws) - 1)) ** 0.5 if len(ws) > 1 else float("nan")
+    print("  %-9s W = %.4f +- %.4f kg/s (fit 0.2-%.2f s; %d windows of 0.1 s: s.d. %.4f, s.e. %.4f) = %.3f of Beverloo's %.4f kg/s (%s)"
+          % (name, w, se, t[-1], len(ws), sd, sd / max(len(ws), 1) ** 0.5, w / bev, bev, what))
+PY
 fi
 echo "logs in $OUT"
