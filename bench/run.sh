@@ -122,7 +122,7 @@ PY
 HOPPER=0
 command -v liggghts >/dev/null && [ -f "$PEERS/hopper/data.hopper_settled" ] && HOPPER=1
 GFLOOR=0
-[ "$HOPPER" = 1 ] && GFLOOR=$(floor_rss liggghts -in /dev/null -log none)
+[ "$HOPPER" = 1 ] && GFLOOR=$(cd "$OUT" && floor_rss liggghts -in /dev/null -log none) # (it writes log.liggghts where it runs)
 
 REPEAT=${BENCH_REPEAT:-1}
 HFLOOR=$(floor_rss "$HDEM" version)
