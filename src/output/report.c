@@ -74,6 +74,12 @@ static PetscErrorCode ReportStart(Monitor m, Engine *e, PetscBool fresh)
                          (double)g->hi[0], (double)g->lo[1], (double)g->hi[1], (double)g->lo[2], (double)g->hi[2], g->periodic[0] ? "x" : "",
                          g->periodic[1] ? "y" : "", g->periodic[2] ? "z" : "", g->periodic[0] || g->periodic[1] || g->periodic[2] ? "" : "none", e->planes.n,
                          e->planes.n == 1 ? "" : "s"));
+  for (PetscInt k = 0; k < e->meshes.n; k++) {
+    const Mesh *m = &e->meshes.m[k];
+    PetscCall(ReportPrintf(rp->comm, "  %-11s %s: %" PetscInt_FMT " triangles, %" PetscInt_FMT " surfaces, [%g, %g] x [%g, %g] x [%g, %g] m%s%s\n", m->name, m->file,
+                           m->nt, m->nsurf, (double)m->lo[0], (double)m->hi[0], (double)m->lo[1], (double)m->hi[1], (double)m->lo[2], (double)m->hi[2],
+                           m->motion.kind != MOTION_NONE ? ", moving: " : "", m->motion.kind != MOTION_NONE ? MotionKinds[m->motion.kind] : ""));
+  }
   PetscCall(ReportModel(rp, &e->model));
   if (e->ctl.mode == TIMESTEP_FIXED)
     PetscCall(ReportPrintf(rp->comm, "  time step   fixed %g s (contact bound now %g s)\n", (double)e->ctl.dt_fixed, (double)e->bound));
