@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """The same deck gives bitwise identical final states on 1, 2, 3 and 4 ranks, with
 uneven process grids, periodic and walled axes, cuts moved by the load balance,
-and moving meshes (compared by id with `hdem diff`; walls.csv compared byte for
-byte), and the particle count never changes."""
+moving meshes, and a stream with an outflow (compared by id with `hdem diff`;
+walls.csv and flow.csv compared byte for byte), and the particle count never
+changes but by the streams and outflows."""
 import argparse
 import json
 import os
@@ -29,6 +30,15 @@ MESH_OPTS = ["-steps", "8000", "-insert_count", "300", "-insert_region_lo", "0,0
              "-mesh1_file", "{meshes}/obstacle.stl", "-mesh1_motion", "rotate", "-mesh1_axis_point", "0.006,0.0045,0", "-mesh1_axis", "0,0,1",
              "-mesh1_angular_velocity", "20", "-mesh1_remove_time", "0.004"]
 CONFIGS.append(("meshes_moving", MESH_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
+# the same meshes under a stream pouring in from above, and an outflow in a
+# corner above the floor (flow.csv compared byte for byte too)
+FLOW_OPTS = [x for x in MESH_OPTS] + ["-stream0_region_lo", "0,0,0.03", "-stream0_region_hi", "0.012,0.009,0.048", "-stream0_rate", "60000",
+                                      "-stream0_radius_min", "0.4e-3", "-stream0_radius_max", "1.0e-3", "-stream0_velocity", "0,0,-1",
+                                      "-stream0_interval", "0.0005", "-outflow0_region_lo", "0,0,0.001", "-outflow0_region_hi", "0.004,0.009,0.006",
+                                      "-flow_size_classes", "0.0015"]
+FLOW_OPTS[FLOW_OPTS.index("-insert_count") + 1] = "100"
+FLOW_OPTS[FLOW_OPTS.index("-insert_region_hi") + 1] = "0.012,0.009,0.025"
+CONFIGS.append(("meshes_streams", FLOW_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # configurations whose multi-rank runs must have moved cuts
 MUST_BALANCE = ("balance_count", "balance_time")
 
@@ -78,9 +88,10 @@ def main():
                     problems.append("not bitwise identical to %s: %s" % (os.path.basename(ref[0]), d))
                 if summ["particles"] != ref[1]["particles"] or summ["steps"] != ref[1]["steps"]:
                     problems.append("particles/steps differ")
-                wa, wb = os.path.join(ref[0], "walls.csv"), os.path.join(out, "walls.csv")
-                if os.path.exists(wa) != os.path.exists(wb) or (os.path.exists(wa) and open(wa, "rb").read() != open(wb, "rb").read()):
-                    problems.append("walls.csv differs from %s" % os.path.basename(ref[0]))
+                for csvname in ("walls.csv", "flow.csv"):
+                    wa, wb = os.path.join(ref[0], csvname), os.path.join(out, csvname)
+                    if os.path.exists(wa) != os.path.exists(wb) or (os.path.exists(wa) and open(wa, "rb").read() != open(wb, "rb").read()):
+                        problems.append("%s differs from %s" % (csvname, os.path.basename(ref[0])))
             status = "FAIL" if problems else "PASS"
             passed += not problems
             failed += bool(problems)
