@@ -88,6 +88,13 @@ const OptionRecord *OptionsRecord(PetscInt k)
   return k >= 0 && k < nrecords ? &records[k] : NULL;
 }
 
+const char *OptionsSetWithPrefix(const char *prefix)
+{
+  for (PetscInt k = 0; k < nrecords; k++)
+    if (records[k].set && !strncmp(records[k].key, prefix, strlen(prefix))) return records[k].key;
+  return NULL;
+}
+
 void OptionsRecordsClear(void)
 {
   for (PetscInt k = 0; k < nrecords; k++) free(records[k].value);

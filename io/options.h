@@ -100,6 +100,10 @@ typedef struct {
   PetscBool    set;
   OptionSource source;
 } OptionRecord;
+/* The first key read so far that starts with prefix ("-mesh3_") and was
+ * set, or NULL: keys of a numbered section given without the key that
+ * makes it exist are an error, not ignored. */
+PETSC_EXTERN const char         *OptionsSetWithPrefix(const char *prefix);
 PETSC_EXTERN PetscInt            OptionsRecorded(void);
 PETSC_EXTERN const OptionRecord *OptionsRecord(PetscInt);
 PETSC_EXTERN void                OptionsRecordsClear(void);

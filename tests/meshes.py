@@ -136,7 +136,8 @@ def main():
            (["-mesh0_file", "plane.stl", "-mesh0_motion", "rotate", "-mesh0_axis", "0,0,0"], "mesh0_axis"),
            (["-mesh0_file", "bad.stl"], "bad.stl"), (["-mesh0_file", "plane.stl", "-mesh0_scale", "-1"], "mesh0_scale"),
            (["-mesh0_file", "plane.stl", "-mesh0_stop_time", "1", "-mesh0_start_time", "2"], "mesh0_stop_time"),
-           (["-wall0_normal", "0,0,1", "-wall0_motion", "rotate", "-wall0_axis", "0,0,0"], "wall0_axis")]
+           (["-wall0_normal", "0,0,1", "-wall0_motion", "rotate", "-wall0_axis", "0,0,0"], "wall0_axis"),
+           (["-mesh2_motion", "rotate"], "without -mesh2_file"), (["-wall3_frequency", "10"], "without -wall3_normal")]
     for k, (opts, word) in enumerate(bad):
         out = os.path.join(tmp, "bad%d" % k)
         p = run(a.hdem, tmp, out, *opts)

@@ -323,7 +323,14 @@ PetscErrorCode MeshesSetFromOptions(MPI_Comm comm, Meshes *ms)
   for (PetscInt k = 0; k < MESHES_MAX; k++) {
     Mesh   *m = &ms->m[ms->n];
     StlMesh sm;
-    if (!given[k]) continue;
+    if (!given[k]) {
+      char        pre[16];
+      const char *key;
+      PetscCall(PetscSNPrintf(pre, sizeof(pre), "-mesh%" PetscInt_FMT "_", k));
+      key = OptionsSetWithPrefix(pre);
+      PetscCheck(!key, comm, PETSC_ERR_USER_INPUT, "%s is given without -mesh%" PetscInt_FMT "_file: which mesh does it belong to?", key, k);
+      continue;
+    }
     if (ms->n != k) { /* meshes keep their deck names; slots are packed */
       ms->m[ms->n] = ms->m[k];
       PetscCall(PetscMemzero(&ms->m[k], sizeof(ms->m[k])));

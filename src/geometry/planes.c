@@ -50,7 +50,14 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
     }
   for (PetscInt k = 0; k < PLANES_DECK_MAX; k++) {
     PetscReal len;
-    if (!nset[k] && !pset[k]) continue;
+    if (!nset[k] && !pset[k]) {
+      char        pre[16];
+      const char *key;
+      PetscCall(PetscSNPrintf(pre, sizeof(pre), "-wall%" PetscInt_FMT "_", k));
+      key = OptionsSetWithPrefix(pre);
+      PetscCheck(!key, comm, PETSC_ERR_USER_INPUT, "%s is given without -wall%" PetscInt_FMT "_normal: which wall does it move?", key, k);
+      continue;
+    }
     PetscCheck(nset[k], comm, PETSC_ERR_USER_INPUT, "-wall%" PetscInt_FMT "_point is given without -wall%" PetscInt_FMT "_normal", k, k);
     len = sqrt(nrm[k][0] * nrm[k][0] + nrm[k][1] * nrm[k][1] + nrm[k][2] * nrm[k][2]);
     PetscCheck(len > 0.0, comm, PETSC_ERR_USER_INPUT, "-wall%" PetscInt_FMT "_normal must not be zero", k);
