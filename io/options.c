@@ -88,11 +88,13 @@ const OptionRecord *OptionsRecord(PetscInt k)
   return k >= 0 && k < nrecords ? &records[k] : NULL;
 }
 
-const char *OptionsSetWithPrefix(const char *prefix)
+PetscErrorCode OptionsCheckSectionNeeds(MPI_Comm comm, const char *prefix, const char *needed)
 {
+  PetscFunctionBeginUser;
   for (PetscInt k = 0; k < nrecords; k++)
-    if (records[k].set && !strncmp(records[k].key, prefix, strlen(prefix))) return records[k].key;
-  return NULL;
+    PetscCheck(!(records[k].set && !strncmp(records[k].key, prefix, strlen(prefix))), comm, PETSC_ERR_USER_INPUT, "%s is given without %s", records[k].key,
+               needed);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 void OptionsRecordsClear(void)

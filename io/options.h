@@ -100,10 +100,10 @@ typedef struct {
   PetscBool    set;
   OptionSource source;
 } OptionRecord;
-/* The first key read so far that starts with prefix ("-mesh3_") and was
- * set, or NULL: keys of a numbered section given without the key that
- * makes it exist are an error, not ignored. */
-PETSC_EXTERN const char         *OptionsSetWithPrefix(const char *prefix);
+/* Keys of a numbered section (prefix "-mesh3_") given without the key that
+ * makes it exist (needed, "-mesh3_file") are an error naming the first of
+ * them, not ignored.  Collective. */
+PETSC_EXTERN PetscErrorCode      OptionsCheckSectionNeeds(MPI_Comm, const char *prefix, const char *needed);
 PETSC_EXTERN PetscInt            OptionsRecorded(void);
 PETSC_EXTERN const OptionRecord *OptionsRecord(PetscInt);
 PETSC_EXTERN void                OptionsRecordsClear(void);

@@ -97,7 +97,7 @@ static PetscReal Phi(PetscReal x)
 static void DrawMoments(const RadiusDistribution *d, PetscReal lo, PetscReal hi, double *mean, double *sd)
 {
   double s = 0, s2 = 0;
-  ck_assert_int_eq(RadiusDistributionCheck(PETSC_COMM_SELF, d), 0);
+  ck_assert_int_eq(RadiusDistributionCheck(PETSC_COMM_SELF, "-insert", d), 0);
   for (PetscInt i = 0; i < NDRAW; i++) {
     PetscReal r;
     ck_assert_int_eq(RadiusDistributionDraw(d, 11, i, &r), 0);
@@ -160,7 +160,7 @@ START_TEST(test_radius_discrete)
 {
   RadiusDistribution d      = {.type = RADIUS_DISCRETE, .ndiscrete = 4, .values = {1e-3, 2e-3, 3e-3, 9e-3}, .weights = {1, 0, 3, 0}};
   PetscInt           cnt[4] = {0};
-  ck_assert_int_eq(RadiusDistributionCheck(PETSC_COMM_SELF, &d), 0);
+  ck_assert_int_eq(RadiusDistributionCheck(PETSC_COMM_SELF, "-insert", &d), 0);
   for (PetscInt i = 0; i < NDRAW; i++) {
     PetscReal r;
     int       j;
@@ -201,7 +201,7 @@ START_TEST(test_radius_errors)
   PetscReal r;
   PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-    ck_assert_msg(RadiusDistributionCheck(PETSC_COMM_SELF, &bad[i]) != 0, "bad case %d accepted", (int)i);
+    ck_assert_msg(RadiusDistributionCheck(PETSC_COMM_SELF, "-insert", &bad[i]) != 0, "bad case %d accepted", (int)i);
   /* drawing from an unchecked, hopeless window fails instead of looping */
   ck_assert(RadiusDistributionDraw(&bad[7], 1, 1, &r) != 0);
   PetscPopErrorHandler();

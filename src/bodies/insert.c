@@ -4,14 +4,6 @@
 
 const char *const InsertionModes[] = {"lattice", "random", "lammps", "InsertionMode", "INSERT_", NULL};
 
-/* P(lo < Z < hi) for a standard normal Z. */
-static PetscReal RadiusNormalMass(PetscReal lo, PetscReal hi)
-{
-  return 0.5 * (erfc(lo / sqrt(2.0)) - erfc(hi / sqrt(2.0)));
-}
-
-#define RADIUS_KEYS_MIN_MASS 0.01 /* as RadiusDistributionDraw's truncated laws need (random.c) */
-
 PetscErrorCode RadiusDistributionSetFromOptions(MPI_Comm comm, const char *prefix, RadiusDistribution *rd, PetscBool *given)
 {
   static const char *const suffix[] = {"_radius",      "_radius_distribution", "_radius_min",    "_radius_max",
@@ -49,57 +41,6 @@ PetscErrorCode RadiusDistributionSetFromOptions(MPI_Comm comm, const char *prefi
              nwt);
   if (set[6] && !set[7])
     for (PetscInt k = 0; k < nval; k++) rd->weights[k] = 1.0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode RadiusDistributionCheckKeys(MPI_Comm comm, const char *prefix, const RadiusDistribution *d)
-{
-  const char *pre = prefix;
-
-  PetscFunctionBeginUser;
-  switch (d->type) {
-  case RADIUS_UNIFORM:
-    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT, "%s_radius_min = %g must be a positive radius", pre, (double)d->min);
-    PetscCheck(isfinite(d->max) && d->max >= d->min, comm, PETSC_ERR_USER_INPUT, "%s_radius_max = %g must be finite and at least %s_radius_min = %g", pre,
-               (double)d->max, pre, (double)d->min);
-    break;
-  case RADIUS_NORMAL:
-  case RADIUS_LOGNORMAL: {
-    PetscBool logn = d->type == RADIUS_LOGNORMAL ? PETSC_TRUE : PETSC_FALSE;
-    PetscReal mass;
-    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT,
-               "%s_radius_min = %g must be a positive radius (the %s law is truncated to [min, max])", pre, (double)d->min, RadiusDistributionTypes[d->type]);
-    PetscCheck(isfinite(d->max) && d->max > d->min, comm, PETSC_ERR_USER_INPUT,
-               "%s_radius_max = %g must be finite and above %s_radius_min = %g (the %s law is truncated to [min, max])", pre, (double)d->max, pre,
-               (double)d->min, RadiusDistributionTypes[d->type]);
-    PetscCheck(isfinite(d->mean) && d->mean > 0, comm, PETSC_ERR_USER_INPUT, "%s_radius_mean = %g must be positive (%s)", pre, (double)d->mean,
-               logn ? "the median radius of the lognormal law" : "the mean radius of the normal law");
-    PetscCheck(isfinite(d->sigma) && d->sigma > 0, comm, PETSC_ERR_USER_INPUT, "%s_radius_sigma = %g must be positive (%s)", pre, (double)d->sigma,
-               logn ? "the standard deviation of ln r" : "the standard deviation of r");
-    if (logn) mass = RadiusNormalMass((log(d->min) - log(d->mean)) / d->sigma, (log(d->max) - log(d->mean)) / d->sigma);
-    else mass = RadiusNormalMass((d->min - d->mean) / d->sigma, (d->max - d->mean) / d->sigma);
-    PetscCheck(mass >= RADIUS_KEYS_MIN_MASS, comm, PETSC_ERR_USER_INPUT,
-               "%s_radius_min = %g and %s_radius_max = %g keep only %.3g%% of the %s law with %s_radius_mean = %g, %s_radius_sigma = %g: at least %g%% is "
-               "needed",
-               pre, (double)d->min, pre, (double)d->max, (double)(100 * mass), RadiusDistributionTypes[d->type], pre, (double)d->mean, pre, (double)d->sigma,
-               100 * RADIUS_KEYS_MIN_MASS);
-  } break;
-  case RADIUS_DISCRETE: {
-    PetscReal sum = 0;
-    PetscCheck(d->ndiscrete >= 1 && d->ndiscrete <= 16, comm, PETSC_ERR_USER_INPUT, "%s_radius_values has %" PetscInt_FMT " radii: 1 to 16 are allowed", pre,
-               d->ndiscrete);
-    for (PetscInt i = 0; i < d->ndiscrete; i++) {
-      PetscCheck(isfinite(d->values[i]) && d->values[i] > 0, comm, PETSC_ERR_USER_INPUT,
-                 "%s_radius_values entry %" PetscInt_FMT " = %g must be a positive radius", pre, i + 1, (double)d->values[i]);
-      PetscCheck(isfinite(d->weights[i]) && d->weights[i] >= 0, comm, PETSC_ERR_USER_INPUT,
-                 "%s_radius_weights entry %" PetscInt_FMT " = %g must be a non-negative weight", pre, i + 1, (double)d->weights[i]);
-      sum += d->weights[i];
-    }
-    PetscCheck(sum > 0 && isfinite(sum), comm, PETSC_ERR_USER_INPUT, "%s_radius_weights must have a positive, finite sum (got %g)", pre, (double)sum);
-  } break;
-  default:
-    SETERRQ(comm, PETSC_ERR_USER_INPUT, "unknown radius distribution type %d", (int)d->type);
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -318,7 +259,7 @@ PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const Grid *g
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(ins->count_set, comm, PETSC_ERR_USER_INPUT, "-insert_mode %s needs -insert_count", InsertionModes[ins->mode]);
-  PetscCall(RadiusDistributionCheckKeys(comm, "-insert", &ins->rd));
+  PetscCall(RadiusDistributionCheck(comm, "-insert", &ins->rd));
   for (int a = 0; a < 3; a++) {
     rlo[a] = ins->lo_set ? ins->rlo[a] : g->lo[a];
     rhi[a] = ins->hi_set ? ins->rhi[a] : g->hi[a];

@@ -37,8 +37,6 @@ typedef struct {
  * <prefix>_radius_distribution, _min, _max, _mean, _sigma, _values,
  * _weights (prefix "-insert", "-stream0"); given: any of them was. */
 PETSC_EXTERN PetscErrorCode RadiusDistributionSetFromOptions(MPI_Comm, const char *prefix, RadiusDistribution *, PetscBool *given);
-/* RadiusDistributionCheck's checks, the errors naming prefix's keys. */
-PETSC_EXTERN PetscErrorCode RadiusDistributionCheckKeys(MPI_Comm, const char *prefix, const RadiusDistribution *);
 /* The smallest radius it can draw. */
 PETSC_EXTERN PetscReal RadiusDistributionMin(const RadiusDistribution *);
 

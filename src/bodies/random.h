@@ -38,8 +38,9 @@ typedef struct {
   PetscReal              values[16], weights[16]; /* discrete: radii and unnormalised weights */
 } RadiusDistribution;
 
-/* Errors are raised on comm: every rank of it checks the same distribution. */
-PETSC_EXTERN PetscErrorCode RadiusDistributionCheck(MPI_Comm, const RadiusDistribution *);
+/* Errors are raised on comm (every rank of it checks the same
+ * distribution) and name prefix's keys ("-insert", "-stream0"). */
+PETSC_EXTERN PetscErrorCode RadiusDistributionCheck(MPI_Comm, const char *prefix, const RadiusDistribution *);
 /* Truncated laws resample (k = 0, 1, ...) until inside [min, max]. */
 PETSC_EXTERN PetscErrorCode RadiusDistributionDraw(const RadiusDistribution *, PetscInt64 seed, PetscInt64 id, PetscReal *r);
 PETSC_EXTERN PetscReal      RadiusDistributionMax(const RadiusDistribution *); /* largest radius it can draw */

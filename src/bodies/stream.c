@@ -70,7 +70,7 @@ static PetscErrorCode StreamSetFromOptions(MPI_Comm comm, PetscInt k, Stream *s)
   PetscCheck(set[2] || set[3], comm, PETSC_ERR_USER_INPUT, "%s needs %s [1/s] or %s [kg/s]", pre + 1, key[2], key[3]);
   if (set[3]) s->by_mass = PETSC_TRUE, s->rate = mass_rate;
   PetscCheck(s->stop >= s->start, comm, PETSC_ERR_USER_INPUT, "%s = %g must not precede %s = %g", key[5], (double)s->stop, key[4], (double)s->start);
-  PetscCall(RadiusDistributionCheckKeys(comm, pre, &s->rd));
+  PetscCall(RadiusDistributionCheck(comm, pre, &s->rd));
   s->rmin = RadiusDistributionMin(&s->rd);
   s->rmax = RadiusDistributionMax(&s->rd);
   for (int a = 0; a < 3; a++)

@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
-#include <stdlib.h>
 #include "decomp/collective.h"
 
 /* A checkpoint is checked as a deck is, before anything of it is used: its
@@ -277,7 +276,7 @@ static PetscBool CkptMeshSurface(const Engine *e, PetscInt64 pa)
   PetscInt64 deck = pa >> HISTORY_MESH_SHIFT, s = pa & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1);
   if (pa < 0) return PETSC_FALSE;
   for (PetscInt q = 0; q < e->meshes.n; q++)
-    if (atol(e->meshes.m[q].name + 4) == deck) return s < e->meshes.m[q].nsurf ? PETSC_TRUE : PETSC_FALSE;
+    if (e->meshes.m[q].deck == deck) return s < e->meshes.m[q].nsurf ? PETSC_TRUE : PETSC_FALSE;
   return PETSC_FALSE;
 }
 

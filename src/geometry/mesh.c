@@ -145,6 +145,7 @@ static PetscErrorCode MeshKeys(MPI_Comm comm, PetscInt k, Mesh *m, StlTransform 
   PetscFunctionBeginUser;
   StlTransformDefault(tf);
   PetscCall(PetscSNPrintf(m->name, sizeof(m->name), "mesh%" PetscInt_FMT, k));
+  m->deck = k;
   OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_file", m->name));
   m->file[0] = 0;
@@ -324,11 +325,10 @@ PetscErrorCode MeshesSetFromOptions(MPI_Comm comm, Meshes *ms)
     Mesh   *m = &ms->m[ms->n];
     StlMesh sm;
     if (!given[k]) {
-      char        pre[16];
-      const char *key;
+      char pre[16], file[24];
       PetscCall(PetscSNPrintf(pre, sizeof(pre), "-mesh%" PetscInt_FMT "_", k));
-      key = OptionsSetWithPrefix(pre);
-      PetscCheck(!key, comm, PETSC_ERR_USER_INPUT, "%s is given without -mesh%" PetscInt_FMT "_file: which mesh does it belong to?", key, k);
+      PetscCall(PetscSNPrintf(file, sizeof(file), "-mesh%" PetscInt_FMT "_file", k));
+      PetscCall(OptionsCheckSectionNeeds(comm, pre, file));
       continue;
     }
     if (ms->n != k) { /* meshes keep their deck names; slots are packed */

@@ -19,6 +19,7 @@
 
 typedef struct {
   char       name[16];  /* "mesh3" */
+  PetscInt   deck;      /* its N in the deck (meshN): histories and checkpoints name it so */
   char       file[PETSC_MAX_PATH_LEN];
   PetscInt   nv, nt, nsurf;
   PetscReal *x;       /* 3 nv: vertices in the mesh frame [m] */

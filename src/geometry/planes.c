@@ -51,11 +51,10 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
   for (PetscInt k = 0; k < PLANES_DECK_MAX; k++) {
     PetscReal len;
     if (!nset[k] && !pset[k]) {
-      char        pre[16];
-      const char *key;
+      char pre[16], normal[24];
       PetscCall(PetscSNPrintf(pre, sizeof(pre), "-wall%" PetscInt_FMT "_", k));
-      key = OptionsSetWithPrefix(pre);
-      PetscCheck(!key, comm, PETSC_ERR_USER_INPUT, "%s is given without -wall%" PetscInt_FMT "_normal: which wall does it move?", key, k);
+      PetscCall(PetscSNPrintf(normal, sizeof(normal), "-wall%" PetscInt_FMT "_normal", k));
+      PetscCall(OptionsCheckSectionNeeds(comm, pre, normal));
       continue;
     }
     PetscCheck(nset[k], comm, PETSC_ERR_USER_INPUT, "-wall%" PetscInt_FMT "_point is given without -wall%" PetscInt_FMT "_normal", k, k);

@@ -13,11 +13,6 @@ static inline PetscReal Dot3(const PetscReal *a, const PetscReal *b)
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static PetscInt MeshDeckNumber(const Mesh *m)
-{
-  return (PetscInt)atol(m->name + 4);
-}
-
 static PetscErrorCode MeshGroupPush(SphereMesh *sm, LocalInt i, PetscInt mesh)
 {
   PetscFunctionBeginUser;
@@ -287,7 +282,7 @@ static PetscErrorCode MeshGather(Interaction it, const InteractionContext *ctx, 
   for (PetscInt k = 0; k < sm->ngroup; k++) {
     const MeshGroup *g = &sm->group[k];
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
-      RecordKey key = {ctx->p->id[g->i], HISTORY_KIND_MESH, (PetscInt64)MeshDeckNumber(&sm->meshes->m[g->mesh]) << HISTORY_MESH_SHIFT | con[e].surface};
+      RecordKey key = {ctx->p->id[g->i], HISTORY_KIND_MESH, (PetscInt64)sm->meshes->m[g->mesh].deck << HISTORY_MESH_SHIFT | con[e].surface};
       PetscCall(RecordStoreAdd(s, &key, &sm->hs.h[con[e].slot]));
     }
   }
@@ -304,7 +299,7 @@ static PetscErrorCode MeshAttach(Interaction it, const InteractionContext *ctx, 
   sm->hs.n = 0;
   for (PetscInt k = 0; k < sm->ngroup; k++) {
     MeshGroup *g     = &sm->group[k];
-    PetscInt64 owner = ctx->p->id[g->i], mesh = MeshDeckNumber(&sm->meshes->m[g->mesh]);
+    PetscInt64 owner = ctx->p->id[g->i], mesh = sm->meshes->m[g->mesh].deck;
     g->e0 = n, g->ne = 0;
     for (PetscInt r = RecordStoreFirst(s, owner); r >= 0 && r < s->n; r++) {
       RecordKey key = RecordStoreKey(s, r);

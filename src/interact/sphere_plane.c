@@ -5,7 +5,6 @@
  * meets its walls in wall order, after its particle pairs (the engine runs
  * this interaction after the sphere-sphere one). */
 #include "interact/sphere_plane.h"
-#include "interact/wall_pair.h"
 
 static PetscErrorCode PlaneReserve(SpherePlane *sp, PetscInt need)
 {
@@ -43,6 +42,25 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The constants of particle i against a wall; the last set is reused while
+ * the bodies match (most decks have few distinct ones). */
+typedef struct {
+  PetscBool   valid;
+  PetscReal   key[3];
+  ContactPair cp;
+} PlaneMemo;
+
+static const ContactPair *PlaneConstants(const InteractionContext *ctx, PetscInt i, PlaneMemo *mm)
+{
+  const Particles *p = ctx->p;
+  if (!(mm->valid && mm->key[0] == p->radius[i] && mm->key[1] == p->mass[i] && mm->key[2] == p->inertia[i])) {
+    mm->key[0] = p->radius[i], mm->key[1] = p->mass[i], mm->key[2] = p->inertia[i];
+    ContactPairSetUp(ctx->model, mm->key[0], mm->key[1], mm->key[2], 0.0, 0.0, 0.0, PETSC_TRUE, &mm->cp);
+    mm->valid = PETSC_TRUE;
+  }
+  return &mm->cp;
+}
+
 /* Particle i against wall w: normal, overlap and velocities; a wall that
  * moves or slides takes its velocity at the contact point off (st: the
  * step's times; ps: the wall's poses at its start and end). */
@@ -78,7 +96,7 @@ static void PlaneWallAdd(InteractionStep *st, PetscInt w, const Particles *p, Pe
 /* Pair k: a contact, a separation's correction, or an approach bound; its
  * force and torque straight into particle i, which meets its walls in wall
  * order after its particle pairs. */
-static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, PetscInt k, WallPairMemo *mm, InteractionStep *st)
+static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, PetscInt k, PlaneMemo *mm, InteractionStep *st)
 {
   Particles         *p = ctx->p;
   PetscInt           i = sp->ij[2 * k];
@@ -96,7 +114,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     ContactHistory *h;
     if (sp->slot[k] < 0) PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
     h  = &sp->hs.h[sp->slot[k]];
-    cp = WallPairConstants(ctx, i, mm);
+    cp = PlaneConstants(ctx, i, mm);
     ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
@@ -105,7 +123,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else if (sp->touched[k]) {
-    cp = WallPairConstants(ctx, i, mm);
+    cp = PlaneConstants(ctx, i, mm);
     ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], &kin, st->dt, &cr);
     sp->touched[k] = 0;
     sp->slot[k]    = -1; /* a zero history */
@@ -114,7 +132,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
   } else if (st->need) {
     PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
     if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-      cp        = WallPairConstants(ctx, i, mm);
+      cp        = PlaneConstants(ctx, i, mm);
       InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - sp->ij[2 * k + 1]);
     }
   }
@@ -124,7 +142,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
 static PetscErrorCode PlaneCompute(Interaction it, const InteractionContext *ctx, InteractionStep *st)
 {
   SpherePlane *sp = (SpherePlane *)it->data;
-  WallPairMemo    mm;
+  PlaneMemo    mm;
 
   mm.valid = PETSC_FALSE;
 
@@ -176,7 +194,7 @@ static PetscErrorCode PlaneAttach(Interaction it, const InteractionContext *ctx,
 static void PlaneStats(Interaction it, const InteractionContext *ctx, InteractionStats *s)
 {
   SpherePlane    *sp = (SpherePlane *)it->data;
-  WallPairMemo    mm;
+  PlaneMemo    mm;
   InteractionStep st = {0.0, 0.0, PETSC_FALSE, 0.0, 0.0, {-1, -1}, PETSC_FALSE, NULL, NULL, 0}; /* overlaps only: the velocities are not read */
 
   mm.valid = PETSC_FALSE;
@@ -188,7 +206,7 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
     if (!sp->planes->w[sp->ij[2 * k + 1]].present) continue;
     PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &st, sp->pose[sp->ij[2 * k + 1]], &kin);
     if (kin.d <= 0.0) continue;
-    NormalLawEval(&ctx->model->law, WallPairConstants(ctx, i, &mm)->s, kin.d, &U, &F, &dF);
+    NormalLawEval(&ctx->model->law, PlaneConstants(ctx, i, &mm)->s, kin.d, &U, &F, &dF);
     s->elastic += U;
     s->contacts += 1.0;
     if (kin.d / ctx->p->radius[i] > s->max_overlap_ratio) s->max_overlap_ratio = kin.d / ctx->p->radius[i], s->who[0] = ctx->p->id[i], s->who[1] = -1 - sp->ij[2 * k + 1];
