@@ -1,16 +1,16 @@
 #!/bin/bash
 # Two hdem builds against each other for speed: alternating pairs of runs of
 # the chute and settle benchmark decks (bench/chute.yaml, bench/settle.yaml, no
-# snapshots) at 1 and 2 ranks (the order within a pair alternates too),
+# snapshots) at 1 and 2 ranks, or the hopper (bench/hopper.yaml, CASES="hopper 2") (the order within a pair alternates too),
 # particle-steps per second from summary.json, the ratio new / old of each pair
 # and their median per case.  For a change that must not cost speed.
 #
-#   [PAIRS=N] [CASES="chute 2,settle 1"] bash bench/speed_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps]
+#   [PAIRS=N] [CASES="chute 2,settle 1"] bash bench/speed_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps] [hopper_steps]
 #   (from the repository root; needs ../shared/peers for the benchmark states)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OLD=$(realpath "$1"); NEW=$(realpath "$2")
-SC=${3:-1000}; SS=${4:-800}; PAIRS=${PAIRS:-5}
+SC=${3:-1000}; SS=${4:-800}; SH=${5:-3000}; PAIRS=${PAIRS:-5}
 PEERS=$(realpath "${PEERS:-../shared/peers}")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 MPI="mpirun --oversubscribe"
@@ -37,7 +37,12 @@ psps() { # bin np deck options... -> particle-steps/s
 IFS=, read -ra CASELIST <<< "${CASES:-chute 1,chute 2,settle 1,settle 2}"
 for case in "${CASELIST[@]}"; do
   set -- $case
-  if [ "$1" = chute ]; then ARGS=(bench/chute.yaml -insert_file "$PEERS/chute/data.chute_equiv" -steps "$SC" -thermo_interval 100000); else ARGS=(bench/settle.yaml -insert_file "$PEERS/settle/data.settle" -steps "$SS" -thermo_interval 100000); fi
+  case "$1" in
+    chute) ARGS=(bench/chute.yaml -insert_file "$PEERS/chute/data.chute_equiv" -steps "$SC" -thermo_interval 100000) ;;
+    settle) ARGS=(bench/settle.yaml -insert_file "$PEERS/settle/data.settle" -steps "$SS" -thermo_interval 100000) ;;
+    hopper) ARGS=(bench/hopper.yaml -insert_file "$PEERS/hopper/data.hopper_settled" -mesh0_file "$PEERS/hopper/hopper.stl" -steps "$SH" -thermo_interval 100000) ;;
+    *) echo "unknown case $1" >&2; exit 2 ;;
+  esac
   ratios=()
   for p in $(seq 1 "$PAIRS"); do
     if [ $((p % 2)) = 1 ]; then o=$(psps "$OLD" "$2" "${ARGS[@]}"); n=$(psps "$NEW" "$2" "${ARGS[@]}"); else n=$(psps "$NEW" "$2" "${ARGS[@]}"); o=$(psps "$OLD" "$2" "${ARGS[@]}"); fi

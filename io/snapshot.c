@@ -311,16 +311,12 @@ static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields
   PetscCall(H5FileWriteRows(f, "walls/normal", H5FILE_REAL, 3, v->nwall, v->wall_normal));
   PetscCall(H5FileWriteRows(f, "walls/point", H5FILE_REAL, 3, v->nwall, v->wall_point));
   for (PetscInt k = 0; v->meshes && k < v->meshes->n; k++) {
-    char        name[64];
-    PetscMPIInt rank;
-    PetscBool   mine;
+    char name[64];
     if (!v->mesh[k].present) continue;
-    PetscCall(CollectiveRank(comm, &rank, NULL));
-    mine = rank == 0 ? PETSC_TRUE : PETSC_FALSE; /* replicated: rank 0's rows */
     PetscCall(PetscSNPrintf(name, sizeof(name), "meshes/%s/points", v->meshes->name[k]));
-    PetscCall(H5FileWriteRows(f, name, H5FILE_REAL, 3, mine ? (PetscInt)v->meshes->nv[k] : 0, v->mesh[k].points));
+    PetscCall(H5FileWriteRows(f, name, H5FILE_REAL, 3, v->mesh[k].nv, v->mesh[k].points));
     PetscCall(PetscSNPrintf(name, sizeof(name), "meshes/%s/triangles", v->meshes->name[k]));
-    PetscCall(H5FileWriteRows(f, name, H5FILE_INT64, 3, mine ? (PetscInt)v->meshes->nt[k] : 0, v->mesh[k].tri));
+    PetscCall(H5FileWriteRows(f, name, H5FILE_INT64, 3, v->mesh[k].nt, v->mesh[k].tri));
   }
   PetscCall(H5FileWriteAttrReal(f, "time", v->time));
   PetscCall(H5FileWriteAttrReal(f, "dt", v->dt));

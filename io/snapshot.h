@@ -34,10 +34,12 @@ typedef struct {
   PetscInt64 nv[SNAPSHOT_MESHES_MAX], nt[SNAPSHOT_MESHES_MAX];
 } SnapshotMeshTable;
 
-/* One mesh in one state: its points then, its triangles; rows from rank 0
- * only (the others give none), absent when removed. */
+/* One mesh in one state: this rank's rows of its points then and of its
+ * triangles (the ranks' rows in rank order make the whole); absent when
+ * removed. */
 typedef struct {
   PetscBool         present;
+  PetscInt          nv, nt;
   const PetscReal  *points; /* 3 nv */
   const PetscInt64 *tri;    /* 3 nt */
 } SnapshotMeshData;

@@ -54,6 +54,22 @@ def run(args, np_, grid, out, extra):
     return json.load(open(os.path.join(out, "summary.json")))
 
 
+def mesh_differences(a, b):
+    """The meshes of two final states (each rank writes its share): the same points and triangles."""
+    import h5py
+    import numpy as np
+    problems = []
+    with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+        names = sorted(fa["meshes"].keys()) if "meshes" in fa else []
+        if names != (sorted(fb["meshes"].keys()) if "meshes" in fb else []):
+            return ["the meshes in final.h5 differ"]
+        for m in names:
+            for d in ("points", "triangles"):
+                if not np.array_equal(fa["meshes"][m][d][()], fb["meshes"][m][d][()]):
+                    problems.append("/meshes/%s/%s differs" % (m, d))
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hdem", required=True)
@@ -88,6 +104,7 @@ def main():
                     problems.append("not bitwise identical to %s: %s" % (os.path.basename(ref[0]), d))
                 if summ["particles"] != ref[1]["particles"] or summ["steps"] != ref[1]["steps"]:
                     problems.append("particles/steps differ")
+                problems += mesh_differences(os.path.join(ref[0], "final.h5"), os.path.join(out, "final.h5"))
                 for csvname in ("walls.csv", "flow.csv"):
                     wa, wb = os.path.join(ref[0], csvname), os.path.join(out, csvname)
                     if os.path.exists(wa) != os.path.exists(wb) or (os.path.exists(wa) and open(wa, "rb").read() != open(wb, "rb").read()):

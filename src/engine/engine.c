@@ -74,6 +74,7 @@ static PetscErrorCode EngineBuildLists(Engine *e)
   InteractionContext ctx = EngineInteractionContext(e);
 
   PetscFunctionBeginUser;
+  if (e->meshes.n) PetscCall(MeshesHold(&e->meshes, &e->grid, e->t_build));
   for (PetscInt q = 0; q < e->ninter; q++) PetscCall(e->inter[q]->ops->build(e->inter[q], &ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

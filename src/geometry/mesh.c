@@ -21,10 +21,12 @@ static inline void Cross3(const PetscReal *a, const PetscReal *b, PetscReal *c)
   c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* The closest point of edge (u, w), u < w, to x, from the edge alone. */
-static void EdgeClosest(const Mesh *m, PetscInt u, PetscInt w, const PetscReal x[3], MeshFeature *f)
+/* The closest point of the edge between vertices iu and iw (whole-mesh
+ * indices, at pu and pw) to x, from the edge alone: taken from its lower
+ * index, so every triangle sharing it gives the same bits. */
+static void EdgeClosest(const PetscReal *pu, PetscInt iu, const PetscReal *pw, PetscInt iw, const PetscReal x[3], MeshFeature *f)
 {
-  const PetscReal *a = m->x + 3 * u, *b = m->x + 3 * w;
+  const PetscReal *a = iu < iw ? pu : pw, *b = iu < iw ? pw : pu;
   PetscReal        e[3], r[3], t, d[3];
   Sub3(b, a, e);
   Sub3(x, a, r);
@@ -33,43 +35,44 @@ static void EdgeClosest(const Mesh *m, PetscInt u, PetscInt w, const PetscReal x
   for (int k = 0; k < 3; k++) f->c[k] = a[k] + t * e[k];
   Sub3(x, f->c, d);
   f->kind = MESH_FEATURE_EDGE;
-  f->v[0] = u, f->v[1] = w;
+  f->v[0] = PetscMin(iu, iw), f->v[1] = PetscMax(iu, iw);
   f->dist = PetscSqrtReal(Dot3(d, d));
 }
 
-static void VertexClosest(const Mesh *m, PetscInt v, const PetscReal x[3], MeshFeature *f)
+static void VertexClosest(const PetscReal *p, PetscInt iv, const PetscReal x[3], MeshFeature *f)
 {
   PetscReal d[3];
-  for (int k = 0; k < 3; k++) f->c[k] = m->x[3 * v + k];
+  for (int k = 0; k < 3; k++) f->c[k] = p[k];
   Sub3(x, f->c, d);
   f->kind = MESH_FEATURE_VERTEX;
-  f->v[0] = v, f->v[1] = -1;
+  f->v[0] = iv, f->v[1] = -1;
   f->dist = PetscSqrtReal(Dot3(d, d));
 }
 
 /* Ericson's region tests (Real-Time Collision Detection, 5.1.5) pick the
- * feature; its point is then computed from the feature alone. */
+ * feature; its point is then computed from the feature alone.  The
+ * corners' whole-mesh indices are read only where a feature needs them. */
 void MeshClosest(const Mesh *m, PetscInt k, const PetscReal x[3], MeshFeature *f)
 {
-  PetscInt         ia = m->tri[3 * k], ib = m->tri[3 * k + 1], ic = m->tri[3 * k + 2];
-  const PetscReal *a = m->x + 3 * ia, *b = m->x + 3 * ib, *c = m->x + 3 * ic, *n = m->normal + 3 * k;
+  const PetscInt  *id = m->tvid + 3 * k;
+  const PetscReal *a = m->x + 3 * m->tri[3 * k], *b = m->x + 3 * m->tri[3 * k + 1], *c = m->x + 3 * m->tri[3 * k + 2], *n = m->normal + 3 * k;
   PetscReal        ab[3], ac[3], ap[3], bp[3], cp[3], d1, d2, d3, d4, d5, d6, va, vb, vc, h;
 
   Sub3(b, a, ab), Sub3(c, a, ac), Sub3(x, a, ap);
   d1 = Dot3(ab, ap), d2 = Dot3(ac, ap);
-  if (d1 <= 0.0 && d2 <= 0.0) return VertexClosest(m, ia, x, f);
+  if (d1 <= 0.0 && d2 <= 0.0) return VertexClosest(a, id[0], x, f);
   Sub3(x, b, bp);
   d3 = Dot3(ab, bp), d4 = Dot3(ac, bp);
-  if (d3 >= 0.0 && d4 <= d3) return VertexClosest(m, ib, x, f);
+  if (d3 >= 0.0 && d4 <= d3) return VertexClosest(b, id[1], x, f);
   vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return EdgeClosest(m, PetscMin(ia, ib), PetscMax(ia, ib), x, f);
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return EdgeClosest(a, id[0], b, id[1], x, f);
   Sub3(x, c, cp);
   d5 = Dot3(ab, cp), d6 = Dot3(ac, cp);
-  if (d6 >= 0.0 && d5 <= d6) return VertexClosest(m, ic, x, f);
+  if (d6 >= 0.0 && d5 <= d6) return VertexClosest(c, id[2], x, f);
   vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return EdgeClosest(m, PetscMin(ia, ic), PetscMax(ia, ic), x, f);
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return EdgeClosest(a, id[0], c, id[2], x, f);
   va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) return EdgeClosest(m, PetscMin(ib, ic), PetscMax(ib, ic), x, f);
+  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) return EdgeClosest(b, id[1], c, id[2], x, f);
   /* the face: the plane's distance, as a plane wall has it */
   h = Dot3(ap, n);
   for (int q = 0; q < 3; q++) f->c[q] = x[q] - h * n[q];
@@ -292,6 +295,19 @@ static PetscErrorCode MeshExtent(Mesh *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A mesh read whole: held whole, its local indices its global ones. */
+static PetscErrorCode MeshHoldWhole(Mesh *m)
+{
+  PetscFunctionBeginUser;
+  m->whole = PETSC_TRUE;
+  m->nv_total = m->nv, m->nt_total = m->nt;
+  PetscCall(PetscMalloc1(3 * m->nt, &m->tvid));
+  PetscCall(PetscMalloc1(m->nt, &m->tid));
+  for (PetscInt q = 0; q < 3 * m->nt; q++) m->tvid[q] = m->tri[q];
+  for (PetscInt t = 0; t < m->nt; t++) m->tid[t] = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt, const PetscInt *tri, PetscReal curvature, const WallMotion *mo,
                                     Mesh *m)
 {
@@ -308,6 +324,7 @@ PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscRe
   PetscCall(PetscArraycpy(m->tri, tri, 3 * nt));
   PetscCall(MeshTopology(m));
   PetscCall(MeshExtent(m));
+  PetscCall(MeshHoldWhole(m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -342,6 +359,8 @@ PetscErrorCode MeshesSetFromOptions(MPI_Comm comm, Meshes *ms)
     ms->n++;
     PetscCall(MeshTopology(m));
     PetscCall(MeshExtent(m));
+    PetscCall(MeshHoldWhole(m));
+    PetscCall(MeshDistribute(comm, m));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -428,18 +447,29 @@ PetscErrorCode MeshSetUp(Mesh *m, PetscReal reach)
 {
   CellItem *items = NULL;
   PetscInt  n = 0, cap = 0;
-  PetscReal ext = 0.0, rho;
+  PetscReal ext = 0.0, rho, lo[3], hi[3];
 
   PetscFunctionBeginUser;
   PetscCall(PetscFree(m->cellkey));
   PetscCall(PetscFree(m->cellstart));
   PetscCall(PetscFree(m->cellitem));
-  for (int a = 0; a < 3; a++) ext = PetscMax(ext, m->hi[a] - m->lo[a]);
   m->reach = reach;
-  m->h     = PetscMax(reach, ext / MESH_BINS_PER_AXIS_MAX);
+  for (int a = 0; a < 3; a++) lo[a] = PETSC_MAX_REAL, hi[a] = -PETSC_MAX_REAL;
+  for (PetscInt v = 0; v < m->nv; v++) /* the held triangles' extent */
+    for (int a = 0; a < 3; a++) lo[a] = PetscMin(lo[a], m->x[3 * v + a]), hi[a] = PetscMax(hi[a], m->x[3 * v + a]);
+  if (m->nt == 0) {
+    m->ncell = 0, m->h = reach;
+    for (int a = 0; a < 3; a++) m->bn[a] = 0, m->blo[a] = 0.0;
+    PetscCall(PetscMalloc1(1, &m->cellkey));
+    PetscCall(PetscCalloc1(1, &m->cellstart));
+    PetscCall(PetscMalloc1(1, &m->cellitem));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (int a = 0; a < 3; a++) ext = PetscMax(ext, hi[a] - lo[a]);
+  m->h = PetscMax(reach, ext / MESH_BINS_PER_AXIS_MAX);
   for (int a = 0; a < 3; a++) {
-    m->blo[a] = m->lo[a] - reach - m->h;
-    m->bn[a]  = (PetscInt)PetscCeilReal((m->hi[a] + reach + m->h - m->blo[a]) / m->h) + 1;
+    m->blo[a] = lo[a] - reach - m->h;
+    m->bn[a]  = (PetscInt)PetscCeilReal((hi[a] + reach + m->h - m->blo[a]) / m->h) + 1;
   }
   rho = reach + 0.5 * PetscSqrtReal(3.0) * m->h;
   for (PetscInt t = 0; t < m->nt; t++) PetscCall(MeshBinTriangle(m, t, rho, &items, &n, &cap));
@@ -463,7 +493,10 @@ PetscErrorCode MeshSetUp(Mesh *m, PetscReal reach)
 PetscErrorCode MeshesSetUp(Meshes *ms, PetscReal reach)
 {
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < ms->n; k++) PetscCall(MeshSetUp(&ms->m[k], reach));
+  for (PetscInt k = 0; k < ms->n; k++) {
+    ms->m[k].reach = reach;
+    if (ms->m[k].whole) PetscCall(MeshSetUp(&ms->m[k], reach));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -495,7 +528,12 @@ PetscErrorCode MeshDestroy(Mesh *m)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(m->x));
+  PetscCall(PetscFree(m->tvid));
   PetscCall(PetscFree(m->tri));
+  PetscCall(PetscFree(m->tid));
+  PetscCall(PetscFree(m->hx));
+  PetscCall(PetscFree(m->hrec));
+  PetscCall(PetscFree(m->held));
   PetscCall(PetscFree(m->normal));
   PetscCall(PetscFree(m->surface));
   PetscCall(PetscFree(m->cellkey));

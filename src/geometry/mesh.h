@@ -14,6 +14,7 @@
 #define HDEM_MESH_H
 
 #include "geometry/motion.h"
+#include "decomp/grid.h"
 
 #define MESHES_MAX 16
 
@@ -21,17 +22,35 @@ typedef struct {
   char       name[16];  /* "mesh3" */
   PetscInt   deck;      /* its N in the deck (meshN): histories and checkpoints name it so */
   char       file[PETSC_MAX_PATH_LEN];
-  PetscInt   nv, nt, nsurf;
-  PetscReal *x;       /* 3 nv: vertices in the mesh frame [m] */
-  PetscInt  *tri;     /* 3 nt: vertex indices */
-  PetscReal *normal;  /* 3 nt: unit normals (corner order, right-handed) */
-  PetscInt  *surface; /* nt: the surface of each triangle, 0 .. nsurf - 1 */
+  PetscInt   nv_total, nt_total, nsurf; /* the whole mesh */
   PetscReal  curvature; /* [deg] */
-  PetscReal  lo[3], hi[3], centroid[3];
+  PetscReal  lo[3], hi[3], centroid[3]; /* the whole mesh's, in its frame */
   PetscReal  rext;      /* farthest vertex from the rotation axis (or the centroid) [m] */
   WallMotion motion;
-  /* bins of the mesh frame: each cell lists the triangles within the reach
-   * of some point of it; cells by key, sorted */
+  /* The triangles this rank holds: the whole mesh (whole), or those within
+   * reach of its subdomain (mesh_hold.c).  Local indices; tvid and tid give
+   * each corner's vertex and each triangle in the whole mesh, tid ascending, so
+   * every decision taken in local indices is taken in global order. */
+  PetscBool  whole;
+  PetscInt   nv, nt;
+  PetscReal *x;       /* 3 nv: vertices in the mesh frame [m] */
+  PetscInt  *tri;     /* 3 nt: local vertex indices */
+  PetscInt  *tvid;    /* 3 nt: their whole-mesh indices */
+  PetscInt  *tid;     /* nt */
+  PetscReal *normal;  /* 3 nt: unit normals (corner order, right-handed) */
+  PetscInt  *surface; /* nt: the surface of each triangle, 0 .. nsurf - 1 */
+  /* A distributed mesh's share of the whole, kept for the run: vertices
+   * [hv0, hv0 + hnv) and triangles [ht0, ht0 + hnt), each triangle as a
+   * record (MESH_RECORD_WIDTH reals) that the ranks which need it receive;
+   * held: every rank's held box in the mesh frame (lo[3], hi[3]; empty
+   * while lo > hi), the same on every rank */
+  PetscInt   hv0, hnv, ht0, hnt, nrank;
+  PetscReal *hx;   /* 3 hnv */
+  PetscReal *hrec; /* MESH_RECORD_WIDTH hnt */
+  PetscReal *held; /* 6 nrank */
+  PetscInt   fetches; /* how often this rank's held set was replaced */
+  /* bins of the mesh frame over the held triangles: each cell lists the
+   * triangles within the reach of some point of it; cells by key, sorted */
   PetscReal  reach, h, blo[3];
   PetscInt   bn[3];
   PetscInt   ncell;
@@ -45,10 +64,22 @@ typedef struct {
   Mesh     m[MESHES_MAX];
 } Meshes;
 
-/* Keys mesh0_* .. mesh15_*: the files are read (collective) and checked. */
+/* A triangle as a distributed mesh sends it: its index, its vertices'
+ * indices, its corners (9), its normal (3) and its surface. */
+#define MESH_RECORD_WIDTH 17
+
+/* Keys mesh0_* .. mesh15_*: the files are read (collective) and checked;
+ * on more than one rank each mesh is then distributed (MeshDistribute). */
 PETSC_EXTERN PetscErrorCode MeshesSetFromOptions(MPI_Comm, Meshes *);
-/* Bins for queries within reach of a point (the largest radius plus the skin). */
+/* Collective: a whole mesh becomes distributed over comm's ranks, each
+ * keeping its share and, until MeshesHold, no triangles (one rank: kept whole). */
+PETSC_EXTERN PetscErrorCode MeshDistribute(MPI_Comm, Mesh *);
+/* Bins of the whole meshes for queries within reach of a point (the
+ * largest radius plus the skin); distributed ones bin at each MeshesHold. */
 PETSC_EXTERN PetscErrorCode MeshesSetUp(Meshes *, PetscReal reach);
+/* Collective, before the lists are built at tb: each rank holds (at least)
+ * every triangle within reach of its subdomain then (mesh_hold.c). */
+PETSC_EXTERN PetscErrorCode MeshesHold(Meshes *, const Grid *, PetscReal tb);
 PETSC_EXTERN PetscErrorCode MeshesDestroy(Meshes *);
 PETSC_EXTERN PetscErrorCode MeshSetUp(Mesh *, PetscReal reach);
 PETSC_EXTERN PetscErrorCode MeshDestroy(Mesh *);
@@ -64,7 +95,7 @@ typedef enum {
 
 typedef struct {
   MeshFeatureKind kind;
-  PetscInt        v[2]; /* edge: its vertices, v[0] < v[1]; vertex: v[0]; face: the triangle in v[0] */
+  PetscInt        v[2]; /* edge: its vertices (whole-mesh indices), v[0] < v[1]; vertex: v[0]; face: the (local) triangle in v[0] */
   PetscReal       c[3]; /* the closest point */
   PetscReal       dist; /* its distance from the point */
 } MeshFeature;
@@ -95,10 +126,13 @@ PETSC_EXTERN void MeshContactsSelect(const Mesh *, const PetscInt *cand, PetscIn
 /* A mesh from arrays (copied): topology, surfaces and extent; name for messages. */
 PETSC_EXTERN PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt, const PetscInt *tri, PetscReal curvature,
                                                  const WallMotion *, Mesh *);
-/* Whether triangle k has vertex v / both vertices of an edge. */
+/* Whether held triangle k has vertex v (a whole-mesh index). */
 static inline PetscBool MeshTriangleHas(const Mesh *m, PetscInt k, PetscInt v)
 {
-  return m->tri[3 * k] == v || m->tri[3 * k + 1] == v || m->tri[3 * k + 2] == v ? PETSC_TRUE : PETSC_FALSE;
+  return m->tvid[3 * k] == v || m->tvid[3 * k + 1] == v || m->tvid[3 * k + 2] == v ? PETSC_TRUE : PETSC_FALSE;
 }
+/* Replaces the held triangles by n records (MESH_RECORD_WIDTH reals,
+ * ascending triangle index) and bins them for reach. */
+PETSC_EXTERN PetscErrorCode MeshHoldRecords(Mesh *, PetscInt n, const PetscReal *rec, PetscReal reach);
 
 #endif

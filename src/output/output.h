@@ -56,8 +56,8 @@ PETSC_EXTERN PetscErrorCode ReportMonitorCreate(MPI_Comm, OutputTally *, Monitor
 
 /* What snapshots and the final state write of an engine: its particles,
  * the walls as rank 0's rows (wn, wp: room for 3 PLANES_MAX each). */
-/* The meshes of a state (rank 0 holds their points at the state's time and
- * their triangles; the other ranks write none of the replicated rows). */
+/* The meshes of a state: each rank its share of their points at the
+ * state's time and of their triangles (a whole mesh: rank 0 all). */
 typedef struct {
   SnapshotMeshTable table;
   SnapshotMeshData  data[SNAPSHOT_MESHES_MAX];

@@ -75,9 +75,15 @@ static PetscErrorCode ReportStart(Monitor m, Engine *e, PetscBool fresh)
                          g->periodic[1] ? "y" : "", g->periodic[2] ? "z" : "", g->periodic[0] || g->periodic[1] || g->periodic[2] ? "" : "none", e->planes.n,
                          e->planes.n == 1 ? "" : "s"));
   for (PetscInt k = 0; k < e->meshes.n; k++) {
-    const Mesh *m = &e->meshes.m[k];
-    PetscCall(ReportPrintf(rp->comm, "  %-11s %s: %" PetscInt_FMT " triangles, %" PetscInt_FMT " surfaces, [%g, %g] x [%g, %g] x [%g, %g] m%s%s\n", m->name, m->file,
-                           m->nt, m->nsurf, (double)m->lo[0], (double)m->hi[0], (double)m->lo[1], (double)m->hi[1], (double)m->lo[2], (double)m->hi[2],
+    const Mesh *m    = &e->meshes.m[k];
+    PetscReal   held = (PetscReal)m->nt;
+    char        dist[96] = "";
+    if (!m->whole) {
+      PetscCall(CollectiveMaxAll(rp->comm, &held, 1));
+      PetscCall(PetscSNPrintf(dist, sizeof(dist), " (distributed: at most %.0f held by a rank)", (double)held));
+    }
+    PetscCall(ReportPrintf(rp->comm, "  %-11s %s: %" PetscInt_FMT " triangles%s, %" PetscInt_FMT " surfaces, [%g, %g] x [%g, %g] x [%g, %g] m%s%s\n", m->name,
+                           m->file, m->nt_total, dist, m->nsurf, (double)m->lo[0], (double)m->hi[0], (double)m->lo[1], (double)m->hi[1], (double)m->lo[2], (double)m->hi[2],
                            m->motion.kind != MOTION_NONE ? ", moving: " : "", m->motion.kind != MOTION_NONE ? MotionKinds[m->motion.kind] : ""));
   }
   PetscCall(ReportModel(rp, &e->model));

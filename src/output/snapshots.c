@@ -9,10 +9,11 @@ void OutputMeshTable(const Engine *e, SnapshotMeshTable *t)
   t->n = e->meshes.n;
   for (PetscInt k = 0; k < e->meshes.n; k++) {
     PetscStrncpy(t->name[k], e->meshes.m[k].name, sizeof(t->name[k]));
-    t->nv[k] = e->meshes.m[k].nv, t->nt[k] = e->meshes.m[k].nt;
+    t->nv[k] = e->meshes.m[k].nv_total, t->nt[k] = e->meshes.m[k].nt_total;
   }
 }
 
+/* Each rank its share of every mesh's rows (a whole mesh: rank 0 all of them). */
 PetscErrorCode OutputMeshesGet(const Engine *e, OutputMeshes *om)
 {
   PetscFunctionBeginUser;
@@ -20,16 +21,21 @@ PetscErrorCode OutputMeshesGet(const Engine *e, OutputMeshes *om)
   OutputMeshTable(e, &om->table);
   for (PetscInt k = 0; k < e->meshes.n; k++) {
     const Mesh *m = &e->meshes.m[k];
+    PetscInt    nv, nt;
     PetscReal  *x;
     PetscInt64 *tri;
     WallPose    ps;
     om->data[k].present = WallMotionPresent(&m->motion, e->t);
-    if (e->grid.rank != 0 || !om->data[k].present) continue;
-    PetscCall(PetscMalloc1(3 * m->nv, &x));
-    PetscCall(PetscMalloc1(3 * m->nt, &tri));
+    if (!om->data[k].present) continue;
+    nv = m->whole ? (e->grid.rank == 0 ? m->nv : 0) : m->hnv;
+    nt = m->whole ? (e->grid.rank == 0 ? m->nt : 0) : m->hnt;
+    PetscCall(PetscMalloc1(3 * nv + 1, &x));
+    PetscCall(PetscMalloc1(3 * nt + 1, &tri));
     WallMotionPose(&m->motion, e->t, &ps);
-    for (PetscInt v = 0; v < m->nv; v++) WallPoseApply(&ps, m->x + 3 * v, x + 3 * v);
-    for (PetscInt q = 0; q < 3 * m->nt; q++) tri[q] = m->tri[q];
+    for (PetscInt v = 0; v < nv; v++) WallPoseApply(&ps, (m->whole ? m->x : m->hx) + 3 * v, x + 3 * v);
+    for (PetscInt t = 0; t < nt; t++)
+      for (int c = 0; c < 3; c++) tri[3 * t + c] = m->whole ? m->tvid[3 * t + c] : (PetscInt64)m->hrec[(size_t)MESH_RECORD_WIDTH * t + 1 + c];
+    om->data[k].nv = nv, om->data[k].nt = nt;
     om->data[k].points = x, om->data[k].tri = tri;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
