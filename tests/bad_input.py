@@ -129,6 +129,15 @@ CASES = [
     ("table file long line", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {"law.txt": b"0 0\n1e-6 " + b"1" * 5000 + b"\n"},
      ["law.txt:2", "longer than"]),
     ("table file not numbers", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {"law.txt": b"0 0\n1e-6 one\n"}, ["law.txt:2", "two finite numbers"]),
+    # materials and pairs
+    ("pair of an undefined type", GOOD + "material1: {E: 1.0e8}\npair_1_3: {e: 0.3}\n", [], {}, ["pair_1_3", "type 3 has no material", "material3"]),
+    ("pair given twice", GOOD + "material1: {E: 1.0e8}\nmaterial2: {E: 1.0e8}\npair_1_2: {e: 0.3}\npair_2_1: {mu: 0.1}\n", [], {},
+     ["pair_1_2", "pair_2_1", "give one"]),
+    ("rigid particles", GOOD + "material1: {E: .inf}\n", [], {}, ["material1_E", "rigid", "type 1"]),
+    ("material nu out of range", GOOD + "material4: {nu: 0.6}\n", [], {}, ["-material4_nu", "0.6", "(-1, 0.5]"]),
+    ("material type above 15", GOOD + "material16: {E: 1.0e8}\n", [], {}, ["unknown key material16_E"]),
+    ("pair restitution zero", GOOD + "material1: {E: 1.0e8}\npair_1_1: {e: 0}\n", [], {}, ["-pair_1_1_e", "(0, 1]"]),
+    ("wall type negative", GOOD + "wall0: {normal: [0, 0, 1], type: -1}\n", [], {}, ["-wall0_type", "-1"]),
 ]
 
 

@@ -39,6 +39,13 @@ FLOW_OPTS = [x for x in MESH_OPTS] + ["-stream0_region_lo", "0,0,0.03", "-stream
 FLOW_OPTS[FLOW_OPTS.index("-insert_count") + 1] = "100"
 FLOW_OPTS[FLOW_OPTS.index("-insert_region_hi") + 1] = "0.012,0.009,0.025"
 CONFIGS.append(("meshes_streams", FLOW_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
+# three materials: the fill (type 1), the stream (type 2, denser, its own
+# restitution and friction against the fill), a rigid floor mesh (type 3)
+# and walls of the default material, so pairs of every kind meet
+MAT_OPTS = [x for x in FLOW_OPTS] + ["-stream0_type", "2", "-mesh0_type", "3", "-material1_E", "5e7", "-material1_nu", "0.3", "-material2_E", "2e8",
+                                     "-material2_density", "5000", "-material3_E", "inf", "-pair_1_2_e", "0.3", "-pair_1_2_mu", "0.2",
+                                     "-pair_2_3_mu", "0.8", "-pair_3_1_e", "0.9"]
+CONFIGS.append(("materials", MAT_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # configurations whose multi-rank runs must have moved cuts
 MUST_BALANCE = ("balance_count", "balance_time")
 

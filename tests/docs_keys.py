@@ -45,7 +45,9 @@ import sys
 
 COMMANDS = ("run", "check", "impact", "diff", "version")
 HEADER = ["key", "default", "units", "allowed", "description"]
-REPEATS = {"wall": range(8), "mesh": range(16), "stream": range(8), "outflow": range(8)}
+REPEATS = {"wall": range(8), "mesh": range(16), "stream": range(8), "outflow": range(8), "material": range(16)}
+# pair_I_J_*: the help shows pair_0_1's keys, a table documents pair_I_J_*; every I, J of 0 .. 15
+PAIRS = ["pair_%d_%d" % (i, j) for i in range(16) for j in range(16)]
 KEY_LINE = re.compile(r"^  -(\S+)\s+default (.*)$")
 # the shortest TEXT after which an optional " [units]" and an optional
 # ", allowed ..." reach the end of the line
@@ -93,6 +95,9 @@ def parse_help(text, command):
         r = re.match(r"^(%s)0_(.*)$" % "|".join(REPEATS), key)
         if r:
             names = ["%s%d_%s" % (r.group(1), n, r.group(2)) for n in REPEATS[r.group(1)]]
+        r = re.match(r"^pair_0_1_(.*)$", key)
+        if r:
+            names = ["%s_%s" % (p, r.group(1)) for p in PAIRS]
         for name in names:
             if name in keys:
                 error("hdem %s -help lists -%s twice" % (command, name))
@@ -149,9 +154,13 @@ def parse_docs(docs):
                         else:
                             key = m.group(1)
                             r = re.match(r"^(%s)N_(.*)$" % "|".join(REPEATS), key)
+                            rp = re.match(r"^pair_I_J_(.*)$", key)
                             if r:
                                 for n in REPEATS[r.group(1)]:
                                     rows.append(("%s%d_%s" % (r.group(1), n, r.group(2)), cells[1], where))
+                            elif rp:
+                                for pn in PAIRS:
+                                    rows.append(("%s_%s" % (pn, rp.group(1)), cells[1], where))
                             else:
                                 rows.append((key, cells[1], where))
                     i += 1

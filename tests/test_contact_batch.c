@@ -69,13 +69,14 @@ static void RunCase(const char *opts)
   ck_assert_int_eq(ContactModelSetFromOptions(PETSC_COMM_SELF, &model), 0);
   ck_assert_int_eq(PetscMalloc1(1, &bt), 0);
   /* two kinds of pair: lane groups of one kind (the constants broadcast) and mixed ones (gathered) */
-  ContactPairSetUp(&model, R, m, in, R, m, in, PETSC_FALSE, &cps[0]);
-  ContactPairSetUp(&model, R, m, in, 0.8 * R, 0.6 * m, 0.4 * 0.6 * m * 0.64 * R * R, PETSC_FALSE, &cps[1]);
+  ContactPairSetUp(&model, 1, 1, R, m, in, R, m, in, PETSC_FALSE, &cps[0]);
+  ContactPairSetUp(&model, 1, 2, R, m, in, 0.8 * R, 0.6 * m, 0.4 * 0.6 * m * 0.64 * R * R, PETSC_FALSE, &cps[1]);
   for (int q = 0; q < 2; q++) {
     const ContactPair *c = &cps[q];
     /* the engine's memoised roots, each the leading operation of the generic path's expression */
     bc[q].s = c->s, bc[q].ri = c->ri, bc[q].rj = c->rj, bc[q].kc = c->kc, bc[q].gc = c->gc;
-    bc[q].zs = model.damping.zeta * sqrt(2.0 * c->m), bc[q].cF = sqrt(c->s * model.law.k[0] * (model.law.p[0] + 1.0));
+    bc[q].zs = c->co->damping.zeta * sqrt(2.0 * c->m), bc[q].cF = sqrt(c->s * model.law.k[0] * (model.law.p[0] + 1.0));
+    bc[q].mu = c->co->tangential.mu;
   }
   bm.km = ContactKernelModelOf(&model);
   bm.k = model.law.k[0], bm.kp1 = model.law.p[0] + 1.0, bm.bound = PETSC_TRUE;
@@ -143,6 +144,13 @@ START_TEST(test_lanes_equal_scalar)
     "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.3 -contact_mu 0.4 -contact_tangential_stiffness constant -contact_kt 2e5 "
     "-contact_separation force",
     "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.7 -contact_mu 0 -contact_separation overlap",
+    /* two materials (Hertz from E*): the pairs of types 1-1 and 1-2 differ in every constant, lanes mixed */
+    "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -material_E 1e7 -material_nu 0.3 -material1_E 2e7 -material2_E 5e6 "
+    "-material2_nu 0.2 -pair_1_2_e 0.8 -pair_1_2_mu 0.2 -pair_1_2_tangential_damping 0.1 -contact_separation force",
+    "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -material_E 1e7 -material1_E 2e7 -material2_E 5e6 -pair_2_1_mu 0 "
+    "-contact_separation overlap",
+    "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0 -material_E 1e7 -material1_nu 0.1 -material2_E 5e6 -pair_1_2_mu 0.6 "
+    "-contact_separation force",
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) RunCase(cases[c]);
 }

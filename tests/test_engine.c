@@ -156,7 +156,7 @@ START_TEST(test_contact_across_boundary)
   PetscReal    lo[3] = {0, 0, 0}, hi[3] = {0.02, 0.01, 0.01}, R = 1e-3, v = 0.5, gap = 2e-4;
   PetscReal    s[2][6] = {{0.01 - R - gap / 2, 0.005, 0.005, v, 0, 0}, {0.01 + R + gap / 2, 0.005, 0.005, -v, 0, 0}}, a[7], b[7], e_run;
   Engine       e;
-  ImpactSetup  set = {IMPACT_TARGET_SPHERE, 2 * v, 0.0, 0.0, R, 0.5, 10000000};
+  ImpactSetup  set = {.target = IMPACT_TARGET_SPHERE, .v0 = 2 * v, .radius = R, .phase = 0.5, .max_steps = 10000000};
   ImpactResult r;
   snprintf(path, sizeof(path), "%s/pair.data", tmpdir);
   WriteData(path, 2, s, 2 * R, lo, hi);
@@ -194,7 +194,7 @@ static PetscReal ApproachBoundRun(PetscReal g, PetscReal *expected)
            "hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4 -timestep_dt_max 1e-5",
            path);
   EngineFromString(opts, &e); /* the set-up's forces give the first bound (dt_up = dt_max) */
-  ContactPairSetUp(&e.model, R, m, 0.4 * m * R * R, R, m, 0.4 * m * R * R, PETSC_FALSE, &cp);
+  ContactPairSetUp(&e.model, 1, 1, R, m, 0.4 * m * R * R, R, m, 0.4 * m * R * R, PETSC_FALSE, &cp);
   *expected = ContactStepBound(&e.model, &cp, &e.ctl, 0.5 * cp.m * (2 * v) * (2 * v), 2 * v);
   bound     = e.bound;
   EngineDestroy(&e);

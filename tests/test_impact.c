@@ -9,7 +9,7 @@ static ImpactResult RunImpact(const char *opts, PetscReal v0, PetscReal angle, P
 {
   ContactModel model;
   StepControl  ctl;
-  ImpactSetup  set = {target, v0, angle, mass, 1e-3, 0.5, 10000000};
+  ImpactSetup  set = {.target = target, .v0 = v0, .angle = angle, .mass = mass, .radius = 1e-3, .phase = 0.5, .max_steps = 10000000};
   ImpactResult r;
   ck_assert_int_eq(PetscOptionsClear(NULL), 0);
   ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
@@ -81,7 +81,7 @@ START_TEST(test_default_accuracy_sweep)
           ck_assert_int_eq(StepControlSetFromOptions(PETSC_COMM_SELF, &ctl), 0);
           ck_assert_int_eq(ctl.steps_per_contact, HDEM_DEFAULT_STEPS_PER_CONTACT);
           for (int ph = 0; ph < 10; ph++) {
-            ImpactSetup  set = {IMPACT_TARGET_WALL, speeds[v], 0.0, 1e-5, 1e-3, 0.05 + 0.1 * ph, 10000000};
+            ImpactSetup  set = {.target = IMPACT_TARGET_WALL, .v0 = speeds[v], .mass = 1e-5, .radius = 1e-3, .phase = 0.05 + 0.1 * ph, .max_steps = 10000000};
             ImpactResult r;
             ck_assert_int_eq(ImpactRun(&model, &ctl, &set, &r), 0);
             if (fabs(r.e / es[k] - 1.0) > worst) {

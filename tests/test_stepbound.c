@@ -17,7 +17,7 @@ START_TEST(test_linear)
   ContactPair  pair;
   PetscReal    m = 1e-5, k = 1e5, E = 0.5 * m;
   ModelFromString("-contact_law linear -contact_k 1e5 -contact_mu 0 -contact_damping none -timestep_steps_per_contact 50", &model, &ctl);
-  ContactPairSetUp(&model, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pair);
+  ContactPairSetUp(&model, 1, 1, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pair);
   /* elastic: T = pi sqrt(m/k), stability 0.7 * 2 sqrt(m/k) */
   ck_assert_rel(ContactStepBound(&model, &pair, &ctl, E, 1.0), PetscMin(HDEM_PI * sqrt(m / k) / 50.0, 0.7 * 2.0 * sqrt(m / k)), 1e-12);
   ctl.steps_per_contact = 1;
@@ -38,7 +38,7 @@ START_TEST(test_hertz_tangent)
   PetscReal    m = 1e-5, v0 = 1.0, E = 0.5 * m * v0 * v0, dmax, secant, tangent;
   ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_damping none -timestep_steps_per_contact 1 -timestep_stability_factor 1", &model,
                   &ctl);
-  ContactPairSetUp(&model, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pair);
+  ContactPairSetUp(&model, 1, 1, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pair);
   dmax    = NormalLawOverlapAtEnergy(&model.law, pair.s, E);
   secant  = 2.0 * m * v0 / NormalLawForce(&model.law, pair.s, dmax);
   tangent = ContactStepBound(&model, &pair, &ctl, E, v0);
@@ -57,8 +57,8 @@ START_TEST(test_force_criterion_shortens)
   PetscReal    m = 1e-5, E = 0.5 * m;
   ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_e 0.2 -contact_separation overlap", &a, &ctl);
   ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_e 0.2 -contact_separation force", &b, &ctl);
-  ContactPairSetUp(&a, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pa);
-  ContactPairSetUp(&b, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pb);
+  ContactPairSetUp(&a, 1, 1, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pa);
+  ContactPairSetUp(&b, 1, 1, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pb);
   ck_assert(ContactStepBound(&b, &pb, &ctl, E, 1.0) < ContactStepBound(&a, &pa, &ctl, E, 1.0));
   ck_assert_rel(DampingForceDurationRatio(0.0), 1.0, 1e-15);
   ck_assert(DampingForceDurationRatio(2.0) < DampingForceDurationRatio(0.5));
@@ -75,8 +75,8 @@ START_TEST(test_tangential_bound)
   PetscReal    m = 1e-5, inertia = 0.4 * m * 1e-6, E = 0.5 * m;
   ModelFromString("-contact_law linear -contact_k 1e5 -contact_mu 0 -contact_damping none", &a, &ctl);
   ModelFromString("-contact_law linear -contact_k 1e5 -contact_mu 0.5 -contact_kt 1e5 -contact_damping none", &b, &ctl);
-  ContactPairSetUp(&a, 1e-3, m, inertia, 0, 0, 0, PETSC_TRUE, &pa);
-  ContactPairSetUp(&b, 1e-3, m, inertia, 0, 0, 0, PETSC_TRUE, &pb);
+  ContactPairSetUp(&a, 1, 1, 1e-3, m, inertia, 0, 0, 0, PETSC_TRUE, &pa);
+  ContactPairSetUp(&b, 1, 1, 1e-3, m, inertia, 0, 0, 0, PETSC_TRUE, &pb);
   ck_assert_rel(pb.mt, 2.0 * m / 7.0, 1e-12);
   /* kt = k on the reduced mass 2m/7: the tangential oscillator is sqrt(7/2) faster */
   ck_assert_rel(ContactStepBound(&b, &pb, &ctl, E, 1.0), ContactStepBound(&a, &pa, &ctl, E, 1.0) / sqrt(3.5), 1e-12);

@@ -21,6 +21,9 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   set->radius    = 1e-3;
   set->phase     = 0.5;
   set->max_steps = 10000000;
+  set->radius2 = set->density2 = 0.0;
+  set->type = set->type2 = 0;
+  for (int a = 0; a < 3; a++) set->omega[a] = 0.0;
   v0[0]          = set->v0;
   PetscCall(OptionsSection("Impact experiment"));
   PetscCall(
@@ -31,6 +34,19 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   PetscCall(OptionsReal("-impact_mass", "effective mass of the contact (1-D checks); 0: from radius and density", "[kg]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
                         &set->mass, NULL));
   PetscCall(OptionsReal("-particle_radius", "sphere radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->radius, NULL));
+  PetscCall(OptionsReal("-impact_radius2", "radius of the target sphere (default: -particle_radius)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->radius2,
+                        NULL));
+  PetscCall(OptionsReal("-impact_density2", "density of the target sphere (default: its type's)", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->density2,
+                        NULL));
+  PetscCall(OptionsInt("-impact_type", "material type of the sphere (materialK; its density unless -impact_mass)", 0, LOCAL_INT_MAX, &set->type, NULL));
+  PetscCall(OptionsInt("-impact_type2", "material type of the target, sphere or wall", 0, LOCAL_INT_MAX, &set->type2, NULL));
+  {
+    PetscInt nw;
+    PetscCall(OptionsRealArray("-impact_omega", "initial angular velocity of the sphere, x, y, z (y turns it in the plane of incidence)", "[rad/s]", 3, 3,
+                               PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, set->omega, &nw, NULL));
+  }
+  PetscCall(OptionsDefaultText("-impact_radius2", "-particle_radius"));
+  PetscCall(OptionsDefaultText("-impact_density2", "the type's"));
   PetscCall(OptionsReal("-impact_phase", "fraction of a step at which first touch falls", "[-]", 0.0, 1.0, RANGE_OPEN_HI, &set->phase, NULL));
   PetscCall(OptionsInt("-impact_max_steps", "give up after this many steps", 1, PETSC_MAX_INT, &set->max_steps, NULL));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
@@ -38,16 +54,22 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
     *nv   = 1;
     v0[0] = set->v0;
   }
+  PetscCheck(!(set->mass > 0.0 && (set->radius2 > 0.0 || set->density2 > 0.0)), comm, PETSC_ERR_USER_INPUT,
+             "-impact_mass sets both bodies' masses: give it without -impact_radius2 and -impact_density2");
+  PetscCheck(!((set->radius2 > 0.0 || set->density2 > 0.0) && set->target == IMPACT_TARGET_WALL), comm, PETSC_ERR_USER_INPUT,
+             "-impact_radius2 and -impact_density2 are for -impact_target sphere");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static void ImpactResultWrite(const ContactModel *model, const ImpactSetup *set, const ImpactResult *r, FILE *fp)
 {
-  JsonWriter w;
+  const ContactCoeff *co = ContactCoeffOf(model, set->type, set->type2);
+  const Damping      *d  = &co->damping;
+  JsonWriter          w;
   JsonBegin(&w, fp);
   JsonReal(&w, "v0", set->v0);
   JsonReal(&w, "e", r->e);
-  if (model->damping.e > 0.0) JsonReal(&w, "e_target", model->damping.e);
+  if (d->e > 0.0) JsonReal(&w, "e_target", d->e);
   else JsonNull(&w, "e_target");
   JsonReal(&w, "t_contact", r->t_contact);
   JsonReal(&w, "delta_max", r->delta_max);
@@ -62,17 +84,19 @@ static void ImpactResultWrite(const ContactModel *model, const ImpactSetup *set,
   JsonReal(&w, "vt_out", r->vt_out);
   JsonReal(&w, "omega_out", r->omega_out);
   JsonReal(&w, "rebound_angle", r->rebound_angle);
-  if (set->angle > 0.0 && model->tangential.mu > 0.0) JsonReal(&w, "et", r->et);
+  if (set->angle > 0.0 && co->tangential.mu > 0.0) JsonReal(&w, "et", r->et);
   else JsonNull(&w, "et");
   JsonReal(&w, "mass_effective", r->m);
   JsonReal(&w, "mass_tangential", r->mt);
   JsonString(&w, "law", NormalLawTypes[model->law.type]);
-  JsonString(&w, "damping", DampingTypes[model->damping.type]);
-  JsonString(&w, "separation", SeparationTypes[model->damping.separation]);
+  JsonString(&w, "damping", DampingTypes[d->type]);
+  JsonString(&w, "separation", SeparationTypes[d->separation]);
   JsonString(&w, "target", ImpactTargets[set->target]);
-  if (model->damping.type == DAMPING_HARMONIC || model->damping.type == DAMPING_LINEAR_DASHPOT) JsonReal(&w, "zeta", model->damping.zeta);
-  if (model->damping.type == DAMPING_TSUJI || model->damping.type == DAMPING_TSUJI_MARSHALL) JsonReal(&w, "alpha", model->damping.alpha);
-  if (model->damping.type == DAMPING_CONSTANT_DAMPER) JsonReal(&w, "c_hat", model->damping.c_hat);
+  if (d->type == DAMPING_HARMONIC || d->type == DAMPING_LINEAR_DASHPOT) JsonReal(&w, "zeta", d->zeta);
+  if (d->type == DAMPING_TSUJI || d->type == DAMPING_TSUJI_MARSHALL) JsonReal(&w, "alpha", d->alpha);
+  if (d->type == DAMPING_CONSTANT_DAMPER) JsonReal(&w, "c_hat", d->c_hat);
+  JsonReal(&w, "Estar", co->Estar);
+  JsonReal(&w, "mu", co->tangential.mu);
   JsonEnd(&w);
 }
 

@@ -138,7 +138,7 @@ static PetscErrorCode CheckPrint(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(CollectiveSumAll(e->grid.comm, &cnt, 1));
   mrep = (4.0 / 3.0) * HDEM_PI * pow(e->rmax, 3) * e->model.material.density;
-  ContactPairSetUp(&e->model, e->rmax, mrep, 0.4 * mrep * e->rmax * e->rmax, e->rmax, mrep, 0.4 * mrep * e->rmax * e->rmax, PETSC_FALSE, &cp);
+  ContactPairSetUp(&e->model, MATERIAL_TYPES, MATERIAL_TYPES, e->rmax, mrep, 0.4 * mrep * e->rmax * e->rmax, e->rmax, mrep, 0.4 * mrep * e->rmax * e->rmax, PETSC_FALSE, &cp);
   bound = ContactStepBound(&e->model, &cp, &e->ctl, 0.5 * cp.m * 1.0, 1.0);
   PetscCall(ReportPrintf(e->grid.comm, "deck            %s\n", OptionsDeck()));
   PetscCall(ReportPrintf(e->grid.comm, "particles       %.0f (largest radius %g m)\n", (double)cnt, (double)e->rmax));
@@ -151,6 +151,7 @@ static PetscErrorCode CheckPrint(Engine *e)
   PetscCall(
     ReportPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n",
                 TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound, (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
+  PetscCall(OutputPairTable(e));
   PetscCall(ReportPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
   if (e->balance_mode == BALANCE_NONE) PetscCall(ReportPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
   else

@@ -20,20 +20,19 @@ PetscErrorCode ContactModelDestroy(ContactModel *model)
 }
 
 /* A wall is a flat body of the particles' material with infinite mass. */
-void ContactPairSetUp(const ContactModel *model, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall,
-                      ContactPair *pair)
+void ContactPairSetUp(const ContactModel *model, PetscInt ti, PetscInt tj, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij,
+                      PetscBool wall, ContactPair *pair)
 {
-  const Material *mat   = &model->material;
-  PetscReal       Estar = mat->E / (2.0 * (1.0 - mat->nu * mat->nu));
-  PetscReal       G     = mat->E / (2.0 * (1.0 + mat->nu));
+  const ContactCoeff *co = ContactCoeffOf(model, ti, tj);
 
+  pair->co    = co;
   pair->Rstar = wall ? Ri : Ri * Rj / (Ri + Rj);
-  pair->Gstar = G / (2.0 * (2.0 - mat->nu));
+  pair->Gstar = co->Gstar;
   pair->ri    = Ri;
   pair->rj    = wall ? 0.0 : Rj;
   pair->m     = wall ? mi : 1.0 / (1.0 / mi + 1.0 / mj);
   pair->mt    = 1.0 / (1.0 / mi + Ri * Ri / Ii + (wall ? 0.0 : 1.0 / mj + Rj * Rj / Ij));
-  pair->s     = model->hertz_from_material ? (4.0 / 3.0) * Estar * sqrt(pair->Rstar) : 1.0;
+  pair->s     = model->hertz_from_material ? (4.0 / 3.0) * co->Estar * sqrt(pair->Rstar) : 1.0;
   ContactPairTangential(model, pair);
 }
 
@@ -42,15 +41,17 @@ void ContactPairSetUp(const ContactModel *model, PetscReal Ri, PetscReal mi, Pet
  * takes them anyway). */
 void ContactPairTangential(const ContactModel *model, ContactPair *pair)
 {
-  const Tangential *tg = &model->tangential;
+  const Tangential *tg = &pair->co->tangential;
+  (void)model;
   pair->kc             = tg->stiffness == TANGENTIAL_MINDLIN ? 8.0 * pair->Gstar * sqrt(pair->Rstar) : tg->kt;
   pair->gc             = 2.0 * tg->zeta * sqrt(pair->mt * pair->kc);
 }
 
 PetscReal ContactTangentialStiffness(const ContactModel *model, const ContactPair *pair, PetscReal d)
 {
-  if (model->tangential.mu <= 0.0) return 0.0;
-  if (model->tangential.stiffness == TANGENTIAL_CONSTANT) return model->tangential.kt;
+  (void)model;
+  if (pair->co->tangential.mu <= 0.0) return 0.0;
+  if (pair->co->tangential.stiffness == TANGENTIAL_CONSTANT) return pair->co->tangential.kt;
   return d > 0.0 ? pair->kc * sqrt(d) : 0.0;
 }
 
@@ -74,11 +75,11 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
     first      = dt > 0.0 && h->v_imp > 0.0 ? PETSC_TRUE : PETSC_FALSE; /* dt = 0: a contact present at the start */
   }
   NormalLawEval(&model->law, pair->s, k->d, &r->U, &Fel, &dF);
-  C = DampingCoefficient(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
+  C = DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
   /* impulse since first touch: int F dt = (U(d) + v int_0^d C) / v */
-  if (first) J = r->U / h->v_imp + DampingCoefficientIntegral(&model->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
-  if (km.mu > 0.0 && km.mindlin) sd = sqrt(k->d), qd = sqrt(sd);
-  ContactScalarContact(&km, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi,
+  if (first) J = r->U / h->v_imp + DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
+  if (km.friction && km.mindlin) sd = sqrt(k->d), qd = sqrt(sd);
+  ContactScalarContact(&km, pair->co->tangential.mu, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi,
                        &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj);
   h->d_last  = k->d;
   h->Fn_last = Fn;
@@ -99,7 +100,7 @@ void ContactSeparate(const ContactModel *model, const ContactPair *pair, Contact
   if (h->touched && model->damping.separation == SEPARATION_OVERLAP && h->d_last > 0.0 && v > 0.0) {
     PetscReal U, F, dF, J;
     NormalLawEval(&model->law, pair->s, h->d_last, &U, &F, &dF);
-    J    = U / v - DampingCoefficientIntegral(&model->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last);
+    J    = U / v - DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last);
     corr = (J - 0.5 * h->Fn_last * h->dt_last) / dt;
   }
   r->Fn = corr;

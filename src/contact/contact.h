@@ -35,8 +35,18 @@ typedef enum {
 PETSC_EXTERN const char *const TangentialStiffnessTypes[];
 
 typedef struct {
-  PetscReal E, nu, density; /* Young's modulus [Pa], Poisson ratio, density [kg/m^3] */
+  PetscReal E, nu, density; /* Young's modulus [Pa] (inf: rigid, walls only), Poisson ratio, density [kg/m^3] */
 } Material;
+
+/* Particle and wall types 0 .. MATERIAL_TYPES - 1 may have materials and
+ * pair coefficients of their own; every other type has the defaults, in
+ * the table's last slot. */
+#define MATERIAL_TYPES 16
+#define MATERIAL_SLOTS (MATERIAL_TYPES + 1)
+static inline PetscInt MaterialSlot(PetscInt type)
+{
+  return type >= 0 && type < MATERIAL_TYPES ? type : MATERIAL_TYPES;
+}
 
 typedef struct {
   PetscReal               mu; /* Coulomb friction coefficient; 0 disables the spring */
@@ -45,12 +55,26 @@ typedef struct {
   PetscReal               zeta; /* damping ratio of the tangential oscillator */
 } Tangential;
 
+/* What a pair of types has of its own: the two-material moduli, its
+ * damping (from its restitution) and its tangential spring. */
 typedef struct {
-  NormalLaw  law;
-  PetscBool  hertz_from_material; /* Hertz with k = (4/3) E* sqrt(R*) per pair */
+  PetscReal  Estar, Gstar; /* 1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2, 1/G* = (2 - nu1)/G1 + (2 - nu2)/G2 [Pa] */
   Damping    damping;
   Tangential tangential;
-  Material   material;
+  PetscBool  set;          /* some coefficient given for this pair (pair_I_J) */
+} ContactCoeff;
+
+typedef struct {
+  NormalLaw    law;
+  PetscBool    hertz_from_material; /* Hertz with k = (4/3) E* sqrt(R*) per pair */
+  Damping      damping;             /* the defaults of every pair */
+  Tangential   tangential;
+  Material     material;            /* the default material (key material_*) */
+  Material     mat[MATERIAL_SLOTS]; /* each type's (materialK_*), the default's last */
+  PetscBool    mat_set[MATERIAL_TYPES];
+  ContactCoeff coeff[MATERIAL_SLOTS][MATERIAL_SLOTS]; /* by slot, symmetric */
+  PetscBool    friction; /* some pair has mu > 0 */
+  PetscBool    several;  /* some type has a material or pair coefficients of its own */
 } ContactModel;
 
 /* Constants of one pair, fixed while the two bodies keep their shapes. */
@@ -64,6 +88,7 @@ typedef struct {
   /* tangential spring and damper, kt = kc d^(1/2) and gt = gc d^(1/4) (Mindlin)
    * or kt = kc and gt = gc (constant): the roots that depend on the pair alone */
   PetscReal kc, gc;
+  const ContactCoeff *co; /* the coefficients of the pair's types */
 } ContactPair;
 
 /* What a contact remembers from step to step: its tangential spring and the
@@ -89,8 +114,19 @@ typedef struct {
 } ContactResult;
 
 PETSC_EXTERN PetscErrorCode ContactModelDestroy(ContactModel *);
-PETSC_EXTERN void ContactPairSetUp(const ContactModel *, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall,
-                                   ContactPair *);
+/* A pair of bodies of types ti and tj (a wall's type for a wall). */
+PETSC_EXTERN void ContactPairSetUp(const ContactModel *, PetscInt ti, PetscInt tj, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj,
+                                   PetscReal Ij, PetscBool wall, ContactPair *);
+/* The coefficients of the pair of types ti, tj. */
+static inline const ContactCoeff *ContactCoeffOf(const ContactModel *m, PetscInt ti, PetscInt tj)
+{
+  return &m->coeff[MaterialSlot(ti)][MaterialSlot(tj)];
+}
+/* The material of type t. */
+static inline const Material *ContactMaterialOf(const ContactModel *m, PetscInt t)
+{
+  return &m->mat[MaterialSlot(t)];
+}
 /* kc and gc from the pair's mt (again after changing mt) */
 PETSC_EXTERN void      ContactPairTangential(const ContactModel *, ContactPair *);
 PETSC_EXTERN PetscReal ContactTangentialStiffness(const ContactModel *, const ContactPair *, PetscReal d);
@@ -107,16 +143,17 @@ static inline void ContactNormal(const PetscReal r[3], PetscReal len, PetscReal 
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
 }
 
-/* What the contact kernel (kernel.h) takes of the model: the same for every contact. */
+/* What the contact kernel (kernel.h) takes of the model: the same for every
+ * contact (each contact's friction coefficient is its pair's). */
 typedef struct {
-  PetscBool clip;    /* separation 'force': the normal force is clipped at zero */
-  PetscReal mu;      /* friction; 0: no spring */
-  PetscBool mindlin; /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
+  PetscBool clip;     /* separation 'force': the normal force is clipped at zero */
+  PetscBool friction; /* some pair has mu > 0: the spring runs (with mu = 0 it holds no force) */
+  PetscBool mindlin;  /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
 } ContactKernelModel;
 
 static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
 {
-  ContactKernelModel km = {m->damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, m->tangential.mu,
+  ContactKernelModel km = {m->damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, m->friction,
                            m->tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE};
   return km;
 }

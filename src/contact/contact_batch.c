@@ -110,7 +110,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   ContactHistory *hl[CONTACT_LANES];
   PetscInt        il[CONTACT_LANES], jl[CONTACT_LANES];
   V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
-  V               r[3], rr, len, d, ri, rj, cs, czs, ccF, ckc, cgc;
+  V               r[3], rr, len, d, ri, rj, cs, czs, ccF, ckc, cgc, cmu;
   V               inv, ddot, sd, qd, dp, Fel, C, Fn, Fn_raw, Fn_applied;
   V               h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
   M               touch;
@@ -134,10 +134,11 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
     for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
     if (same) { /* the usual case: one kind of pair */
       ri = Splat(c0->ri), rj = Splat(c0->rj), cs = Splat(c0->s), czs = Splat(c0->zs), ccF = Splat(c0->cF), ckc = Splat(c0->kc), cgc = Splat(c0->gc);
+      cmu = Splat(c0->mu);
     } else
       for (int l = 0; l < CONTACT_LANES; l++) {
         const ContactBatchConst *cl = bt->c[b0 + l];
-        ri[l] = cl->ri, rj[l] = cl->rj, cs[l] = cl->s, czs[l] = cl->zs, ccF[l] = cl->cF, ckc[l] = cl->kc, cgc[l] = cl->gc;
+        ri[l] = cl->ri, rj[l] = cl->rj, cs[l] = cl->s, czs[l] = cl->zs, ccF[l] = cl->cF, ckc[l] = cl->kc, cgc[l] = cl->gc, cmu[l] = cl->mu;
       }
   }
   for (int a = 0; a < 3; a++) r[a] = Load(bt->r[a] + b0);
@@ -150,7 +151,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   inv   = Splat(1.0) / len;
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
   LanesHertzHarmonic(Splat(md->k), cs, czs, ccF, d, &sd, &qd, &dp, &Fel, &C);
-  LanesContact(&md->km, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE, Splat(0.0), xi, &ddot, &Fn, &Fn_raw,
+  LanesContact(&md->km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE, Splat(0.0), xi, &ddot, &Fn, &Fn_raw,
                &Fn_applied, F, Ti, Tj);
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
     V U = LanesHertzEnergy(Splat(md->k), Splat(md->kp1), cs, dp, d);
@@ -162,7 +163,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
     Transpose(rows, h1);
     h1[0] = d, h1[1] = Fn, h1[2] = Splat(dt);
     Transpose(h1, rows);
-    if (md->km.mu > 0.0) { /* xi back into rows, v_imp as loaded (Transpose reads all before writing) */
+    if (md->km.friction) { /* xi back into rows, v_imp as loaded (Transpose reads all before writing) */
       for (int a = 0; a < 3; a++) h0[a] = xi[a];
       Transpose(h0, h0);
     }
@@ -172,7 +173,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
       PetscReal *o      = res + 9 * bt->out[b0 + l];
       bt->apart[b0 + l] = !touch[l];
       if (!touch[l]) continue;
-      if (md->km.mu > 0.0) Store(hl[l]->xi, h0[l]);
+      if (md->km.friction) Store(hl[l]->xi, h0[l]);
       Store(&hl[l]->d_last, rows[l]);
       Store(o, fr[l]);
       Store(o + 4, gr[l]);

@@ -26,10 +26,10 @@ typedef struct {
   PetscBool          bound; /* also give each contact's ddot and U (the step bound needs them) */
 } ContactBatchModel;
 
-/* A pair's constants: of ContactPair and the fused kernel's memoised roots
- * (zeta sqrt(2 m), sqrt(s k (p + 1))). */
+/* A pair's constants: of ContactPair, its friction coefficient and the fused
+ * kernel's memoised roots (zeta sqrt(2 m), sqrt(s k (p + 1))). */
 typedef struct {
-  PetscReal s, ri, rj, kc, gc, zs, cF;
+  PetscReal s, ri, rj, kc, gc, zs, cF, mu;
 } ContactBatchConst;
 
 typedef struct {

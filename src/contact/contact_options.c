@@ -3,6 +3,7 @@
 #include "contact/contact_options.h"
 #include "io/options.h"
 #include "io/table.h"
+#include <math.h>
 
 /* The keys, with td and tf room for the table's 4096 rows (freed by the caller, also on an error). */
 static PetscErrorCode NormalLawKeys(MPI_Comm comm, ContactModel *model, PetscReal *td, PetscReal *tf)
@@ -166,14 +167,130 @@ static PetscErrorCode TangentialSetFromOptions(MPI_Comm comm, ContactModel *mode
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Keys materialK_*: a type's own material, the default's where a key is not given. */
+static PetscErrorCode MaterialsSetFromOptions(MPI_Comm comm, ContactModel *model)
+{
+  PetscFunctionBeginUser;
+  (void)comm;
+  PetscCall(OptionsSection("Materials of types"));
+  for (PetscInt k = 0; k < MATERIAL_TYPES; k++) {
+    Material *mat = &model->mat[k];
+    char      key[64];
+    PetscBool set[3];
+    *mat = model->material;
+    OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
+    PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_E", k));
+    PetscCall(OptionsReal(key, "materialK (K = 0..15): the material of particle and wall type K: Young's modulus (inf: rigid, walls only)", "[Pa]", 0.0,
+                          INFINITY, RANGE_OPEN_LO, &mat->E, &set[0]));
+    PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_nu", k));
+    PetscCall(OptionsReal(key, "materialK: Poisson ratio", "[-]", -1.0, 0.5, RANGE_OPEN_LO, &mat->nu, &set[1]));
+    PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_density", k));
+    PetscCall(OptionsReal(key, "materialK: density of its particles", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->density, &set[2]));
+    OptionsQuiet(PETSC_FALSE);
+    if (k == 0) {
+      PetscCall(OptionsDefaultText("-material0_E", "material_E"));
+      PetscCall(OptionsDefaultText("-material0_nu", "material_nu"));
+      PetscCall(OptionsDefaultText("-material0_density", "particle_density"));
+    }
+    model->mat_set[k] = set[0] || set[1] || set[2] ? PETSC_TRUE : PETSC_FALSE;
+  }
+  model->mat[MATERIAL_TYPES] = model->material;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* E* and G* of two materials; one material twice: the single-material
+ * expressions, E / (2 (1 - nu^2)) and G / (2 (2 - nu)). */
+static void ContactModuli(const Material *a, const Material *b, PetscReal *Estar, PetscReal *Gstar)
+{
+  if (a->E == b->E && a->nu == b->nu) {
+    PetscReal G = a->E / (2.0 * (1.0 + a->nu));
+    *Estar      = a->E / (2.0 * (1.0 - a->nu * a->nu));
+    *Gstar      = G / (2.0 * (2.0 - a->nu));
+  } else {
+    PetscReal Ga = a->E / (2.0 * (1.0 + a->nu)), Gb = b->E / (2.0 * (1.0 + b->nu));
+    *Estar = 1.0 / ((1.0 - a->nu * a->nu) / a->E + (1.0 - b->nu * b->nu) / b->E); /* a rigid one: its term 0 */
+    *Gstar = 1.0 / ((2.0 - a->nu) / Ga + (2.0 - b->nu) / Gb);
+  }
+}
+
+/* Keys pair_I_J_* (order free): a pair of types' own coefficients over the defaults. */
+static PetscErrorCode PairKeys(MPI_Comm comm, ContactModel *model, PetscInt ti, PetscInt tj, ContactCoeff *co)
+{
+  char      key[64], name[32];
+  PetscReal e = 0.0, mu = co->tangential.mu, kt = co->tangential.kt, zt = co->tangential.zeta;
+  PetscBool set[4];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(name, sizeof(name), "pair_%" PetscInt_FMT "_%" PetscInt_FMT, ti, tj));
+  OptionsQuiet(ti == 0 && tj == 1 ? PETSC_FALSE : PETSC_TRUE);
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_e", name));
+  PetscCall(OptionsReal(key, "pair_I_J (I, J = 0..15, order free): the pair's restitution e", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &e, &set[0]));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_mu", name));
+  PetscCall(OptionsReal(key, "pair_I_J: friction coefficient", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mu, &set[1]));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_kt", name));
+  PetscCall(OptionsReal(key, "pair_I_J: constant tangential stiffness (tangential_stiffness constant)", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &kt, &set[2]));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_tangential_damping", name));
+  PetscCall(OptionsReal(key, "pair_I_J: damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &zt, &set[3]));
+  OptionsQuiet(PETSC_FALSE);
+  if (ti == 0 && tj == 1) {
+    PetscCall(OptionsDefaultText("-pair_0_1_e", "contact_e"));
+    PetscCall(OptionsDefaultText("-pair_0_1_mu", "contact_mu"));
+    PetscCall(OptionsDefaultText("-pair_0_1_kt", "contact_kt"));
+    PetscCall(OptionsDefaultText("-pair_0_1_tangential_damping", "contact_tangential_damping"));
+  }
+  if (OptionsCollecting() || !(set[0] || set[1] || set[2] || set[3])) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!co->set, comm, PETSC_ERR_USER_INPUT, "pair_%" PetscInt_FMT "_%" PetscInt_FMT " and pair_%" PetscInt_FMT "_%" PetscInt_FMT " are one pair: give one",
+             tj, ti, ti, tj);
+  PetscCheck(model->mat_set[ti] && model->mat_set[tj], comm, PETSC_ERR_USER_INPUT, "%s: type %" PetscInt_FMT " has no material (give material%" PetscInt_FMT ")",
+             name, model->mat_set[ti] ? tj : ti, model->mat_set[ti] ? tj : ti);
+  PetscCheck(!set[2] || co->tangential.stiffness == TANGENTIAL_CONSTANT, comm, PETSC_ERR_USER_INPUT, "-%s_kt is for -contact_tangential_stiffness constant",
+             name);
+  PetscCheck(!(set[0] && model->damping.type == DAMPING_NONE), comm, PETSC_ERR_USER_INPUT, "-%s_e: -contact_damping none takes no restitution", name);
+  co->set = PETSC_TRUE;
+  if (set[0]) PetscCall(DampingSetUp(&co->damping, &model->law, e, 0.0, PETSC_FALSE));
+  co->tangential.mu = mu, co->tangential.kt = kt, co->tangential.zeta = zt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every pair of slots: its moduli from its two materials, the defaults
+ * overridden by pair_I_J; symmetric. */
+static PetscErrorCode ContactCoeffsSetUp(MPI_Comm comm, ContactModel *model)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OptionsSection("Pairs of types"));
+  for (PetscInt a = 0; a < MATERIAL_SLOTS; a++)
+    for (PetscInt b = 0; b < MATERIAL_SLOTS; b++) {
+      ContactCoeff *co = &model->coeff[a][b];
+      PetscCall(PetscMemzero(co, sizeof(*co)));
+      ContactModuli(&model->mat[a], &model->mat[b], &co->Estar, &co->Gstar);
+      co->damping    = model->damping;
+      co->tangential = model->tangential;
+    }
+  for (PetscInt ti = 0; ti < MATERIAL_TYPES; ti++)
+    for (PetscInt tj = 0; tj < MATERIAL_TYPES; tj++) PetscCall(PairKeys(comm, model, ti, tj, &model->coeff[PetscMin(ti, tj)][PetscMax(ti, tj)]));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
+  model->several = model->friction = PETSC_FALSE;
+  for (PetscInt a = 0; a < MATERIAL_SLOTS; a++)
+    for (PetscInt b = 0; b < MATERIAL_SLOTS; b++) {
+      if (b < a) model->coeff[a][b] = model->coeff[b][a];
+      if (model->coeff[a][b].tangential.mu > 0.0) model->friction = PETSC_TRUE;
+      if (model->coeff[a][b].set) model->several = PETSC_TRUE;
+    }
+  for (PetscInt k = 0; k < MATERIAL_TYPES; k++)
+    if (model->mat_set[k]) model->several = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ContactModelSetFromOptions(MPI_Comm comm, ContactModel *model)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(model, sizeof(*model)));
   PetscCall(NormalLawSetFromOptions(comm, model));
   PetscCall(MaterialSetFromOptions(comm, &model->material));
+  PetscCall(MaterialsSetFromOptions(comm, model));
   PetscCall(DampingSetFromOptions(comm, model));
   PetscCall(TangentialSetFromOptions(comm, model));
+  PetscCall(ContactCoeffsSetUp(comm, model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,7 +7,7 @@ const char *const ImpactTargets[] = {"sphere", "wall", "ImpactTarget", "IMPACT_T
 typedef struct {
   PetscInt  nb;
   PetscReal x[6], v[6], w[6], f[6], t[6], inv_m[2], inv_I[2];
-  PetscReal R;
+  PetscReal R, R2; /* radii of i and j */
 } ImpactBodies;
 
 /* Overlap, normal (j -> i) and relative velocity of the pair. */
@@ -27,7 +27,7 @@ static void ImpactGeometry(const ImpactBodies *b, PetscReal *d, PetscReal n[3], 
   }
   len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
   ContactNormal(r, len, n);
-  *d = 2.0 * b->R - len;
+  *d = b->R + b->R2 - len;
 }
 
 /* Vertex of the parabola through three samples, or the middle sample. */
@@ -43,29 +43,32 @@ static PetscReal PeakOfParabola(const PetscReal t[3], const PetscReal y[3])
 
 static void ImpactBodiesSetUp(const ContactModel *model, const ImpactSetup *set, ImpactBodies *b, ContactPair *pair)
 {
-  PetscReal R = set->radius, th = set->angle * HDEM_PI / 180.0, m, inertia;
+  PetscReal R = set->radius, R2 = set->radius2 > 0.0 ? set->radius2 : R, th = set->angle * HDEM_PI / 180.0, m, m2, inertia, inertia2, f1, f2;
   PetscReal vn = set->v0 * cos(th), vt = set->v0 * sin(th);
 
   PetscCallVoid(PetscMemzero(b, sizeof(*b)));
   b->R  = R;
+  b->R2 = R2;
   b->nb = set->target == IMPACT_TARGET_WALL ? 1 : 2;
   /* the effective mass of two equal spheres is half of each one's mass */
-  m       = set->mass > 0.0 ? set->mass * b->nb : (4.0 / 3.0) * HDEM_PI * R * R * R * model->material.density;
-  inertia = 0.4 * m * R * R;
-  for (PetscInt k = 0; k < b->nb; k++) {
-    b->inv_m[k] = 1.0 / m;
-    b->inv_I[k] = 1.0 / inertia;
-  }
+  m        = set->mass > 0.0 ? set->mass * b->nb : (4.0 / 3.0) * HDEM_PI * R * R * R * ContactMaterialOf(model, set->type)->density;
+  m2       = set->mass > 0.0 ? m : (4.0 / 3.0) * HDEM_PI * R2 * R2 * R2 * (set->density2 > 0.0 ? set->density2 : ContactMaterialOf(model, set->type2)->density);
+  inertia  = 0.4 * m * R * R;
+  inertia2 = 0.4 * m2 * R2 * R2;
+  b->inv_m[0] = 1.0 / m, b->inv_I[0] = 1.0 / inertia;
+  b->inv_m[1] = 1.0 / m2, b->inv_I[1] = 1.0 / inertia2;
+  for (int a = 0; a < 3; a++) b->w[a] = set->omega[a];
   if (b->nb == 1) {
     b->v[0] = vt;
     b->v[2] = -vn;
-  } else { /* centre-of-mass frame: each sphere carries half the relative velocity */
-    b->v[0] = 0.5 * vt;
-    b->v[2] = -0.5 * vn;
-    b->v[3] = -0.5 * vt;
-    b->v[5] = 0.5 * vn;
+  } else { /* centre-of-mass frame: each sphere carries its share of the relative velocity (equal spheres: half) */
+    f1 = m2 / (m + m2), f2 = m / (m + m2);
+    b->v[0] = f1 * vt;
+    b->v[2] = -f1 * vn;
+    b->v[3] = -f2 * vt;
+    b->v[5] = f2 * vn;
   }
-  ContactPairSetUp(model, R, m, inertia, R, m, inertia, b->nb == 1 ? PETSC_TRUE : PETSC_FALSE, pair);
+  ContactPairSetUp(model, set->type, set->type2, R, m, inertia, R2, m2, inertia2, b->nb == 1 ? PETSC_TRUE : PETSC_FALSE, pair);
 }
 
 /* Place the bodies so that first touch falls 'phase' into the fourth step. */
@@ -74,7 +77,7 @@ static void ImpactBodiesPlace(ImpactBodies *b, PetscReal gap)
   if (b->nb == 1) b->x[2] = b->R + gap;
   else {
     b->x[2] = b->R + 0.5 * gap;
-    b->x[5] = -(b->R + 0.5 * gap);
+    b->x[5] = -(b->R2 + 0.5 * gap);
   }
 }
 
@@ -101,7 +104,7 @@ static void ImpactKinematics(const ImpactBodies *b, PetscReal dt, PetscReal d, c
 static PetscBool ImpactTensileAtSeparation(const ContactModel *model, const ContactPair *pair, const ContactHistory *h, const ContactKinematics *k)
 {
   PetscReal ddot = -(k->v[0] * k->n[0] + k->v[1] * k->n[1] + k->v[2] * k->n[2]), dd = 1e-9 * h->d_last;
-  PetscReal F = NormalLawForce(&model->law, pair->s, dd) + DampingCoefficient(&model->damping, &model->law, pair->s, pair->m, h->v_imp, dd) * ddot;
+  PetscReal F = NormalLawForce(&model->law, pair->s, dd) + DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, dd) * ddot;
   return F < 0.0 ? PETSC_TRUE : PETSC_FALSE;
 }
 

@@ -102,7 +102,7 @@ K_INLINE K_V K_FN(HertzEnergy)(K_V k, K_V kp1, K_V s, K_V dp, K_V d)
   return s * (K_SPLAT(0.0) + k * dp * d / kp1);
 }
 
-/* The contact: normal force Fn = Fel + C ddot (ddot the overlap rate from
+/* The contact (friction coefficient mu): normal force Fn = Fel + C ddot (ddot the overlap rate from
  * the predicted velocities), clipped where the model says; at a first touch
  * (first, K_FIRST_TOUCH) the weight that gives the step the impulse of the
  * part of it spent in contact, from J = int F dt since the touch; the
@@ -110,7 +110,7 @@ K_INLINE K_V K_FN(HertzEnergy)(K_V k, K_V kp1, K_V s, K_V dp, K_V d)
  * on i and j.  Returns in Fn the normal force as the history keeps it
  * (clipped, unweighted), in Fn_raw the unclipped one and in Fn_applied the
  * one in F (weighted). */
-K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V ri, K_V rj, K_V kc, K_V gc, const K_V n[3], const K_V v[3], const K_V vp[3], const K_V wi[3],
+K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V mu, K_V ri, K_V rj, K_V kc, K_V gc, const K_V n[3], const K_V v[3], const K_V vp[3], const K_V wi[3],
                             const K_V wj[3], const K_V wip[3], const K_V wjp[3], K_V dt, K_V Fel, K_V C, K_V sd, K_V qd, PetscBool first, K_V J, K_V xi[3],
                             K_V *ddot, K_V *Fn, K_V *Fn_raw, K_V *Fn_applied, K_V F[3], K_V Ti[3], K_V Tj[3])
 {
@@ -119,12 +119,12 @@ K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V ri, K_V rj, K_V kc
   *ddot   = -(vp[0] * n[0] + vp[1] * n[1] + vp[2] * n[2]);
   *Fn_raw = Fel + C * *ddot;
   fn      = md->clip ? K_FN(Max0)(*Fn_raw) : *Fn_raw;
-  if (md->mu > 0.0) {
+  if (md->friction) {
     K_V kt = kc, gt = gc, vt[3], vtp[3];
     if (md->mindlin) kt = kt * sd, gt = gt * qd;
     K_FN(Slip)(ri, rj, n, v, wi, wj, vt);
     K_FN(Slip)(ri, rj, n, vp, wip, wjp, vtp);
-    K_FN(Spring)(xi, n, vt, vtp, dt, kt, gt, K_SPLAT(md->mu), fn, Ft);
+    K_FN(Spring)(xi, n, vt, vtp, dt, kt, gt, mu, fn, Ft);
   }
   *Fn = fn;
 #if K_FIRST_TOUCH

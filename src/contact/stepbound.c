@@ -12,7 +12,7 @@ static PetscReal DampedStabilityFactor(PetscReal z)
 PetscReal ContactStepBound(const ContactModel *model, const ContactPair *pair, const StepControl *ctl, PetscReal E, PetscReal v_imp)
 {
   const NormalLaw *law   = &model->law;
-  const Damping   *dmp   = &model->damping;
+  const Damping   *dmp   = &pair->co->damping;
   PetscReal        bound = PETSC_MAX_REAL, dmax, K, z = 0.0, T, kt;
 
   if (!(E > 0.0)) return bound;
@@ -27,7 +27,7 @@ PetscReal ContactStepBound(const ContactModel *model, const ContactPair *pair, c
   bound = PetscMin(bound, T / ctl->steps_per_contact);
   kt    = ContactTangentialStiffness(model, pair, dmax);
   if (kt > 0.0) {
-    PetscReal wt = sqrt(kt / pair->mt), zt = model->tangential.zeta;
+    PetscReal wt = sqrt(kt / pair->mt), zt = pair->co->tangential.zeta;
     bound = PetscMin(bound, ctl->stability_factor * 2.0 / wt * DampedStabilityFactor(zt));
     bound = PetscMin(bound, HDEM_PI / wt / ctl->steps_per_contact);
   }

@@ -299,10 +299,26 @@ static PetscErrorCode EngineEvent(const char *name, PetscLogEvent *ev)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A rigid material (E inf) is for walls: no particle, present or to come, may have it. */
+static PetscErrorCode EngineCheckTypes(Engine *e)
+{
+  PetscReal bad = -1.0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < e->p.n; i++)
+    if (!isfinite(ContactMaterialOf(&e->model, e->p.type[i])->E)) bad = PetscMax(bad, (PetscReal)e->p.type[i]);
+  for (PetscInt k = 0; k < STREAMS_MAX; k++)
+    if (e->flow.streams.s[k].on && !isfinite(ContactMaterialOf(&e->model, e->flow.streams.s[k].type)->E)) bad = PetscMax(bad, (PetscReal)e->flow.streams.s[k].type);
+  PetscCall(CollectiveMaxAll(e->grid.comm, &bad, 1));
+  PetscCheck(bad < 0.0, e->grid.comm, PETSC_ERR_USER_INPUT, "material%.0f_E: inf (rigid) is for walls, but particles have type %.0f", (double)bad, (double)bad);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Stages, box lengths, halo and lists: what EngineSetUp and EngineResume share. */
 static PetscErrorCode EngineCreateParts(Engine *e)
 {
   PetscFunctionBeginUser;
+  PetscCall(EngineCheckTypes(e));
   PetscCall(EngineStage("Neighbour", &e->stage_neigh));
   PetscCall(EngineStage("Halo", &e->stage_comm));
   PetscCall(EngineStage("Force", &e->stage_force));

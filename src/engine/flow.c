@@ -254,7 +254,7 @@ static PetscErrorCode FlowStreamDue(const Engine *e, PetscInt k, PetscReal t, Pe
   PetscFunctionBeginUser;
   *n = 0;
   if (!s->on || t < s->start || t - st->t_insert[k] < s->interval) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]), e->model.material.density, cap, n));
+  PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]), ContactMaterialOf(&e->model, s->type)->density, cap, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -314,9 +314,9 @@ PetscErrorCode EngineFlowSetUp(Engine *e, PetscBool fresh)
     ContactPair   cp;
     PetscReal     m, v;
     if (!s->on) continue;
-    m = StreamMass(s->rmin, e->model.material.density);
+    m = StreamMass(s->rmin, ContactMaterialOf(&e->model, s->type)->density);
     v = PetscMax(1.0, PetscSqrtReal(s->v0[0] * s->v0[0] + s->v0[1] * s->v0[1] + s->v0[2] * s->v0[2]) + PetscSqrtReal(3.0) * s->vrand);
-    ContactPairSetUp(&e->model, s->rmin, m, 0.4 * m * s->rmin * s->rmin, s->rmin, m, 0.4 * m * s->rmin * s->rmin, PETSC_FALSE, &cp);
+    ContactPairSetUp(&e->model, s->type, s->type, s->rmin, m, 0.4 * m * s->rmin * s->rmin, s->rmin, m, 0.4 * m * s->rmin * s->rmin, PETSC_FALSE, &cp);
     f->dt_cap = PetscMin(f->dt_cap, ContactStepBound(&e->model, &cp, &e->ctl, 0.5 * cp.m * v * v, v));
   }
   PetscCall(FlowAnyDue(e, &f->insert_next)); /* as EngineFlowDue decided before the checkpoint (dt capped then); at a set-up none is */
@@ -429,7 +429,7 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
   FlowState     *st  = &f->state;
   Particles     *p   = &e->p;
   const Grid    *g   = &e->grid;
-  PetscReal      rho = e->model.material.density, h = 2.0 * e->rmax, *flag, *pos, w0[3] = {0, 0, 0};
+  PetscReal      h = 2.0 * e->rmax, *flag, *pos, w0[3] = {0, 0, 0};
   PetscInt64     ncand = 0, placed = 0;
   FlowCandidate *cand;
   FlowCells      near, taken;
@@ -464,6 +464,7 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
     for (PetscInt c = 0; c < nc; c++) {
       const FlowCandidate *cd = &cand[c0 + c];
       const Stream        *s  = &f->streams.s[cd->k];
+      PetscReal            rho = ContactMaterialOf(&e->model, s->type)->density;
       for (PetscInt a = 0; a < STREAM_ATTEMPTS; a++) {
         const PetscReal *x = pos + 3 * (c * STREAM_ATTEMPTS + a);
         PetscMPIInt      owner[3];
@@ -495,7 +496,8 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
     const Stream *s = &f->streams.s[k];
     if (!ndue[k]) continue;
     st->t_insert[k] = t;
-    PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]), rho, FLOW_EVENT_MAX, &st->shortfall[k]));
+    PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]), ContactMaterialOf(&e->model, s->type)->density,
+                        FLOW_EVENT_MAX, &st->shortfall[k]));
     if (st->shortfall[k] > 0 && !st->warned[k]) {
       PetscCall(PetscPrintf(g->comm,
                             "hdem: warning: stream%" PetscInt_FMT ": region too full: %" PetscInt64_FMT

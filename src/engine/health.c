@@ -140,8 +140,13 @@ PetscErrorCode EngineStepFloor(Engine *e)
   PetscCall(CollectiveMaxAll(e->grid.comm, v, 2));
   e->dt_floor = 0.0;
   if (!(-v[0] > 0.0 && -v[1] > 0.0 && -v[0] < PETSC_MAX_REAL)) PetscFunctionReturn(PETSC_SUCCESS);
-  ContactPairSetUp(&e->model, -v[0], -v[1], 0.4 * -v[1] * v[0] * v[0], -v[0], -v[1], 0.4 * -v[1] * v[0] * v[0], PETSC_FALSE, &cp);
-  e->contact_duration = NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m);
+  /* the shortest contact of any pair of types (with one material: the default's) */
+  e->contact_duration = PETSC_MAX_REAL;
+  for (PetscInt ti = e->model.several ? 0 : MATERIAL_TYPES; ti < MATERIAL_SLOTS; ti++)
+    for (PetscInt tj = ti; tj < MATERIAL_SLOTS; tj++) {
+      ContactPairSetUp(&e->model, ti, tj, -v[0], -v[1], 0.4 * -v[1] * v[0] * v[0], -v[0], -v[1], 0.4 * -v[1] * v[0] * v[0], PETSC_FALSE, &cp);
+      e->contact_duration = PetscMin(e->contact_duration, NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m));
+    }
   if (isfinite(e->contact_duration) && e->contact_duration > 0.0) e->dt_floor = ENGINE_STEP_FLOOR * e->contact_duration;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

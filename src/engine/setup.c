@@ -148,7 +148,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
     PetscCall(LammpsDataDestroy(&data));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (fill) PetscCall(InsertionApply(comm, &ins, &e->grid, e->model.material.density, &data, &e->p, &e->rmax));
+  if (fill) PetscCall(InsertionApply(comm, &ins, &e->grid, ContactMaterialOf(&e->model, ins.type)->density, &data, &e->p, &e->rmax));
   PetscCall(LammpsDataDestroy(&data));
   {
     PetscReal r = e->rmax;

@@ -160,6 +160,9 @@ static PetscErrorCode MeshKeys(MPI_Comm comm, PetscInt k, Mesh *m, StlTransform 
                              PETSC_MAX_REAL, RANGE_CLOSED, rot, &n, &set));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_translate", m->name));
   PetscCall(OptionsRealArray(key, "meshN: translation after scale and rotate", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, tf->translate, &n, NULL));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_type", m->name));
+  m->type = 0;
+  PetscCall(OptionsInt(key, "meshN: material type of the surface (materialK)", 0, LOCAL_INT_MAX, &m->type, NULL));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_curvature", m->name));
   m->curvature = 1.0;
   PetscCall(OptionsReal(key, "meshN: neighbouring faces closer than this to coplanar are one surface (one contact)", "[deg]", 0.0, 90.0, RANGE_CLOSED,

@@ -24,6 +24,7 @@ typedef struct {
   char       file[PETSC_MAX_PATH_LEN];
   PetscInt   nv_total, nt_total, nsurf; /* the whole mesh */
   PetscReal  curvature; /* [deg] */
+  PetscInt   type;      /* its material type */
   PetscReal  lo[3], hi[3], centroid[3]; /* the whole mesh's, in its frame */
   PetscReal  rext;      /* farthest vertex from the rotation axis (or the centroid) [m] */
   WallMotion motion;

@@ -9,9 +9,11 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
   PetscReal nrm[PLANES_DECK_MAX][3], pt[PLANES_DECK_MAX][3];
   PetscBool nset[PLANES_DECK_MAX], pset[PLANES_DECK_MAX];
   WallMotion mot[PLANES_DECK_MAX];
+  PetscInt   type[PLANES_DECK_MAX], face_type = 0;
 
   PetscFunctionBeginUser;
   PetscCall(OptionsSection("Walls"));
+  PetscCall(OptionsInt("-domain_walls_type", "material type of the box's face walls (materialK)", 0, LOCAL_INT_MAX, &face_type, NULL));
   for (PetscInt k = 0; k < PLANES_DECK_MAX; k++) {
     char     kn[64], kp[64];
     PetscInt nn, np;
@@ -23,6 +25,10 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
                                PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, nrm[k], &nn, &nset[k]));
     PetscCall(
       OptionsRealArray(kp, "wallN (N = 0..7): a point on the plane wall", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, pt[k], &np, &pset[k]));
+    PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_type", k));
+    type[k] = 0;
+    PetscCall(OptionsInt(kp, "wallN: material type of the wall (materialK)", 0, LOCAL_INT_MAX, &type[k], NULL));
+    PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_point", k));
     OptionsQuiet(PETSC_FALSE);
     {
       char pre[32];
@@ -43,6 +49,7 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
         PlaneWall *w = &pl->w[pl->n++];
         PetscCall(PetscMemzero(w, sizeof(*w)));
         w->motion.stop = w->motion.remove = INFINITY;
+        w->type                           = face_type;
         PetscCall(PetscSNPrintf(w->name, sizeof(w->name), "%c%s", "xyz"[a], s == 0 ? "lo" : "hi"));
         w->n[a] = s == 0 ? 1.0 : -1.0;
         w->p[a] = s == 0 ? g->lo[a] : g->hi[a];
@@ -67,6 +74,7 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
       pl->w[pl->n].p[c] = pt[k][c];
     }
     pl->w[pl->n].motion = mot[k];
+    pl->w[pl->n].type   = type[k];
     PetscCall(PetscSNPrintf(pl->w[pl->n].name, sizeof(pl->w[pl->n].name), "wall%" PetscInt_FMT, k));
     {
       const PetscReal *s = mot[k].surface_velocity;

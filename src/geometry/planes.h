@@ -13,6 +13,7 @@ typedef struct {
   WallMotion motion;       /* the faces' walls: none */
   PetscBool  moves;        /* the motion moves it, or its surface slides */
   PetscBool  present;      /* not removed (remove_time) */
+  PetscInt   type;         /* its material type */
   char       name[8];      /* xlo .. zhi (the box's faces), wall0 .. wall7 */
 } PlaneWall;
 

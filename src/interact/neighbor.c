@@ -149,6 +149,7 @@ static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, Pe
 static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, PetscInt ntot)
 {
   PetscReal key[NEIGHBOR_BODY_CLASSES][3];
+  LocalInt  ty[NEIGHBOR_BODY_CLASSES];
   PetscInt  fz[NEIGHBOR_BODY_CLASSES], nb = 0;
 
   PetscFunctionBeginUser;
@@ -160,9 +161,9 @@ static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, 
   for (PetscInt i = 0; i < ntot; i++) {
     PetscInt b, f = p->flags[i] & PARTICLE_FROZEN;
     for (b = 0; b < nb; b++)
-      if (key[b][0] == p->radius[i] && key[b][1] == p->mass[i] && key[b][2] == p->inertia[i] && fz[b] == f) break;
+      if (key[b][0] == p->radius[i] && key[b][1] == p->mass[i] && key[b][2] == p->inertia[i] && fz[b] == f && ty[b] == p->type[i]) break;
     if (b == nb && nb < NEIGHBOR_BODY_CLASSES) {
-      key[nb][0] = p->radius[i], key[nb][1] = p->mass[i], key[nb][2] = p->inertia[i], fz[nb] = f;
+      key[nb][0] = p->radius[i], key[nb][1] = p->mass[i], key[nb][2] = p->inertia[i], fz[nb] = f, ty[nb] = p->type[i];
       nb++;
     }
     nl->body[i] = b < nb ? b : -1;

@@ -46,8 +46,8 @@ typedef struct {
   PetscReal      shift[NEIGHBOR_IMAGES][3]; /* each image difference's periodic shift, (img_i - img_j) L */
   HistorySlots   hs;                        /* the histories of the pairs that have one */
   /* Body class of each local particle at the build (shapes are fixed between
-   * builds): particles of one class have the same radius, mass, inertia and
-   * frozen flag; -1 past the first NEIGHBOR_BODY_CLASSES distinct bodies. */
+   * builds): particles of one class have the same radius, mass, inertia,
+   * type and frozen flag; -1 past the first NEIGHBOR_BODY_CLASSES distinct bodies. */
   LocalInt *body;
   PetscInt  bcap;
   PetscReal skin;

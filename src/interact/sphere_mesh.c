@@ -86,7 +86,8 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
         if (sm->ngroup == 0 || sm->group[sm->ngroup - 1].i != (LocalInt)i || sm->group[sm->ngroup - 1].mesh != q) {
           PetscCall(MeshGroupPush(sm, (LocalInt)i, q));
           sm->group[sm->ngroup - 1].gap0 = PETSC_MAX_REAL;
-          ContactPairSetUp(ctx->model, p->radius[i], p->mass[i], p->inertia[i], 0.0, 0.0, 0.0, PETSC_TRUE, &sm->group[sm->ngroup - 1].cp);
+          ContactPairSetUp(ctx->model, p->type[i], m->type, p->radius[i], p->mass[i], p->inertia[i], 0.0, 0.0, 0.0, PETSC_TRUE,
+                           &sm->group[sm->ngroup - 1].cp);
         }
         PetscCall(MeshCandPush(sm, items[k]));
         sm->group[sm->ngroup - 1].nc++;

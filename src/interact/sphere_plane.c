@@ -46,16 +46,17 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
  * the bodies match (most decks have few distinct ones). */
 typedef struct {
   PetscBool   valid;
-  PetscReal   key[3];
+  PetscReal   key[5]; /* radius, mass, inertia, type; the wall's type */
   ContactPair cp;
 } PlaneMemo;
 
-static const ContactPair *PlaneConstants(const InteractionContext *ctx, PetscInt i, PlaneMemo *mm)
+static const ContactPair *PlaneConstants(const InteractionContext *ctx, PetscInt i, const PlaneWall *w, PlaneMemo *mm)
 {
   const Particles *p = ctx->p;
-  if (!(mm->valid && mm->key[0] == p->radius[i] && mm->key[1] == p->mass[i] && mm->key[2] == p->inertia[i])) {
-    mm->key[0] = p->radius[i], mm->key[1] = p->mass[i], mm->key[2] = p->inertia[i];
-    ContactPairSetUp(ctx->model, mm->key[0], mm->key[1], mm->key[2], 0.0, 0.0, 0.0, PETSC_TRUE, &mm->cp);
+  if (!(mm->valid && mm->key[0] == p->radius[i] && mm->key[1] == p->mass[i] && mm->key[2] == p->inertia[i] && mm->key[3] == (PetscReal)p->type[i] &&
+        mm->key[4] == (PetscReal)w->type)) {
+    mm->key[0] = p->radius[i], mm->key[1] = p->mass[i], mm->key[2] = p->inertia[i], mm->key[3] = (PetscReal)p->type[i], mm->key[4] = (PetscReal)w->type;
+    ContactPairSetUp(ctx->model, p->type[i], w->type, mm->key[0], mm->key[1], mm->key[2], 0.0, 0.0, 0.0, PETSC_TRUE, &mm->cp);
     mm->valid = PETSC_TRUE;
   }
   return &mm->cp;
@@ -114,7 +115,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     ContactHistory *h;
     if (sp->slot[k] < 0) PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
     h  = &sp->hs.h[sp->slot[k]];
-    cp = PlaneConstants(ctx, i, mm);
+    cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
     ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
@@ -123,7 +124,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else if (sp->touched[k]) {
-    cp = PlaneConstants(ctx, i, mm);
+    cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
     ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], &kin, st->dt, &cr);
     sp->touched[k] = 0;
     sp->slot[k]    = -1; /* a zero history */
@@ -132,7 +133,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
   } else if (st->need) {
     PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
     if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-      cp        = PlaneConstants(ctx, i, mm);
+      cp        = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
       InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - sp->ij[2 * k + 1]);
     }
   }
@@ -206,7 +207,7 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
     if (!sp->planes->w[sp->ij[2 * k + 1]].present) continue;
     PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &st, sp->pose[sp->ij[2 * k + 1]], &kin);
     if (kin.d <= 0.0) continue;
-    NormalLawEval(&ctx->model->law, PlaneConstants(ctx, i, &mm)->s, kin.d, &U, &F, &dF);
+    NormalLawEval(&ctx->model->law, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], &mm)->s, kin.d, &U, &F, &dF);
     s->elastic += U;
     s->contacts += 1.0;
     if (kin.d / ctx->p->radius[i] > s->max_overlap_ratio) s->max_overlap_ratio = kin.d / ctx->p->radius[i], s->who[0] = ctx->p->id[i], s->who[1] = -1 - sp->ij[2 * k + 1];

@@ -47,8 +47,8 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
   }
   ContactScalarHertzHarmonic(md->law.k[0], cp->s, mm->zs, mm->cF, d, &sd, &qd, &dp, &Fel, &C);
   U = ContactScalarHertzEnergy(md->law.k[0], md->law.p[0] + 1.0, cp->s, dp, d);
-  if (first) J = U / h->v_imp + DampingCoefficientIntegral(&md->damping, &md->law, cp->s, cp->m, h->v_imp, d);
-  ContactScalarContact(&km, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j, p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J,
+  if (first) J = U / h->v_imp + DampingCoefficientIntegral(&cp->co->damping, &md->law, cp->s, cp->m, h->v_imp, d);
+  ContactScalarContact(&km, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j, p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J,
                        h->xi, ddout, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj);
   *Uout      = U;
   h->d_last  = d;

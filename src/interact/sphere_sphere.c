@@ -14,12 +14,12 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
   PetscInt         kind = (p->flags[i] & PARTICLE_FROZEN ? 1 : 0) | (p->flags[j] & PARTICLE_FROZEN ? 2 : 0);
   PetscInt         bi = nl->body[i], bj = nl->body[j];
   SphereMemo      *mm     = bi >= 0 && bj >= 0 ? &mms->m[NEIGHBOR_PAIR_CLASS(bi, bj)] : &mms->m[SPHERE_MEMO_CLASSES + kind];
-  PetscReal        key[6] = {p->radius[i], p->mass[i], p->inertia[i], p->radius[j], p->mass[j], p->inertia[j]};
+  PetscReal        key[8] = {p->radius[i], p->mass[i], p->inertia[i], p->radius[j], p->mass[j], p->inertia[j], (PetscReal)p->type[i], (PetscReal)p->type[j]};
 
   if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] && key[3] == mm->key[3] && key[4] == mm->key[4] &&
-      key[5] == mm->key[5])
+      key[5] == mm->key[5] && key[6] == mm->key[6] && key[7] == mm->key[7])
     return mm;
-  ContactPairSetUp(ctx->model, key[0], key[1], key[2], key[3], key[4], key[5], PETSC_FALSE, &mm->cp);
+  ContactPairSetUp(ctx->model, p->type[i], p->type[j], key[0], key[1], key[2], key[3], key[4], key[5], PETSC_FALSE, &mm->cp);
   /* a frozen body has infinite mass: the contact moves only the other one */
   if (kind == 1 || kind == 2) {
     PetscInt f = kind == 2 ? i : j;
@@ -27,13 +27,14 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
     mm->cp.mt  = 1.0 / (1.0 / p->mass[f] + p->radius[f] * p->radius[f] / p->inertia[f]);
     ContactPairTangential(ctx->model, &mm->cp);
   }
-  mm->zs   = ctx->model->damping.zeta * sqrt(2.0 * mm->cp.m);
+  mm->zs   = mm->cp.co->damping.zeta * sqrt(2.0 * mm->cp.m);
   mm->cF   = sqrt(mm->cp.s * ctx->model->law.k[0] * (ctx->model->law.p[0] + 1.0));
   mm->bc.s = mm->cp.s, mm->bc.ri = mm->cp.ri, mm->bc.rj = mm->cp.rj, mm->bc.kc = mm->cp.kc, mm->bc.gc = mm->cp.gc, mm->bc.zs = mm->zs, mm->bc.cF = mm->cF;
+  mm->bc.mu = mm->cp.co->tangential.mu;
   mm->valid = PETSC_TRUE;
   mm->gen   = ++sphere_memo_gen;
   mm->kind  = kind;
-  for (int a = 0; a < 6; a++) mm->key[a] = key[a];
+  for (int a = 0; a < 8; a++) mm->key[a] = key[a];
   return mm;
 }
 

@@ -27,7 +27,7 @@ typedef struct {
   PetscBool   valid;
   PetscInt64  gen;  /* which filling (a slot may be refilled with another kind's constants) */
   PetscInt    kind; /* frozen flags of i and j */
-  PetscReal   key[6];
+  PetscReal   key[8]; /* radius, mass, inertia, type of each */
   ContactPair cp;
   /* the pair-only factors of the Hertz-harmonic kernel (zeta sqrt(2 m),
    * sqrt(s k (p + 1))), each the leading operation of its expression in

@@ -51,6 +51,8 @@ PETSC_EXTERN PetscErrorCode SummaryMonitorCreate(MPI_Comm, const char *dir, Moni
  * rate, where each output is), the last. */
 /* Rank 0 prints with the C library's formatting (PETSc's gives %g a trailing point). */
 PETSC_EXTERN PetscErrorCode ReportPrintf(MPI_Comm, const char *, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
+/* Collective: the table of the pairs of types the run has (hdem check, and the banner with several materials). */
+PETSC_EXTERN PetscErrorCode OutputPairTable(const Engine *);
 PETSC_EXTERN PetscErrorCode BannerMonitorCreate(MPI_Comm, const char *plan, Monitor *);
 PETSC_EXTERN PetscErrorCode ReportMonitorCreate(MPI_Comm, OutputTally *, Monitor *);
 

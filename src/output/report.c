@@ -87,6 +87,7 @@ static PetscErrorCode ReportStart(Monitor m, Engine *e, PetscBool fresh)
                            m->motion.kind != MOTION_NONE ? ", moving: " : "", m->motion.kind != MOTION_NONE ? MotionKinds[m->motion.kind] : ""));
   }
   PetscCall(ReportModel(rp, &e->model));
+  if (e->model.several) PetscCall(OutputPairTable(e));
   if (e->ctl.mode == TIMESTEP_FIXED)
     PetscCall(ReportPrintf(rp->comm, "  time step   fixed %g s (contact bound now %g s)\n", (double)e->ctl.dt_fixed, (double)e->bound));
   else
