@@ -46,6 +46,9 @@ MAT_OPTS = [x for x in FLOW_OPTS] + ["-stream0_type", "2", "-mesh0_type", "3", "
                                      "-material2_density", "5000", "-material3_E", "inf", "-pair_1_2_e", "0.3", "-pair_1_2_mu", "0.2",
                                      "-pair_2_3_mu", "0.8", "-pair_3_1_e", "0.9"]
 CONFIGS.append(("materials", MAT_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
+# rolling resistance (the generic sphere path), a pair with its own
+CONFIGS.append(("rolling", MAT_OPTS + ["-contact_mu_roll", "0.2", "-pair_1_2_mu_roll", "0.5", "-pair_1_2_roll_damping", "0.1"],
+                [(1, "1,1,1"), (2, "2,1,1"), (4, "2,1,2")]))
 # configurations whose multi-rank runs must have moved cuts
 MUST_BALANCE = ("balance_count", "balance_time")
 

@@ -182,6 +182,25 @@ def test_continue_meshes(tmp):
     check(not bad, "moving meshes written on 2 ranks, continued on 3 from step 2000 and on 1 from step 4000: final states and walls.csv bitwise identical (differ: %s)" % bad)
 
 
+def test_continue_rolling(tmp):
+    """Rolling resistance (its springs in the checkpoint) with two materials and
+    rigid walls: written on 2 ranks, continued on 3 and 1, bitwise."""
+    opts = ["-steps", "3000", "-insert_count", "300", "-thermo_interval", "250", "-contact_mu_roll", "0.3", "-material1_E", "5e7",
+            "-domain_walls_type", "2", "-material2_E", "inf", "-pair_1_2_mu_roll", "0.6"]
+    ref = os.path.join(tmp, "roll_ref")
+    run(2, "2,1,1", ref, *opts, "-checkpoint_interval_steps", "1000", "-checkpoint_keep", "10")
+    bad = []
+    for s, np_, grid in ((2000, 3, "1,1,3"), (1000, 1, "1,1,1")):
+        d = os.path.join(tmp, "roll_cont_%d" % s)
+        shutil.copytree(ref, d)
+        os.remove(os.path.join(d, "final.h5"))
+        run(np_, grid, d, *opts, "-restart", os.path.join(d, "checkpoints", "step_%09d.h5" % s))
+        ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
+        if not ok:
+            bad.append("%d (%s)" % (s, why))
+    check(not bad, "rolling resistance written on 2 ranks, continued on 3 from step 2000 and on 1 from step 1000: bitwise (differ: %s)" % bad)
+
+
 def test_format1(tmp):
     """A checkpoint written by hdem before histories carried their kind
     (format 1, tests/data) continues bitwise to the state that hdem reached
@@ -368,6 +387,7 @@ def main():
         test_continue_fixed(tmp)
         test_continue_drift(tmp)
         test_continue_meshes(tmp)
+        test_continue_rolling(tmp)
         test_walltime_cadence(tmp)
         test_signals(tmp)
         test_signals(tmp, FIXED, " fixed steps")

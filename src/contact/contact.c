@@ -2,15 +2,19 @@
 #include "contact/kernel_scalar.h"
 #include <stddef.h>
 
-const RecordField ContactHistoryFields[] = {{"spring", FIELD_REAL, 3, offsetof(ContactHistory, xi)},
-                                            {"impact_speed", FIELD_REAL, 1, offsetof(ContactHistory, v_imp)},
-                                            {"overlap", FIELD_REAL, 1, offsetof(ContactHistory, d_last)},
-                                            {"normal_force", FIELD_REAL, 1, offsetof(ContactHistory, Fn_last)},
-                                            {"step", FIELD_REAL, 1, offsetof(ContactHistory, dt_last)},
-                                            {"touched", FIELD_INT64, 1, offsetof(ContactHistory, touched)},
+#define CH(f) (offsetof(ContactRecord, h) + offsetof(ContactHistory, f))
+const RecordField ContactHistoryFields[] = {{"spring", FIELD_REAL, 3, CH(xi)},
+                                            {"impact_speed", FIELD_REAL, 1, CH(v_imp)},
+                                            {"overlap", FIELD_REAL, 1, CH(d_last)},
+                                            {"normal_force", FIELD_REAL, 1, CH(Fn_last)},
+                                            {"step", FIELD_REAL, 1, CH(dt_last)},
+                                            {"touched", FIELD_INT64, 1, CH(touched)},
+                                            {"rolling_torque", FIELD_REAL, 3, offsetof(ContactRecord, r) + offsetof(ContactRolling, mr)},
                                             {NULL, FIELD_REAL, 0, 0}};
+#undef CH
 
 const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
+const char *const RollingTypes[]             = {"epsd", "constant", "RollingType", "ROLLING_", NULL};
 
 PetscErrorCode ContactModelDestroy(ContactModel *model)
 {
@@ -32,6 +36,7 @@ void ContactPairSetUp(const ContactModel *model, PetscInt ti, PetscInt tj, Petsc
   pair->rj    = wall ? 0.0 : Rj;
   pair->m     = wall ? mi : 1.0 / (1.0 / mi + 1.0 / mj);
   pair->mt    = 1.0 / (1.0 / mi + Ri * Ri / Ii + (wall ? 0.0 : 1.0 / mj + Rj * Rj / Ij));
+  pair->Ir    = wall ? Ii + mi * Ri * Ri : 1.0 / (1.0 / (Ii + mi * Ri * Ri) + 1.0 / (Ij + mj * Rj * Rj));
   pair->s     = model->hertz_from_material ? (4.0 / 3.0) * co->Estar * sqrt(pair->Rstar) : 1.0;
   ContactPairTangential(model, pair);
 }
@@ -60,9 +65,65 @@ static inline PetscReal Dot3(const PetscReal a[3], const PetscReal b[3])
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* The tangential part of the relative angular velocity wi - wj (the
+ * rolling; the twist about n is free). */
+static void RollingRate(const PetscReal wi[3], const PetscReal wj[3], const PetscReal n[3], PetscReal wr[3])
+{
+  PetscReal wn;
+  for (int a = 0; a < 3; a++) wr[a] = wi[a] - wj[a];
+  wn = Dot3(wr, n);
+  for (int a = 0; a < 3; a++) wr[a] -= wn * n[a];
+}
+
+PetscReal ContactRollingStiffness(const ContactPair *pair, PetscReal kn)
+{
+  PetscReal mu = pair->co->rolling.mu;
+  return 2.25 * kn * mu * mu * pair->Rstar * pair->Rstar;
+}
+
+/* Rolling resistance: the torque M on i (j receives -M) from the normal
+ * force Fn and the law's stiffness kn.  epsd: the spring's torque kept in
+ * the tangent plane with its length, incremented by -k_r wr dt (wr over the
+ * step, as the tangential spring), capped at mu R* Fn; below the cap the
+ * dashpot -C_r wr (wr predicted at the step's end), C_r = 2 eta sqrt(I_r k_r),
+ * at the cap none.  constant: mu R* Fn against wr. */
+static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, const ContactKinematics *k, PetscReal dt, PetscReal Fn, PetscReal kn,
+                                 PetscReal M[3])
+{
+  const Rolling *rl   = &pair->co->rolling;
+  PetscReal      Mmax = rl->mu * pair->Rstar * PetscMax(Fn, 0.0), wr[3], wrp[3], kr, l0, l1, mn, msq;
+
+  RollingRate(k->wi, k->wj, k->n, wr);
+  if (rl->type == ROLLING_CONSTANT) {
+    PetscReal len = PetscSqrtReal(Dot3(wr, wr));
+    for (int a = 0; a < 3; a++) M[a] = len > 0.0 ? -Mmax * wr[a] / len : 0.0;
+    return;
+  }
+  RollingRate(k->wip, k->wjp, k->n, wrp);
+  kr = ContactRollingStiffness(pair, kn);
+  l0 = Dot3(h->mr, h->mr);
+  mn = Dot3(h->mr, k->n);
+  for (int a = 0; a < 3; a++) h->mr[a] -= mn * k->n[a];
+  l1 = Dot3(h->mr, h->mr);
+  if (l1 > 0.0) {
+    PetscReal ratio = PetscSqrtReal(l0 / l1);
+    for (int a = 0; a < 3; a++) h->mr[a] *= ratio;
+  }
+  for (int a = 0; a < 3; a++) h->mr[a] -= kr * wr[a] * dt;
+  msq = Dot3(h->mr, h->mr);
+  if (msq > Mmax * Mmax) { /* fully mobilised: plastic rolling, no damping */
+    PetscReal scale = Mmax / PetscSqrtReal(msq);
+    for (int a = 0; a < 3; a++) M[a] = h->mr[a] *= scale;
+  } else {
+    PetscReal Cr = 2.0 * rl->eta * PetscSqrtReal(pair->Ir * kr);
+    for (int a = 0; a < 3; a++) M[a] = h->mr[a] - Cr * wrp[a];
+  }
+}
+
 /* Any law through the kernel: its elastic force and damping coefficient
  * from the law's and the damping's own functions. */
-void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal dt, ContactResult *r)
+void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl, const ContactKinematics *k, PetscReal dt,
+                     ContactResult *r)
 {
   ContactKernelModel km = ContactKernelModelOf(model);
   PetscReal          Fel, dF, C, J = 0.0, sd = 0.0, qd = 0.0, Fn;
@@ -81,6 +142,11 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
   if (km.friction && km.mindlin) sd = sqrt(k->d), qd = sqrt(sd);
   ContactScalarContact(&km, pair->co->tangential.mu, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi,
                        &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj);
+  if (rl && pair->co->rolling.mu > 0.0) {
+    PetscReal M[3];
+    ContactRollingTorque(pair, rl, k, dt, Fn, dF, M);
+    for (int a = 0; a < 3; a++) r->Ti[a] += M[a], r->Tj[a] -= M[a];
+  }
   h->d_last  = k->d;
   h->Fn_last = Fn;
   h->dt_last = dt;
@@ -92,7 +158,8 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
  * to separation (overlap shrinking at v, the unclipped 'overlap' criterion
  * only: under 'force' the clipped force ends continuously).  The difference
  * is returned as a force that this step's two half-kicks apply. */
-void ContactSeparate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, const ContactKinematics *k, PetscReal dt, ContactResult *r)
+void ContactSeparate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl, const ContactKinematics *k, PetscReal dt,
+                     ContactResult *r)
 {
   PetscReal v = Dot3(k->v, k->n), corr = 0.0;
 
@@ -106,4 +173,5 @@ void ContactSeparate(const ContactModel *model, const ContactPair *pair, Contact
   r->Fn = corr;
   for (int a = 0; a < 3; a++) r->F[a] = corr * k->n[a];
   PetscCallVoid(PetscMemzero(h, sizeof(*h)));
+  if (rl) PetscCallVoid(PetscMemzero(rl, sizeof(*rl)));
 }

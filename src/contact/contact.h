@@ -55,12 +55,30 @@ typedef struct {
   PetscReal               zeta; /* damping ratio of the tangential oscillator */
 } Tangential;
 
+typedef enum {
+  ROLLING_EPSD,
+  ROLLING_CONSTANT
+} RollingType;
+
+PETSC_EXTERN const char *const RollingTypes[];
+
+/* Rolling resistance: a torque against the relative rolling of the two
+ * bodies, at most mu R* Fn.  epsd: the elastic-plastic spring-dashpot of Ai,
+ * Chen, Rotter & Ooi (Powder Technol. 206 (2011) 269, "type C"); constant:
+ * the full torque against the rolling direction (their "type A"). */
+typedef struct {
+  PetscReal   mu;  /* rolling friction coefficient; 0: none */
+  PetscReal   eta; /* epsd: damping ratio of the rolling oscillator */
+  RollingType type;
+} Rolling;
+
 /* What a pair of types has of its own: the two-material moduli, its
  * damping (from its restitution) and its tangential spring. */
 typedef struct {
   PetscReal  Estar, Gstar; /* 1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2, 1/G* = (2 - nu1)/G1 + (2 - nu2)/G2 [Pa] */
   Damping    damping;
   Tangential tangential;
+  Rolling    rolling;
   PetscBool  set;          /* some coefficient given for this pair (pair_I_J) */
 } ContactCoeff;
 
@@ -69,11 +87,13 @@ typedef struct {
   PetscBool    hertz_from_material; /* Hertz with k = (4/3) E* sqrt(R*) per pair */
   Damping      damping;             /* the defaults of every pair */
   Tangential   tangential;
+  Rolling      rolling;
   Material     material;            /* the default material (key material_*) */
   Material     mat[MATERIAL_SLOTS]; /* each type's (materialK_*), the default's last */
   PetscBool    mat_set[MATERIAL_TYPES];
   ContactCoeff coeff[MATERIAL_SLOTS][MATERIAL_SLOTS]; /* by slot, symmetric */
   PetscBool    friction; /* some pair has mu > 0 */
+  PetscBool    rolls;    /* some pair has rolling resistance */
   PetscBool    several;  /* some type has a material or pair coefficients of its own */
 } ContactModel;
 
@@ -85,6 +105,7 @@ typedef struct {
   PetscReal Rstar;  /* effective radius [m] */
   PetscReal Gstar;  /* effective shear modulus [Pa] (Mindlin) */
   PetscReal ri, rj; /* lever arms from each centre to the contact point [m] */
+  PetscReal Ir;     /* rolling inertia, 1/Ir = 1/(I_i + m_i ri^2) + 1/(I_j + m_j rj^2) [kg m^2] */
   /* tangential spring and damper, kt = kc d^(1/2) and gt = gc d^(1/4) (Mindlin)
    * or kt = kc and gt = gc (constant): the roots that depend on the pair alone */
   PetscReal kc, gc;
@@ -100,7 +121,19 @@ typedef struct {
   PetscInt64 touched;
 } ContactHistory;
 
-/* Its fields as checkpoints name them (decomp/records.h). */
+/* The rolling spring (epsd), kept beside the history only in runs with
+ * rolling resistance, so that a history stays two rows of four reals. */
+typedef struct {
+  PetscReal mr[3]; /* its torque on i [N m] */
+} ContactRolling;
+
+/* A history as records carry it between ranks and into checkpoints. */
+typedef struct {
+  ContactHistory h;
+  ContactRolling r;
+} ContactRecord;
+
+/* Its fields as checkpoints name them (decomp/records.h), offsets in a ContactRecord. */
 PETSC_EXTERN const RecordField ContactHistoryFields[];
 
 typedef struct {
@@ -130,6 +163,8 @@ static inline const Material *ContactMaterialOf(const ContactModel *m, PetscInt 
 /* kc and gc from the pair's mt (again after changing mt) */
 PETSC_EXTERN void      ContactPairTangential(const ContactModel *, ContactPair *);
 PETSC_EXTERN PetscReal ContactTangentialStiffness(const ContactModel *, const ContactPair *, PetscReal d);
+/* The epsd rolling stiffness k_r = 2.25 kn mu_r^2 R*^2 for the normal stiffness kn. */
+PETSC_EXTERN PetscReal ContactRollingStiffness(const ContactPair *, PetscReal kn);
 typedef struct {
   PetscReal n[3], d;               /* normal j -> i, overlap [m] */
   PetscReal v[3], wi[3], wj[3];    /* half-step relative and angular velocities */
@@ -158,7 +193,10 @@ static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
   return km;
 }
 
-PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);
-PETSC_EXTERN void ContactSeparate(const ContactModel *, const ContactPair *, ContactHistory *, const ContactKinematics *, PetscReal dt, ContactResult *);
+/* rl: the contact's rolling spring, NULL in a run without rolling resistance. */
+PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl, const ContactKinematics *, PetscReal dt,
+                                  ContactResult *);
+PETSC_EXTERN void ContactSeparate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl, const ContactKinematics *, PetscReal dt,
+                                  ContactResult *);
 
 #endif

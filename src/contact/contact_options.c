@@ -167,6 +167,24 @@ static PetscErrorCode TangentialSetFromOptions(MPI_Comm comm, ContactModel *mode
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode RollingSetFromOptions(MPI_Comm comm, ContactModel *model)
+{
+  Rolling *rl = &model->rolling;
+
+  PetscFunctionBeginUser;
+  (void)comm;
+  rl->mu   = 0.0;
+  rl->eta  = 0.3;
+  rl->type = ROLLING_EPSD;
+  PetscCall(OptionsSection("Rolling resistance"));
+  PetscCall(OptionsReal("-contact_mu_roll", "rolling friction coefficient mu_r: a torque of at most mu_r R* Fn against rolling; 0: none", "[-]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &rl->mu, NULL));
+  PetscCall(OptionsReal("-contact_roll_damping", "epsd: damping ratio of the rolling spring-dashpot", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rl->eta, NULL));
+  PetscCall(OptionsEnum("-contact_rolling", "epsd (Ai et al. 2011 type C: elastic-plastic spring-dashpot) or constant (the full torque against rolling)",
+                        RollingTypes, (PetscEnum *)&rl->type, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Keys materialK_*: a type's own material, the default's where a key is not given. */
 static PetscErrorCode MaterialsSetFromOptions(MPI_Comm comm, ContactModel *model)
 {
@@ -217,8 +235,8 @@ static void ContactModuli(const Material *a, const Material *b, PetscReal *Estar
 static PetscErrorCode PairKeys(MPI_Comm comm, ContactModel *model, PetscInt ti, PetscInt tj, ContactCoeff *co)
 {
   char      key[64], name[32];
-  PetscReal e = 0.0, mu = co->tangential.mu, kt = co->tangential.kt, zt = co->tangential.zeta;
-  PetscBool set[4];
+  PetscReal e = 0.0, mu = co->tangential.mu, kt = co->tangential.kt, zt = co->tangential.zeta, mur = co->rolling.mu, eta = co->rolling.eta;
+  PetscBool set[6];
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(name, sizeof(name), "pair_%" PetscInt_FMT "_%" PetscInt_FMT, ti, tj));
@@ -231,14 +249,20 @@ static PetscErrorCode PairKeys(MPI_Comm comm, ContactModel *model, PetscInt ti, 
   PetscCall(OptionsReal(key, "pair_I_J: constant tangential stiffness (tangential_stiffness constant)", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &kt, &set[2]));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_tangential_damping", name));
   PetscCall(OptionsReal(key, "pair_I_J: damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &zt, &set[3]));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_mu_roll", name));
+  PetscCall(OptionsReal(key, "pair_I_J: rolling friction coefficient", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mur, &set[4]));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_roll_damping", name));
+  PetscCall(OptionsReal(key, "pair_I_J: damping ratio of the rolling spring-dashpot (epsd)", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &eta, &set[5]));
   OptionsQuiet(PETSC_FALSE);
   if (ti == 0 && tj == 1) {
     PetscCall(OptionsDefaultText("-pair_0_1_e", "contact_e"));
     PetscCall(OptionsDefaultText("-pair_0_1_mu", "contact_mu"));
     PetscCall(OptionsDefaultText("-pair_0_1_kt", "contact_kt"));
     PetscCall(OptionsDefaultText("-pair_0_1_tangential_damping", "contact_tangential_damping"));
+    PetscCall(OptionsDefaultText("-pair_0_1_mu_roll", "contact_mu_roll"));
+    PetscCall(OptionsDefaultText("-pair_0_1_roll_damping", "contact_roll_damping"));
   }
-  if (OptionsCollecting() || !(set[0] || set[1] || set[2] || set[3])) PetscFunctionReturn(PETSC_SUCCESS);
+  if (OptionsCollecting() || !(set[0] || set[1] || set[2] || set[3] || set[4] || set[5])) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(!co->set, comm, PETSC_ERR_USER_INPUT, "pair_%" PetscInt_FMT "_%" PetscInt_FMT " and pair_%" PetscInt_FMT "_%" PetscInt_FMT " are one pair: give one",
              tj, ti, ti, tj);
   PetscCheck(model->mat_set[ti] && model->mat_set[tj], comm, PETSC_ERR_USER_INPUT, "%s: type %" PetscInt_FMT " has no material (give material%" PetscInt_FMT ")",
@@ -249,6 +273,7 @@ static PetscErrorCode PairKeys(MPI_Comm comm, ContactModel *model, PetscInt ti, 
   co->set = PETSC_TRUE;
   if (set[0]) PetscCall(DampingSetUp(&co->damping, &model->law, e, 0.0, PETSC_FALSE));
   co->tangential.mu = mu, co->tangential.kt = kt, co->tangential.zeta = zt;
+  co->rolling.mu = mur, co->rolling.eta = eta;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -265,15 +290,17 @@ static PetscErrorCode ContactCoeffsSetUp(MPI_Comm comm, ContactModel *model)
       ContactModuli(&model->mat[a], &model->mat[b], &co->Estar, &co->Gstar);
       co->damping    = model->damping;
       co->tangential = model->tangential;
+      co->rolling    = model->rolling;
     }
   for (PetscInt ti = 0; ti < MATERIAL_TYPES; ti++)
     for (PetscInt tj = 0; tj < MATERIAL_TYPES; tj++) PetscCall(PairKeys(comm, model, ti, tj, &model->coeff[PetscMin(ti, tj)][PetscMax(ti, tj)]));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
-  model->several = model->friction = PETSC_FALSE;
+  model->several = model->friction = model->rolls = PETSC_FALSE;
   for (PetscInt a = 0; a < MATERIAL_SLOTS; a++)
     for (PetscInt b = 0; b < MATERIAL_SLOTS; b++) {
       if (b < a) model->coeff[a][b] = model->coeff[b][a];
       if (model->coeff[a][b].tangential.mu > 0.0) model->friction = PETSC_TRUE;
+      if (model->coeff[a][b].rolling.mu > 0.0) model->rolls = PETSC_TRUE;
       if (model->coeff[a][b].set) model->several = PETSC_TRUE;
     }
   for (PetscInt k = 0; k < MATERIAL_TYPES; k++)
@@ -290,6 +317,7 @@ PetscErrorCode ContactModelSetFromOptions(MPI_Comm comm, ContactModel *model)
   PetscCall(MaterialsSetFromOptions(comm, model));
   PetscCall(DampingSetFromOptions(comm, model));
   PetscCall(TangentialSetFromOptions(comm, model));
+  PetscCall(RollingSetFromOptions(comm, model));
   PetscCall(ContactCoeffsSetUp(comm, model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

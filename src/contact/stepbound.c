@@ -25,6 +25,11 @@ PetscReal ContactStepBound(const ContactModel *model, const ContactPair *pair, c
   T = NormalLawElasticDuration(law, pair->s, pair->m, E);
   if (dmp->separation == SEPARATION_FORCE) T *= DampingForceDurationRatio(dmp->type == DAMPING_HARMONIC ? dmp->zeta : z);
   bound = PetscMin(bound, T / ctl->steps_per_contact);
+  if (model->rolls && pair->co->rolling.mu > 0.0 && pair->co->rolling.type == ROLLING_EPSD && K > 0.0) { /* the rolling oscillator */
+    PetscReal wr = sqrt(ContactRollingStiffness(pair, K) / pair->Ir);
+    bound        = PetscMin(bound, ctl->stability_factor * 2.0 / wr * DampedStabilityFactor(pair->co->rolling.eta));
+    bound        = PetscMin(bound, HDEM_PI / wr / ctl->steps_per_contact);
+  }
   kt    = ContactTangentialStiffness(model, pair, dmax);
   if (kt > 0.0) {
     PetscReal wt = sqrt(kt / pair->mt), zt = pair->co->tangential.zeta;

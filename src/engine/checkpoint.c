@@ -235,11 +235,11 @@ static PetscErrorCode CkptLoadHistory(Engine *e, const CkptSets *ss)
   for (PetscInt r = 0; r < m; r++) {
     PetscReal     *b = row + (size_t)r * width;
     RecordKey      key;
-    ContactHistory h;
+    ContactRecord  h;
     PetscInt       c = 6;
     key.owner        = (PetscInt64)b[0];
-    key.kind         = ss->format1 ? (b[2] < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE) : (PetscInt64)b[1];
-    key.partner      = ss->format1 && b[2] < 0 ? -1 - (PetscInt64)b[2] : (PetscInt64)b[2];
+    key.kind         = ss->version == 1 ? (b[2] < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE) : (PetscInt64)b[1];
+    key.partner      = ss->version == 1 && b[2] < 0 ? -1 - (PetscInt64)b[2] : (PetscInt64)b[2];
     PetscCall(PetscMemzero(&h, sizeof(h)));
     for (const RecordField *rf = ContactHistoryFields; rf->name; rf++)
       for (PetscInt q = 0; q < rf->ncomp; q++, c++) {
@@ -268,7 +268,8 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
 {
   H5File         f;
   PetscInt64     N       = 0;
-  PetscBool      format1 = PETSC_FALSE, failed = PETSC_FALSE;
+  PetscInt       version = 0;
+  PetscBool      failed  = PETSC_FALSE;
   PetscErrorCode ierr;
   char           msg[CKPT_MSG_LEN] = "";
   CkptSets      *ss;
@@ -276,14 +277,14 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
   PetscFunctionBeginUser;
   PetscCheck(e->p.n == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "restart: the engine already has particles");
   PetscCall(H5FileOpen(e->grid.comm, path, &f));
-  ierr = CkptReadAttributes(f, e, &N, &format1, &failed, msg);
+  ierr = CkptReadAttributes(f, e, &N, &version, &failed, msg);
   if (ierr) { /* on every rank: they close it together and stop cleanly */
     PetscCall(H5FileClose(&f));
     PetscCall(ierr);
   }
   PetscCall(PetscNew(&ss));
   if (!failed) {
-    ierr = CkptReadDatasets(f, e, N, format1, ss, &failed, msg);
+    ierr = CkptReadDatasets(f, e, N, version, ss, &failed, msg);
     if (!ierr && !failed) {
       CkptLoadWalls(e, ss);
       ierr = CkptLoadParticles(e, ss);

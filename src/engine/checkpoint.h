@@ -52,10 +52,13 @@ PETSC_EXTERN PetscErrorCode CheckpointRead(Engine *, const char *path);
  * (reading and checking); not for other callers -------------------------- */
 #include "io/h5file.h"
 
-/* Format 2 keys each history record by (owner, kind, partner); format 1 had
- * no kind, a wall's partner being -1 - w: read alike. */
-#define CHECKPOINT_FORMAT   "hdem checkpoint 2"
+/* Format 3 keys each history record by (owner, kind, partner) and has
+ * the rolling spring; format 2 had no rolling spring (read as zero), format
+ * 1 no kind either, a wall's partner being -1 - w: read alike. */
+#define CHECKPOINT_FORMAT   "hdem checkpoint 3"
+#define CHECKPOINT_FORMAT_2 "hdem checkpoint 2"
 #define CHECKPOINT_FORMAT_1 "hdem checkpoint 1"
+#define CHECKPOINT_VERSION  3
 
 /* The streams' and outflows' counters (checkpoint_flow.c): removed, the
  * particles the outflows took in all; read on every rank whole. */
@@ -93,7 +96,7 @@ typedef struct {
 typedef struct {
   CkptSet   s[CKPT_SETS_MAX];
   PetscInt  n, particles, history; /* where each group starts (walls first) */
-  PetscBool format1;
+  PetscInt  version; /* the file's format: 1, 2 or 3 */
 } CkptSets;
 
 /* Element (i, c) of this rank's rows of d, as a real (exact for the integers kept). */
@@ -107,16 +110,16 @@ static inline PetscReal CkptReal(const CkptSet *d, PetscInt i, PetscInt c)
 
 #define CKPT_MSG_LEN 1024
 /* Collective, on f opened by every rank: the attributes of / into e's
- * time-loop state (*N particles; *format1: a format 1 file), checked.  One
+ * time-loop state (*N particles; *version: the file's format), checked.  One
  * that cannot be read (no format, another format, one missing) is an error
  * on every rank; a value at fault sets *failed, msg saying it alike on
  * every rank. */
-PETSC_INTERN PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscBool *format1, PetscBool *failed, char msg[CKPT_MSG_LEN]);
+PETSC_INTERN PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscInt *version, PetscBool *failed, char msg[CKPT_MSG_LEN]);
 /* Collective, after CkptReadAttributes: this rank's rows of every dataset
  * into ss (CkptSetsDestroy frees them), shapes, values, checksums and ids
  * checked, each stage agreed by all ranks; *failed and msg as above.  Other
  * errors (HDF5, memory) are this rank's: the caller abandons the file. */
-PETSC_INTERN PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscBool format1, CkptSets *ss, PetscBool *failed, char msg[CKPT_MSG_LEN]);
+PETSC_INTERN PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscInt version, CkptSets *ss, PetscBool *failed, char msg[CKPT_MSG_LEN]);
 PETSC_INTERN PetscErrorCode CkptSetsDestroy(CkptSets *);
 
 #endif

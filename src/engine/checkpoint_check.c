@@ -114,13 +114,13 @@ static PetscInt64 CkptI64(const CkptSet *d, PetscInt i, PetscInt c)
 }
 /* The datasets a checkpoint of this engine has: walls, every FIELD_CHECKPOINT
  * field of the particle store, the history records' columns. */
-static PetscErrorCode CkptSetsCreate(const Engine *e, PetscBool format1, CkptSets *ss)
+static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets *ss)
 {
   const FieldStore *st = &e->p.st;
 
   PetscFunctionBeginUser;
   ss->n       = 0;
-  ss->format1 = format1;
+  ss->version = version;
   PetscCall(CkptSetAdd(ss, "walls/normal", FIELD_REAL, 3, -1, PETSC_TRUE));
   PetscCall(CkptSetAdd(ss, "walls/point", FIELD_REAL, 3, -1, PETSC_TRUE));
   ss->particles = ss->n;
@@ -133,11 +133,12 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscBool format1, CkptSet
   }
   ss->history = ss->n;
   PetscCall(CkptSetAdd(ss, "history/owner", FIELD_INT64, 1, -1, PETSC_FALSE));
-  if (!format1) PetscCall(CkptSetAdd(ss, "history/kind", FIELD_INT64, 1, -1, PETSC_FALSE));
+  if (version > 1) PetscCall(CkptSetAdd(ss, "history/kind", FIELD_INT64, 1, -1, PETSC_FALSE));
   PetscCall(CkptSetAdd(ss, "history/partner", FIELD_INT64, 1, -1, PETSC_FALSE));
   PetscCall(CkptSetAdd(ss, "history/owner_position_at_build", FIELD_REAL, 3, -1, PETSC_FALSE));
   for (const RecordField *rf = ContactHistoryFields; rf->name; rf++) {
     char name[64];
+    if (version < 3 && !strcmp(rf->name, "rolling_torque")) continue; /* before rolling resistance: zero */
     PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
     PetscCall(CkptSetAdd(ss, name, rf->type, rf->ncomp, -1, PETSC_FALSE));
   }
@@ -445,7 +446,7 @@ static PetscErrorCode CkptCheckIds(H5File f, const Engine *e, CkptSets *ss, Ckpt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 /* The attributes are read alike on every rank: their faults are too. */
-static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscBool *format1, CkptFault *ft)
+static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt *version, CkptFault *ft)
 {
   PetscReal  *v[16];
   PetscInt64  i64, nini, lost, removed;
@@ -459,12 +460,12 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscBoo
   PetscCall(H5FileReadAttrString(f, "format", &fmt, &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are DIR/checkpoints/step_*.h5", H5FilePath(f));
-  *format1 = strcmp(fmt, CHECKPOINT_FORMAT_1) ? PETSC_FALSE : PETSC_TRUE;
-  known    = *format1 || !strcmp(fmt, CHECKPOINT_FORMAT) ? PETSC_TRUE : PETSC_FALSE;
+  *version = !strcmp(fmt, CHECKPOINT_FORMAT) ? CHECKPOINT_VERSION : !strcmp(fmt, CHECKPOINT_FORMAT_2) ? 2 : !strcmp(fmt, CHECKPOINT_FORMAT_1) ? 1 : 0;
+  known    = *version > 0 ? PETSC_TRUE : PETSC_FALSE;
   if (!known) PetscCall(PetscStrncpy(got, fmt, sizeof(got))); /* fmt is freed before the error */
   PetscCall(PetscFree(fmt));
-  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s' and '%s')", H5FilePath(f),
-             got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_1);
+  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s', '%s' and '%s')",
+             H5FilePath(f), got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_2, CHECKPOINT_FORMAT_1);
   CkptReals(e, v);
   for (int k = 0; k < 10; k++) {
     PetscReal x;
@@ -575,14 +576,14 @@ static PetscErrorCode CkptReadChecked(H5File f, Engine *e, PetscInt64 N, CkptSet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscBool *format1, PetscBool *failed, char msg[CKPT_MSG_LEN])
+PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscInt *version, PetscBool *failed, char msg[CKPT_MSG_LEN])
 {
   CkptFault      ft;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   ft.check = CKPT_NONE, ft.row = 0, ft.msg[0] = 0;
-  ierr = CkptReadState(f, e, N, format1, &ft);
+  ierr = CkptReadState(f, e, N, version, &ft);
   {
     /* the attributes read alike on every rank, so a wrong file fails on all:
      * agreed, every rank returns an error */
@@ -598,13 +599,13 @@ PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscBool format1, CkptSets *ss, PetscBool *failed, char msg[CKPT_MSG_LEN])
+PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscInt version, CkptSets *ss, PetscBool *failed, char msg[CKPT_MSG_LEN])
 {
   CkptFault ft;
 
   PetscFunctionBeginUser;
   ft.check = CKPT_NONE, ft.row = 0, ft.msg[0] = 0;
-  PetscCall(CkptSetsCreate(e, format1, ss));
+  PetscCall(CkptSetsCreate(e, version, ss));
   PetscCall(CkptReadChecked(f, e, N, ss, &ft, failed));
   PetscCall(PetscStrncpy(msg, ft.msg, CKPT_MSG_LEN));
   PetscFunctionReturn(PETSC_SUCCESS);

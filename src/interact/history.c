@@ -3,7 +3,7 @@
 PetscErrorCode HistoryStoreCreate(RecordStore *s)
 {
   PetscFunctionBeginUser;
-  PetscCall(RecordStoreCreate(sizeof(ContactHistory), s));
+  PetscCall(RecordStoreCreate(sizeof(ContactRecord), s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -11,7 +11,17 @@ PetscErrorCode HistorySlotsDestroy(HistorySlots *hs)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(hs->h));
-  hs->n = hs->cap = 0;
+  PetscCall(PetscFree(hs->r));
+  hs->n = hs->cap = hs->rcap = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HistorySlotsReserveRolling(HistorySlots *hs)
+{
+  PetscFunctionBeginUser;
+  if (!hs->roll || hs->rcap >= hs->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  hs->rcap = hs->cap;
+  PetscCall(PetscRealloc((size_t)hs->rcap * sizeof(*hs->r), &hs->r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -25,6 +35,7 @@ PetscErrorCode HistorySlotsReserve(HistorySlots *hs, PetscInt need)
              "a rank's lists need %" PetscInt_FMT " contact histories, more than their 32-bit slots allow (%d): run on more ranks", need, (int)LOCAL_INT_MAX);
   hs->cap = PetscMin(LOCAL_INT_MAX, PetscMax(need, PetscMax(1024, hs->cap + hs->cap / 4)));
   PetscCall(PetscRealloc((size_t)hs->cap * sizeof(*hs->h), &hs->h));
+  PetscCall(HistorySlotsReserveRolling(hs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -33,6 +44,7 @@ PetscErrorCode HistorySlotsNew(HistorySlots *hs, LocalInt *slot)
   PetscFunctionBeginUser;
   if (hs->n == hs->cap) PetscCall(HistorySlotsReserve(hs, hs->n + 1));
   PetscCall(PetscMemzero(&hs->h[hs->n], sizeof(hs->h[hs->n])));
+  if (hs->roll) PetscCall(PetscMemzero(&hs->r[hs->n], sizeof(hs->r[hs->n])));
   *slot = (LocalInt)hs->n++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -52,5 +64,6 @@ PetscErrorCode HistorySlotsGive(HistorySlots *hs, void *buf, size_t bytes)
   hs->h   = (ContactHistory *)buf;
   hs->cap = (PetscInt)PetscMin((size_t)LOCAL_INT_MAX, bytes / sizeof(*hs->h));
   hs->n   = 0;
+  PetscCall(HistorySlotsReserveRolling(hs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

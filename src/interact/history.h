@@ -16,7 +16,7 @@
 #define HISTORY_KIND_MESH   2 /* a surface of a mesh: the mesh's deck number << HISTORY_MESH_SHIFT | the surface */
 #define HISTORY_MESH_SHIFT  40
 
-/* A store for the model's records: their payload is a ContactHistory. */
+/* A store for the model's records: their payload is a ContactRecord. */
 PETSC_EXTERN PetscErrorCode HistoryStoreCreate(RecordStore *);
 
 /* The histories of a list's pairs: only pairs that touch have one (a small
@@ -26,7 +26,33 @@ PETSC_EXTERN PetscErrorCode HistoryStoreCreate(RecordStore *);
 typedef struct {
   ContactHistory *h;
   PetscInt        n, cap;
+  ContactRolling *r; /* beside h, slot for slot, in a run with rolling resistance (HistorySlotsRoll) */
+  PetscInt        rcap;
+  PetscBool       roll;
 } HistorySlots;
+
+/* A run with rolling resistance: the slots keep rolling springs too. */
+static inline void HistorySlotsRoll(HistorySlots *hs, PetscBool roll)
+{
+  hs->roll = roll;
+}
+/* Slot k's rolling spring, NULL without rolling resistance. */
+static inline ContactRolling *HistorySlotsRolling(const HistorySlots *hs, PetscInt k)
+{
+  return hs->roll ? &hs->r[k] : NULL;
+}
+/* Slot k as a record's payload, and back. */
+static inline void HistorySlotsRecord(const HistorySlots *hs, PetscInt k, ContactRecord *rec)
+{
+  rec->h = hs->h[k];
+  if (hs->roll) rec->r = hs->r[k];
+  else PetscArrayzero(rec->r.mr, 3);
+}
+static inline void HistorySlotsFromRecord(HistorySlots *hs, PetscInt k, const ContactRecord *rec)
+{
+  hs->h[k] = rec->h;
+  if (hs->roll) hs->r[k] = rec->r;
+}
 
 PETSC_EXTERN PetscErrorCode HistorySlotsDestroy(HistorySlots *);
 PETSC_EXTERN PetscErrorCode HistorySlotsReserve(HistorySlots *, PetscInt need); /* room for need, one allocation */

@@ -66,6 +66,7 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
   const Particles *p  = ctx->p;
 
   PetscFunctionBeginUser;
+  HistorySlotsRoll(&sm->hs, ctx->model->rolls);
   sm->ngroup = sm->ncand = sm->hs.n = 0;
   sm->ncon[sm->cur] = 0;
   for (PetscInt q = 0; q < sm->meshes->n; q++) {
@@ -210,7 +211,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     c->surface = s;
     if (old) c->slot = old->slot, old->surface = -1; /* taken on */
     else PetscCall(HistorySlotsNew(&sm->hs, &c->slot));
-    ContactEvaluate(ctx->model, cp, &sm->hs.h[c->slot], &kin, st->dt, &cr);
+    ContactEvaluate(ctx->model, cp, &sm->hs.h[c->slot], HistorySlotsRolling(&sm->hs, c->slot), &kin, st->dt, &cr);
     c->d = kin.d, c->U = cr.U;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, sm->hs.h[c->slot].v_imp), i, -1);
@@ -231,7 +232,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (m->surface[sm->cand[g->c0 + sm->near[q]]] != old->surface) continue;
       if (f->dist < p->radius[i]) break;
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
-      ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], &kin, st->dt, &cr);
+      ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), &kin, st->dt, &cr);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
       break;
@@ -283,8 +284,10 @@ static PetscErrorCode MeshGather(Interaction it, const InteractionContext *ctx, 
   for (PetscInt k = 0; k < sm->ngroup; k++) {
     const MeshGroup *g = &sm->group[k];
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
-      RecordKey key = {ctx->p->id[g->i], HISTORY_KIND_MESH, (PetscInt64)sm->meshes->m[g->mesh].deck << HISTORY_MESH_SHIFT | con[e].surface};
-      PetscCall(RecordStoreAdd(s, &key, &sm->hs.h[con[e].slot]));
+      RecordKey     key = {ctx->p->id[g->i], HISTORY_KIND_MESH, (PetscInt64)sm->meshes->m[g->mesh].deck << HISTORY_MESH_SHIFT | con[e].surface};
+      ContactRecord rec;
+      HistorySlotsRecord(&sm->hs, con[e].slot, &rec);
+      PetscCall(RecordStoreAdd(s, &key, &rec));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -310,7 +313,7 @@ static PetscErrorCode MeshAttach(Interaction it, const InteractionContext *ctx, 
       sm->con[sm->cur][n].surface = (PetscInt)(key.partner & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1));
       sm->con[sm->cur][n].d = sm->con[sm->cur][n].U = 0.0;
       PetscCall(HistorySlotsNew(&sm->hs, &sm->con[sm->cur][n].slot));
-      sm->hs.h[sm->con[sm->cur][n].slot] = *(const ContactHistory *)RecordStorePayload(s, r);
+      HistorySlotsFromRecord(&sm->hs, sm->con[sm->cur][n].slot, (const ContactRecord *)RecordStorePayload(s, r));
       n++, g->ne++;
     }
   }

@@ -26,6 +26,7 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
   const Particles *p  = ctx->p;
 
   PetscFunctionBeginUser;
+  HistorySlotsRoll(&sp->hs, ctx->model->rolls);
   sp->npair = sp->hs.n = 0;
   for (PetscInt w = 0; w < sp->planes->n; w++)
     for (PetscInt i = 0; i < p->n; i++) {
@@ -116,7 +117,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (sp->slot[k] < 0) PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
     h  = &sp->hs.h[sp->slot[k]];
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
-    ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
+    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
@@ -125,7 +126,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else if (sp->touched[k]) {
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
-    ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], &kin, st->dt, &cr);
+    ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 0;
     sp->slot[k]    = -1; /* a zero history */
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
@@ -167,9 +168,11 @@ static PetscErrorCode PlaneGather(Interaction it, const InteractionContext *ctx,
   for (PetscInt k = 0; k < sp->npair; k++) need += sp->slot[k] >= 0 && sp->hs.h[sp->slot[k]].touched;
   PetscCall(RecordStoreReserve(s, need));
   for (PetscInt k = 0; k < sp->npair; k++) {
-    RecordKey key = {ctx->p->id[sp->ij[2 * k]], HISTORY_KIND_PLANE, sp->ij[2 * k + 1]};
+    RecordKey     key = {ctx->p->id[sp->ij[2 * k]], HISTORY_KIND_PLANE, sp->ij[2 * k + 1]};
+    ContactRecord rec;
     if (sp->slot[k] < 0 || !sp->hs.h[sp->slot[k]].touched) continue;
-    PetscCall(RecordStoreAdd(s, &key, &sp->hs.h[sp->slot[k]]));
+    HistorySlotsRecord(&sp->hs, sp->slot[k], &rec);
+    PetscCall(RecordStoreAdd(s, &key, &rec));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -182,12 +185,12 @@ static PetscErrorCode PlaneAttach(Interaction it, const InteractionContext *ctx,
   sp->hs.n = 0;
   for (PetscInt k = 0; k < sp->npair; k++) {
     RecordKey             key = {ctx->p->id[sp->ij[2 * k]], HISTORY_KIND_PLANE, sp->ij[2 * k + 1]};
-    const ContactHistory *r   = RecordStoreFind(s, RecordStoreFirst(s, key.owner), &key);
+    const ContactRecord  *r   = RecordStoreFind(s, RecordStoreFirst(s, key.owner), &key);
     sp->slot[k] = -1, sp->touched[k] = 0;
     if (!r) continue;
     PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
-    sp->hs.h[sp->slot[k]] = *r;
-    sp->touched[k]        = r->touched ? 1 : 0;
+    HistorySlotsFromRecord(&sp->hs, sp->slot[k], r);
+    sp->touched[k] = r->h.touched ? 1 : 0;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -25,6 +25,7 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
     PetscInt f = kind == 2 ? i : j;
     mm->cp.m   = p->mass[f];
     mm->cp.mt  = 1.0 / (1.0 / p->mass[f] + p->radius[f] * p->radius[f] / p->inertia[f]);
+    mm->cp.Ir  = p->inertia[f] + p->mass[f] * p->radius[f] * p->radius[f];
     ContactPairTangential(ctx->model, &mm->cp);
   }
   mm->zs   = mm->cp.co->damping.zeta * sqrt(2.0 * mm->cp.m);
@@ -41,7 +42,7 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
 PetscBool SphereFusable(const ContactModel *m)
 {
   const NormalLaw *law = &m->law;
-  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC ? PETSC_TRUE : PETSC_FALSE;
+  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC && !m->rolls ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Kinematics of pair k (members i, j) from half-step and predicted velocities. */
@@ -89,7 +90,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     if (nl->slot[k] < 0) PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
     h  = &nl->hs.h[nl->slot[k]];
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
-    ContactEvaluate(ctx->model, cp, h, &kin, st->dt, &cr);
+    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] |= NEIGHBOR_TOUCHED;
     if (InteractionDeep(kin.d, PetscMin(p->radius[i], p->radius[j]))) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp), i, j);
@@ -97,7 +98,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
-    ContactSeparate(ctx->model, cp, &nl->hs.h[nl->slot[k]], &kin, st->dt, &cr);
+    ContactSeparate(ctx->model, cp, &nl->hs.h[nl->slot[k]], HistorySlotsRolling(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] &= ~NEIGHBOR_TOUCHED;
     nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
@@ -151,6 +152,7 @@ static PetscErrorCode SphereBuild(Interaction it, const InteractionContext *ctx)
   SphereSphere *ss = (SphereSphere *)it->data;
 
   PetscFunctionBeginUser;
+  HistorySlotsRoll(&ss->nl.hs, ctx->model->rolls);
   PetscCall(NeighborListBuild(&ss->nl, ctx->p, ctx->L, ctx->scratch));
   NeighborListAlias(&ss->nl, ctx->root);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -185,17 +187,17 @@ static PetscErrorCode SphereGather(Interaction it, const InteractionContext *ctx
   }
   PetscCall(RecordStoreReserve(s, need));
   for (PetscInt k = 0; k < nl->npair; k++) {
-    const ContactHistory *h;
-    PetscInt              i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+    ContactRecord rec;
+    PetscInt      i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
     if (nl->slot[k] < 0 || !nl->hs.h[nl->slot[k]].touched) continue;
-    h = &nl->hs.h[nl->slot[k]];
+    HistorySlotsRecord(&nl->hs, nl->slot[k], &rec);
     if (i < p->n) {
       RecordKey key = {p->id[i], HISTORY_KIND_SPHERE, p->id[j]};
-      PetscCall(RecordStoreAdd(s, &key, h));
+      PetscCall(RecordStoreAdd(s, &key, &rec));
     }
     if (SphereUpperCopy(p, stay, i, j)) {
       RecordKey key = {p->id[j], HISTORY_KIND_SPHERE, p->id[i]};
-      PetscCall(RecordStoreAdd(s, &key, h));
+      PetscCall(RecordStoreAdd(s, &key, &rec));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -246,13 +248,13 @@ static PetscErrorCode SphereAttach(Interaction it, const InteractionContext *ctx
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt              i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
     RecordKey             ki = {p->id[i], HISTORY_KIND_SPHERE, p->id[j]}, kj = {p->id[j], HISTORY_KIND_SPHERE, p->id[i]};
-    const ContactHistory *r = NULL;
+    const ContactRecord  *r = NULL;
     if (i < p->n || p->origin[i] >= 0) r = RecordStoreFind(s, first[i], &ki); /* a self-image: its owned copy's records */
     if (!r && (j < p->n || p->origin[j] >= 0)) r = RecordStoreFind(s, first[j], &kj);
     if (!r) continue;
     PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
-    nl->hs.h[nl->slot[k]] = *r;
-    if (r->touched) nl->flag[k] |= NEIGHBOR_TOUCHED;
+    HistorySlotsFromRecord(&nl->hs, nl->slot[k], r);
+    if (r->h.touched) nl->flag[k] |= NEIGHBOR_TOUCHED;
   }
   PetscCall(PetscFree(first));
   PetscFunctionReturn(PETSC_SUCCESS);

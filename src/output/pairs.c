@@ -5,6 +5,7 @@
 #include "engine/flow.h"
 #include "decomp/collective.h"
 #include <math.h>
+#include <string.h>
 
 #define SLOT_STATS 3 /* -smallest radius, largest radius, -smallest mass */
 
@@ -46,7 +47,7 @@ static PetscErrorCode PairRow(const Engine *e, PetscInt a, PetscInt b, PetscBool
   const ContactCoeff *co = &e->model.coeff[a][b];
   PetscReal           r0 = -sa[0], r1 = sa[1], m = -sa[2], R0, R1, bound;
   ContactPair         cp;
-  char                na[8], nb[16], zeta[32] = "";
+  char                na[8], nb[16], zeta[80] = "";
 
   PetscFunctionBeginUser;
   R0 = w ? r0 : r0 * -sb[0] / (r0 + -sb[0]);
@@ -57,6 +58,7 @@ static PetscErrorCode PairRow(const Engine *e, PetscInt a, PetscInt b, PetscBool
   SlotName(a, na, sizeof(na));
   if (w) snprintf(nb, sizeof(nb), "wall %s", SlotName(b, (char[8]){0}, 8));
   else SlotName(b, nb, sizeof(nb));
+  if (co->rolling.mu > 0.0) snprintf(zeta + strlen(zeta), sizeof(zeta) - strlen(zeta), ", mu_roll %g", (double)co->rolling.mu);
   PetscCall(ReportPrintf(e->grid.comm, "  %-3s - %-8s E* %-10.4g G* %-10.4g e %g%s, mu %g, R* %.4g .. %.4g m, bound %.4g s\n", na, nb, (double)co->Estar,
                          (double)co->Gstar, (double)co->damping.e, zeta, (double)co->tangential.mu, (double)R0, (double)R1, (double)bound));
   PetscFunctionReturn(PETSC_SUCCESS);

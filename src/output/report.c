@@ -4,6 +4,7 @@
 #include "io/options.h"
 #include "decomp/collective.h"
 #include <stdarg.h>
+#include <string.h>
 
 /* Rank 0 prints, formatted by the C library (PETSc's printf gives %g a
  * trailing point: "2500."). */
@@ -32,7 +33,7 @@ static PetscErrorCode ReportModel(const Report *rp, const ContactModel *md)
 {
   const Damping    *d  = &md->damping;
   const Tangential *tg = &md->tangential;
-  char              law[160], dmp[160], tan[160];
+  char              law[160], dmp[160], tan[240];
 
   PetscFunctionBeginUser;
   if (md->hertz_from_material) snprintf(law, sizeof(law), "hertz from E %g Pa, nu %g", (double)md->material.E, (double)md->material.nu);
@@ -42,6 +43,8 @@ static PetscErrorCode ReportModel(const Report *rp, const ContactModel *md)
   else snprintf(dmp, sizeof(dmp), "%s damping", DampingTypes[d->type]);
   if (tg->mu > 0.0) snprintf(tan, sizeof(tan), "%s tangential spring, mu %g", TangentialStiffnessTypes[tg->stiffness], (double)tg->mu);
   else snprintf(tan, sizeof(tan), "no friction");
+  if (md->rolling.mu > 0.0)
+    snprintf(tan + strlen(tan), sizeof(tan) - strlen(tan), "; %s rolling resistance, mu_roll %g", RollingTypes[md->rolling.type], (double)md->rolling.mu);
   PetscCall(ReportPrintf(rp->comm, "  contact     %s; %s; %s at separation; %s\n", law, dmp,
                          d->separation == SEPARATION_FORCE ? "force clipped to zero" : "contact ends at zero overlap", tan));
   PetscFunctionReturn(PETSC_SUCCESS);
