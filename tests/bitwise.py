@@ -49,6 +49,8 @@ CONFIGS.append(("materials", MAT_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3")
 # rolling resistance (the generic sphere path), a pair with its own
 CONFIGS.append(("rolling", MAT_OPTS + ["-contact_mu_roll", "0.2", "-pair_1_2_mu_roll", "0.5", "-pair_1_2_roll_damping", "0.1"],
                 [(1, "1,1,1"), (2, "2,1,1"), (4, "2,1,2")]))
+# the incremental tangential spring (the fused lanes)
+CONFIGS.append(("incremental", ["-contact_tangential_model", "incremental"], [(1, "1,1,1"), (2, "2,1,1"), (4, "2,2,1")]))
 # configurations whose multi-rank runs must have moved cuts
 MUST_BALANCE = ("balance_count", "balance_time")
 

@@ -28,8 +28,10 @@ static int Kind(PetscInt b)
 
 /* The batch's pairs: random directions and overlaps (some apart), springs
  * none, sticking or slipping (64..95: whole lane groups sticking), one of
- * two kinds each; href keeps the histories as given. */
-static void FillPairs(ContactBatch *bt, const ContactBatchConst bc[2], PetscReal rs, ContactHistory h[], ContactHistory href[], unsigned *seedp)
+ * two kinds each; href keeps the histories as given.  scale: from the
+ * spring's displacement [m] to its history's unit (the incremental
+ * spring's is a force). */
+static void FillPairs(ContactBatch *bt, const ContactBatchConst bc[2], PetscReal rs, PetscReal scale, ContactHistory h[], ContactHistory href[], unsigned *seedp)
 {
   unsigned seed = *seedp;
   for (PetscInt b = 0; b < NPAIR; b++) {
@@ -41,7 +43,7 @@ static void FillPairs(ContactBatch *bt, const ContactBatchConst bc[2], PetscReal
     h[b].v_imp   = 0.3;
     for (int a = 0; a < 3; a++) {
       bt->r[a][b] = dir[a] / nd * (rs - d);
-      h[b].xi[a]  = b % 7 == 0 ? 0.0 : Uniform(&seed, -xs, xs); /* none, sticking, slipping */
+      h[b].xi[a]  = b % 7 == 0 ? 0.0 : scale * Uniform(&seed, -xs, xs); /* none, sticking, slipping */
     }
     bt->k[b] = b, bt->i[b] = 2 * b, bt->j[b] = 2 * b + 1, bt->slot[b] = b, bt->out[b] = b;
     bt->rs[b] = rs, bt->c[b] = &bc[Kind(b)];
@@ -88,7 +90,7 @@ static void RunCase(const char *opts)
   }
   v[6 * NPAIR] = vp[6 * NPAIR] = w[6 * NPAIR] = wp[6 * NPAIR] = 0.0; /* the real past the last particle */
   bt->n                                                       = 0;
-  FillPairs(bt, bc, rs, h, href, &seed);
+  FillPairs(bt, bc, rs, model.tangential.model == TANGENTIAL_INCREMENTAL ? 1e4 : 1.0, h, href, &seed);
   ContactBatchEvaluate(&bm, bt, dt, v, vp, w, wp, h, res);
   for (PetscInt b = 0; b < NPAIR; b++) {
     ContactKinematics kin;
@@ -151,6 +153,11 @@ START_TEST(test_lanes_equal_scalar)
     "-contact_separation overlap",
     "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0 -material_E 1e7 -material1_nu 0.1 -material2_E 5e6 -pair_1_2_mu 0.6 "
     "-contact_separation force",
+    /* the incremental spring, Mindlin and constant */
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -contact_tangential_stiffness mindlin -material_E 1e7 "
+    "-contact_tangential_model incremental -contact_tangential_damping 0.1 -contact_separation force",
+    "-contact_law hertz -contact_damping harmonic -contact_e 0.4 -contact_mu 0.3 -contact_tangential_stiffness constant -contact_kt 2e5 "
+    "-contact_tangential_model incremental -material_E 1e7 -material1_E 2e7 -material2_nu 0.25 -pair_1_2_mu 0.1 -contact_separation overlap",
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) RunCase(cases[c]);
 }

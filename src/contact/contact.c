@@ -14,6 +14,7 @@ const RecordField ContactHistoryFields[] = {{"spring", FIELD_REAL, 3, CH(xi)},
 #undef CH
 
 const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
+const char *const TangentialModels[]         = {"shear_displacement", "incremental", "TangentialModel", "TANGENTIAL_", NULL};
 const char *const RollingTypes[]             = {"epsd", "constant", "RollingType", "ROLLING_", NULL};
 
 PetscErrorCode ContactModelDestroy(ContactModel *model)

@@ -34,6 +34,16 @@ typedef enum {
 
 PETSC_EXTERN const char *const TangentialStiffnessTypes[];
 
+/* What the tangential history holds: the accumulated shear displacement,
+ * the force its current stiffness gives (Cundall-Strack), or the force
+ * itself, incremented with the stiffness of each moment. */
+typedef enum {
+  TANGENTIAL_SHEAR_DISPLACEMENT,
+  TANGENTIAL_INCREMENTAL
+} TangentialModel;
+
+PETSC_EXTERN const char *const TangentialModels[];
+
 typedef struct {
   PetscReal E, nu, density; /* Young's modulus [Pa] (inf: rigid, walls only), Poisson ratio, density [kg/m^3] */
 } Material;
@@ -51,6 +61,7 @@ static inline PetscInt MaterialSlot(PetscInt type)
 typedef struct {
   PetscReal               mu; /* Coulomb friction coefficient; 0 disables the spring */
   TangentialStiffnessType stiffness;
+  TangentialModel         model;
   PetscReal               kt;   /* constant stiffness [N/m] */
   PetscReal               zeta; /* damping ratio of the tangential oscillator */
 } Tangential;
@@ -184,12 +195,14 @@ typedef struct {
   PetscBool clip;     /* separation 'force': the normal force is clipped at zero */
   PetscBool friction; /* some pair has mu > 0: the spring runs (with mu = 0 it holds no force) */
   PetscBool mindlin;  /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
+  PetscBool incremental; /* the history is the elastic force (TANGENTIAL_INCREMENTAL) */
 } ContactKernelModel;
 
 static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
 {
   ContactKernelModel km = {m->damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, m->friction,
-                           m->tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE};
+                           m->tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE,
+                           m->tangential.model == TANGENTIAL_INCREMENTAL ? PETSC_TRUE : PETSC_FALSE};
   return km;
 }
 

@@ -82,6 +82,40 @@ K_INLINE void K_FN(Spring)(K_V xi[3], const K_V n[3], const K_V vt[3], const K_V
   }
 }
 
+/* The incremental spring (LAMMPS's tangential mindlin/force): the history
+ * is the elastic force itself, kept in the current tangent plane with its
+ * length and incremented by -kt vt dt with the stiffness of the moment;
+ * the damper -gt vtp on top; the sum capped at mu Fn, the elastic part then
+ * what the cap leaves. */
+K_INLINE void K_FN(SpringForce)(K_V fe[3], const K_V n[3], const K_V vt[3], const K_V vtp[3], K_V dt, K_V kt, K_V gt, K_V mu, K_V Fn, K_V Ft[3])
+{
+  K_V l0, l1, fn, fsq, fmax;
+  K_M turn, slip;
+
+  l0 = fe[0] * fe[0] + fe[1] * fe[1] + fe[2] * fe[2];
+  fn = fe[0] * n[0] + fe[1] * n[1] + fe[2] * n[2];
+  for (int a = 0; a < 3; a++) fe[a] = fe[a] - fn * n[a];
+  l1   = fe[0] * fe[0] + fe[1] * fe[1] + fe[2] * fe[2];
+  turn = l1 > K_SPLAT(0.0);
+  if (K_ANY(turn)) {
+    K_V ratio = K_SQRT(l0 / l1);
+    for (int a = 0; a < 3; a++) fe[a] = K_SELECT(turn, fe[a] * ratio, fe[a]);
+  }
+  for (int a = 0; a < 3; a++) fe[a] = fe[a] - kt * vt[a] * dt;
+  for (int a = 0; a < 3; a++) Ft[a] = fe[a] - gt * vtp[a];
+  fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
+  fmax = mu * K_FN(Max0)(Fn);
+  slip = fsq > fmax * fmax;
+  if (K_ANY(slip)) {
+    K_V scale = fmax / K_SQRT(fsq);
+    for (int a = 0; a < 3; a++) {
+      K_V Fs = Ft[a] * scale;
+      fe[a]  = K_SELECT(slip, Fs + gt * vtp[a], fe[a]);
+      Ft[a]  = K_SELECT(slip, Fs, Ft[a]);
+    }
+  }
+}
+
 /* Hertz F = s k d^1.5 with the harmonic damping C = zeta sqrt(2 m)
  * sqrt(s k (p + 1)) d^(1/4) (zs, cF: their pair-only factors): the elastic
  * force, C, and the roots the Mindlin spring reuses (sd = d^(1/2),
@@ -124,7 +158,8 @@ K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V mu, K_V ri, K_V rj
     if (md->mindlin) kt = kt * sd, gt = gt * qd;
     K_FN(Slip)(ri, rj, n, v, wi, wj, vt);
     K_FN(Slip)(ri, rj, n, vp, wip, wjp, vtp);
-    K_FN(Spring)(xi, n, vt, vtp, dt, kt, gt, mu, fn, Ft);
+    if (md->incremental) K_FN(SpringForce)(xi, n, vt, vtp, dt, kt, gt, mu, fn, Ft);
+    else K_FN(Spring)(xi, n, vt, vtp, dt, kt, gt, mu, fn, Ft);
   }
   *Fn = fn;
 #if K_FIRST_TOUCH
