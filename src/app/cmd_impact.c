@@ -27,7 +27,8 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   v0[0]          = set->v0;
   PetscCall(OptionsSection("Impact experiment"));
   PetscCall(
-    OptionsEnum("-impact_target", "what the sphere hits: a wall, or an equal sphere (centre-of-mass frame)", ImpactTargets, (PetscEnum *)&set->target, NULL));
+    OptionsEnum("-impact_target", "what the sphere hits: a wall, or a sphere (centre-of-mass frame; equal unless -impact_radius2 or -impact_density2)",
+                ImpactTargets, (PetscEnum *)&set->target, NULL));
   PetscCall(OptionsRealArray("-impact_v0", "relative approach speed; a comma list runs one impact per speed, shared over the ranks", "[m/s]", 1,
                              IMPACT_MAX_SPEEDS, 0.0, PETSC_MAX_REAL, RANGE_OPEN, v0, nv, &vset));
   PetscCall(OptionsReal("-impact_angle", "angle of the incoming velocity from the surface normal", "[deg]", 0.0, 90.0, RANGE_OPEN_HI, &set->angle, NULL));
@@ -153,7 +154,7 @@ PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
   if (help) {
     PetscCall(PetscPrintf(comm,
                           "usage: hdem impact [-key value ...] [-options_file_yaml DECK.yaml]\n"
-                          "One calibration impact per speed (a sphere on a wall, or two equal spheres), each a JSON object on standard output.\n"
+                          "One calibration impact per speed (a sphere on a wall or on another sphere, of any two material types), each a JSON object on standard output.\n"
                           "Keys as a deck writes them (YAML, nested at underscores: contact: {e: 0.5} is contact_e) or on the command line. Units are SI.\n"));
     PetscCall(OptionsPrintHelp(comm));
     PetscFunctionReturn(PETSC_SUCCESS);
