@@ -157,6 +157,25 @@ def test_continue_drift(tmp):
     check(not bad, "a drifting bed written on 2 ranks, continued on 3 from steps 300, 700, 1100: final states bitwise identical (differ: %s)" % bad)
 
 
+def continue_elsewhere(tmp, label, opts, points, csvs=()):
+    """A run written on 2 ranks with checkpoints every 1000 steps, continued
+    from each (step, ranks, grid) of points: what differs from the
+    uninterrupted run's final state (and csvs, byte for byte)."""
+    ref = os.path.join(tmp, label + "_ref")
+    run(2, "2,1,1", ref, *opts, "-checkpoint_interval_steps", "1000", "-checkpoint_keep", "10")
+    bad = []
+    for s, np_, grid in points:
+        d = os.path.join(tmp, "%s_cont_%d" % (label, s))
+        shutil.copytree(ref, d)
+        os.remove(os.path.join(d, "final.h5"))
+        run(np_, grid, d, *opts, "-restart", os.path.join(d, "checkpoints", "step_%09d.h5" % s))
+        ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
+        differ = [c for c in csvs if open(os.path.join(ref, c)).read() != open(os.path.join(d, c)).read()]
+        if not ok or differ:
+            bad.append("%d (%s%s)" % (s, why, "".join(" %s differs" % c for c in differ)))
+    return bad
+
+
 def test_continue_meshes(tmp):
     """A vibrating floor mesh and a rotating cube mesh removed mid-run (tests/data/meshes):
     written on 2 ranks, continued on 3 and 1 before and after the removal, bitwise,
@@ -167,18 +186,7 @@ def test_continue_meshes(tmp):
             "-mesh0_file", os.path.join(meshes, "floor.stl"), "-mesh0_motion", "vibrate", "-mesh0_amplitude", "0,0,0.0003", "-mesh0_frequency", "40",
             "-mesh1_file", os.path.join(meshes, "obstacle.stl"), "-mesh1_motion", "rotate", "-mesh1_axis_point", "0.006,0.0045,0",
             "-mesh1_axis", "0,0,1", "-mesh1_angular_velocity", "20", "-mesh1_remove_time", "0.003"]
-    ref = os.path.join(tmp, "mesh_ref")
-    run(2, "2,1,1", ref, *opts, "-checkpoint_interval_steps", "1000", "-checkpoint_keep", "10")
-    bad = []
-    for s, np_, grid in ((2000, 3, "1,1,3"), (4000, 1, "1,1,1")):
-        d = os.path.join(tmp, "mesh_cont_%d" % s)
-        shutil.copytree(ref, d)
-        os.remove(os.path.join(d, "final.h5"))
-        run(np_, grid, d, *opts, "-restart", os.path.join(d, "checkpoints", "step_%09d.h5" % s))
-        ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
-        walls = open(os.path.join(ref, "walls.csv")).read() == open(os.path.join(d, "walls.csv")).read()
-        if not (ok and walls):
-            bad.append("%d (%s%s)" % (s, why, "" if walls else " walls.csv differs"))
+    bad = continue_elsewhere(tmp, "mesh", opts, ((2000, 3, "1,1,3"), (4000, 1, "1,1,1")), ("walls.csv",))
     check(not bad, "moving meshes written on 2 ranks, continued on 3 from step 2000 and on 1 from step 4000: final states and walls.csv bitwise identical (differ: %s)" % bad)
 
 
@@ -187,17 +195,7 @@ def test_continue_rolling(tmp):
     rigid walls: written on 2 ranks, continued on 3 and 1, bitwise."""
     opts = ["-steps", "3000", "-insert_count", "300", "-thermo_interval", "250", "-contact_mu_roll", "0.3", "-material1_E", "5e7",
             "-domain_walls_type", "2", "-material2_E", "inf", "-pair_1_2_mu_roll", "0.6"]
-    ref = os.path.join(tmp, "roll_ref")
-    run(2, "2,1,1", ref, *opts, "-checkpoint_interval_steps", "1000", "-checkpoint_keep", "10")
-    bad = []
-    for s, np_, grid in ((2000, 3, "1,1,3"), (1000, 1, "1,1,1")):
-        d = os.path.join(tmp, "roll_cont_%d" % s)
-        shutil.copytree(ref, d)
-        os.remove(os.path.join(d, "final.h5"))
-        run(np_, grid, d, *opts, "-restart", os.path.join(d, "checkpoints", "step_%09d.h5" % s))
-        ok, why = same(os.path.join(ref, "final.h5"), os.path.join(d, "final.h5"))
-        if not ok:
-            bad.append("%d (%s)" % (s, why))
+    bad = continue_elsewhere(tmp, "roll", opts, ((2000, 3, "1,1,3"), (1000, 1, "1,1,1")))
     check(not bad, "rolling resistance written on 2 ranks, continued on 3 from step 2000 and on 1 from step 1000: bitwise (differ: %s)" % bad)
 
 

@@ -92,7 +92,7 @@ static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, con
                                  PetscReal M[3])
 {
   const Rolling *rl   = &pair->co->rolling;
-  PetscReal      Mmax = rl->mu * pair->Rstar * PetscMax(Fn, 0.0), wr[3], wrp[3], kr, l0, l1, mn, msq;
+  PetscReal      Mmax = rl->mu * pair->Rstar * PetscMax(Fn, 0.0), wr[3], wrp[3], kr, msq;
 
   RollingRate(k->wi, k->wj, k->n, wr);
   if (rl->type == ROLLING_CONSTANT) {
@@ -102,14 +102,7 @@ static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, con
   }
   RollingRate(k->wip, k->wjp, k->n, wrp);
   kr = ContactRollingStiffness(pair, kn);
-  l0 = Dot3(h->mr, h->mr);
-  mn = Dot3(h->mr, k->n);
-  for (int a = 0; a < 3; a++) h->mr[a] -= mn * k->n[a];
-  l1 = Dot3(h->mr, h->mr);
-  if (l1 > 0.0) {
-    PetscReal ratio = PetscSqrtReal(l0 / l1);
-    for (int a = 0; a < 3; a++) h->mr[a] *= ratio;
-  }
+  ContactScalarTurn(h->mr, k->n);
   for (int a = 0; a < 3; a++) h->mr[a] -= kr * wr[a] * dt;
   msq = Dot3(h->mr, h->mr);
   if (msq > Mmax * Mmax) { /* fully mobilised: plastic rolling, no damping */

@@ -47,6 +47,25 @@ K_INLINE void K_FN(Slip)(K_V ri, K_V rj, const K_V n[3], const K_V v[3], const K
   for (int a = 0; a < 3; a++) vt[a] = vc[a] - vcn * n[a];
 }
 
+/* A tangential vector (a spring, a force, a torque) turned into the current
+ * tangent plane with its length kept: its normal part removed, the rest
+ * scaled back to the old length (left as it is when nothing is left). */
+K_INLINE void K_FN(Turn)(K_V x[3], const K_V n[3])
+{
+  K_V l0, l1, xn;
+  K_M turn;
+
+  l0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+  xn = x[0] * n[0] + x[1] * n[1] + x[2] * n[2];
+  for (int a = 0; a < 3; a++) x[a] = x[a] - xn * n[a];
+  l1   = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+  turn = l1 > K_SPLAT(0.0);
+  if (K_ANY(turn)) {
+    K_V ratio = K_SQRT(l0 / l1);
+    for (int a = 0; a < 3; a++) x[a] = K_SELECT(turn, x[a] * ratio, x[a]);
+  }
+}
+
 /* Cundall-Strack spring: keep the spring xi in the current tangent plane
  * with its length, stretch it by the sliding displacement vt dt, cap the
  * force -kt xi - gt vtp at mu Fn and shorten the spring to match when it
@@ -54,18 +73,10 @@ K_INLINE void K_FN(Slip)(K_V ri, K_V rj, const K_V n[3], const K_V v[3], const K
  * root; a slip divides by kt once for three components. */
 K_INLINE void K_FN(Spring)(K_V xi[3], const K_V n[3], const K_V vt[3], const K_V vtp[3], K_V dt, K_V kt, K_V gt, K_V mu, K_V Fn, K_V Ft[3])
 {
-  K_V l0, l1, xn, fsq, fmax;
-  K_M stretch, slip;
+  K_V fsq, fmax;
+  K_M slip;
 
-  l0 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
-  xn = xi[0] * n[0] + xi[1] * n[1] + xi[2] * n[2];
-  for (int a = 0; a < 3; a++) xi[a] = xi[a] - xn * n[a];
-  l1      = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2];
-  stretch = l1 > K_SPLAT(0.0);
-  if (K_ANY(stretch)) {
-    K_V ratio = K_SQRT(l0 / l1);
-    for (int a = 0; a < 3; a++) xi[a] = K_SELECT(stretch, xi[a] * ratio, xi[a]);
-  }
+  K_FN(Turn)(xi, n);
   for (int a = 0; a < 3; a++) xi[a] = xi[a] + vt[a] * dt;
   for (int a = 0; a < 3; a++) Ft[a] = -kt * xi[a] - gt * vtp[a];
   fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];
@@ -89,18 +100,10 @@ K_INLINE void K_FN(Spring)(K_V xi[3], const K_V n[3], const K_V vt[3], const K_V
  * what the cap leaves. */
 K_INLINE void K_FN(SpringForce)(K_V fe[3], const K_V n[3], const K_V vt[3], const K_V vtp[3], K_V dt, K_V kt, K_V gt, K_V mu, K_V Fn, K_V Ft[3])
 {
-  K_V l0, l1, fn, fsq, fmax;
-  K_M turn, slip;
+  K_V fsq, fmax;
+  K_M slip;
 
-  l0 = fe[0] * fe[0] + fe[1] * fe[1] + fe[2] * fe[2];
-  fn = fe[0] * n[0] + fe[1] * n[1] + fe[2] * n[2];
-  for (int a = 0; a < 3; a++) fe[a] = fe[a] - fn * n[a];
-  l1   = fe[0] * fe[0] + fe[1] * fe[1] + fe[2] * fe[2];
-  turn = l1 > K_SPLAT(0.0);
-  if (K_ANY(turn)) {
-    K_V ratio = K_SQRT(l0 / l1);
-    for (int a = 0; a < 3; a++) fe[a] = K_SELECT(turn, fe[a] * ratio, fe[a]);
-  }
+  K_FN(Turn)(fe, n);
   for (int a = 0; a < 3; a++) fe[a] = fe[a] - kt * vt[a] * dt;
   for (int a = 0; a < 3; a++) Ft[a] = fe[a] - gt * vtp[a];
   fsq  = Ft[0] * Ft[0] + Ft[1] * Ft[1] + Ft[2] * Ft[2];

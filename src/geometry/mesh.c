@@ -527,18 +527,26 @@ void MeshCellItems(const Mesh *m, const PetscReal x[3], const PetscInt **items, 
   }
 }
 
-PetscErrorCode MeshDestroy(Mesh *m)
+PetscErrorCode MeshHeldFree(Mesh *m)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(m->x));
   PetscCall(PetscFree(m->tvid));
   PetscCall(PetscFree(m->tri));
   PetscCall(PetscFree(m->tid));
+  PetscCall(PetscFree(m->normal));
+  PetscCall(PetscFree(m->surface));
+  m->nv = m->nt = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MeshDestroy(Mesh *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MeshHeldFree(m));
   PetscCall(PetscFree(m->hx));
   PetscCall(PetscFree(m->hrec));
   PetscCall(PetscFree(m->held));
-  PetscCall(PetscFree(m->normal));
-  PetscCall(PetscFree(m->surface));
   PetscCall(PetscFree(m->cellkey));
   PetscCall(PetscFree(m->cellstart));
   PetscCall(PetscFree(m->cellitem));

@@ -135,5 +135,7 @@ static inline PetscBool MeshTriangleHas(const Mesh *m, PetscInt k, PetscInt v)
 /* Replaces the held triangles by n records (MESH_RECORD_WIDTH reals,
  * ascending triangle index) and bins them for reach. */
 PETSC_EXTERN PetscErrorCode MeshHoldRecords(Mesh *, PetscInt n, const PetscReal *rec, PetscReal reach);
+/* The held triangles' arrays freed: none held. */
+PETSC_EXTERN PetscErrorCode MeshHeldFree(Mesh *);
 
 #endif

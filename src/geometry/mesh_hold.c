@@ -52,14 +52,8 @@ PetscErrorCode MeshDistribute(MPI_Comm comm, Mesh *m)
     }
     r[16] = (PetscReal)m->surface[t];
   }
-  PetscCall(PetscFree(m->x));
-  PetscCall(PetscFree(m->tvid));
-  PetscCall(PetscFree(m->tri));
-  PetscCall(PetscFree(m->tid));
-  PetscCall(PetscFree(m->normal));
-  PetscCall(PetscFree(m->surface));
+  PetscCall(MeshHeldFree(m));
   m->whole = PETSC_FALSE;
-  m->nv = m->nt = 0;
   PetscCall(PetscMalloc1(6 * size, &m->held));
   for (PetscMPIInt r = 0; r < size; r++)
     for (int a = 0; a < 3; a++) m->held[6 * r + a] = PETSC_MAX_REAL, m->held[6 * r + 3 + a] = -PETSC_MAX_REAL;
@@ -85,12 +79,7 @@ PetscErrorCode MeshHoldRecords(Mesh *m, PetscInt n, const PetscReal *rec, PetscR
   for (PetscInt k = 1; k < n; k++)
     PetscCheck(rec[(size_t)MESH_RECORD_WIDTH * k] > rec[(size_t)MESH_RECORD_WIDTH * (k - 1)], PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "%s: the held triangles are not in ascending order", m->name);
-  PetscCall(PetscFree(m->x));
-  PetscCall(PetscFree(m->tvid));
-  PetscCall(PetscFree(m->tri));
-  PetscCall(PetscFree(m->tid));
-  PetscCall(PetscFree(m->normal));
-  PetscCall(PetscFree(m->surface));
+  PetscCall(MeshHeldFree(m));
   m->nt = n;
   PetscCall(PetscMalloc1(3 * n + 1, &m->tri));
   PetscCall(PetscMalloc1(3 * n + 1, &m->tvid));
@@ -200,27 +189,29 @@ PetscErrorCode MeshesHold(Meshes *ms, const Grid *g, PetscReal tb)
   PetscCall(PetscMalloc1(g->size, &fetch));
   for (PetscInt q = 0; q < ms->n; q++) {
     Mesh        *m = &ms->m[q];
-    PetscInt     nfetch, n = 0, nout;
-    PetscReal   *items, *out;
-    PetscMPIInt *dest;
+    PetscInt     nfetch, n = 0, cap = 0, nout;
+    PetscReal   *items = NULL, *out;
+    PetscMPIInt *dest  = NULL;
     if (m->whole || !WallMotionPresent(&m->motion, tb)) continue;
     PetscCheck(m->nrank == g->size, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: distributed over %" PetscInt_FMT " ranks, held on %d", m->name, m->nrank, g->size);
     PetscCall(MeshHoldPlan(m, g, tb, fetch, &nfetch));
     if (!nfetch) continue;
     for (PetscInt k = 0; k < m->hnt; k++)
-      for (PetscMPIInt r = 0; r < g->size; r++) n += fetch[r] && RecordMeets(m->hrec + (size_t)MESH_RECORD_WIDTH * k, m->held + 6 * r);
-    PetscCall(PetscMalloc2((size_t)MESH_RECORD_WIDTH * n + 1, &items, n + 1, &dest));
-    n = 0;
-    for (PetscInt k = 0; k < m->hnt; k++)
       for (PetscMPIInt r = 0; r < g->size; r++) {
         const PetscReal *rec = m->hrec + (size_t)MESH_RECORD_WIDTH * k;
         if (!fetch[r] || !RecordMeets(rec, m->held + 6 * r)) continue;
+        if (n == cap) {
+          cap = PetscMax(256, 2 * cap);
+          PetscCall(PetscRealloc((size_t)MESH_RECORD_WIDTH * cap * sizeof(*items), &items));
+          PetscCall(PetscRealloc((size_t)cap * sizeof(*dest), &dest));
+        }
         PetscCall(PetscArraycpy(items + (size_t)MESH_RECORD_WIDTH * n, rec, MESH_RECORD_WIDTH));
         dest[n++] = r;
       }
     /* shares are blocks in rank order, each sent in its order: what arrives is ascending */
     PetscCall(CollectiveRoute(g->comm, n, MESH_RECORD_WIDTH, items, dest, &nout, &out));
-    PetscCall(PetscFree2(items, dest));
+    PetscCall(PetscFree(items));
+    PetscCall(PetscFree(dest));
     if (fetch[g->rank]) PetscCall(MeshHoldRecords(m, nout, out, m->reach));
     PetscCall(PetscFree(out));
   }
