@@ -38,6 +38,15 @@ PetscErrorCode ParticlesAddField(Particles *p, const char *name, FieldType type,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Forwarded every step: a bridge takes its share of the liquid a ghost held at the step's start. */
+PetscErrorCode ParticlesAddLiquid(Particles *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FieldStoreAdd(&p->st, "liquid", FIELD_REAL, 1, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&p->liquid));
+  PetscCall(FieldStoreAdd(&p->st, "liquid_change", FIELD_REAL, 1, FIELD_OWNED | FIELD_STEPPING, (void **)&p->dliquid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ParticlesReleaseStepping(Particles *p)
 {
   PetscFunctionBeginUser;

@@ -29,12 +29,16 @@ typedef struct {
   PetscReal   *vp, *wp;   /* velocities predicted at the step's end (dashpots) */
   PetscReal   *f, *t;     /* force and torque: owned only */
   PetscReal   *x0;        /* position at the last neighbour build (skin check): owned only */
+  PetscReal   *liquid;    /* wet runs only (ParticlesAddLiquid), else NULL: the liquid each particle holds [m^3] */
+  PetscReal   *dliquid;   /* what the step's bridges give (+) and take (-), applied after the force pass: owned only */
 } Particles;
 
 PETSC_EXTERN PetscErrorCode ParticlesCreate(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesDestroy(Particles *);
 /* Another field (a test's scratch field, a later model's state): one line. */
 PETSC_EXTERN PetscErrorCode ParticlesAddField(Particles *, const char *name, FieldType, PetscInt ncomp, unsigned flags, void **data);
+/* A wet run: the liquid fields (before any particle is made). */
+PETSC_EXTERN PetscErrorCode ParticlesAddLiquid(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap); /* for cap owned particles (no ghosts yet) */
 /* An owned particle (no ghosts may exist yet): a sphere of that density, at rest if frozen. */
 PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density,

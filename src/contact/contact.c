@@ -10,12 +10,14 @@ const RecordField ContactHistoryFields[] = {{"spring", FIELD_REAL, 3, CH(xi)},
                                             {"step", FIELD_REAL, 1, CH(dt_last)},
                                             {"touched", FIELD_INT64, 1, CH(touched)},
                                             {"rolling_torque", FIELD_REAL, 3, offsetof(ContactRecord, r) + offsetof(ContactRolling, mr)},
+                                            {"bridge_liquid", FIELD_REAL, 1, offsetof(ContactRecord, b) + offsetof(ContactBridge, V)},
                                             {NULL, FIELD_REAL, 0, 0}};
 #undef CH
 
 const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
 const char *const TangentialModels[]         = {"shear_displacement", "incremental", "TangentialModel", "TANGENTIAL_", NULL};
 const char *const RollingTypes[]             = {"epsd", "constant", "RollingType", "ROLLING_", NULL};
+const char *const LiquidForceTypes[]         = {"willett", "willett_simple", "LiquidForceType", "LIQUID_", NULL};
 
 PetscErrorCode ContactModelDestroy(ContactModel *model)
 {

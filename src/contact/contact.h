@@ -46,6 +46,7 @@ PETSC_EXTERN const char *const TangentialModels[];
 
 typedef struct {
   PetscReal E, nu, density; /* Young's modulus [Pa] (inf: rigid, walls only), Poisson ratio, density [kg/m^3] */
+  PetscReal liquid;         /* liquid volume of each of its particles at insertion [m^3] */
 } Material;
 
 /* Particle and wall types 0 .. MATERIAL_TYPES - 1 may have materials and
@@ -93,12 +94,33 @@ typedef struct {
   PetscBool  set;          /* some coefficient given for this pair (pair_I_J) */
 } ContactCoeff;
 
+typedef enum {
+  LIQUID_WILLETT,
+  LIQUID_WILLETT_SIMPLE
+} LiquidForceType;
+
+PETSC_EXTERN const char *const LiquidForceTypes[];
+
+/* Capillary liquid bridges (contact/liquid.h): one model for every pair. */
+typedef struct {
+  PetscBool       on;        /* some material has liquid: particles carry a liquid field */
+  PetscReal       gamma;     /* surface tension [N/m] */
+  PetscReal       theta;     /* contact angle [rad] */
+  PetscReal       viscosity; /* [Pa s]; 0: no lubrication force */
+  PetscReal       fraction;  /* share of each particle's liquid a new bridge takes */
+  PetscReal       vmax;      /* largest bridge volume [m^3] */
+  PetscReal       cutoff;    /* lubrication's least separation over R* */
+  PetscReal       reach;     /* rupture distance of the largest bridge [m] */
+  LiquidForceType force;
+} Liquid;
+
 typedef struct {
   NormalLaw    law;
   PetscBool    hertz_from_material; /* Hertz with k = (4/3) E* sqrt(R*) per pair */
   Damping      damping;             /* the defaults of every pair */
   Tangential   tangential;
   Rolling      rolling;
+  Liquid       liquid;
   Material     material;            /* the default material (key material_*) */
   Material     mat[MATERIAL_SLOTS]; /* each type's (materialK_*), the default's last */
   PetscBool    mat_set[MATERIAL_TYPES];
@@ -138,10 +160,17 @@ typedef struct {
   PetscReal mr[3]; /* its torque on i [N m] */
 } ContactRolling;
 
+/* A pair's liquid bridge, kept beside the history only in wet runs; it
+ * outlives the contact until it ruptures. */
+typedef struct {
+  PetscReal V; /* its liquid volume [m^3]; 0: none */
+} ContactBridge;
+
 /* A history as records carry it between ranks and into checkpoints. */
 typedef struct {
   ContactHistory h;
   ContactRolling r;
+  ContactBridge  b;
 } ContactRecord;
 
 /* Its fields as checkpoints name them (decomp/records.h), offsets in a ContactRecord. */

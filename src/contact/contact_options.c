@@ -104,6 +104,8 @@ static PetscErrorCode MaterialSetFromOptions(MPI_Comm comm, Material *mat)
     OptionsReal("-material_E", "Young's modulus E (Hertz stiffness, Mindlin tangential stiffness)", "[Pa]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->E, NULL));
   PetscCall(OptionsReal("-material_nu", "Poisson ratio nu", "[-]", -1.0, 0.5, RANGE_OPEN_LO, &mat->nu, NULL));
   PetscCall(OptionsReal("-particle_density", "particle density", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->density, NULL));
+  PetscCall(OptionsReal("-material_liquid", "liquid volume of each particle at insertion (liquid bridges)", "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &mat->liquid, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,6 +191,45 @@ static PetscErrorCode RollingSetFromOptions(MPI_Comm comm, ContactModel *model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Liquid bridges: on when some material has liquid.  The largest bridge
+ * is, by default, the one two particles of the wettest material form at
+ * their first touch; it sets the lists' reach beyond contact. */
+static PetscErrorCode LiquidSetFromOptions(MPI_Comm comm, ContactModel *model)
+{
+  Liquid   *lq    = &model->liquid;
+  PetscReal theta = 0.0, lmax = 0.0;
+  PetscBool vset;
+
+  PetscFunctionBeginUser;
+  lq->gamma     = 0.072;
+  lq->viscosity = 0.0;
+  lq->fraction  = 0.05;
+  lq->cutoff    = 1e-3;
+  lq->force     = LIQUID_WILLETT;
+  PetscCall(OptionsSection("Liquid bridges"));
+  PetscCall(OptionsReal("-contact_liquid_surface_tension", "surface tension of the liquid", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &lq->gamma, NULL));
+  PetscCall(OptionsReal("-contact_liquid_contact_angle", "contact angle of the liquid on the particles", "[deg]", 0.0, 90.0, RANGE_OPEN_HI, &theta, NULL));
+  PetscCall(OptionsReal("-contact_liquid_viscosity", "viscosity of the liquid: normal lubrication force 6 pi eta R*^2 v / S; 0: none", "[Pa s]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &lq->viscosity, NULL));
+  PetscCall(OptionsReal("-contact_liquid_bridge_fraction", "share of each particle's liquid a new bridge takes", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &lq->fraction,
+                        NULL));
+  PetscCall(OptionsReal("-contact_liquid_bridge_max", "largest bridge volume (the rest stays on the particles)", "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN,
+                        &lq->vmax, &vset));
+  PetscCall(OptionsReal("-contact_liquid_lubrication_cutoff", "least separation of the lubrication force, over R*", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &lq->cutoff,
+                        NULL));
+  PetscCall(OptionsEnum("-contact_liquid_force", "willett (the full fit, Willett et al. 2000 eq. 15) or willett_simple (the closed form, eq. 16)",
+                        LiquidForceTypes, (PetscEnum *)&lq->force, NULL));
+  PetscCall(OptionsDefaultText("-contact_liquid_bridge_max", "2 liquid_bridge_fraction times the largest material liquid"));
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
+  (void)comm;
+  lq->theta = theta * HDEM_PI / 180.0;
+  for (PetscInt k = 0; k < MATERIAL_SLOTS; k++) lmax = PetscMax(lmax, model->mat[k].liquid);
+  lq->on = lmax > 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  if (!vset) lq->vmax = 2.0 * lq->fraction * lmax;
+  lq->reach = lq->on ? (1.0 + 0.5 * lq->theta) * cbrt(lq->vmax) : 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Keys materialK_*: a type's own material, the default's where a key is not given. */
 static PetscErrorCode MaterialsSetFromOptions(MPI_Comm comm, ContactModel *model)
 {
@@ -198,7 +239,7 @@ static PetscErrorCode MaterialsSetFromOptions(MPI_Comm comm, ContactModel *model
   for (PetscInt k = 0; k < MATERIAL_TYPES; k++) {
     Material *mat = &model->mat[k];
     char      key[64];
-    PetscBool set[3];
+    PetscBool set[4];
     *mat = model->material;
     OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_E", k));
@@ -208,13 +249,16 @@ static PetscErrorCode MaterialsSetFromOptions(MPI_Comm comm, ContactModel *model
     PetscCall(OptionsReal(key, "materialK: Poisson ratio", "[-]", -1.0, 0.5, RANGE_OPEN_LO, &mat->nu, &set[1]));
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_density", k));
     PetscCall(OptionsReal(key, "materialK: density of its particles", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->density, &set[2]));
+    PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_liquid", k));
+    PetscCall(OptionsReal(key, "materialK: liquid volume of each of its particles at insertion", "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mat->liquid, &set[3]));
     OptionsQuiet(PETSC_FALSE);
     if (k == 0) {
       PetscCall(OptionsDefaultText("-material0_E", "material_E"));
       PetscCall(OptionsDefaultText("-material0_nu", "material_nu"));
       PetscCall(OptionsDefaultText("-material0_density", "particle_density"));
+      PetscCall(OptionsDefaultText("-material0_liquid", "material_liquid"));
     }
-    model->mat_set[k] = set[0] || set[1] || set[2] ? PETSC_TRUE : PETSC_FALSE;
+    model->mat_set[k] = set[0] || set[1] || set[2] || set[3] ? PETSC_TRUE : PETSC_FALSE;
   }
   model->mat[MATERIAL_TYPES] = model->material;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -323,6 +367,7 @@ PetscErrorCode ContactModelSetFromOptions(MPI_Comm comm, ContactModel *model)
   PetscCall(TangentialSetFromOptions(comm, model));
   PetscCall(RollingSetFromOptions(comm, model));
   PetscCall(ContactCoeffsSetUp(comm, model));
+  PetscCall(LiquidSetFromOptions(comm, model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

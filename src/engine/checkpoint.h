@@ -1,7 +1,7 @@
 /* Checkpoints: everything a run needs to continue bitwise, on any number of
  * ranks, in one parallel HDF5 file (see io/h5file.h for the tmp+rename rule).
  *
- * Layout, format "hdem checkpoint 2" (N particles, M history records, W walls):
+ * Layout, format "hdem checkpoint 4" (N particles, M history records, W walls):
  *   /particles/<name> for every field the particle store marks
  *     FIELD_CHECKPOINT: id int64, type, flags int32, radius, mass, inertia
  *     float64 [N]; position, position_at_build, velocity, angular_velocity,
@@ -10,7 +10,8 @@
  *     id, 1: a plane wall's index), owner_position_at_build float64 [M][3],
  *     and the record's fields (ContactHistoryFields): spring [M][3],
  *     impact_speed, overlap, normal_force, step float64 [M], touched int64
- *     [M]: each particle's records, keyed by global ids
+ *     [M], rolling_torque [M][3], bridge_liquid [M]: each particle's
+ *     records, keyed by global ids (in a wet run /particles/liquid too)
  *   (format 1, still read: no /history/kind, a wall's partner -1 - w)
  *   /walls/normal, /walls/point float64 [W][3]
  *   attributes of /: format, hdem_version, options; time, dt, bound, dt_min,
@@ -52,13 +53,15 @@ PETSC_EXTERN PetscErrorCode CheckpointRead(Engine *, const char *path);
  * (reading and checking); not for other callers -------------------------- */
 #include "io/h5file.h"
 
-/* Format 3 keys each history record by (owner, kind, partner) and has
- * the rolling spring; format 2 had no rolling spring (read as zero), format
- * 1 no kind either, a wall's partner being -1 - w: read alike. */
-#define CHECKPOINT_FORMAT   "hdem checkpoint 3"
+/* Format 4 keys each history record by (owner, kind, partner) and has
+ * the rolling spring and the liquid bridge; format 3 had no bridge (read
+ * as none), format 2 no rolling spring either (read as zero), format 1 no
+ * kind either, a wall's partner being -1 - w: read alike. */
+#define CHECKPOINT_FORMAT   "hdem checkpoint 4"
+#define CHECKPOINT_FORMAT_3 "hdem checkpoint 3"
 #define CHECKPOINT_FORMAT_2 "hdem checkpoint 2"
 #define CHECKPOINT_FORMAT_1 "hdem checkpoint 1"
-#define CHECKPOINT_VERSION  3
+#define CHECKPOINT_VERSION  4
 
 /* The streams' and outflows' counters (checkpoint_flow.c): removed, the
  * particles the outflows took in all; read on every rank whole. */

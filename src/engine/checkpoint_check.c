@@ -139,6 +139,7 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
   for (const RecordField *rf = ContactHistoryFields; rf->name; rf++) {
     char name[64];
     if (version < 3 && !strcmp(rf->name, "rolling_torque")) continue; /* before rolling resistance: zero */
+    if (version < 4 && !strcmp(rf->name, "bridge_liquid")) continue;  /* before liquid bridges: none */
     PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
     PetscCall(CkptSetAdd(ss, name, rf->type, rf->ncomp, -1, PETSC_FALSE));
   }
@@ -460,12 +461,16 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
   PetscCall(H5FileReadAttrString(f, "format", &fmt, &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are DIR/checkpoints/step_*.h5", H5FilePath(f));
-  *version = !strcmp(fmt, CHECKPOINT_FORMAT) ? CHECKPOINT_VERSION : !strcmp(fmt, CHECKPOINT_FORMAT_2) ? 2 : !strcmp(fmt, CHECKPOINT_FORMAT_1) ? 1 : 0;
+  *version = !strcmp(fmt, CHECKPOINT_FORMAT)     ? CHECKPOINT_VERSION
+           : !strcmp(fmt, CHECKPOINT_FORMAT_3) ? 3
+           : !strcmp(fmt, CHECKPOINT_FORMAT_2) ? 2
+           : !strcmp(fmt, CHECKPOINT_FORMAT_1) ? 1
+                                               : 0;
   known    = *version > 0 ? PETSC_TRUE : PETSC_FALSE;
   if (!known) PetscCall(PetscStrncpy(got, fmt, sizeof(got))); /* fmt is freed before the error */
   PetscCall(PetscFree(fmt));
-  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s', '%s' and '%s')",
-             H5FilePath(f), got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_2, CHECKPOINT_FORMAT_1);
+  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s', '%s', '%s' and '%s')",
+             H5FilePath(f), got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_3, CHECKPOINT_FORMAT_2, CHECKPOINT_FORMAT_1);
   CkptReals(e, v);
   for (int k = 0; k < 10; k++) {
     PetscReal x;

@@ -333,7 +333,7 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   PetscCall(ExchangeCreate(&e->grid, EngineGhostCutoff(e), &e->ex));
   /* the order of the forces' sums */
   e->ninter = 0;
-  PetscCall(SphereSphereCreate(e->skin, &e->inter[e->ninter++]));
+  PetscCall(SphereSphereCreate(e->skin + e->model.liquid.reach, &e->inter[e->ninter++])); /* a bridge reaches beyond contact */
   PetscCall(SpherePlaneCreate(&e->planes, &e->inter[e->ninter++]));
   if (e->meshes.n) {
     PetscCall(MeshesSetUp(&e->meshes, e->rmax + e->skin));
@@ -470,11 +470,12 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 {
   const Particles   *p      = &e->p;
   PetscReal          sum[5] = {0, 0, 0, e->work_gravity, 0}, mx;
-  InteractionStats   is     = {0.0, 0.0, 0.0, {-1, -1}};
+  InteractionStats   is     = {0.0, 0.0, 0.0, {-1, -1}, 0.0, {{0}, 0, 0}};
   InteractionContext ctx    = EngineInteractionContext(e);
 
   PetscFunctionBeginUser;
   EngineCheckWhole(e);
+  ExactSumZero(&is.liquid);
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
     sum[0] += 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -485,6 +486,19 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
   PetscCall(CollectiveSumAll(e->grid.comm, sum, 5));
   PetscCall(CollectiveMaxAll(e->grid.comm, &mx, 1));
   s->ke = sum[0], s->kr = sum[1], s->elastic = sum[2], s->gravity = sum[3], s->contacts = sum[4], s->max_overlap_ratio = mx;
+  s->liquid = s->bridges = 0.0;
+  if (p->liquid) {
+    PetscReal lmin = PETSC_MAX_REAL, cnt = is.bridges;
+    PetscInt  who  = -1;
+    for (PetscInt i = 0; i < p->n; i++) {
+      ExactSumAdd(&is.liquid, p->liquid[i]);
+      if (p->liquid[i] < lmin) lmin = p->liquid[i], who = i;
+    }
+    PetscCall(ExactSumAllreduce(e->grid.comm, &is.liquid, 1));
+    PetscCall(CollectiveSumAll(e->grid.comm, &cnt, 1));
+    s->liquid = ExactSumValue(&is.liquid), s->bridges = cnt;
+    PetscCall(EngineHealthLiquid(e, s, lmin, who >= 0 ? p->id[who] : -1));
+  }
   PetscCall(EngineHealthEnergy(e, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -24,6 +24,7 @@
 typedef struct {
   PetscReal ke, kr, elastic, gravity; /* energies; gravity: work done by gravity since the start [J] */
   PetscReal contacts, max_overlap_ratio;
+  PetscReal liquid, bridges; /* wet runs: the liquid on particles and in bridges [m^3], the bridges */
 } EngineStats;
 
 /* Why a run failed (engine/health.h); the run stops after the step that finds it. */
@@ -32,7 +33,8 @@ typedef enum {
   ENGINE_FAULT_NONFINITE,
   ENGINE_FAULT_THROUGH_WALL,
   ENGINE_FAULT_OVERLAP,
-  ENGINE_FAULT_STEP_FLOOR
+  ENGINE_FAULT_STEP_FLOOR,
+  ENGINE_FAULT_LIQUID
 } EngineFaultKind;
 PETSC_EXTERN const char *const EngineFaultNames[];
 
@@ -84,6 +86,7 @@ typedef struct {
   PetscBool      overlap_start_check; /* EngineSetUp refuses an initial overlap beyond overlap_start_max (-insert_overlap_max) */
   PetscReal      overlap_start_max;
   PetscReal      e_initial;    /* kinetic + elastic energy at the start */
+  PetscReal      liquid_start; /* wet runs: the liquid at the start (or the restart), < 0 before it is known */
   PetscReal      work_gravity; /* this rank's share of the work done by gravity since the start [J] */
   PetscInt       request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
   PetscInt       request_all;  /* after the step: the largest request of any rank, the same on all */
@@ -113,7 +116,7 @@ static inline InteractionContext EngineInteractionContext(Engine *e)
  * largest pair cutoff (two largest radii and the skin). */
 static inline PetscReal EngineGhostCutoff(const Engine *e)
 {
-  return 2.0 * e->rmax + e->skin;
+  return 2.0 * e->rmax + e->skin + e->model.liquid.reach;
 }
 
 PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);  /* after grid, particles, model, walls are in place */

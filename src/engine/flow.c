@@ -475,6 +475,7 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
           PetscReal v[3];
           StreamVelocity(s, cd->k, cd->seq, v);
           PetscCall(ParticlesAppend(p, st->next_id, s->type, 0, cd->r, rho, x, v, w0));
+          if (p->liquid) p->liquid[p->n - 1] = ContactMaterialOf(&e->model, s->type)->liquid;
           p->owner[p->n - 1] = g->rank;
           e->work_gravity += FlowKinetic(p, p->n - 1); /* see FlowKinetic */
         }

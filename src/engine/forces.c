@@ -47,6 +47,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
     PetscCall(PetscArrayzero(t, 3 * p->n));
   }
   e->sums_zero = PETSC_FALSE;
+  if (p->dliquid) PetscCall(PetscArrayzero(p->dliquid, p->n));
   /* a fixed step needs the bound only for its warning: look every 100 steps */
   st.t    = e->t + dt;
   st.dt   = dt;
@@ -69,6 +70,9 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
     PetscCall(it->ops->compute(it, &ctx, &st));
     PetscCall(PetscLogEventEnd(it->event, 0, 0, 0, 0));
   }
+  /* the bridges' liquid changes, from the liquid all of them saw at the step's start */
+  if (p->dliquid)
+    for (PetscInt i = 0; i < p->n; i++) p->liquid[i] += p->dliquid[i];
   b                  = st.bound;
   e->bound_who[0]    = st.who[0], e->bound_who[1] = st.who[1];
   e->bound_kinematic = PETSC_FALSE;

@@ -4,7 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-const char *const EngineFaultNames[] = {"none", "non-finite value", "particle through a wall", "overlap beyond the limit", "step below the floor"};
+const char *const EngineFaultNames[] = {"none", "non-finite value", "particle through a wall", "overlap beyond the limit", "step below the floor",
+                                          "liquid not conserved"};
 
 /* |v| without overflow: a runaway particle's speed is said as it is. */
 static PetscReal Norm3(const PetscReal *v)
@@ -158,7 +159,8 @@ static PetscErrorCode EngineOverlapLargest(Engine *e, InteractionStats *is, Pets
   InteractionContext ctx = EngineInteractionContext(e);
 
   PetscFunctionBeginUser;
-  is->elastic = is->contacts = is->max_overlap_ratio = 0.0, is->who[0] = is->who[1] = -1;
+  is->elastic = is->contacts = is->max_overlap_ratio = is->bridges = 0.0, is->who[0] = is->who[1] = -1;
+  ExactSumZero(&is->liquid);
   for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, is);
   *global = is->max_overlap_ratio;
   PetscCall(CollectiveMaxAll(e->grid.comm, global, 1));
@@ -220,6 +222,34 @@ PetscErrorCode EngineHealthStep(Engine *e, PetscInt bits, PetscReal local_bound,
              (double)e->dt, (double)e->dt_floor, ENGINE_STEP_FLOOR, (double)e->contact_duration, (double)e->bound, by);
     PetscCall(EngineFaultSet(e, ENGINE_FAULT_STEP_FLOOR, mine, mine ? (PetscReal)p->id[who[0]] : 0.0, msg));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineHealthLiquid(Engine *e, const EngineStats *s, PetscReal lmin, PetscInt64 who)
+{
+  PetscReal g = -lmin;
+  char      msg[sizeof(e->fault.reason)];
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveMaxAll(e->grid.comm, &g, 1));
+  g = -g;
+  if (e->fault.kind) PetscFunctionReturn(PETSC_SUCCESS);
+  if (g < 0.0) {
+    snprintf(msg, sizeof(msg),
+             "particle %" PetscInt64_FMT " holds %g m^3 of liquid: it gave more than it held to the bridges it formed in one step (lower -contact_liquid_bridge_fraction, now %g)",
+             who, (double)lmin, (double)e->model.liquid.fraction);
+    PetscCall(EngineFaultSet(e, ENGINE_FAULT_LIQUID, lmin == g ? PETSC_TRUE : PETSC_FALSE, (PetscReal)who, msg));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (e->flow.on) PetscFunctionReturn(PETSC_SUCCESS); /* streams and outflows bring and take liquid */
+  if (!(e->liquid_start >= 0.0)) {
+    e->liquid_start = s->liquid;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (PetscAbsReal(s->liquid - e->liquid_start) <= ENGINE_LIQUID_DRIFT * e->liquid_start) PetscFunctionReturn(PETSC_SUCCESS);
+  snprintf(msg, sizeof(msg), "the liquid on particles and in bridges is %.17g m^3 where it was %.17g m^3 at the start (a relative change of %.3g)", (double)s->liquid,
+           (double)e->liquid_start, (double)((s->liquid - e->liquid_start) / e->liquid_start));
+  PetscCall(EngineFaultSet(e, ENGINE_FAULT_LIQUID, PETSC_TRUE, 0.0, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -38,6 +38,13 @@ PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);
 /* Energy that grew without a source (kinetic + elastic above the start's
  * plus gravity's work by more than ENGINE_ENERGY_GROWTH of them): a warning,
  * once, with the figures. */
+/* Liquid: no particle's below zero (it formed more bridges in one step
+ * than liquid_bridge_fraction allows), and, where no stream or outflow
+ * adds or removes particles, the total (particles + bridges) within
+ * ENGINE_LIQUID_DRIFT of the start's; the run has failed otherwise
+ * (collective; lmin, who: this rank's least liquid and its particle's id). */
+#define ENGINE_LIQUID_DRIFT 1e-9
+PETSC_EXTERN PetscErrorCode EngineHealthLiquid(Engine *, const EngineStats *, PetscReal lmin, PetscInt64 who);
 #define ENGINE_ENERGY_GROWTH 0.05
 PETSC_EXTERN PetscErrorCode EngineHealthEnergy(Engine *, const EngineStats *);
 

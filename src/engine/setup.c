@@ -114,6 +114,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(e, sizeof(*e)));
   PetscCall(PetscMemzero(&data, sizeof(data)));
+  e->liquid_start = -1.0;
   PetscCall(HistoryStoreCreate(&e->hs));
   PetscCall(ContactModelSetFromOptions(comm, &e->model));
   PetscCall(StepControlSetFromOptions(comm, &e->ctl));
@@ -144,11 +145,14 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(PlanesSetFromOptions(comm, &e->grid, dk.faces, &e->planes));
   PetscCall(MeshesSetFromOptions(comm, &e->meshes));
   PetscCall(ParticlesCreate(&e->p));
+  if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
   if (!insert) { /* a restart: the particles, rmax and the skin are the checkpoint's */
     PetscCall(LammpsDataDestroy(&data));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (fill) PetscCall(InsertionApply(comm, &ins, &e->grid, ContactMaterialOf(&e->model, ins.type)->density, &data, &e->p, &e->rmax));
+  if (e->p.liquid)
+    for (PetscInt i = 0; i < e->p.n; i++) e->p.liquid[i] = ContactMaterialOf(&e->model, e->p.type[i])->liquid;
   PetscCall(LammpsDataDestroy(&data));
   {
     PetscReal r = e->rmax;

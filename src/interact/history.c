@@ -12,16 +12,22 @@ PetscErrorCode HistorySlotsDestroy(HistorySlots *hs)
   PetscFunctionBeginUser;
   PetscCall(PetscFree(hs->h));
   PetscCall(PetscFree(hs->r));
-  hs->n = hs->cap = hs->rcap = 0;
+  PetscCall(PetscFree(hs->b));
+  hs->n = hs->cap = hs->rcap = hs->bcap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HistorySlotsReserveRolling(HistorySlots *hs)
+static PetscErrorCode HistorySlotsReserveBeside(HistorySlots *hs)
 {
   PetscFunctionBeginUser;
-  if (!hs->roll || hs->rcap >= hs->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  hs->rcap = hs->cap;
-  PetscCall(PetscRealloc((size_t)hs->rcap * sizeof(*hs->r), &hs->r));
+  if (hs->roll && hs->rcap < hs->cap) {
+    hs->rcap = hs->cap;
+    PetscCall(PetscRealloc((size_t)hs->rcap * sizeof(*hs->r), &hs->r));
+  }
+  if (hs->wet && hs->bcap < hs->cap) {
+    hs->bcap = hs->cap;
+    PetscCall(PetscRealloc((size_t)hs->bcap * sizeof(*hs->b), &hs->b));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -35,7 +41,7 @@ PetscErrorCode HistorySlotsReserve(HistorySlots *hs, PetscInt need)
              "a rank's lists need %" PetscInt_FMT " contact histories, more than their 32-bit slots allow (%d): run on more ranks", need, (int)LOCAL_INT_MAX);
   hs->cap = PetscMin(LOCAL_INT_MAX, PetscMax(need, PetscMax(1024, hs->cap + hs->cap / 4)));
   PetscCall(PetscRealloc((size_t)hs->cap * sizeof(*hs->h), &hs->h));
-  PetscCall(HistorySlotsReserveRolling(hs));
+  PetscCall(HistorySlotsReserveBeside(hs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -45,6 +51,7 @@ PetscErrorCode HistorySlotsNew(HistorySlots *hs, LocalInt *slot)
   if (hs->n == hs->cap) PetscCall(HistorySlotsReserve(hs, hs->n + 1));
   PetscCall(PetscMemzero(&hs->h[hs->n], sizeof(hs->h[hs->n])));
   if (hs->roll) PetscCall(PetscMemzero(&hs->r[hs->n], sizeof(hs->r[hs->n])));
+  if (hs->wet) hs->b[hs->n].V = 0.0;
   *slot = (LocalInt)hs->n++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -64,6 +71,6 @@ PetscErrorCode HistorySlotsGive(HistorySlots *hs, void *buf, size_t bytes)
   hs->h   = (ContactHistory *)buf;
   hs->cap = (PetscInt)PetscMin((size_t)LOCAL_INT_MAX, bytes / sizeof(*hs->h));
   hs->n   = 0;
-  PetscCall(HistorySlotsReserveRolling(hs));
+  PetscCall(HistorySlotsReserveBeside(hs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

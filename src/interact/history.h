@@ -29,12 +29,30 @@ typedef struct {
   ContactRolling *r; /* beside h, slot for slot, in a run with rolling resistance (HistorySlotsRoll) */
   PetscInt        rcap;
   PetscBool       roll;
+  ContactBridge  *b; /* beside h, slot for slot, in a wet run (HistorySlotsWet) */
+  PetscInt        bcap;
+  PetscBool       wet;
 } HistorySlots;
 
 /* A run with rolling resistance: the slots keep rolling springs too. */
 static inline void HistorySlotsRoll(HistorySlots *hs, PetscBool roll)
 {
   hs->roll = roll;
+}
+/* A wet run: the slots keep liquid bridges too. */
+static inline void HistorySlotsWet(HistorySlots *hs, PetscBool wet)
+{
+  hs->wet = wet;
+}
+/* Slot k's bridge, NULL in a dry run. */
+static inline ContactBridge *HistorySlotsBridge(const HistorySlots *hs, PetscInt k)
+{
+  return hs->wet ? &hs->b[k] : NULL;
+}
+/* Whether slot k holds something to keep: a contact or a bridge. */
+static inline PetscBool HistorySlotsLive(const HistorySlots *hs, PetscInt k)
+{
+  return hs->h[k].touched || (hs->wet && hs->b[k].V > 0.0) ? PETSC_TRUE : PETSC_FALSE;
 }
 /* Slot k's rolling spring, NULL without rolling resistance. */
 static inline ContactRolling *HistorySlotsRolling(const HistorySlots *hs, PetscInt k)
@@ -47,11 +65,13 @@ static inline void HistorySlotsRecord(const HistorySlots *hs, PetscInt k, Contac
   rec->h = hs->h[k];
   if (hs->roll) rec->r = hs->r[k];
   else PetscArrayzero(rec->r.mr, 3);
+  rec->b.V = hs->wet ? hs->b[k].V : 0.0;
 }
 static inline void HistorySlotsFromRecord(HistorySlots *hs, PetscInt k, const ContactRecord *rec)
 {
   hs->h[k] = rec->h;
   if (hs->roll) hs->r[k] = rec->r;
+  if (hs->wet) hs->b[k] = rec->b;
 }
 
 PETSC_EXTERN PetscErrorCode HistorySlotsDestroy(HistorySlots *);

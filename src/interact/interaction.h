@@ -81,7 +81,9 @@ static inline void InteractionStepBound(InteractionStep *st, PetscReal b, PetscI
 /* Accumulated in the interactions' order, so the sums are the same. */
 typedef struct {
   PetscReal  elastic, contacts, max_overlap_ratio;
-  PetscInt64 who[2]; /* the ids of the pair with that overlap (wall k: -1 - k), for a diagnostic */
+  PetscInt64 who[2];  /* the ids of the pair with that overlap (wall k: -1 - k), for a diagnostic */
+  PetscReal  bridges; /* liquid bridges, each counted once */
+  ExactSum   liquid;  /* the liquid they hold [m^3] */
 } InteractionStats;
 
 typedef struct _p_Interaction *Interaction;

@@ -5,6 +5,7 @@
  * meets its walls in wall order, after its particle pairs (the engine runs
  * this interaction after the sphere-sphere one). */
 #include "interact/sphere_plane.h"
+#include "contact/liquid.h"
 
 static PetscErrorCode PlaneReserve(SpherePlane *sp, PetscInt need)
 {
@@ -27,6 +28,7 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
 
   PetscFunctionBeginUser;
   HistorySlotsRoll(&sp->hs, ctx->model->rolls);
+  HistorySlotsWet(&sp->hs, ctx->model->liquid.on);
   sp->npair = sp->hs.n = 0;
   for (PetscInt w = 0; w < sp->planes->n; w++)
     for (PetscInt i = 0; i < p->n; i++) {
@@ -34,7 +36,7 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
       PetscReal        gap;
       if (!wl->present) break;
       gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
-      if (!(gap < ctx->skin)) continue;
+      if (!(gap < ctx->skin + ctx->model->liquid.reach)) continue; /* a bridge reaches beyond contact */
       if (sp->npair == sp->cap) PetscCall(PlaneReserve(sp, sp->npair + 1));
       sp->ij[2 * sp->npair] = (LocalInt)i, sp->ij[2 * sp->npair + 1] = (LocalInt)w;
       sp->slot[sp->npair] = -1, sp->touched[sp->npair] = 0;
@@ -95,6 +97,34 @@ static void PlaneWallAdd(InteractionStep *st, PetscInt w, const Particles *p, Pe
   InteractionWallAdd(st, w, c, F);
 }
 
+/* Particle i's bridge b with a wall in a step, as SphereBridge (sphere_sphere.c):
+ * a wall holds no liquid, so it takes from the particle alone and gives all
+ * of it back; returns whether the pair keeps a bridge. */
+static PetscBool PlaneBridge(const InteractionContext *ctx, PetscInt i, const ContactPair *cp, ContactBridge *b, const ContactKinematics *kin,
+                             InteractionStep *st, PetscReal F[3])
+{
+  const Liquid *lq = &ctx->model->liquid;
+  Particles    *p  = ctx->p;
+  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], 0.0), Fb;
+
+  if (b->V == 0.0) {
+    PetscReal gi, gw;
+    if (!(kin->d > 0.0) || st->dt == 0.0) return PETSC_FALSE;
+    b->V = LiquidBridgeForm(lq, p->liquid[i], -1.0, &gi, &gw);
+    if (b->V == 0.0) return PETSC_FALSE;
+    p->dliquid[i] -= gi;
+  } else if (S > LiquidRupture(lq, b->V)) {
+    if (st->dt == 0.0) return PETSC_TRUE;
+    p->dliquid[i] += b->V;
+    b->V = 0.0;
+    return PETSC_FALSE;
+  }
+  Fb = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]));
+  for (int a = 0; a < 3; a++) F[a] += Fb * kin->n[a];
+  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ctx->ctl->stability_factor), i, -1);
+  return PETSC_TRUE;
+}
+
 /* Pair k: a contact, a separation's correction, or an approach bound; its
  * force and torque straight into particle i, which meets its walls in wall
  * order after its particle pairs. */
@@ -107,7 +137,8 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
   ContactResult      cr;
 
   PetscFunctionBeginUser;
-  if (!sp->planes->w[sp->ij[2 * k + 1]].present) { /* removed: its contact is gone with it */
+  if (!sp->planes->w[sp->ij[2 * k + 1]].present) { /* removed: its contact is gone with it, its bridge's liquid back on the particle */
+    if (sp->hs.wet && sp->slot[k] >= 0) p->dliquid[i] += sp->hs.b[sp->slot[k]].V;
     sp->touched[k] = 0, sp->slot[k] = -1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -121,6 +152,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
+    if (sp->hs.wet) (void)PlaneBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
@@ -128,13 +160,20 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
     ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 0;
-    sp->slot[k]    = -1; /* a zero history */
+    if (!(sp->hs.wet && PlaneBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1; /* a zero history */
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
-  } else if (st->need) {
+  } else {
     PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
-    if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-      cp        = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
+    if (sp->hs.wet && sp->slot[k] >= 0) { /* apart, held by a bridge */
+      PetscReal F[3] = {0.0, 0.0, 0.0};
+      cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
+      if (!PlaneBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, F)) sp->slot[k] = -1;
+      for (int a = 0; a < 3; a++) p->f[3 * i + a] += F[a];
+      if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);
+    }
+    if (st->need && vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
+      cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
       InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - sp->ij[2 * k + 1]);
     }
   }
@@ -165,12 +204,12 @@ static PetscErrorCode PlaneGather(Interaction it, const InteractionContext *ctx,
 
   PetscFunctionBeginUser;
   (void)stay; /* a wall pair has one owned member: one record */
-  for (PetscInt k = 0; k < sp->npair; k++) need += sp->slot[k] >= 0 && sp->hs.h[sp->slot[k]].touched;
+  for (PetscInt k = 0; k < sp->npair; k++) need += sp->slot[k] >= 0 && HistorySlotsLive(&sp->hs, sp->slot[k]);
   PetscCall(RecordStoreReserve(s, need));
   for (PetscInt k = 0; k < sp->npair; k++) {
     RecordKey     key = {ctx->p->id[sp->ij[2 * k]], HISTORY_KIND_PLANE, sp->ij[2 * k + 1]};
     ContactRecord rec;
-    if (sp->slot[k] < 0 || !sp->hs.h[sp->slot[k]].touched) continue;
+    if (sp->slot[k] < 0 || !HistorySlotsLive(&sp->hs, sp->slot[k])) continue;
     HistorySlotsRecord(&sp->hs, sp->slot[k], &rec);
     PetscCall(RecordStoreAdd(s, &key, &rec));
   }
@@ -208,6 +247,10 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
     ContactKinematics kin;
     PetscReal         U, F, dF;
     if (!sp->planes->w[sp->ij[2 * k + 1]].present) continue;
+    if (sp->hs.wet && sp->slot[k] >= 0 && sp->hs.b[sp->slot[k]].V > 0.0) {
+      ExactSumAdd(&s->liquid, sp->hs.b[sp->slot[k]].V);
+      s->bridges += 1.0;
+    }
     PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &st, sp->pose[sp->ij[2 * k + 1]], &kin);
     if (kin.d <= 0.0) continue;
     NormalLawEval(&ctx->model->law, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], &mm)->s, kin.d, &U, &F, &dF);

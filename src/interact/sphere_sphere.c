@@ -1,4 +1,5 @@
 #include "interact/sphere_sphere.h"
+#include "contact/liquid.h"
 
 static PetscInt64 sphere_memo_gen = 0; /* fillings of memo slots: a batch tells a refilled slot by it */
 
@@ -42,7 +43,8 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
 PetscBool SphereFusable(const ContactModel *m)
 {
   const NormalLaw *law = &m->law;
-  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC && !m->rolls ? PETSC_TRUE : PETSC_FALSE;
+  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC && !m->rolls && !m->liquid.on ? PETSC_TRUE
+                                                                                                                                                   : PETSC_FALSE;
 }
 
 /* Kinematics of pair k (members i, j) from half-step and predicted velocities. */
@@ -64,6 +66,45 @@ static void SphereKinematics(const NeighborList *nl, const Particles *p, PetscIn
   kin->d = p->radius[i] + p->radius[j] - len;
 }
 
+/* Liquid g given to local particle i (taken: g < 0), into its owned copy's
+ * step change; a ghost's is its owner's to apply. */
+static inline void SphereLiquidGive(Particles *p, PetscInt i, PetscReal g)
+{
+  PetscInt t = NeighborTarget(p, i);
+  if (t >= 0) p->dliquid[t] += g;
+}
+
+/* Pair k's bridge b in a step: it forms at a touch (in a step, dt > 0),
+ * pulls (its normal force on i into res), or ruptures beyond Lian's
+ * distance; the liquid it takes and gives back goes to the members' step
+ * changes.  Returns whether the pair keeps a bridge. */
+static PetscBool SphereBridge(const InteractionContext *ctx, PetscInt i, PetscInt j, const ContactPair *cp, ContactBridge *b, const ContactKinematics *kin,
+                              InteractionStep *st, PetscReal res[3])
+{
+  const Liquid *lq = &ctx->model->liquid;
+  Particles    *p  = ctx->p;
+  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], p->radius[j]), Fb;
+
+  if (b->V == 0.0) {
+    PetscReal gi, gj;
+    if (!(kin->d > 0.0) || st->dt == 0.0) return PETSC_FALSE;
+    b->V = LiquidBridgeForm(lq, p->liquid[i], p->liquid[j], &gi, &gj);
+    if (b->V == 0.0) return PETSC_FALSE;
+    SphereLiquidGive(p, i, -gi);
+    SphereLiquidGive(p, j, -gj);
+  } else if (S > LiquidRupture(lq, b->V)) {
+    if (st->dt == 0.0) return PETSC_TRUE; /* beyond it, no force; it ruptures in the next step */
+    SphereLiquidGive(p, i, 0.5 * b->V);
+    SphereLiquidGive(p, j, b->V - 0.5 * b->V);
+    b->V = 0.0;
+    return PETSC_FALSE;
+  }
+  Fb = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]));
+  for (int a = 0; a < 3; a++) res[a] += Fb * kin->n[a];
+  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ctx->ctl->stability_factor), i, j);
+  return PETSC_TRUE;
+}
+
 PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st, SphereMemos *mm, PetscReal res[9],
                                  SpherePairOut *out)
 {
@@ -71,13 +112,15 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
   NeighborList      *nl = &ss->nl;
   unsigned char     *fl = nl->flag;
   PetscInt           i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+  PetscBool          wet = nl->hs.wet;
   const ContactPair *cp;
   ContactKinematics  kin;
   ContactResult      cr;
 
   PetscFunctionBeginUser;
   *out = SPHERE_PAIR_NONE;
-  if (!st->need && !(fl[k] & NEIGHBOR_TOUCHED)) { /* most listed pairs do not touch: overlap first, from positions alone */
+  /* most listed pairs do not touch: overlap first, from positions alone (a bridge is read apart too) */
+  if (!st->need && !(fl[k] & NEIGHBOR_TOUCHED) && !(wet && nl->slot[k] >= 0)) {
     PetscReal r[3], rs = p->radius[i] + p->radius[j];
     if (fl[k] & NEIGHBOR_IMAGED) NeighborPairSeparation(nl, p, k, i, j, r);
     else /* equal images: NeighborPairSeparation adds nothing */
@@ -95,14 +138,22 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     if (InteractionDeep(kin.d, PetscMin(p->radius[i], p->radius[j]))) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp), i, j);
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
+    if (wet) (void)SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res);
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
     ContactSeparate(ctx->model, cp, &nl->hs.h[nl->slot[k]], HistorySlotsRolling(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] &= ~NEIGHBOR_TOUCHED;
-    nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
+    if (!(wet && SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)))
+      nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     *out = SPHERE_PAIR_FORCE;
+  } else if (wet && nl->slot[k] >= 0) { /* apart, held by a bridge */
+    cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
+    for (int a = 0; a < 3; a++) res[a] = 0.0;
+    if (!SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)) nl->slot[k] = -1;
+    *out = SPHERE_PAIR_FORCE;
+    if (st->need) SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d, mm, st);
   } else if (st->need) SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d, mm, st);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -153,6 +204,7 @@ static PetscErrorCode SphereBuild(Interaction it, const InteractionContext *ctx)
 
   PetscFunctionBeginUser;
   HistorySlotsRoll(&ss->nl.hs, ctx->model->rolls);
+  HistorySlotsWet(&ss->nl.hs, ctx->model->liquid.on);
   PetscCall(NeighborListBuild(&ss->nl, ctx->p, ctx->L, ctx->scratch));
   NeighborListAlias(&ss->nl, ctx->root);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -182,14 +234,14 @@ static PetscErrorCode SphereGather(Interaction it, const InteractionContext *ctx
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
-    if (nl->slot[k] < 0 || !nl->hs.h[nl->slot[k]].touched) continue;
+    if (nl->slot[k] < 0 || !HistorySlotsLive(&nl->hs, nl->slot[k])) continue;
     need += (i < p->n) + SphereUpperCopy(p, stay, i, j);
   }
   PetscCall(RecordStoreReserve(s, need));
   for (PetscInt k = 0; k < nl->npair; k++) {
     ContactRecord rec;
     PetscInt      i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
-    if (nl->slot[k] < 0 || !nl->hs.h[nl->slot[k]].touched) continue;
+    if (nl->slot[k] < 0 || !HistorySlotsLive(&nl->hs, nl->slot[k])) continue;
     HistorySlotsRecord(&nl->hs, nl->slot[k], &rec);
     if (i < p->n) {
       RecordKey key = {p->id[i], HISTORY_KIND_SPHERE, p->id[j]};
@@ -273,6 +325,10 @@ static void SphereStats(Interaction it, const InteractionContext *ctx, Interacti
     ContactKinematics kin;
     PetscReal         U, F, dF;
     if (i >= p->n) continue;
+    if (nl->hs.wet && nl->slot[k] >= 0 && nl->hs.b[nl->slot[k]].V > 0.0) {
+      ExactSumAdd(&s->liquid, nl->hs.b[nl->slot[k]].V);
+      s->bridges += 1.0;
+    }
     SphereKinematics(nl, p, k, i, j, &kin);
     if (kin.d <= 0.0) continue;
     NormalLawEval(&ctx->model->law, SphereMemoFor(ctx, nl, k, i, j, &mm)->cp.s, kin.d, &U, &F, &dF);

@@ -41,8 +41,9 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
   th->last_step = e->step;
   if (th->fp) {
     PetscReal diss = e->e_initial + s.gravity - (s.ke + s.kr + s.elastic);
-    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d,%.3f\n", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr,
-            (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds, (double)wall);
+    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d,%.17g,%.0f,%.3f\n", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke,
+            (double)s.kr, (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds, (double)s.liquid, (double)s.bridges,
+            (double)wall);
     PetscCall(CsvLogFlush(th->fp, th->path, e->step));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -53,7 +54,7 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
  * then appended to. */
 static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
 {
-  static const char header[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,wall_seconds\n";
+  static const char header[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,liquid_total,bridges,wall_seconds\n";
   Thermo           *th       = (Thermo *)m->data;
 
   PetscFunctionBeginUser;

@@ -1,0 +1,69 @@
+#include "contact/liquid.h"
+#include <math.h>
+
+/* The least S+ the full fit is evaluated at: below it the fit's exponent
+ * f3 ln S+ + f4 ln^2 S+ has long gone to -inf (f4 < 0 in its range), so
+ * F* is exp(f1), the touching value, to round-off. */
+#define LIQUID_SPLUS_MIN 1e-8
+
+/* Willett et al. (2000) eq. 15: the f's as polynomials in ln V* with
+ * coefficients quadratic in theta [rad]. */
+static void WillettCoefficients(PetscReal th, PetscReal lv, PetscReal f[4])
+{
+  PetscReal t2 = th * th, l2 = lv * lv, l3 = l2 * lv;
+  f[0] = (-0.44507 + 0.050832 * th - 1.1466 * t2) + (-0.1119 - 0.000411 * th - 0.1490 * t2) * lv + (-0.012101 - 0.0036456 * th - 0.01255 * t2) * l2 +
+         (-0.0005 - 0.0003505 * th - 0.00029076 * t2) * l3;
+  f[1] = (1.9222 - 0.57473 * th - 1.2918 * t2) + (-0.0668 - 0.1201 * th - 0.22574 * t2) * lv + (-0.0013375 - 0.0068988 * th - 0.01137 * t2) * l2;
+  f[2] = (1.268 - 0.01396 * th - 0.23566 * t2) + (0.198 + 0.092 * th - 0.06418 * t2) * lv + (0.02232 + 0.02238 * th - 0.009853 * t2) * l2 +
+         (0.0008585 + 0.001318 * th - 0.00053 * t2) * l3;
+  f[3] = (-0.010703 + 0.073776 * th - 0.34742 * t2) + (0.03345 + 0.04543 * th - 0.09056 * t2) * lv + (0.0018574 + 0.004456 * th - 0.006257 * t2) * l2;
+}
+
+PetscReal LiquidCapillaryForce(const Liquid *lq, PetscReal R, PetscReal V, PetscReal S)
+{
+  PetscReal sp = PetscMax(S, 0.0) / sqrt(V / R), scale = 2.0 * HDEM_PI * R * lq->gamma;
+
+  if (lq->force == LIQUID_WILLETT_SIMPLE) return scale * cos(lq->theta) / (1.0 + 2.1 * sp + 10.0 * sp * sp);
+  {
+    PetscReal f[4], x;
+    WillettCoefficients(lq->theta, log(V / (R * R * R)), f);
+    x = log(PetscMax(sp, LIQUID_SPLUS_MIN));
+    return scale * exp(f[0] - f[1] * exp(f[2] * x + f[3] * x * x));
+  }
+}
+
+PetscReal LiquidBridgeForce(const Liquid *lq, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal S, PetscReal ddot)
+{
+  PetscReal F = -LiquidCapillaryForce(lq, R, V, S);
+  if (lq->viscosity > 0.0) F += 6.0 * HDEM_PI * lq->viscosity * Rstar * Rstar * ddot / PetscMax(S, lq->cutoff * Rstar);
+  return F;
+}
+
+/* The capillary force falls from its touching value 2 pi R gamma F*(0) over
+ * a separation of order sqrt(V / R): its stiffness is below
+ * 2 pi R gamma 2.1 sqrt(R / V) (the simple form's slope at S = 0, with
+ * F* <= 1); the lubrication damper c = 6 pi eta R*^2 / (cutoff R*) at its
+ * closest.  Velocity Verlet's limit 2 / w for the first, sf m / c for the
+ * second (half its limit 2 m / c for a damper alone). */
+PetscReal LiquidBridgeBound(const Liquid *lq, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal sf)
+{
+  PetscReal k = 2.0 * HDEM_PI * R * lq->gamma * 2.1 * sqrt(R / V), b = PETSC_MAX_REAL;
+  if (k > 0.0) b = sf * 2.0 / sqrt(k / m);
+  if (lq->viscosity > 0.0) b = PetscMin(b, sf * m / (6.0 * HDEM_PI * lq->viscosity * Rstar / lq->cutoff));
+  return b;
+}
+
+PetscReal LiquidBridgeForm(const Liquid *lq, PetscReal Li, PetscReal Lj, PetscReal *gi, PetscReal *gj)
+{
+  PetscReal ti = lq->fraction * Li, tj = Lj > 0.0 ? lq->fraction * Lj : 0.0, V = ti + tj;
+
+  *gi = *gj = 0.0;
+  if (!(V > 0.0)) return 0.0;
+  if (V > lq->vmax) { /* the largest bridge: each gives its share of it */
+    PetscReal s = lq->vmax / V;
+    ti *= s, tj *= s;
+    V = ti + tj;
+  }
+  *gi = ti, *gj = tj;
+  return V;
+}
