@@ -44,12 +44,15 @@ PetscReal LiquidBridgeForce(const Liquid *lq, PetscReal R, PetscReal Rstar, Pets
  * 2 pi R gamma 2.1 sqrt(R / V) (the simple form's slope at S = 0, with
  * F* <= 1); the lubrication damper c = 6 pi eta R*^2 / (cutoff R*) at its
  * closest.  Velocity Verlet's limit 2 / w for the first, sf m / c for the
- * second (half its limit 2 m / c for a damper alone). */
-PetscReal LiquidBridgeBound(const Liquid *lq, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal sf)
+ * second (half its limit 2 m / c for a damper alone); and, as a contact's
+ * duration, N steps at least to cross the bridge's reach at the rate
+ * ddot, so that its work is resolved wherever the particles part. */
+PetscReal LiquidBridgeBound(const Liquid *lq, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal ddot, const StepControl *ctl)
 {
-  PetscReal k = 2.0 * HDEM_PI * R * lq->gamma * 2.1 * sqrt(R / V), b = PETSC_MAX_REAL;
+  PetscReal k = 2.0 * HDEM_PI * R * lq->gamma * 2.1 * sqrt(R / V), b = PETSC_MAX_REAL, sf = ctl->stability_factor, rate = PetscAbsReal(ddot);
   if (k > 0.0) b = sf * 2.0 / sqrt(k / m);
   if (lq->viscosity > 0.0) b = PetscMin(b, sf * m / (6.0 * HDEM_PI * lq->viscosity * Rstar / lq->cutoff));
+  if (rate > 0.0) b = PetscMin(b, LiquidRupture(lq, V) / (rate * (PetscReal)ctl->steps_per_contact));
   return b;
 }
 

@@ -18,7 +18,7 @@
 #ifndef HDEM_LIQUID_H
 #define HDEM_LIQUID_H
 
-#include "contact/contact.h"
+#include "contact/stepbound.h"
 
 /* Lian's rupture distance of a bridge of volume V [m]. */
 static inline PetscReal LiquidRupture(const Liquid *lq, PetscReal V)
@@ -38,10 +38,10 @@ PETSC_EXTERN PetscReal LiquidCapillaryForce(const Liquid *, PetscReal R, PetscRe
 
 /* A bridge's normal force on i along n (n from j to i; negative: it pulls)
  * at separation S closing at ddot (> 0: approaching), and the step bound
- * its capillary stiffness and lubrication damping set for the normal mass m
- * with the stability factor sf. */
+ * its capillary stiffness, lubrication damping and reach set for the
+ * normal mass m. */
 PETSC_EXTERN PetscReal LiquidBridgeForce(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal S, PetscReal ddot);
-PETSC_EXTERN PetscReal LiquidBridgeBound(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal sf);
+PETSC_EXTERN PetscReal LiquidBridgeBound(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal ddot, const StepControl *);
 
 /* A new bridge between particles holding Li and Lj (Lj < 0: a wall): the
  * liquid taken from each into *gi, *gj; returns the bridge's volume (0:

@@ -105,23 +105,23 @@ static PetscBool PlaneBridge(const InteractionContext *ctx, PetscInt i, const Co
 {
   const Liquid *lq = &ctx->model->liquid;
   Particles    *p  = ctx->p;
-  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], 0.0), Fb;
+  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], 0.0), Fb, ddot;
 
   if (b->V == 0.0) {
     PetscReal gi, gw;
-    if (!(kin->d > 0.0) || st->dt == 0.0) return PETSC_FALSE;
+    if (!(kin->d > 0.0)) return PETSC_FALSE;
     b->V = LiquidBridgeForm(lq, p->liquid[i], -1.0, &gi, &gw);
     if (b->V == 0.0) return PETSC_FALSE;
     p->dliquid[i] -= gi;
   } else if (S > LiquidRupture(lq, b->V)) {
-    if (st->dt == 0.0) return PETSC_TRUE;
     p->dliquid[i] += b->V;
     b->V = 0.0;
     return PETSC_FALSE;
   }
-  Fb = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]));
+  ddot = -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]);
+  Fb   = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, ddot);
   for (int a = 0; a < 3; a++) F[a] += Fb * kin->n[a];
-  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ctx->ctl->stability_factor), i, -1);
+  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, -1);
   return PETSC_TRUE;
 }
 

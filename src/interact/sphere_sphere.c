@@ -74,7 +74,7 @@ static inline void SphereLiquidGive(Particles *p, PetscInt i, PetscReal g)
   if (t >= 0) p->dliquid[t] += g;
 }
 
-/* Pair k's bridge b in a step: it forms at a touch (in a step, dt > 0),
+/* Pair k's bridge b in a force pass: it forms at a touch,
  * pulls (its normal force on i into res), or ruptures beyond Lian's
  * distance; the liquid it takes and gives back goes to the members' step
  * changes.  Returns whether the pair keeps a bridge. */
@@ -83,25 +83,25 @@ static PetscBool SphereBridge(const InteractionContext *ctx, PetscInt i, PetscIn
 {
   const Liquid *lq = &ctx->model->liquid;
   Particles    *p  = ctx->p;
-  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], p->radius[j]), Fb;
+  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], p->radius[j]), Fb, ddot;
 
   if (b->V == 0.0) {
     PetscReal gi, gj;
-    if (!(kin->d > 0.0) || st->dt == 0.0) return PETSC_FALSE;
+    if (!(kin->d > 0.0)) return PETSC_FALSE;
     b->V = LiquidBridgeForm(lq, p->liquid[i], p->liquid[j], &gi, &gj);
     if (b->V == 0.0) return PETSC_FALSE;
     SphereLiquidGive(p, i, -gi);
     SphereLiquidGive(p, j, -gj);
   } else if (S > LiquidRupture(lq, b->V)) {
-    if (st->dt == 0.0) return PETSC_TRUE; /* beyond it, no force; it ruptures in the next step */
     SphereLiquidGive(p, i, 0.5 * b->V);
     SphereLiquidGive(p, j, b->V - 0.5 * b->V);
     b->V = 0.0;
     return PETSC_FALSE;
   }
-  Fb = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]));
+  ddot = -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]);
+  Fb   = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, ddot);
   for (int a = 0; a < 3; a++) res[a] += Fb * kin->n[a];
-  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ctx->ctl->stability_factor), i, j);
+  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, j);
   return PETSC_TRUE;
 }
 
