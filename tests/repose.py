@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""inputs/repose.yaml at 2 ranks, with its rolling resistance and without:
-both piles come to rest (kinetic energy below 1e-3 of its peak), and tools/repose.py measures a steeper slope with
-rolling resistance (by more than 2 degrees; about 18.6 against 14.5)."""
+"""inputs/repose.yaml at 2 ranks, with its rolling resistance and without, and
+inputs/wet.yaml (the dry column with liquid bridges): the piles come to rest
+(kinetic energy below 1e-3 of its peak), and tools/repose.py measures a steeper
+slope with rolling resistance and with liquid than without either (by more than
+2 degrees; about 18.6 and 20.3 against 14.5)."""
 import argparse
 import json
 import os
@@ -19,10 +21,10 @@ def main():
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="hdem_repose_")
     angles, bad = {}, []
-    for label, extra in (("rolling", []), ("dry", ["-contact_mu_roll", "0"])):
+    for label, deck, extra in (("rolling", "repose.yaml", []), ("dry", "repose.yaml", ["-contact_mu_roll", "0"]), ("wet", "wet.yaml", [])):
         out = os.path.join(tmp, label)
         cmd = [a.mpiexec, "-np", "2", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
-        cmd += [a.hdem, "run", os.path.join(a.root, "inputs", "repose.yaml"), "-output_dir", out, "-snapshot_interval_time", "0"] + extra
+        cmd += [a.hdem, "run", os.path.join(a.root, "inputs", deck), "-output_dir", out, "-snapshot_interval_time", "0"] + extra
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode:
             print("FAIL %s: hdem exited %d: %s" % (label, p.returncode, p.stderr[-1500:]))
@@ -38,12 +40,14 @@ def main():
             return 1
         angles[label] = json.loads(q.stdout)
         print("%s: %s" % (label, q.stdout.strip()))
-    if not angles["rolling"]["angle_deg"] > angles["dry"]["angle_deg"] + 2.0:
-        bad.append("rolling resistance did not steepen the pile: %.2f deg against %.2f dry" % (angles["rolling"]["angle_deg"], angles["dry"]["angle_deg"]))
+    for label, what in (("rolling", "rolling resistance"), ("wet", "liquid")):
+        if not angles[label]["angle_deg"] > angles["dry"]["angle_deg"] + 2.0:
+            bad.append("%s did not steepen the pile: %.2f deg against %.2f dry" % (what, angles[label]["angle_deg"], angles["dry"]["angle_deg"]))
     for b in bad:
         print("FAIL " + b)
     if not bad:
-        print("PASS piles at rest; angle %.2f deg with rolling resistance, %.2f deg without" % (angles["rolling"]["angle_deg"], angles["dry"]["angle_deg"]))
+        print("PASS piles at rest; angle %.2f deg with rolling resistance, %.2f deg wet, %.2f deg without either" % (
+            angles["rolling"]["angle_deg"], angles["wet"]["angle_deg"], angles["dry"]["angle_deg"]))
         shutil.rmtree(tmp, ignore_errors=True)
     return 1 if bad else 0
 

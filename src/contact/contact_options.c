@@ -209,7 +209,7 @@ static PetscErrorCode LiquidSetFromOptions(MPI_Comm comm, ContactModel *model)
   PetscCall(OptionsSection("Liquid bridges"));
   PetscCall(OptionsReal("-contact_liquid_surface_tension", "surface tension of the liquid", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &lq->gamma, NULL));
   PetscCall(OptionsReal("-contact_liquid_contact_angle", "contact angle of the liquid on the particles", "[deg]", 0.0, 90.0, RANGE_OPEN_HI, &theta, NULL));
-  PetscCall(OptionsReal("-contact_liquid_viscosity", "viscosity of the liquid: normal lubrication force 6 pi eta R*^2 v / S; 0: none", "[Pa s]", 0.0,
+  PetscCall(OptionsReal("-contact_liquid_viscosity", "viscosity of the liquid: normal lubrication force 6 pi eta R*^2 v / S; 0: none", "[Pa*s]", 0.0,
                         PETSC_MAX_REAL, RANGE_CLOSED, &lq->viscosity, NULL));
   PetscCall(OptionsReal("-contact_liquid_bridge_fraction", "share of each particle's liquid a new bridge takes", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &lq->fraction,
                         NULL));
