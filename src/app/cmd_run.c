@@ -152,6 +152,14 @@ static PetscErrorCode CheckPrint(Engine *e)
     ReportPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n",
                 TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound, (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
   PetscCall(OutputPairTable(e));
+  if (e->model.liquid.on) {
+    const Liquid *lq = &e->model.liquid;
+    PetscCall(ReportPrintf(e->grid.comm,
+                          "liquid bridges  %s, gamma %g N/m, theta %g deg, viscosity %g Pa s; each takes %g of each particle's liquid, at most %g m^3, "
+                          "rupture at most %g m (the lists' reach beyond contact)\n",
+                          LiquidForceTypes[lq->force], (double)lq->gamma, (double)(lq->theta * 180.0 / HDEM_PI), (double)lq->viscosity, (double)lq->fraction,
+                          (double)lq->vmax, (double)lq->reach));
+  }
   PetscCall(ReportPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
   if (e->balance_mode == BALANCE_NONE) PetscCall(ReportPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
   else

@@ -47,6 +47,14 @@ static PetscErrorCode ReportModel(const Report *rp, const ContactModel *md)
     snprintf(tan + strlen(tan), sizeof(tan) - strlen(tan), "; %s rolling resistance, mu_roll %g", RollingTypes[md->rolling.type], (double)md->rolling.mu);
   PetscCall(ReportPrintf(rp->comm, "  contact     %s; %s; %s at separation; %s\n", law, dmp,
                          d->separation == SEPARATION_FORCE ? "force clipped to zero" : "contact ends at zero overlap", tan));
+  if (md->liquid.on) {
+    const Liquid *lq = &md->liquid;
+    PetscCall(ReportPrintf(rp->comm,
+                           "  liquid      %s bridges: gamma %g N/m, theta %g deg, viscosity %g Pa s; a bridge takes %g of each particle's liquid, at most %g m^3, "
+                           "and ruptures by %g m\n",
+                           LiquidForceTypes[lq->force], (double)lq->gamma, (double)(lq->theta * 180.0 / HDEM_PI), (double)lq->viscosity, (double)lq->fraction,
+                           (double)lq->vmax, (double)lq->reach));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
