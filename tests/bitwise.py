@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The same deck gives bitwise identical final states on 1, 2, 3 and 4 ranks, with
 uneven process grids, periodic and walled axes, cuts moved by the load balance,
-moving meshes, and a stream with an outflow (compared by id with `hdem diff`;
+moving meshes, a stream with an outflow, liquid bridges (compared by id with `hdem diff`;
 walls.csv and flow.csv compared byte for byte), and the particle count never
 changes but by the streams and outflows."""
 import argparse
@@ -49,6 +49,10 @@ CONFIGS.append(("materials", MAT_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3")
 # rolling resistance (the generic sphere path), a pair with its own
 CONFIGS.append(("rolling", MAT_OPTS + ["-contact_mu_roll", "0.2", "-pair_1_2_mu_roll", "0.5", "-pair_1_2_roll_damping", "0.1"],
                 [(1, "1,1,1"), (2, "2,1,1"), (4, "2,1,2")]))
+# liquid bridges (the generic sphere path, bridges with planes and the moving
+# meshes, the one removed mid-run; wet particles streamed in and taken out)
+CONFIGS.append(("wet", FLOW_OPTS + ["-material_liquid", "2e-11", "-contact_liquid_viscosity", "1e-3", "-contact_liquid_contact_angle", "10"],
+                [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # the incremental tangential spring (the fused lanes)
 CONFIGS.append(("incremental", ["-contact_tangential_model", "incremental"], [(1, "1,1,1"), (2, "2,1,1"), (4, "2,2,1")]))
 # configurations whose multi-rank runs must have moved cuts

@@ -9,7 +9,8 @@
   integrated here by quadrature from Willett et al.'s coefficients, both within
   0.5 %.  After the rupture the speed stays (no force beyond it) and each
   particle holds its liquid again.  A little slower than the escape speed, the
-  bridge holds.  The same against a floor (R = 2 R_i, the particle's share only),
+  bridge holds.  The same against a floor (R = 2 R_i, the particle's share only)
+  and against a mesh floor,
   and on 2 ranks with the two particles on different ranks: bitwise the same.
 - A wet deck (tests/data/bitwise.yaml with liquid) gives bitwise identical final
   states and identical liquid_total and bridges columns on 1-4 ranks; the total
@@ -60,10 +61,12 @@ def same(a, b):
 
 
 def pair_deck(tmp, name, v, wall, force):
-    """Two spheres touching along x (or one on the floor) parting at v."""
+    """Two spheres touching along x (or one on the floor: the box's, or
+    wall == "mesh", tests/data/meshes/floor.stl at z = 1 mm) parting at v."""
     L, d0 = 0.01, 1e-9
     if wall:
-        atoms, vel = [(1, 1, 2 * R, RHO, L / 2, L / 2, R - d0)], [(1, 0, 0, v)]
+        z0 = 0.001 if wall == "mesh" else 0.0
+        atoms, vel = [(1, 1, 2 * R, RHO, L / 2, L / 2, z0 + R - d0)], [(1, 0, 0, v)]
     else:
         atoms = [(1, 1, 2 * R, RHO, L / 2 - R + d0 / 2, L / 2, L / 2), (2, 1, 2 * R, RHO, L / 2 + R - d0 / 2, L / 2, L / 2)]
         vel = [(1, -v / 2, 0, 0), (2, v / 2, 0, 0)]
@@ -77,7 +80,9 @@ def pair_deck(tmp, name, v, wall, force):
             f.write("%d %.17g %.17g %.17g 0 0 0\n" % a)
     deck = os.path.join(tmp, name + ".yaml")
     with open(deck, "w") as f:
-        f.write("domain:\n  lo: [0, 0, 0]\n  hi: [%g, %g, %g]\n  periodic: [false, false, false]\n  walls: %s\n" % (L, L, L, "true" if wall else "false"))
+        f.write("domain:\n  lo: [0, 0, 0]\n  hi: [%g, %g, %g]\n  periodic: [false, false, false]\n  walls: %s\n" % (L, L, L, "true" if wall is True else "false"))
+        if wall == "mesh":
+            f.write("mesh0:\n  file: %s\n" % os.path.join(os.path.dirname(os.path.abspath(A.deck)), "meshes", "floor.stl"))
         f.write("gravity: [0, 0, 0]\nmaterial:\n  E: 1.0e7\n  nu: 0.3\n  liquid: %g\n" % L0)
         f.write("contact:\n  law: hertz\n  damping: none\n  mu: 0\n  liquid_surface_tension: %g\n  liquid_bridge_fraction: %g\n  liquid_force: %s\n" % (GAMMA, FRAC, force))
         f.write("insert:\n  mode: lammps\n  file: %s\nend_time: 0.03\nthermo_interval: 20\n" % data)
@@ -113,13 +118,13 @@ def bridge_work(Rw, V, force):
 
 def test_pull_apart(tmp):
     m = 4.0 / 3.0 * math.pi * R ** 3 * RHO
-    for wall, force in ((False, "willett_simple"), (False, "willett"), (True, "willett_simple")):
+    for wall, force in ((False, "willett_simple"), (False, "willett"), (True, "willett_simple"), ("mesh", "willett_simple")):
         Rw, V, mass = (2 * R, FRAC * L0, m) if wall else (R, 2 * FRAC * L0, m / 2)  # Willett's R; the bridge; the mass that parts
         W = bridge_work(Rw, V, force)
         v_esc = math.sqrt(2 * W / mass)
-        what = "%s, %s" % ("against the floor" if wall else "two spheres", force)
-        out = os.path.join(tmp, "pull_%d_%s" % (wall, force))
-        run(1, pair_deck(tmp, "p%d%s" % (wall, force), 1.2 * v_esc, wall, force), out)
+        what = "%s, %s" % ({True: "against the floor", "mesh": "against a mesh floor", False: "two spheres"}[wall], force)
+        out = os.path.join(tmp, "pull_%s_%s" % (wall, force))
+        run(1, pair_deck(tmp, "p%s%s" % (wall, force), 1.2 * v_esc, wall, force), out)
         th = thermo(out)
         ke0, ke1 = th[0]["ke_translational"], th[-1]["ke_translational"]
         check(abs((ke0 - ke1) / W - 1) < 5e-3, "%s: the bridge took %.6g J of kinetic energy, its force's work to Lian's distance %.6g J (%.2g %%)" % (
@@ -132,11 +137,11 @@ def test_pull_apart(tmp):
         check(all(abs(x / L0 - 1) < 1e-15 for x in liq), "%s: each particle holds its liquid again after the rupture (%s)" % (what, list(liq)))
         if not wall and force == "willett_simple":
             two = out + "_np2"
-            run(2, pair_deck(tmp, "p%d%s" % (wall, force), 1.2 * v_esc, wall, force), two, "-domain_grid", "2,1,1")
+            run(2, pair_deck(tmp, "p%s%s" % (wall, force), 1.2 * v_esc, wall, force), two, "-domain_grid", "2,1,1")
             ok, why = same(os.path.join(out, "final.h5"), os.path.join(two, "final.h5"))
             check(ok and thermo(two)[-1]["liquid_total"] == th[-1]["liquid_total"], "%s: the two on different ranks give the same bits %s" % (what, why))
         held = out + "_held"
-        run(1, pair_deck(tmp, "h%d%s" % (wall, force), 0.95 * v_esc, wall, force), held)
+        run(1, pair_deck(tmp, "h%s%s" % (wall, force), 0.95 * v_esc, wall, force), held)
         check(thermo(held)[-1]["bridges"] == 1, "%s: at 0.95 of the escape speed the bridge holds" % what)
 
 

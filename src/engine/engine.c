@@ -336,7 +336,7 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   PetscCall(SphereSphereCreate(e->skin + e->model.liquid.reach, &e->inter[e->ninter++])); /* a bridge reaches beyond contact */
   PetscCall(SpherePlaneCreate(&e->planes, &e->inter[e->ninter++]));
   if (e->meshes.n) {
-    PetscCall(MeshesSetUp(&e->meshes, e->rmax + e->skin));
+    PetscCall(MeshesSetUp(&e->meshes, e->rmax + e->skin + e->model.liquid.reach));
     PetscCall(SphereMeshCreate(&e->meshes, &e->inter[e->ninter++]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -6,6 +6,7 @@
  * (geometry/mesh.h), decided from the particle's candidate triangles alone,
  * in index order, so on every rank alike; histories are keyed by (particle, mesh, surface). */
 #include "interact/sphere_mesh.h"
+#include "interact/bridge.h"
 
 
 static inline PetscReal Dot3(const PetscReal *a, const PetscReal *b)
@@ -67,6 +68,7 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
 
   PetscFunctionBeginUser;
   HistorySlotsRoll(&sm->hs, ctx->model->rolls);
+  HistorySlotsWet(&sm->hs, ctx->model->liquid.on);
   sm->ngroup = sm->ncand = sm->hs.n = 0;
   sm->ncon[sm->cur] = 0;
   for (PetscInt q = 0; q < sm->meshes->n; q++) {
@@ -77,7 +79,7 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscInt *items;
       PetscInt        n;
-      PetscReal       xm[3], reach = p->radius[i] + ctx->skin;
+      PetscReal       xm[3], reach = p->radius[i] + ctx->skin + ctx->model->liquid.reach; /* a bridge reaches beyond contact */
       WallPoseInverse(&ps, p->x + 3 * i, xm);
       MeshCellItems(m, xm, &items, &n);
       for (PetscInt k = 0; k < n; k++) {
@@ -182,17 +184,33 @@ static PetscBool MeshGroupApart(const Mesh *m, const MeshGroup *g, const Particl
   return PETSC_TRUE;
 }
 
+/* Contacts into surface order (a few: insertion). */
+static void MeshContactsSortBySurface(MeshContact *c, PetscInt n)
+{
+  for (PetscInt a = 1; a < n; a++) {
+    MeshContact x = c[a];
+    PetscInt    b = a;
+    for (; b > 0 && c[b - 1].surface > x.surface; b--) c[b] = c[b - 1];
+    c[b] = x;
+  }
+}
+
 static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, InteractionStep *st)
 {
   Particles      *p = ctx->p;
   const Mesh     *m = &sm->meshes->m[g->mesh];
   const WallPose *ps = sm->pose[g->mesh];
-  PetscInt        i = g->i, npick = 0, nnear = 0, e0 = sm->ncon[sm->cur];
+  PetscInt        i = g->i, npick = 0, nnear = 0, nheld = 0, e0 = sm->ncon[sm->cur];
   PetscReal       xm[3];
   MeshContact    *now;
 
   PetscFunctionBeginUser;
   if (!WallMotionPresent(&m->motion, st->t) || MeshGroupApart(m, g, p, st)) { /* removed, or out of reach: no contact, no bound */
+    for (PetscInt e = g->e0; sm->hs.wet && e < g->e0 + g->ne; e++) { /* removed: its bridges' liquid back on the particle */
+      ContactBridge *b = &sm->hs.b[sm->con[1 - sm->cur][e].slot];
+      p->dliquid[i] += b->V;
+      b->V = 0.0;
+    }
     g->e0 = e0, g->ne = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -215,6 +233,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     c->d = kin.d, c->U = cr.U;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, sm->hs.h[c->slot].v_imp), i, -1);
+    if (sm->hs.wet) (void)WallBridge(ctx, i, cp, &sm->hs.b[c->slot], &kin, st, cr.F);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
@@ -223,8 +242,11 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
    * the surface's nearest candidate; a contact that moved on to another
    * surface while still touching just ends */
   for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
-    MeshContact *old = &sm->con[1 - sm->cur][e];
+    MeshContact   *old = &sm->con[1 - sm->cur][e];
+    ContactBridge *b;
+    PetscBool      held = PETSC_FALSE;
     if (old->surface < 0) continue;
+    b = HistorySlotsBridge(&sm->hs, old->slot);
     for (PetscInt q = 0; q < nnear; q++) {
       const MeshFeature *f = &sm->feat[sm->near[q]];
       ContactKinematics  kin;
@@ -232,12 +254,26 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (m->surface[sm->cand[g->c0 + sm->near[q]]] != old->surface) continue;
       if (f->dist < p->radius[i]) break;
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
-      ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), &kin, st->dt, &cr);
+      if (sm->hs.h[old->slot].touched) ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), &kin, st->dt, &cr);
+      else PetscCall(PetscMemzero(&cr, sizeof(cr)));
+      if (b && b->V > 0.0) held = WallBridge(ctx, i, &g->cp, b, &kin, st, cr.F);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
+      if (held) { /* apart, held by its bridge: carried on as a contact without touch */
+        PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick + nheld + 1));
+        now = sm->con[sm->cur];
+        now[e0 + npick + nheld].surface = old->surface, now[e0 + npick + nheld].slot = old->slot;
+        now[e0 + npick + nheld].d = kin.d, now[e0 + npick + nheld].U = 0.0;
+        nheld++;
+      }
       break;
     }
+    if (b && b->V > 0.0 && !held) { /* its surface out of reach: ruptured, the liquid back on the particle */
+      p->dliquid[i] += b->V;
+      b->V = 0.0;
+    }
   }
+  if (nheld) MeshContactsSortBySurface(now + e0, npick + nheld); /* in surface order, as an attach lays them out */
   /* an approach: the bound of the impact to come within the next step, from
    * each surface's nearest point (a flat surface's is its plane's) */
   if (st->need)
@@ -253,8 +289,8 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
         InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1);
       }
     }
-  g->e0 = e0, g->ne = npick;
-  sm->ncon[sm->cur] = e0 + npick;
+  g->e0 = e0, g->ne = npick + nheld;
+  sm->ncon[sm->cur] = e0 + npick + nheld;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -330,6 +366,10 @@ static void MeshStats(Interaction it, const InteractionContext *ctx, Interaction
     const MeshGroup *g = &sm->group[k];
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
       PetscReal ratio = con[e].d / ctx->p->radius[g->i];
+      if (sm->hs.wet && sm->hs.b[con[e].slot].V > 0.0) {
+        ExactSumAdd(&s->liquid, sm->hs.b[con[e].slot].V);
+        s->bridges += 1.0;
+      }
       if (!(con[e].d > 0.0)) continue;
       s->elastic += con[e].U;
       s->contacts += 1.0;

@@ -5,7 +5,7 @@
  * meets its walls in wall order, after its particle pairs (the engine runs
  * this interaction after the sphere-sphere one). */
 #include "interact/sphere_plane.h"
-#include "contact/liquid.h"
+#include "interact/bridge.h"
 
 static PetscErrorCode PlaneReserve(SpherePlane *sp, PetscInt need)
 {
@@ -97,34 +97,6 @@ static void PlaneWallAdd(InteractionStep *st, PetscInt w, const Particles *p, Pe
   InteractionWallAdd(st, w, c, F);
 }
 
-/* Particle i's bridge b with a wall in a step, as SphereBridge (sphere_sphere.c):
- * a wall holds no liquid, so it takes from the particle alone and gives all
- * of it back; returns whether the pair keeps a bridge. */
-static PetscBool PlaneBridge(const InteractionContext *ctx, PetscInt i, const ContactPair *cp, ContactBridge *b, const ContactKinematics *kin,
-                             InteractionStep *st, PetscReal F[3])
-{
-  const Liquid *lq = &ctx->model->liquid;
-  Particles    *p  = ctx->p;
-  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], 0.0), Fb, ddot;
-
-  if (b->V == 0.0) {
-    PetscReal gi, gw;
-    if (!(kin->d > 0.0)) return PETSC_FALSE;
-    b->V = LiquidBridgeForm(lq, p->liquid[i], -1.0, &gi, &gw);
-    if (b->V == 0.0) return PETSC_FALSE;
-    p->dliquid[i] -= gi;
-  } else if (S > LiquidRupture(lq, b->V)) {
-    p->dliquid[i] += b->V;
-    b->V = 0.0;
-    return PETSC_FALSE;
-  }
-  ddot = -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]);
-  Fb   = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, ddot);
-  for (int a = 0; a < 3; a++) F[a] += Fb * kin->n[a];
-  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, -1);
-  return PETSC_TRUE;
-}
-
 /* Pair k: a contact, a separation's correction, or an approach bound; its
  * force and torque straight into particle i, which meets its walls in wall
  * order after its particle pairs. */
@@ -152,7 +124,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
-    if (sp->hs.wet) (void)PlaneBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F);
+    if (sp->hs.wet) (void)WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
@@ -160,7 +132,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
     ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 0;
-    if (!(sp->hs.wet && PlaneBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1; /* a zero history */
+    if (!(sp->hs.wet && WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1; /* a zero history */
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else {
@@ -168,7 +140,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (sp->hs.wet && sp->slot[k] >= 0) { /* apart, held by a bridge */
       PetscReal F[3] = {0.0, 0.0, 0.0};
       cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
-      if (!PlaneBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, F)) sp->slot[k] = -1;
+      if (!WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, F)) sp->slot[k] = -1;
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += F[a];
       if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);
     }
