@@ -2,7 +2,8 @@
 """The same deck gives bitwise identical final states on 1, 2, 3 and 4 ranks, with
 uneven process grids, periodic and walled axes, cuts moved by the load balance,
 moving meshes, a stream with an outflow, liquid bridges (compared by id with `hdem diff`;
-walls.csv and flow.csv compared byte for byte), and the particle count never
+walls.csv, flow.csv and thermo.csv less its wall-clock column compared byte for
+byte), and the particle count never
 changes but by the streams and outflows."""
 import argparse
 import json
@@ -70,6 +71,13 @@ def run(args, np_, grid, out, extra):
     return json.load(open(os.path.join(out, "summary.json")))
 
 
+def thermo_rows(d):
+    """thermo.csv's rows less the wall-clock column: every energy is an exact sum, the same on any rank count."""
+    lines = open(os.path.join(d, "thermo.csv")).read().splitlines()
+    w = lines[0].split(",").index("wall_seconds")
+    return [[c for k, c in enumerate(r.split(",")) if k != w] for r in lines]
+
+
 def mesh_differences(a, b):
     """The meshes of two final states (each rank writes its share): the same points and triangles."""
     import h5py
@@ -121,6 +129,8 @@ def main():
                 if summ["particles"] != ref[1]["particles"] or summ["steps"] != ref[1]["steps"]:
                     problems.append("particles/steps differ")
                 problems += mesh_differences(os.path.join(ref[0], "final.h5"), os.path.join(out, "final.h5"))
+                if thermo_rows(ref[0]) != thermo_rows(out):
+                    problems.append("thermo.csv (less wall_seconds) differs from %s" % os.path.basename(ref[0]))
                 for csvname in ("walls.csv", "flow.csv"):
                     wa, wb = os.path.join(ref[0], csvname), os.path.join(out, csvname)
                     if os.path.exists(wa) != os.path.exists(wb) or (os.path.exists(wa) and open(wa, "rb").read() != open(wb, "rb").read()):

@@ -2,7 +2,7 @@
 """Liquid bridges against closed forms and across rank counts.
 
 - Pull-apart: two touching wet spheres (no gravity, no damping) part at a given
-  speed.  The bridge they form takes liquid_bridge_fraction of each one's liquid;
+  speed (Willett's S+ is half the gap times sqrt(R / V)).  The bridge they form takes liquid_bridge_fraction of each one's liquid;
   the kinetic energy it takes before it ruptures is the integral of the
   capillary force up to Lian's rupture distance, (1 + theta/2) V^(1/3):
   willett_simple in closed form (an arctangent), willett (the full fit)
@@ -98,16 +98,16 @@ def willett_full(Rw, V, S, theta=0.0):
     f3 = (1.268 - 0.01396 * t - 0.23566 * t * t) + (0.198 + 0.092 * t - 0.06418 * t * t) * lv \
         + (0.02232 + 0.02238 * t - 0.009853 * t * t) * lv ** 2 + (0.0008585 + 0.001318 * t - 0.00053 * t * t) * lv ** 3
     f4 = (-0.010703 + 0.073776 * t - 0.34742 * t * t) + (0.03345 + 0.04543 * t - 0.09056 * t * t) * lv + (0.0018574 + 0.004456 * t - 0.006257 * t * t) * lv ** 2
-    x = math.log(max(S / math.sqrt(V / Rw), 1e-8))
+    x = math.log(max(0.5 * S * math.sqrt(Rw / V), 1e-8))  # their S+: half the gap
     return 2 * math.pi * Rw * GAMMA * math.exp(f1 - f2 * math.exp(f3 * x + f4 * x * x))
 
 
 def bridge_work(Rw, V, force):
     """The capillary force's work from touching to Lian's rupture distance (theta = 0)."""
     q, sc = math.sqrt(V / Rw), V ** (1.0 / 3.0)
-    if force == "willett_simple":
-        D = math.sqrt(40.0 - 2.1 ** 2)
-        return 2 * math.pi * Rw * GAMMA * q * (2 / D) * (math.atan((20 * sc / q + 2.1) / D) - math.atan(2.1 / D))
+    if force == "willett_simple":  # F = F0 / (1 + 2.1 x + 10 x^2), x = s / (2 q): ds = 2 q dx
+        D, X = math.sqrt(40.0 - 2.1 ** 2), sc / (2 * q)
+        return 2 * math.pi * Rw * GAMMA * 2 * q * (2 / D) * (math.atan((20 * X + 2.1) / D) - math.atan(2.1 / D))
     n = 20000  # Simpson's rule
     h = sc / n
     s = willett_full(Rw, V, 0.0) + willett_full(Rw, V, sc)

@@ -61,7 +61,7 @@ static void RunCase(const char *opts)
   ContactBatchConst bc[2];
   ContactBatch     *bt;
   ContactHistory    h[NPAIR], href[NPAIR];
-  PetscReal v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[9 * NPAIR], rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R,
+  PetscReal v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[CONTACT_RESULTS * NPAIR], rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R,
                                                                                                       dt = 1e-6;
   unsigned seed                                                                                          = 12345;
   PetscInt nslip = 0, nstick = 0;
@@ -123,9 +123,14 @@ static void RunCase(const char *opts)
       if (sqrt(ft) > (1.0 - 1e-9) * model.tangential.mu * cr.Fn) nslip++;
       else nstick++;
     }
-    ck_assert_msg(!memcmp(res + 9 * b, cr.F, sizeof(cr.F)) && !memcmp(res + 9 * b + 3, cr.Ti, sizeof(cr.Ti)) && !memcmp(res + 9 * b + 6, cr.Tj, sizeof(cr.Tj)),
-                  "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b, res[9 * b], res[9 * b + 1], res[9 * b + 2], cr.F[0], cr.F[1],
-                  cr.F[2], opts);
+    ck_assert_msg(!memcmp(res + CONTACT_RESULTS * b, cr.F, sizeof(cr.F)) && !memcmp(res + CONTACT_RESULTS * b + 3, cr.Ti, sizeof(cr.Ti)) &&
+                    !memcmp(res + CONTACT_RESULTS * b + 6, cr.Tj, sizeof(cr.Tj)),
+                  "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b, res[CONTACT_RESULTS * b], res[CONTACT_RESULTS * b + 1],
+                  res[CONTACT_RESULTS * b + 2], cr.F[0], cr.F[1], cr.F[2], opts);
+    /* the ledger's powers, the same bits; no first touch in the lanes: no work of one */
+    ck_assert_msg(!memcmp(res + CONTACT_RESULTS * b + 9, cr.P, 2 * sizeof(cr.P[0])) && res[CONTACT_RESULTS * b + 11] == 0.0,
+                  "pair %d: lanes powers (%.17g %.17g) scalar (%.17g %.17g) (%s)", (int)b, res[CONTACT_RESULTS * b + 9], res[CONTACT_RESULTS * b + 10], cr.P[0],
+                  cr.P[1], opts);
     ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])), "pair %d: histories differ (%s)", (int)b, opts);
     ck_assert_msg(!memcmp(&bt->ddot[b], &cr.ddot, sizeof(cr.ddot)) && !memcmp(&bt->U[b], &cr.U, sizeof(cr.U)),
                   "pair %d: the step bound's inputs differ: ddot %.17g vs %.17g, U %.17g vs %.17g (%s)", (int)b, bt->ddot[b], cr.ddot, bt->U[b], cr.U, opts);

@@ -38,6 +38,20 @@ PetscErrorCode ParticlesAddField(Particles *p, const char *name, FieldType type,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Carried by migration and checkpoints: the trapezoid of the next force
+ * pass needs the last one's powers. */
+PetscErrorCode ParticlesAddLedger(Particles *p, PetscBool rolling, PetscBool liquid, PetscBool walls)
+{
+  const PetscBool on[LEDGER_TERMS] = {PETSC_TRUE, PETSC_TRUE, rolling, liquid, walls};
+
+  PetscFunctionBeginUser;
+  p->nledger = 0;
+  for (PetscInt t = 0; t < LEDGER_TERMS; t++) p->ledger_slot[t] = on[t] ? (PetscInt)p->nledger++ : -1;
+  PetscCall(FieldStoreAdd(&p->st, "ledger_power", FIELD_REAL, p->nledger, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->lpow));
+  PetscCall(FieldStoreAdd(&p->st, "ledger_work", FIELD_REAL, p->nledger + 1, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->lwork));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Forwarded every step: a bridge takes its share of the liquid a ghost held at the step's start. */
 PetscErrorCode ParticlesAddLiquid(Particles *p)
 {

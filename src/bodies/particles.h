@@ -17,6 +17,19 @@
 #define PARTICLE_FROZEN     1                /* does not move (a chute's base) */
 #define PARTICLE_SELF_IMAGE FIELD_SELF_IMAGE /* a ghost whose owner is this rank (a periodic image) */
 
+/* The energy ledger's per-particle terms: what the contacts a particle
+ * leads (it is their lower id, or their wall's particle) take of the
+ * energy, by channel.  Each active term has a slot; normal and tangential
+ * always, the others where the run has them. */
+typedef enum {
+  LEDGER_NORMAL,     /* normal force beyond its elastic part: damping, clipping */
+  LEDGER_TANGENTIAL, /* tangential force on the sliding contact points */
+  LEDGER_ROLLING,    /* rolling torque */
+  LEDGER_LIQUID,     /* liquid bridges' force */
+  LEDGER_WALLS,      /* the work moving walls do (on the particle, a gain) */
+  LEDGER_TERMS
+} LedgerTerm;
+
 typedef struct {
   PetscInt     n, nghost; /* owned, ghosts after them */
   FieldStore   st;        /* the table of the fields below (and any added) */
@@ -31,12 +44,27 @@ typedef struct {
   PetscReal   *x0;        /* position at the last neighbour build (skin check): owned only */
   PetscReal   *liquid;    /* wet runs only (ParticlesAddLiquid), else NULL: the liquid each particle holds [m^3] */
   PetscReal   *dliquid;   /* what the step's bridges give (+) and take (-), applied after the force pass: owned only */
+  /* the ledger (ParticlesAddLedger): per particle nledger powers [W] at the
+   * last force pass, and nledger + 1 time integrals [J], gravity's work last */
+  PetscInt     nledger;
+  PetscInt     ledger_slot[LEDGER_TERMS]; /* -1: off */
+  PetscReal   *lpow, *lwork;
 } Particles;
+
+/* Power P of a contact particle t leads into its ledger term (an owned row). */
+static inline void ParticlesLedgerAdd(Particles *p, PetscInt t, LedgerTerm term, PetscReal P)
+{
+  PetscInt s = p->ledger_slot[term];
+  if (s >= 0) p->lpow[p->nledger * t + s] += P;
+}
 
 PETSC_EXTERN PetscErrorCode ParticlesCreate(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesDestroy(Particles *);
 /* Another field (a test's scratch field, a later model's state): one line. */
 PETSC_EXTERN PetscErrorCode ParticlesAddField(Particles *, const char *name, FieldType, PetscInt ncomp, unsigned flags, void **data);
+/* The ledger's fields, with the terms beyond normal and tangential that the
+ * run has (before any particle is made). */
+PETSC_EXTERN PetscErrorCode ParticlesAddLedger(Particles *, PetscBool rolling, PetscBool liquid, PetscBool walls);
 /* A wet run: the liquid fields (before any particle is made). */
 PETSC_EXTERN PetscErrorCode ParticlesAddLiquid(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap); /* for cap owned particles (no ghosts yet) */

@@ -116,6 +116,32 @@ static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, con
   }
 }
 
+PetscReal ContactTangentialEnergy(const ContactModel *model, const ContactPair *pair, const ContactHistory *h, PetscReal d)
+{
+  PetscReal kt = ContactTangentialStiffness(model, pair, d), x2 = Dot3(h->xi, h->xi);
+  if (!(kt > 0.0)) return 0.0;
+  return model->tangential.model == TANGENTIAL_INCREMENTAL ? 0.5 * x2 / kt : 0.5 * kt * x2;
+}
+
+PetscReal ContactRollingEnergy(const ContactModel *model, const ContactPair *pair, const ContactRolling *rl, PetscReal d)
+{
+  PetscReal U, F, kn, kr;
+  if (!rl || pair->co->rolling.mu <= 0.0 || pair->co->rolling.type != ROLLING_EPSD || !(d > 0.0)) return 0.0;
+  NormalLawEval(&model->law, pair->s, d, &U, &F, &kn);
+  kr = ContactRollingStiffness(pair, kn);
+  return kr > 0.0 ? 0.5 * Dot3(rl->mr, rl->mr) / kr : 0.0;
+}
+
+/* The damping's work over a first touch's part of the step, v int_0^d C
+ * (the overlap growing at the impact speed v; IC = int_0^d C), where the
+ * step's trapezoid of the power P books dt P / 2: their difference.  The
+ * power grows from zero at the touch like C, as d^(1/4) under Hertz, which
+ * the trapezoid misses at first order. */
+PetscReal ContactFirstWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal dt)
+{
+  return v * IC - 0.5 * dt * P;
+}
+
 /* Any law through the kernel: its elastic force and damping coefficient
  * from the law's and the damping's own functions. */
 void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl, const ContactKinematics *k, PetscReal dt,
@@ -135,13 +161,18 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
   C = DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
   /* impulse since first touch: int F dt = (U(d) + v int_0^d C) / v */
   if (first) J = r->U / h->v_imp + DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
+  r->W = 0.0;
   if (km.friction && km.mindlin) sd = sqrt(k->d), qd = sqrt(sd);
   ContactScalarContact(&km, pair->co->tangential.mu, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi,
-                       &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj);
+                       &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj, r->P);
+  r->P[2] = 0.0;
+  if (first) r->W = ContactFirstWork(h->v_imp, J - r->U / h->v_imp, r->P[0], dt);
   if (rl && pair->co->rolling.mu > 0.0) {
-    PetscReal M[3];
+    PetscReal M[3], wrp[3];
     ContactRollingTorque(pair, rl, k, dt, Fn, dF, M);
     for (int a = 0; a < 3; a++) r->Ti[a] += M[a], r->Tj[a] -= M[a];
+    RollingRate(k->wip, k->wjp, k->n, wrp);
+    r->P[2] = -Dot3(M, wrp);
   }
   h->d_last  = k->d;
   h->Fn_last = Fn;
@@ -161,10 +192,13 @@ void ContactSeparate(const ContactModel *model, const ContactPair *pair, Contact
 
   PetscCallVoid(PetscMemzero(r, sizeof(*r)));
   if (h->touched && model->damping.separation == SEPARATION_OVERLAP && h->d_last > 0.0 && v > 0.0) {
-    PetscReal U, F, dF, J;
+    PetscReal U, F, dF, J, IC = DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last);
     NormalLawEval(&model->law, pair->s, h->d_last, &U, &F, &dF);
-    J    = U / v - DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last);
+    J    = U / v - IC;
     corr = (J - 0.5 * h->Fn_last * h->dt_last) / dt;
+    /* the damping's work up to the separation, v int_0^d C, where the
+     * trapezoid booked dt C(d) v^2 / 2 of the last power */
+    r->W = v * IC - 0.5 * dt * DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last) * v * v;
   }
   r->Fn = corr;
   for (int a = 0; a < 3; a++) r->F[a] = corr * k->n[a];

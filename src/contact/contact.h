@@ -184,6 +184,8 @@ typedef struct {
   PetscReal Fn_raw; /* elastic + damping, unclipped */
   PetscReal U;      /* elastic energy [J] */
   PetscReal ddot;   /* overlap rate [m/s] */
+  PetscReal P[3];   /* the ledger's powers [W]: normal beyond elastic, tangential, rolling (kernel.h) */
+  PetscReal W;      /* the ledger's normal work where the step's trapezoid of P misses it: a first touch's, a separation's [J] */
 } ContactResult;
 
 PETSC_EXTERN PetscErrorCode ContactModelDestroy(ContactModel *);
@@ -209,6 +211,7 @@ typedef struct {
   PetscReal n[3], d;               /* normal j -> i, overlap [m] */
   PetscReal v[3], wi[3], wj[3];    /* half-step relative and angular velocities */
   PetscReal vp[3], wip[3], wjp[3]; /* the same predicted at the end of the step */
+  PetscReal vw[3];                 /* a wall's velocity at the contact point, predicted (the ledger's work of walls) */
 } ContactKinematics;
 
 /* The unit normal r / |r| (one division), shared by every path that forms it. */
@@ -234,6 +237,12 @@ static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
                            m->tangential.model == TANGENTIAL_INCREMENTAL ? PETSC_TRUE : PETSC_FALSE};
   return km;
 }
+
+/* The ledger's correction of a first touch's damping work (contact.c). */
+PETSC_EXTERN PetscReal ContactFirstWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal dt);
+/* The elastic energy a contact's tangential and rolling springs hold at overlap d [J]. */
+PETSC_EXTERN PetscReal ContactTangentialEnergy(const ContactModel *, const ContactPair *, const ContactHistory *, PetscReal d);
+PETSC_EXTERN PetscReal ContactRollingEnergy(const ContactModel *, const ContactPair *, const ContactRolling *, PetscReal d);
 
 /* rl: the contact's rolling spring, NULL in a run without rolling resistance. */
 PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl, const ContactKinematics *, PetscReal dt,

@@ -111,7 +111,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   PetscInt        il[CONTACT_LANES], jl[CONTACT_LANES];
   V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
   V               r[3], rr, len, d, ri, rj, cs, czs, ccF, ckc, cgc, cmu;
-  V               inv, ddot, sd, qd, dp, Fel, C, Fn, Fn_raw, Fn_applied;
+  V               inv, ddot, sd, qd, dp, Fel, C, Fn, Fn_raw, Fn_applied, P[2];
   V               h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
   M               touch;
 
@@ -152,7 +152,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
   LanesHertzHarmonic(Splat(md->k), cs, czs, ccF, d, &sd, &qd, &dp, &Fel, &C);
   LanesContact(&md->km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE, Splat(0.0), xi, &ddot, &Fn, &Fn_raw,
-               &Fn_applied, F, Ti, Tj);
+               &Fn_applied, F, Ti, Tj, P);
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
     V U = LanesHertzEnergy(Splat(md->k), Splat(md->kp1), cs, dp, d);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
@@ -170,14 +170,14 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
     Transpose(c0, fr); /* each lane's nine results as F, Ti | Ti, Tj | Tj[2] */
     Transpose(c1, gr);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
-      PetscReal *o      = res + 9 * bt->out[b0 + l];
+      PetscReal *o      = res + CONTACT_RESULTS * bt->out[b0 + l];
       bt->apart[b0 + l] = !touch[l];
       if (!touch[l]) continue;
       if (md->km.friction) Store(hl[l]->xi, h0[l]);
       Store(&hl[l]->d_last, rows[l]);
       Store(o, fr[l]);
       Store(o + 4, gr[l]);
-      o[8] = Tj[2][l];
+      o[8] = Tj[2][l], o[9] = P[0][l], o[10] = P[1][l], o[11] = 0.0;
     }
   }
 }

@@ -17,6 +17,7 @@
 
 #define CONTACT_LANES 4
 #define CONTACT_BATCH 128 /* contacts gathered before an evaluation: a multiple of CONTACT_LANES */
+#define CONTACT_RESULTS 12 /* a contact's results: force on i, torques on i and j, the ledger's normal and tangential powers and normal work */
 
 /* What the fused model needs beyond the pair (see EngineFusable). */
 typedef struct {
@@ -55,7 +56,8 @@ typedef struct {
 
 /* Evaluates the batch's contacts (bt->n, kept): updates the histories of
  * those still touching and writes, for contact b, force on i, torque on i,
- * torque on j as nine reals at res + 9 out[b]; sets apart[b] for the others.
+ * torque on j, the two powers (kernel.h) and a zero work as CONTACT_RESULTS reals at
+ * res + CONTACT_RESULTS out[b]; sets apart[b] for the others.
  * v, vp, w, wp: 3 per particle and one more real after the last (read as
  * rows of four, never used). */
 PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w,

@@ -217,7 +217,7 @@ static PetscErrorCode LiquidSetFromOptions(MPI_Comm comm, ContactModel *model)
                         &lq->vmax, &vset));
   PetscCall(OptionsReal("-contact_liquid_lubrication_cutoff", "least separation of the lubrication force, over R*", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &lq->cutoff,
                         NULL));
-  PetscCall(OptionsEnum("-contact_liquid_force", "willett (the full fit, Willett et al. 2000 eq. 15) or willett_simple (the closed form, eq. 16)",
+  PetscCall(OptionsEnum("-contact_liquid_force", "willett (the full fit of Willett et al. 2000) or willett_simple (their closed form)",
                         LiquidForceTypes, (PetscEnum *)&lq->force, NULL));
   PetscCall(OptionsDefaultText("-contact_liquid_bridge_max", "2 liquid_bridge_fraction times the largest material liquid"));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);

@@ -146,16 +146,21 @@ K_INLINE K_V K_FN(HertzEnergy)(K_V k, K_V kp1, K_V s, K_V dp, K_V d)
  * tangential spring on the unweighted Fn; then the force on i, the torques
  * on i and j.  Returns in Fn the normal force as the history keeps it
  * (clipped, unweighted), in Fn_raw the unclipped one and in Fn_applied the
- * one in F (weighted). */
+ * one in F (weighted); for the energy ledger, the power the normal force
+ * takes beyond the elastic one's, (Fn - Fel) ddot, and the tangential
+ * force's, -Ft . vt (vt the contact points' predicted sliding velocity),
+ * both unweighted, in P[0] and P[1]. */
 K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V mu, K_V ri, K_V rj, K_V kc, K_V gc, const K_V n[3], const K_V v[3], const K_V vp[3], const K_V wi[3],
                             const K_V wj[3], const K_V wip[3], const K_V wjp[3], K_V dt, K_V Fel, K_V C, K_V sd, K_V qd, PetscBool first, K_V J, K_V xi[3],
-                            K_V *ddot, K_V *Fn, K_V *Fn_raw, K_V *Fn_applied, K_V F[3], K_V Ti[3], K_V Tj[3])
+                            K_V *ddot, K_V *Fn, K_V *Fn_raw, K_V *Fn_applied, K_V F[3], K_V Ti[3], K_V Tj[3], K_V P[2])
 {
   K_V Ft[3] = {K_SPLAT(0.0), K_SPLAT(0.0), K_SPLAT(0.0)}, w[3], fn;
 
   *ddot   = -(vp[0] * n[0] + vp[1] * n[1] + vp[2] * n[2]);
   *Fn_raw = Fel + C * *ddot;
   fn      = md->clip ? K_FN(Max0)(*Fn_raw) : *Fn_raw;
+  P[0]    = (fn - Fel) * *ddot;
+  P[1]    = K_SPLAT(0.0);
   if (md->friction) {
     K_V kt = kc, gt = gc, vt[3], vtp[3];
     if (md->mindlin) kt = kt * sd, gt = gt * qd;
@@ -163,6 +168,7 @@ K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V mu, K_V ri, K_V rj
     K_FN(Slip)(ri, rj, n, vp, wip, wjp, vtp);
     if (md->incremental) K_FN(SpringForce)(xi, n, vt, vtp, dt, kt, gt, mu, fn, Ft);
     else K_FN(Spring)(xi, n, vt, vtp, dt, kt, gt, mu, fn, Ft);
+    P[1] = -(Ft[0] * vtp[0] + Ft[1] * vtp[1] + Ft[2] * vtp[2]);
   }
   *Fn = fn;
 #if K_FIRST_TOUCH

@@ -5,10 +5,11 @@
  * start), at most liquid_bridge_max in all.  While it stands it pulls the
  * two together with Willett's capillary force (Willett, Adams, Johnson &
  * Seville, Langmuir 16 (2000) 9396): with R = 2 R1 R2 / (R1 + R2) (2 R1
- * against a wall), V* = V / R^3 and S+ = S / sqrt(V / R),
+ * against a wall), V* = V / R^3 and S+ = (S / 2) sqrt(R / V) (their S is
+ * half the gap S),
  *   willett:        ln F* = f1 - f2 exp(f3 ln S+ + f4 ln^2 S+), F = 2 pi R gamma F*,
- *                   f1 .. f4 their polynomials in theta and ln V* (eq. 15);
- *   willett_simple: F = 2 pi R gamma cos(theta) / (1 + 2.1 S+ + 10 S+^2) (eq. 16),
+ *                   f1 .. f4 their polynomials in theta and ln V*;
+ *   willett_simple: F = 2 pi R gamma cos(theta) / (1 + 2.1 S+ + 10 S+^2),
  * at S = 0 while the pair touches; with a viscosity, the normal lubrication
  * force 6 pi eta R*^2 (dS/dt) / max(S, cutoff R*) resists the approach and
  * the parting.  It ruptures beyond Lian, Thornton & Adams' distance
@@ -42,6 +43,11 @@ PETSC_EXTERN PetscReal LiquidCapillaryForce(const Liquid *, PetscReal R, PetscRe
  * normal mass m. */
 PETSC_EXTERN PetscReal LiquidBridgeForce(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal S, PetscReal ddot);
 PETSC_EXTERN PetscReal LiquidBridgeBound(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal ddot, const StepControl *);
+
+/* The energy a bridge of volume V holds at separation S: the capillary
+ * force's work from touching, int_0^S F (0 while touching) [J]; its
+ * rupture dissipates it. */
+PETSC_EXTERN PetscReal LiquidBridgeEnergy(const Liquid *, PetscReal R, PetscReal V, PetscReal S);
 
 /* A new bridge between particles holding Li and Lj (Lj < 0: a wall): the
  * liquid taken from each into *gi, *gj; returns the bridge's volume (0:

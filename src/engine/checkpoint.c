@@ -188,7 +188,7 @@ static PetscErrorCode CkptLoadParticles(Engine *e, const CkptSets *ss)
   PetscMPIInt *dest;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc2((size_t)n * w + 1, &rec, n + 1, &dest));
+  PetscCall(PetscCalloc2((size_t)n * w + 1, &rec, n + 1, &dest)); /* a field an older file lacks stays zero */
   for (PetscInt k = ss->particles; k < ss->history; k++) CkptColumn(&ss->s[k], w, FieldStorePackOffset(st, FIELD_CHECKPOINT, ss->s[k].field), rec);
   for (PetscInt i = 0; i < n; i++) PetscCall(CkptDest(&e->grid, rec + (size_t)i * w + xb, &dest[i]));
   PetscCall(CollectiveRoute(e->grid.comm, n, w, rec, dest, &nin, &in));

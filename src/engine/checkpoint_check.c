@@ -128,6 +128,7 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
     const Field *fd = &st->field[k];
     char         name[64];
     if (!(fd->flags & FIELD_CHECKPOINT)) continue;
+    if (version < 4 && !strncmp(fd->name, "ledger_", 7)) continue; /* before the energy ledger: zero */
     PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", fd->name));
     PetscCall(CkptSetAdd(ss, name, fd->type, fd->ncomp, k, PETSC_FALSE));
   }

@@ -6,6 +6,9 @@
  *   /flow/mass    int64 [M][EXACTSUM_DIGITS + 1]  the exact mass sums, canonical
  *                              digits and the special flags: per stream inserted,
  *                              then per outflow and class removed
+ *   /flow/energy  int64 [FLOW_ENERGY_TERMS][EXACTSUM_DIGITS + 1]  the energy
+ *                              ledger's sums of the particles that came and
+ *                              went, alike (absent before the ledger: zero)
  * Totals over the ranks, written by rank 0, read whole by every rank; rank 0
  * carries them on (FlowStateLocal). */
 #include "engine/checkpoint.h"
@@ -15,6 +18,7 @@
 #define CKPT_FLOW_COUNTS (1 + 4 * STREAMS_MAX + OUTFLOWS_MAX * FLOW_CLASSES_MAX)
 #define CKPT_FLOW_SUMS   (STREAMS_MAX + OUTFLOWS_MAX * FLOW_CLASSES_MAX)
 #define CKPT_FLOW_WIDTH  (EXACTSUM_DIGITS + 1)
+_Static_assert(FLOW_ENERGY_TERMS <= CKPT_FLOW_SUMS, "the energy sums fit the mass sums' buffer");
 
 static ExactSum *CkptFlowSum(FlowState *s, PetscInt k)
 {
@@ -33,6 +37,32 @@ static PetscInt64 *CkptFlowCount(FlowState *s, PetscInt k)
   return &s->removed[k / FLOW_CLASSES_MAX][k % FLOW_CLASSES_MAX];
 }
 
+/* An exact sum as its canonical digits and its special flags. */
+static void CkptSumDigits(ExactSum *s, PetscInt64 *row)
+{
+  ExactSumNormalize(s);
+  for (PetscInt d = 0; d < EXACTSUM_DIGITS; d++) row[d] = s->d[d];
+  row[EXACTSUM_DIGITS] = s->special;
+}
+
+/* Row k of dataset name back into an exact sum, its digits checked canonical. */
+static PetscErrorCode CkptSumFromDigits(H5File f, const char *name, PetscInt k, const PetscInt64 *row, ExactSum *x)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < EXACTSUM_DIGITS; d++) {
+    PetscInt64 v = row[d];
+    /* canonical digits: an exact sum has exactly one such form */
+    PetscCheck(d == EXACTSUM_DIGITS - 1 || (v >= 0 && v < ((PetscInt64)1 << 32)), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "checkpoint %s: /%s row %" PetscInt_FMT " digit %" PetscInt_FMT " is %" PetscInt64_FMT ": not an exact sum", H5FilePath(f), name, k, d, v);
+    x->d[d] = v;
+  }
+  x->adds    = 0;
+  x->special = (int32_t)row[EXACTSUM_DIGITS];
+  PetscCheck(x->special >= 0 && x->special <= (EXACTSUM_NAN | EXACTSUM_POS_INF | EXACTSUM_NEG_INF), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "checkpoint %s: /%s row %" PetscInt_FMT " has flags %d", H5FilePath(f), name, k, (int)x->special);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointWriteFlow(H5File f, Engine *e, PetscInt64 *removed)
 {
   FlowState   tot;
@@ -47,15 +77,12 @@ PetscErrorCode CheckpointWriteFlow(H5File f, Engine *e, PetscInt64 *removed)
   *removed = FlowRemovedAll(&e->flow, &tot);
   PetscCall(PetscMalloc2(CKPT_FLOW_COUNTS, &cnt, CKPT_FLOW_SUMS * CKPT_FLOW_WIDTH, &sums));
   for (PetscInt k = 0; k < CKPT_FLOW_COUNTS; k++) cnt[k] = *CkptFlowCount(&tot, k);
-  for (PetscInt k = 0; k < CKPT_FLOW_SUMS; k++) {
-    ExactSum *s = CkptFlowSum(&tot, k);
-    ExactSumNormalize(s);
-    for (PetscInt d = 0; d < EXACTSUM_DIGITS; d++) sums[k * CKPT_FLOW_WIDTH + d] = s->d[d];
-    sums[k * CKPT_FLOW_WIDTH + EXACTSUM_DIGITS] = s->special;
-  }
+  for (PetscInt k = 0; k < CKPT_FLOW_SUMS; k++) CkptSumDigits(CkptFlowSum(&tot, k), sums + k * CKPT_FLOW_WIDTH);
   PetscCall(H5FileWriteRows(f, "flow/counts", H5FILE_INT64, 1, rank ? 0 : CKPT_FLOW_COUNTS, cnt));
   PetscCall(H5FileWriteRows(f, "flow/times", H5FILE_REAL, 1, rank ? 0 : STREAMS_MAX, tot.t_insert));
   PetscCall(H5FileWriteRows(f, "flow/mass", H5FILE_INT64, CKPT_FLOW_WIDTH, rank ? 0 : CKPT_FLOW_SUMS, sums));
+  for (PetscInt k = 0; k < FLOW_ENERGY_TERMS; k++) CkptSumDigits(&tot.energy[k], sums + k * CKPT_FLOW_WIDTH);
+  PetscCall(H5FileWriteRows(f, "flow/energy", H5FILE_INT64, CKPT_FLOW_WIDTH, rank ? 0 : FLOW_ENERGY_TERMS, sums));
   PetscCall(PetscFree2(cnt, sums));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -96,19 +123,15 @@ PetscErrorCode CheckpointReadFlow(H5File f, Engine *e)
   for (PetscInt k = 0; k < STREAMS_MAX; k++)
     PetscCheck(PetscIsNormalReal(s->t_insert[k]) || s->t_insert[k] == 0.0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                "checkpoint %s: /flow/times row %" PetscInt_FMT " is %g: it must be finite", H5FilePath(f), k, (double)s->t_insert[k]);
-  for (PetscInt k = 0; k < CKPT_FLOW_SUMS; k++) {
-    ExactSum *x = CkptFlowSum(s, k);
-    for (PetscInt d = 0; d < EXACTSUM_DIGITS; d++) {
-      PetscInt64 v = sums[k * CKPT_FLOW_WIDTH + d];
-      /* canonical digits: an exact sum has exactly one such form */
-      PetscCheck(d == EXACTSUM_DIGITS - 1 || (v >= 0 && v < ((PetscInt64)1 << 32)), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "checkpoint %s: /flow/mass row %" PetscInt_FMT " digit %" PetscInt_FMT " is %" PetscInt64_FMT ": not an exact sum", H5FilePath(f), k, d, v);
-      x->d[d] = v;
+  for (PetscInt k = 0; k < CKPT_FLOW_SUMS; k++) PetscCall(CkptSumFromDigits(f, "flow/mass", k, sums + k * CKPT_FLOW_WIDTH, CkptFlowSum(s, k)));
+  {
+    PetscInt64 N;
+    PetscBool  has;
+    PetscCall(H5FileRows(f, "flow/energy", H5FILE_INT64, CKPT_FLOW_WIDTH, &N, &has));
+    if (has) { /* a checkpoint from before the ledger has none: zero */
+      PetscCall(CkptFlowRead(f, "flow/energy", H5FILE_INT64, CKPT_FLOW_WIDTH, FLOW_ENERGY_TERMS, sums));
+      for (PetscInt k = 0; k < FLOW_ENERGY_TERMS; k++) PetscCall(CkptSumFromDigits(f, "flow/energy", k, sums + k * CKPT_FLOW_WIDTH, &s->energy[k]));
     }
-    x->adds    = 0;
-    x->special = (int32_t)sums[k * CKPT_FLOW_WIDTH + EXACTSUM_DIGITS];
-    PetscCheck(x->special >= 0 && x->special <= (EXACTSUM_NAN | EXACTSUM_POS_INF | EXACTSUM_NEG_INF), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "checkpoint %s: /flow/mass row %" PetscInt_FMT " has flags %d", H5FilePath(f), k, (int)x->special);
   }
   PetscCall(PetscFree2(cnt, sums));
   PetscCall(FlowStateLocal(e));

@@ -468,36 +468,59 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
  * lower-id member, so each counts once. */
 PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
 {
-  const Particles   *p      = &e->p;
-  PetscReal          sum[5] = {0, 0, 0, e->work_gravity, 0}, mx;
-  InteractionStats   is     = {0.0, 0.0, 0.0, {-1, -1}, 0.0, {{0}, 0, 0}};
-  InteractionContext ctx    = EngineInteractionContext(e);
+  const Particles   *p  = &e->p;
+  const PetscInt     nl = p->nledger, nw = nl + 1;
+  PetscReal          cnt[2], mx;
+  InteractionStats   is;
+  InteractionContext ctx = EngineInteractionContext(e);
+  /* kinetic, rotational; the stats' energies; the ledger's work by term, gravity last; liquid */
+  enum { S_KE, S_KR, S_STATS, S_WORK = S_STATS + STATS_ENERGIES, S_LIQUID = S_WORK + LEDGER_TERMS + 1, S_N };
+  ExactSum sum[S_N];
 
   PetscFunctionBeginUser;
   EngineCheckWhole(e);
-  ExactSumZero(&is.liquid);
+  InteractionStatsZero(&is);
+  for (PetscInt k = 0; k < S_N; k++) ExactSumZero(&sum[k]);
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
-    sum[0] += 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    sum[1] += 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    ExactSumAdd(&sum[S_KE], 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    ExactSumAdd(&sum[S_KR], 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+    for (PetscInt t = 0; t <= LEDGER_TERMS; t++) {
+      PetscInt sl = t == LEDGER_TERMS ? nl : p->ledger_slot[t];
+      if (sl >= 0) ExactSumAdd(&sum[S_WORK + t], p->lwork[nw * i + sl]);
+    }
   }
   for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, &is);
-  sum[2] = is.elastic, sum[4] = is.contacts, mx = is.max_overlap_ratio;
-  PetscCall(CollectiveSumAll(e->grid.comm, sum, 5));
-  PetscCall(CollectiveMaxAll(e->grid.comm, &mx, 1));
-  s->ke = sum[0], s->kr = sum[1], s->elastic = sum[2], s->gravity = sum[3], s->contacts = sum[4], s->max_overlap_ratio = mx;
-  s->liquid = s->bridges = 0.0;
-  if (p->liquid) {
-    PetscReal lmin = PETSC_MAX_REAL, cnt = is.bridges;
+  for (PetscInt k = 0; k < STATS_ENERGIES; k++) sum[S_STATS + k] = is.energy[k];
+  sum[S_LIQUID] = is.liquid;
+  {
+    PetscReal lmin = PETSC_MAX_REAL;
     PetscInt  who  = -1;
-    for (PetscInt i = 0; i < p->n; i++) {
-      ExactSumAdd(&is.liquid, p->liquid[i]);
+    for (PetscInt i = 0; p->liquid && i < p->n; i++) {
+      ExactSumAdd(&sum[S_LIQUID], p->liquid[i]);
       if (p->liquid[i] < lmin) lmin = p->liquid[i], who = i;
     }
-    PetscCall(ExactSumAllreduce(e->grid.comm, &is.liquid, 1));
-    PetscCall(CollectiveSumAll(e->grid.comm, &cnt, 1));
-    s->liquid = ExactSumValue(&is.liquid), s->bridges = cnt;
-    PetscCall(EngineHealthLiquid(e, s, lmin, who >= 0 ? p->id[who] : -1));
+    cnt[0] = is.contacts, cnt[1] = is.bridges, mx = is.max_overlap_ratio;
+    PetscCall(ExactSumAllreduce(e->grid.comm, sum, S_N));
+    PetscCall(CollectiveSumAll(e->grid.comm, cnt, 2)); /* counts below 2^53: exact */
+    PetscCall(CollectiveMaxAll(e->grid.comm, &mx, 1));
+    s->ke = ExactSumValue(&sum[S_KE]), s->kr = ExactSumValue(&sum[S_KR]);
+    s->elastic            = ExactSumValue(&sum[S_STATS + STATS_NORMAL]);
+    s->elastic_tangential = ExactSumValue(&sum[S_STATS + STATS_TANGENTIAL]);
+    s->elastic_rolling    = ExactSumValue(&sum[S_STATS + STATS_ROLLING]);
+    s->energy_bridges     = ExactSumValue(&sum[S_STATS + STATS_BRIDGES]);
+    s->contacts = cnt[0], s->bridges = cnt[1], s->max_overlap_ratio = mx;
+    s->liquid = p->liquid ? ExactSumValue(&sum[S_LIQUID]) : 0.0;
+    s->flow   = 0.0;
+    if (e->flow.on) { /* the particles that came and went: their work stays in the sums */
+      FlowState tot;
+      PetscCall(FlowStateTotals(e, &tot));
+      for (PetscInt t = 0; t <= LEDGER_TERMS; t++) ExactSumAddSum(&sum[S_WORK + t], &tot.energy[FLOW_ENERGY_LEDGER + t]);
+      s->flow = ExactSumValue(&tot.energy[FLOW_ENERGY_IN]) - ExactSumValue(&tot.energy[FLOW_ENERGY_OUT]);
+    }
+    for (PetscInt t = 0; t < LEDGER_TERMS; t++) s->work[t] = ExactSumValue(&sum[S_WORK + t]);
+    s->gravity = ExactSumValue(&sum[S_WORK + LEDGER_TERMS]);
+    if (p->liquid) PetscCall(EngineHealthLiquid(e, s, lmin, who >= 0 ? p->id[who] : -1));
   }
   PetscCall(EngineHealthEnergy(e, s));
   PetscFunctionReturn(PETSC_SUCCESS);

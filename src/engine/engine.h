@@ -25,6 +25,14 @@ typedef struct {
   PetscReal ke, kr, elastic, gravity; /* energies; gravity: work done by gravity since the start [J] */
   PetscReal contacts, max_overlap_ratio;
   PetscReal liquid, bridges; /* wet runs: the liquid on particles and in bridges [m^3], the bridges */
+  /* the energy ledger [J], each an exact sum (the same on any rank count):
+   * the elastic energies the tangential and rolling springs and the liquid
+   * bridges hold; the time integrals of the contacts' powers by LedgerTerm
+   * (what they took of the kinetic energy; walls: what moving walls gave);
+   * the kinetic energy streams brought less what outflows took */
+  PetscReal elastic_tangential, elastic_rolling, energy_bridges;
+  PetscReal work[LEDGER_TERMS];
+  PetscReal flow;
 } EngineStats;
 
 /* Why a run failed (engine/health.h); the run stops after the step that finds it. */

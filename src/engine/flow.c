@@ -58,6 +58,7 @@ PetscErrorCode FlowSetFromOptions(MPI_Comm comm, Flow *f)
   }
   for (PetscInt k = 0; k < STREAMS_MAX; k++) f->state.t_insert[k] = f->streams.s[k].start; /* the first insertion one interval after the start */
   for (PetscInt k = 0; k < STREAMS_MAX; k++) ExactSumZero(&f->state.inserted_mass[k]);
+  for (PetscInt k = 0; k < FLOW_ENERGY_TERMS; k++) ExactSumZero(&f->state.energy[k]);
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++)
     for (PetscInt c = 0; c < FLOW_CLASSES_MAX; c++) ExactSumZero(&f->state.removed_mass[k][c]);
   f->on = f->streams.n > 0 || f->noutflow > 0 ? PETSC_TRUE : PETSC_FALSE;
@@ -372,6 +373,11 @@ static PetscErrorCode EngineFlowRemove(Engine *e)
       f->state.removed[k][c]++;
       ExactSumAdd(&f->state.removed_mass[k][c], p->mass[i]);
       e->work_gravity -= FlowKinetic(p, i); /* see FlowKinetic */
+      ExactSumAdd(&f->state.energy[FLOW_ENERGY_OUT], FlowKinetic(p, i));
+      for (PetscInt t = 0; t <= LEDGER_TERMS; t++) {
+        PetscInt sl = t == LEDGER_TERMS ? p->nledger : p->ledger_slot[t];
+        if (sl >= 0) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + t], p->lwork[(p->nledger + 1) * i + sl]);
+      }
       drop[i] = 1;
       nrm++;
     }
@@ -478,6 +484,7 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
           if (p->liquid) p->liquid[p->n - 1] = ContactMaterialOf(&e->model, s->type)->liquid;
           p->owner[p->n - 1] = g->rank;
           e->work_gravity += FlowKinetic(p, p->n - 1); /* see FlowKinetic */
+          ExactSumAdd(&st->energy[FLOW_ENERGY_IN], FlowKinetic(p, p->n - 1));
         }
         st->next_id++;
         st->inserted[cd->k]++;
@@ -533,6 +540,8 @@ PetscErrorCode EngineFlowRebuild(Engine *e)
 
 /* ---- counters ---------------------------------------------------------- */
 
+_Static_assert(FLOW_ENERGY_TERMS == FLOW_ENERGY_LEDGER + LEDGER_TERMS + 1, "the flow's energy sums: in, out, the ledger's terms and gravity's");
+
 /* The outflow counters of the outflows on, summed over the ranks in place. */
 static PetscErrorCode FlowRemovedSum(MPI_Comm comm, const Flow *f, FlowState *st)
 {
@@ -552,6 +561,7 @@ static PetscErrorCode FlowRemovedSum(MPI_Comm comm, const Flow *f, FlowState *st
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++)
     for (PetscInt c = 0; c < nc && f->outflow[k].on; c++, n++) st->removed[k][c] = (PetscInt64)cnt[n], st->removed_mass[k][c] = mass[n];
   PetscCall(PetscFree2(cnt, mass));
+  PetscCall(ExactSumAllreduce(comm, st->energy, FLOW_ENERGY_TERMS)); /* every rank calls: the same reduction on each */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -576,6 +586,7 @@ PetscErrorCode FlowStateLocal(Engine *e)
       }
       st->removed_local += st->removed[k][c];
     }
+  for (PetscInt k = 0; k < FLOW_ENERGY_TERMS && e->grid.rank; k++) ExactSumZero(&st->energy[k]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

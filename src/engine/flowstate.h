@@ -8,6 +8,10 @@
 #include "decomp/exactsum.h"
 
 #define OUTFLOWS_MAX     8 /* outflow0 .. outflow7 */
+#define FLOW_ENERGY_IN     0 /* FlowState energy: the streams' kinetic energy */
+#define FLOW_ENERGY_OUT    1 /* the outflows' */
+#define FLOW_ENERGY_LEDGER 2 /* then the removed particles' ledger work, by term, gravity last */
+#define FLOW_ENERGY_TERMS  8
 #define FLOW_EDGES_MAX   15
 #define FLOW_CLASSES_MAX (FLOW_EDGES_MAX + 1)
 
@@ -39,6 +43,10 @@ typedef struct {
   PetscInt64 removed[OUTFLOWS_MAX][FLOW_CLASSES_MAX];
   ExactSum   removed_mass[OUTFLOWS_MAX][FLOW_CLASSES_MAX]; /* [kg] */
   PetscInt64 removed_local;                                /* the sum of removed[][]: the step's particle count check */
+  /* the energy ledger's: kinetic energy the streams brought and the outflows
+   * took, and the ledger's work terms (LedgerTerm, gravity last) of the
+   * particles the outflows took [J] */
+  ExactSum energy[FLOW_ENERGY_TERMS];
 } FlowState;
 
 typedef struct {

@@ -159,8 +159,7 @@ static PetscErrorCode EngineOverlapLargest(Engine *e, InteractionStats *is, Pets
   InteractionContext ctx = EngineInteractionContext(e);
 
   PetscFunctionBeginUser;
-  is->elastic = is->contacts = is->max_overlap_ratio = is->bridges = 0.0, is->who[0] = is->who[1] = -1;
-  ExactSumZero(&is->liquid);
+  InteractionStatsZero(is);
   for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, is);
   *global = is->max_overlap_ratio;
   PetscCall(CollectiveMaxAll(e->grid.comm, global, 1));
@@ -255,7 +254,8 @@ PetscErrorCode EngineHealthLiquid(Engine *e, const EngineStats *s, PetscReal lmi
 
 PetscErrorCode EngineHealthEnergy(Engine *e, const EngineStats *s)
 {
-  PetscReal now = s->ke + s->kr + s->elastic, source = e->e_initial + s->gravity;
+  PetscReal now = s->ke + s->kr + s->elastic + s->elastic_tangential + s->elastic_rolling + s->energy_bridges;
+  PetscReal source = e->e_initial + s->gravity + s->work[LEDGER_WALLS] + s->flow;
 
   PetscFunctionBeginUser;
   if (e->warned_energy || !(source > 0.0) || !(now > (1.0 + ENGINE_ENERGY_GROWTH) * source)) PetscFunctionReturn(PETSC_SUCCESS);

@@ -146,6 +146,15 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(MeshesSetFromOptions(comm, &e->meshes));
   PetscCall(ParticlesCreate(&e->p));
   if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
+  {
+    PetscBool moves = PETSC_FALSE;
+    for (PetscInt k = 0; k < e->planes.n; k++) moves = moves || e->planes.w[k].moves ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt q = 0; q < e->meshes.n; q++) {
+      const WallMotion *mo = &e->meshes.m[q].motion;
+      if (WallMotionMoves(mo) || mo->surface_velocity[0] != 0.0 || mo->surface_velocity[1] != 0.0 || mo->surface_velocity[2] != 0.0) moves = PETSC_TRUE;
+    }
+    PetscCall(ParticlesAddLedger(&e->p, e->model.rolls, e->model.liquid.on, moves));
+  }
   if (!insert) { /* a restart: the particles, rmax and the skin are the checkpoint's */
     PetscCall(LammpsDataDestroy(&data));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -79,12 +79,32 @@ static inline void InteractionStepBound(InteractionStep *st, PetscReal b, PetscI
 }
 
 /* Accumulated in the interactions' order, so the sums are the same. */
+/* The energies contacts hold, by kind (summed exactly: thermo is the same
+ * on any rank count). */
+typedef enum {
+  STATS_NORMAL,     /* the normal law's U(d) */
+  STATS_TANGENTIAL, /* the tangential springs' */
+  STATS_ROLLING,    /* the rolling springs' */
+  STATS_BRIDGES,    /* the liquid bridges' (LiquidBridgeEnergy) */
+  STATS_ENERGIES
+} StatsEnergy;
+
 typedef struct {
-  PetscReal  elastic, contacts, max_overlap_ratio;
+  PetscReal  contacts, max_overlap_ratio;
   PetscInt64 who[2];  /* the ids of the pair with that overlap (wall k: -1 - k), for a diagnostic */
   PetscReal  bridges; /* liquid bridges, each counted once */
   ExactSum   liquid;  /* the liquid they hold [m^3] */
+  ExactSum   energy[STATS_ENERGIES]; /* [J] */
 } InteractionStats;
+
+/* Zero statistics. */
+static inline void InteractionStatsZero(InteractionStats *s)
+{
+  s->contacts = s->max_overlap_ratio = s->bridges = 0.0;
+  s->who[0] = s->who[1] = -1;
+  ExactSumZero(&s->liquid);
+  for (int k = 0; k < STATS_ENERGIES; k++) ExactSumZero(&s->energy[k]);
+}
 
 typedef struct _p_Interaction *Interaction;
 

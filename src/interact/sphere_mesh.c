@@ -134,14 +134,14 @@ static void MeshKinematics(const Particles *p, const Mesh *m, const MeshFeature 
     k->vp[a]  = p->vp[3 * i + a];
     k->wi[a]  = p->w[3 * i + a];
     k->wip[a] = p->wp[3 * i + a];
-    k->wj[a] = k->wjp[a] = 0.0;
+    k->wj[a] = k->wjp[a] = k->vw[a] = 0.0;
   }
   k->d = p->radius[i] - f->dist;
   if (WallMotionMoves(&m->motion) || m->motion.surface_velocity[0] != 0.0 || m->motion.surface_velocity[1] != 0.0 || m->motion.surface_velocity[2] != 0.0) {
     PetscReal vh[3], ve[3];
     WallPoseApply(&ps[1], f->c, c);
     WallMotionContactVelocity(&m->motion, &ps[0], &ps[1], st->dt, st->t, c, k->n, vh, ve);
-    for (int a = 0; a < 3; a++) k->v[a] -= vh[a], k->vp[a] -= ve[a];
+    for (int a = 0; a < 3; a++) k->v[a] -= vh[a], k->vp[a] -= ve[a], k->vw[a] = ve[a];
   }
 }
 
@@ -234,6 +234,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, sm->hs.h[c->slot].v_imp), i, -1);
     if (sm->hs.wet) (void)WallBridge(ctx, i, cp, &sm->hs.b[c->slot], &kin, st, cr.F);
+    WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
@@ -257,6 +258,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (sm->hs.h[old->slot].touched) ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), &kin, st->dt, &cr);
       else PetscCall(PetscMemzero(&cr, sizeof(cr)));
       if (b && b->V > 0.0) held = WallBridge(ctx, i, &g->cp, b, &kin, st, cr.F);
+      WallLedger(p, i, &cr, cr.F, &kin);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
       if (held) { /* apart, held by its bridge: carried on as a contact without touch */
@@ -367,11 +369,15 @@ static void MeshStats(Interaction it, const InteractionContext *ctx, Interaction
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
       PetscReal ratio = con[e].d / ctx->p->radius[g->i];
       if (sm->hs.wet && sm->hs.b[con[e].slot].V > 0.0) {
-        ExactSumAdd(&s->liquid, sm->hs.b[con[e].slot].V);
+        PetscReal V = sm->hs.b[con[e].slot].V;
+        ExactSumAdd(&s->liquid, V);
+        ExactSumAdd(&s->energy[STATS_BRIDGES], LiquidBridgeEnergy(&ctx->model->liquid, LiquidRadius(ctx->p->radius[g->i], 0.0), V, -con[e].d));
         s->bridges += 1.0;
       }
       if (!(con[e].d > 0.0)) continue;
-      s->elastic += con[e].U;
+      ExactSumAdd(&s->energy[STATS_NORMAL], con[e].U);
+      ExactSumAdd(&s->energy[STATS_TANGENTIAL], ContactTangentialEnergy(ctx->model, &g->cp, &sm->hs.h[con[e].slot], con[e].d));
+      if (sm->hs.roll) ExactSumAdd(&s->energy[STATS_ROLLING], ContactRollingEnergy(ctx->model, &g->cp, &sm->hs.r[con[e].slot], con[e].d));
       s->contacts += 1.0;
       if (ratio > s->max_overlap_ratio) s->max_overlap_ratio = ratio, s->who[0] = ctx->p->id[g->i], s->who[1] = -1;
     }

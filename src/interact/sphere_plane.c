@@ -78,14 +78,14 @@ static void PlaneKinematics(const Particles *p, const PlaneWall *w, PetscInt i, 
     k->vp[a]  = p->vp[3 * i + a];
     k->wi[a]  = p->w[3 * i + a];
     k->wip[a] = p->wp[3 * i + a];
-    k->wj[a] = k->wjp[a] = 0.0;
+    k->wj[a] = k->wjp[a] = k->vw[a] = 0.0;
   }
   k->d = p->radius[i] - h;
   if (w->moves) {
     PetscReal c[3], vh[3], ve[3];
     for (int a = 0; a < 3; a++) c[a] = p->x[3 * i + a] - h * w->n[a];
     WallMotionContactVelocity(&w->motion, &ps[0], &ps[1], st->dt, st->t, c, w->n, vh, ve);
-    for (int a = 0; a < 3; a++) k->v[a] -= vh[a], k->vp[a] -= ve[a];
+    for (int a = 0; a < 3; a++) k->v[a] -= vh[a], k->vp[a] -= ve[a], k->vw[a] = ve[a];
   }
 }
 
@@ -125,6 +125,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
     if (sp->hs.wet) (void)WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F);
+    WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
@@ -133,6 +134,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 0;
     if (!(sp->hs.wet && WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1; /* a zero history */
+    WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else {
@@ -141,6 +143,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
       PetscReal F[3] = {0.0, 0.0, 0.0};
       cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
       if (!WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, F)) sp->slot[k] = -1;
+      ParticlesLedgerAdd(p, i, LEDGER_WALLS, F[0] * kin.vw[0] + F[1] * kin.vw[1] + F[2] * kin.vw[2]);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += F[a];
       if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);
     }
@@ -218,15 +221,23 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
     PetscInt          i = sp->ij[2 * k];
     ContactKinematics kin;
     PetscReal         U, F, dF;
+    const ContactPair *cp;
     if (!sp->planes->w[sp->ij[2 * k + 1]].present) continue;
+    PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &st, sp->pose[sp->ij[2 * k + 1]], &kin);
     if (sp->hs.wet && sp->slot[k] >= 0 && sp->hs.b[sp->slot[k]].V > 0.0) {
-      ExactSumAdd(&s->liquid, sp->hs.b[sp->slot[k]].V);
+      PetscReal V = sp->hs.b[sp->slot[k]].V;
+      ExactSumAdd(&s->liquid, V);
+      ExactSumAdd(&s->energy[STATS_BRIDGES], LiquidBridgeEnergy(&ctx->model->liquid, LiquidRadius(ctx->p->radius[i], 0.0), V, -kin.d));
       s->bridges += 1.0;
     }
-    PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &st, sp->pose[sp->ij[2 * k + 1]], &kin);
     if (kin.d <= 0.0) continue;
-    NormalLawEval(&ctx->model->law, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], &mm)->s, kin.d, &U, &F, &dF);
-    s->elastic += U;
+    cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], &mm);
+    NormalLawEval(&ctx->model->law, cp->s, kin.d, &U, &F, &dF);
+    ExactSumAdd(&s->energy[STATS_NORMAL], U);
+    if (sp->slot[k] >= 0) {
+      ExactSumAdd(&s->energy[STATS_TANGENTIAL], ContactTangentialEnergy(ctx->model, cp, &sp->hs.h[sp->slot[k]], kin.d));
+      if (sp->hs.roll) ExactSumAdd(&s->energy[STATS_ROLLING], ContactRollingEnergy(ctx->model, cp, &sp->hs.r[sp->slot[k]], kin.d));
+    }
     s->contacts += 1.0;
     if (kin.d / ctx->p->radius[i] > s->max_overlap_ratio) s->max_overlap_ratio = kin.d / ctx->p->radius[i], s->who[0] = ctx->p->id[i], s->who[1] = -1 - sp->ij[2 * k + 1];
   }

@@ -15,7 +15,7 @@ typedef struct {
   PetscInt      n;
   LocalInt      i[CONTACT_BATCH], j[CONTACT_BATCH];
   unsigned char out[CONTACT_BATCH];
-  PetscReal     res[9 * CONTACT_BATCH];
+  PetscReal     res[CONTACT_RESULTS * CONTACT_BATCH];
   ContactPair   cp[CONTACT_BATCH]; /* a step that needs the bound: each contact's constants */
   ContactBatch  batch;
 } SphereWindow;
@@ -25,8 +25,8 @@ typedef struct {
  * pair-only roots memoised.  Returns the force on i, the torques on i and
  * j, the elastic energy and the overlap rate (the step bound's). */
 static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3],
-                                      PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal *Uout,
-                                      PetscReal *ddout)
+                                      PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal P[3],
+                                      PetscReal *Uout, PetscReal *ddout)
 {
   const Particles         *p  = ctx->p;
   const ContactModel      *md = ctx->model;
@@ -49,7 +49,8 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
   U = ContactScalarHertzEnergy(md->law.k[0], md->law.p[0] + 1.0, cp->s, dp, d);
   if (first) J = U / h->v_imp + DampingCoefficientIntegral(&cp->co->damping, &md->law, cp->s, cp->m, h->v_imp, d);
   ContactScalarContact(&km, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j, p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J,
-                       h->xi, ddout, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj);
+                       h->xi, ddout, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
+  P[2] = first ? ContactFirstWork(h->v_imp, J - U / h->v_imp, P[0], dt) : 0.0; /* the ledger's work of the touch */
   *Uout      = U;
   h->d_last  = d;
   h->Fn_last = Fn;
@@ -62,13 +63,14 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
  * its run of pairs instead of going back to memory after each. */
 static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
 {
-  PetscReal *f = p->f, *t = p->t;
+  PetscReal     *f = p->f, *t = p->t, *lp = p->lpow;
+  const PetscInt nl = p->nledger;
   /* the run's sums as scalars: as arrays they went through the stack, partly as pairs, stalling each load on the last store */
   PetscReal f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0;
   PetscInt  run = -1; /* the particle whose sums these are */
 
   for (PetscInt q = 0; q < win->n; q++) {
-    const PetscReal *res = win->res + 9 * q;
+    const PetscReal *res = win->res + CONTACT_RESULTS * q;
     const unsigned   out = win->out[q];
     const PetscBool  tor = out == SPHERE_PAIR_FORCE_TORQUE ? PETSC_TRUE : PETSC_FALSE;
     PetscInt         ti, tj;
@@ -79,11 +81,14 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
       run = tj;
       if (run >= 0) f0 = f[3 * run], f1 = f[3 * run + 1], f2 = f[3 * run + 2], t0 = t[3 * run], t1 = t[3 * run + 1], t2 = t[3 * run + 2];
     }
-    if (ti >= 0) /* never the upper member's target: a pair's members have different ids */
+    if (ti >= 0) { /* never the upper member's target: a pair's members have different ids */
       for (int a = 0; a < 3; a++) {
         f[3 * ti + a] += res[a];
         if (tor) t[3 * ti + a] += res[3 + a];
       }
+      lp[nl * ti] += res[9], lp[nl * ti + 1] += res[10]; /* the ledger's, by the lower id */
+      if (res[11] != 0.0) p->lwork[(nl + 1) * ti] += res[11];
+    }
     if (tj >= 0) {
       f0 -= res[0], f1 -= res[1], f2 -= res[2];
       if (tor) t0 += res[6], t1 += res[7], t2 += res[8];
@@ -105,7 +110,7 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
   for (PetscInt b = 0; b < bt->n; b++)
     if (bt->apart[b]) {
       SpherePairOut out;
-      PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + 9 * bt->out[b], &out));
+      PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + CONTACT_RESULTS * bt->out[b], &out));
       win->out[bt->out[b]] = (unsigned char)out;
     } else if (st->need)
       InteractionStepBound(st, SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b], ss->nl.hs.h[bt->slot[b]].v_imp), bt->i[b], bt->j[b]);
@@ -178,7 +183,10 @@ static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContex
   PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
   m = SphereMemoFor(ctx, nl, k, i, j, mm);
   h = &nl->hs.h[nl->slot[k]];
-  SphereContactFused(ctx, m, h, i, j, r, len, d, st->dt, win->res + 9 * q, win->res + 9 * q + 3, win->res + 9 * q + 6, &U, &ddot);
+  {
+    PetscReal *res = win->res + CONTACT_RESULTS * q;
+    SphereContactFused(ctx, m, h, i, j, r, len, d, st->dt, res, res + 3, res + 6, res + 9, &U, &ddot);
+  }
   if (InteractionDeep(d, PetscMin(ctx->p->radius[i], ctx->p->radius[j]))) st->deep = PETSC_TRUE;
   if (st->need) InteractionStepBound(st, SphereContactBound(ctx, &m->cp, ddot, U, h->v_imp), i, j);
   nl->flag[k] |= NEIGHBOR_TOUCHED;

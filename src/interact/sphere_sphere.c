@@ -101,11 +101,12 @@ static PetscBool SphereBridge(const InteractionContext *ctx, PetscInt i, PetscIn
   ddot = -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]);
   Fb   = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, ddot);
   for (int a = 0; a < 3; a++) res[a] += Fb * kin->n[a];
+  if (NeighborTarget(p, i) >= 0) ParticlesLedgerAdd(p, NeighborTarget(p, i), LEDGER_LIQUID, Fb * ddot);
   if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, j);
   return PETSC_TRUE;
 }
 
-PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st, SphereMemos *mm, PetscReal res[9],
+PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st, SphereMemos *mm, PetscReal res[CONTACT_RESULTS],
                                  SpherePairOut *out)
 {
   const Particles   *p  = ctx->p;
@@ -138,6 +139,8 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     if (InteractionDeep(kin.d, PetscMin(p->radius[i], p->radius[j]))) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp), i, j);
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
+    res[9] = cr.P[0], res[10] = cr.P[1], res[11] = cr.W;
+    if (cr.P[2] != 0.0 && NeighborTarget(p, i) >= 0) ParticlesLedgerAdd(ctx->p, NeighborTarget(p, i), LEDGER_ROLLING, cr.P[2]);
     if (wet) (void)SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res);
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
@@ -145,12 +148,14 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     ContactSeparate(ctx->model, cp, &nl->hs.h[nl->slot[k]], HistorySlotsRolling(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] &= ~NEIGHBOR_TOUCHED;
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
+    res[9] = res[10] = 0.0, res[11] = cr.W;
     if (!(wet && SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)))
       nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     *out = SPHERE_PAIR_FORCE;
   } else if (wet && nl->slot[k] >= 0) { /* apart, held by a bridge */
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
     for (int a = 0; a < 3; a++) res[a] = 0.0;
+    res[9] = res[10] = res[11] = 0.0;
     if (!SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)) nl->slot[k] = -1;
     *out = SPHERE_PAIR_FORCE;
     if (st->need) SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d, mm, st);
@@ -160,14 +165,17 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
 
 /* Into the owned particles (or owned copies of self-images); each particle
  * receives its pairs in pair order, which is its partner-id order. */
-static inline void SphereAccumulate(const Particles *p, PetscInt i, PetscInt j, const PetscReal res[9], SpherePairOut out)
+static inline void SphereAccumulate(Particles *p, PetscInt i, PetscInt j, const PetscReal res[CONTACT_RESULTS], SpherePairOut out)
 {
   PetscInt ti = NeighborTarget(p, i), tj = NeighborTarget(p, j);
-  if (ti >= 0)
+  if (ti >= 0) {
     for (int a = 0; a < 3; a++) {
       p->f[3 * ti + a] += res[a];
       if (out == SPHERE_PAIR_FORCE_TORQUE) p->t[3 * ti + a] += res[3 + a];
     }
+    p->lpow[p->nledger * ti] += res[9], p->lpow[p->nledger * ti + 1] += res[10]; /* the ledger's, by the lower id */
+    if (res[11] != 0.0) p->lwork[(p->nledger + 1) * ti] += res[11];
+  }
   if (tj >= 0)
     for (int a = 0; a < 3; a++) {
       p->f[3 * tj + a] -= res[a];
@@ -187,7 +195,7 @@ static PetscErrorCode SphereCompute(Interaction it, const InteractionContext *ct
   }
   SphereMemosReset(&mm);
   for (PetscInt k = 0; k < ss->nl.npair; k++) {
-    PetscReal     res[9];
+    PetscReal     res[CONTACT_RESULTS];
     SpherePairOut out;
     PetscCall(SpherePairGeneric(ss, ctx, k, st, &mm, res, &out));
     if (out != SPHERE_PAIR_NONE) SphereAccumulate(ctx->p, ss->nl.ij[2 * k], ss->nl.ij[2 * k + 1], res, out);
@@ -324,15 +332,28 @@ static void SphereStats(Interaction it, const InteractionContext *ctx, Interacti
     PetscInt          i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
     ContactKinematics kin;
     PetscReal         U, F, dF;
+    const ContactPair *cp;
     if (i >= p->n) continue;
-    if (nl->hs.wet && nl->slot[k] >= 0 && nl->hs.b[nl->slot[k]].V > 0.0) {
-      ExactSumAdd(&s->liquid, nl->hs.b[nl->slot[k]].V);
-      s->bridges += 1.0;
+    if (nl->slot[k] < 0 && !(nl->flag[k] & NEIGHBOR_TOUCHED)) { /* no history: at most a contact at first touch, to come */
+      PetscReal r[3], rs = p->radius[i] + p->radius[j];
+      NeighborPairSeparation(nl, p, k, i, j, r);
+      if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) continue;
     }
     SphereKinematics(nl, p, k, i, j, &kin);
+    cp = &SphereMemoFor(ctx, nl, k, i, j, &mm)->cp;
+    if (nl->hs.wet && nl->slot[k] >= 0 && nl->hs.b[nl->slot[k]].V > 0.0) {
+      PetscReal V = nl->hs.b[nl->slot[k]].V;
+      ExactSumAdd(&s->liquid, V);
+      ExactSumAdd(&s->energy[STATS_BRIDGES], LiquidBridgeEnergy(&ctx->model->liquid, LiquidRadius(p->radius[i], p->radius[j]), V, -kin.d));
+      s->bridges += 1.0;
+    }
     if (kin.d <= 0.0) continue;
-    NormalLawEval(&ctx->model->law, SphereMemoFor(ctx, nl, k, i, j, &mm)->cp.s, kin.d, &U, &F, &dF);
-    s->elastic += U;
+    NormalLawEval(&ctx->model->law, cp->s, kin.d, &U, &F, &dF);
+    ExactSumAdd(&s->energy[STATS_NORMAL], U);
+    if (nl->slot[k] >= 0) {
+      ExactSumAdd(&s->energy[STATS_TANGENTIAL], ContactTangentialEnergy(ctx->model, cp, &nl->hs.h[nl->slot[k]], kin.d));
+      if (nl->hs.roll) ExactSumAdd(&s->energy[STATS_ROLLING], ContactRollingEnergy(ctx->model, cp, &nl->hs.r[nl->slot[k]], kin.d));
+    }
     s->contacts += 1.0;
     if (kin.d / PetscMin(p->radius[i], p->radius[j]) > s->max_overlap_ratio)
       s->max_overlap_ratio = kin.d / PetscMin(p->radius[i], p->radius[j]), s->who[0] = p->id[i], s->who[1] = p->id[j];

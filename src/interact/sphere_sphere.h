@@ -80,7 +80,7 @@ static inline void SphereApproachBound(const InteractionContext *ctx, const Neig
 
 /* Pair k through the generic path (ContactEvaluate, ContactSeparate) and,
  * with st->need, its step bound. */
-PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *, SphereMemos *, PetscReal res[9],
+PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *, SphereMemos *, PetscReal res[CONTACT_RESULTS],
                                               SpherePairOut *);
 /* Whether the fused scan covers the model: F = s k d^1.5 (Hertz), harmonic
  * damping, a constant or Mindlin tangential spring or none. */

@@ -40,10 +40,16 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
   PetscCall(ThermoScreenRow(th, e, &s, wall));
   th->last_step = e->step;
   if (th->fp) {
-    PetscReal diss = e->e_initial + s.gravity - (s.ke + s.kr + s.elastic);
-    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d,%.17g,%.0f,%.3f\n", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke,
-            (double)s.kr, (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds, (double)s.liquid, (double)s.bridges,
-            (double)wall);
+    PetscReal in = e->e_initial + s.gravity + s.work[LEDGER_WALLS] + s.flow, diss = in - (s.ke + s.kr + s.elastic);
+    PetscReal dn = s.work[LEDGER_NORMAL], dt = s.work[LEDGER_TANGENTIAL] - s.elastic_tangential, dr = s.work[LEDGER_ROLLING] - s.elastic_rolling;
+    PetscReal dl  = s.work[LEDGER_LIQUID] - s.energy_bridges;
+    PetscReal res = (s.ke + s.kr + s.elastic + s.elastic_tangential + s.elastic_rolling + s.energy_bridges) - in + (((dn + dt) + dr) + dl);
+    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr,
+            (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds);
+    fprintf(th->fp, ",%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e", (double)dn, (double)dt, (double)dr, (double)dl, (double)s.gravity,
+            (double)s.work[LEDGER_WALLS], (double)s.flow, (double)s.elastic, (double)s.elastic_tangential, (double)s.elastic_rolling, (double)s.energy_bridges,
+            (double)res);
+    fprintf(th->fp, ",%.17g,%.0f,%.3f\n", (double)s.liquid, (double)s.bridges, (double)wall);
     PetscCall(CsvLogFlush(th->fp, th->path, e->step));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -54,7 +60,9 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
  * then appended to. */
 static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
 {
-  static const char header[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,liquid_total,bridges,wall_seconds\n";
+  static const char header[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,"
+                               "diss_normal,diss_tangential,diss_rolling,diss_liquid,work_gravity,work_walls,energy_flow,"
+                               "elastic_normal,elastic_tangential,elastic_rolling,energy_bridges,residual,liquid_total,bridges,wall_seconds\n";
   Thermo           *th       = (Thermo *)m->data;
 
   PetscFunctionBeginUser;
