@@ -2,8 +2,8 @@
 """The same deck gives bitwise identical final states on 1, 2, 3 and 4 ranks, with
 uneven process grids, periodic and walled axes, cuts moved by the load balance,
 moving meshes, a stream with an outflow, liquid bridges (compared by id with `hdem diff`;
-walls.csv, flow.csv and thermo.csv less its wall-clock column compared byte for
-byte), and the particle count never
+walls.csv, flow.csv and thermo.csv with its energy ledger, less its wall-clock
+column, compared byte for byte), and the particle count never
 changes but by the streams and outflows."""
 import argparse
 import json
@@ -64,7 +64,7 @@ def run(args, np_, grid, out, extra):
     cmd = [args.mpiexec, "-np", str(np_), "--oversubscribe"]
     if os.geteuid() == 0:
         cmd.append("--allow-run-as-root")
-    cmd += [args.hdem, "run", args.deck, "-domain_grid", grid, "-output_dir", out, *extra]
+    cmd += [args.hdem, "run", args.deck, "-domain_grid", grid, "-output_dir", out, "-thermo_ledger", "true", *extra]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The energy ledger in thermo.csv (tests/data/bitwise.yaml).
+"""The energy ledger in thermo.csv (tests/data/bitwise.yaml, thermo_ledger: true).
 
 - It closes: on an elastic gas (restitution 1, no friction) nothing is
   dissipated and the residual is the integrator's error; on the damped
@@ -33,7 +33,7 @@ def run(np_, out, *extra):
     cmd = []
     if np_ > 1:
         cmd = [A.mpiexec, "-np", str(np_), "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
-    cmd += [A.hdem, "run", A.deck, "-output_dir", out, "-thermo_screen", "false", *extra]
+    cmd += [A.hdem, "run", A.deck, "-output_dir", out, "-thermo_screen", "false", "-thermo_ledger", "true", *extra]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr[-1500:]))
@@ -51,7 +51,11 @@ def rows(out):
 def test_columns(tmp):
     head, _, _ = rows_of(tmp)
     missing = [c for c in LEDGER if c not in head]
-    check(not missing, "thermo.csv has the ledger's columns (missing: %s)" % missing)
+    check(not missing, "thermo_ledger true: thermo.csv has the ledger's columns (missing: %s)" % missing)
+    out = os.path.join(tmp, "plain")
+    run(1, out, "-steps", "200", "-thermo_ledger", "false")
+    head, _, _ = rows(out)
+    check("residual" not in head and "liquid_total" in head, "thermo_ledger false: the plain columns")
 
 
 def rows_of(tmp):

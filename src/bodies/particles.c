@@ -19,6 +19,7 @@ PetscErrorCode ParticlesCreate(Particles *p)
   PetscCall(FieldStoreAdd(st, "force", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&p->f));
   PetscCall(FieldStoreAdd(st, "torque", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING, (void **)&p->t));
   PetscCall(FieldStoreAdd(st, "position_at_build", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING, (void **)&p->x0));
+  for (PetscInt t = 0; t < LEDGER_TERMS; t++) p->ledger_slot[t] = -1; /* no ledger unless ParticlesAddLedger */
   PetscCall(ParticlesReserve(p, 64));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -48,6 +49,7 @@ PetscErrorCode ParticlesAddLedger(Particles *p, PetscBool rolling, PetscBool liq
   p->nledger = 0;
   for (PetscInt t = 0; t < LEDGER_TERMS; t++) p->ledger_slot[t] = on[t] ? (PetscInt)p->nledger++ : -1;
   PetscCall(FieldStoreAdd(&p->st, "ledger_power", FIELD_REAL, p->nledger, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->lpow));
+  PetscCall(FieldStoreAdd(&p->st, "ledger_power_now", FIELD_REAL, p->nledger, FIELD_OWNED | FIELD_STEPPING, (void **)&p->lnow));
   PetscCall(FieldStoreAdd(&p->st, "ledger_work", FIELD_REAL, p->nledger + 1, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->lwork));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -45,17 +45,18 @@ typedef struct {
   PetscReal   *liquid;    /* wet runs only (ParticlesAddLiquid), else NULL: the liquid each particle holds [m^3] */
   PetscReal   *dliquid;   /* what the step's bridges give (+) and take (-), applied after the force pass: owned only */
   /* the ledger (ParticlesAddLedger): per particle nledger powers [W] at the
-   * last force pass, and nledger + 1 time integrals [J], gravity's work last */
+   * last force pass and summed in this one, and nledger + 1 time integrals
+   * [J], gravity's work last */
   PetscInt     nledger;
   PetscInt     ledger_slot[LEDGER_TERMS]; /* -1: off */
-  PetscReal   *lpow, *lwork;
+  PetscReal   *lpow, *lnow, *lwork;
 } Particles;
 
 /* Power P of a contact particle t leads into its ledger term (an owned row). */
 static inline void ParticlesLedgerAdd(Particles *p, PetscInt t, LedgerTerm term, PetscReal P)
 {
   PetscInt s = p->ledger_slot[term];
-  if (s >= 0) p->lpow[p->nledger * t + s] += P;
+  if (s >= 0) p->lnow[p->nledger * t + s] += P;
 }
 
 PETSC_EXTERN PetscErrorCode ParticlesCreate(Particles *);

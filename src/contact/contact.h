@@ -128,6 +128,7 @@ typedef struct {
   PetscBool    friction; /* some pair has mu > 0 */
   PetscBool    rolls;    /* some pair has rolling resistance */
   PetscBool    several;  /* some type has a material or pair coefficients of its own */
+  PetscBool    ledger;   /* the energy ledger is kept: the kernel gives its powers (thermo_ledger, the engine's) */
 } ContactModel;
 
 /* Constants of one pair, fixed while the two bodies keep their shapes. */
@@ -228,13 +229,14 @@ typedef struct {
   PetscBool friction; /* some pair has mu > 0: the spring runs (with mu = 0 it holds no force) */
   PetscBool mindlin;  /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
   PetscBool incremental; /* the history is the elastic force (TANGENTIAL_INCREMENTAL) */
+  PetscBool ledger;      /* the energy ledger's powers wanted */
 } ContactKernelModel;
 
 static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
 {
   ContactKernelModel km = {m->damping.separation == SEPARATION_FORCE ? PETSC_TRUE : PETSC_FALSE, m->friction,
                            m->tangential.stiffness == TANGENTIAL_MINDLIN ? PETSC_TRUE : PETSC_FALSE,
-                           m->tangential.model == TANGENTIAL_INCREMENTAL ? PETSC_TRUE : PETSC_FALSE};
+                           m->tangential.model == TANGENTIAL_INCREMENTAL ? PETSC_TRUE : PETSC_FALSE, m->ledger};
   return km;
 }
 

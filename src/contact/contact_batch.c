@@ -158,7 +158,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }
   {
-    V fr[4], gr[4], c0[4] = {F[0], F[1], F[2], Ti[0]}, c1[4] = {Ti[1], Ti[2], Tj[0], Tj[1]};
+    V fr[4], gr[4], er[4], c0[4] = {F[0], F[1], F[2], Ti[0]}, c1[4] = {Ti[1], Ti[2], Tj[0], Tj[1]}, c2[4] = {Tj[2], P[0], P[1], Splat(0.0)};
     for (int l = 0; l < CONTACT_LANES; l++) rows[l] = Load(&hl[l]->d_last); /* d_last, Fn_last, dt_last, touched */
     Transpose(rows, h1);
     h1[0] = d, h1[1] = Fn, h1[2] = Splat(dt);
@@ -167,8 +167,9 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
       for (int a = 0; a < 3; a++) h0[a] = xi[a];
       Transpose(h0, h0);
     }
-    Transpose(c0, fr); /* each lane's nine results as F, Ti | Ti, Tj | Tj[2] */
+    Transpose(c0, fr); /* each lane's twelve results as F, Ti | Ti, Tj | Tj, the powers, no work */
     Transpose(c1, gr);
+    Transpose(c2, er);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
       PetscReal *o      = res + CONTACT_RESULTS * bt->out[b0 + l];
       bt->apart[b0 + l] = !touch[l];
@@ -177,7 +178,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
       Store(&hl[l]->d_last, rows[l]);
       Store(o, fr[l]);
       Store(o + 4, gr[l]);
-      o[8] = Tj[2][l], o[9] = P[0][l], o[10] = P[1][l], o[11] = 0.0;
+      Store(o + 8, er[l]);
     }
   }
 }

@@ -159,7 +159,7 @@ K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V mu, K_V ri, K_V rj
   *ddot   = -(vp[0] * n[0] + vp[1] * n[1] + vp[2] * n[2]);
   *Fn_raw = Fel + C * *ddot;
   fn      = md->clip ? K_FN(Max0)(*Fn_raw) : *Fn_raw;
-  P[0]    = (fn - Fel) * *ddot;
+  P[0]    = md->ledger ? (fn - Fel) * *ddot : K_SPLAT(0.0);
   P[1]    = K_SPLAT(0.0);
   if (md->friction) {
     K_V kt = kc, gt = gc, vt[3], vtp[3];
@@ -168,7 +168,7 @@ K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V mu, K_V ri, K_V rj
     K_FN(Slip)(ri, rj, n, vp, wip, wjp, vtp);
     if (md->incremental) K_FN(SpringForce)(xi, n, vt, vtp, dt, kt, gt, mu, fn, Ft);
     else K_FN(Spring)(xi, n, vt, vtp, dt, kt, gt, mu, fn, Ft);
-    P[1] = -(Ft[0] * vtp[0] + Ft[1] * vtp[1] + Ft[2] * vtp[2]);
+    if (md->ledger) P[1] = -(Ft[0] * vtp[0] + Ft[1] * vtp[1] + Ft[2] * vtp[2]);
   }
   *Fn = fn;
 #if K_FIRST_TOUCH

@@ -164,7 +164,8 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
   for (int a = 0; a < 3; a++) e->drift[a] = 0.0; /* displacements start again from zero */
-  e->sums_zero = PETSC_FALSE;                    /* arrivals and departures: f and t are no longer all zero */
+  e->sums_zero    = PETSC_FALSE;                 /* arrivals and departures: f and t are no longer all zero */
+  e->ledger_moved = PETSC_TRUE;                  /* nor the ledger's sums */
   e->rebuilds++;
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -411,6 +412,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscLogStagePush(e->stage_comm));
   PetscCall(ExchangeForward(&e->grid, &e->ex, &p->st, PETSC_TRUE));
   PetscCall(PetscLogStagePop());
+  e->ledger_moved = PETSC_TRUE;
   PetscCall(EngineBalanceMark(e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -485,7 +487,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
     ExactSumAdd(&sum[S_KE], 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
     ExactSumAdd(&sum[S_KR], 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
-    for (PetscInt t = 0; t <= LEDGER_TERMS; t++) {
+    for (PetscInt t = 0; t <= LEDGER_TERMS && nl; t++) {
       PetscInt sl = t == LEDGER_TERMS ? nl : p->ledger_slot[t];
       if (sl >= 0) ExactSumAdd(&sum[S_WORK + t], p->lwork[nw * i + sl]);
     }
@@ -520,6 +522,11 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     }
     for (PetscInt t = 0; t < LEDGER_TERMS; t++) s->work[t] = ExactSumValue(&sum[S_WORK + t]);
     s->gravity = ExactSumValue(&sum[S_WORK + LEDGER_TERMS]);
+    if (!nl) { /* no ledger: gravity's work (with the flow's energy) as the integrator summed it, rank by rank */
+      PetscReal wg = e->work_gravity;
+      PetscCall(CollectiveSumAll(e->grid.comm, &wg, 1));
+      s->gravity = wg, s->flow = 0.0;
+    }
     if (p->liquid) PetscCall(EngineHealthLiquid(e, s, lmin, who >= 0 ? p->id[who] : -1));
   }
   PetscCall(EngineHealthEnergy(e, s));

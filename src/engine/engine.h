@@ -79,6 +79,7 @@ typedef struct {
   PetscReal      drift[3];
   PetscBool      gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStepBodies) */
   PetscBool      sums_zero;       /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
+  PetscBool      ledger_moved;    /* particles moved between ranks since the last force pass: the ledger's sums (lnow) need clearing */
   PetscBool      opened;          /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
   PetscInt       rebuilds;
   PetscReal      dt_min, dt_max, dt_sum;

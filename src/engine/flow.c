@@ -374,7 +374,7 @@ static PetscErrorCode EngineFlowRemove(Engine *e)
       ExactSumAdd(&f->state.removed_mass[k][c], p->mass[i]);
       e->work_gravity -= FlowKinetic(p, i); /* see FlowKinetic */
       ExactSumAdd(&f->state.energy[FLOW_ENERGY_OUT], FlowKinetic(p, i));
-      for (PetscInt t = 0; t <= LEDGER_TERMS; t++) {
+      for (PetscInt t = 0; t <= LEDGER_TERMS && p->nledger; t++) {
         PetscInt sl = t == LEDGER_TERMS ? p->nledger : p->ledger_slot[t];
         if (sl >= 0) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + t], p->lwork[(p->nledger + 1) * i + sl]);
       }

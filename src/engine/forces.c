@@ -27,32 +27,38 @@ static void EngineWallReferences(Engine *e, PetscReal t)
   }
 }
 
-/* The energy ledger: each particle's powers integrated over the step by
- * the trapezoid, the last force pass's half before this one's powers are
- * summed (from zero), this one's half after; gravity's work on the step's
- * displacement v dt (v the half-step velocity the drift took). */
-static void EngineLedgerOpen(Particles *p, PetscReal dt)
+/* The energy ledger: each particle's powers summed from zero in lnow
+ * through the force pass, then integrated over the step by the trapezoid
+ * with the last pass's (lpow, which they replace, lnow left zero for the
+ * next pass); gravity's work on the step's displacement v dt (v the
+ * half-step velocity the drift took).  One pass over the particles after
+ * the forces; the sphere decks' two terms unrolled. */
+static inline void EngineLedgerRow(PetscInt nl, PetscReal h, PetscReal *lp, PetscReal *ln, PetscReal *lw)
 {
-  const PetscInt   nl = p->nledger, nw = nl + 1;
-  const PetscReal  h  = 0.5 * dt;
-  PetscReal       *lp = p->lpow, *lw = p->lwork;
-  for (PetscInt i = 0; i < p->n; i++)
-    for (PetscInt s = 0; s < nl; s++) {
-      lw[nw * i + s] += h * lp[nl * i + s];
-      lp[nl * i + s] = 0.0;
-    }
+  for (PetscInt s = 0; s < nl; s++) {
+    lw[s] += h * (lp[s] + ln[s]);
+    lp[s] = ln[s];
+    ln[s] = 0.0;
+  }
 }
 
 static void EngineLedgerClose(Particles *p, PetscReal dt, const PetscReal g[3])
 {
-  const PetscInt   nl = p->nledger, nw = nl + 1;
-  const PetscReal  h  = 0.5 * dt;
-  PetscReal       *lp = p->lpow, *lw = p->lwork;
-  for (PetscInt i = 0; i < p->n; i++) {
-    const PetscReal *v = p->v + 3 * i;
-    for (PetscInt s = 0; s < nl; s++) lw[nw * i + s] += h * lp[nl * i + s];
-    lw[nw * i + nl] += p->mass[i] * ((g[0] * v[0] + g[1] * v[1]) + g[2] * v[2]) * dt;
-  }
+  const PetscInt  nl = p->nledger, nw = nl + 1;
+  const PetscReal h  = 0.5 * dt;
+  PetscReal      *lp = p->lpow, *ln = p->lnow, *lw = p->lwork;
+  if (nl == 2)
+    for (PetscInt i = 0; i < p->n; i++) {
+      const PetscReal *v = p->v + 3 * i;
+      EngineLedgerRow(2, h, lp + 2 * i, ln + 2 * i, lw + 3 * i);
+      lw[3 * i + 2] += p->mass[i] * ((g[0] * v[0] + g[1] * v[1]) + g[2] * v[2]) * dt;
+    }
+  else
+    for (PetscInt i = 0; i < p->n; i++) {
+      const PetscReal *v = p->v + 3 * i;
+      EngineLedgerRow(nl, h, lp + nl * i, ln + nl * i, lw + nw * i);
+      lw[nw * i + nl] += p->mass[i] * ((g[0] * v[0] + g[1] * v[1]) + g[2] * v[2]) * dt;
+    }
 }
 
 /* Each interaction's forces in the engine's order, then gravity (with
@@ -74,9 +80,11 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
     PetscCall(PetscArrayzero(f, 3 * p->n));
     PetscCall(PetscArrayzero(t, 3 * p->n));
   }
+  if (e->ledger_moved && p->nledger) PetscCall(PetscArrayzero(p->lnow, p->nledger * p->n)); /* else the last pass left them zero */
+  e->ledger_moved = PETSC_FALSE;
   e->sums_zero = PETSC_FALSE;
   if (p->dliquid) PetscCall(PetscArrayzero(p->dliquid, p->n));
-  EngineLedgerOpen(p, dt);
+
   /* a fixed step needs the bound only for its warning: look every 100 steps */
   st.t    = e->t + dt;
   st.dt   = dt;
@@ -102,7 +110,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   /* the bridges' liquid changes, from the liquid all of them saw at the step's start */
   if (p->dliquid)
     for (PetscInt i = 0; i < p->n; i++) p->liquid[i] += p->dliquid[i];
-  EngineLedgerClose(p, dt, e->gravity);
+  if (p->nledger) EngineLedgerClose(p, dt, e->gravity);
   b                  = st.bound;
   e->bound_who[0]    = st.who[0], e->bound_who[1] = st.who[1];
   e->bound_kinematic = PETSC_FALSE;

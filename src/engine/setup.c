@@ -124,6 +124,9 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(OptionsRealArray("-gravity", "gravitational acceleration", "[m/s^2]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, e->gravity, &n, NULL));
   PetscCall(OptionsReal("-neighbor_skin", "Verlet skin (default 0.1 of the largest diameter)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &skin, &skinset));
   PetscCall(OptionsDefaultText("-neighbor_skin", "0.1 of the largest diameter"));
+  PetscCall(OptionsSection("Energy ledger"));
+  PetscCall(OptionsBool("-thermo_ledger", "thermo.csv's energy ledger: dissipation by channel, the works, the springs' energies, the residual", &e->model.ledger,
+                        NULL));
   PetscCall(InsertionSetFromOptions(comm, &ins));
   PetscCall(FlowSetFromOptions(comm, &e->flow));
   fill = ins.given || !e->flow.streams.n ? PETSC_TRUE : PETSC_FALSE; /* a deck may start empty and be filled by its streams */
@@ -153,7 +156,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
       const WallMotion *mo = &e->meshes.m[q].motion;
       if (WallMotionMoves(mo) || mo->surface_velocity[0] != 0.0 || mo->surface_velocity[1] != 0.0 || mo->surface_velocity[2] != 0.0) moves = PETSC_TRUE;
     }
-    PetscCall(ParticlesAddLedger(&e->p, e->model.rolls, e->model.liquid.on, moves));
+    if (e->model.ledger) PetscCall(ParticlesAddLedger(&e->p, e->model.rolls, e->model.liquid.on, moves));
   }
   if (!insert) { /* a restart: the particles, rmax and the skin are the checkpoint's */
     PetscCall(LammpsDataDestroy(&data));

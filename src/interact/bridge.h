@@ -42,6 +42,7 @@ static inline PetscBool WallBridge(const InteractionContext *ctx, PetscInt i, co
  * point. */
 static inline void WallLedger(Particles *p, PetscInt i, const ContactResult *cr, const PetscReal F[3], const ContactKinematics *kin)
 {
+  if (!p->nledger) return;
   ParticlesLedgerAdd(p, i, LEDGER_NORMAL, cr->P[0]);
   ParticlesLedgerAdd(p, i, LEDGER_TANGENTIAL, cr->P[1]);
   ParticlesLedgerAdd(p, i, LEDGER_ROLLING, cr->P[2]);

@@ -143,7 +143,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
       PetscReal F[3] = {0.0, 0.0, 0.0};
       cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
       if (!WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, F)) sp->slot[k] = -1;
-      ParticlesLedgerAdd(p, i, LEDGER_WALLS, F[0] * kin.vw[0] + F[1] * kin.vw[1] + F[2] * kin.vw[2]);
+      if (p->nledger) ParticlesLedgerAdd(p, i, LEDGER_WALLS, F[0] * kin.vw[0] + F[1] * kin.vw[1] + F[2] * kin.vw[2]);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += F[a];
       if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);
     }

@@ -63,10 +63,11 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
  * its run of pairs instead of going back to memory after each. */
 static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
 {
-  PetscReal     *f = p->f, *t = p->t, *lp = p->lpow;
+  PetscReal     *f = p->f, *t = p->t, *ln = p->lnow;
   const PetscInt nl = p->nledger;
-  /* the run's sums as scalars: as arrays they went through the stack, partly as pairs, stalling each load on the last store */
-  PetscReal f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0;
+  /* the run's sums as scalars: as arrays they went through the stack, partly as pairs, stalling each load on the last store;
+   * with the ledger's two powers of the pairs the upper member leads */
+  PetscReal f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0, l0 = 0, l1 = 0;
   PetscInt  run = -1; /* the particle whose sums these are */
 
   for (PetscInt q = 0; q < win->n; q++) {
@@ -77,24 +78,34 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
     if (out == SPHERE_PAIR_NONE) continue;
     ti = NeighborTarget(p, win->i[q]), tj = NeighborTarget(p, win->j[q]);
     if (tj != run) {
-      if (run >= 0) f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+      if (run >= 0) {
+        f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+        if (nl) ln[nl * run] = l0, ln[nl * run + 1] = l1;
+      }
       run = tj;
-      if (run >= 0) f0 = f[3 * run], f1 = f[3 * run + 1], f2 = f[3 * run + 2], t0 = t[3 * run], t1 = t[3 * run + 1], t2 = t[3 * run + 2];
+      if (run >= 0) {
+        f0 = f[3 * run], f1 = f[3 * run + 1], f2 = f[3 * run + 2], t0 = t[3 * run], t1 = t[3 * run + 1], t2 = t[3 * run + 2];
+        if (nl) l0 = ln[nl * run], l1 = ln[nl * run + 1];
+      }
     }
-    if (ti >= 0) { /* never the upper member's target: a pair's members have different ids */
+    if (ti >= 0) /* never the upper member's target: a pair's members have different ids */
       for (int a = 0; a < 3; a++) {
         f[3 * ti + a] += res[a];
         if (tor) t[3 * ti + a] += res[3 + a];
       }
-      lp[nl * ti] += res[9], lp[nl * ti + 1] += res[10]; /* the ledger's, by the lower id */
-      if (res[11] != 0.0) p->lwork[(nl + 1) * ti] += res[11];
-    }
     if (tj >= 0) {
       f0 -= res[0], f1 -= res[1], f2 -= res[2];
       if (tor) t0 += res[6], t1 += res[7], t2 += res[8];
+      if (nl) { /* the ledger's, by the upper member */
+        l0 += res[9], l1 += res[10];
+        if (res[11] != 0.0) p->lwork[(nl + 1) * tj] += res[11];
+      }
     }
   }
-  if (run >= 0) f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+  if (run >= 0) {
+    f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+    if (nl) ln[nl * run] = l0, ln[nl * run + 1] = l1;
+  }
 }
 
 /* The batch's contacts, then those of its pairs found apart through the

@@ -101,7 +101,7 @@ static PetscBool SphereBridge(const InteractionContext *ctx, PetscInt i, PetscIn
   ddot = -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]);
   Fb   = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, ddot);
   for (int a = 0; a < 3; a++) res[a] += Fb * kin->n[a];
-  if (NeighborTarget(p, i) >= 0) ParticlesLedgerAdd(p, NeighborTarget(p, i), LEDGER_LIQUID, Fb * ddot);
+  if (NeighborTarget(p, j) >= 0) ParticlesLedgerAdd(p, NeighborTarget(p, j), LEDGER_LIQUID, Fb * ddot); /* the upper member leads */
   if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, j);
   return PETSC_TRUE;
 }
@@ -140,7 +140,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     if (st->need) InteractionStepBound(st, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp), i, j);
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
     res[9] = cr.P[0], res[10] = cr.P[1], res[11] = cr.W;
-    if (cr.P[2] != 0.0 && NeighborTarget(p, i) >= 0) ParticlesLedgerAdd(ctx->p, NeighborTarget(p, i), LEDGER_ROLLING, cr.P[2]);
+    if (cr.P[2] != 0.0 && NeighborTarget(p, j) >= 0) ParticlesLedgerAdd(ctx->p, NeighborTarget(p, j), LEDGER_ROLLING, cr.P[2]);
     if (wet) (void)SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res);
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
@@ -168,19 +168,21 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
 static inline void SphereAccumulate(Particles *p, PetscInt i, PetscInt j, const PetscReal res[CONTACT_RESULTS], SpherePairOut out)
 {
   PetscInt ti = NeighborTarget(p, i), tj = NeighborTarget(p, j);
-  if (ti >= 0) {
+  if (ti >= 0)
     for (int a = 0; a < 3; a++) {
       p->f[3 * ti + a] += res[a];
       if (out == SPHERE_PAIR_FORCE_TORQUE) p->t[3 * ti + a] += res[3 + a];
     }
-    p->lpow[p->nledger * ti] += res[9], p->lpow[p->nledger * ti + 1] += res[10]; /* the ledger's, by the lower id */
-    if (res[11] != 0.0) p->lwork[(p->nledger + 1) * ti] += res[11];
-  }
-  if (tj >= 0)
+  if (tj >= 0) {
     for (int a = 0; a < 3; a++) {
       p->f[3 * tj + a] -= res[a];
       if (out == SPHERE_PAIR_FORCE_TORQUE) p->t[3 * tj + a] += res[6 + a];
     }
+    if (p->nledger) { /* the ledger's, by the upper member */
+      p->lnow[p->nledger * tj] += res[9], p->lnow[p->nledger * tj + 1] += res[10];
+      if (res[11] != 0.0) p->lwork[(p->nledger + 1) * tj] += res[11];
+    }
+  }
 }
 
 static PetscErrorCode SphereCompute(Interaction it, const InteractionContext *ctx, InteractionStep *st)

@@ -46,9 +46,10 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
     PetscReal res = (s.ke + s.kr + s.elastic + s.elastic_tangential + s.elastic_rolling + s.energy_bridges) - in + (((dn + dt) + dr) + dl);
     fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr,
             (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds);
-    fprintf(th->fp, ",%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e", (double)dn, (double)dt, (double)dr, (double)dl, (double)s.gravity,
-            (double)s.work[LEDGER_WALLS], (double)s.flow, (double)s.elastic, (double)s.elastic_tangential, (double)s.elastic_rolling, (double)s.energy_bridges,
-            (double)res);
+    if (e->model.ledger)
+      fprintf(th->fp, ",%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e", (double)dn, (double)dt, (double)dr, (double)dl, (double)s.gravity,
+              (double)s.work[LEDGER_WALLS], (double)s.flow, (double)s.elastic, (double)s.elastic_tangential, (double)s.elastic_rolling, (double)s.energy_bridges,
+              (double)res);
     fprintf(th->fp, ",%.17g,%.0f,%.3f\n", (double)s.liquid, (double)s.bridges, (double)wall);
     PetscCall(CsvLogFlush(th->fp, th->path, e->step));
   }
@@ -60,13 +61,14 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
  * then appended to. */
 static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
 {
-  static const char header[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,"
+  static const char ledger[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,"
                                "diss_normal,diss_tangential,diss_rolling,diss_liquid,work_gravity,work_walls,energy_flow,"
                                "elastic_normal,elastic_tangential,elastic_rolling,energy_bridges,residual,liquid_total,bridges,wall_seconds\n";
+  static const char plain[]  = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,liquid_total,bridges,wall_seconds\n";
   Thermo           *th       = (Thermo *)m->data;
 
   PetscFunctionBeginUser;
-  if (e->grid.rank == 0) PetscCall(CsvLogStart(th->path, header, fresh, e->step, &th->fp));
+  if (e->grid.rank == 0) PetscCall(CsvLogStart(th->path, e->model.ledger ? ledger : plain, fresh, e->step, &th->fp));
   if (fresh) PetscCall(ThermoRow(th, e, 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
