@@ -3,7 +3,7 @@
 inputs/wet.yaml (the dry column with liquid bridges): the piles come to rest
 (kinetic energy below 1e-3 of its peak), and tools/repose.py measures a steeper
 slope with rolling resistance and with liquid than without either (by more than
-2 degrees; about 18.6 and 20.3 against 14.5)."""
+2 degrees; about 18.6 and 19.5 against 14.5)."""
 import argparse
 import json
 import os
