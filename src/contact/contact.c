@@ -132,12 +132,12 @@ PetscReal ContactRollingEnergy(const ContactModel *model, const ContactPair *pai
   return kr > 0.0 ? 0.5 * Dot3(rl->mr, rl->mr) / kr : 0.0;
 }
 
-/* The damping's work over a first touch's part of the step, v int_0^d C
- * (the overlap growing at the impact speed v; IC = int_0^d C), where the
- * step's trapezoid of the power P books dt P / 2: their difference.  The
- * power grows from zero at the touch like C, as d^(1/4) under Hertz, which
- * the trapezoid misses at first order. */
-PetscReal ContactFirstWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal dt)
+/* The damping's work over the part of a step in contact at a first touch
+ * or a separation, v int_0^d C (the overlap changing at speed v; IC =
+ * int_0^d C), where the step's trapezoid of the power P books dt P / 2:
+ * their difference.  The power grows from zero at the touch like C, as
+ * d^(1/4) under Hertz, which the trapezoid misses at first order. */
+PetscReal ContactDampingWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal dt)
 {
   return v * IC - 0.5 * dt * P;
 }
@@ -166,7 +166,7 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
   ContactScalarContact(&km, pair->co->tangential.mu, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi,
                        &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj, r->P);
   r->P[2] = 0.0;
-  if (first) r->W = ContactFirstWork(h->v_imp, J - r->U / h->v_imp, r->P[0], dt);
+  if (first) r->W = ContactDampingWork(h->v_imp, J - r->U / h->v_imp, r->P[0], dt);
   if (rl && pair->co->rolling.mu > 0.0) {
     PetscReal M[3], wrp[3];
     ContactRollingTorque(pair, rl, k, dt, Fn, dF, M);
@@ -196,9 +196,8 @@ void ContactSeparate(const ContactModel *model, const ContactPair *pair, Contact
     NormalLawEval(&model->law, pair->s, h->d_last, &U, &F, &dF);
     J    = U / v - IC;
     corr = (J - 0.5 * h->Fn_last * h->dt_last) / dt;
-    /* the damping's work up to the separation, v int_0^d C, where the
-     * trapezoid booked dt C(d) v^2 / 2 of the last power */
-    r->W = v * IC - 0.5 * dt * DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last) * v * v;
+    /* the damping's work up to the separation, where the trapezoid booked half the last power C(d) v^2 */
+    r->W = ContactDampingWork(v, IC, DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last) * v * v, dt);
   }
   r->Fn = corr;
   for (int a = 0; a < 3; a++) r->F[a] = corr * k->n[a];

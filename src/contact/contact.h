@@ -240,8 +240,8 @@ static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
   return km;
 }
 
-/* The ledger's correction of a first touch's damping work (contact.c). */
-PETSC_EXTERN PetscReal ContactFirstWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal dt);
+/* The ledger's correction of a first touch's or a separation's damping work (contact.c). */
+PETSC_EXTERN PetscReal ContactDampingWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal dt);
 /* The elastic energy a contact's tangential and rolling springs hold at overlap d [J]. */
 PETSC_EXTERN PetscReal ContactTangentialEnergy(const ContactModel *, const ContactPair *, const ContactHistory *, PetscReal d);
 PETSC_EXTERN PetscReal ContactRollingEnergy(const ContactModel *, const ContactPair *, const ContactRolling *, PetscReal d);

@@ -1,39 +1,84 @@
-/* Liquid bridges between an owned particle and a wall, for the wall
- * interactions (sphere_plane.c, sphere_mesh.c). */
+/* Liquid bridges and the contacts' energies, for the interactions
+ * (sphere_sphere.c, sphere_plane.c, sphere_mesh.c). */
 #ifndef HDEM_BRIDGE_H
 #define HDEM_BRIDGE_H
 
 #include "interact/interaction.h"
 #include "contact/liquid.h"
+#include "interact/neighbor.h"
 
-/* Owned particle i's bridge b with a wall (a plane, a mesh surface) in a
- * force pass, as SphereBridge (sphere_sphere.c) for two particles:
- * a wall holds no liquid, so it takes from the particle alone and gives all
- * of it back; returns whether the pair keeps a bridge. */
-static inline PetscBool WallBridge(const InteractionContext *ctx, PetscInt i, const ContactPair *cp, ContactBridge *b, const ContactKinematics *kin,
-                             InteractionStep *st, PetscReal F[3])
+/* Liquid g onto local particle i (taken: g < 0), into its owned copy's
+ * step change; a ghost's is its owner's to apply. */
+static inline void BridgeGive(Particles *p, PetscInt i, PetscReal g)
+{
+  PetscInt t = NeighborTarget(p, i);
+  if (t >= 0) p->dliquid[t] += g;
+}
+
+/* A bridge whose wall or surface is gone: its liquid back on owned particle i. */
+static inline void BridgeRelease(Particles *p, PetscInt i, ContactBridge *b)
+{
+  p->dliquid[i] += b->V;
+  b->V = 0.0;
+}
+
+/* The bridge b of pair (i, j), j < 0 for a wall, in a force pass: it forms
+ * at a touch from the members' liquid (a wall holds none: the particle's
+ * share alone), pulls (its normal force on i into F), or ruptures beyond
+ * Lian's distance and gives its liquid back, half to each particle (all of
+ * it to the particle, against a wall).  Its power goes to the contact's
+ * leading particle (a pair's upper member j, a wall's particle).  Returns
+ * whether the pair keeps a bridge. */
+static inline PetscBool InteractionBridge(const InteractionContext *ctx, PetscInt i, PetscInt j, const ContactPair *cp, ContactBridge *b,
+                                          const ContactKinematics *kin, InteractionStep *st, PetscReal F[3])
 {
   const Liquid *lq = &ctx->model->liquid;
   Particles    *p  = ctx->p;
-  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], 0.0), Fb, ddot;
+  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], j >= 0 ? p->radius[j] : 0.0), Fb, ddot;
+  PetscInt      lead;
 
   if (b->V == 0.0) {
-    PetscReal gi, gw;
+    PetscReal gi, gj;
     if (!(kin->d > 0.0)) return PETSC_FALSE;
-    b->V = LiquidBridgeForm(lq, p->liquid[i], -1.0, &gi, &gw);
+    b->V = LiquidBridgeForm(lq, p->liquid[i], j >= 0 ? p->liquid[j] : -1.0, &gi, &gj);
     if (b->V == 0.0) return PETSC_FALSE;
-    p->dliquid[i] -= gi;
+    BridgeGive(p, i, -gi);
+    if (j >= 0) BridgeGive(p, j, -gj);
   } else if (S > LiquidRupture(lq, b->V)) {
-    p->dliquid[i] += b->V;
+    if (j >= 0) {
+      BridgeGive(p, i, 0.5 * b->V);
+      BridgeGive(p, j, b->V - 0.5 * b->V);
+    } else BridgeGive(p, i, b->V);
     b->V = 0.0;
     return PETSC_FALSE;
   }
   ddot = -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]);
   Fb   = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, ddot);
   for (int a = 0; a < 3; a++) F[a] += Fb * kin->n[a];
-  ParticlesLedgerAdd(p, i, LEDGER_LIQUID, Fb * ddot);
-  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, -1);
+  lead = NeighborTarget(p, j >= 0 ? j : i);
+  if (lead >= 0) ParticlesLedgerAdd(p, lead, LEDGER_LIQUID, Fb * ddot);
+  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, j >= 0 ? j : -1);
   return PETSC_TRUE;
+}
+
+/* A standing bridge of volume V at separation S (Willett radius R) into the statistics. */
+static inline void InteractionStatsBridge(InteractionStats *s, const Liquid *lq, PetscReal R, PetscReal V, PetscReal S)
+{
+  ExactSumAdd(&s->liquid, V);
+  ExactSumAdd(&s->energy[STATS_BRIDGES], LiquidBridgeEnergy(lq, R, V, S));
+  s->bridges += 1.0;
+}
+
+/* A touching contact (overlap d, elastic energy U) into the statistics,
+ * with what its tangential spring (h, if it has a history) and rolling
+ * spring (rl, in a run with rolling resistance) hold. */
+static inline void InteractionStatsContact(InteractionStats *s, const ContactModel *model, const ContactPair *cp, const ContactHistory *h, const ContactRolling *rl,
+                                           PetscReal U, PetscReal d)
+{
+  ExactSumAdd(&s->energy[STATS_NORMAL], U);
+  if (h) ExactSumAdd(&s->energy[STATS_TANGENTIAL], ContactTangentialEnergy(model, cp, h, d));
+  if (h && rl) ExactSumAdd(&s->energy[STATS_ROLLING], ContactRollingEnergy(model, cp, rl, d));
+  s->contacts += 1.0;
 }
 
 /* A wall contact's ledger powers into owned particle i: the contact's

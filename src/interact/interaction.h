@@ -78,7 +78,6 @@ static inline void InteractionStepBound(InteractionStep *st, PetscReal b, PetscI
   if (b < st->bound) st->bound = b, st->who[0] = i, st->who[1] = j;
 }
 
-/* Accumulated in the interactions' order, so the sums are the same. */
 /* The energies contacts hold, by kind (summed exactly: thermo is the same
  * on any rank count). */
 typedef enum {
@@ -89,6 +88,7 @@ typedef enum {
   STATS_ENERGIES
 } StatsEnergy;
 
+/* Accumulated in the interactions' order, so the sums are the same. */
 typedef struct {
   PetscReal  contacts, max_overlap_ratio;
   PetscInt64 who[2];  /* the ids of the pair with that overlap (wall k: -1 - k), for a diagnostic */

@@ -206,11 +206,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
 
   PetscFunctionBeginUser;
   if (!WallMotionPresent(&m->motion, st->t) || MeshGroupApart(m, g, p, st)) { /* removed, or out of reach: no contact, no bound */
-    for (PetscInt e = g->e0; sm->hs.wet && e < g->e0 + g->ne; e++) { /* removed: its bridges' liquid back on the particle */
-      ContactBridge *b = &sm->hs.b[sm->con[1 - sm->cur][e].slot];
-      p->dliquid[i] += b->V;
-      b->V = 0.0;
-    }
+    for (PetscInt e = g->e0; sm->hs.wet && e < g->e0 + g->ne; e++) BridgeRelease(p, i, &sm->hs.b[sm->con[1 - sm->cur][e].slot]); /* removed */
     g->e0 = e0, g->ne = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -233,7 +229,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     c->d = kin.d, c->U = cr.U;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, sm->hs.h[c->slot].v_imp), i, -1);
-    if (sm->hs.wet) (void)WallBridge(ctx, i, cp, &sm->hs.b[c->slot], &kin, st, cr.F);
+    if (sm->hs.wet) (void)InteractionBridge(ctx, i, -1, cp, &sm->hs.b[c->slot], &kin, st, cr.F);
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
@@ -257,7 +253,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
       if (sm->hs.h[old->slot].touched) ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), &kin, st->dt, &cr);
       else PetscCall(PetscMemzero(&cr, sizeof(cr)));
-      if (b && b->V > 0.0) held = WallBridge(ctx, i, &g->cp, b, &kin, st, cr.F);
+      if (b && b->V > 0.0) held = InteractionBridge(ctx, i, -1, &g->cp, b, &kin, st, cr.F);
       WallLedger(p, i, &cr, cr.F, &kin);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
@@ -270,10 +266,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       }
       break;
     }
-    if (b && b->V > 0.0 && !held) { /* its surface out of reach: ruptured, the liquid back on the particle */
-      p->dliquid[i] += b->V;
-      b->V = 0.0;
-    }
+    if (b && b->V > 0.0 && !held) BridgeRelease(p, i, b); /* its surface out of reach: ruptured */
   }
   if (nheld) MeshContactsSortBySurface(now + e0, npick + nheld); /* in surface order, as an attach lays them out */
   /* an approach: the bound of the impact to come within the next step, from
@@ -368,17 +361,10 @@ static void MeshStats(Interaction it, const InteractionContext *ctx, Interaction
     const MeshGroup *g = &sm->group[k];
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
       PetscReal ratio = con[e].d / ctx->p->radius[g->i];
-      if (sm->hs.wet && sm->hs.b[con[e].slot].V > 0.0) {
-        PetscReal V = sm->hs.b[con[e].slot].V;
-        ExactSumAdd(&s->liquid, V);
-        ExactSumAdd(&s->energy[STATS_BRIDGES], LiquidBridgeEnergy(&ctx->model->liquid, LiquidRadius(ctx->p->radius[g->i], 0.0), V, -con[e].d));
-        s->bridges += 1.0;
-      }
+      if (sm->hs.wet && sm->hs.b[con[e].slot].V > 0.0)
+        InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[g->i], 0.0), sm->hs.b[con[e].slot].V, -con[e].d);
       if (!(con[e].d > 0.0)) continue;
-      ExactSumAdd(&s->energy[STATS_NORMAL], con[e].U);
-      ExactSumAdd(&s->energy[STATS_TANGENTIAL], ContactTangentialEnergy(ctx->model, &g->cp, &sm->hs.h[con[e].slot], con[e].d));
-      if (sm->hs.roll) ExactSumAdd(&s->energy[STATS_ROLLING], ContactRollingEnergy(ctx->model, &g->cp, &sm->hs.r[con[e].slot], con[e].d));
-      s->contacts += 1.0;
+      InteractionStatsContact(s, ctx->model, &g->cp, &sm->hs.h[con[e].slot], HistorySlotsRolling(&sm->hs, con[e].slot), con[e].U, con[e].d);
       if (ratio > s->max_overlap_ratio) s->max_overlap_ratio = ratio, s->who[0] = ctx->p->id[g->i], s->who[1] = -1;
     }
   }

@@ -110,7 +110,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
 
   PetscFunctionBeginUser;
   if (!sp->planes->w[sp->ij[2 * k + 1]].present) { /* removed: its contact is gone with it, its bridge's liquid back on the particle */
-    if (sp->hs.wet && sp->slot[k] >= 0) p->dliquid[i] += sp->hs.b[sp->slot[k]].V;
+    if (sp->hs.wet && sp->slot[k] >= 0) BridgeRelease(p, i, &sp->hs.b[sp->slot[k]]);
     sp->touched[k] = 0, sp->slot[k] = -1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -124,7 +124,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
-    if (sp->hs.wet) (void)WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F);
+    if (sp->hs.wet) (void)InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F);
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
@@ -133,7 +133,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
     ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 0;
-    if (!(sp->hs.wet && WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1; /* a zero history */
+    if (!(sp->hs.wet && InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1; /* a zero history */
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
@@ -142,7 +142,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (sp->hs.wet && sp->slot[k] >= 0) { /* apart, held by a bridge */
       PetscReal F[3] = {0.0, 0.0, 0.0};
       cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
-      if (!WallBridge(ctx, i, cp, &sp->hs.b[sp->slot[k]], &kin, st, F)) sp->slot[k] = -1;
+      if (!InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, F)) sp->slot[k] = -1;
       if (p->nledger) ParticlesLedgerAdd(p, i, LEDGER_WALLS, F[0] * kin.vw[0] + F[1] * kin.vw[1] + F[2] * kin.vw[2]);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += F[a];
       if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);
@@ -224,21 +224,13 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
     const ContactPair *cp;
     if (!sp->planes->w[sp->ij[2 * k + 1]].present) continue;
     PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &st, sp->pose[sp->ij[2 * k + 1]], &kin);
-    if (sp->hs.wet && sp->slot[k] >= 0 && sp->hs.b[sp->slot[k]].V > 0.0) {
-      PetscReal V = sp->hs.b[sp->slot[k]].V;
-      ExactSumAdd(&s->liquid, V);
-      ExactSumAdd(&s->energy[STATS_BRIDGES], LiquidBridgeEnergy(&ctx->model->liquid, LiquidRadius(ctx->p->radius[i], 0.0), V, -kin.d));
-      s->bridges += 1.0;
-    }
+    if (sp->hs.wet && sp->slot[k] >= 0 && sp->hs.b[sp->slot[k]].V > 0.0)
+      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[i], 0.0), sp->hs.b[sp->slot[k]].V, -kin.d);
     if (kin.d <= 0.0) continue;
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], &mm);
     NormalLawEval(&ctx->model->law, cp->s, kin.d, &U, &F, &dF);
-    ExactSumAdd(&s->energy[STATS_NORMAL], U);
-    if (sp->slot[k] >= 0) {
-      ExactSumAdd(&s->energy[STATS_TANGENTIAL], ContactTangentialEnergy(ctx->model, cp, &sp->hs.h[sp->slot[k]], kin.d));
-      if (sp->hs.roll) ExactSumAdd(&s->energy[STATS_ROLLING], ContactRollingEnergy(ctx->model, cp, &sp->hs.r[sp->slot[k]], kin.d));
-    }
-    s->contacts += 1.0;
+    InteractionStatsContact(s, ctx->model, cp, sp->slot[k] >= 0 ? &sp->hs.h[sp->slot[k]] : NULL,
+                            sp->slot[k] >= 0 ? HistorySlotsRolling(&sp->hs, sp->slot[k]) : NULL, U, kin.d);
     if (kin.d / ctx->p->radius[i] > s->max_overlap_ratio) s->max_overlap_ratio = kin.d / ctx->p->radius[i], s->who[0] = ctx->p->id[i], s->who[1] = -1 - sp->ij[2 * k + 1];
   }
 }

@@ -50,7 +50,7 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
   if (first) J = U / h->v_imp + DampingCoefficientIntegral(&cp->co->damping, &md->law, cp->s, cp->m, h->v_imp, d);
   ContactScalarContact(&km, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j, p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J,
                        h->xi, ddout, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
-  P[2] = first ? ContactFirstWork(h->v_imp, J - U / h->v_imp, P[0], dt) : 0.0; /* the ledger's work of the touch */
+  P[2] = first ? ContactDampingWork(h->v_imp, J - U / h->v_imp, P[0], dt) : 0.0; /* the ledger's work of the touch */
   *Uout      = U;
   h->d_last  = d;
   h->Fn_last = Fn;

@@ -1,5 +1,5 @@
 #include "interact/sphere_sphere.h"
-#include "contact/liquid.h"
+#include "interact/bridge.h"
 
 static PetscInt64 sphere_memo_gen = 0; /* fillings of memo slots: a batch tells a refilled slot by it */
 
@@ -66,46 +66,6 @@ static void SphereKinematics(const NeighborList *nl, const Particles *p, PetscIn
   kin->d = p->radius[i] + p->radius[j] - len;
 }
 
-/* Liquid g given to local particle i (taken: g < 0), into its owned copy's
- * step change; a ghost's is its owner's to apply. */
-static inline void SphereLiquidGive(Particles *p, PetscInt i, PetscReal g)
-{
-  PetscInt t = NeighborTarget(p, i);
-  if (t >= 0) p->dliquid[t] += g;
-}
-
-/* Pair k's bridge b in a force pass: it forms at a touch,
- * pulls (its normal force on i into res), or ruptures beyond Lian's
- * distance; the liquid it takes and gives back goes to the members' step
- * changes.  Returns whether the pair keeps a bridge. */
-static PetscBool SphereBridge(const InteractionContext *ctx, PetscInt i, PetscInt j, const ContactPair *cp, ContactBridge *b, const ContactKinematics *kin,
-                              InteractionStep *st, PetscReal res[3])
-{
-  const Liquid *lq = &ctx->model->liquid;
-  Particles    *p  = ctx->p;
-  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], p->radius[j]), Fb, ddot;
-
-  if (b->V == 0.0) {
-    PetscReal gi, gj;
-    if (!(kin->d > 0.0)) return PETSC_FALSE;
-    b->V = LiquidBridgeForm(lq, p->liquid[i], p->liquid[j], &gi, &gj);
-    if (b->V == 0.0) return PETSC_FALSE;
-    SphereLiquidGive(p, i, -gi);
-    SphereLiquidGive(p, j, -gj);
-  } else if (S > LiquidRupture(lq, b->V)) {
-    SphereLiquidGive(p, i, 0.5 * b->V);
-    SphereLiquidGive(p, j, b->V - 0.5 * b->V);
-    b->V = 0.0;
-    return PETSC_FALSE;
-  }
-  ddot = -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]);
-  Fb   = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, ddot);
-  for (int a = 0; a < 3; a++) res[a] += Fb * kin->n[a];
-  if (NeighborTarget(p, j) >= 0) ParticlesLedgerAdd(p, NeighborTarget(p, j), LEDGER_LIQUID, Fb * ddot); /* the upper member leads */
-  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, j);
-  return PETSC_TRUE;
-}
-
 PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st, SphereMemos *mm, PetscReal res[CONTACT_RESULTS],
                                  SpherePairOut *out)
 {
@@ -141,7 +101,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
     res[9] = cr.P[0], res[10] = cr.P[1], res[11] = cr.W;
     if (cr.P[2] != 0.0 && NeighborTarget(p, j) >= 0) ParticlesLedgerAdd(ctx->p, NeighborTarget(p, j), LEDGER_ROLLING, cr.P[2]);
-    if (wet) (void)SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res);
+    if (wet) (void)InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res);
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
@@ -149,14 +109,14 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     fl[k] &= ~NEIGHBOR_TOUCHED;
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
     res[9] = res[10] = 0.0, res[11] = cr.W;
-    if (!(wet && SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)))
+    if (!(wet && InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)))
       nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     *out = SPHERE_PAIR_FORCE;
   } else if (wet && nl->slot[k] >= 0) { /* apart, held by a bridge */
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
     for (int a = 0; a < 3; a++) res[a] = 0.0;
     res[9] = res[10] = res[11] = 0.0;
-    if (!SphereBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)) nl->slot[k] = -1;
+    if (!InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)) nl->slot[k] = -1;
     *out = SPHERE_PAIR_FORCE;
     if (st->need) SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d, mm, st);
   } else if (st->need) SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d, mm, st);
@@ -343,20 +303,12 @@ static void SphereStats(Interaction it, const InteractionContext *ctx, Interacti
     }
     SphereKinematics(nl, p, k, i, j, &kin);
     cp = &SphereMemoFor(ctx, nl, k, i, j, &mm)->cp;
-    if (nl->hs.wet && nl->slot[k] >= 0 && nl->hs.b[nl->slot[k]].V > 0.0) {
-      PetscReal V = nl->hs.b[nl->slot[k]].V;
-      ExactSumAdd(&s->liquid, V);
-      ExactSumAdd(&s->energy[STATS_BRIDGES], LiquidBridgeEnergy(&ctx->model->liquid, LiquidRadius(p->radius[i], p->radius[j]), V, -kin.d));
-      s->bridges += 1.0;
-    }
+    if (nl->hs.wet && nl->slot[k] >= 0 && nl->hs.b[nl->slot[k]].V > 0.0)
+      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(p->radius[i], p->radius[j]), nl->hs.b[nl->slot[k]].V, -kin.d);
     if (kin.d <= 0.0) continue;
     NormalLawEval(&ctx->model->law, cp->s, kin.d, &U, &F, &dF);
-    ExactSumAdd(&s->energy[STATS_NORMAL], U);
-    if (nl->slot[k] >= 0) {
-      ExactSumAdd(&s->energy[STATS_TANGENTIAL], ContactTangentialEnergy(ctx->model, cp, &nl->hs.h[nl->slot[k]], kin.d));
-      if (nl->hs.roll) ExactSumAdd(&s->energy[STATS_ROLLING], ContactRollingEnergy(ctx->model, cp, &nl->hs.r[nl->slot[k]], kin.d));
-    }
-    s->contacts += 1.0;
+    InteractionStatsContact(s, ctx->model, cp, nl->slot[k] >= 0 ? &nl->hs.h[nl->slot[k]] : NULL,
+                            nl->slot[k] >= 0 ? HistorySlotsRolling(&nl->hs, nl->slot[k]) : NULL, U, kin.d);
     if (kin.d / PetscMin(p->radius[i], p->radius[j]) > s->max_overlap_ratio)
       s->max_overlap_ratio = kin.d / PetscMin(p->radius[i], p->radius[j]), s->who[0] = p->id[i], s->who[1] = p->id[j];
   }
