@@ -1,0 +1,221 @@
+#include "rigid/clump_template.h"
+#include "rigid/union_moments.h"
+#include "io/options.h"
+#include "io/spherelist.h"
+#include <stdio.h>
+
+void ClumpSymmetricEigen(const PetscReal a0[9], PetscReal lam[3], PetscReal v[9])
+{
+  PetscReal a[3][3], V[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  int       ord[3] = {0, 1, 2};
+
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) a[i][j] = 0.5 * (a0[3 * i + j] + a0[3 * j + i]);
+  for (int sweep = 0; sweep < 50; sweep++) {
+    PetscReal off = PetscAbsReal(a[0][1]) + PetscAbsReal(a[0][2]) + PetscAbsReal(a[1][2]);
+    PetscReal dia = PetscAbsReal(a[0][0]) + PetscAbsReal(a[1][1]) + PetscAbsReal(a[2][2]);
+    if (off <= 1e-300 || off < 1e-17 * dia) break;
+    for (int p = 0; p < 2; p++)
+      for (int q = p + 1; q < 3; q++) {
+        PetscReal th, t, c, s;
+        if (a[p][q] == 0.0) continue;
+        th = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+        t  = (th >= 0 ? 1.0 : -1.0) / (PetscAbsReal(th) + sqrt(th * th + 1.0));
+        c  = 1.0 / sqrt(t * t + 1.0), s = t * c;
+        for (int k = 0; k < 3; k++) { /* a = J^T a J */
+          PetscReal akp = a[k][p], akq = a[k][q];
+          a[k][p] = c * akp - s * akq, a[k][q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < 3; k++) {
+          PetscReal apk = a[p][k], aqk = a[q][k];
+          a[p][k] = c * apk - s * aqk, a[q][k] = s * apk + c * aqk;
+        }
+        for (int k = 0; k < 3; k++) {
+          PetscReal vkp = V[k][p], vkq = V[k][q];
+          V[k][p] = c * vkp - s * vkq, V[k][q] = s * vkp + c * vkq;
+        }
+      }
+  }
+  for (int i = 0; i < 3; i++) /* ascending */
+    for (int j = i + 1; j < 3; j++)
+      if (a[ord[j]][ord[j]] < a[ord[i]][ord[i]]) {
+        int t = ord[i];
+        ord[i] = ord[j], ord[j] = t;
+      }
+  for (int i = 0; i < 3; i++) {
+    lam[i] = a[ord[i]][ord[i]];
+    for (int k = 0; k < 3; k++) v[3 * k + i] = V[k][ord[i]];
+  }
+  { /* a right-handed frame */
+    PetscReal det = v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] * v[6]) + v[2] * (v[3] * v[7] - v[4] * v[6]);
+    if (det < 0)
+      for (int k = 0; k < 3; k++) v[3 * k + 2] = -v[3 * k + 2];
+  }
+}
+
+static PetscErrorCode ClumpCheckSpheres(const char *name, PetscInt n, const PetscReal *s)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: no spheres (give %s_spheres: [x, y, z, r, ...] or %s_file)", name, name, name);
+  for (PetscInt k = 0; k < n; k++) {
+    for (int a = 0; a < 4; a++)
+      PetscCheck(isfinite(s[4 * k + a]), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: sphere %" PetscInt_FMT ": %g is not a finite number", name, k + 1,
+                 (double)s[4 * k + a]);
+    PetscCheck(s[4 * k + 3] > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: sphere %" PetscInt_FMT " has radius %g; allowed: (0, inf) m", name, k + 1,
+               (double)s[4 * k + 3]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ClumpTemplateSetUp(const char *name, PetscInt n, const PetscReal *s, ClumpTemplate *t)
+{
+  PetscReal m[10], err, V, C[9], J[9], tr;
+
+  PetscFunctionBeginUser;
+  PetscCall(ClumpCheckSpheres(name, n, s));
+  PetscCall(UnionMoments(n, s, CLUMP_TOLERANCE, m, &err));
+  PetscCheck(err <= CLUMP_ERROR_MAX, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s: the mass properties of its %" PetscInt_FMT " spheres reach a relative error bound of only %g (at most %g is accepted)", name, n, (double)err,
+             (double)CLUMP_ERROR_MAX);
+  V = m[0];
+  for (int a = 0; a < 3; a++) t->com[a] = m[1 + a] / V;
+  {
+    const int pa[6] = {0, 1, 2, 0, 0, 1}, pb[6] = {0, 1, 2, 1, 2, 2};
+    for (int k = 0; k < 6; k++) { /* second moments about the centre of mass */
+      int a = pa[k], b = pb[k];
+      C[3 * a + b] = C[3 * b + a] = m[4 + k] - V * t->com[a] * t->com[b];
+    }
+  }
+  tr = C[0] + C[4] + C[8];
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) J[3 * a + b] = (a == b ? tr : 0.0) - C[3 * a + b];
+  ClumpSymmetricEigen(J, t->inertia_unit, t->axes);
+  PetscCall(PetscFree(t->s));
+  PetscCall(PetscMalloc1(4 * n, &t->s));
+  t->n = n, t->volume = V, t->error = err, t->extent = 0.0;
+  t->r_equiv = cbrt(3.0 * V / (4.0 * HDEM_PI));
+  for (PetscInt k = 0; k < n; k++) { /* s' = A^T (s - com) */
+    PetscReal d[3], e2 = 0.0;
+    for (int a = 0; a < 3; a++) d[a] = s[4 * k + a] - t->com[a];
+    for (int b = 0; b < 3; b++) {
+      t->s[4 * k + b] = t->axes[0 + b] * d[0] + t->axes[3 + b] * d[1] + t->axes[6 + b] * d[2];
+      e2 += t->s[4 * k + b] * t->s[4 * k + b];
+    }
+    t->s[4 * k + 3] = s[4 * k + 3];
+    t->extent       = PetscMax(t->extent, sqrt(e2) + s[4 * k + 3]);
+  }
+  t->on = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void ClumpTemplateMass(const ClumpTemplate *t, PetscReal rho, PetscReal l, PetscReal *mass, PetscReal inertia[3])
+{
+  PetscReal l3 = l * l * l, l5 = l3 * l * l, d = t->density > 0.0 ? t->density : rho;
+  *mass = t->given ? t->mass_given * l3 : d * t->volume * l3;
+  for (int a = 0; a < 3; a++) inertia[a] = t->given ? t->inertia_given[a] * l5 : d * t->inertia_unit[a] * l5;
+}
+
+/* The spheres as given with mass and inertia: the principal frame is theirs. */
+static PetscErrorCode ClumpTemplateGiven(const char *name, PetscInt n, const PetscReal *s, PetscReal mass, const PetscReal in[3], ClumpTemplate *t)
+{
+  PetscReal m[10];
+
+  PetscFunctionBeginUser;
+  PetscCall(ClumpCheckSpheres(name, n, s));
+  PetscCall(UnionMoments(n, s, CLUMP_TOLERANCE, m, &t->error));
+  PetscCall(PetscFree(t->s));
+  PetscCall(PetscMalloc1(4 * n, &t->s));
+  PetscCall(PetscArraycpy(t->s, s, 4 * n));
+  t->n = n, t->volume = m[0], t->given = PETSC_TRUE, t->mass_given = mass, t->extent = 0.0;
+  t->r_equiv = cbrt(3.0 * m[0] / (4.0 * HDEM_PI));
+  for (int a = 0; a < 3; a++) t->inertia_given[a] = in[a], t->com[a] = 0.0, t->inertia_unit[a] = 0.0;
+  for (int a = 0; a < 9; a++) t->axes[a] = (a % 4 == 0) ? 1.0 : 0.0;
+  for (PetscInt k = 0; k < n; k++) t->extent = PetscMax(t->extent, sqrt(s[4 * k] * s[4 * k] + s[4 * k + 1] * s[4 * k + 1] + s[4 * k + 2] * s[4 * k + 2]) + s[4 * k + 3]);
+  t->on = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
+{
+  char      name[16], key[48], file[PETSC_MAX_PATH_LEN] = "";
+  PetscReal list[4 * CLUMP_SPHERES_MAX], mass = 0.0, in[3] = {0, 0, 0}, *s = NULL;
+  PetscInt  nl = 0, ni = 0, n = 0;
+  PetscBool lset = PETSC_FALSE, fset = PETSC_FALSE, mset = PETSC_FALSE, iset = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(name, sizeof(name), "clump%" PetscInt_FMT, k));
+  OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_spheres", name));
+  PetscCall(OptionsRealArray(key, "clumpN (N = 0..15): a rigid body's spheres in its frame, x, y, z, r for each", "[m]", 1, 4 * CLUMP_SPHERES_MAX,
+                             PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, list, &nl, &lset));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_file", name));
+  PetscCall(OptionsPath(key, "clumpN: the spheres from a file, lines \"x y z r\" (# comments; relative: from the deck's folder)", file, sizeof(file), &fset));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_density", name));
+  t->density = 0.0;
+  PetscCall(OptionsReal(key, "clumpN: density of the body (0: the material's of the type it is inserted with)", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &t->density, NULL));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_mass", name));
+  PetscCall(OptionsReal(key, "clumpN: the body's mass, given with its inertia (0: from the spheres and the density)", "[kg]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &mass, &mset));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_inertia", name));
+  PetscCall(OptionsRealArray(key, "clumpN: principal moments of inertia, given with the mass: the spheres are then in the principal frame", "[kg*m^2]", 3, 3, 0.0,
+                             PETSC_MAX_REAL, RANGE_OPEN_LO, in, &ni, &iset));
+  OptionsQuiet(PETSC_FALSE);
+  if (k == 0) {
+    PetscCall(OptionsDefaultText("-clump0_spheres", "none"));
+    PetscCall(OptionsDefaultText("-clump0_file", "none"));
+    PetscCall(OptionsDefaultText("-clump0_inertia", "none"));
+  }
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!lset && !fset) {
+    char pre[16];
+    PetscCall(PetscSNPrintf(pre, sizeof(pre), "-%s_", name));
+    char need[48];
+    PetscCall(PetscSNPrintf(need, sizeof(need), "-%s_spheres or -%s_file", name, name));
+    PetscCall(OptionsCheckSectionNeeds(comm, pre, need));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(!(lset && fset), comm, PETSC_ERR_USER_INPUT, "%s: give %s_spheres or %s_file, not both", name, name, name);
+  PetscCheck(!lset || nl % 4 == 0, comm, PETSC_ERR_USER_INPUT, "-%s_spheres: %" PetscInt_FMT " numbers, not a multiple of 4 (x, y, z, r for each sphere)", name,
+             nl);
+  PetscCheck(mset == iset && (!mset || mass > 0.0), comm, PETSC_ERR_USER_INPUT,
+             "%s: give %s_mass (> 0) and %s_inertia together, or neither (the mass properties then follow from the spheres)", name, name, name);
+  if (fset) PetscCall(SphereListRead(comm, file, &n, &s));
+  else n = nl / 4, s = list;
+  {
+    PetscErrorCode ierr = mset ? ClumpTemplateGiven(name, n, s, mass, in, t) : ClumpTemplateSetUp(name, n, s, t);
+    if (fset) PetscCall(PetscFree(s));
+    PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "%s (%s): not a usable template", name, fset ? file : "clump spheres");
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ClumpTemplatesSetFromOptions(MPI_Comm comm, ClumpTemplates *ts)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(ts, sizeof(*ts)));
+  PetscCall(OptionsSection("Multi-sphere bodies"));
+  for (PetscInt k = 0; k < CLUMP_TEMPLATES_MAX; k++) {
+    PetscCall(ClumpKeys(comm, k, &ts->t[k]));
+    if (ts->t[k].on) ts->n++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void ClumpTemplateDescribe(const ClumpTemplate *t, PetscReal rho, char *buf, size_t len)
+{
+  PetscReal mass, in[3];
+  ClumpTemplateMass(t, rho, 1.0, &mass, in);
+  snprintf(buf, len,
+           "%d spheres, volume %.6g m^3 (volume-equivalent radius %.6g m), mass %.6g kg%s, principal inertia %.6g %.6g %.6g kg m^2%s, extent %.6g m from the "
+           "centre of mass, error bound %.2g",
+           (int)t->n, (double)t->volume, (double)t->r_equiv, (double)mass, t->given ? " (given)" : "", (double)in[0], (double)in[1], (double)in[2],
+           t->given ? " (given)" : "", (double)t->extent, (double)t->error);
+}
+
+PetscErrorCode ClumpTemplatesDestroy(ClumpTemplates *ts)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < CLUMP_TEMPLATES_MAX; k++) PetscCall(PetscFree(ts->t[k].s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
