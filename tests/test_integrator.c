@@ -15,6 +15,7 @@
 typedef struct {
   LocalInt  fl[NB];
   PetscReal m[NB], in[NB], f[3 * NB], t[3 * NB], x[3 * NB], x0[3 * NB], v[3 * NB], w[3 * NB], vp[3 * NB], wp[3 * NB];
+  PetscReal gw[NB]; /* each body's gravity work */
 } Bodies;
 
 static PetscReal Draw(PetscInt i, PetscInt k)
@@ -47,7 +48,7 @@ static void ExpectSameBits(const PetscReal *a, const PetscReal *b, PetscInt n, c
 static PetscReal Open(Bodies *b, PetscInt lo, PetscInt n, PetscReal dt, const PetscReal g[3])
 {
   return IntegratorOpenStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, b->f + 3 * lo, b->t + 3 * lo, dt, g, b->x + 3 * lo, b->v + 3 * lo, b->w + 3 * lo,
-                                  b->vp + 3 * lo, b->wp + 3 * lo);
+                                  b->vp + 3 * lo, b->wp + 3 * lo, b->gw + lo);
 }
 
 static PetscInt CloseRanges(Bodies *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, const IntegratorRebuild *rb, PetscReal rlo[3],
@@ -91,6 +92,10 @@ START_TEST(test_lanes_match_tail)
   ExpectSameBits(all.w, one.w, 3 * NB, "w");
   ExpectSameBits(all.vp, one.vp, 3 * NB, "vp");
   ExpectSameBits(all.wp, one.wp, 3 * NB, "wp");
+  ExpectSameBits(all.gw, one.gw, NB, "each body's gravity work");
+  ck_assert(all.gw[5] == 0.0); /* frozen */
+  for (PetscInt i = 0; i < NB; i++)
+    if (i != 5) ck_assert_rel(all.gw[i], all.m[i] * (g[0] * all.v[3 * i] + g[1] * all.v[3 * i + 1] + g[2] * all.v[3 * i + 2]) * dt, 1e-12);
   ck_assert_rel(work_all, work_one, 1e-12); /* summed in another order */
   for (PetscInt k = 0; k < 3 * NB; k++) ck_assert(all.f[k] == 0.0 && !signbit(all.f[k]) && all.t[k] == 0.0 && !signbit(all.t[k]));
   /* the second half, with gravity into the force */
@@ -124,7 +129,7 @@ START_TEST(test_close_open_fused)
       memcpy(lo1, lo2, sizeof(lo1)), memcpy(hi1, hi2, sizeof(hi1));
       bits2 = CloseRanges(&two, 0, n, gc, 0.5 * dt, &rb, lo2, hi2);
       work2 = Open(&two, 0, n, dt_next, g);
-      op    = (IntegratorOpen){dt_next, g, one.vp, one.wp, 0.0};
+      op    = (IntegratorOpen){dt_next, g, one.vp, one.wp, one.gw, 0.0};
       bits1 = IntegratorCloseOpenBodies(n, one.fl, one.m, one.in, gc, one.f, one.t, 0.5 * dt, one.x, one.x0, &rb, lo1, hi1, one.v, one.w, &op);
       ck_assert_msg(bits1 == bits2, "n %d variant %d: bits %d vs %d", (int)n, variant, (int)bits1, (int)bits2);
       ck_assert_msg(memcmp(&op.work, &work2, sizeof(work2)) == 0, "n %d variant %d: work %.17g vs %.17g", (int)n, variant, op.work, work2);
@@ -137,6 +142,7 @@ START_TEST(test_close_open_fused)
       ExpectSameBits(one.wp, two.wp, 3 * NB, "wp");
       ExpectSameBits(one.f, two.f, 3 * NB, "f");
       ExpectSameBits(one.t, two.t, 3 * NB, "t");
+      ExpectSameBits(one.gw, two.gw, NB, "gw");
     }
 }
 END_TEST

@@ -76,11 +76,21 @@ INLINE PetscBool AnyFrozen(const LocalInt *fl)
   return ((fl[0] | fl[1] | fl[2] | fl[3]) & PARTICLE_FROZEN) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* per body of four, the sum of its three components' entries of the
+ * 12-layout q[0..2] in component order (X + Y) + Z */
+INLINE V4 BodySums(const V4 q[3])
+{
+  V4 X = VEC_SHUFFLE(M4, VEC_SHUFFLE(M4, q[0], q[1], 0, 3, 6, 0), q[2], 0, 1, 2, 5);
+  V4 Y = VEC_SHUFFLE(M4, VEC_SHUFFLE(M4, q[0], q[1], 1, 4, 7, 0), q[2], 0, 1, 2, 6);
+  V4 Z = VEC_SHUFFLE(M4, VEC_SHUFFLE(M4, q[0], q[1], 2, 5, 0, 0), q[2], 0, 1, 4, 7);
+  return (X + Y) + Z;
+}
+
 /* The first half of a step for one row of four components (c of a block,
  * qg = m g over them) from v, w, f, t in hand: the kick, the drift, the
- * predictions, f = t = 0 and gravity's work into work4. */
+ * predictions, f = t = 0 and gravity's work on the row in wrow. */
 INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 vo, V4 wo, PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp,
-                    PetscReal *wp, PetscReal *f, PetscReal *t, V4 *work4)
+                    PetscReal *wp, PetscReal *f, PetscReal *t, V4 *wrow)
 {
   const V4 zero = {0, 0, 0, 0};
   V4       dv = fo * rm * hh, dw = to * ri * hh, xo = Load4(x);
@@ -92,34 +102,43 @@ INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 v
   Store4(wp, Keep(fz, wn, wn + dw));
   Store4(f, zero);
   Store4(t, zero);
-  *work4 += Keep(fz, zero, qg * vn * dd); /* frozen bodies do no work */
+  *wrow = Keep(fz, zero, qg * vn * dd); /* frozen bodies do no work */
 }
 
-/* IntegratorOpenStepBodies' block of four bodies at o = 3 i; gravity's work into work4. */
-INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3],
-                      PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4)
+/* A block's rows of gravity's work into the rank's lanes, and each body's
+ * sum (X + Y) + Z into its own integral gw (when kept; the tail's order). */
+INLINE void OpenWork(const V4 rows[3], V4 *work4, PetscReal *gw)
 {
-  V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
+  for (int c = 0; c < 3; c++) *work4 += rows[c];
+  if (gw) Store4(gw, Load4(gw) + BodySums(rows));
+}
+
+/* IntegratorOpenStepBodies' block of four bodies at o = 3 i; gravity's work into work4 and gw. */
+INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3],
+                      PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4, PetscReal *gw)
+{
+  V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}}, rows[3];
   M4 fz[3] = {{0}};
   SpreadBodies(fl, m, in, rm, ri, fz, frozen);
   Spread(m, qm);
   for (int c = 0; c < 3; c++) {
     PetscInt o = 4 * c;
     OpenRow(fz[c], rm[c], ri[c], qm[c] * G[c], hh, dd, Load4(f + o), Load4(t + o), Load4(v + o), Load4(w + o), x + o, v + o, w + o, vp + o, wp + o, f + o,
-            t + o, work4);
+            t + o, &rows[c]);
   }
+  OpenWork(rows, work4, gw);
 }
 
 /* The scalar first half of bodies the blocks of four leave over: their
- * gravity work. */
+ * gravity work (each body's into gw as a block sums it). */
 static PetscReal OpenTail(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f,
                           PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w,
-                          PetscReal *restrict vp, PetscReal *restrict wp)
+                          PetscReal *restrict vp, PetscReal *restrict wp, PetscReal *restrict gw)
 {
   const PetscReal h    = 0.5 * dt;
   PetscReal       work = 0.0;
   for (PetscInt i = 0; i < n; i++) {
-    PetscReal rmi = 1.0 / m[i], rii = 1.0 / in[i];
+    PetscReal rmi = 1.0 / m[i], rii = 1.0 / in[i], q[3] = {0.0, 0.0, 0.0};
     for (int a = 0; a < 3 && !(fl[i] & PARTICLE_FROZEN); a++) {
       PetscReal dv = f[3 * i + a] * rmi * h, dw = t[3 * i + a] * rii * h;
       v[3 * i + a] += dv;
@@ -127,8 +146,10 @@ static PetscReal OpenTail(PetscInt n, const LocalInt *restrict fl, const PetscRe
       x[3 * i + a] += v[3 * i + a] * dt;
       vp[3 * i + a] = v[3 * i + a] + dv;
       wp[3 * i + a] = w[3 * i + a] + dw;
-      work += m[i] * g[a] * v[3 * i + a] * dt;
+      q[a]          = m[i] * g[a] * v[3 * i + a] * dt;
+      work += q[a];
     }
+    if (gw) gw[i] = gw[i] + ((q[0] + q[1]) + q[2]);
     for (int a = 0; a < 3; a++) f[3 * i + a] = t[3 * i + a] = 0.0;
   }
   return work;
@@ -149,7 +170,7 @@ INLINE void SpreadGravity(const PetscReal g[3], V4 G[3])
  * sums start there, and the pass has them in hand (no second sweep). */
 VEC_CLONES PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in,
                                               PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x,
-                                              PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp)
+                                              PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp, PetscReal *restrict gw)
 {
   const PetscReal h  = 0.5 * dt;
   const V4        hh = {h, h, h, h}, dd = {dt, dt, dt, dt}, zero = {0, 0, 0, 0};
@@ -158,22 +179,13 @@ VEC_CLONES PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *restri
   SpreadGravity(g, G);
   for (; i + 4 <= n; i += 4) {
     PetscInt o = 3 * i;
-    if (AnyFrozen(fl + i)) OpenBlock(PETSC_TRUE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
-    else OpenBlock(PETSC_FALSE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4);
+    if (AnyFrozen(fl + i)) OpenBlock(PETSC_TRUE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4, gw ? gw + i : NULL);
+    else OpenBlock(PETSC_FALSE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4, gw ? gw + i : NULL);
   }
-  return OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, dt, g, x + 3 * i, v + 3 * i, w + 3 * i, vp + 3 * i, wp + 3 * i) +
+  return OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, dt, g, x + 3 * i, v + 3 * i, w + 3 * i, vp + 3 * i, wp + 3 * i, gw ? gw + i : NULL) +
          ((work4[0] + work4[1]) + (work4[2] + work4[3]));
 }
 
-/* per body of four, the sum of its three components' entries of the
- * 12-layout q[0..2] in component order (X + Y) + Z */
-INLINE V4 BodySums(const V4 q[3])
-{
-  V4 X = VEC_SHUFFLE(M4, VEC_SHUFFLE(M4, q[0], q[1], 0, 3, 6, 0), q[2], 0, 1, 2, 5);
-  V4 Y = VEC_SHUFFLE(M4, VEC_SHUFFLE(M4, q[0], q[1], 1, 4, 7, 0), q[2], 0, 1, 2, 6);
-  V4 Z = VEC_SHUFFLE(M4, VEC_SHUFFLE(M4, q[0], q[1], 2, 5, 0, 0), q[2], 0, 1, 4, 7);
-  return (X + Y) + Z;
-}
 
 /* The squared distance bound of a body from where the lists were built at
  * the end of a step of at most dt_up: a = |dx - c|^2 (or |dx|^2 against the
@@ -237,6 +249,7 @@ PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, c
 typedef struct {
   V4         hh, dd, G[3]; /* half the next step, the next step, gravity over a block */
   PetscReal *vp, *wp;      /* at the block */
+  PetscReal *gw;           /* at the block, or NULL */
   V4        *work4;
 } OpenLanes;
 
@@ -250,7 +263,7 @@ INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl
                        PetscReal *t, V4 hh, PetscReal *x, const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3],
                        V4 f2[3], V4 lo[3], V4 hi[3])
 {
-  V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}};
+  V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}}, rows[3];
   M4 fz[3] = {{0}};
   SpreadBodies(fl, m, in, rm, ri, fz, frozen);
   if (G || op) Spread(m, qm);
@@ -264,13 +277,14 @@ INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl
     hi[c]  = Keep(dx > hi[c], dx, hi[c]);
     dc2[c] = dc * dc, dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
     if (op)
-      OpenRow(fz[c], rm[c], ri[c], qm[c] * op->G[c], op->hh, op->dd, fo, to, vn, wn, x + o, v + o, w + o, op->vp + o, op->wp + o, f + o, t + o, op->work4);
+      OpenRow(fz[c], rm[c], ri[c], qm[c] * op->G[c], op->hh, op->dd, fo, to, vn, wn, x + o, v + o, w + o, op->vp + o, op->wp + o, f + o, t + o, &rows[c]);
     else {
       if (G) Store4(f + o, fo);
       Store4(v + o, vn);
       Store4(w + o, wn);
     }
   }
+  if (op) OpenWork(rows, op->work4, op->gw);
 }
 
 /* Whether the cheap bound (BeyondScalar's) leaves some lane of four bodies
@@ -358,7 +372,7 @@ VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, 
     PetscBool fz = AnyFrozen(fl + i);
     frozen       = frozen || fz;
     if (op) {
-      ol.vp = op->vp + 3 * i, ol.wp = op->wp + 3 * i;
+      ol.vp = op->vp + 3 * i, ol.wp = op->wp + 3 * i, ol.gw = op->gw ? op->gw + i : NULL;
       if (fz)
         CloseBlock(PETSC_TRUE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2,
                    v2, f2, L, H);
@@ -388,7 +402,8 @@ VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, 
   }
   bits |= CloseTail(n - i, fl + i, m + i, in + i, g, f + 3 * i, t + 3 * i, h, x + 3 * i, x0 + 3 * i, rb, lo, hi, v + 3 * i, w + 3 * i); /* with its ranges */
   if (op)
-    op->work = OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, op->dt, op->g, x + 3 * i, v + 3 * i, w + 3 * i, op->vp + 3 * i, op->wp + 3 * i) +
+    op->work = OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, op->dt, op->g, x + 3 * i, v + 3 * i, w + 3 * i, op->vp + 3 * i, op->wp + 3 * i,
+                        op->gw ? op->gw + i : NULL) +
                ((work4[0] + work4[1]) + (work4[2] + work4[3]));
   return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
 }

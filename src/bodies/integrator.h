@@ -20,9 +20,11 @@ static inline void IntegratorDrift(PetscInt n, PetscReal *restrict x, const Pets
 /* The first half of a step in one pass: kick by h = dt / 2, drift by dt,
  * prediction vp = v + dv for the kick's dv = f (1 / m) h (wp likewise), then f = t = 0 (the
  * step's force sums start there); returns the work of gravity g over the
- * drift (frozen bodies stay and do none). */
+ * drift (frozen bodies stay and do none), and adds each body's to gw (when
+ * not NULL) as ((m g_x v_x dt + m g_y v_y dt) + m g_z v_z dt). */
 PETSC_EXTERN PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t,
-                                                PetscReal dt, const PetscReal g[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp);
+                                                PetscReal dt, const PetscReal g[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp,
+                                                PetscReal *gw);
 /* The lists' rebuild criterion.  An unlisted pair is more than the skin
  * apart and closes by at most |dx_i| + |dx_j|, its members' displacements
  * since the build, and also by at most |dx_i - c| + |dx_j - c| for any
@@ -66,6 +68,7 @@ typedef struct {
   PetscReal        dt;      /* the next step */
   const PetscReal *g;       /* gravity, for its work */
   PetscReal       *vp, *wp; /* the predictions (as IntegratorOpenStepBodies) */
+  PetscReal       *gw;      /* each body's integral of gravity's work, or NULL (as IntegratorOpenStepBodies) */
   PetscReal        work;    /* out: gravity's work over the next step's drift */
 } IntegratorOpen;
 

@@ -54,6 +54,13 @@ PetscErrorCode ParticlesAddLedger(Particles *p, PetscBool rolling, PetscBool liq
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode ParticlesAddGravityWork(Particles *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(FieldStoreAdd(&p->st, "gravity_work", FIELD_REAL, 1, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->wgrav));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Forwarded every step: a bridge takes its share of the liquid a ghost held at the step's start. */
 PetscErrorCode ParticlesAddLiquid(Particles *p)
 {

@@ -50,6 +50,7 @@ typedef struct {
   PetscInt     nledger;
   PetscInt     ledger_slot[LEDGER_TERMS]; /* -1: off */
   PetscReal   *lpow, *lnow, *lwork;
+  PetscReal   *wgrav; /* without the ledger (ParticlesAddGravityWork): gravity's work on each particle [J], summed by the integrator's first half */
 } Particles;
 
 /* Power P of a contact particle t leads into its ledger term (an owned row). */
@@ -66,6 +67,9 @@ PETSC_EXTERN PetscErrorCode ParticlesAddField(Particles *, const char *name, Fie
 /* The ledger's fields, with the terms beyond normal and tangential that the
  * run has (before any particle is made). */
 PETSC_EXTERN PetscErrorCode ParticlesAddLedger(Particles *, PetscBool rolling, PetscBool liquid, PetscBool walls);
+/* Without the ledger: gravity's work per particle alone, so that thermo's
+ * dissipated is an exact sum too (before any particle is made). */
+PETSC_EXTERN PetscErrorCode ParticlesAddGravityWork(Particles *);
 /* A wet run: the liquid fields (before any particle is made). */
 PETSC_EXTERN PetscErrorCode ParticlesAddLiquid(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap); /* for cap owned particles (no ghosts yet) */

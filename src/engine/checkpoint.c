@@ -1,6 +1,7 @@
 #include "engine/checkpoint.h"
 #include <string.h>
 #include "decomp/collective.h"
+#include "engine/flow.h"
 
 /* Every FIELD_CHECKPOINT field of the particle store, as /particles/<name>. */
 static PetscErrorCode CkptWriteParticles(H5File f, const Particles *p)
@@ -102,12 +103,13 @@ void CkptReals(Engine *e, PetscReal *v[16])
 
 static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options, PetscInt64 removed)
 {
-  PetscReal *v[16], sum[2] = {e->work_gravity, (PetscReal)e->lost};
+  PetscReal *v[16], sum[3] = {e->work_gravity, (PetscReal)e->lost, e->work_base};
 
   PetscFunctionBeginUser;
-  PetscCall(CollectiveSumAll(e->grid.comm, sum, 2)); /* each rank's share, kept as one total */
+  PetscCall(CollectiveSumAll(e->grid.comm, sum, 3)); /* each rank's share, kept as one total (work_base: rank 0's alone) */
   CkptReals(e, v);
   for (int k = 0; k < 10; k++) PetscCall(H5FileWriteAttrReal(f, CkptRealName[k], k == 7 ? sum[0] : *v[k]));
+  PetscCall(H5FileWriteAttrReal(f, "work_gravity_base", sum[2]));
   for (int a = 0; a < 3; a++) {
     char name[32];
     PetscCall(PetscSNPrintf(name, sizeof(name), "domain_lo_%c", "xyz"[a]));
@@ -264,6 +266,18 @@ static void CkptLoadWalls(Engine *e, const CkptSets *ss)
     for (int a = 0; a < 3; a++) e->planes.w[w].n[a] = CkptReal(&ss->s[0], w, a), e->planes.w[w].p[a] = CkptReal(&ss->s[1], w, a);
 }
 
+/* A format < 5 checkpoint's total work held the flow's energy too, which
+ * thermo now takes from the flow's own exact sums. */
+static PetscErrorCode CkptWorkBaseFlow(Engine *e)
+{
+  FlowState tot;
+
+  PetscFunctionBeginUser;
+  PetscCall(FlowStateTotals(e, &tot));
+  if (e->work_base != 0.0) e->work_base -= ExactSumValue(&tot.energy[FLOW_ENERGY_IN]) - ExactSumValue(&tot.energy[FLOW_ENERGY_OUT]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointRead(Engine *e, const char *path)
 {
   H5File         f;
@@ -290,6 +304,7 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
       ierr = CkptLoadParticles(e, ss);
       if (!ierr) ierr = CkptLoadHistory(e, ss);
       if (!ierr) ierr = CheckpointReadFlow(f, e);
+      if (!ierr && version < 5 && e->flow.on) ierr = CkptWorkBaseFlow(e);
     }
     if (ierr) { /* the file's own fault or not, it is not agreed: H5FileAbandon ends the run */
       PetscCall(CkptSetsDestroy(ss));

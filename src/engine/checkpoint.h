@@ -53,15 +53,18 @@ PETSC_EXTERN PetscErrorCode CheckpointRead(Engine *, const char *path);
  * (reading and checking); not for other callers -------------------------- */
 #include "io/h5file.h"
 
-/* Format 4 keys each history record by (owner, kind, partner) and has
- * the rolling spring and the liquid bridge; format 3 had no bridge (read
- * as none), format 2 no rolling spring either (read as zero), format 1 no
- * kind either, a wall's partner being -1 - w: read alike. */
-#define CHECKPOINT_FORMAT   "hdem checkpoint 4"
+/* Format 5 keeps gravity's work per particle (particles/gravity_work,
+ * without the ledger); format 4 kept it as one total (read into the
+ * engine's work_base), and format 4 keys each history record by (owner,
+ * kind, partner) and has the rolling spring and the liquid bridge; format 3
+ * had no bridge (read as none), format 2 no rolling spring either (read as
+ * zero), format 1 no kind either, a wall's partner being -1 - w: read alike. */
+#define CHECKPOINT_FORMAT   "hdem checkpoint 5"
+#define CHECKPOINT_FORMAT_4 "hdem checkpoint 4"
 #define CHECKPOINT_FORMAT_3 "hdem checkpoint 3"
 #define CHECKPOINT_FORMAT_2 "hdem checkpoint 2"
 #define CHECKPOINT_FORMAT_1 "hdem checkpoint 1"
-#define CHECKPOINT_VERSION  4
+#define CHECKPOINT_VERSION  5
 
 /* The streams' and outflows' counters (checkpoint_flow.c): removed, the
  * particles the outflows took in all; read on every rank whole. */

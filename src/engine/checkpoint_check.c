@@ -129,6 +129,7 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
     char         name[64];
     if (!(fd->flags & FIELD_CHECKPOINT)) continue;
     if (version < 4 && !strncmp(fd->name, "ledger_", 7)) continue; /* before the energy ledger: zero */
+    if (version < 5 && !strcmp(fd->name, "gravity_work")) continue; /* kept as one total then: work_base */
     PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", fd->name));
     PetscCall(CkptSetAdd(ss, name, fd->type, fd->ncomp, k, PETSC_FALSE));
   }
@@ -463,6 +464,7 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are DIR/checkpoints/step_*.h5", H5FilePath(f));
   *version = !strcmp(fmt, CHECKPOINT_FORMAT)     ? CHECKPOINT_VERSION
+           : !strcmp(fmt, CHECKPOINT_FORMAT_4) ? 4
            : !strcmp(fmt, CHECKPOINT_FORMAT_3) ? 3
            : !strcmp(fmt, CHECKPOINT_FORMAT_2) ? 2
            : !strcmp(fmt, CHECKPOINT_FORMAT_1) ? 1
@@ -470,8 +472,8 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
   known    = *version > 0 ? PETSC_TRUE : PETSC_FALSE;
   if (!known) PetscCall(PetscStrncpy(got, fmt, sizeof(got))); /* fmt is freed before the error */
   PetscCall(PetscFree(fmt));
-  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s', '%s', '%s' and '%s')",
-             H5FilePath(f), got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_3, CHECKPOINT_FORMAT_2, CHECKPOINT_FORMAT_1);
+  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s', '%s', '%s', '%s' and '%s')",
+             H5FilePath(f), got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_4, CHECKPOINT_FORMAT_3, CHECKPOINT_FORMAT_2, CHECKPOINT_FORMAT_1);
   CkptReals(e, v);
   for (int k = 0; k < 10; k++) {
     PetscReal x;
@@ -534,6 +536,11 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
   check += 4;
   PetscCall(CollectiveRank(e->grid.comm, &rank, NULL));
   if (rank) e->work_gravity = 0.0, e->lost = 0; /* the totals are kept once */
+  e->work_base = 0.0;
+  if (*version >= 5) PetscCall(H5FileReadAttrReal(f, "work_gravity_base", &e->work_base, NULL));
+  else if (e->p.wgrav) e->work_base = e->work_gravity; /* less the flow's energy it held: CheckpointRead */
+  if (rank) e->work_base = 0.0;
+  if (!isfinite(e->work_base)) PetscCall(CkptFail(f, ft, check + 3, -1, "attribute /work_gravity_base is %s: it must be finite", CkptNum(e->work_base, b)));
   PetscCall(H5FileReadAttrInt64(f, "rebuilds", &i64, NULL));
   if (i64 < 0 || i64 > PETSC_MAX_INT)
     PetscCall(CkptFail(f, ft, check, -1, "attribute /rebuilds is %" PetscInt64_FMT ": it must be in [0, %" PetscInt_FMT "]", i64, PETSC_MAX_INT));

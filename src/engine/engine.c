@@ -178,7 +178,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
 static void EngineOpenStep(Engine *e, PetscReal dt)
 {
   Particles *p = &e->p;
-  e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp);
+  e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp, p->wgrav);
   e->sums_zero = PETSC_TRUE;
 }
 
@@ -424,7 +424,7 @@ static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscR
   Particles        *p  = &e->p;
   const PetscReal  *g  = e->gravity_pending ? e->gravity : NULL;
   IntegratorRebuild rb = EngineRebuildTest(e, EngineNextLongest(e));
-  IntegratorOpen    op = {e->ctl.dt_fixed, e->gravity, p->vp, p->wp, 0.0};
+  IntegratorOpen    op = {e->ctl.dt_fixed, e->gravity, p->vp, p->wp, p->wgrav, 0.0};
   PetscInt          bits;
 
   if (!(ahead && e->ctl.mode == TIMESTEP_FIXED))
@@ -491,6 +491,7 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
       PetscInt sl = t == LEDGER_TERMS ? nl : p->ledger_slot[t];
       if (sl >= 0) ExactSumAdd(&sum[S_WORK + t], p->lwork[nw * i + sl]);
     }
+    if (p->wgrav) ExactSumAdd(&sum[S_WORK + LEDGER_TERMS], p->wgrav[i]);
   }
   for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, &is);
   for (PetscInt k = 0; k < STATS_ENERGIES; k++) sum[S_STATS + k] = is.energy[k];
@@ -521,12 +522,9 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
       s->flow = ExactSumValue(&tot.energy[FLOW_ENERGY_IN]) - ExactSumValue(&tot.energy[FLOW_ENERGY_OUT]);
     }
     for (PetscInt t = 0; t < LEDGER_TERMS; t++) s->work[t] = ExactSumValue(&sum[S_WORK + t]);
+    /* with what a checkpoint from before the per-particle work brought */
+    if (e->work_base != 0.0) ExactSumAdd(&sum[S_WORK + LEDGER_TERMS], e->work_base);
     s->gravity = ExactSumValue(&sum[S_WORK + LEDGER_TERMS]);
-    if (!nl) { /* no ledger: gravity's work (with the flow's energy) as the integrator summed it, rank by rank */
-      PetscReal wg = e->work_gravity;
-      PetscCall(CollectiveSumAll(e->grid.comm, &wg, 1));
-      s->gravity = wg, s->flow = 0.0;
-    }
     if (p->liquid) PetscCall(EngineHealthLiquid(e, s, lmin, who >= 0 ? p->id[who] : -1));
   }
   PetscCall(EngineHealthEnergy(e, s));

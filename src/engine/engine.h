@@ -96,7 +96,8 @@ typedef struct {
   PetscReal      overlap_start_max;
   PetscReal      e_initial;    /* kinetic + elastic energy at the start */
   PetscReal      liquid_start; /* wet runs: the liquid at the start (or the restart), < 0 before it is known */
-  PetscReal      work_gravity; /* this rank's share of the work done by gravity since the start [J] */
+  PetscReal      work_gravity; /* this rank's share of the work done by gravity since the start, as the integrator summed it [J] */
+  PetscReal      work_base;    /* rank 0: the external work a checkpoint kept as one total (format < 5), beside the particles' [J] */
   PetscInt       request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
   PetscInt       request_all;  /* after the step: the largest request of any rank, the same on all */
   PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */

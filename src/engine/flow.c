@@ -332,9 +332,9 @@ PetscErrorCode EngineFlowSetUp(Engine *e, PetscBool fresh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The energy ledger (thermo's dissipated, the energy check) counts what a
- * stream brings in and an outflow takes out as external work, beside
- * gravity's, on the rank that appends or removes the particle. */
+/* Thermo's dissipated and the energy check count what a stream brings in
+ * and an outflow takes out as external work, beside gravity's, in exact
+ * sums (FlowState's energy) on the rank that appends or removes the particle. */
 static PetscReal FlowKinetic(const Particles *p, PetscInt i)
 {
   const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
@@ -372,12 +372,12 @@ static PetscErrorCode EngineFlowRemove(Engine *e)
       while (c < fs->nedges && d >= fs->edges[c]) c++;
       f->state.removed[k][c]++;
       ExactSumAdd(&f->state.removed_mass[k][c], p->mass[i]);
-      e->work_gravity -= FlowKinetic(p, i); /* see FlowKinetic */
       ExactSumAdd(&f->state.energy[FLOW_ENERGY_OUT], FlowKinetic(p, i));
       for (PetscInt t = 0; t <= LEDGER_TERMS && p->nledger; t++) {
         PetscInt sl = t == LEDGER_TERMS ? p->nledger : p->ledger_slot[t];
         if (sl >= 0) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + t], p->lwork[(p->nledger + 1) * i + sl]);
       }
+      if (p->wgrav) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + LEDGER_TERMS], p->wgrav[i]);
       drop[i] = 1;
       nrm++;
     }
@@ -483,7 +483,6 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
           PetscCall(ParticlesAppend(p, st->next_id, s->type, 0, cd->r, rho, x, v, w0));
           if (p->liquid) p->liquid[p->n - 1] = ContactMaterialOf(&e->model, s->type)->liquid;
           p->owner[p->n - 1] = g->rank;
-          e->work_gravity += FlowKinetic(p, p->n - 1); /* see FlowKinetic */
           ExactSumAdd(&st->energy[FLOW_ENERGY_IN], FlowKinetic(p, p->n - 1));
         }
         st->next_id++;

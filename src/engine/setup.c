@@ -157,6 +157,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
       if (WallMotionMoves(mo) || mo->surface_velocity[0] != 0.0 || mo->surface_velocity[1] != 0.0 || mo->surface_velocity[2] != 0.0) moves = PETSC_TRUE;
     }
     if (e->model.ledger) PetscCall(ParticlesAddLedger(&e->p, e->model.rolls, e->model.liquid.on, moves));
+    else PetscCall(ParticlesAddGravityWork(&e->p));
   }
   if (!insert) { /* a restart: the particles, rmax and the skin are the checkpoint's */
     PetscCall(LammpsDataDestroy(&data));
