@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The same deck gives bitwise identical final states on 1, 2, 3 and 4 ranks, with
 uneven process grids, periodic and walled axes, cuts moved by the load balance,
-moving meshes, a stream with an outflow, liquid bridges (compared by id with `hdem diff`;
+moving meshes, a stream with an outflow, liquid bridges, the Mindlin-Deresiewicz
+spring's turning points (compared by id with `hdem diff`;
 walls.csv, flow.csv and thermo.csv, with its energy ledger and without, less its
 wall-clock column, compared byte for byte), and the particle count never
 changes but by the streams and outflows."""
@@ -57,6 +58,8 @@ CONFIGS.append(("wet", FLOW_OPTS + ["-material_liquid", "2e-11", "-contact_liqui
                 [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # the incremental tangential spring (the fused lanes)
 CONFIGS.append(("incremental", ["-contact_tangential_model", "incremental"], [(1, "1,1,1"), (2, "2,1,1"), (4, "2,2,1")]))
+# Mindlin-Deresiewicz: turning points beside the histories (the generic path), with the moving meshes
+CONFIGS.append(("mindlin_deresiewicz", MESH_OPTS + ["-contact_tangential_model", "mindlin_deresiewicz"], [(1, "1,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # configurations whose multi-rank runs must have moved cuts
 MUST_BALANCE = ("balance_count", "balance_time")
 

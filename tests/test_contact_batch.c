@@ -116,7 +116,7 @@ static void RunCase(const char *opts)
       kin.wi[a] = w[3 * i + a], kin.wj[a] = w[3 * j + a];
       kin.wip[a] = wp[3 * i + a], kin.wjp[a] = wp[3 * j + a];
     }
-    ContactEvaluate(&model, &cps[Kind(b)], &href[b], NULL, &kin, dt, &cr);
+    ContactEvaluate(&model, &cps[Kind(b)], &href[b], NULL, NULL, &kin, dt, &cr);
     {
       PetscReal ft = 0.0;
       for (int a = 0; a < 3; a++) ft += (cr.F[a] - cr.Fn * kin.n[a]) * (cr.F[a] - cr.Fn * kin.n[a]);

@@ -63,7 +63,7 @@ static PetscErrorCode RollRun(const char *opts, PetscReal alpha_deg, PetscReal v
       k.vp[a] = b.v[a] + 0.5 * dt * b.f[a] / m, k.wip[a] = b.w[a] + 0.5 * dt * b.t[a] / Iner;
     }
     PetscCheck(k.d > 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the sphere left the plane at t = %g", (double)t);
-    ContactEvaluate(&model, &cp, &h, &rl, &k, dt, &cr);
+    ContactEvaluate(&model, &cp, &h, &rl, NULL, &k, dt, &cr);
     for (int a = 0; a < 3; a++) b.f[a] = cr.F[a] + m * g[a], b.t[a] = cr.Ti[a];
     for (int a = 0; a < 3; a++) b.v[a] += 0.5 * dt * b.f[a] / m, b.w[a] += 0.5 * dt * b.t[a] / Iner;
     if (mur > 0.0 && cr.Fn > 0.0) {

@@ -1,4 +1,5 @@
 #include "contact/contact.h"
+#include "contact/tangential_md.h"
 #include "contact/kernel_scalar.h"
 #include <stddef.h>
 
@@ -11,11 +12,17 @@ const RecordField ContactHistoryFields[] = {{"spring", FIELD_REAL, 3, CH(xi)},
                                             {"touched", FIELD_INT64, 1, CH(touched)},
                                             {"rolling_torque", FIELD_REAL, 3, offsetof(ContactRecord, r) + offsetof(ContactRolling, mr)},
                                             {"bridge_liquid", FIELD_REAL, 1, offsetof(ContactRecord, b) + offsetof(ContactBridge, V)},
+                                            {"turning_force_unloading", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, ts)},
+                                            {"turning_force_reloading", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, tss)},
+                                            {"turning_last_increment", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, dlast)},
+                                            {"turning_friction_limit", FIELD_REAL, 1, offsetof(ContactRecord, t) + offsetof(ContactTurning, mun)},
+                                            {"turning_phase", FIELD_REAL, 1, offsetof(ContactRecord, t) + offsetof(ContactTurning, phase)},
+                                            {"turning_sums", FIELD_REAL, 2, offsetof(ContactRecord, t) + offsetof(ContactTurning, acc)},
                                             {NULL, FIELD_REAL, 0, 0}};
 #undef CH
 
 const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
-const char *const TangentialModels[]         = {"shear_displacement", "incremental", "TangentialModel", "TANGENTIAL_", NULL};
+const char *const TangentialModels[]         = {"shear_displacement", "incremental", "mindlin_deresiewicz", "TangentialModel", "TANGENTIAL_", NULL};
 const char *const RollingTypes[]             = {"epsd", "constant", "RollingType", "ROLLING_", NULL};
 const char *const LiquidForceTypes[]         = {"willett", "willett_simple", "LiquidForceType", "LIQUID_", NULL};
 
@@ -120,7 +127,7 @@ PetscReal ContactTangentialEnergy(const ContactModel *model, const ContactPair *
 {
   PetscReal kt = ContactTangentialStiffness(model, pair, d), x2 = Dot3(h->xi, h->xi);
   if (!(kt > 0.0)) return 0.0;
-  return model->tangential.model == TANGENTIAL_INCREMENTAL ? 0.5 * x2 / kt : 0.5 * kt * x2;
+  return model->tangential.model != TANGENTIAL_SHEAR_DISPLACEMENT ? 0.5 * x2 / kt : 0.5 * kt * x2;
 }
 
 PetscReal ContactRollingEnergy(const ContactModel *model, const ContactPair *pair, const ContactRolling *rl, PetscReal d)
@@ -144,10 +151,29 @@ PetscReal ContactDampingWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal d
 
 /* Any law through the kernel: its elastic force and damping coefficient
  * from the law's and the damping's own functions. */
-void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl, const ContactKinematics *k, PetscReal dt,
-                     ContactResult *r)
+/* The Mindlin-Deresiewicz spring (tangential_md.c) after the kernel's
+ * normal force: its force weighted as the kernel weighs a first touch's
+ * (Fn_applied / Fn), added with its torques; the ledger's power. */
+static void ContactTurningForce(const ContactKernelModel *km, const ContactPair *pair, ContactHistory *h, ContactTurning *tn, const ContactKinematics *k,
+                                PetscReal dt, PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r)
 {
-  ContactKernelModel km = ContactKernelModelOf(model);
+  PetscReal vt[3], vtp[3], Ft[3], w[3], kt = pair->kc, gt = pair->gc, wgt = Fn > 0.0 ? r->Fn / Fn : 1.0;
+  if (km->mindlin) kt = kt * sd, gt = gt * qd;
+  ContactScalarSlip(pair->ri, pair->rj, k->n, k->v, k->wi, k->wj, vt);
+  ContactScalarSlip(pair->ri, pair->rj, k->n, k->vp, k->wip, k->wjp, vtp);
+  ContactTangentialMD(tn, h->xi, k->n, vt, vtp, dt, kt, gt, pair->co->tangential.mu, Fn, Ft);
+  if (km->ledger) r->P[1] = -Dot3(Ft, vtp);
+  for (int a = 0; a < 3; a++) Ft[a] = Ft[a] * wgt, r->F[a] += Ft[a];
+  w[0] = k->n[1] * Ft[2] - k->n[2] * Ft[1];
+  w[1] = k->n[2] * Ft[0] - k->n[0] * Ft[2];
+  w[2] = k->n[0] * Ft[1] - k->n[1] * Ft[0];
+  for (int a = 0; a < 3; a++) r->Ti[a] = -pair->ri * w[a], r->Tj[a] = -pair->rj * w[a];
+}
+
+void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *k,
+                     PetscReal dt, ContactResult *r)
+{
+  ContactKernelModel km = ContactKernelModelOf(model), kk = km;
   PetscReal          Fel, dF, C, J = 0.0, sd = 0.0, qd = 0.0, Fn;
 
   PetscBool first = PETSC_FALSE;
@@ -163,9 +189,11 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
   if (first) J = r->U / h->v_imp + DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
   r->W = 0.0;
   if (km.friction && km.mindlin) sd = sqrt(k->d), qd = sqrt(sd);
-  ContactScalarContact(&km, pair->co->tangential.mu, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi,
+  if (tn) kk.friction = PETSC_FALSE; /* the kernel's normal force, then the turning spring's */
+  ContactScalarContact(&kk, pair->co->tangential.mu, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi,
                        &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj, r->P);
   r->P[2] = 0.0;
+  if (tn && km.friction) ContactTurningForce(&km, pair, h, tn, k, dt, sd, qd, Fn, r);
   if (first) r->W = ContactDampingWork(h->v_imp, J - r->U / h->v_imp, r->P[0], dt);
   if (rl && pair->co->rolling.mu > 0.0) {
     PetscReal M[3], wrp[3];
@@ -185,8 +213,8 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
  * to separation (overlap shrinking at v, the unclipped 'overlap' criterion
  * only: under 'force' the clipped force ends continuously).  The difference
  * is returned as a force that this step's two half-kicks apply. */
-void ContactSeparate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl, const ContactKinematics *k, PetscReal dt,
-                     ContactResult *r)
+void ContactSeparate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *k,
+                     PetscReal dt, ContactResult *r)
 {
   PetscReal v = Dot3(k->v, k->n), corr = 0.0;
 
@@ -203,4 +231,5 @@ void ContactSeparate(const ContactModel *model, const ContactPair *pair, Contact
   for (int a = 0; a < 3; a++) r->F[a] = corr * k->n[a];
   PetscCallVoid(PetscMemzero(h, sizeof(*h)));
   if (rl) PetscCallVoid(PetscMemzero(rl, sizeof(*rl)));
+  if (tn) PetscCallVoid(PetscMemzero(tn, sizeof(*tn)));
 }

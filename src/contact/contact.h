@@ -36,10 +36,13 @@ PETSC_EXTERN const char *const TangentialStiffnessTypes[];
 
 /* What the tangential history holds: the accumulated shear displacement,
  * the force its current stiffness gives (Cundall-Strack), or the force
- * itself, incremented with the stiffness of each moment. */
+ * itself, incremented with the stiffness of each moment; for
+ * Mindlin-Deresiewicz the force too, with the stiffness of its loading,
+ * unloading or reloading branch (tangential_md.c). */
 typedef enum {
   TANGENTIAL_SHEAR_DISPLACEMENT,
-  TANGENTIAL_INCREMENTAL
+  TANGENTIAL_INCREMENTAL,
+  TANGENTIAL_MINDLIN_DERESIEWICZ
 } TangentialModel;
 
 PETSC_EXTERN const char *const TangentialModels[];
@@ -161,6 +164,17 @@ typedef struct {
   PetscReal mr[3]; /* its torque on i [N m] */
 } ContactRolling;
 
+/* The Mindlin-Deresiewicz spring's memory (tangential_md.c), kept beside
+ * the history only in runs with that model. */
+typedef struct {
+  PetscReal ts[3];    /* T*: the elastic force where loading last turned to unloading [N] */
+  PetscReal tss[3];   /* T**: where unloading last turned to reloading [N] */
+  PetscReal dlast[3]; /* the last step's tangential displacement increment [m] */
+  PetscReal mun;      /* mu N at the last step [N] */
+  PetscReal phase;    /* 0 loading; unloading -1, reloading +1 in a loop from the virgin curve, -2, +2 inside one */
+  PetscReal acc[2];   /* since mu N last fell: the elastic increments |kt0 dd| and the mu dN summed (theta = 1 while the first is below) */
+} ContactTurning;
+
 /* A pair's liquid bridge, kept beside the history only in wet runs; it
  * outlives the contact until it ruptures. */
 typedef struct {
@@ -172,6 +186,7 @@ typedef struct {
   ContactHistory h;
   ContactRolling r;
   ContactBridge  b;
+  ContactTurning t;
 } ContactRecord;
 
 /* Its fields as checkpoints name them (decomp/records.h), offsets in a ContactRecord. */
@@ -247,9 +262,9 @@ PETSC_EXTERN PetscReal ContactTangentialEnergy(const ContactModel *, const Conta
 PETSC_EXTERN PetscReal ContactRollingEnergy(const ContactModel *, const ContactPair *, const ContactRolling *, PetscReal d);
 
 /* rl: the contact's rolling spring, NULL in a run without rolling resistance. */
-PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl, const ContactKinematics *, PetscReal dt,
+PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *, PetscReal dt,
                                   ContactResult *);
-PETSC_EXTERN void ContactSeparate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl, const ContactKinematics *, PetscReal dt,
+PETSC_EXTERN void ContactSeparate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *, PetscReal dt,
                                   ContactResult *);
 
 #endif

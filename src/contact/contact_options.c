@@ -160,7 +160,8 @@ static PetscErrorCode TangentialSetFromOptions(MPI_Comm comm, ContactModel *mode
   PetscCall(OptionsReal("-contact_tangential_damping", "damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->zeta, NULL));
   tg->model = TANGENTIAL_SHEAR_DISPLACEMENT;
   PetscCall(OptionsEnum("-contact_tangential_model",
-                        "shear_displacement: F = -kt(d) xi of the accumulated displacement; incremental: F += -kt(d) dxi, the force kept (LAMMPS mindlin/force)",
+                        "shear_displacement: F = -kt(d) xi of the accumulated displacement; incremental: F += -kt(d) dxi, the force kept (LAMMPS mindlin/force); "
+                        "mindlin_deresiewicz: F += -kt(d) theta dxi with loading, unloading and reloading under a varying normal force (Thornton & Yin)",
                         TangentialModels, (PetscEnum *)&tg->model, NULL));
   PetscCall(OptionsDefaultText("-contact_tangential_stiffness", "mindlin; constant with law linear"));
   PetscCall(OptionsDefaultText("-contact_kt", "2/7 of k with law linear; required with constant stiffness otherwise"));

@@ -126,10 +126,10 @@ typedef struct {
 
 /* A step in contact: the force on the bodies, onset and end times, the
  * largest overlap (a parabola through the samples around the peak). */
-static void ImpactTouching(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, ContactRolling *rl, const ContactKinematics *kin, PetscReal dt, PetscReal d,
+static void ImpactTouching(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *kin, PetscReal dt, PetscReal d,
                            ImpactBodies *b, ContactResult *cr, ImpactTrack *tr, ImpactResult *res)
 {
-  ContactEvaluate(model, pair, hist, rl, kin, dt, cr);
+  ContactEvaluate(model, pair, hist, rl, tn, kin, dt, cr);
   for (int a = 0; a < 3; a++) {
     b->f[a] = cr->F[a];
     b->t[a] = cr->Ti[a];
@@ -159,13 +159,13 @@ static void ImpactTouching(const ContactModel *model, const ContactPair *pair, C
 }
 
 /* The step that finds the bodies apart again: the separation's force, the end time. */
-static void ImpactApart(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, ContactRolling *rl, const PetscReal n[3], const PetscReal vrel[3], PetscReal dt,
+static void ImpactApart(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, ContactRolling *rl, ContactTurning *tn, const PetscReal n[3], const PetscReal vrel[3], PetscReal dt,
                         PetscReal d, ImpactBodies *b, ContactResult *cr, ImpactTrack *tr, ImpactResult *res)
 {
   ContactKinematics kin;
   ImpactKinematics(b, dt, d, n, vrel, &kin);
   if (!tr->ended && ImpactTensileAtSeparation(model, pair, hist, &kin)) res->tensile = PETSC_TRUE;
-  ContactSeparate(model, pair, hist, rl, &kin, dt, cr);
+  ContactSeparate(model, pair, hist, rl, tn, &kin, dt, cr);
   for (int a = 0; a < 3; a++) {
     b->f[a] = cr->F[a];
     if (b->nb == 2) b->f[3 + a] = -cr->F[a];
@@ -182,6 +182,7 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
   ContactPair       pair;
   ContactHistory    hist;
   ContactRolling    roll;
+  ContactTurning    turn, *tn;
   ContactResult     cr;
   ContactKinematics kin;
   ImpactTrack       tr;
@@ -192,6 +193,8 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
   PetscCall(PetscMemzero(&cr, sizeof(cr)));
   PetscCall(PetscMemzero(&hist, sizeof(hist)));
   PetscCall(PetscMemzero(&roll, sizeof(roll)));
+  PetscCall(PetscMemzero(&turn, sizeof(turn)));
+  tn = model->tangential.model == TANGENTIAL_MINDLIN_DERESIEWICZ ? &turn : NULL;
   PetscCall(PetscMemzero(&tr, sizeof(tr)));
   ImpactBodiesSetUp(model, set, &b, &pair);
   res->m  = pair.m;
@@ -228,8 +231,8 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
     if (d > 0.0) ImpactKinematics(&b, dt, d, n, vrel, &kin);
     PetscCall(PetscMemzero(b.f, sizeof(b.f)));
     PetscCall(PetscMemzero(b.t, sizeof(b.t)));
-    if (d > 0.0) ImpactTouching(model, &pair, &hist, model->rolls ? &roll : NULL, &kin, dt, d, &b, &cr, &tr, res);
-    else if (hist.touched) ImpactApart(model, &pair, &hist, model->rolls ? &roll : NULL, n, vrel, dt, d, &b, &cr, &tr, res);
+    if (d > 0.0) ImpactTouching(model, &pair, &hist, model->rolls ? &roll : NULL, tn, &kin, dt, d, &b, &cr, &tr, res);
+    else if (hist.touched) ImpactApart(model, &pair, &hist, model->rolls ? &roll : NULL, tn, n, vrel, dt, d, &b, &cr, &tr, res);
     IntegratorKick(b.nb, b.v, b.f, b.inv_m, 0.5 * dt);
     IntegratorKick(b.nb, b.w, b.t, b.inv_I, 0.5 * dt);
     ImpactGeometry(&b, &d, n, vrel);

@@ -142,6 +142,7 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
     char name[64];
     if (version < 3 && !strcmp(rf->name, "rolling_torque")) continue; /* before rolling resistance: zero */
     if (version < 4 && !strcmp(rf->name, "bridge_liquid")) continue;  /* before liquid bridges: none */
+    if (version < 5 && !strncmp(rf->name, "turning_", 8)) continue;   /* before the Mindlin-Deresiewicz spring: none */
     PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
     PetscCall(CkptSetAdd(ss, name, rf->type, rf->ncomp, -1, PETSC_FALSE));
   }

@@ -13,7 +13,8 @@ PetscErrorCode HistorySlotsDestroy(HistorySlots *hs)
   PetscCall(PetscFree(hs->h));
   PetscCall(PetscFree(hs->r));
   PetscCall(PetscFree(hs->b));
-  hs->n = hs->cap = hs->rcap = hs->bcap = 0;
+  PetscCall(PetscFree(hs->t));
+  hs->n = hs->cap = hs->rcap = hs->bcap = hs->tcap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -27,6 +28,10 @@ static PetscErrorCode HistorySlotsReserveBeside(HistorySlots *hs)
   if (hs->wet && hs->bcap < hs->cap) {
     hs->bcap = hs->cap;
     PetscCall(PetscRealloc((size_t)hs->bcap * sizeof(*hs->b), &hs->b));
+  }
+  if (hs->turns && hs->tcap < hs->cap) {
+    hs->tcap = hs->cap;
+    PetscCall(PetscRealloc((size_t)hs->tcap * sizeof(*hs->t), &hs->t));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -52,6 +57,7 @@ PetscErrorCode HistorySlotsNew(HistorySlots *hs, LocalInt *slot)
   PetscCall(PetscMemzero(&hs->h[hs->n], sizeof(hs->h[hs->n])));
   if (hs->roll) PetscCall(PetscMemzero(&hs->r[hs->n], sizeof(hs->r[hs->n])));
   if (hs->wet) hs->b[hs->n].V = 0.0;
+  if (hs->turns) PetscCall(PetscMemzero(&hs->t[hs->n], sizeof(hs->t[hs->n])));
   *slot = (LocalInt)hs->n++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -32,12 +32,25 @@ typedef struct {
   ContactBridge  *b; /* beside h, slot for slot, in a wet run (HistorySlotsWet) */
   PetscInt        bcap;
   PetscBool       wet;
+  ContactTurning *t; /* beside h, slot for slot, with the Mindlin-Deresiewicz spring (HistorySlotsTurns) */
+  PetscInt        tcap;
+  PetscBool       turns;
 } HistorySlots;
 
 /* A run with rolling resistance: the slots keep rolling springs too. */
 static inline void HistorySlotsRoll(HistorySlots *hs, PetscBool roll)
 {
   hs->roll = roll;
+}
+/* The model's tangential spring keeps turning points: the slots keep them too. */
+static inline void HistorySlotsTurns(HistorySlots *hs, const ContactModel *model)
+{
+  hs->turns = model->tangential.model == TANGENTIAL_MINDLIN_DERESIEWICZ ? PETSC_TRUE : PETSC_FALSE;
+}
+/* Slot k's turning points, NULL without them. */
+static inline ContactTurning *HistorySlotsTurning(const HistorySlots *hs, PetscInt k)
+{
+  return hs->turns ? &hs->t[k] : NULL;
 }
 /* A wet run: the slots keep liquid bridges too. */
 static inline void HistorySlotsWet(HistorySlots *hs, PetscBool wet)
@@ -66,12 +79,15 @@ static inline void HistorySlotsRecord(const HistorySlots *hs, PetscInt k, Contac
   if (hs->roll) rec->r = hs->r[k];
   else PetscArrayzero(rec->r.mr, 3);
   rec->b.V = hs->wet ? hs->b[k].V : 0.0;
+  if (hs->turns) rec->t = hs->t[k];
+  else PetscMemzero(&rec->t, sizeof(rec->t));
 }
 static inline void HistorySlotsFromRecord(HistorySlots *hs, PetscInt k, const ContactRecord *rec)
 {
   hs->h[k] = rec->h;
   if (hs->roll) hs->r[k] = rec->r;
   if (hs->wet) hs->b[k] = rec->b;
+  if (hs->turns) hs->t[k] = rec->t;
 }
 
 PETSC_EXTERN PetscErrorCode HistorySlotsDestroy(HistorySlots *);

@@ -68,6 +68,7 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
 
   PetscFunctionBeginUser;
   HistorySlotsRoll(&sm->hs, ctx->model->rolls);
+  HistorySlotsTurns(&sm->hs, ctx->model);
   HistorySlotsWet(&sm->hs, ctx->model->liquid.on);
   sm->ngroup = sm->ncand = sm->hs.n = 0;
   sm->ncon[sm->cur] = 0;
@@ -225,7 +226,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     c->surface = s;
     if (old) c->slot = old->slot, old->surface = -1; /* taken on */
     else PetscCall(HistorySlotsNew(&sm->hs, &c->slot));
-    ContactEvaluate(ctx->model, cp, &sm->hs.h[c->slot], HistorySlotsRolling(&sm->hs, c->slot), &kin, st->dt, &cr);
+    ContactEvaluate(ctx->model, cp, &sm->hs.h[c->slot], HistorySlotsRolling(&sm->hs, c->slot), HistorySlotsTurning(&sm->hs, c->slot), &kin, st->dt, &cr);
     c->d = kin.d, c->U = cr.U;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, sm->hs.h[c->slot].v_imp), i, -1);
@@ -251,7 +252,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (m->surface[sm->cand[g->c0 + sm->near[q]]] != old->surface) continue;
       if (f->dist < p->radius[i]) break;
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
-      if (sm->hs.h[old->slot].touched) ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), &kin, st->dt, &cr);
+      if (sm->hs.h[old->slot].touched) ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), HistorySlotsTurning(&sm->hs, old->slot), &kin, st->dt, &cr);
       else PetscCall(PetscMemzero(&cr, sizeof(cr)));
       if (b && b->V > 0.0) held = InteractionBridge(ctx, i, -1, &g->cp, b, &kin, st, cr.F);
       WallLedger(p, i, &cr, cr.F, &kin);

@@ -28,6 +28,7 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
 
   PetscFunctionBeginUser;
   HistorySlotsRoll(&sp->hs, ctx->model->rolls);
+  HistorySlotsTurns(&sp->hs, ctx->model);
   HistorySlotsWet(&sp->hs, ctx->model->liquid.on);
   sp->npair = sp->hs.n = 0;
   for (PetscInt w = 0; w < sp->planes->n; w++)
@@ -120,7 +121,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (sp->slot[k] < 0) PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
     h  = &sp->hs.h[sp->slot[k]];
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
-    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
+    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&sp->hs, sp->slot[k]), HistorySlotsTurning(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
@@ -131,7 +132,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else if (sp->touched[k]) {
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
-    ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
+    ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]), HistorySlotsTurning(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 0;
     if (!(sp->hs.wet && InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1; /* a zero history */
     WallLedger(p, i, &cr, cr.F, &kin);

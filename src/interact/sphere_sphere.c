@@ -43,7 +43,7 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
 PetscBool SphereFusable(const ContactModel *m)
 {
   const NormalLaw *law = &m->law;
-  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC && !m->rolls && !m->liquid.on ? PETSC_TRUE
+  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC && !m->rolls && !m->liquid.on && m->tangential.model != TANGENTIAL_MINDLIN_DERESIEWICZ ? PETSC_TRUE
                                                                                                                                                    : PETSC_FALSE;
 }
 
@@ -94,7 +94,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     if (nl->slot[k] < 0) PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
     h  = &nl->hs.h[nl->slot[k]];
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
-    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
+    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&nl->hs, nl->slot[k]), HistorySlotsTurning(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] |= NEIGHBOR_TOUCHED;
     if (InteractionDeep(kin.d, PetscMin(p->radius[i], p->radius[j]))) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp), i, j);
@@ -105,7 +105,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
     cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
-    ContactSeparate(ctx->model, cp, &nl->hs.h[nl->slot[k]], HistorySlotsRolling(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
+    ContactSeparate(ctx->model, cp, &nl->hs.h[nl->slot[k]], HistorySlotsRolling(&nl->hs, nl->slot[k]), HistorySlotsTurning(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] &= ~NEIGHBOR_TOUCHED;
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
     res[9] = res[10] = 0.0, res[11] = cr.W;
@@ -174,6 +174,7 @@ static PetscErrorCode SphereBuild(Interaction it, const InteractionContext *ctx)
 
   PetscFunctionBeginUser;
   HistorySlotsRoll(&ss->nl.hs, ctx->model->rolls);
+  HistorySlotsTurns(&ss->nl.hs, ctx->model);
   HistorySlotsWet(&ss->nl.hs, ctx->model->liquid.on);
   PetscCall(NeighborListBuild(&ss->nl, ctx->p, ctx->L, ctx->scratch));
   NeighborListAlias(&ss->nl, ctx->root);
