@@ -144,6 +144,15 @@ CASES = [
     ("material type above 15", GOOD + "material16: {E: 1.0e8}\n", [], {}, ["unknown key material16_E"]),
     ("pair restitution zero", GOOD + "material1: {E: 1.0e8}\npair_1_1: {e: 0}\n", [], {}, ["-pair_1_1_e", "(0, 1]"]),
     ("wall type negative", GOOD + "wall0: {normal: [0, 0, 1], type: -1}\n", [], {}, ["-wall0_type", "-1"]),
+    # multi-sphere templates
+    ("clump without spheres", GOOD + "clump0: {density: 2500}\n", [], {}, ["-clump0_density", "given without", "-clump0_spheres or -clump0_file"]),
+    ("clump number count", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.0e-3, 0, 0]}\n", [], {}, ["-clump0_spheres", "7 numbers", "multiple of 4"]),
+    ("clump negative radius", GOOD + "clump2: {spheres: [0, 0, 0, 1.0e-3, 1.0e-3, 0, 0, -1.0e-3]}\n", [], {},
+     ["-clump2_spheres", "sphere 2", "radius -0.001", "(0, inf)"]),
+    ("clump file not numbers", GOOD + "clump0: {file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n1e-3 0 x 1e-3\n"}, ["c.txt:2", "not a number"]),
+    ("clump file empty", GOOD + "clump0: {file: c.txt}\n", [], {"c.txt": b"# nothing\n"}, ["-clump0_file", "no spheres"]),
+    ("clump mass alone", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3], mass: 1.0e-5}\n", [], {}, ["clump0_mass", "clump0_inertia", "together"]),
+    ("clump spheres and file", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3], file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n"}, ["clump0_spheres", "clump0_file", "not both"]),
 ]
 
 
@@ -182,7 +191,19 @@ def main():
             if problems:
                 fails.append("%s %s" % (cmd, name))
             subprocess.run(["rm", "-rf", work])
-    print("%d cases, %d failed" % (2 * len(CASES), len(fails)))
+    # a deck with a valid template: hdem check reports it, hdem run refuses it (bodies are not moved yet)
+    work = tempfile.mkdtemp(prefix="hdem_bad_")
+    path = os.path.join(work, "deck.yaml")
+    with open(path, "w") as f:
+        f.write(GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.2e-3, 0, 0, 1.0e-3]}\n")
+    p = subprocess.run([hdem, "check", path], cwd=work, capture_output=True, timeout=120)
+    if p.returncode != 0 or "clump0" not in p.stdout.decode() or "2 spheres" not in p.stdout.decode():
+        fails.append("check of a template: exit %d, %s" % (p.returncode, p.stdout.decode()[-300:] + p.stderr.decode()[-300:]))
+    p = subprocess.run([hdem, "run", path], cwd=work, capture_output=True, timeout=120)
+    if p.returncode == 0 or "does not move multi-sphere bodies yet" not in p.stderr.decode() or set(os.listdir(work)) != {"deck.yaml"}:
+        fails.append("run of a template deck: exit %d, %s" % (p.returncode, p.stderr.decode()[-300:]))
+    subprocess.run(["rm", "-rf", work])
+    print("%d cases, %d failed" % (2 * len(CASES) + 2, len(fails)))
     return 1 if fails else 0
 
 

@@ -19,7 +19,7 @@ second cell is the default exactly as the help prints it.
 
 Repeated keys: the help shows each key of the numbered sections once, for
 number 0 (wall0_normal, mesh0_file, ...); such a key stands for every number
-of its section (REPEATS: wall0 .. wall7, mesh0 .. mesh15, stream0 .. stream7,
+of its section (REPEATS: wall0 .. wall7, mesh0 .. mesh15, clump0 .. clump15, stream0 .. stream7,
 outflow0 .. outflow7).  In the docs a row `wallN_normal` stands for
 wall0_normal .. wall7_normal, likewise `meshN_`, `streamN_`, `outflowN_`.
 Both sides are expanded before they are compared.
@@ -45,7 +45,7 @@ import sys
 
 COMMANDS = ("run", "check", "impact", "diff", "version")
 HEADER = ["key", "default", "units", "allowed", "description"]
-REPEATS = {"wall": range(8), "mesh": range(16), "stream": range(8), "outflow": range(8), "material": range(16)}
+REPEATS = {"wall": range(8), "mesh": range(16), "stream": range(8), "outflow": range(8), "material": range(16), "clump": range(16)}
 # pair_I_J_*: the help shows pair_0_1's keys, a table documents pair_I_J_*; every I, J of 0 .. 15
 PAIRS = ["pair_%d_%d" % (i, j) for i in range(16) for j in range(16)]
 KEY_LINE = re.compile(r"^  -(\S+)\s+default (.*)$")

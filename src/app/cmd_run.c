@@ -160,6 +160,12 @@ static PetscErrorCode CheckPrint(Engine *e)
                           LiquidForceTypes[lq->force], (double)lq->gamma, (double)(lq->theta * 180.0 / HDEM_PI), (double)lq->viscosity, (double)lq->fraction,
                           (double)lq->vmax, (double)lq->reach));
   }
+  for (PetscInt k = 0; k < CLUMP_TEMPLATES_MAX; k++) {
+    char line[512];
+    if (!e->clumps.t[k].on) continue;
+    ClumpTemplateDescribe(&e->clumps.t[k], e->model.material.density, line, sizeof(line));
+    PetscCall(ReportPrintf(e->grid.comm, "clump%-11" PetscInt_FMT "%s\n", k, line));
+  }
   PetscCall(ReportPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
   if (e->balance_mode == BALANCE_NONE) PetscCall(ReportPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
   else
@@ -282,6 +288,10 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   if (!check_only) PetscCall(SignalsInstall()); /* before the set-up: a signal then stops at the first step */
   PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
   PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
+  PetscCheck(check_only || !e.clumps.n, comm, PETSC_ERR_SUP,
+             "the deck defines %" PetscInt_FMT " multi-sphere body template(s) (clumpN_*): hdem check reports their mass properties, but hdem run does not move "
+             "multi-sphere bodies yet",
+             e.clumps.n);
   PetscCall(SnapshotFieldsParse(&e.p.st, rc.snap_list, &rc.snap_fields));
   if (check_only) { /* every validation of a run before its first step, writing nothing */
     PetscCall(OutputDirCheck(comm, "-output_dir ", rc.dir));

@@ -565,6 +565,7 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscCall(ParticlesDestroy(&e->p));
   PetscCall(ContactModelDestroy(&e->model));
   PetscCall(MeshesDestroy(&e->meshes));
+  PetscCall(ClumpTemplatesDestroy(&e->clumps));
   PetscCall(GridDestroy(&e->grid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -12,6 +12,7 @@
 #include "interact/history.h"
 #include "geometry/planes.h"
 #include "geometry/mesh.h"
+#include "rigid/clump_template.h"
 #include "engine/flowstate.h"
 
 #define ENGINE_MAX_INTERACTIONS 8
@@ -59,7 +60,8 @@ typedef struct {
   ContactModel model;
   StepControl  ctl;
   Planes       planes;
-  Meshes       meshes;
+  Meshes         meshes;
+  ClumpTemplates clumps; /* multi-sphere body templates (checked and reported; not yet moved by the time loop) */
   /* the walls' force and torque over the last step (walls.csv), summed when
    * wall_sums_due: 6 exact sums per wall, planes then meshes, this rank's contacts */
   ExactSum    *wall_sums;

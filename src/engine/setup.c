@@ -133,6 +133,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   if (OptionsCollecting()) {
     PetscCall(PlanesSetFromOptions(comm, NULL, dk.faces, &e->planes));
     PetscCall(MeshesSetFromOptions(comm, &e->meshes));
+    PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (insert && (!dk.grid[0] || !dk.grid[1] || !dk.grid[2])) { /* shaped by where the particles are, not the box */
@@ -147,6 +148,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(FlowCheckDomain(comm, &e->flow, dk.lo, dk.hi));
   PetscCall(PlanesSetFromOptions(comm, &e->grid, dk.faces, &e->planes));
   PetscCall(MeshesSetFromOptions(comm, &e->meshes));
+  PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
   PetscCall(ParticlesCreate(&e->p));
   if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
   {

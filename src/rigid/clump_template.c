@@ -53,28 +53,28 @@ void ClumpSymmetricEigen(const PetscReal a0[9], PetscReal lam[3], PetscReal v[9]
   }
 }
 
-static PetscErrorCode ClumpCheckSpheres(const char *name, PetscInt n, const PetscReal *s)
+static PetscErrorCode ClumpCheckSpheres(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s)
 {
   PetscFunctionBeginUser;
-  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: no spheres (give %s_spheres: [x, y, z, r, ...] or %s_file)", name, name, name);
+  PetscCheck(n > 0, comm, PETSC_ERR_USER_INPUT, "%s: no spheres (a template needs at least one: x y z r)", name);
   for (PetscInt k = 0; k < n; k++) {
     for (int a = 0; a < 4; a++)
-      PetscCheck(isfinite(s[4 * k + a]), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: sphere %" PetscInt_FMT ": %g is not a finite number", name, k + 1,
+      PetscCheck(isfinite(s[4 * k + a]), comm, PETSC_ERR_USER_INPUT, "%s: sphere %" PetscInt_FMT ": %g is not a finite number", name, k + 1,
                  (double)s[4 * k + a]);
-    PetscCheck(s[4 * k + 3] > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: sphere %" PetscInt_FMT " has radius %g; allowed: (0, inf) m", name, k + 1,
+    PetscCheck(s[4 * k + 3] > 0.0, comm, PETSC_ERR_USER_INPUT, "%s: sphere %" PetscInt_FMT " has radius %g; allowed: (0, inf) m", name, k + 1,
                (double)s[4 * k + 3]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ClumpTemplateSetUp(const char *name, PetscInt n, const PetscReal *s, ClumpTemplate *t)
+PetscErrorCode ClumpTemplateSetUp(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s, ClumpTemplate *t)
 {
   PetscReal m[10], err, V, C[9], J[9], tr;
 
   PetscFunctionBeginUser;
-  PetscCall(ClumpCheckSpheres(name, n, s));
+  PetscCall(ClumpCheckSpheres(comm, name, n, s));
   PetscCall(UnionMoments(n, s, CLUMP_TOLERANCE, m, &err));
-  PetscCheck(err <= CLUMP_ERROR_MAX, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+  PetscCheck(err <= CLUMP_ERROR_MAX, comm, PETSC_ERR_USER_INPUT,
              "%s: the mass properties of its %" PetscInt_FMT " spheres reach a relative error bound of only %g (at most %g is accepted)", name, n, (double)err,
              (double)CLUMP_ERROR_MAX);
   V = m[0];
@@ -116,12 +116,12 @@ void ClumpTemplateMass(const ClumpTemplate *t, PetscReal rho, PetscReal l, Petsc
 }
 
 /* The spheres as given with mass and inertia: the principal frame is theirs. */
-static PetscErrorCode ClumpTemplateGiven(const char *name, PetscInt n, const PetscReal *s, PetscReal mass, const PetscReal in[3], ClumpTemplate *t)
+static PetscErrorCode ClumpTemplateGiven(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s, PetscReal mass, const PetscReal in[3], ClumpTemplate *t)
 {
   PetscReal m[10];
 
   PetscFunctionBeginUser;
-  PetscCall(ClumpCheckSpheres(name, n, s));
+  PetscCall(ClumpCheckSpheres(comm, name, n, s));
   PetscCall(UnionMoments(n, s, CLUMP_TOLERANCE, m, &t->error));
   PetscCall(PetscFree(t->s));
   PetscCall(PetscMalloc1(4 * n, &t->s));
@@ -183,9 +183,12 @@ static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
   if (fset) PetscCall(SphereListRead(comm, file, &n, &s));
   else n = nl / 4, s = list;
   {
-    PetscErrorCode ierr = mset ? ClumpTemplateGiven(name, n, s, mass, in, t) : ClumpTemplateSetUp(name, n, s, t);
+    char what[PETSC_MAX_PATH_LEN + 32];
+    if (fset) PetscCall(PetscSNPrintf(what, sizeof(what), "-%s_file %s", name, file));
+    else PetscCall(PetscSNPrintf(what, sizeof(what), "-%s_spheres", name));
+    if (mset) PetscCall(ClumpTemplateGiven(comm, what, n, s, mass, in, t));
+    else PetscCall(ClumpTemplateSetUp(comm, what, n, s, t));
     if (fset) PetscCall(PetscFree(s));
-    PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "%s (%s): not a usable template", name, fset ? file : "clump spheres");
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

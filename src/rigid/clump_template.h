@@ -41,8 +41,9 @@ typedef struct {
 } ClumpTemplates;
 
 /* The mass properties of n spheres s (4 n numbers, radii > 0); on error
- * the template is left empty.  name: for messages. */
-PETSC_EXTERN PetscErrorCode ClumpTemplateSetUp(const char *name, PetscInt n, const PetscReal *s, ClumpTemplate *);
+ * the template is left empty.  name: for messages (the key, or the file).
+ * Collective on comm (every rank has the same spheres). */
+PETSC_EXTERN PetscErrorCode ClumpTemplateSetUp(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s, ClumpTemplate *);
 /* The mass and principal moments at density rho (the template's if it has
  * one), for a body scaled by l. */
 PETSC_EXTERN void           ClumpTemplateMass(const ClumpTemplate *, PetscReal rho, PetscReal l, PetscReal *mass, PetscReal inertia[3]);
