@@ -12,6 +12,7 @@
 #include "rigid/union_moments.h"
 #include "rigid/rotation.h"
 #include "rigid/body_contact.h"
+#include "bodies/random.h"
 #include "contact/contact_options.h"
 #include <stdio.h>
 
@@ -416,6 +417,31 @@ START_TEST(test_dumbbell_restitution)
 }
 END_TEST
 
+START_TEST(test_uniform_rotations)
+{
+  /* Shoemake's rotations keyed by id: unit quaternions, and uniform on SO(3):
+   * the rotated x axis is uniform on the sphere (each of its components has
+   * mean 0 and mean square 1/3) and the angle of rotation follows
+   * (t - sin t) / pi (its mean is pi/2 + 2/pi) */
+  const PetscInt n = 200000;
+  PetscReal      mx[3] = {0, 0, 0}, m2[3] = {0, 0, 0}, ang = 0.0;
+  for (PetscInt id = 0; id < n; id++) {
+    PetscReal q[4], R[9], nq = 0.0;
+    QuatUniform(RandomUniform(7, id, 11, 0), RandomUniform(7, id, 11, 1), RandomUniform(7, id, 11, 2), q);
+    for (int a = 0; a < 4; a++) nq += q[a] * q[a];
+    ck_assert(fabs(nq - 1.0) < 1e-14);
+    QuatToMatrix(q, R);
+    for (int a = 0; a < 3; a++) mx[a] += R[3 * a] / n, m2[a] += R[3 * a] * R[3 * a] / n;
+    ang += 2.0 * acos(PetscMin(1.0, fabs(q[0]))) / n;
+  }
+  for (int a = 0; a < 3; a++) {
+    ck_assert_msg(fabs(mx[a]) < 5e-3, "mean of the rotated x's component %d: %g", a, mx[a]);
+    ck_assert_msg(fabs(m2[a] - 1.0 / 3.0) < 5e-3, "mean square of component %d: %g", a, m2[a]);
+  }
+  ck_assert_msg(fabs(ang - (HDEM_PI / 2 + 2 / HDEM_PI)) < 5e-3, "mean rotation angle %g, uniform gives %g", ang, HDEM_PI / 2 + 2 / HDEM_PI);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("clump");
@@ -431,6 +457,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_kick);
   tcase_add_test(tc, test_momentum_roundtrip);
   tcase_add_test(tc, test_dumbbell_restitution);
+  tcase_add_test(tc, test_uniform_rotations);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }

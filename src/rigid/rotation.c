@@ -24,6 +24,12 @@ void QuatMultiply(const PetscReal a[4], const PetscReal b[4], PetscReal c[4])
   for (int k = 0; k < 4; k++) c[k] = r[k];
 }
 
+void QuatUniform(PetscReal u1, PetscReal u2, PetscReal u3, PetscReal q[4])
+{
+  PetscReal a = sqrt(1.0 - u1), b = sqrt(u1), t2 = 2.0 * HDEM_PI * u2, t3 = 2.0 * HDEM_PI * u3;
+  q[0] = b * cos(t3), q[1] = a * sin(t2), q[2] = a * cos(t2), q[3] = b * sin(t3);
+}
+
 void RigidMomentumSet(const PetscReal q[4], const PetscReal Lb[3], PetscReal p[4])
 {
   const PetscReal v[4] = {0.0, 2.0 * Lb[0], 2.0 * Lb[1], 2.0 * Lb[2]};

@@ -19,6 +19,11 @@ PETSC_EXTERN void QuatNormalize(PetscReal q[4]);
 /* q = q0 (x) r: the rotation r in the body frame, then q0 */
 PETSC_EXTERN void QuatMultiply(const PetscReal a[4], const PetscReal b[4], PetscReal c[4]);
 
+/* A rotation uniform on SO(3) from three uniform numbers in [0, 1) (Shoemake,
+ * "Uniform random rotations", Graphics Gems III, 1992): keyed by a body's id
+ * through the counter-based generator, the same on any rank. */
+PETSC_EXTERN void QuatUniform(PetscReal u1, PetscReal u2, PetscReal u3, PetscReal q[4]);
+
 /* p from the angular momentum in the body frame, and back */
 PETSC_EXTERN void RigidMomentumSet(const PetscReal q[4], const PetscReal Lb[3], PetscReal p[4]);
 PETSC_EXTERN void RigidMomentumBody(const PetscReal q[4], const PetscReal p[4], PetscReal Lb[3]);
