@@ -13,6 +13,7 @@
 #include "rigid/rotation.h"
 #include "rigid/body_contact.h"
 #include "bodies/random.h"
+#include "geometry/mesh.h"
 #include "contact/contact_options.h"
 #include <stdio.h>
 
@@ -301,7 +302,7 @@ typedef struct {
   PetscReal e, V[3], W[3], Vref[3], Wref[3];
 } DumbbellOut;
 
-static void DumbbellImpact(PetscBool projected, DumbbellOut *o)
+static void DumbbellImpact(PetscBool projected, const Mesh *mesh, DumbbellOut *o)
 {
   const PetscReal s0[8] = {-0.6e-3, 0, 0, 1e-3, 0.6e-3, 0, 0, 1e-3}, n[3] = {0, 0, 1}, e = 0.7;
   ContactModel    md;
@@ -344,17 +345,30 @@ static void DumbbellImpact(PetscBool projected, DumbbellOut *o)
       ContactPair       cp;
       for (int a = 0; a < 3; a++) rk[a] = R[3 * a] * t.s[4 * k] + R[3 * a + 1] * t.s[4 * k + 1] + R[3 * a + 2] * t.s[4 * k + 2], xk[a] = X[a] + rk[a];
       d = r - xk[2];
-      if (!(d > 0.0) && !h[k].touched) continue;
       ck_assert(!PetscMemzero(&kin, sizeof(kin)));
       for (int a = 0; a < 3; a++) kin.n[a] = n[a];
+      if (mesh) { /* the floor as the mesh sees it: its one surface's contact, normal from the closest point */
+        PetscInt    cand[8], pick[8], near[8], np = 0, nn = 0;
+        MeshFeature f[8];
+        for (PetscInt c = 0; c < mesh->nt; c++) cand[c] = c;
+        MeshContactsSelect(mesh, cand, mesh->nt, xk, r, f, pick, &np, near, &nn);
+        ck_assert(np <= 1);
+        d = 0.0;
+        if (np) {
+          const MeshFeature *g = &f[pick[0]];
+          d = r - g->dist;
+          for (int a = 0; a < 3; a++) kin.n[a] = (xk[a] - g->c[a]) / g->dist;
+        }
+      }
+      if (!(d > 0.0) && !h[k].touched) continue;
       kin.d = d;
       kin.v[0] = V[0] + (W[1] * rk[2] - W[2] * rk[1]), kin.v[1] = V[1] + (W[2] * rk[0] - W[0] * rk[2]), kin.v[2] = V[2] + (W[0] * rk[1] - W[1] * rk[0]);
       kin.vp[0] = Vp[0] + (Wp[1] * rk[2] - Wp[2] * rk[1]), kin.vp[1] = Vp[1] + (Wp[2] * rk[0] - Wp[0] * rk[2]), kin.vp[2] = Vp[2] + (Wp[0] * rk[1] - Wp[1] * rk[0]);
       for (int a = 0; a < 3; a++) kin.wi[a] = W[a], kin.wip[a] = Wp[a];
       ContactPairSetUp(&md, 1, 2, r, M, Ip[0], 0.0, 0.0, 0.0, PETSC_TRUE, &cp);
       {
-        PetscReal rc[3] = {rk[0], rk[1], rk[2] - r}, kn, kt;
-        RigidContactShares(1.0 / M, Iinv, rc, n, &kn, &kt);
+        PetscReal rc[3] = {rk[0] - r * kin.n[0], rk[1] - r * kin.n[1], rk[2] - r * kin.n[2]}, kn, kt;
+        RigidContactShares(1.0 / M, Iinv, rc, kin.n, &kn, &kt);
         if (projected) cp.m = 1.0 / kn, cp.mt = 1.0 / kt;
         else cp.m = M;
         ContactPairTangential(&md, &cp);
@@ -397,11 +411,21 @@ static void DumbbellImpact(PetscBool projected, DumbbellOut *o)
   ck_assert(!PetscFree(t.s));
 }
 
+/* the floor as a mesh: two triangles whose shared edge runs under the
+ * first touch (the contact starts on the edge and moves onto a face) */
+static void DumbbellFloor(Mesh *m)
+{
+  const PetscReal y0 = -0.6e-3 * cos(HDEM_PI / 6), x[12] = {-5e-3, -5e-3 + y0, 0, 5e-3, -5e-3 + y0, 0, 5e-3, 5e-3 + y0, 0, -5e-3, 5e-3 + y0, 0};
+  const PetscInt  tri[6] = {0, 1, 2, 0, 2, 3};
+  ck_assert(!MeshCreateFromArrays("floor", 4, x, 2, tri, 1.0, NULL, m));
+}
+
 START_TEST(test_dumbbell_restitution)
 {
   DumbbellOut o, m;
   PetscReal   wn = 0.0;
-  DumbbellImpact(PETSC_TRUE, &o);
+  Mesh        floor;
+  DumbbellImpact(PETSC_TRUE, NULL, &o);
   fprintf(stderr, "dumbbell: e %.6f; V %.6g %.6g %.6g (%.6g %.6g %.6g); W %.6g %.6g %.6g (%.6g %.6g %.6g)\n", o.e, o.V[0], o.V[1], o.V[2], o.Vref[0], o.Vref[1],
           o.Vref[2], o.W[0], o.W[1], o.W[2], o.Wref[0], o.Wref[1], o.Wref[2]);
   ck_assert_rel(o.e, 0.7, 5e-3);
@@ -410,8 +434,19 @@ START_TEST(test_dumbbell_restitution)
     ck_assert_msg(fabs(o.V[a] - o.Vref[a]) <= 0.01 * 1.0, "V[%d] %.6g, the impulse solution %.6g", a, o.V[a], o.Vref[a]);
     ck_assert_msg(fabs(o.W[a] - o.Wref[a]) <= 0.01 * sqrt(wn), "W[%d] %.6g, the impulse solution %.6g", a, o.W[a], o.Wref[a]);
   }
+  { /* the same on a mesh floor */
+    DumbbellOut om;
+    DumbbellFloor(&floor);
+    DumbbellImpact(PETSC_TRUE, &floor, &om);
+    ck_assert(!MeshDestroy(&floor));
+    ck_assert_rel(om.e, 0.7, 5e-3);
+    for (int a = 0; a < 3; a++) {
+      ck_assert_msg(fabs(om.V[a] - om.Vref[a]) <= 0.01 * 1.0, "mesh: V[%d] %.6g, the impulse solution %.6g", a, om.V[a], om.Vref[a]);
+      ck_assert_msg(fabs(om.W[a] - om.Wref[a]) <= 0.01 * sqrt(wn), "mesh: W[%d] %.6g, the impulse solution %.6g", a, om.W[a], om.Wref[a]);
+    }
+  }
   /* damped with the body's total mass instead, the contact point's restitution is not the target */
-  DumbbellImpact(PETSC_FALSE, &m);
+  DumbbellImpact(PETSC_FALSE, NULL, &m);
   fprintf(stderr, "dumbbell with the total mass: e %.6f\n", m.e);
   ck_assert_msg(fabs(m.e - 0.7) > 0.02, "restitution %.4f with the total mass: the test does not tell the masses apart", m.e);
 }
