@@ -9,6 +9,8 @@
 - thermo.csv is the same bits (every column but wall_seconds) on 1, 2, 3 and 4
   ranks, with rolling resistance and moving walls too, and after a restart on
   another rank count.
+- Without the ledger, dissipated counts the moving walls' work all the same:
+  the same bits as with it.
 """
 import argparse
 import os
@@ -102,6 +104,20 @@ def test_ranks(tmp):
             check(len(ref) == len(text) and not bad, "%s: thermo.csv on %d ranks the same bits as on 1 (rows differing: %s)" % (label, np_, bad[:3]))
 
 
+def test_walls_without_ledger(tmp):
+    """Without the ledger, dissipated still counts the moving walls' work: the same bits as the ledger's."""
+    moving = ["-wall0_normal", "0,0,1", "-wall0_point", "0,0,0", "-wall0_motion", "vibrate", "-wall0_amplitude", "0,0,0.0002", "-wall0_frequency", "50"]
+    cols = {}
+    for label, flag in (("ledger", "true"), ("plain", "false")):
+        out = os.path.join(tmp, "walls_%s" % label)
+        run(1, out, "-steps", "2000", "-contact_mu_roll", "0.2", *moving, "-thermo_ledger", flag)
+        lines = open(os.path.join(out, "thermo.csv")).read().splitlines()
+        k = lines[0].split(",").index("dissipated")
+        cols[label] = [r.split(",")[k] for r in lines[1:]]
+    check(cols["ledger"] == cols["plain"] and len(cols["plain"]) > 2,
+          "a vibrating floor: dissipated without the ledger the same bits as with it (last %s J)" % cols["plain"][-1])
+
+
 def test_restart(tmp):
     ref = os.path.join(tmp, "ck")
     run(3, ref, "-domain_grid", "3,1,1", "-steps", "2000", "-checkpoint_interval_steps", "1000", "-checkpoint_keep", "5")
@@ -126,6 +142,7 @@ def main():
         test_columns(tmp)
         test_order(tmp)
         test_ranks(tmp)
+        test_walls_without_ledger(tmp)
         test_restart(tmp)
     except RuntimeError as e:
         check(False, str(e))

@@ -41,9 +41,9 @@ PetscErrorCode ParticlesAddField(Particles *p, const char *name, FieldType type,
 
 /* Carried by migration and checkpoints: the trapezoid of the next force
  * pass needs the last one's powers. */
-PetscErrorCode ParticlesAddLedger(Particles *p, PetscBool rolling, PetscBool liquid, PetscBool walls)
+PetscErrorCode ParticlesAddLedger(Particles *p, PetscBool full, PetscBool rolling, PetscBool liquid, PetscBool walls)
 {
-  const PetscBool on[LEDGER_TERMS] = {PETSC_TRUE, PETSC_TRUE, rolling, liquid, walls};
+  const PetscBool on[LEDGER_TERMS] = {full, full, full && rolling, full && liquid, walls};
 
   PetscFunctionBeginUser;
   p->nledger = 0;

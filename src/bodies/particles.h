@@ -53,6 +53,14 @@ typedef struct {
   PetscReal   *wgrav; /* without the ledger (ParticlesAddGravityWork): gravity's work on each particle [J], summed by the integrator's first half */
 } Particles;
 
+/* Whether the ledger has all its terms (thermo_ledger), not the moving
+ * walls' alone that dissipated needs without it; then normal and
+ * tangential are slots 0 and 1. */
+static inline PetscBool ParticlesLedgerFull(const Particles *p)
+{
+  return p->ledger_slot[LEDGER_NORMAL] >= 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* Power P of a contact particle t leads into its ledger term (an owned row). */
 static inline void ParticlesLedgerAdd(Particles *p, PetscInt t, LedgerTerm term, PetscReal P)
 {
@@ -64,9 +72,10 @@ PETSC_EXTERN PetscErrorCode ParticlesCreate(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesDestroy(Particles *);
 /* Another field (a test's scratch field, a later model's state): one line. */
 PETSC_EXTERN PetscErrorCode ParticlesAddField(Particles *, const char *name, FieldType, PetscInt ncomp, unsigned flags, void **data);
-/* The ledger's fields, with the terms beyond normal and tangential that the
- * run has (before any particle is made). */
-PETSC_EXTERN PetscErrorCode ParticlesAddLedger(Particles *, PetscBool rolling, PetscBool liquid, PetscBool walls);
+/* The ledger's fields (before any particle is made): full, normal and
+ * tangential and the terms beyond them that the run has; else the moving
+ * walls' term alone (with gravity's, as always). */
+PETSC_EXTERN PetscErrorCode ParticlesAddLedger(Particles *, PetscBool full, PetscBool rolling, PetscBool liquid, PetscBool walls);
 /* Without the ledger: gravity's work per particle alone, so that thermo's
  * dissipated is an exact sum too (before any particle is made). */
 PETSC_EXTERN PetscErrorCode ParticlesAddGravityWork(Particles *);

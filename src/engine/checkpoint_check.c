@@ -129,6 +129,7 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
     char         name[64];
     if (!(fd->flags & FIELD_CHECKPOINT)) continue;
     if (version < 4 && !strncmp(fd->name, "ledger_", 7)) continue; /* before the energy ledger: zero */
+    if (version < 5 && !e->model.ledger && !strncmp(fd->name, "ledger_", 7)) continue; /* the moving walls' ledger without the full one: zero */
     if (version < 5 && !strcmp(fd->name, "gravity_work")) continue; /* kept as one total then: work_base */
     PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", fd->name));
     PetscCall(CkptSetAdd(ss, name, fd->type, fd->ncomp, k, PETSC_FALSE));
@@ -539,7 +540,7 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
   if (rank) e->work_gravity = 0.0, e->lost = 0; /* the totals are kept once */
   e->work_base = 0.0;
   if (*version >= 5) PetscCall(H5FileReadAttrReal(f, "work_gravity_base", &e->work_base, NULL));
-  else if (e->p.wgrav) e->work_base = e->work_gravity; /* less the flow's energy it held: CheckpointRead */
+  else if (!e->model.ledger) e->work_base = e->work_gravity; /* less the flow's energy it held: CheckpointRead */
   if (rank) e->work_base = 0.0;
   if (!isfinite(e->work_base)) PetscCall(CkptFail(f, ft, check + 3, -1, "attribute /work_gravity_base is %s: it must be finite", CkptNum(e->work_base, b)));
   PetscCall(H5FileReadAttrInt64(f, "rebuilds", &i64, NULL));

@@ -158,7 +158,8 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
       const WallMotion *mo = &e->meshes.m[q].motion;
       if (WallMotionMoves(mo) || mo->surface_velocity[0] != 0.0 || mo->surface_velocity[1] != 0.0 || mo->surface_velocity[2] != 0.0) moves = PETSC_TRUE;
     }
-    if (e->model.ledger) PetscCall(ParticlesAddLedger(&e->p, e->model.rolls, e->model.liquid.on, moves));
+    /* without the ledger: the moving walls' work (dissipated counts it) in the ledger's way, or gravity's alone */
+    if (e->model.ledger || moves) PetscCall(ParticlesAddLedger(&e->p, e->model.ledger, e->model.rolls, e->model.liquid.on, moves));
     else PetscCall(ParticlesAddGravityWork(&e->p));
   }
   if (!insert) { /* a restart: the particles, rmax and the skin are the checkpoint's */

@@ -92,7 +92,7 @@ static inline void WallLedger(Particles *p, PetscInt i, const ContactResult *cr,
   ParticlesLedgerAdd(p, i, LEDGER_TANGENTIAL, cr->P[1]);
   ParticlesLedgerAdd(p, i, LEDGER_ROLLING, cr->P[2]);
   ParticlesLedgerAdd(p, i, LEDGER_WALLS, F[0] * kin->vw[0] + F[1] * kin->vw[1] + F[2] * kin->vw[2]);
-  if (cr->W != 0.0) p->lwork[(p->nledger + 1) * i] += cr->W;
+  if (cr->W != 0.0 && ParticlesLedgerFull(p)) p->lwork[(p->nledger + 1) * i] += cr->W;
 }
 
 #endif

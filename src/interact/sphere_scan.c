@@ -64,7 +64,7 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
 static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
 {
   PetscReal     *f = p->f, *t = p->t, *ln = p->lnow;
-  const PetscInt nl = p->nledger;
+  const PetscInt nl = ParticlesLedgerFull(p) ? p->nledger : 0; /* the pairs' powers: the full ledger's */
   /* the run's sums as scalars: as arrays they went through the stack, partly as pairs, stalling each load on the last store;
    * with the ledger's two powers of the pairs the upper member leads */
   PetscReal f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0, l0 = 0, l1 = 0;

@@ -138,7 +138,7 @@ static inline void SphereAccumulate(Particles *p, PetscInt i, PetscInt j, const 
       p->f[3 * tj + a] -= res[a];
       if (out == SPHERE_PAIR_FORCE_TORQUE) p->t[3 * tj + a] += res[6 + a];
     }
-    if (p->nledger) { /* the ledger's, by the upper member */
+    if (ParticlesLedgerFull(p)) { /* the ledger's, by the upper member */
       p->lnow[p->nledger * tj] += res[9], p->lnow[p->nledger * tj + 1] += res[10];
       if (res[11] != 0.0) p->lwork[(p->nledger + 1) * tj] += res[11];
     }
