@@ -197,6 +197,38 @@ START_TEST(test_md_growing_normal_force)
 }
 END_TEST
 
+START_TEST(test_md_rising_normal_force_adds)
+{
+  /* a rising normal force adds mu dN (1 - theta) along the displacement on
+   * every branch: the spring's force moves further than at constant N, on
+   * loading and on unloading alike (micro-slip steps: mu dN < kt0 |dd|) */
+  const PetscReal nrm[3] = {0, 0, 1}, zero[3] = {0, 0, 0}, kt0 = 2e6, muN0 = 3.0, dd = 1e-8;
+  PetscReal       change[2][2];
+  for (int rise = 0; rise < 2; rise++) {
+    ContactTurning tn;
+    PetscReal      T[3] = {0, 0, 0}, Ft[3], muN = muN0, S0;
+    PetscCallAbort(PETSC_COMM_SELF, PetscMemzero(&tn, sizeof(tn)));
+    tn.mun = muN0;
+    for (int k = 0; k < 100; k++) { /* loading */
+      PetscReal vt[3] = {dd, 0, 0};
+      if (rise) muN += 1e-3;
+      ContactTangentialMD(&tn, T, nrm, vt, zero, 1.0, kt0, 0.0, 1.0, muN, Ft);
+    }
+    change[0][rise] = -T[0];
+    S0              = -T[0];
+    for (int k = 0; k < 50; k++) { /* unloading */
+      PetscReal vt[3] = {-dd, 0, 0};
+      if (rise) muN += 1e-3;
+      ContactTangentialMD(&tn, T, nrm, vt, zero, 1.0, kt0, 0.0, 1.0, muN, Ft);
+    }
+    ck_assert(tn.phase < 0);
+    change[1][rise] = -T[0] - S0;
+  }
+  ck_assert_msg(change[0][1] > change[0][0], "loading: %g with N rising, %g at constant N", change[0][1], change[0][0]);
+  ck_assert_msg(change[1][1] < change[1][0], "unloading: %g with N rising, %g at constant N", change[1][1], change[1][0]);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("tangential");
@@ -208,6 +240,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_spinning_sphere);
   tcase_add_test(tc, test_md_closed_forms);
   tcase_add_test(tc, test_md_growing_normal_force);
+  tcase_add_test(tc, test_md_rising_normal_force_adds);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }

@@ -17,7 +17,6 @@ const RecordField ContactHistoryFields[] = {{"spring", FIELD_REAL, 3, CH(xi)},
                                             {"turning_last_increment", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, dlast)},
                                             {"turning_friction_limit", FIELD_REAL, 1, offsetof(ContactRecord, t) + offsetof(ContactTurning, mun)},
                                             {"turning_phase", FIELD_REAL, 1, offsetof(ContactRecord, t) + offsetof(ContactTurning, phase)},
-                                            {"turning_sums", FIELD_REAL, 2, offsetof(ContactRecord, t) + offsetof(ContactTurning, acc)},
                                             {NULL, FIELD_REAL, 0, 0}};
 #undef CH
 

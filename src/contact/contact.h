@@ -172,7 +172,6 @@ typedef struct {
   PetscReal dlast[3]; /* the last step's tangential displacement increment [m] */
   PetscReal mun;      /* mu N at the last step [N] */
   PetscReal phase;    /* 0 loading; unloading -1, reloading +1 in a loop from the virgin curve, -2, +2 inside one */
-  PetscReal acc[2];   /* since mu N last fell: the elastic increments |kt0 dd| and the mu dN summed (theta = 1 while the first is below) */
 } ContactTurning;
 
 /* A pair's liquid bridge, kept beside the history only in wet runs; it

@@ -38,36 +38,35 @@ void ContactTangentialMD(ContactTurning *tn, PetscReal T[3], const PetscReal n[3
   for (int a = 0; a < 3; a++) dd[a] = vt[a] * dt;
   ldd  = Norm(dd);
   dmuN = muN - tn->mun;
-  if (ldd > 0.0) {
-    PetscReal q, theta, k, sgn = 1.0, rev = dd[0] * tn->dlast[0] + dd[1] * tn->dlast[1] + dd[2] * tn->dlast[2];
-    if (rev < 0.0) { /* the displacement reverses: a turning point (phase -1, +1: of a loop from the virgin curve; -2, +2: inside one) */
-      if (tn->phase >= 0.0) {
-        tn->phase = tn->phase == 0.0 ? -1.0 : -2.0;
-        for (int a = 0; a < 3; a++) tn->ts[a] = T[a];
-      } else {
-        tn->phase = -tn->phase;
-        for (int a = 0; a < 3; a++) tn->tss[a] = T[a];
-      }
+  if (ldd > 0.0 && dd[0] * tn->dlast[0] + dd[1] * tn->dlast[1] + dd[2] * tn->dlast[2] < 0.0) {
+    /* the displacement reverses: a turning point (phase -1, +1: of a loop from the virgin curve; -2, +2: inside one) */
+    if (tn->phase >= 0.0) {
+      tn->phase = tn->phase == 0.0 ? -1.0 : -2.0;
+      for (int a = 0; a < 3; a++) tn->ts[a] = T[a];
+    } else {
+      tn->phase = -tn->phase;
+      for (int a = 0; a < 3; a++) tn->tss[a] = T[a];
     }
-    Along(tn->ts, dmuN);
-    Along(tn->tss, dmuN);
-    if (dmuN <= 0.0 || tn->acc[0] > tn->acc[1]) {
+  }
+  Along(tn->ts, dmuN); /* the turning points move with mu N, whether or not the contact point does */
+  Along(tn->tss, dmuN);
+  if (ldd > 0.0) {
+    PetscReal q, theta, k;
+    if (dmuN > 0.0 && kt0 * ldd < dmuN) q = 1.0; /* the normal force grows faster than the elastic increment: no slip */
+    else {
       PetscReal d[3];
       if (tn->phase == 0.0) q = 1.0 - (Norm(T) + dmuN) / muN;
       else if (tn->phase < 0.0) {
         for (int a = 0; a < 3; a++) d[a] = T[a] - tn->ts[a];
-        q = 1.0 - (Norm(d) + 2.0 * dmuN) / (2.0 * muN), sgn = -1.0;
+        q = 1.0 - (Norm(d) + 2.0 * dmuN) / (2.0 * muN);
       } else {
         for (int a = 0; a < 3; a++) d[a] = tn->tss[a] - T[a];
         q = 1.0 - (Norm(d) + 2.0 * dmuN) / (2.0 * muN);
       }
-      if (dmuN < 0.0) tn->acc[0] = tn->acc[1] = 0.0;
-    } else { /* the normal force grows faster than the elastic increments */
-      q = 1.0;
-      tn->acc[0] += kt0 * ldd, tn->acc[1] += dmuN;
     }
     theta = q > 0.0 ? cbrt(q) : 0.0;
-    k     = kt0 * theta + sgn * dmuN * (1.0 - theta) / ldd;
+    /* the mu dN term along the displacement on every branch (Thornton's (-1)^k is the sign of dd in 1D) */
+    k = kt0 * theta + dmuN * (1.0 - theta) / ldd;
     for (int a = 0; a < 3; a++) T[a] -= k * dd[a], tn->dlast[a] = dd[a];
     if (PetscAbsReal(tn->phase) == 1.0) { /* Masing: past the ends of a loop from the virgin curve, the virgin curve goes on */
       PetscReal lT = Norm(T), ls = Norm(tn->ts), dot = T[0] * tn->ts[0] + T[1] * tn->ts[1] + T[2] * tn->ts[2];
