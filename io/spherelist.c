@@ -5,17 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static PetscErrorCode SphereListReadRoot(const char *path, PetscInt *n, PetscReal **s)
+/* The lines of fp into *s (*n spheres); fp stays open (the caller closes it). */
+static PetscErrorCode SphereListParse(FILE *fp, const char *path, PetscInt *n, PetscReal **s)
 {
-  FILE    *fp;
   char     line[1024];
   PetscInt cap = 64, ln = 0;
 
   PetscFunctionBeginUser;
-  *n = 0, *s = NULL;
-  errno = 0;
-  fp    = fopen(path, "r");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open sphere file %s: %s", path, strerror(errno));
   PetscCall(PetscMalloc1(4 * cap, s));
   while (fgets(line, sizeof(line), fp)) {
     char     *c = strchr(line, '#'), *p = line, *end;
@@ -51,7 +47,23 @@ static PetscErrorCode SphereListReadRoot(const char *path, PetscInt *n, PetscRea
     (*n)++;
   }
   PetscCheck(!ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error", path);
-  fclose(fp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SphereListReadRoot(const char *path, PetscInt *n, PetscReal **s)
+{
+  FILE          *fp;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  *n = 0, *s = NULL;
+  errno = 0;
+  fp    = fopen(path, "r");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open sphere file %s: %s", path, strerror(errno));
+  ierr = SphereListParse(fp, path, n, s);
+  fclose(fp); /* read only: nothing to lose */
+  if (ierr) PetscCall(PetscFree(*s));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,10 +75,7 @@ PetscErrorCode SphereListRead(MPI_Comm comm, const char *path, PetscInt *n, Pets
   PetscFunctionBeginUser;
   *n = 0, *s = NULL;
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) {
-    status = (PetscInt)SphereListReadRoot(path, n, s);
-    if (status) PetscCall(PetscFree(*s));
-  }
+  if (rank == 0) status = (PetscInt)SphereListReadRoot(path, n, s);
   PetscCall(CollectiveBcastInt(comm, &status, 1));
   if (rank == 0) PetscCall((PetscErrorCode)status);
   else PetscCheck(!status, comm, (PetscErrorCode)status, "rank 0 failed to read sphere file %s", path);

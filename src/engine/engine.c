@@ -493,6 +493,8 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     }
     if (p->wgrav) ExactSumAdd(&sum[S_WORK + LEDGER_TERMS], p->wgrav[i]);
   }
+  /* with what a checkpoint from before the per-particle work brought (rank 0's), before the sums are shared */
+  if (e->work_base != 0.0) ExactSumAdd(&sum[S_WORK + LEDGER_TERMS], e->work_base);
   for (PetscInt q = 0; q < e->ninter; q++) e->inter[q]->ops->stats(e->inter[q], &ctx, &is);
   for (PetscInt k = 0; k < STATS_ENERGIES; k++) sum[S_STATS + k] = is.energy[k];
   sum[S_LIQUID] = is.liquid;
@@ -522,8 +524,6 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
       s->flow = ExactSumValue(&tot.energy[FLOW_ENERGY_IN]) - ExactSumValue(&tot.energy[FLOW_ENERGY_OUT]);
     }
     for (PetscInt t = 0; t < LEDGER_TERMS; t++) s->work[t] = ExactSumValue(&sum[S_WORK + t]);
-    /* with what a checkpoint from before the per-particle work brought */
-    if (e->work_base != 0.0) ExactSumAdd(&sum[S_WORK + LEDGER_TERMS], e->work_base);
     s->gravity = ExactSumValue(&sum[S_WORK + LEDGER_TERMS]);
     if (p->liquid) PetscCall(EngineHealthLiquid(e, s, lmin, who >= 0 ? p->id[who] : -1));
   }

@@ -123,6 +123,9 @@ static PetscErrorCode ClumpTemplateGiven(MPI_Comm comm, const char *name, PetscI
   PetscFunctionBeginUser;
   PetscCall(ClumpCheckSpheres(comm, name, n, s));
   PetscCall(UnionMoments(n, s, CLUMP_TOLERANCE, m, &t->error));
+  PetscCheck(t->error <= CLUMP_ERROR_MAX, comm, PETSC_ERR_USER_INPUT,
+             "%s: the volume of its %" PetscInt_FMT " spheres reaches a relative error bound of only %g (at most %g is accepted)", name, n, (double)t->error,
+             (double)CLUMP_ERROR_MAX);
   PetscCall(PetscFree(t->s));
   PetscCall(PetscMalloc1(4 * n, &t->s));
   PetscCall(PetscArraycpy(t->s, s, 4 * n));
@@ -186,9 +189,9 @@ static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
     char what[PETSC_MAX_PATH_LEN + 32];
     if (fset) PetscCall(PetscSNPrintf(what, sizeof(what), "-%s_file %s", name, file));
     else PetscCall(PetscSNPrintf(what, sizeof(what), "-%s_spheres", name));
-    if (mset) PetscCall(ClumpTemplateGiven(comm, what, n, s, mass, in, t));
-    else PetscCall(ClumpTemplateSetUp(comm, what, n, s, t));
+    PetscErrorCode ierr = mset ? ClumpTemplateGiven(comm, what, n, s, mass, in, t) : ClumpTemplateSetUp(comm, what, n, s, t);
     if (fset) PetscCall(PetscFree(s));
+    PetscCall(ierr);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

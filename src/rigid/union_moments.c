@@ -235,7 +235,7 @@ PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, Petsc
   }
   PetscCall(PetscMalloc1((size_t)n, &sf.cap));
   PetscCall(PetscMalloc1(2 * (size_t)n + 2, &arc));
-  PetscCall(PetscMalloc1(4 * (size_t)n + 2 * (size_t)n * (size_t)n + 2, &brk));
+  PetscCall(PetscMalloc1(2, &brk)); /* grown per sphere to its caps' break points */
   for (int k = 0; k < 10; k++) sf.scale[k] = vsum * (k == 0 ? 1.0 : (k < 4 ? R : R * R));
   sf.tol = tol / HDEM_PI / (PetscReal)n;
   *err   = 0.0;
@@ -257,6 +257,8 @@ PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, Petsc
       }
     }
     if (hidden) continue;
+    PetscCall(PetscFree(brk));
+    PetscCall(PetscMalloc1(2 + 2 * (size_t)sf.ncap + (size_t)sf.ncap * (size_t)sf.ncap, &brk)); /* the ends, two per cap, two per pair of caps */
     nb        = 0;
     brk[nb++] = 0.0, brk[nb++] = HDEM_PI;
     for (PetscInt j = 0; j < sf.ncap; j++) { /* a rim touches a latitude */
