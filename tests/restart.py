@@ -211,6 +211,38 @@ def test_format1(tmp):
         check(ok, "a format 1 checkpoint continued on %d ranks: bitwise the state of the run that wrote it %s" % (np_, why))
 
 
+def test_format4(tmp):
+    """A checkpoint written by hdem before gravity's work was kept per particle
+    (format 4, tests/data: a vibrating mesh floor under a stream, by b61d7a2)
+    continues on 1 and 3 ranks: bitwise the state that hdem reached
+    uninterrupted, thermo.csv the same bits on both, and dissipated picks up
+    where the old run left it (its one total less the flow's energy, which
+    thermo now sums apart: a double count would add ~1e-4 J)."""
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+    meshes = os.path.join(data, "meshes")
+    opts = ["-steps", "3000", "-insert_count", "100", "-insert_region_lo", "0,0,0.012", "-insert_region_hi", "0.012,0.009,0.025", "-insert_velocity", "0,0,-1.5",
+            "-thermo_interval", "100", "-mesh0_file", os.path.join(meshes, "floor.stl"), "-mesh0_motion", "vibrate", "-mesh0_amplitude", "0,0,0.0003",
+            "-mesh0_frequency", "40", "-stream0_region_lo", "0,0,0.03", "-stream0_region_hi", "0.012,0.009,0.048", "-stream0_rate", "60000",
+            "-stream0_radius_min", "0.4e-3", "-stream0_radius_max", "1.0e-3", "-stream0_velocity", "0,0,-1", "-stream0_interval", "0.0005",
+            "-outflow0_region_lo", "0,0,0.001", "-outflow0_region_hi", "0.004,0.009,0.006", "-thermo_screen", "false",
+            "-restart", os.path.join(data, "checkpoint_format4_step2000.h5")]
+    rows = {}
+    for np_, grid in ((1, "1,1,1"), (3, "3,1,1")):
+        out = os.path.join(tmp, "format4_np%d" % np_)
+        run(np_, grid, out, *opts)
+        ok, why = same(os.path.join(out, "final.h5"), os.path.join(data, "checkpoint_format4_final3000.h5"))
+        check(ok, "a format 4 checkpoint continued on %d ranks: bitwise the state of the run that wrote it %s" % (np_, why))
+        lines = open(os.path.join(out, "thermo.csv")).read().splitlines()
+        w = lines[0].split(",").index("wall_seconds")
+        rows[np_] = [",".join(c for k, c in enumerate(r.split(",")) if k != w) for r in lines]
+        k = lines[0].split(",").index("dissipated")
+        d2100 = [float(r.split(",")[k]) for r in lines[1:] if r.startswith("2100,")]
+        # the format-4 run's own row at step 2100 (its walls' work then negligible)
+        check(d2100 and abs(d2100[0] - 7.9191371340e-05) <= 1e-6 * 7.9191371340e-05,
+              "  dissipated at step 2100 %s J, the writing run's 7.9191371340e-05 J" % (d2100[0] if d2100 else None))
+    check(rows[1] == rows[3], "  thermo.csv the same bits on 1 and 3 ranks")
+
+
 def test_empty_ranks(tmp):
     """Ranks that own nothing still take part in the collective snapshot writes."""
     one = os.path.join(tmp, "snap_np1")
@@ -381,6 +413,7 @@ def main():
     try:
         test_continue(tmp)
         test_format1(tmp)
+        test_format4(tmp)
         test_empty_ranks(tmp)
         test_continue_fixed(tmp)
         test_continue_drift(tmp)
