@@ -65,6 +65,17 @@ void JsonString(JsonWriter *w, const char *key, const char *s)
   fputc('"', w->fp);
 }
 
+void JsonRealArray(JsonWriter *w, const char *key, const PetscReal *v, PetscInt n)
+{
+  JsonKey(w, key);
+  fputc('[', w->fp);
+  for (PetscInt i = 0; i < n; i++) {
+    if (isfinite(v[i])) fprintf(w->fp, "%s%.17g", i ? ", " : "", (double)v[i]);
+    else fprintf(w->fp, "%snull", i ? ", " : "");
+  }
+  fputc(']', w->fp);
+}
+
 void JsonNull(JsonWriter *w, const char *key)
 {
   JsonKey(w, key);

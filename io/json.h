@@ -19,5 +19,7 @@ PETSC_EXTERN void JsonInt(JsonWriter *, const char *key, PetscInt64);
 PETSC_EXTERN void JsonBool(JsonWriter *, const char *key, PetscBool);
 PETSC_EXTERN void JsonString(JsonWriter *, const char *key, const char *);
 PETSC_EXTERN void JsonNull(JsonWriter *, const char *key);
+/* n reals as one array on one line (non-finite: null) */
+PETSC_EXTERN void JsonRealArray(JsonWriter *, const char *key, const PetscReal *, PetscInt n);
 
 #endif

@@ -2,11 +2,44 @@
 #include "app/commands.h"
 #include "contact/contact_options.h"
 #include "contact/impact.h"
+#include "rigid/rigid_impact.h"
 #include "io/json.h"
 #include "io/options.h"
 #include "decomp/collective.h"
 
 #define IMPACT_MAX_SPEEDS 1024
+
+/* A multi-sphere body instead of the sphere: -impact_body clumpN, its orientation. */
+typedef struct {
+  PetscInt  body; /* the template's number, -1: the sphere */
+  PetscReal q[4];
+} ImpactBody;
+
+static PetscErrorCode ImpactBodySetFromOptions(MPI_Comm comm, const ClumpTemplates *ts, const ImpactSetup *set, ImpactBody *b)
+{
+  char      name[32] = "sphere";
+  PetscInt  nq;
+  PetscBool bset;
+
+  PetscFunctionBeginUser;
+  b->body = -1;
+  b->q[0] = 1.0, b->q[1] = b->q[2] = b->q[3] = 0.0;
+  PetscCall(OptionsString("-impact_body", "what strikes: sphere, or a multi-sphere body clumpN (clumpN_*; a wall target)", name, sizeof(name), &bset));
+  PetscCall(OptionsRealArray("-impact_orientation", "the body's orientation, a quaternion w, x, y, z from its principal frame (normalised)", "[-]", 4, 4, PETSC_MIN_REAL,
+                             PETSC_MAX_REAL, RANGE_CLOSED, b->q, &nq, NULL));
+  if (OptionsCollecting() || !strcmp(name, "sphere")) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    char *end;
+    long  k = strncmp(name, "clump", 5) ? -1 : strtol(name + 5, &end, 10);
+    PetscCheck(k >= 0 && k < CLUMP_TEMPLATES_MAX && name[5] && !*end, comm, PETSC_ERR_USER_INPUT, "-impact_body '%s': allowed sphere, clump0 .. clump%d", name,
+               CLUMP_TEMPLATES_MAX - 1);
+    PetscCheck(ts->t[k].on, comm, PETSC_ERR_USER_INPUT, "-impact_body %s: no such template (give %s_spheres or %s_file)", name, name, name);
+    b->body = (PetscInt)k;
+  }
+  PetscCheck(set->target == IMPACT_TARGET_WALL, comm, PETSC_ERR_USER_INPUT, "-impact_body %s strikes a wall: -impact_target wall", name);
+  PetscCheck(b->q[0] != 0.0 || b->q[1] != 0.0 || b->q[2] != 0.0 || b->q[3] != 0.0, comm, PETSC_ERR_USER_INPUT, "-impact_orientation: not a rotation (all zero)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set, PetscInt *nv, PetscReal v0[])
 {
@@ -101,6 +134,49 @@ static void ImpactResultWrite(const ContactModel *model, const ImpactSetup *set,
   JsonEnd(&w);
 }
 
+/* A body's impact as JSON. */
+static void RigidResultWrite(const ContactModel *model, const ImpactSetup *set, const ImpactBody *b, const RigidImpactResult *r, FILE *fp)
+{
+  const ContactCoeff *co = ContactCoeffOf(model, set->type, set->type2);
+  JsonWriter          w;
+  char                name[16];
+  snprintf(name, sizeof(name), "clump%d", (int)b->body);
+  JsonBegin(&w, fp);
+  JsonString(&w, "body", name);
+  JsonReal(&w, "v0", set->v0);
+  JsonReal(&w, "angle", set->angle);
+  JsonReal(&w, "e", r->e);
+  if (co->damping.e > 0.0) JsonReal(&w, "e_target", co->damping.e);
+  else JsonNull(&w, "e_target");
+  JsonRealArray(&w, "velocity_out", r->v_out, 3);
+  JsonRealArray(&w, "angular_velocity_out", r->w_out, 3);
+  JsonRealArray(&w, "velocity_impulse", r->v_ref, 3);
+  JsonRealArray(&w, "angular_velocity_impulse", r->w_ref, 3);
+  JsonReal(&w, "mass", r->mass);
+  JsonRealArray(&w, "inertia", r->inertia, 3);
+  JsonReal(&w, "mass_normal", r->mass_normal);
+  JsonReal(&w, "dt", r->dt);
+  JsonInt(&w, "steps", r->steps);
+  JsonInt(&w, "spheres_touching", r->spheres);
+  JsonString(&w, "damping", DampingTypes[co->damping.type]);
+  JsonReal(&w, "mu", co->tangential.mu);
+  JsonEnd(&w);
+}
+
+#define RIGID_NFIELD 24
+static void RigidResultPack(const RigidImpactResult *r, PetscReal *f)
+{
+  f[0] = r->e, f[1] = r->mass, f[2] = r->mass_normal, f[3] = r->dt, f[4] = (PetscReal)r->steps, f[5] = (PetscReal)r->spheres;
+  for (int a = 0; a < 3; a++) f[6 + a] = r->v_out[a], f[9 + a] = r->w_out[a], f[12 + a] = r->v_ref[a], f[15 + a] = r->w_ref[a], f[18 + a] = r->inertia[a];
+  f[21] = f[22] = f[23] = 0.0;
+}
+
+static void RigidResultUnpack(const PetscReal *f, RigidImpactResult *r)
+{
+  r->e = f[0], r->mass = f[1], r->mass_normal = f[2], r->dt = f[3], r->steps = (PetscInt)f[4], r->spheres = (PetscInt)f[5];
+  for (int a = 0; a < 3; a++) r->v_out[a] = f[6 + a], r->w_out[a] = f[9 + a], r->v_ref[a] = f[12 + a], r->w_ref[a] = f[15 + a], r->inertia[a] = f[18 + a];
+}
+
 /* The fields of ImpactResult that travel between ranks, in order. */
 #define IMPACT_NFIELD 18
 static void ImpactResultPack(const ImpactResult *r, PetscReal *buf)
@@ -134,11 +210,52 @@ static void ImpactResultUnpack(const PetscReal *f, ImpactResult *r)
   r->rebound_angle = f[13], r->et = f[14], r->m = f[15], r->mt = f[16], r->v_imp = f[17];
 }
 
+/* A body's impacts, one per speed, round-robin over the ranks as the sphere's. */
+static PetscErrorCode ImpactBodies(MPI_Comm comm, const ContactModel *model, const StepControl *ctl, ImpactSetup *set, const ClumpTemplates *ts,
+                                   const ImpactBody *b, PetscInt nv, const PetscReal v0[])
+{
+  PetscMPIInt      rank, size;
+  PetscReal       *buf;
+  RigidImpactSetup rs;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(comm, &rank, &size));
+  PetscCall(PetscMemzero(&rs, sizeof(rs)));
+  rs.tmpl = &ts->t[b->body], rs.density = ContactMaterialOf(model, set->type)->density, rs.type = set->type, rs.type2 = set->type2;
+  rs.angle = set->angle, rs.phase = set->phase, rs.max_steps = set->max_steps;
+  for (int a = 0; a < 4; a++) rs.q[a] = b->q[a];
+  for (int a = 0; a < 3; a++) rs.omega[a] = set->omega[a];
+  PetscCall(PetscCalloc1(nv * RIGID_NFIELD, &buf));
+  for (PetscInt i = rank; i < nv; i += size) {
+    RigidImpactResult res;
+    rs.v0 = v0[i];
+    PetscCall(RigidImpactRun(model, ctl, &rs, &res));
+    RigidResultPack(&res, buf + i * RIGID_NFIELD);
+  }
+  PetscCall(CollectiveSumToRoot(comm, buf, nv * RIGID_NFIELD));
+  if (rank == 0) {
+    if (nv > 1) printf("[\n");
+    for (PetscInt i = 0; i < nv; i++) {
+      RigidImpactResult res;
+      set->v0 = v0[i];
+      RigidResultUnpack(buf + i * RIGID_NFIELD, &res);
+      RigidResultWrite(model, set, b, &res, stdout);
+      printf(i < nv - 1 ? ",\n" : "\n");
+    }
+    if (nv > 1) printf("]\n");
+    fflush(stdout);
+  }
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
 {
-  ContactModel model;
-  StepControl  ctl;
-  ImpactSetup  set;
+  ContactModel   model;
+  StepControl    ctl;
+  ClumpTemplates clumps;
+  ImpactBody     body;
+  ImpactSetup    set;
   PetscMPIInt  rank, size;
   PetscInt     nv;
   PetscReal    v0[IMPACT_MAX_SPEEDS], *buf;
@@ -149,7 +266,10 @@ PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
   PetscCall(ContactModelSetFromOptions(comm, &model));
   PetscCall(StepControlSetFromOptions(comm, &ctl));
   PetscCall(ImpactSetupSetFromOptions(comm, &set, &nv, v0));
+  PetscCall(ClumpTemplatesSetFromOptions(comm, &clumps));
+  PetscCall(ImpactBodySetFromOptions(comm, &clumps, &set, &body));
   PetscCall(ContactModelDestroy(&model));
+  PetscCall(ClumpTemplatesDestroy(&clumps));
   OptionsSetCollect(PETSC_FALSE);
   if (help) {
     PetscCall(PetscPrintf(comm,
@@ -163,6 +283,15 @@ PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
   PetscCall(ContactModelSetFromOptions(comm, &model));
   PetscCall(StepControlSetFromOptions(comm, &ctl));
   PetscCall(ImpactSetupSetFromOptions(comm, &set, &nv, v0));
+  PetscCall(ClumpTemplatesSetFromOptions(comm, &clumps));
+  PetscCall(ImpactBodySetFromOptions(comm, &clumps, &set, &body));
+  if (body.body >= 0) {
+    PetscCall(ImpactBodies(comm, &model, &ctl, &set, &clumps, &body, nv, v0));
+    PetscCall(ClumpTemplatesDestroy(&clumps));
+    PetscCall(ContactModelDestroy(&model));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(ClumpTemplatesDestroy(&clumps));
   /* independent impacts: round-robin over the ranks, gathered on rank 0 */
   PetscCall(PetscCalloc1(nv * IMPACT_NFIELD, &buf));
   for (PetscInt i = rank; i < nv; i += size) {
