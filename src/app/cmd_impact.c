@@ -210,10 +210,12 @@ static void ImpactResultUnpack(const PetscReal *f, ImpactResult *r)
   r->rebound_angle = f[13], r->et = f[14], r->m = f[15], r->mt = f[16], r->v_imp = f[17];
 }
 
-/* A body's impacts, one per speed, round-robin over the ranks as the sphere's. */
-static PetscErrorCode ImpactBodies(MPI_Comm comm, const ContactModel *model, const StepControl *ctl, ImpactSetup *set, const ClumpTemplates *ts,
+/* The impacts, one per speed (the sphere's, or the body's when b->body >= 0):
+ * round-robin over the ranks, gathered on rank 0 and printed in speed order. */
+static PetscErrorCode ImpactSpeeds(MPI_Comm comm, const ContactModel *model, const StepControl *ctl, ImpactSetup *set, const ClumpTemplates *ts,
                                    const ImpactBody *b, PetscInt nv, const PetscReal v0[])
 {
+  const PetscInt   nf = b->body >= 0 ? RIGID_NFIELD : IMPACT_NFIELD;
   PetscMPIInt      rank, size;
   PetscReal       *buf;
   RigidImpactSetup rs;
@@ -221,25 +223,40 @@ static PetscErrorCode ImpactBodies(MPI_Comm comm, const ContactModel *model, con
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(comm, &rank, &size));
   PetscCall(PetscMemzero(&rs, sizeof(rs)));
-  rs.tmpl = &ts->t[b->body], rs.density = ContactMaterialOf(model, set->type)->density, rs.type = set->type, rs.type2 = set->type2;
-  rs.angle = set->angle, rs.phase = set->phase, rs.max_steps = set->max_steps;
-  for (int a = 0; a < 4; a++) rs.q[a] = b->q[a];
-  for (int a = 0; a < 3; a++) rs.omega[a] = set->omega[a];
-  PetscCall(PetscCalloc1(nv * RIGID_NFIELD, &buf));
-  for (PetscInt i = rank; i < nv; i += size) {
-    RigidImpactResult res;
-    rs.v0 = v0[i];
-    PetscCall(RigidImpactRun(model, ctl, &rs, &res));
-    RigidResultPack(&res, buf + i * RIGID_NFIELD);
+  if (b->body >= 0) {
+    rs.tmpl = &ts->t[b->body], rs.density = ContactMaterialOf(model, set->type)->density, rs.type = set->type, rs.type2 = set->type2;
+    rs.angle = set->angle, rs.phase = set->phase, rs.max_steps = set->max_steps;
+    for (int a = 0; a < 4; a++) rs.q[a] = b->q[a];
+    for (int a = 0; a < 3; a++) rs.omega[a] = set->omega[a];
   }
-  PetscCall(CollectiveSumToRoot(comm, buf, nv * RIGID_NFIELD));
+  PetscCall(PetscCalloc1(nv * nf, &buf));
+  for (PetscInt i = rank; i < nv; i += size) {
+    if (b->body >= 0) {
+      RigidImpactResult res;
+      rs.v0 = v0[i];
+      PetscCall(RigidImpactRun(model, ctl, &rs, &res));
+      RigidResultPack(&res, buf + i * nf);
+    } else {
+      ImpactResult res;
+      set->v0 = v0[i];
+      PetscCall(ImpactRun(model, ctl, set, &res));
+      ImpactResultPack(&res, buf + i * nf);
+    }
+  }
+  PetscCall(CollectiveSumToRoot(comm, buf, nv * nf));
   if (rank == 0) {
     if (nv > 1) printf("[\n");
     for (PetscInt i = 0; i < nv; i++) {
-      RigidImpactResult res;
       set->v0 = v0[i];
-      RigidResultUnpack(buf + i * RIGID_NFIELD, &res);
-      RigidResultWrite(model, set, b, &res, stdout);
+      if (b->body >= 0) {
+        RigidImpactResult res;
+        RigidResultUnpack(buf + i * nf, &res);
+        RigidResultWrite(model, set, b, &res, stdout);
+      } else {
+        ImpactResult res;
+        ImpactResultUnpack(buf + i * nf, &res);
+        ImpactResultWrite(model, set, &res, stdout);
+      }
       printf(i < nv - 1 ? ",\n" : "\n");
     }
     if (nv > 1) printf("]\n");
@@ -256,12 +273,10 @@ PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
   ClumpTemplates clumps;
   ImpactBody     body;
   ImpactSetup    set;
-  PetscMPIInt  rank, size;
-  PetscInt     nv;
-  PetscReal    v0[IMPACT_MAX_SPEEDS], *buf;
+  PetscInt       nv;
+  PetscReal      v0[IMPACT_MAX_SPEEDS];
 
   PetscFunctionBeginUser;
-  PetscCall(CollectiveRank(comm, &rank, &size));
   OptionsSetCollect(PETSC_TRUE); /* every key once, values unread: help, and unknown keys first */
   PetscCall(ContactModelSetFromOptions(comm, &model));
   PetscCall(StepControlSetFromOptions(comm, &ctl));
@@ -285,35 +300,8 @@ PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
   PetscCall(ImpactSetupSetFromOptions(comm, &set, &nv, v0));
   PetscCall(ClumpTemplatesSetFromOptions(comm, &clumps));
   PetscCall(ImpactBodySetFromOptions(comm, &clumps, &set, &body));
-  if (body.body >= 0) {
-    PetscCall(ImpactBodies(comm, &model, &ctl, &set, &clumps, &body, nv, v0));
-    PetscCall(ClumpTemplatesDestroy(&clumps));
-    PetscCall(ContactModelDestroy(&model));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(ImpactSpeeds(comm, &model, &ctl, &set, &clumps, &body, nv, v0));
   PetscCall(ClumpTemplatesDestroy(&clumps));
-  /* independent impacts: round-robin over the ranks, gathered on rank 0 */
-  PetscCall(PetscCalloc1(nv * IMPACT_NFIELD, &buf));
-  for (PetscInt i = rank; i < nv; i += size) {
-    ImpactResult res;
-    set.v0 = v0[i];
-    PetscCall(ImpactRun(&model, &ctl, &set, &res));
-    ImpactResultPack(&res, buf + i * IMPACT_NFIELD);
-  }
-  PetscCall(CollectiveSumToRoot(comm, buf, nv * IMPACT_NFIELD));
-  if (rank == 0) {
-    if (nv > 1) printf("[\n");
-    for (PetscInt i = 0; i < nv; i++) {
-      ImpactResult res;
-      set.v0 = v0[i];
-      ImpactResultUnpack(buf + i * IMPACT_NFIELD, &res);
-      ImpactResultWrite(&model, &set, &res, stdout);
-      printf(i < nv - 1 ? ",\n" : "\n");
-    }
-    if (nv > 1) printf("]\n");
-    fflush(stdout);
-  }
-  PetscCall(PetscFree(buf));
   PetscCall(ContactModelDestroy(&model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

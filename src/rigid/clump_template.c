@@ -1,7 +1,7 @@
 #include "rigid/clump_template.h"
 #include "rigid/union_moments.h"
 #include "io/options.h"
-#include "io/spherelist.h"
+#include "io/table.h"
 #include <stdio.h>
 
 void ClumpSymmetricEigen(const PetscReal a0[9], PetscReal lam[3], PetscReal v[9])
@@ -183,7 +183,7 @@ static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
              nl);
   PetscCheck(mset == iset && (!mset || mass > 0.0), comm, PETSC_ERR_USER_INPUT,
              "%s: give %s_mass (> 0) and %s_inertia together, or neither (the mass properties then follow from the spheres)", name, name, name);
-  if (fset) PetscCall(SphereListRead(comm, file, &n, &s));
+  if (fset) PetscCall(TableReadRows(comm, file, 4, "four finite numbers, x y z r", CLUMP_FILE_SPHERES_MAX, &n, &s));
   else n = nl / 4, s = list;
   {
     char what[PETSC_MAX_PATH_LEN + 32];

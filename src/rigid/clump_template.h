@@ -15,7 +15,8 @@
 #include "hdem.h"
 
 #define CLUMP_TEMPLATES_MAX 16
-#define CLUMP_SPHERES_MAX   256    /* in the deck's list; a file may hold more (SPHERELIST_MAX) */
+#define CLUMP_SPHERES_MAX      256    /* in the deck's list */
+#define CLUMP_FILE_SPHERES_MAX 100000 /* in a file */
 #define CLUMP_TOLERANCE     1e-10  /* asked of the union's moments */
 #define CLUMP_ERROR_MAX     1e-4   /* the error bound a template must meet */
 
