@@ -1,19 +1,21 @@
 #include "decomp/exchange.h"
 
-PetscErrorCode ExchangeCreate(const Grid *g, PetscReal cut, Exchange *ex)
+PetscErrorCode ExchangeCreate(const Grid *g, PetscReal cut, PetscReal slack, Exchange *ex)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(ex, sizeof(*ex)));
-  ex->cut = cut;
+  ex->cut   = cut;
+  ex->slack = slack;
+  ex->wmin  = cut + slack;
   for (int a = 0; a < 3; a++) {
     PetscReal width = PETSC_MAX_REAL, L = g->hi[a] - g->lo[a];
     /* the narrowest slab from the cuts every rank holds, not this rank's own:
      * slabs equal but for rounding must not pass on some ranks and fail on others */
     for (PetscMPIInt c = 0; c < g->dims[a]; c++) width = PetscMin(width, g->cuts[a][c + 1] - g->cuts[a][c]);
-    PetscCheck(g->dims[a] == 1 || cut <= width, g->comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(g->dims[a] == 1 || ex->wmin <= width, g->comm, PETSC_ERR_USER_INPUT,
                "the ghost cutoff %.12g m (largest diameter + skin) exceeds the narrowest subdomain width %.12g m along axis %d: use fewer ranks along that "
                "axis (-domain_grid) or a larger box",
-               (double)cut, (double)width, a);
+               (double)ex->wmin, (double)width, a);
     PetscCheck(!g->periodic[a] || 2.0 * cut < L, g->comm, PETSC_ERR_USER_INPUT,
                "the periodic box length %g m along axis %d must exceed twice the ghost cutoff %g m", (double)L, a, (double)cut);
   }
@@ -98,9 +100,10 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
   PetscReal *xs = *st->x;
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < *st->n; i++)
+  for (PetscInt i = 0; i < *st->n; i++) {
+    PetscReal *hx = (PetscReal *)FieldStoreHomeOf(st, i);
     for (int a = 0; a < 3; a++) {
-      PetscReal L = g->hi[a] - g->lo[a], *x = &xs[3 * i + a];
+      PetscReal L = g->hi[a] - g->lo[a], *x = &hx[a], x0 = *x;
       if (!g->periodic[a]) continue;
       if (*x >= g->hi[a]) *x -= L;
       else if (*x < g->lo[a]) *x += L;
@@ -110,7 +113,10 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
         *x = g->lo[a];
       PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB,
                  "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", (*st->id)[i], a);
+      /* a row with a home moves by the whole box lengths its home moved */
+      if (hx != xs + 3 * i && *x != x0) xs[3 * i + a] += *x > x0 ? L : -L;
     }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -171,7 +177,7 @@ static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st
   FieldStoreZero(st, FIELD_OWNED, n0, rp); /* force sums and build positions start afresh */
   c += (size_t)rp * FieldStorePackWidth(st, FIELD_GHOST);
   for (PetscInt i = n0; i < n0 + rp; i++) {
-    PetscReal xa     = (*st->x)[3 * i + a];
+    PetscReal xa     = FieldStoreHomeOf(st, i)[a];
     (*st->owner)[i]  = g->rank;
     (*st->origin)[i] = -1;
     (*st->flags)[i] &= ~FIELD_SELF_IMAGE;
@@ -206,11 +212,12 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, FieldStore *st, Reco
       /* who leaves across this side (dest 1), or through a wall (dest 2: lost) */
       for (PetscInt i = 0; i < *st->n; i++) {
         const PetscInt64 id  = (*st->id)[i];
-        int              dir = ExchangeDirection(g, a, (*st->x)[3 * i + a]);
+        const PetscReal  xa  = FieldStoreHomeOf(st, i)[a];
+        int              dir = ExchangeDirection(g, a, xa);
         PetscCheck(dir >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                    "particle %" PetscInt64_FMT
                    " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry",
-                   id, a, (double)(*st->x)[3 * i + a], (double)g->sublo[a], (double)g->subhi[a]);
+                   id, a, (double)xa, (double)g->sublo[a], (double)g->subhi[a]);
         dest[i] = (dir == 3 && s == 0) ? 2 : (dir == 1 + s ? 1 : 0);
         if (dest[i] == 1 && to == MPI_PROC_NULL) dest[i] = 2;
         if (dest[i]) nleave++;

@@ -24,13 +24,19 @@ typedef struct {
   PetscReal *sbuf, *rbuf; /* persistent buffers */
   PetscInt   sbuf_cap, rbuf_cap;
   PetscReal  cut;     /* ghost cutoff */
+  PetscReal  slack;   /* how far a row may lie from its home (fields.h), hence outside its subdomain */
+  PetscReal  wmin;    /* the narrowest subdomain the exchange works with: cut + slack (ghosts go one hop) */
   PetscBool  self[6]; /* the swap is this rank's own periodic images, made in place */
   LocalInt  *root;
   PetscInt   root_cap; /* per local particle at the last borders: itself, or for an image made in
                                 place the particle whose motion it copies (followed to one that is not) */
 } Exchange;
 
-PETSC_EXTERN PetscErrorCode ExchangeCreate(const Grid *, PetscReal cut, Exchange *);
+/* cut: the ghost cutoff (counted from a row's position); slack: how far a
+ * row may lie from its home, so outside its subdomain (0 without homes):
+ * a neighbour's neighbour never needs a ghost while every subdomain is at
+ * least cut + slack wide. */
+PETSC_EXTERN PetscErrorCode ExchangeCreate(const Grid *, PetscReal cut, PetscReal slack, Exchange *);
 PETSC_EXTERN PetscErrorCode ExchangeDestroy(Exchange *);
 /* Frees the message buffers (the next exchange makes its own): a rebuild's
  * migration and borders need larger ones than the steps' forward halo. */

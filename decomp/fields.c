@@ -27,6 +27,11 @@ PetscErrorCode FieldStoreCreate(FieldStore *st, PetscInt *n, PetscInt *nghost, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void FieldStoreSetHome(FieldStore *st, PetscReal **home, LocalInt flag)
+{
+  st->home = home, st->home_flag = flag;
+}
+
 /* Allocates field f for the rows the store holds room for. */
 static PetscErrorCode FieldAllocate(FieldStore *st, Field *f)
 {

@@ -37,7 +37,7 @@ typedef enum {
 
 #define FIELD_SELF_IMAGE 2 /* flags bit: a ghost whose owner is this rank (a periodic image) */
 
-#define FIELD_MAX      32
+#define FIELD_MAX      48
 #define FIELD_NAME_LEN 32
 
 typedef struct {
@@ -58,6 +58,11 @@ typedef struct {
   PetscReal   **x;
   signed char **image;
   LocalInt    **owner, **origin, **flags;
+  /* rows whose flags have a bit of home_flag belong where their home
+   * position (a 3-real field) is, not their position: migration and the
+   * periodic wrap go by it, and a wrap shifts both (FieldStoreSetHome) */
+  PetscReal **home;
+  LocalInt    home_flag;
 } FieldStore;
 
 /* The decomposition's fields (all but flags travel as FIELD_GHOST; position
@@ -67,6 +72,13 @@ PETSC_EXTERN PetscErrorCode FieldStoreCreate(FieldStore *, PetscInt *n, PetscInt
                                              LocalInt **origin, LocalInt **flags);
 PETSC_EXTERN PetscErrorCode FieldStoreAdd(FieldStore *, const char *name, FieldType, PetscInt ncomp, unsigned flags, void **data);
 PETSC_EXTERN PetscErrorCode FieldStoreDestroy(FieldStore *);
+/* Rows with a flags bit of flag go by the 3-real field home (registered). */
+PETSC_EXTERN void           FieldStoreSetHome(FieldStore *, PetscReal **home, LocalInt flag);
+/* Where row i belongs: its home or its position. */
+static inline const PetscReal *FieldStoreHomeOf(const FieldStore *st, PetscInt i)
+{
+  return (st->home && ((*st->flags)[i] & st->home_flag)) ? *st->home + 3 * i : *st->x + 3 * i;
+}
 /* Frees the fields with any of the flags (FIELD_STEPPING at a run's end). */
 PETSC_EXTERN PetscErrorCode FieldStoreRelease(FieldStore *, unsigned flags);
 PETSC_EXTERN PetscInt       FieldStoreFind(const FieldStore *, const char *name); /* -1: none */

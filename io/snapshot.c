@@ -22,7 +22,7 @@ PetscInt SnapshotFieldsAll(const FieldStore *st)
 {
   PetscInt mask = 0;
   for (PetscInt k = 0; k < st->nfield; k++)
-    if (SnapshotField(&st->field[k])) mask |= 1 << k;
+    if (SnapshotField(&st->field[k])) mask |= (PetscInt)1 << k;
   return mask;
 }
 
@@ -46,7 +46,7 @@ PetscErrorCode SnapshotFieldsParse(const FieldStore *st, const char *list, Petsc
     }
     PetscCheck(k >= 0 && SnapshotField(&st->field[k]), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-snapshot_fields: unknown field '%s' (allowed: %s)", tok,
                allowed);
-    *fields |= 1 << k;
+    *fields |= (PetscInt)1 << k;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -61,7 +61,7 @@ static PetscInt SnapshotMeshMask(const SnapshotView *v)
 {
   PetscInt mask = 0;
   for (PetscInt k = 0; v->meshes && k < v->meshes->n; k++)
-    if (v->mesh[k].present) mask |= 1 << k;
+    if (v->mesh[k].present) mask |= (PetscInt)1 << k;
   return mask;
 }
 
@@ -99,7 +99,7 @@ static PetscErrorCode SnapshotProbe(const SnapshotSeries *s, const char *path, P
     if (!SnapshotField(&s->field[k])) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", s->field[k].name));
     PetscCall(H5FileRows(f, name, SnapshotType(s->field[k].type), s->field[k].ncomp, &rows, &has));
-    if (has) *fields |= 1 << k;
+    if (has) *fields |= (PetscInt)1 << k;
   }
   *meshes = 0;
   for (PetscInt k = 0; k < s->meshes.n; k++) {
@@ -215,7 +215,7 @@ static void XdmfGrid(FILE *fp, const Field *field, PetscInt nfield, const char *
   fprintf(fp, "        </Geometry>\n");
   for (PetscInt k = 0; k < nfield; k++) {
     const Field *f = &field[k];
-    if (!(e->fields & (1 << k)) || !SnapshotField(f) || !strcmp(f->name, "position")) continue;
+    if (!(e->fields & ((PetscInt)1 << k)) || !SnapshotField(f) || !strcmp(f->name, "position")) continue;
     fprintf(fp, "        <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Node\">\n", f->name,
             f->ncomp == 1   ? "Scalar"
             : f->ncomp == 3 ? "Vector"
@@ -288,6 +288,19 @@ static PetscErrorCode SnapshotSeriesWriteXdmf(const SnapshotSeries *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SnapshotWriteBodies(H5File f, const SnapshotBodies *b)
+{
+  PetscFunctionBeginUser;
+  if (!b || !b->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(H5FileWriteRows(f, "bodies/id", H5FILE_INT64, 1, b->n, b->id));
+  PetscCall(H5FileWriteRows(f, "bodies/template", H5FILE_INT32, 1, b->n, b->tmpl));
+  PetscCall(H5FileWriteRows(f, "bodies/position", H5FILE_REAL, 3, b->n, b->position));
+  PetscCall(H5FileWriteRows(f, "bodies/orientation", H5FILE_REAL, 4, b->n, b->orientation));
+  PetscCall(H5FileWriteRows(f, "bodies/velocity", H5FILE_REAL, 3, b->n, b->velocity));
+  PetscCall(H5FileWriteRows(f, "bodies/angular_velocity", H5FILE_REAL, 3, b->n, b->angular_velocity));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields, const SnapshotView *v, PetscInt64 *N)
 {
   const FieldStore *st = v->st;
@@ -304,7 +317,7 @@ static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields
   for (PetscInt k = 0; k < st->nfield; k++) {
     const Field *fd = &st->field[k];
     char         name[64];
-    if (!(fields & (1 << k)) || !SnapshotField(fd) || !strcmp(fd->name, "position")) continue;
+    if (!(fields & ((PetscInt)1 << k)) || !SnapshotField(fd) || !strcmp(fd->name, "position")) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", fd->name));
     PetscCall(H5FileWriteRows(f, name, SnapshotType(fd->type), fd->ncomp, n, *fd->data));
   }
@@ -318,6 +331,7 @@ static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields
     PetscCall(PetscSNPrintf(name, sizeof(name), "meshes/%s/triangles", v->meshes->name[k]));
     PetscCall(H5FileWriteRows(f, name, H5FILE_INT64, 3, v->mesh[k].nt, v->mesh[k].tri));
   }
+  PetscCall(SnapshotWriteBodies(f, v->bodies));
   PetscCall(H5FileWriteAttrReal(f, "time", v->time));
   PetscCall(H5FileWriteAttrReal(f, "dt", v->dt));
   PetscCall(H5FileWriteAttrInt64(f, "step", v->step));

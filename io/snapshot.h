@@ -15,6 +15,9 @@
  *   /meshes/<name>/points     float64 [V][3]  a mesh's vertices where it is at the
  *                             snapshot's time (meshes that are removed: none)
  *   /meshes/<name>/triangles  int64   [T][3]  its triangles' vertex indices
+ *   /bodies/id, template      int64, int32 [B]  a run's rigid bodies (runs
+ *   /bodies/position, velocity, angular_velocity  float64 [B][3]  that have
+ *   /bodies/orientation       float64 [B][4]  them), w, x, y, z
  *   attributes of /: time, dt (double), step, particles (int64),
  *                    hdem_version, options (strings)
  * Rows are in rank order of the writer, then local order.  In an XDMF
@@ -24,6 +27,7 @@
 #define HDEM_SNAPSHOT_H
 
 #include "decomp/fields.h"
+#include "io/h5file.h"
 
 #define SNAPSHOT_MESHES_MAX 16
 
@@ -44,6 +48,19 @@ typedef struct {
   const PetscInt64 *tri;    /* 3 nt */
 } SnapshotMeshData;
 
+/* One rank's rigid bodies in one state (on: the run has bodies, so the
+ * /bodies group is written even when no rank holds one). */
+typedef struct {
+  PetscBool         on;
+  PetscInt          n;
+  const PetscInt64 *id;
+  const LocalInt   *tmpl;
+  const PetscReal  *position, *orientation, *velocity, *angular_velocity; /* 3, 4, 3, 3 per body */
+} SnapshotBodies;
+
+/* The /bodies group of an open file (collective; nothing when !b->on). */
+PETSC_EXTERN PetscErrorCode SnapshotWriteBodies(H5File, const SnapshotBodies *);
+
 typedef struct { /* one rank's owned particles and the (replicated) walls */
   const FieldStore *st;
   PetscInt          nwall;
@@ -53,6 +70,7 @@ typedef struct { /* one rank's owned particles and the (replicated) walls */
   const char       *options;
   const SnapshotMeshTable *meshes; /* NULL: none */
   const SnapshotMeshData  *mesh;   /* meshes->n of them */
+  const SnapshotBodies    *bodies; /* NULL: none */
 } SnapshotView;
 
 /* What a file holds, for its index: fields as a mask over the store's

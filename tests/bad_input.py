@@ -152,6 +152,14 @@ CASES = [
     ("clump file not numbers", GOOD + "clump0: {file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n1e-3 0 x 1e-3\n"}, ["c.txt:2", "not a number"]),
     ("clump file empty", GOOD + "clump0: {file: c.txt}\n", [], {"c.txt": b"# nothing\n"}, ["-clump0_file", "no spheres"]),
     ("clump mass alone", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3], mass: 1.0e-5}\n", [], {}, ["clump0_mass", "clump0_inertia", "together"]),
+    ("body of no template", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.2e-3, 0, 0, 1.0e-3]}\n", ["-insert_body", "clump0,clump3"], {},
+     ["-insert_body", "clump3", "does not define"]),
+    ("body misnamed", GOOD, ["-insert_body", "sphere,clumpy"], {}, ["-insert_body", "clumpy", "sphere nor clump0"]),
+    ("body weights count", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.2e-3, 0, 0, 1.0e-3]}\n", ["-insert_body", "sphere,clump0", "-insert_body_weights", "1,2,3"],
+     {}, ["-insert_body_weights", "3 weights", "2 bodies"]),
+    ("body orientation", GOOD, ["-insert_orientation", "sideways"], {}, ["-insert_orientation", "sideways"]),
+    ("bodies from a data file", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.2e-3, 0, 0, 1.0e-3]}\n",
+     ["-insert_mode", "lammps", "-insert_file", "d.data", "-insert_body", "clump0"], {"d.data": DATA_OK.encode()}, ["-insert_body", "LAMMPS data file"]),
     ("clump spheres and file", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3], file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n"}, ["clump0_spheres", "clump0_file", "not both"]),
 ]
 
@@ -191,7 +199,7 @@ def main():
             if problems:
                 fails.append("%s %s" % (cmd, name))
             subprocess.run(["rm", "-rf", work])
-    # a deck with a valid template: hdem check reports it, hdem run refuses it (bodies are not moved yet)
+    # a deck with a valid template: hdem check reports it
     work = tempfile.mkdtemp(prefix="hdem_bad_")
     path = os.path.join(work, "deck.yaml")
     with open(path, "w") as f:
@@ -199,11 +207,8 @@ def main():
     p = subprocess.run([hdem, "check", path], cwd=work, capture_output=True, timeout=120)
     if p.returncode != 0 or "clump0" not in p.stdout.decode() or "2 spheres" not in p.stdout.decode():
         fails.append("check of a template: exit %d, %s" % (p.returncode, p.stdout.decode()[-300:] + p.stderr.decode()[-300:]))
-    p = subprocess.run([hdem, "run", path], cwd=work, capture_output=True, timeout=120)
-    if p.returncode == 0 or "does not move multi-sphere bodies yet" not in p.stderr.decode() or set(os.listdir(work)) != {"deck.yaml"}:
-        fails.append("run of a template deck: exit %d, %s" % (p.returncode, p.stderr.decode()[-300:]))
     subprocess.run(["rm", "-rf", work])
-    print("%d cases, %d failed" % (2 * len(CASES) + 2, len(fails)))
+    print("%d cases, %d failed" % (2 * len(CASES) + 1, len(fails)))
     return 1 if fails else 0
 
 

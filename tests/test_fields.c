@@ -81,7 +81,7 @@ START_TEST(test_added_field_travels)
   /* a snapshot holds it */
   snprintf(path, sizeof(path), "%s/snap_np%d.h5", tmpdir, size);
   {
-    SnapshotView v = {&e.p.st, 0, NULL, NULL, e.t, e.dt, e.step, NULL, NULL, NULL};
+    SnapshotView v = {&e.p.st, 0, NULL, NULL, e.t, e.dt, e.step, NULL, NULL, NULL, NULL};
     H5File       f;
     PetscInt64   rows = 0;
     ck_assert_int_eq(SnapshotWriteState(PETSC_COMM_WORLD, path, SnapshotFieldsAll(&e.p.st), &v), 0);

@@ -178,7 +178,7 @@ static PetscErrorCode Write(MPI_Comm comm, const char *path, PetscBool empty, Pe
     for (int k = 0; k < 4; k++)
       for (int c = 0; c < 3; c++) (*vec[k])[3 * row + c] = Value(id, 3 + k, c);
   }
-  view = (SnapshotView){&s.st, 0, NULL, NULL, time, 0.0, step, NULL, NULL, NULL};
+  view = (SnapshotView){&s.st, 0, NULL, NULL, time, 0.0, step, NULL, NULL, NULL, NULL};
   PetscCall(SnapshotWriteState(comm, path, SnapshotFieldsAll(&s.st), &view));
   PetscCall(FieldStoreDestroy(&s.st));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draw a particle state written by `hdem run` as a PNG.
 
-    tools/render.py STATE.h5 OUT.png [--view xz|xy|yz] [--color id|z|speed|type]
+    tools/render.py STATE.h5 OUT.png [--view xz|xy|yz] [--color id|z|speed|type|body]
                     [--bands N] [--frozen-type T] [--cmap NAME] [--width INCHES]
 
 STATE.h5 is a run's final.h5 or one of its snapshots/snap_*.h5.  Each sphere is
@@ -67,7 +67,7 @@ def read_state(path, need):
             fail("%s: /particles/position has shape %s, expected N x 3" % (path, pos.shape))
         n = pos.shape[0]
         out = {"position": pos}
-        for name in ("radius", "id", "type", "velocity"):
+        for name in ("radius", "id", "type", "velocity", "body"):
             if name in g:
                 a = np.asarray(g[name][...])
                 if a.shape[0] != n:
@@ -93,7 +93,7 @@ def main():
     ap.add_argument("out", help="PNG file to write")
     ap.add_argument("--view", choices=("xz", "xy", "yz"), default="xz",
                     help="projection plane, horizontal then vertical axis (default xz)")
-    ap.add_argument("--color", choices=("id", "z", "speed", "type"), default="id",
+    ap.add_argument("--color", choices=("id", "z", "speed", "type", "body"), default="id",
                     help="what the colour shows (default id)")
     ap.add_argument("--bands", type=int, default=0,
                     help="with --color id: N alternating stripes of equal id ranges")
@@ -108,7 +108,7 @@ def main():
     if args.bands < 0:
         fail("--bands must be >= 0")
 
-    need = {"id": ["id"], "speed": ["velocity"], "type": ["type"], "z": []}[args.color]
+    need = {"id": ["id"], "speed": ["velocity"], "type": ["type"], "z": [], "body": ["body"]}[args.color]
     if args.frozen_type is not None and "type" not in need:
         need = need + ["type"]
     if args.radius is None:
@@ -163,6 +163,11 @@ def main():
                 norm = Normalize(0, 1)
             else:
                 norm = BoundaryNorm(np.arange(args.bands + 1) - 0.5, cmap.N)
+    elif args.color == "body":   # a run with multi-sphere bodies: each body one of 20 colours, neighbours apart
+        c = np.mod(st["body"].astype(np.int64) * 7919, 20).astype(float)
+        label, colorbar = "body", False
+        cmap = plt.get_cmap(args.cmap or "tab20")
+        norm = Normalize(0, 19)
     elif args.color == "z":
         c = pos[:, 2]
         label = "z [m]"

@@ -171,8 +171,9 @@ static PetscErrorCode CheckPrint(Engine *e)
   else
     PetscCall(ReportPrintf(e->grid.comm,
                           "load balance    %s, every %" PetscInt_FMT
-                          " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost cutoff)\n",
-                          BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold, (double)EngineGhostCutoff(e)));
+                          " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost cutoff%s)\n",
+                          BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold, (double)(EngineGhostCutoff(e) + e->body_reach),
+                          e->body_reach > 0.0 ? " and the bodies' reach" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -288,10 +289,6 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   if (!check_only) PetscCall(SignalsInstall()); /* before the set-up: a signal then stops at the first step */
   PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
   PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
-  PetscCheck(check_only || !e.clumps.n, comm, PETSC_ERR_SUP,
-             "the deck defines %" PetscInt_FMT " multi-sphere body template(s) (clumpN_*): hdem check reports their mass properties, but hdem run does not move "
-             "multi-sphere bodies yet",
-             e.clumps.n);
   PetscCall(SnapshotFieldsParse(&e.p.st, rc.snap_list, &rc.snap_fields));
   if (check_only) { /* every validation of a run before its first step, writing nothing */
     PetscCall(OutputDirCheck(comm, "-output_dir ", rc.dir));

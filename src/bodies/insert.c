@@ -91,7 +91,8 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   PetscCall(OptionsReal("-insert_overlap_max",
                         "largest overlap of two particles of a data file, over the smaller radius; more is refused (raise it to accept a packed state)", "[-]",
                         0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->overlap_max, &set[8]));
-  ins->given = ins->count_set || ins->lo_set || ins->hi_set || ins->file_set ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(BodyChoiceSetFromOptions(comm, "-insert", &ins->body));
+  ins->given = ins->body.given || ins->count_set || ins->lo_set || ins->hi_set || ins->file_set ? PETSC_TRUE : PETSC_FALSE;
   for (int k = 0; k < 9; k++) ins->given = ins->given || set[k] ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -99,34 +100,38 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
 /* Lattice sites in x-fastest order; site k becomes particle k + 1 on the rank
  * that owns its position, and every random number is keyed by that id, so
  * the initial state does not depend on the rank count. */
-static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const Grid *g, const PetscReal rlo[3], const PetscReal rhi[3], PetscReal density,
-                                    Particles *p, PetscReal *rmax_out)
+static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g, const PetscReal rlo[3],
+                                    const PetscReal rhi[3], PetscReal density, Particles *p, PetscReal *rmax_out)
 {
   const RadiusDistribution *rd    = &ins->rd;
   const PetscInt64          count = ins->count, seed = ins->seed;
-  PetscReal                 rmax = RadiusDistributionMax(rd), pitch = 2.0 * rmax * ins->factor;
-  PetscInt64                ns[3];
+  PetscReal                 rmax = RadiusDistributionMax(rd), rbound, rmember, reach, pitch;
+  PetscInt64                ns[3], next = 1;
   PetscReal                 cap; /* sites, in floating point: the product of three counts can pass 2^63 */
 
   PetscFunctionBeginUser;
+  BodyChoiceSizesMax(&ins->body, ct, rmax, &rbound, &rmember, &reach);
+  pitch = 2.0 * rbound * ins->factor; /* a site holds the sphere around the largest body */
   for (int a = 0; a < 3; a++) ns[a] = (PetscInt64)PetscMin(floor((rhi[a] - rlo[a]) / pitch), 1e15);
   cap = (PetscReal)ns[0] * (PetscReal)ns[1] * (PetscReal)ns[2];
   PetscCheck((PetscReal)count <= cap, comm, PETSC_ERR_USER_INPUT,
              "-insert_count %" PetscInt64_FMT " does not fit: the region holds %.0f lattice sites of pitch %g m (-insert_region_lo/_hi, -insert_spacing)",
              count, (double)cap, (double)pitch);
   for (PetscInt64 k = 0; k < count; k++) {
-    PetscInt64  id = k + 1, c[3] = {k % ns[0], (k / ns[0]) % ns[1], k / (ns[0] * ns[1])};
-    PetscReal   x[3], v[3], w[3] = {0, 0, 0}, r, jit = 0.45 * (pitch - 2.0 * rmax);
+    PetscInt64  id = k + 1, c[3] = {k % ns[0], (k / ns[0]) % ns[1], k / (ns[0] * ns[1])}, id0 = next;
+    PetscReal   x[3], v[3], r, jit = 0.45 * (pitch - 2.0 * rbound);
     PetscMPIInt owner[3], me = 1;
+    PetscInt    body = BodyChoiceDraw(&ins->body, seed, id);
+    next += BodyChoiceSpheres(ct, body);
     for (int a = 0; a < 3; a++) x[a] = rlo[a] + (c[a] + 0.5) * pitch + jit * (2.0 * RandomUniform(seed, id, 6, a) - 1.0);
     PetscCall(GridOwnerOf(g, x, owner));
     for (int a = 0; a < 3; a++) me = me && owner[a] == g->coords[a];
     if (!me) continue;
     PetscCall(RadiusDistributionDraw(rd, seed, id, &r));
     for (int a = 0; a < 3; a++) v[a] = ins->v0[a] + ins->vrand * (2.0 * RandomUniform(seed, id, 2, a) - 1.0);
-    PetscCall(ParticlesAppend(p, id, ins->type, 0, r, density, x, v, w));
+    PetscCall(BodyAppend(p, ct, &ins->body, body, id0, ins->type, r, density, x, v, seed, id));
   }
-  *rmax_out = rmax;
+  *rmax_out = rmember;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -134,17 +139,20 @@ static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const G
  * rank (positions keyed by id and attempt), each rank keeping what it owns:
  * the fill does not depend on the rank count.  Cells of one largest diameter
  * keep the overlap test local. */
-static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Grid *g, const PetscReal rlo[3], const PetscReal rhi[3], PetscReal density,
-                                   Particles *p, PetscReal *rmax_out)
+static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g, const PetscReal rlo[3], const PetscReal rhi[3],
+                                   PetscReal density, Particles *p, PetscReal *rmax_out)
 {
   const PetscInt            maxtry = 2000;
   const RadiusDistribution *rd     = &ins->rd;
   const PetscInt64          count = ins->count, seed = ins->seed;
-  PetscReal                 rmax = RadiusDistributionMax(rd), h = 2.0 * rmax, *pos, *rad;
-  PetscInt64                nc[3], ncell;
-  PetscInt                 *head, *next;
+  PetscReal                 rmax = RadiusDistributionMax(rd), h, *pos, *rad, *req, rbound, rmember, reach;
+  PetscInt64                nc[3], ncell, next = 1;
+  PetscInt                 *choice;
+  PetscInt                 *head, *link;
 
   PetscFunctionBeginUser;
+  BodyChoiceSizesMax(&ins->body, ct, rmax, &rbound, &rmember, &reach);
+  h = 2.0 * rbound; /* the spheres around the bodies do not overlap */
   /* its cells and links are PetscInt */
   PetscCheck(count < PETSC_MAX_INT / 8, comm, PETSC_ERR_USER_INPUT,
              "-insert_count %" PetscInt64_FMT ": the random fill takes at most %" PetscInt_FMT " particles (use -insert_mode lattice, or a LAMMPS data file)",
@@ -156,13 +164,20 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Gr
   while ((PetscReal)nc[0] * (PetscReal)nc[1] * (PetscReal)nc[2] > 8.0 * (PetscReal)count + 64.0)
     for (int a = 0; a < 3; a++) nc[a] = PetscMax(1, nc[a] / 2);
   ncell = nc[0] * nc[1] * nc[2];
-  PetscCall(PetscMalloc4(3 * count + 1, &pos, count + 1, &rad, ncell, &head, count + 1, &next));
+  PetscCall(PetscMalloc4(3 * count + 1, &pos, count + 1, &rad, ncell, &head, count + 1, &link));
+  PetscCall(PetscMalloc2(count + 1, &req, count + 1, &choice));
   for (PetscInt64 c = 0; c < ncell; c++) head[c] = -1;
   for (PetscInt64 k = 0; k < count; k++) {
     PetscInt64 id = k + 1, cell = -1;
     PetscReal  r, *x            = pos + 3 * k;
     PetscBool  ok = PETSC_FALSE;
     PetscCall(RadiusDistributionDraw(rd, seed, id, &r));
+    choice[k] = BodyChoiceDraw(&ins->body, seed, id);
+    req[k]    = r;
+    {
+      PetscReal m_, q_;
+      BodyChoiceSizes(ct, choice[k], req[k], &r, &m_, &q_); /* placed as the sphere around the body */
+    }
     for (PetscInt t = 0; t < maxtry && !ok; t++) {
       PetscInt64 ci[3], lo[3], hi[3];
       for (int a = 0; a < 3; a++) {
@@ -175,7 +190,7 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Gr
       for (PetscInt64 cz = lo[2]; cz <= hi[2] && ok; cz++)
         for (PetscInt64 cy = lo[1]; cy <= hi[1] && ok; cy++)
           for (PetscInt64 cx = lo[0]; cx <= hi[0] && ok; cx++)
-            for (PetscInt m = head[(cz * nc[1] + cy) * nc[0] + cx]; m >= 0 && ok; m = next[m]) {
+            for (PetscInt m = head[(cz * nc[1] + cy) * nc[0] + cx]; m >= 0 && ok; m = link[m]) {
               PetscReal d2 = 0.0, s = r + rad[m];
               for (int a = 0; a < 3; a++) d2 += (x[a] - pos[3 * m + a]) * (x[a] - pos[3 * m + a]);
               if (d2 < s * s) ok = PETSC_FALSE;
@@ -187,21 +202,23 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Gr
                " tries; the region is too full for a random fill (use -insert_mode lattice, fewer particles or a larger region)",
                id, count, maxtry);
     rad[k]     = r;
-    next[k]    = (PetscInt)head[cell];
+    link[k]    = (PetscInt)head[cell];
     head[cell] = (PetscInt)k;
   }
   for (PetscInt64 k = 0; k < count; k++) {
-    PetscInt64  id = k + 1;
+    PetscInt64  id = k + 1, id0 = next;
     PetscMPIInt owner[3], me = 1;
-    PetscReal   v[3], w[3]   = {0, 0, 0};
+    PetscReal   v[3];
+    next += BodyChoiceSpheres(ct, choice[k]);
     PetscCall(GridOwnerOf(g, pos + 3 * k, owner));
     for (int a = 0; a < 3; a++) me = me && owner[a] == g->coords[a];
     if (!me) continue;
     for (int a = 0; a < 3; a++) v[a] = ins->v0[a] + ins->vrand * (2.0 * RandomUniform(seed, id, 2, a) - 1.0);
-    PetscCall(ParticlesAppend(p, id, ins->type, 0, rad[k], density, pos + 3 * k, v, w));
+    PetscCall(BodyAppend(p, ct, &ins->body, choice[k], id0, ins->type, req[k], density, pos + 3 * k, v, seed, id));
   }
-  *rmax_out = rmax;
-  PetscCall(PetscFree4(pos, rad, head, next));
+  *rmax_out = rmember;
+  PetscCall(PetscFree4(pos, rad, head, link));
+  PetscCall(PetscFree2(req, choice));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -248,12 +265,14 @@ static PetscErrorCode InsertLammps(MPI_Comm comm, const Insertion *ins, const Gr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const Grid *g, PetscReal density, LammpsData *cached, Particles *p, PetscReal *rmax)
+PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g, PetscReal density, LammpsData *cached, Particles *p,
+                              PetscReal *rmax)
 {
   PetscReal rlo[3], rhi[3];
 
   PetscFunctionBeginUser;
   if (ins->mode == INSERTION_LAMMPS) {
+    PetscCheck(!BodyChoiceHasBodies(&ins->body), comm, PETSC_ERR_USER_INPUT, "-insert_body: a LAMMPS data file holds spheres; bodies come from the fills (-insert_mode lattice or random)");
     PetscCheck(ins->file_set, comm, PETSC_ERR_USER_INPUT, "-insert_mode lammps needs -insert_file");
     PetscCall(InsertLammps(comm, ins, g, cached, p, rmax));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -266,7 +285,7 @@ PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const Grid *g
     PetscCheck(rhi[a] > rlo[a] && rlo[a] >= g->lo[a] && rhi[a] <= g->hi[a], comm, PETSC_ERR_USER_INPUT,
                "-insert_region_lo/_hi must be a box inside the domain (axis %d)", a);
   }
-  if (ins->mode == INSERTION_RANDOM) PetscCall(InsertRandom(comm, ins, g, rlo, rhi, density, p, rmax));
-  else PetscCall(InsertLattice(comm, ins, g, rlo, rhi, density, p, rmax));
+  if (ins->mode == INSERTION_RANDOM) PetscCall(InsertRandom(comm, ins, ct, g, rlo, rhi, density, p, rmax));
+  else PetscCall(InsertLattice(comm, ins, ct, g, rlo, rhi, density, p, rmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

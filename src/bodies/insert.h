@@ -10,6 +10,7 @@
 #include "bodies/random.h"
 #include "decomp/grid.h"
 #include "io/lammps_data.h"
+#include "rigid/body_insert.h"
 
 typedef enum {
   INSERTION_LATTICE,
@@ -31,6 +32,7 @@ typedef struct {
   PetscReal          overlap_max; /* a data file's largest overlap accepted, over the smaller radius */
   char               file[PETSC_MAX_PATH_LEN];
   PetscBool          given; /* some insert_* key was given (a deck filled by its streams alone has none) */
+  BodyChoice         body;  /* spheres or multi-sphere bodies (insert_body, ...) */
 } Insertion;
 
 /* A radius distribution's keys <prefix>_radius (one size) or
@@ -44,8 +46,12 @@ PETSC_EXTERN PetscReal RadiusDistributionMin(const RadiusDistribution *);
 PETSC_EXTERN PetscErrorCode InsertionSetFromOptions(MPI_Comm, Insertion *);
 /* The particles into p, on the grid's ranks; density for the fills (a data
  * file has its own); a data file already read (to shape the grid) is taken
- * from cached.  The largest radius of the whole fill into rmax (this rank's
- * for a data file: reduce it). */
-PETSC_EXTERN PetscErrorCode InsertionApply(MPI_Comm, const Insertion *, const Grid *, PetscReal density, LammpsData *cached, Particles *p, PetscReal *rmax);
+ * from cached.  The largest sphere radius of the whole fill (a body's
+ * spheres' included) into rmax (this rank's for a data file: reduce it).
+ * The fills make the bodies of ins->body from the templates ct: item k
+ * (keyed by k + 1) takes the ids after those of items 0 .. k-1, one a
+ * sphere, so a fill of spheres has ids 1 .. count. */
+PETSC_EXTERN PetscErrorCode InsertionApply(MPI_Comm, const Insertion *, const ClumpTemplates *ct, const Grid *, PetscReal density, LammpsData *cached,
+                                           Particles *p, PetscReal *rmax);
 
 #endif

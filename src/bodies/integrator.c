@@ -8,7 +8,8 @@
  * kicks, so there is one per body and quantity (a kick is dv = (f (1 / m)) h,
  * the prediction reuses it); a vector operation gives per lane the bits of
  * the scalar one (IEEE, no contraction), so the lanes and the scalar tails
- * agree.  Frozen bodies are computed and not stored. */
+ * agree.  Frozen bodies are computed and not stored; so are the spheres of
+ * multi-sphere bodies (PARTICLE_STILL), which their bodies move. */
 #pragma GCC diagnostic ignored "-Wpsabi" /* the helpers are inlined into each clone */
 #define INLINE static inline __attribute__((always_inline))
 typedef double    V4 __attribute__((vector_size(32)));
@@ -39,7 +40,7 @@ INLINE void SpreadFrozen(const LocalInt *fl, M4 q[3])
   static const int body[12] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
   for (int c = 0; c < 3; c++) {
     M4 z = {0, 0, 0, 0};
-    for (int l = 0; l < 4; l++) z[l] = (fl[body[4 * c + l]] & PARTICLE_FROZEN) ? -1 : 0;
+    for (int l = 0; l < 4; l++) z[l] = (fl[body[4 * c + l]] & PARTICLE_STILL) ? -1 : 0;
     q[c] = z;
   }
 }
@@ -73,7 +74,7 @@ INLINE V4 Keep(M4 frozen, V4 old, V4 upd)
  * call) has no selections. */
 INLINE PetscBool AnyFrozen(const LocalInt *fl)
 {
-  return ((fl[0] | fl[1] | fl[2] | fl[3]) & PARTICLE_FROZEN) ? PETSC_TRUE : PETSC_FALSE;
+  return ((fl[0] | fl[1] | fl[2] | fl[3]) & PARTICLE_STILL) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* per body of four, the sum of its three components' entries of the
@@ -139,7 +140,7 @@ static PetscReal OpenTail(PetscInt n, const LocalInt *restrict fl, const PetscRe
   PetscReal       work = 0.0;
   for (PetscInt i = 0; i < n; i++) {
     PetscReal rmi = 1.0 / m[i], rii = 1.0 / in[i], q[3] = {0.0, 0.0, 0.0};
-    for (int a = 0; a < 3 && !(fl[i] & PARTICLE_FROZEN); a++) {
+    for (int a = 0; a < 3 && !(fl[i] & PARTICLE_STILL); a++) {
       PetscReal dv = f[3 * i + a] * rmi * h, dw = t[3 * i + a] * rii * h;
       v[3 * i + a] += dv;
       w[3 * i + a] += dw;
@@ -238,7 +239,7 @@ PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, c
       b += v[3 * i + k] * v[3 * i + k];
       c2 += f[3 * i + k] * f[3 * i + k];
     }
-    if (fl[i] & PARTICLE_FROZEN) frozen = PETSC_TRUE;
+    if (fl[i] & PARTICLE_STILL) frozen = PETSC_TRUE;
     else if (bits != INTEGRATOR_BEYOND_ALL) bits |= BeyondBits(a, aw, b, c2, m[i], rb);
   }
   return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
@@ -308,7 +309,7 @@ INLINE PetscInt BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim,
   S   = Ar + Br * du + half * Cr / M * du * du;
   far = S > L;
   for (int l = 0; l < 4; l++) {
-    if (ok[l] || (fl[l] & PARTICLE_FROZEN)) continue;
+    if (ok[l] || (fl[l] & PARTICLE_STILL)) continue;
     if (far[l]) pass |= 1;
     if (!isfinite(S[l])) pass |= INTEGRATOR_NONFINITE;
   }
@@ -330,7 +331,7 @@ static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, co
   for (PetscInt k = 0; k < n; k++) {
     PetscReal rmk = 1.0 / m[k], rik = 1.0 / in[k];
     for (int a = 0; a < 3 && g; a++) f[3 * k + a] = f[3 * k + a] + m[k] * g[a];
-    if (fl[k] & PARTICLE_FROZEN) continue;
+    if (fl[k] & PARTICLE_STILL) continue;
     for (int a = 0; a < 3; a++) {
       v[3 * k + a] += f[3 * k + a] * rmk * h;
       w[3 * k + a] += t[3 * k + a] * rik * h;

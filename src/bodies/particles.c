@@ -61,6 +61,31 @@ PetscErrorCode ParticlesAddGravityWork(Particles *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The body state is carried (and checkpointed) on every member so that a
+ * body migrates, and restarts, whole; the lever arm and the inverse inertia
+ * are forwarded for the contacts ghosts take part in. */
+PetscErrorCode ParticlesAddBodies(Particles *p)
+{
+  FieldStore    *st = &p->st;
+  const unsigned gc = FIELD_GHOST | FIELD_CHECKPOINT;
+
+  PetscFunctionBeginUser;
+  PetscCall(FieldStoreAdd(st, "body", FIELD_INT64, 1, gc | FIELD_SNAPSHOT, (void **)&p->body));
+  PetscCall(FieldStoreAdd(st, "body_template", FIELD_INT32, 1, gc, (void **)&p->btmpl));
+  PetscCall(FieldStoreAdd(st, "body_position", FIELD_REAL, 3, gc, (void **)&p->bx));
+  PetscCall(FieldStoreAdd(st, "body_position_at_build", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING, (void **)&p->bx0));
+  PetscCall(FieldStoreAdd(st, "body_orientation", FIELD_REAL, 4, gc, (void **)&p->bq));
+  PetscCall(FieldStoreAdd(st, "body_velocity", FIELD_REAL, 3, gc, (void **)&p->bv));
+  PetscCall(FieldStoreAdd(st, "body_momentum", FIELD_REAL, 4, gc, (void **)&p->bp));
+  PetscCall(FieldStoreAdd(st, "body_mass", FIELD_REAL, 5, gc, (void **)&p->bm));
+  PetscCall(FieldStoreAdd(st, "body_offset", FIELD_REAL, 3, gc, (void **)&p->bd));
+  PetscCall(FieldStoreAdd(st, "body_force", FIELD_REAL, 6, gc, (void **)&p->bft));
+  PetscCall(FieldStoreAdd(st, "body_arm", FIELD_REAL, 3, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT, (void **)&p->barm));
+  PetscCall(FieldStoreAdd(st, "body_inverse_inertia", FIELD_REAL, 6, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT, (void **)&p->binv));
+  FieldStoreSetHome(st, &p->bx, PARTICLE_MEMBER);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Forwarded every step: a bridge takes its share of the liquid a ghost held at the step's start. */
 PetscErrorCode ParticlesAddLiquid(Particles *p)
 {
@@ -104,6 +129,10 @@ PetscErrorCode ParticlesAppend(Particles *p, PetscInt64 id, PetscInt type, Petsc
     p->vp[3 * i + a] = p->v[3 * i + a];
     p->wp[3 * i + a] = p->w[3 * i + a];
     p->x0[3 * i + a] = x[a];
+  }
+  if (p->body) { /* a sphere: a body of its own (a member's are set by its body) */
+    p->body[i]  = id;
+    p->btmpl[i] = -1;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -16,6 +16,8 @@
 
 #define PARTICLE_FROZEN     1                /* does not move (a chute's base) */
 #define PARTICLE_SELF_IMAGE FIELD_SELF_IMAGE /* a ghost whose owner is this rank (a periodic image) */
+#define PARTICLE_MEMBER     4                /* a sphere of a multi-sphere body: its body moves it (bodies/body_step.h) */
+#define PARTICLE_STILL      (PARTICLE_FROZEN | PARTICLE_MEMBER) /* what the sphere integrator leaves where it is */
 
 /* The energy ledger's per-particle terms: what the contacts a particle
  * leads (it is their lower id, or their wall's particle) take of the
@@ -51,6 +53,22 @@ typedef struct {
   PetscInt     ledger_slot[LEDGER_TERMS]; /* -1: off */
   PetscReal   *lpow, *lnow, *lwork;
   PetscReal   *wgrav; /* without the ledger (ParticlesAddGravityWork): gravity's work on each particle [J], summed by the integrator's first half */
+  /* multi-sphere bodies (ParticlesAddBodies), else NULL.  Every row has its
+   * body's id (a sphere's own); a member row (PARTICLE_MEMBER) also carries
+   * its body's state, the same on all of its members, which all live on the
+   * rank owning the body's centre of mass (bx: migration's key). */
+  PetscInt64 *body;  /* the body's id: its first member's (a sphere: its own id) */
+  LocalInt   *btmpl; /* the template (clumpN), -1 for a sphere */
+  PetscReal  *bx;    /* 3: the centre of mass (members; unused for a sphere) */
+  PetscReal  *bx0;   /* 3: where the row belonged at the last list build (a member: its centre of mass, a sphere: x0): owned only */
+  PetscReal  *bq;    /* 4: unit quaternion w, x, y, z, body (principal frame) to world */
+  PetscReal  *bv;    /* 3: the centre of mass's velocity */
+  PetscReal  *bp;    /* 4: NO_SQUISH's conjugate momentum of q (rigid/rotation.h) */
+  PetscReal  *bm;    /* 5: mass, principal moments, volume-equivalent radius */
+  PetscReal  *bd;    /* 3: the member's centre in the body frame */
+  PetscReal  *bft;   /* 6: the body's force and torque (world, about the centre of mass) at the last force pass */
+  PetscReal  *barm;  /* 3: the member's centre less the centre of mass, world frame (forwarded: a contact's lever arm) */
+  PetscReal  *binv;  /* 6: the body's inverse inertia in the world frame, xx yy zz xy xz yz (forwarded) */
 } Particles;
 
 /* Whether the ledger has all its terms (thermo_ledger), not the moving
@@ -79,6 +97,8 @@ PETSC_EXTERN PetscErrorCode ParticlesAddLedger(Particles *, PetscBool full, Pets
 /* Without the ledger: gravity's work per particle alone, so that thermo's
  * dissipated is an exact sum too (before any particle is made). */
 PETSC_EXTERN PetscErrorCode ParticlesAddGravityWork(Particles *);
+/* A run with multi-sphere bodies: the body fields (before any particle is made). */
+PETSC_EXTERN PetscErrorCode ParticlesAddBodies(Particles *);
 /* A wet run: the liquid fields (before any particle is made). */
 PETSC_EXTERN PetscErrorCode ParticlesAddLiquid(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap); /* for cap owned particles (no ghosts yet) */

@@ -9,7 +9,7 @@
 #define STREAM_RANDOM_POSITION 32 /* 32, 33, 34: x, y, z of each attempt */
 #define STREAM_RANDOM_VELOCITY 35 /* 35, 36, 37 */
 
-static PetscInt64 StreamKey(PetscInt k, PetscInt64 seq)
+PetscInt64 StreamKey(PetscInt k, PetscInt64 seq)
 {
   return ((PetscInt64)(k + 1) << STREAM_SEQ_BITS) | seq;
 }
@@ -50,6 +50,7 @@ static PetscErrorCode StreamSetFromOptions(MPI_Comm comm, PetscInt k, Stream *s)
   PetscCall(OptionsInt64(key[10], "streamN: random seed", PETSC_MIN_INT, PETSC_MAX_INT, &s->seed, &set[10]));
   PetscCall(OptionsReal(key[11], "streamN: simulated seconds between batches, each at a neighbour list rebuild it forces (0: at every step one is due)", "[s]",
                         0.0, PETSC_MAX_REAL, RANGE_CLOSED, &s->interval, &set[11]));
+  PetscCall(BodyChoiceSetFromOptions(comm, pre, &s->body));
   OptionsQuiet(PETSC_FALSE);
   if (k == 0) {
     PetscCall(OptionsDefaultText(key[0], "required"));
@@ -60,7 +61,7 @@ static PetscErrorCode StreamSetFromOptions(MPI_Comm comm, PetscInt k, Stream *s)
   }
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   for (int q = 0; q < 12; q++) given = given || set[q] ? PETSC_TRUE : PETSC_FALSE;
-  s->on = given || rset ? PETSC_TRUE : PETSC_FALSE;
+  s->on = given || rset || s->body.given ? PETSC_TRUE : PETSC_FALSE;
   if (!s->on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(set[0] && set[1], comm, PETSC_ERR_USER_INPUT, "%s needs %s and %s: the box where its particles appear [m]", pre + 1, key[0], key[1]);
   for (int a = 0; a < 3; a++)

@@ -9,6 +9,7 @@
 #define HDEM_STREAM_H
 
 #include "bodies/random.h"
+#include "rigid/body_insert.h"
 
 #define STREAMS_MAX      8  /* stream0 .. stream7 */
 #define STREAM_SEQ_BITS  53 /* a sequence number's bits in the random key */
@@ -28,6 +29,7 @@ typedef struct {
   PetscReal          v0[3], vrand;
   PetscInt           type;
   PetscInt64         seed;
+  BodyChoice         body; /* spheres or multi-sphere bodies (streamN_body, ...) */
 } Stream;
 
 typedef struct {
@@ -42,6 +44,8 @@ PETSC_EXTERN PetscErrorCode StreamsCheckDomain(MPI_Comm, const Streams *, const 
 /* Particle seq of stream k: its radius, its velocity, the centre of trial
  * `attempt` (uniform in the region shrunk by the radius). */
 PETSC_EXTERN PetscErrorCode StreamRadius(const Stream *, PetscInt k, PetscInt64 seq, PetscReal *r);
+/* The key of particle seq of stream k for its draws (and its body's). */
+PETSC_EXTERN PetscInt64     StreamKey(PetscInt k, PetscInt64 seq);
 PETSC_EXTERN void           StreamVelocity(const Stream *, PetscInt k, PetscInt64 seq, PetscReal v[3]);
 PETSC_EXTERN void           StreamPosition(const Stream *, PetscInt k, PetscInt64 seq, PetscReal r, PetscInt attempt, PetscReal x[3]);
 /* A sphere's mass, bitwise as ParticlesAppend computes it. */

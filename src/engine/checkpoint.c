@@ -66,7 +66,7 @@ static PetscErrorCode CkptWriteHistory(H5File f, Engine *e)
     hit = (PetscInt64 *)bsearch(&k.owner, idx, (size_t)p->n, 2 * sizeof(PetscInt64), CkptIdCompare);
     PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "checkpoint: history record of particle %" PetscInt64_FMT " which this rank does not own", k.owner);
     key[r] = k.owner, key[m + r] = k.kind, key[2 * m + r] = k.partner;
-    for (int a = 0; a < 3; a++) xb[3 * r + a] = p->x0[3 * hit[1] + a];
+    for (int a = 0; a < 3; a++) xb[3 * r + a] = (p->bx0 ? p->bx0 : p->x0)[3 * hit[1] + a]; /* where its owner belongs (a body's sphere: by its body) */
   }
   PetscCall(H5FileWriteRows(f, "history/owner", H5FILE_INT64, 1, m, key));
   PetscCall(H5FileWriteRows(f, "history/kind", H5FILE_INT64, 1, m, key + m));
@@ -151,6 +151,12 @@ PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
   ierr = CkptWriteParticles(f, &e->p);
   if (!ierr) ierr = CkptWriteHistory(f, e);
   if (!ierr) ierr = CkptWriteWalls(f, e);
+  if (!ierr && e->p.body) { /* for readers: the bodies are restored from their spheres' rows */
+    SnapshotBodies b;
+    ierr = EngineBodiesGet(e, &b);
+    if (!ierr) ierr = SnapshotWriteBodies(f, &b);
+    PetscCall(EngineBodiesFree(&b));
+  }
   if (!ierr) ierr = CheckpointWriteFlow(f, e, &removed);
   if (!ierr) ierr = CkptWriteState(f, e, options, removed);
   PetscCall(H5FileAbandon(&f, ierr)); /* the temporary stays unnamed: no checkpoint is lost */
@@ -184,7 +190,8 @@ static void CkptColumn(const CkptSet *d, PetscInt width, PetscInt at, PetscReal 
 static PetscErrorCode CkptLoadParticles(Engine *e, const CkptSets *ss)
 {
   FieldStore  *st = &e->p.st;
-  PetscInt     w = FieldStorePackWidth(st, FIELD_CHECKPOINT), xb = FieldStorePackOffset(st, FIELD_CHECKPOINT, FieldStoreFind(st, "position_at_build"));
+  PetscInt     home = FieldStoreFind(st, "body_position_at_build"); /* a body's spheres go where the body belongs */
+  PetscInt     w = FieldStorePackWidth(st, FIELD_CHECKPOINT), xb = FieldStorePackOffset(st, FIELD_CHECKPOINT, home >= 0 ? home : FieldStoreFind(st, "position_at_build"));
   PetscInt     n = ss->s[ss->particles].n, nin, n0 = e->p.n;
   PetscReal   *rec, *in;
   PetscMPIInt *dest;

@@ -306,7 +306,9 @@ static PetscErrorCode CkptCheckValues(H5File f, const Engine *e, CkptSets *ss, C
     PetscInt64     check = CKPT_CHECK_VALUE + k;
     PetscBool positive   = (PetscBool)(k >= ss->particles && k < ss->history && (!strcmp(leaf, "radius") || !strcmp(leaf, "mass") || !strcmp(leaf, "inertia")));
     PetscBool radius     = (PetscBool)(positive && !strcmp(leaf, "radius"));
-    PetscBool inbox      = (PetscBool)(!strcmp(d->name, "particles/position_at_build") || !strcmp(d->name, "history/owner_position_at_build"));
+    /* where rows belong: a body's spheres may stand out of the box, their bodies' centres not */
+    PetscBool inbox = (PetscBool)((!strcmp(d->name, "particles/position_at_build") && !CkptSetFind(ss, "particles/body_position_at_build")) ||
+                                  !strcmp(d->name, "particles/body_position_at_build") || !strcmp(d->name, "history/owner_position_at_build"));
     PetscBool normal     = (PetscBool)!strcmp(d->name, "walls/normal");
 
     for (PetscInt i = 0; i < d->n; i++) {

@@ -20,9 +20,10 @@ static PetscErrorCode EngineGather(Engine *e)
   PetscCall(ScratchBegin(&e->scratch, ScratchBytes(p->n + 1, unsigned char)));
   stay = ScratchTake(&e->scratch, p->n + 1, sizeof(*stay));
   for (PetscInt i = 0; i < p->n; i++) {
-    stay[i] = 1;
+    const PetscReal *x = FieldStoreHomeOf(&p->st, i); /* a body's sphere goes where its body goes */
+    stay[i]            = 1;
     for (int a = 0; a < 3; a++)
-      if (!(p->x[3 * i + a] >= e->grid.sublo[a] && p->x[3 * i + a] < e->grid.subhi[a])) stay[i] = 0;
+      if (!(x[a] >= e->grid.sublo[a] && x[a] < e->grid.subhi[a])) stay[i] = 0;
   }
   PetscCall(EngineGatherHistories(e, &e->hs, stay));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -62,7 +63,7 @@ static PetscErrorCode EngineBalance(Engine *e)
   PetscCall(PetscTime(&now));
   cost = e->balance_mode == BALANCE_COUNT ? (PetscReal)e->p.n : (PetscReal)((now - e->balance_t0) - (e->wait_seconds - e->balance_wait0));
   /* slabs a little wider than the ghost cutoff, so rounding in the shift cannot make one narrower */
-  PetscCall(GridBalance(&e->grid, PetscMax(cost, 0.0), e->ex.cut * (1.0 + 1e-9), e->balance_threshold, &e->imbalance, &moved));
+  PetscCall(GridBalance(&e->grid, PetscMax(cost, 0.0), e->ex.wmin * (1.0 + 1e-9), e->balance_threshold, &e->imbalance, &moved));
   if (moved) e->balance_moves++;
   PetscCall(EngineBalanceMark(e));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -150,6 +151,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   /* the pair lists stream through particles in id order; a migration's
    * arrivals (appended) may wait for the sort until they are a sixteenth */
   if (e->p.n - ParticlesSortedPrefix(&e->p) > e->p.n / 16) PetscCall(ParticlesSortOwned(&e->p));
+  PetscCall(BodyIndexBuild(&e->p, &e->clumps, &e->bodies));
   PetscCall(PetscLogEventEnd(e->ev_migrate, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_borders, 0, 0, 0, 0));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p.st));
@@ -163,6 +165,8 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(EngineAttach(e));
   PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
+  for (PetscInt i = 0; e->p.bx0 && i < e->p.n; i++) /* where each row belongs now: a restart places it there */
+    for (int a = 0; a < 3; a++) e->p.bx0[3 * i + a] = FieldStoreHomeOf(&e->p.st, i)[a];
   for (int a = 0; a < 3; a++) e->drift[a] = 0.0; /* displacements start again from zero */
   e->sums_zero    = PETSC_FALSE;                 /* arrivals and departures: f and t are no longer all zero */
   e->ledger_moved = PETSC_TRUE;                  /* nor the ledger's sums */
@@ -179,6 +183,7 @@ static void EngineOpenStep(Engine *e, PetscReal dt)
 {
   Particles *p = &e->p;
   e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp, p->wgrav);
+  if (e->bodies.nbody) e->work_gravity += BodiesOpen(p, &e->bodies, dt, e->gravity);
   e->sums_zero = PETSC_TRUE;
 }
 
@@ -202,7 +207,7 @@ static PetscInt EngineRebuildBits(const Engine *e, PetscReal dt_up, PetscReal lo
 {
   const Particles  *p  = &e->p;
   IntegratorRebuild rb = EngineRebuildTest(e, dt_up);
-  return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, &rb, lo, hi);
+  return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, &rb, lo, hi) | BodiesMayPass(p, &e->bodies, &rb, lo, hi);
 }
 
 /* How far from a rotating plane's axis the domain reaches. */
@@ -315,11 +320,35 @@ static PetscErrorCode EngineCheckTypes(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A body reaches body_reach past the subdomain of its centre, and the
+ * ghost cutoff with it: a body too large for the subdomains is an error
+ * naming its template (before ExchangeCreate's general one). */
+static PetscErrorCode EngineCheckBodySize(const Engine *e)
+{
+  const Grid *g   = &e->grid;
+  PetscReal   cut = EngineGhostCutoff(e), wmin = cut + e->body_reach; /* ExchangeCreate's */
+
+  PetscFunctionBeginUser;
+  if (!(e->body_reach > 0.0)) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int a = 0; a < 3; a++) {
+    PetscReal width = PETSC_MAX_REAL, L = g->hi[a] - g->lo[a];
+    for (PetscMPIInt c = 0; c < g->dims[a]; c++) width = PetscMin(width, g->cuts[a][c + 1] - g->cuts[a][c]);
+    PetscCheck((g->dims[a] == 1 || wmin <= width) && (!g->periodic[a] || 2.0 * cut < L), g->comm, PETSC_ERR_USER_INPUT,
+               "clump%" PetscInt_FMT ": its bodies reach %.6g m from their centres of mass: a subdomain must be %.6g m wide (the ghost cutoff %.6g m, two "
+               "largest sphere radii, the skin and that reach, and the reach again), but the narrowest along axis %d is %.6g m%s: a body is wider than a "
+               "subdomain allows; use fewer ranks along that axis (-domain_grid), smaller bodies or a larger box",
+               e->body_reach_template, (double)e->body_reach, (double)(g->dims[a] == 1 ? 2.0 * cut : wmin), (double)cut, a,
+               (double)(g->dims[a] == 1 ? L : width), g->dims[a] == 1 ? " (the periodic box, twice the cutoff)" : "");
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Stages, box lengths, halo and lists: what EngineSetUp and EngineResume share. */
 static PetscErrorCode EngineCreateParts(Engine *e)
 {
   PetscFunctionBeginUser;
   PetscCall(EngineCheckTypes(e));
+  PetscCall(EngineCheckBodySize(e));
   PetscCall(EngineStage("Neighbour", &e->stage_neigh));
   PetscCall(EngineStage("Halo", &e->stage_comm));
   PetscCall(EngineStage("Force", &e->stage_force));
@@ -331,13 +360,13 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   PetscCall(EngineEvent("HistoryAttach", &e->ev_attach));
   for (int a = 0; a < 3; a++) e->L[a] = e->grid.periodic[a] ? e->grid.hi[a] - e->grid.lo[a] : 0.0;
   for (PetscInt i = 0; i < e->p.n; i++) e->p.owner[i] = e->grid.rank;
-  PetscCall(ExchangeCreate(&e->grid, EngineGhostCutoff(e), &e->ex));
+  PetscCall(ExchangeCreate(&e->grid, EngineGhostCutoff(e), e->body_reach, &e->ex));
   /* the order of the forces' sums */
   e->ninter = 0;
   PetscCall(SphereSphereCreate(e->skin + e->model.liquid.reach, &e->inter[e->ninter++])); /* a bridge reaches beyond contact */
   PetscCall(SpherePlaneCreate(&e->planes, &e->inter[e->ninter++]));
   if (e->meshes.n) {
-    PetscCall(MeshesSetUp(&e->meshes, e->rmax + e->skin + e->model.liquid.reach));
+    PetscCall(MeshesSetUp(&e->meshes, e->rmax + e->skin + e->model.liquid.reach + e->body_reach));
     PetscCall(SphereMeshCreate(&e->meshes, &e->inter[e->ninter++]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -393,6 +422,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(EngineStepFloor(e));
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(ParticlesSortOwned(p)); /* id order, as EngineRebuild keeps it (results do not depend on it) */
+  PetscCall(BodyIndexBuild(p, &e->clumps, &e->bodies));
   PetscCall(PetscMalloc1(3 * p->n + 1, &x));
   PetscCall(PetscArraycpy(x, p->x, 3 * p->n));
   PetscCall(PetscArraycpy(p->x, p->x0, 3 * p->n));
@@ -425,12 +455,17 @@ static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscR
   const PetscReal  *g  = e->gravity_pending ? e->gravity : NULL;
   IntegratorRebuild rb = EngineRebuildTest(e, EngineNextLongest(e));
   IntegratorOpen    op = {e->ctl.dt_fixed, e->gravity, p->vp, p->wp, p->wgrav, 0.0};
-  PetscInt          bits;
+  PetscInt          bits = 0;
 
+  if (e->bodies.nbody) { /* before the spheres' pass, which may clear the members' force sums with the next step's first half */
+    BodiesClose(p, &e->bodies, dt);
+    bits = BodiesMayPass(p, &e->bodies, &rb, lo, hi);
+  }
   if (!(ahead && e->ctl.mode == TIMESTEP_FIXED))
-    return IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);
-  bits = IntegratorCloseOpenBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w, &op);
+    return bits | IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);
+  bits |= IntegratorCloseOpenBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w, &op);
   e->work_gravity += op.work;
+  if (e->bodies.nbody) e->work_gravity += BodiesOpen(p, &e->bodies, e->ctl.dt_fixed, e->gravity);
   e->sums_zero = PETSC_TRUE;
   e->opened    = PETSC_TRUE;
   return bits;
@@ -483,10 +518,13 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
   EngineCheckWhole(e);
   InteractionStatsZero(&is);
   for (PetscInt k = 0; k < S_N; k++) ExactSumZero(&sum[k]);
+  BodiesEnergy(p, &e->bodies, &sum[S_KE], &sum[S_KR]);
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
-    ExactSumAdd(&sum[S_KE], 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
-    ExactSumAdd(&sum[S_KR], 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+    if (!(p->flags[i] & PARTICLE_MEMBER)) { /* a body's on its own (BodiesEnergy) */
+      ExactSumAdd(&sum[S_KE], 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+      ExactSumAdd(&sum[S_KR], 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+    }
     for (PetscInt t = 0; t <= LEDGER_TERMS && nl; t++) {
       PetscInt sl = t == LEDGER_TERMS ? nl : p->ledger_slot[t];
       if (sl >= 0) ExactSumAdd(&sum[S_WORK + t], p->lwork[nw * i + sl]);
@@ -566,6 +604,7 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscCall(ContactModelDestroy(&e->model));
   PetscCall(MeshesDestroy(&e->meshes));
   PetscCall(ClumpTemplatesDestroy(&e->clumps));
+  PetscCall(BodyIndexDestroy(&e->bodies));
   PetscCall(GridDestroy(&e->grid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -13,6 +13,8 @@
 #include "geometry/planes.h"
 #include "geometry/mesh.h"
 #include "rigid/clump_template.h"
+#include "rigid/body_step.h"
+#include "io/snapshot.h"
 #include "engine/flowstate.h"
 
 #define ENGINE_MAX_INTERACTIONS 8
@@ -61,7 +63,11 @@ typedef struct {
   StepControl  ctl;
   Planes       planes;
   Meshes         meshes;
-  ClumpTemplates clumps; /* multi-sphere body templates (checked and reported; not yet moved by the time loop) */
+  ClumpTemplates clumps; /* multi-sphere body templates (clump0 .. clump15) */
+  BodyIndex      bodies; /* the owned multi-sphere bodies' member rows (since the last rebuild) */
+  PetscReal      body_reach; /* the farthest a body's sphere centre can be from its centre of mass (0: spheres only) [m] */
+  PetscReal      body_bound; /* the largest radius of a sphere around a body, as placed [m] */
+  PetscInt       body_reach_template; /* the template that sets body_reach */
   /* the walls' force and torque over the last step (walls.csv), summed when
    * wall_sums_due: 6 exact sums per wall, planes then meshes, this rank's contacts */
   ExactSum    *wall_sums;
@@ -125,12 +131,16 @@ static inline InteractionContext EngineInteractionContext(Engine *e)
 }
 
 /* How far from its subdomain a particle is still needed as a ghost: the
- * largest pair cutoff (two largest radii and the skin). */
+ * largest pair cutoff (two largest radii and the skin), and as far again as
+ * a body's sphere may stand out of the subdomain of the body's centre. */
 static inline PetscReal EngineGhostCutoff(const Engine *e)
 {
-  return 2.0 * e->rmax + e->skin + e->model.liquid.reach;
+  return 2.0 * e->rmax + e->skin + e->model.liquid.reach + e->body_reach;
 }
 
+/* This rank's bodies as state files write them (allocated; EngineBodiesFree). */
+PETSC_EXTERN PetscErrorCode EngineBodiesGet(const Engine *, SnapshotBodies *);
+PETSC_EXTERN PetscErrorCode EngineBodiesFree(SnapshotBodies *);
 PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);  /* after grid, particles, model, walls are in place */
 PETSC_EXTERN PetscErrorCode EngineResume(Engine *); /* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
 /* One step.  With ahead, the caller reads nothing of the state before the

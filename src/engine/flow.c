@@ -1,4 +1,5 @@
 #include "engine/flow.h"
+#include "rigid/body_step.h"
 #include "engine/health.h"
 #include "contact/stepbound.h"
 #include "io/options.h"
@@ -338,28 +339,41 @@ PetscErrorCode EngineFlowSetUp(Engine *e, PetscBool fresh)
 static PetscReal FlowKinetic(const Particles *p, PetscInt i)
 {
   const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
+  if (p->flags[i] & PARTICLE_MEMBER) return p->body[i] == p->id[i] ? BodyKinetic(p, i) : 0.0; /* a body's, on its first member */
   return 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
 }
 
 /* Owned particles whose centre is in an outflow box (the first that holds
- * it), frozen ones never, removed and counted by size class. */
+ * it), frozen ones never, removed and counted by size class; a body by its
+ * centre of mass, whole, counted once at its volume-equivalent diameter. */
 static PetscErrorCode EngineFlowRemove(Engine *e)
 {
-  Flow         *f  = &e->flow;
-  Particles    *p  = &e->p;
-  FlowSettings *fs = &f->settings;
-  PetscInt     *drop;
-  PetscInt64    nrm = 0;
+  Flow            *f  = &e->flow;
+  Particles       *p  = &e->p;
+  FlowSettings    *fs = &f->settings;
+  const BodyIndex *bi = &e->bodies;
+  PetscInt        *drop, *group = NULL;
+  PetscInt64       nrm = 0;
 
   PetscFunctionBeginUser;
+  PetscCall(BodyIndexBuild(p, &e->clumps, &e->bodies)); /* the rows as they are (at a set-up: as inserted) */
   PetscCall(PetscCalloc1(p->n + 1, &drop));
+  if (bi->nbody) {
+    PetscCall(PetscMalloc1(p->n + 1, &group));
+    for (PetscInt b = 0; b < bi->nbody; b++) group[bi->row[bi->start[b]]] = b;
+  }
   for (PetscInt i = 0; i < p->n; i++) {
-    PetscReal x[3], d = 2.0 * p->radius[i];
-    PetscInt  c = 0;
+    const PetscBool  body = (p->flags[i] & PARTICLE_MEMBER) ? PETSC_TRUE : PETSC_FALSE;
+    const PetscReal *xc   = body ? p->bx + 3 * i : p->x + 3 * i;
+    PetscReal        x[3], d = body ? 2.0 * p->bm[5 * i + 4] : 2.0 * p->radius[i];
+    PetscInt         c = 0, nrow = 1;
+    const LocalInt  *rows = NULL;
     if (p->flags[i] & PARTICLE_FROZEN) continue;
+    if (body && p->body[i] != p->id[i]) continue; /* with its body's first member */
+    if (body) rows = bi->row + bi->start[group[i]], nrow = bi->start[group[i] + 1] - bi->start[group[i]];
     for (int a = 0; a < 3; a++) { /* periodic coordinates as the migration will wrap them */
       PetscReal L = e->grid.hi[a] - e->grid.lo[a];
-      x[a]        = p->x[3 * i + a];
+      x[a]        = xc[a];
       if (e->grid.periodic[a]) {
         if (x[a] >= e->grid.hi[a]) x[a] -= L;
         else if (x[a] < e->grid.lo[a]) x[a] += L;
@@ -371,27 +385,33 @@ static PetscErrorCode EngineFlowRemove(Engine *e)
       if (!(x[0] >= o->lo[0] && x[0] <= o->hi[0] && x[1] >= o->lo[1] && x[1] <= o->hi[1] && x[2] >= o->lo[2] && x[2] <= o->hi[2])) continue;
       while (c < fs->nedges && d >= fs->edges[c]) c++;
       f->state.removed[k][c]++;
-      ExactSumAdd(&f->state.removed_mass[k][c], p->mass[i]);
+      ExactSumAdd(&f->state.removed_mass[k][c], body ? p->bm[5 * i] : p->mass[i]);
       ExactSumAdd(&f->state.energy[FLOW_ENERGY_OUT], FlowKinetic(p, i));
-      for (PetscInt t = 0; t <= LEDGER_TERMS && p->nledger; t++) {
-        PetscInt sl = t == LEDGER_TERMS ? p->nledger : p->ledger_slot[t];
-        if (sl >= 0) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + t], p->lwork[(p->nledger + 1) * i + sl]);
+      for (PetscInt q = 0; q < nrow; q++) {
+        PetscInt r = rows ? rows[q] : i;
+        for (PetscInt t = 0; t <= LEDGER_TERMS && p->nledger; t++) {
+          PetscInt sl = t == LEDGER_TERMS ? p->nledger : p->ledger_slot[t];
+          if (sl >= 0) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + t], p->lwork[(p->nledger + 1) * r + sl]);
+        }
+        if (p->wgrav) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + LEDGER_TERMS], p->wgrav[r]);
+        drop[r] = 1;
+        nrm++;
       }
-      if (p->wgrav) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + LEDGER_TERMS], p->wgrav[i]);
-      drop[i] = 1;
-      nrm++;
     }
   }
   if (nrm) PetscCall(FieldStoreCompactOwned(&p->st, drop));
   f->state.removed_local += nrm;
   PetscCall(PetscFree(drop));
+  PetscCall(PetscFree(group));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 typedef struct {
   PetscInt   k;
   PetscInt64 seq;
-  PetscReal  r;
+  PetscReal  r;    /* the radius drawn (a body's volume-equivalent one) */
+  PetscReal  rb;   /* the sphere around what it makes, placed */
+  PetscInt   body; /* BodyChoiceDraw's */
 } FlowCandidate;
 
 /* The owned particles near the due streams' boxes, for the overlap flags. */
@@ -435,8 +455,8 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
   FlowState     *st  = &f->state;
   Particles     *p   = &e->p;
   const Grid    *g   = &e->grid;
-  PetscReal      h = 2.0 * e->rmax, *flag, *pos, w0[3] = {0, 0, 0};
-  PetscInt64     ncand = 0, placed = 0;
+  PetscReal      h = 2.0 * PetscMax(e->rmax, e->body_bound), *flag, *pos;
+  PetscInt64     ncand = 0, placed = 0, rows = 0;
   FlowCandidate *cand;
   FlowCells      near, taken;
   Planes         walls = e->planes;
@@ -451,6 +471,11 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
       cand[ncand].k   = k;
       cand[ncand].seq = st->seq[k] + q;
       PetscCall(StreamRadius(&f->streams.s[k], k, cand[ncand].seq, &cand[ncand].r));
+      cand[ncand].body = BodyChoiceDraw(&f->streams.s[k].body, f->streams.s[k].seed, StreamKey(k, cand[ncand].seq));
+      {
+        PetscReal rm, reach;
+        BodyChoiceSizes(&e->clumps, cand[ncand].body, cand[ncand].r, &cand[ncand].rb, &rm, &reach);
+      }
       ncand++;
     }
   PetscCall(FlowNearOwned(e, ndue, h, &near));
@@ -461,8 +486,8 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
       const FlowCandidate *cd = &cand[c0 + c];
       for (PetscInt a = 0; a < STREAM_ATTEMPTS; a++) {
         PetscReal *x = pos + 3 * (c * STREAM_ATTEMPTS + a);
-        StreamPosition(&f->streams.s[cd->k], cd->k, cd->seq, cd->r, a, x);
-        flag[c * STREAM_ATTEMPTS + a] = FlowCellsHit(&near, x, cd->r) || FlowPlanesHit(&walls, x, cd->r) ? 1.0 : 0.0;
+        StreamPosition(&f->streams.s[cd->k], cd->k, cd->seq, cd->rb, a, x);
+        flag[c * STREAM_ATTEMPTS + a] = FlowCellsHit(&near, x, cd->rb) || FlowPlanesHit(&walls, x, cd->rb) ? 1.0 : 0.0;
       }
     }
     /* an attempt overlaps some rank's particle: the reduction only insertion steps take */
@@ -474,18 +499,22 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
       for (PetscInt a = 0; a < STREAM_ATTEMPTS; a++) {
         const PetscReal *x = pos + 3 * (c * STREAM_ATTEMPTS + a);
         PetscMPIInt      owner[3];
-        if (flag[c * STREAM_ATTEMPTS + a] != 0.0 || FlowCellsHit(&taken, x, cd->r)) continue;
-        PetscCall(FlowCellsAdd(&taken, x, cd->r));
+        if (flag[c * STREAM_ATTEMPTS + a] != 0.0 || FlowCellsHit(&taken, x, cd->rb)) continue;
+        PetscCall(FlowCellsAdd(&taken, x, cd->rb));
         PetscCall(GridOwnerOf(g, x, owner));
         if (owner[0] == g->coords[0] && owner[1] == g->coords[1] && owner[2] == g->coords[2]) {
           PetscReal v[3];
+          PetscInt  i0 = p->n;
           StreamVelocity(s, cd->k, cd->seq, v);
-          PetscCall(ParticlesAppend(p, st->next_id, s->type, 0, cd->r, rho, x, v, w0));
-          if (p->liquid) p->liquid[p->n - 1] = ContactMaterialOf(&e->model, s->type)->liquid;
-          p->owner[p->n - 1] = g->rank;
-          ExactSumAdd(&st->energy[FLOW_ENERGY_IN], FlowKinetic(p, p->n - 1));
+          PetscCall(BodyAppend(p, &e->clumps, &s->body, cd->body, st->next_id, s->type, cd->r, rho, x, v, s->seed, StreamKey(cd->k, cd->seq)));
+          for (PetscInt i = i0; i < p->n; i++) {
+            if (p->liquid) p->liquid[i] = ContactMaterialOf(&e->model, s->type)->liquid;
+            p->owner[i] = g->rank;
+          }
+          ExactSumAdd(&st->energy[FLOW_ENERGY_IN], FlowKinetic(p, i0));
         }
-        st->next_id++;
+        st->next_id += BodyChoiceSpheres(&e->clumps, cd->body);
+        rows += BodyChoiceSpheres(&e->clumps, cd->body);
         st->inserted[cd->k]++;
         ExactSumAdd(&st->inserted_mass[cd->k], StreamMass(cd->r, rho));
         placed++;
@@ -494,7 +523,7 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
     }
   }
   for (PetscInt k = 0; k < STREAMS_MAX; k++) st->seq[k] += ndue[k];
-  e->nglobal += placed;
+  e->nglobal += rows;
   PetscCall(FlowCellsDestroy(&near));
   PetscCall(FlowCellsDestroy(&taken));
   PetscCall(PetscFree3(cand, flag, pos));

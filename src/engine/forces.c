@@ -47,7 +47,14 @@ static void EngineLedgerClose(Particles *p, PetscReal dt, const PetscReal g[3])
   const PetscInt  nl = p->nledger, nw = nl + 1;
   const PetscReal h  = 0.5 * dt;
   PetscReal      *lp = p->lpow, *ln = p->lnow, *lw = p->lwork;
-  if (nl == 2)
+  const PetscReal  z[3] = {0.0, 0.0, 0.0};
+  if (p->body) /* a body's gravity work is its own (BodiesOpen), not its spheres' */
+    for (PetscInt i = 0; i < p->n; i++) {
+      const PetscReal *v = (p->flags[i] & PARTICLE_MEMBER) ? z : p->v + 3 * i;
+      EngineLedgerRow(nl, h, lp + nl * i, ln + nl * i, lw + nw * i);
+      lw[nw * i + nl] += p->mass[i] * ((g[0] * v[0] + g[1] * v[1]) + g[2] * v[2]) * dt;
+    }
+  else if (nl == 2)
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscReal *v = p->v + 3 * i;
       EngineLedgerRow(2, h, lp + 2 * i, ln + 2 * i, lw + 3 * i);
@@ -115,12 +122,21 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   e->bound_who[0]    = st.who[0], e->bound_who[1] = st.who[1];
   e->bound_kinematic = PETSC_FALSE;
   e->deep            = st.deep;
+  /* the bodies' sums, their gravity last in each */
+  if (e->bodies.nbody) {
+    BodiesGather(p, &e->bodies, e->gravity);
+    if (st.need) {
+      PetscInt  who;
+      PetscReal dtk = BodiesKinematicBound(p, &e->bodies, 0.5 * e->skin, &who);
+      if (dtk < b) b = dtk, e->bound_who[0] = who, e->bound_kinematic = PETSC_TRUE;
+    }
+  }
   /* gravity last in each sum */
   e->gravity_pending = defer && !st.need ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt i = 0, n = e->gravity_pending ? 0 : p->n; i < n; i++) {
     for (int c = 0; c < 3; c++) f[3 * i + c] = f[3 * i + c] + p->mass[i] * e->gravity[c];
     /* no particle may move more than half the skin in one step */
-    if (st.need && !(p->flags[i] & PARTICLE_FROZEN)) {
+    if (st.need && !(p->flags[i] & PARTICLE_STILL)) {
       PetscReal v = Norm3(p->v + 3 * i), acc = Norm3(p->f + 3 * i) / p->mass[i], hs = 0.5 * e->skin;
       /* the root of v t + acc t^2 / 2 = hs in the form without cancellation: at rest on a wall acc is
        * the rounding of balanced forces, and (sqrt(v^2 + 2 acc hs) - v) / acc would be 0 */

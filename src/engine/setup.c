@@ -102,6 +102,43 @@ static PetscErrorCode BalanceSetFromOptions(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the fill and the streams make: the templates they name exist; with
+ * some body among them, the body fields, and how far bodies reach from
+ * their centres (the ghost cutoff's, EngineGhostCutoff) and the sphere
+ * around the largest (a stream's box must hold it). */
+static PetscErrorCode EngineBodiesSetFromOptions(MPI_Comm comm, const Insertion *ins, Engine *e)
+{
+  PetscBool bodies = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  e->body_reach = e->body_bound = 0.0, e->body_reach_template = -1;
+  for (PetscInt k = -1; k < STREAMS_MAX; k++) {
+    const BodyChoice *bc = k < 0 ? &ins->body : &e->flow.streams.s[k].body;
+    PetscReal         rmax;
+    char              pre[32];
+    if (k >= 0 && !e->flow.streams.s[k].on) continue;
+    if (k < 0) PetscCall(PetscStrncpy(pre, "-insert", sizeof(pre)));
+    else PetscCall(PetscSNPrintf(pre, sizeof(pre), "-stream%" PetscInt_FMT, k));
+    PetscCall(BodyChoiceCheck(comm, pre, bc, &e->clumps));
+    rmax = k < 0 ? RadiusDistributionMax(&ins->rd) : e->flow.streams.s[k].rmax;
+    for (PetscInt c = 0; c < bc->n; c++) {
+      PetscReal b, m, q;
+      if (bc->tmpl[c] < 0) continue;
+      BodyChoiceSizes(&e->clumps, bc->tmpl[c], rmax, &b, &m, &q);
+      if (q > e->body_reach) e->body_reach = q, e->body_reach_template = bc->tmpl[c];
+      e->body_bound = PetscMax(e->body_bound, b);
+      if (!(e->clumps.t[bc->tmpl[c]].n == 1 && !e->clumps.t[bc->tmpl[c]].given)) bodies = PETSC_TRUE; /* not a sphere (BodyAppend) */
+      if (k >= 0)
+        for (int a = 0; a < 3; a++)
+          PetscCheck(e->flow.streams.s[k].hi[a] - e->flow.streams.s[k].lo[a] >= 2.0 * b, comm, PETSC_ERR_USER_INPUT,
+                     "%s_region_lo/_hi: the box is %g m along %c, less than the %g m across a clump%" PetscInt_FMT " body of the stream's largest radius", pre,
+                     (double)(e->flow.streams.s[k].hi[a] - e->flow.streams.s[k].lo[a]), "xyz"[a], (double)(2.0 * b), bc->tmpl[c]);
+    }
+  }
+  if (bodies) PetscCall(ParticlesAddBodies(&e->p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
 {
   PetscInt   n;
@@ -150,6 +187,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(MeshesSetFromOptions(comm, &e->meshes));
   PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
   PetscCall(ParticlesCreate(&e->p));
+  PetscCall(EngineBodiesSetFromOptions(comm, &ins, e));
   if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
   {
     PetscBool moves = PETSC_FALSE;
@@ -166,14 +204,21 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
     PetscCall(LammpsDataDestroy(&data));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (fill) PetscCall(InsertionApply(comm, &ins, &e->grid, ContactMaterialOf(&e->model, ins.type)->density, &data, &e->p, &e->rmax));
+  if (fill) PetscCall(InsertionApply(comm, &ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins.type)->density, &data, &e->p, &e->rmax));
   if (e->p.liquid)
     for (PetscInt i = 0; i < e->p.n; i++) e->p.liquid[i] = ContactMaterialOf(&e->model, e->p.type[i])->liquid;
   PetscCall(LammpsDataDestroy(&data));
   {
     PetscReal r = e->rmax;
     PetscCall(CollectiveMaxAll(comm, &r, 1));
-    e->rmax = PetscMax(r, FlowRadiusMax(&e->flow)); /* the skin, ghost cutoff and bins hold for every particle a stream may make */
+    for (PetscInt k = 0; k < STREAMS_MAX; k++) { /* the skin, ghost cutoff and bins hold for every particle a stream may make */
+      const Stream *st = &e->flow.streams.s[k];
+      PetscReal     b, m, q;
+      if (!st->on) continue;
+      BodyChoiceSizesMax(&st->body, &e->clumps, st->rmax, &b, &m, &q);
+      r = PetscMax(r, m);
+    }
+    e->rmax = r;
   }
   PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT, "no particles were inserted (insert_*) and no stream makes any (stream0_*)");
   e->overlap_start_check = ins.mode == INSERTION_LAMMPS ? PETSC_TRUE : PETSC_FALSE; /* the fills do not overlap by construction */

@@ -428,6 +428,15 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
     PetscCall(ierr);
   }
   PetscCall(NeighborSortPairs(nl, p, ntot, sc)); /* the binning's scratch is free again */
+  if (p->body) { /* the spheres of one rigid body never meet (in the pairs' order: it stays) */
+    PetscInt q = 0;
+    for (PetscInt k = 0; k < nl->npair; k++) {
+      LocalInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+      if (p->body[i] == p->body[j]) continue;
+      nl->ij[2 * q] = i, nl->ij[2 * q + 1] = j, q++;
+    }
+    nl->npair = q;
+  }
   PetscCall(NeighborBodyClasses(nl, p, ntot));
   PetscCall(NeighborFlags(nl, p, L));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -7,6 +7,7 @@
  * in index order, so on every rank alike; histories are keyed by (particle, mesh, surface). */
 #include "interact/sphere_mesh.h"
 #include "interact/bridge.h"
+#include "interact/body_pair.h"
 
 
 static inline PetscReal Dot3(const PetscReal *a, const PetscReal *b)
@@ -219,10 +220,12 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     const MeshFeature *f = &sm->feat[sm->pick[q]];
     PetscInt           s = m->surface[sm->cand[g->c0 + sm->pick[q]]];
     MeshContact       *old = MeshContactOld(sm, g, s), *c = &now[e0 + q];
-    const ContactPair *cp  = &g->cp;
+    const ContactPair *cp;
+    ContactPair        cpb;
     ContactKinematics  kin;
     ContactResult      cr;
     MeshKinematics(p, m, f, xm, i, st, ps, &kin);
+    cp         = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
     c->surface = s;
     if (old) c->slot = old->slot, old->surface = -1; /* taken on */
     else PetscCall(HistorySlotsNew(&sm->hs, &c->slot));
@@ -249,12 +252,15 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       const MeshFeature *f = &sm->feat[sm->near[q]];
       ContactKinematics  kin;
       ContactResult      cr;
+      ContactPair        cpb;
+      const ContactPair *cp;
       if (m->surface[sm->cand[g->c0 + sm->near[q]]] != old->surface) continue;
       if (f->dist < p->radius[i]) break;
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
-      if (sm->hs.h[old->slot].touched) ContactSeparate(ctx->model, &g->cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), HistorySlotsTurning(&sm->hs, old->slot), &kin, st->dt, &cr);
+      cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
+      if (sm->hs.h[old->slot].touched) ContactSeparate(ctx->model, cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), HistorySlotsTurning(&sm->hs, old->slot), &kin, st->dt, &cr);
       else PetscCall(PetscMemzero(&cr, sizeof(cr)));
-      if (b && b->V > 0.0) held = InteractionBridge(ctx, i, -1, &g->cp, b, &kin, st, cr.F);
+      if (b && b->V > 0.0) held = InteractionBridge(ctx, i, -1, cp, b, &kin, st, cr.F);
       WallLedger(p, i, &cr, cr.F, &kin);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
@@ -281,7 +287,8 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
       vn = -Dot3(kin.v, kin.n);
       if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-        const ContactPair *cp = &g->cp;
+        ContactPair        cpb;
+        const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
         InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1);
       }
     }

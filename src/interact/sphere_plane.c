@@ -5,6 +5,7 @@
  * meets its walls in wall order, after its particle pairs (the engine runs
  * this interaction after the sphere-sphere one). */
 #include "interact/sphere_plane.h"
+#include "interact/body_pair.h"
 #include "interact/bridge.h"
 
 static PetscErrorCode PlaneReserve(SpherePlane *sp, PetscInt need)
@@ -106,6 +107,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
   Particles         *p = ctx->p;
   PetscInt           i = sp->ij[2 * k];
   const ContactPair *cp;
+  ContactPair        cpb;
   ContactKinematics  kin;
   ContactResult      cr;
 
@@ -120,7 +122,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     ContactHistory *h;
     if (sp->slot[k] < 0) PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
     h  = &sp->hs.h[sp->slot[k]];
-    cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
+    cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
     ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&sp->hs, sp->slot[k]), HistorySlotsTurning(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
@@ -131,7 +133,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else if (sp->touched[k]) {
-    cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
+    cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
     ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]), HistorySlotsTurning(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 0;
     if (!(sp->hs.wet && InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1; /* a zero history */
@@ -142,14 +144,14 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
     if (sp->hs.wet && sp->slot[k] >= 0) { /* apart, held by a bridge */
       PetscReal F[3] = {0.0, 0.0, 0.0};
-      cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
+      cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
       if (!InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, F)) sp->slot[k] = -1;
       if (p->nledger) ParticlesLedgerAdd(p, i, LEDGER_WALLS, F[0] * kin.vw[0] + F[1] * kin.vw[1] + F[2] * kin.vw[2]);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += F[a];
       if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);
     }
     if (st->need && vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-      cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm);
+      cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
       InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - sp->ij[2 * k + 1]);
     }
   }

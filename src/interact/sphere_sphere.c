@@ -1,5 +1,6 @@
 #include "interact/sphere_sphere.h"
 #include "interact/bridge.h"
+#include "interact/body_pair.h"
 
 static PetscInt64 sphere_memo_gen = 0; /* fillings of memo slots: a batch tells a refilled slot by it */
 
@@ -75,6 +76,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
   PetscInt           i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
   PetscBool          wet = nl->hs.wet;
   const ContactPair *cp;
+  ContactPair        cpb;
   ContactKinematics  kin;
   ContactResult      cr;
 
@@ -93,7 +95,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     ContactHistory *h;
     if (nl->slot[k] < 0) PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
     h  = &nl->hs.h[nl->slot[k]];
-    cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
+    cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
     ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&nl->hs, nl->slot[k]), HistorySlotsTurning(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] |= NEIGHBOR_TOUCHED;
     if (InteractionDeep(kin.d, PetscMin(p->radius[i], p->radius[j]))) st->deep = PETSC_TRUE;
@@ -104,7 +106,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     if (wet) (void)InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res);
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
-    cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
+    cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
     ContactSeparate(ctx->model, cp, &nl->hs.h[nl->slot[k]], HistorySlotsRolling(&nl->hs, nl->slot[k]), HistorySlotsTurning(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] &= ~NEIGHBOR_TOUCHED;
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
@@ -113,7 +115,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
       nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     *out = SPHERE_PAIR_FORCE;
   } else if (wet && nl->slot[k] >= 0) { /* apart, held by a bridge */
-    cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
+    cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
     for (int a = 0; a < 3; a++) res[a] = 0.0;
     res[9] = res[10] = res[11] = 0.0;
     if (!InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)) nl->slot[k] = -1;
@@ -151,7 +153,7 @@ static PetscErrorCode SphereCompute(Interaction it, const InteractionContext *ct
   SphereMemos   mm;
 
   PetscFunctionBeginUser;
-  if (SphereFusable(ctx->model)) {
+  if (SphereFusable(ctx->model) && !ctx->p->body) { /* a body's spheres: their masses per contact (body_pair.h) */
     PetscCall(SphereScanFused(ss, ctx, st));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -58,15 +58,18 @@ PETSC_EXTERN PetscErrorCode ReportMonitorCreate(MPI_Comm, OutputTally *, Monitor
 
 /* What snapshots and the final state write of an engine: its particles,
  * the walls as rank 0's rows (wn, wp: room for 3 PLANES_MAX each). */
-/* The meshes of a state: each rank its share of their points at the
- * state's time and of their triangles (a whole mesh: rank 0 all). */
+/* What a state holds beside the particle store: the meshes, each rank its
+ * share of their points at the state's time and of their triangles (a
+ * whole mesh: rank 0 all), and its rigid bodies. */
 typedef struct {
   SnapshotMeshTable table;
   SnapshotMeshData  data[SNAPSHOT_MESHES_MAX];
-} OutputMeshes;
+  SnapshotBodies    bodies;
+} OutputExtras;
+
 PETSC_EXTERN void           OutputMeshTable(const Engine *, SnapshotMeshTable *);
-PETSC_EXTERN PetscErrorCode OutputMeshesGet(const Engine *, OutputMeshes *);
-PETSC_EXTERN PetscErrorCode OutputMeshesFree(OutputMeshes *);
-PETSC_EXTERN void OutputStateView(const Engine *, const char *options, PetscReal wn[], PetscReal wp[], const OutputMeshes *, SnapshotView *);
+PETSC_EXTERN PetscErrorCode OutputExtrasGet(const Engine *, OutputExtras *);
+PETSC_EXTERN PetscErrorCode OutputExtrasFree(OutputExtras *);
+PETSC_EXTERN void OutputStateView(const Engine *, const char *options, PetscReal wn[], PetscReal wp[], const OutputExtras *, SnapshotView *);
 
 #endif

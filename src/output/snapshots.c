@@ -13,11 +13,12 @@ void OutputMeshTable(const Engine *e, SnapshotMeshTable *t)
   }
 }
 
-/* Each rank its share of every mesh's rows (a whole mesh: rank 0 all of them). */
-PetscErrorCode OutputMeshesGet(const Engine *e, OutputMeshes *om)
+/* Each rank its share of every mesh's rows (a whole mesh: rank 0 all of them), and its bodies. */
+PetscErrorCode OutputExtrasGet(const Engine *e, OutputExtras *om)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(om, sizeof(*om)));
+  PetscCall(EngineBodiesGet(e, &om->bodies));
   OutputMeshTable(e, &om->table);
   for (PetscInt k = 0; k < e->meshes.n; k++) {
     const Mesh *m = &e->meshes.m[k];
@@ -41,7 +42,7 @@ PetscErrorCode OutputMeshesGet(const Engine *e, OutputMeshes *om)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OutputMeshesFree(OutputMeshes *om)
+PetscErrorCode OutputExtrasFree(OutputExtras *om)
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < om->table.n; k++) {
@@ -51,10 +52,11 @@ PetscErrorCode OutputMeshesFree(OutputMeshes *om)
     PetscCall(PetscFree(tri));
     om->data[k].points = NULL, om->data[k].tri = NULL;
   }
+  PetscCall(EngineBodiesFree(&om->bodies));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void OutputStateView(const Engine *e, const char *options, PetscReal wn[], PetscReal wp[], const OutputMeshes *om, SnapshotView *v)
+void OutputStateView(const Engine *e, const char *options, PetscReal wn[], PetscReal wp[], const OutputExtras *om, SnapshotView *v)
 {
   for (PetscInt w = 0; w < e->planes.n; w++)
     for (int a = 0; a < 3; a++) wn[3 * w + a] = e->planes.w[w].n[a], wp[3 * w + a] = e->planes.w[w].p[a];
@@ -62,6 +64,7 @@ void OutputStateView(const Engine *e, const char *options, PetscReal wn[], Petsc
   v->nwall = e->grid.rank == 0 ? e->planes.n : 0, v->wall_normal = wn, v->wall_point = wp; /* replicated: rank 0's rows */
   v->time = e->t, v->dt = e->dt, v->step = e->step, v->options = options;
   v->meshes = om && om->table.n ? &om->table : NULL, v->mesh = om ? om->data : NULL;
+  v->bodies = om ? &om->bodies : NULL;
 }
 
 typedef struct {
@@ -106,15 +109,15 @@ static PetscErrorCode SnapshotsWrite(Monitor m, Engine *e, PetscInt req, PetscLo
   Snapshots   *sn = (Snapshots *)m->data;
   SnapshotView v;
   PetscReal    wn[3 * PLANES_MAX], wp[3 * PLANES_MAX];
-  OutputMeshes om;
+  OutputExtras om;
 
   PetscFunctionBeginUser;
   (void)req, (void)elapsed;
   EngineCheckWhole(e);
-  PetscCall(OutputMeshesGet(e, &om));
+  PetscCall(OutputExtrasGet(e, &om));
   OutputStateView(e, sn->options, wn, wp, &om, &v);
   PetscCall(SnapshotWrite(e->grid.comm, &sn->series, sn->fields, &v));
-  PetscCall(OutputMeshesFree(&om));
+  PetscCall(OutputExtrasFree(&om));
   sn->tally->snapshots = sn->series.n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -158,16 +161,16 @@ static PetscErrorCode FinalFinish(Monitor m, Engine *e, const EngineRunEnd *end)
   Final       *fi = (Final *)m->data;
   SnapshotView v;
   PetscReal    wn[3 * PLANES_MAX], wp[3 * PLANES_MAX];
-  OutputMeshes om;
+  OutputExtras om;
 
   PetscFunctionBeginUser;
   if (end->stopped) PetscFunctionReturn(PETSC_SUCCESS); /* continued from its checkpoint: no final state */
   PetscCall(EngineFinish(e));
-  PetscCall(OutputMeshesGet(e, &om));
+  PetscCall(OutputExtrasGet(e, &om));
   OutputStateView(e, fi->options, wn, wp, &om, &v);
   /* a failed run's last state, for a look at what went wrong: never taken for a result */
   PetscCall(SnapshotWriteFinal(e->grid.comm, fi->dir, end->failed ? "failed" : "final", &v));
-  PetscCall(OutputMeshesFree(&om));
+  PetscCall(OutputExtrasFree(&om));
   fi->tally->final = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,6 +14,29 @@ void QuatNormalize(PetscReal q[4])
   for (int a = 0; a < 4; a++) q[a] /= n;
 }
 
+/* Shepperd's choice: the largest of the four squares is formed first, so no
+ * component comes from a small difference. */
+void QuatFromMatrix(const PetscReal R[9], PetscReal q[4])
+{
+  PetscReal tr = R[0] + R[4] + R[8], s;
+  if (tr >= R[0] && tr >= R[4] && tr >= R[8]) {
+    s = 2.0 * sqrt(1.0 + tr);
+    q[0] = 0.25 * s, q[1] = (R[7] - R[5]) / s, q[2] = (R[2] - R[6]) / s, q[3] = (R[3] - R[1]) / s;
+  } else if (R[0] >= R[4] && R[0] >= R[8]) {
+    s = 2.0 * sqrt(1.0 + R[0] - R[4] - R[8]);
+    q[0] = (R[7] - R[5]) / s, q[1] = 0.25 * s, q[2] = (R[1] + R[3]) / s, q[3] = (R[2] + R[6]) / s;
+  } else if (R[4] >= R[8]) {
+    s = 2.0 * sqrt(1.0 + R[4] - R[0] - R[8]);
+    q[0] = (R[2] - R[6]) / s, q[1] = (R[1] + R[3]) / s, q[2] = 0.25 * s, q[3] = (R[5] + R[7]) / s;
+  } else {
+    s = 2.0 * sqrt(1.0 + R[8] - R[0] - R[4]);
+    q[0] = (R[3] - R[1]) / s, q[1] = (R[2] + R[6]) / s, q[2] = (R[5] + R[7]) / s, q[3] = 0.25 * s;
+  }
+  if (q[0] < 0.0)
+    for (int a = 0; a < 4; a++) q[a] = -q[a];
+  QuatNormalize(q);
+}
+
 void QuatMultiply(const PetscReal a[4], const PetscReal b[4], PetscReal c[4])
 {
   PetscReal r[4];

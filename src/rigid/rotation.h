@@ -16,6 +16,8 @@
 
 PETSC_EXTERN void QuatToMatrix(const PetscReal q[4], PetscReal R[9]); /* row-major */
 PETSC_EXTERN void QuatNormalize(PetscReal q[4]);
+/* the unit quaternion of a rotation matrix (row-major, det +1), w >= 0 */
+PETSC_EXTERN void QuatFromMatrix(const PetscReal R[9], PetscReal q[4]);
 /* q = q0 (x) r: the rotation r in the body frame, then q0 */
 PETSC_EXTERN void QuatMultiply(const PetscReal a[4], const PetscReal b[4], PetscReal c[4]);
 

@@ -1,0 +1,192 @@
+#include "rigid/body_insert.h"
+#include "rigid/body_step.h"
+#include "rigid/rotation.h"
+#include "bodies/random.h"
+#include "io/options.h"
+#include <string.h>
+#include <stdio.h>
+
+const char *const BodyOrientations[] = {"random", "fixed", "BodyOrientation", "BODY_ORIENTATION_", NULL};
+
+/* draw channels, apart from the insertion's and the streams' */
+#define BODY_RANDOM_CHOICE      40
+#define BODY_RANDOM_ORIENTATION 41 /* 41, 42, 43 */
+
+PetscErrorCode BodyChoiceSetFromOptions(MPI_Comm comm, const char *prefix, BodyChoice *bc)
+{
+  char      key[64], list[512] = "", *tok, *save = NULL;
+  PetscBool set[4] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  PetscInt  nw = BODY_CHOICES_MAX, n3 = 3;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(bc, sizeof(*bc)));
+  bc->orientation = BODY_ORIENTATION_RANDOM;
+  PetscCall(PetscSNPrintf(key, sizeof(key), "%s_body", prefix));
+  PetscCall(OptionsString(key, "what each particle is: sphere, clump0 .. clump15, or a list of them drawn by _body_weights", list, sizeof(list), &set[0]));
+  PetscCall(OptionsDefaultText(key, "sphere"));
+  if (set[0]) {
+    for (tok = strtok_r(list, ", []", &save); tok; tok = strtok_r(NULL, ", []", &save)) {
+      PetscInt t = -2;
+      int      c = 0;
+      PetscCheck(bc->n < BODY_CHOICES_MAX, comm, PETSC_ERR_USER_INPUT, "%s: at most %d choices", key, BODY_CHOICES_MAX);
+      if (!strcmp(tok, "sphere")) t = -1;
+      else if (sscanf(tok, "clump%" PetscInt_FMT "%n", &t, &c) != 1 || tok[c] != '\0' || t < 0 || t >= CLUMP_TEMPLATES_MAX) t = -2;
+      PetscCheck(t >= -1, comm, PETSC_ERR_USER_INPUT, "%s: \"%s\" is neither sphere nor clump0 .. clump%d", key, tok, CLUMP_TEMPLATES_MAX - 1);
+      bc->tmpl[bc->n]   = t;
+      bc->weight[bc->n] = 1.0;
+      bc->n++;
+    }
+    PetscCheck(bc->n > 0, comm, PETSC_ERR_USER_INPUT, "%s: no body named", key);
+  }
+  PetscCall(PetscSNPrintf(key, sizeof(key), "%s_body_weights", prefix));
+  PetscCall(OptionsRealArray(key, "number fractions of the _body list (normalised)", "[-]", 1, BODY_CHOICES_MAX, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, bc->weight,
+                             &nw, &set[1]));
+  PetscCall(OptionsDefaultText(key, "equal"));
+  if (set[1]) {
+    PetscReal sum = 0.0;
+    PetscCheck(set[0] && nw == bc->n, comm, PETSC_ERR_USER_INPUT, "%s: %" PetscInt_FMT " weights for the %" PetscInt_FMT " bodies of %s_body", key, nw,
+               bc->n, prefix);
+    for (PetscInt k = 0; k < nw; k++) sum += bc->weight[k];
+    PetscCheck(sum > 0.0, comm, PETSC_ERR_USER_INPUT, "%s: the weights sum to zero", key);
+  } else
+    for (PetscInt k = 0; k < bc->n; k++) bc->weight[k] = 1.0;
+  PetscCall(PetscSNPrintf(key, sizeof(key), "%s_orientation", prefix));
+  PetscCall(OptionsEnum(key, "a body's orientation: random (uniform on SO(3), keyed by id) or fixed (the template's, as its spheres were given)",
+                        BodyOrientations, (PetscEnum *)&bc->orientation, &set[2]));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "%s_angular_velocity", prefix));
+  PetscCall(OptionsRealArray(key, "initial angular velocity of each body, world frame", "[rad/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED,
+                             bc->omega, &n3, &set[3]));
+  bc->given = set[0] || set[1] || set[2] || set[3] ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BodyChoiceCheck(MPI_Comm comm, const char *prefix, const BodyChoice *bc, const ClumpTemplates *ct)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < bc->n; k++)
+    PetscCheck(bc->tmpl[k] < 0 || ct->t[bc->tmpl[k]].on, comm, PETSC_ERR_USER_INPUT, "%s_body names clump%" PetscInt_FMT ", which the deck does not define",
+               prefix, bc->tmpl[k]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool BodyChoiceHasBodies(const BodyChoice *bc)
+{
+  for (PetscInt k = 0; k < bc->n; k++)
+    if (bc->tmpl[k] >= 0) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+PetscInt BodyChoiceDraw(const BodyChoice *bc, PetscInt64 seed, PetscInt64 key)
+{
+  PetscReal sum = 0.0, u, acc = 0.0;
+  if (bc->n == 0) return -1;
+  if (bc->n == 1) return bc->tmpl[0];
+  for (PetscInt k = 0; k < bc->n; k++) sum += bc->weight[k];
+  u = RandomUniform(seed, key, BODY_RANDOM_CHOICE, 0) * sum;
+  for (PetscInt k = 0; k < bc->n; k++) {
+    acc += bc->weight[k];
+    if (u < acc && bc->weight[k] > 0.0) return bc->tmpl[k];
+  }
+  for (PetscInt k = bc->n - 1; k >= 0; k--)
+    if (bc->weight[k] > 0.0) return bc->tmpl[k];
+  return bc->tmpl[bc->n - 1];
+}
+
+/* A template of one sphere given without a mass is a sphere: it goes on the sphere engine. */
+static PetscBool BodyIsSphere(const ClumpTemplates *ct, PetscInt c)
+{
+  return c < 0 || (ct->t[c].n == 1 && !ct->t[c].given) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscInt BodyChoiceSpheres(const ClumpTemplates *ct, PetscInt c)
+{
+  return BodyIsSphere(ct, c) ? 1 : ct->t[c].n;
+}
+
+void BodyChoiceSizes(const ClumpTemplates *ct, PetscInt c, PetscReal r, PetscReal *bound, PetscReal *rmember, PetscReal *reach)
+{
+  const ClumpTemplate *t;
+  PetscReal            l;
+  if (BodyIsSphere(ct, c)) {
+    *bound = *rmember = r, *reach = 0.0;
+    return;
+  }
+  t = &ct->t[c];
+  l = r / t->r_equiv;
+  *bound = l * t->extent, *rmember = 0.0, *reach = 0.0;
+  for (PetscInt k = 0; k < t->n; k++) {
+    const PetscReal *s = t->s + 4 * k;
+    *rmember = PetscMax(*rmember, l * s[3]);
+    *reach   = PetscMax(*reach, l * sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]));
+  }
+}
+
+void BodyChoiceSizesMax(const BodyChoice *bc, const ClumpTemplates *ct, PetscReal rmax, PetscReal *bound, PetscReal *rmember, PetscReal *reach)
+{
+  *bound = *rmember = *reach = 0.0;
+  if (bc->n == 0) *bound = *rmember = rmax;
+  for (PetscInt k = 0; k < bc->n; k++) {
+    PetscReal b, m, r;
+    BodyChoiceSizes(ct, bc->tmpl[k], rmax, &b, &m, &r);
+    *bound = PetscMax(*bound, b), *rmember = PetscMax(*rmember, m), *reach = PetscMax(*reach, r);
+  }
+}
+
+PetscErrorCode BodyAppend(Particles *p, const ClumpTemplates *ct, const BodyChoice *bc, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal r,
+                          PetscReal density, const PetscReal x[3], const PetscReal v[3], PetscInt64 seed, PetscInt64 key)
+{
+  const ClumpTemplate *t;
+  PetscReal            l, M, in[3], q[4], imin, rho;
+  PetscInt             i0 = p->n;
+  LocalInt            *rows;
+
+  PetscFunctionBeginUser;
+  if (BodyIsSphere(ct, c)) {
+    PetscReal w[3] = {bc->omega[0], bc->omega[1], bc->omega[2]};
+    PetscCall(ParticlesAppend(p, id0, type, 0, r, c >= 0 && ct->t[c].density > 0.0 ? ct->t[c].density : density, x, v, w));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(p->body, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a body without the body fields");
+  t = &ct->t[c];
+  l = r / t->r_equiv;
+  ClumpTemplateMass(t, density, l, &M, in);
+  imin = PetscMin(in[0], PetscMin(in[1], in[2]));
+  if (bc->orientation == BODY_ORIENTATION_RANDOM)
+    QuatUniform(RandomUniform(seed, key, BODY_RANDOM_ORIENTATION, 0), RandomUniform(seed, key, BODY_RANDOM_ORIENTATION + 1, 0),
+                RandomUniform(seed, key, BODY_RANDOM_ORIENTATION + 2, 0), q);
+  else {
+    PetscReal A[9]; /* the principal axes as columns in the frame the spheres were given in: body to world */
+    for (int a = 0; a < 9; a++) A[a] = t->given ? (a % 4 == 0 ? 1.0 : 0.0) : t->axes[a];
+    QuatFromMatrix(A, q);
+  }
+  PetscCall(PetscMalloc1(t->n, &rows));
+  for (PetscInt k = 0; k < t->n; k++) {
+    const PetscReal *s = t->s + 4 * k, zero[3] = {0, 0, 0};
+    PetscInt         i;
+    PetscCall(ParticlesAppend(p, id0 + k, type, PARTICLE_MEMBER, l * s[3], 1.0, x, zero, zero));
+    i = p->n - 1;
+    /* the sphere's own mass and inertia stand for the least mass the body
+     * can put against a contact on it (the approach bound's, before the
+     * contact's own projected mass takes over) */
+    rho           = l * (sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) + s[3]);
+    p->mass[i]    = imin > 0.0 ? 1.0 / (1.0 / M + rho * rho / imin) : M;
+    p->inertia[i] = 0.4 * p->mass[i] * l * s[3] * l * s[3];
+    p->body[i]    = id0;
+    p->btmpl[i]   = (LocalInt)c;
+    for (int a = 0; a < 3; a++) p->bd[3 * i + a] = l * s[a], p->bx[3 * i + a] = x[a];
+    p->bm[5 * i] = M;
+    for (int a = 0; a < 3; a++) p->bm[5 * i + 1 + a] = in[a];
+    p->bm[5 * i + 4] = r;
+    rows[k]          = (LocalInt)i;
+  }
+  for (int a = 0; a < 4; a++) p->bq[4 * i0 + a] = q[a];
+  for (int a = 0; a < 3; a++) p->bv[3 * i0 + a] = v[a];
+  RigidMomentumFromOmega(q, in, bc->omega, p->bp + 4 * i0);
+  BodyMembersPlace(p, rows, t->n, NULL, NULL);
+  for (PetscInt k = 0; k < t->n; k++) {
+    PetscInt i = rows[k];
+    for (int a = 0; a < 3; a++) p->vp[3 * i + a] = p->v[3 * i + a], p->wp[3 * i + a] = p->w[3 * i + a], p->x0[3 * i + a] = p->x[3 * i + a];
+  }
+  PetscCall(PetscFree(rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,61 @@
+/* Multi-sphere bodies in the time loop.  A body's spheres are rows of the
+ * particle store (PARTICLE_MEMBER), all on the rank that owns the body's
+ * centre of mass; its first member (the lowest id, the body's id) holds the
+ * body's state: orientation, velocity, NO_SQUISH momentum, the force and
+ * torque of the last force pass (Particles' b* fields).  The sphere
+ * integrator leaves members alone; here each body
+ *  - sums its members' forces and torques about its centre in member order,
+ *    then adds M g (BodiesGather: after the force pass, the same bits on any
+ *    rank count),
+ *  - is kicked by half a step (BodiesClose), drifted and turned by
+ *    NO_SQUISH (BodiesOpen), and
+ *  - puts its members where it is: x = X + R d, v = V + w x (R d), their
+ *    angular velocity the body's, and the predicted velocities likewise.
+ * The force sums and the contact masses a member's contacts use come from
+ * those rows (rigid/body_contact.h), so the contact code sees spheres. */
+#ifndef HDEM_BODY_STEP_H
+#define HDEM_BODY_STEP_H
+
+#include "bodies/integrator.h"
+#include "decomp/exactsum.h"
+#include "rigid/clump_template.h"
+
+/* The owned bodies: their member rows, member by member. */
+typedef struct {
+  PetscInt  nbody, cap, rcap;
+  LocalInt *start; /* nbody + 1 */
+  LocalInt *row;
+} BodyIndex;
+
+/* After particles moved between ranks or were made or removed; an error
+ * when a body's members are not all here (a body may never be split). */
+PETSC_EXTERN PetscErrorCode BodyIndexBuild(const Particles *, const ClumpTemplates *, BodyIndex *);
+PETSC_EXTERN PetscErrorCode BodyIndexDestroy(BodyIndex *);
+
+/* Members of body rows[0 .. n-1] (first: its state) placed from it: x, v,
+ * w and their predictions vp = Vp + wp x arm, wp (Vp, wp: NULL for v, w),
+ * the lever arms, the inverse inertia, every member's centre bx. */
+PETSC_EXTERN void BodyMembersPlace(Particles *, const LocalInt *rows, PetscInt n, const PetscReal Vp[3], const PetscReal wp[3]);
+
+/* The first half of a step for every body: the kick by dt / 2 with the last
+ * force and torque, the drift, the rotation, the members placed with their
+ * predictions; gravity's work on each body into its first member's gw
+ * and ledger slot gl (when not NULL / >= 0: nw reals a row) and the sum. */
+PETSC_EXTERN PetscReal BodiesOpen(Particles *, const BodyIndex *, PetscReal dt, const PetscReal g[3]);
+/* Each body's force and torque from its members' and M g, into its first member. */
+PETSC_EXTERN void BodiesGather(Particles *, const BodyIndex *, const PetscReal g[3]);
+/* The second half: the kick by dt / 2 and the members' velocities. */
+PETSC_EXTERN void BodiesClose(Particles *, const BodyIndex *, PetscReal dt);
+/* The rebuild criterion's bits (IntegratorMayPass's) for the members, from
+ * the bodies' motion now, and their displacements folded into lo, hi. */
+PETSC_EXTERN PetscInt BodiesMayPass(const Particles *, const BodyIndex *, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
+/* The longest step over which no member moves half the skin hs, from the
+ * bodies' velocities, spins and accelerations; *who: the first member of
+ * the body that sets it (-1: none). */
+PETSC_EXTERN PetscReal BodiesKinematicBound(const Particles *, const BodyIndex *, PetscReal hs, PetscInt *who);
+/* The bodies' kinetic energies of translation and rotation into ke, kr. */
+PETSC_EXTERN void BodiesEnergy(const Particles *, const BodyIndex *, ExactSum *ke, ExactSum *kr);
+/* A body's kinetic energy (row: its first member). */
+PETSC_EXTERN PetscReal BodyKinetic(const Particles *, PetscInt row);
+
+#endif
