@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The same deck gives bitwise identical final states on 1, 2, 3 and 4 ranks, with
 uneven process grids, periodic and walled axes, cuts moved by the load balance,
-moving meshes, a stream with an outflow, liquid bridges, the Mindlin-Deresiewicz
+moving meshes, a stream with an outflow, liquid bridges, multi-sphere bodies (their
+/bodies too), the Mindlin-Deresiewicz
 spring's turning points (compared by id with `hdem diff`;
 walls.csv, flow.csv and thermo.csv, with its energy ledger and without, less its
 wall-clock column, compared byte for byte), and the particle count never
@@ -56,6 +57,15 @@ CONFIGS.append(("rolling", MAT_OPTS + ["-contact_mu_roll", "0.2", "-pair_1_2_mu_
 # meshes, the one removed mid-run; wet particles streamed in and taken out)
 CONFIGS.append(("wet", FLOW_OPTS + ["-material_liquid", "2e-11", "-contact_liquid_viscosity", "1e-3", "-contact_liquid_contact_angle", "10"],
                 [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
+# multi-sphere bodies (dumbbells, trimers and spheres) filled and streamed in
+# among the moving meshes, taken out by the outflow; the spheres' contacts on
+# the generic path with each contact's projected masses
+CLUMP_OPTS = ["-clump0_spheres", "-0.3e-3,0,0,0.5e-3,0.3e-3,0,0,0.5e-3", "-clump1_spheres", "0,0,0,0.45e-3,0.6e-3,0,0,0.4e-3,-0.2e-3,0.55e-3,0,0.4e-3",
+              "-insert_body", "clump0,clump1,sphere", "-insert_body_weights", "2,2,1", "-insert_angular_velocity", "0,0,30",
+              "-stream0_body", "clump1,clump0", "-stream0_orientation", "random"]
+CLUMP_OPTS[:0] = [x for x in FLOW_OPTS]
+CLUMP_OPTS[CLUMP_OPTS.index("-insert_count") + 1] = "18"  # the lattice holds 18 dumbbells' spheres around them
+CONFIGS.append(("clumps", CLUMP_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # the incremental tangential spring (the fused lanes)
 CONFIGS.append(("incremental", ["-contact_tangential_model", "incremental"], [(1, "1,1,1"), (2, "2,1,1"), (4, "2,2,1")]))
 # Mindlin-Deresiewicz: turning points beside the histories (the generic path), with the moving meshes
@@ -99,6 +109,22 @@ def mesh_differences(a, b):
     return problems
 
 
+def body_differences(a, b):
+    """The rigid bodies of two final states, by id: the same bits."""
+    import h5py
+    import numpy as np
+    with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+        if ("bodies" in fa) != ("bodies" in fb):
+            return ["one final.h5 has /bodies, the other not"]
+        if "bodies" not in fa:
+            return []
+        ia, ib = np.argsort(fa["bodies/id"][()]), np.argsort(fb["bodies/id"][()])
+        for d in ("id", "template", "position", "orientation", "velocity", "angular_velocity"):
+            if not np.array_equal(fa["bodies"][d][()][ia], fb["bodies"][d][()][ib]):
+                return ["/bodies/%s differs" % d]
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hdem", required=True)
@@ -134,6 +160,7 @@ def main():
                 if summ["particles"] != ref[1]["particles"] or summ["steps"] != ref[1]["steps"]:
                     problems.append("particles/steps differ")
                 problems += mesh_differences(os.path.join(ref[0], "final.h5"), os.path.join(out, "final.h5"))
+                problems += body_differences(os.path.join(ref[0], "final.h5"), os.path.join(out, "final.h5"))
                 if thermo_rows(ref[0]) != thermo_rows(out):
                     problems.append("thermo.csv (less wall_seconds) differs from %s" % os.path.basename(ref[0]))
                 for csvname in ("walls.csv", "flow.csv"):

@@ -27,7 +27,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-PARTICLE_FIELDS = ["id", "type", "radius", "velocity", "angular_velocity", "force"]
+PARTICLE_FIELDS = ["id", "type", "radius", "velocity", "angular_velocity", "force", "body"]  # body: runs with multi-sphere bodies
 SNAP_RE = re.compile(r"^snap_(\d{9})\.h5$")
 
 
@@ -134,10 +134,10 @@ for m in meta:
     if m["step"] != m["name_step"]:
         problems.append("step attr %s != file name" % m["step"])
     want = {"position": [n, 3], "connectivity": [n]}
-    want.update({x: [n] for x in ("id", "type", "radius")})
+    want.update({x: [n] for x in ("id", "type", "radius", "body")})
     want.update({x: [n, 3] for x in ("velocity", "angular_velocity", "force")})
     want_dt = {"position": "<f8", "connectivity": "<i8", "id": "<i8", "type": "<i4", "radius": "<f8",
-               "velocity": "<f8", "angular_velocity": "<f8", "force": "<f8"}
+               "velocity": "<f8", "angular_velocity": "<f8", "force": "<f8", "body": "<i8"}
     for x in m["datasets"]:
         if x in want and m["shapes"][x] != want[x]:
             problems.append("%s shape %s != %s" % (x, m["shapes"][x], want[x]))
