@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Tile a LAMMPS data file (atom_style sphere, with its Velocities) NX x NY times
-along its periodic x and y axes: the same state, more particles, for measuring
-memory per particle as a slope (bench/run.sh).  Copy k gets the ids + k * max id,
-positions shifted by whole box lengths, velocities unchanged.
+"""Tile a LAMMPS data file (atom_style sphere, with its Velocities and Molecules)
+NX x NY times along its periodic x and y axes: the same state, more particles, for
+measuring memory per particle as a slope (bench/run.sh).  Copy k gets the ids +
+k * max id (molecule ids + k * max molecule id), positions shifted by whole box
+lengths, velocities unchanged.
 
     python3 bench/replicate.py IN OUT NX NY
 """
@@ -14,17 +15,19 @@ def main():
     if nx < 1 or ny < 1:
         sys.exit("replicate.py: NX and NY must be >= 1")
     lines = open(src).read().splitlines()
-    head, atoms, vels, section = [], [], [], None
+    head, section = [], None
+    rows = {"Atoms": [], "Velocities": [], "Molecules": []}
     for line in lines:
         key = line.split("#")[0].strip()
-        if key in ("Atoms", "Velocities"):
+        if key in rows:
             section = key
             continue
         words = key.split()
         if section is None:
             head.append(line)
         elif words:
-            (atoms if section == "Atoms" else vels).append(words)
+            rows[section].append(words)
+    atoms, vels, mols = rows["Atoms"], rows["Velocities"], rows["Molecules"]
     box = {}
     for line in head:
         w = line.split()
@@ -57,6 +60,12 @@ def main():
         for k in range(ncopy):
             for v in vels:
                 out.append(" ".join([str(int(v[0]) + k * maxid)] + v[1:]))
+    if mols:
+        maxmol = max(int(m[1]) for m in mols)
+        out += ["", "Molecules", ""]
+        for k in range(ncopy):
+            for m in mols:
+                out.append("%d %d" % (int(m[0]) + k * maxid, int(m[1]) + k * maxmol))
     open(dst, "w").write("\n".join(out) + "\n")
 
 

@@ -3,8 +3,11 @@
 # chute (bench/chute.yaml: 32,000 spheres, gran/hertz/history) and the settle
 # (bench/settle.yaml: 64,000 spheres, Hertz + Tsuji + Mindlin) beside LAMMPS, the
 # hopper discharge (bench/hopper.yaml: 10,000 spheres through an STL hopper of 3,072
-# triangles) beside LIGGGHTS, at 1 and 2 ranks, no snapshots.  Needs Debian's lammps
-# and liggghts (the hopper is skipped without liggghts).
+# triangles) beside LIGGGHTS, and the dumbbell settle (bench/clumps.yaml: 8,000 rigid
+# dumbbells, 16,000 spheres) beside LAMMPS's fix rigid/small, at 1 and 2 ranks, no
+# snapshots.  Needs Debian's lammps and liggghts (the hopper is skipped without
+# liggghts).  A body counts as its spheres: particle-steps are sphere-steps, memory is
+# per sphere, in both codes.
 #
 # Speed: particle-steps per second per core of the time loop (hdem: summary.json;
 # LAMMPS: its "Loop time") and their ratio, repeated BENCH_REPEAT times side by side.
@@ -27,15 +30,18 @@
 # to the end, with its standard error and the spread of 0.1 s windows' slopes) beside
 # Beverloo's (the peer's README: rho_b 1495, D 28 mm, d 4 mm, C 0.58, k 1.5).
 #
-#   [BENCH_REPEAT=N] [BENCH_MEM_STEPS=S] [BENCH_RATE_STEPS=S] bash bench/run.sh [chute_steps] [settle_steps] [hopper_steps]
+#   [BENCH_REPEAT=N] [BENCH_MEM_STEPS=S] [BENCH_RATE_STEPS=S] [BENCH_DECKS="chute settle hopper clumps"]
+#     bash bench/run.sh [chute_steps] [settle_steps] [hopper_steps] [clumps_steps]
 #   (from the repository root; BENCH_MEM_STEPS=0 skips the slope runs, BENCH_REPEAT=0
-#   the speed runs)
+#   the speed runs, BENCH_DECKS the speed runs' decks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HDEM=$(realpath "${HDEM:-build/hdem}")
 PFLOORBIN=$(realpath "${PETSC_FLOOR:-build/hdem_petsc_floor}")
 PEERS=$(realpath "${PEERS:-../shared/peers}")
-SC=${1:-2000}; SS=${2:-1500}; SH=${3:-10000}
+SC=${1:-2000}; SS=${2:-1500}; SH=${3:-10000}; SK=${4:-2000}
+DECKS=" ${BENCH_DECKS:-chute settle hopper clumps} "
+want() { case "$DECKS" in *" $1 "*) return 0 ;; esac; return 1; }
 MEMSTEPS=${BENCH_MEM_STEPS:-300}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Both codes' shared-memory messages copied through Open MPI's segment rather than
@@ -147,20 +153,29 @@ row() { # deck np rep | hdem: speed rss n | LAMMPS: speed rss n
 }
 for rep in $(seq "$REPEAT"); do
   for np in 1 2; do
-    read -r hc hm hn < <(hdem_run bench/chute.yaml "$SC" "$np" -insert_file "$PEERS/chute/data.chute_equiv")
-    read -r lc lm ln < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$SC" -var model hertz)
-    row chute "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
-    read -r hc hm hn < <(hdem_run bench/settle.yaml "$SS" "$np" -insert_file "$PEERS/settle/data.settle")
-    read -r lc lm ln < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
-    row settle "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
-    if [ "$HOPPER" = 1 ]; then
+    if want chute; then
+      read -r hc hm hn < <(hdem_run bench/chute.yaml "$SC" "$np" -insert_file "$PEERS/chute/data.chute_equiv")
+      read -r lc lm ln < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$SC" -var model hertz)
+      row chute "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
+    fi
+    if want settle; then
+      read -r hc hm hn < <(hdem_run bench/settle.yaml "$SS" "$np" -insert_file "$PEERS/settle/data.settle")
+      read -r lc lm ln < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$SS")
+      row settle "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
+    fi
+    if want clumps; then # LAMMPS's grid never cuts z (processors * * 1); hdem's cuts x and y alike at 2 ranks
+      read -r hc hm hn < <(hdem_run bench/clumps.yaml "$SK" "$np" -insert_file "$PEERS/clumps/data.clumps")
+      read -r lc lm ln < <(lammps_run "$PEERS/clumps" in.clumps_lammps "$np" "$SK" -var final "$OUT/clumps_final_$RANDOM.data")
+      row clumps "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
+    fi
+    if [ "$HOPPER" = 1 ] && want hopper; then
       read -r hc hm hn < <(hdem_run bench/hopper.yaml "$SH" "$np" -insert_file "$PEERS/hopper/data.hopper_settled" -mesh0_file "$PEERS/hopper/hopper.stl")
       read -r lc lm ln < <(liggghts_run "$PEERS/hopper" in.hopper_liggghts "$np" "$SH")
       RFLOOR=$GFLOOR row hopper "$np" "$rep" "$hc" "$hm" "$hn" "$lc" "$lm" "$ln"
     fi
   done
 done
-echo "peer: LAMMPS for chute and settle, LIGGGHTS for hopper (start-up floor $((GFLOOR / 1024)) KiB)"
+echo "peer: LAMMPS for chute, settle and clumps (fix rigid/small), LIGGGHTS for hopper (start-up floor $((GFLOOR / 1024)) KiB)"
 echo "B/part: summed peak RSS of the ranks per particle; B/p+fl: less each rank's start-up floor;" \
   "room_B/part: LAMMPS's B/part less the initialised libraries' share (a particle's position, velocity, angular velocity, force and torque alone take 120)"
 if [ "$REPEAT" -gt 1 ]; then
@@ -169,7 +184,7 @@ if [ "$REPEAT" -gt 1 ]; then
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:] if l.strip()]
 print("%-8s %-5s %14s %14s %7s %11s %12s %12s %12s %12s %12s" % ("deck", "ranks", "hdem_ps/s/core", "peer_ps/s/core", "ratio", "range", "hdem_B/part", "peer_B/part", "hdem_B/p+fl", "peer_B/p+fl", "room_B/part"))
-for deck in ("chute", "settle", "hopper"):
+for deck in ("chute", "settle", "hopper", "clumps"):
     for np in ("1", "2"):
         r = [x for x in rows if x[0] == deck and x[1] == np]
         if not r:
@@ -183,11 +198,13 @@ fi
 # Memory per particle as a slope: each deck's state and the same state tiled
 # 2 x 2 (4x the particles), both codes, BENCH_MEM_STEPS steps.
 if [ "$MEMSTEPS" -gt 0 ]; then
-  mkdir -p "$OUT/tile/chute" "$OUT/tile/settle"
+  mkdir -p "$OUT/tile/chute" "$OUT/tile/settle" "$OUT/tile/clumps"
   python3 bench/replicate.py "$PEERS/chute/data.chute_equiv" "$OUT/tile/chute/data.chute_equiv" 2 2
   python3 bench/replicate.py "$PEERS/settle/data.settle" "$OUT/tile/settle/data.settle" 2 2
+  python3 bench/replicate.py "$PEERS/clumps/data.clumps" "$OUT/tile/clumps/data.clumps" 2 2
   cp "$PEERS/chute/in.chute_bench" "$OUT/tile/chute/"
   cp "$PEERS/settle/in.settle_lammps" "$OUT/tile/settle/"
+  cp "$PEERS/clumps/in.clumps_lammps" "$OUT/tile/clumps/"
   echo "memory per particle as a slope ($MEMSTEPS steps; the state and its 2 x 2 tiling):"
   MFMT="%-8s %-5s %10s %10s %13s %13s %13s %13s\n"
   printf "$MFMT" deck ranks particles tiled hdem_slope_B lammps_slope_B hdem_B/p_tiled lammps_B/p_tiled
@@ -197,19 +214,33 @@ if [ "$MEMSTEPS" -gt 0 ]; then
   # rank's peak in a 300-step run, which the slope would count as per-particle memory
   BAL=(-balance_mode count)
   for np in 1 2; do
-    read -r _ h1 n1 < <(hdem_run bench/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$PEERS/chute/data.chute_equiv")
-    read -r _ h4 n4 < <(hdem_run bench/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/chute/data.chute_equiv" -domain_hi 80,40,60)
-    read -r _ l1 _ < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
-    read -r _ l4 _ < <(lammps_run "$OUT/tile/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
-    printf "$MFMT" chute "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
-      "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
-    read -r _ h1 n1 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$PEERS/settle/data.settle")
-    read -r _ h4 n4 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/settle/data.settle" -domain_hi 0.168,0.168,0.12)
-    read -r _ l1 _ < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$MEMSTEPS")
-    read -r _ l4 _ < <(lammps_run "$OUT/tile/settle" in.settle_lammps "$np" "$MEMSTEPS")
-    printf "$MFMT" settle "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
-      "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
+    if want chute; then
+      read -r _ h1 n1 < <(hdem_run bench/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$PEERS/chute/data.chute_equiv")
+      read -r _ h4 n4 < <(hdem_run bench/chute.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/chute/data.chute_equiv" -domain_hi 80,40,60)
+      read -r _ l1 _ < <(lammps_run "$PEERS/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
+      read -r _ l4 _ < <(lammps_run "$OUT/tile/chute" in.chute_bench "$np" "$MEMSTEPS" -var model hertz)
+      printf "$MFMT" chute "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
+        "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
+    fi
+    if want settle; then
+      read -r _ h1 n1 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$PEERS/settle/data.settle")
+      read -r _ h4 n4 < <(hdem_run bench/settle.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/settle/data.settle" -domain_hi 0.168,0.168,0.12)
+      read -r _ l1 _ < <(lammps_run "$PEERS/settle" in.settle_lammps "$np" "$MEMSTEPS")
+      read -r _ l4 _ < <(lammps_run "$OUT/tile/settle" in.settle_lammps "$np" "$MEMSTEPS")
+      printf "$MFMT" settle "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
+        "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
+    fi
   done
+  if want clumps; then # per sphere: a body counts as its spheres in both codes
+    for np in 1 2; do
+      read -r _ h1 n1 < <(hdem_run bench/clumps.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$PEERS/clumps/data.clumps")
+      read -r _ h4 n4 < <(hdem_run bench/clumps.yaml "$MEMSTEPS" "$np" "${BAL[@]}" -insert_file "$OUT/tile/clumps/data.clumps" -domain_hi 0.096,0.096,0.1253)
+      read -r _ l1 _ < <(lammps_run "$PEERS/clumps" in.clumps_lammps "$np" "$MEMSTEPS" -var final "$OUT/clumps_mem_$RANDOM.data")
+      read -r _ l4 _ < <(lammps_run "$OUT/tile/clumps" in.clumps_lammps "$np" "$MEMSTEPS" -var final "$OUT/clumps_mem_$RANDOM.data")
+      printf "$MFMT" clumps "$np" "$n1" "$n4" "$(slope "$h1" "$h4" "$n1" "$n4")" "$(slope "$l1" "$l4" "$n1" "$n4")" \
+        "$(awk "BEGIN{printf \"%.0f\", $h4 / $n4}")" "$(awk "BEGIN{printf \"%.0f\", $l4 / $n4}")"
+    done
+  fi
   echo "slope_B: growth of the summed peak RSS per added particle (fixed per-process costs cancel); B/p_tiled: whole summed peak per particle of the tiled state"
 fi
 RSTEPS=${BENCH_RATE_STEPS:-50000}

@@ -128,7 +128,7 @@ static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordSt
                                           PetscInt *nlost, PetscInt *len)
 {
   const PetscInt64 *id = *st->id;
-  PetscInt          pw = FieldStorePackWidth(st, FIELD_GHOST), q = 0;
+  PetscInt          pw = FieldStorePackWidth(st, FIELD_GHOST | FIELD_MIGRATE), q = 0;
   PetscReal        *b;
   LocalInt         *rows;
   unsigned char    *mark;
@@ -144,7 +144,7 @@ static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordSt
   PetscCall(PetscCalloc1(rs->n + 1, &mark));
   for (PetscInt i = 0; i < *st->n; i++)
     if (dest[i] == 1) rows[q++] = (LocalInt)i;
-  FieldStorePack(st, FIELD_GHOST, np, rows, b);
+  FieldStorePack(st, FIELD_GHOST | FIELD_MIGRATE, np, rows, b);
   b += (size_t)np * pw;
   for (PetscInt i = 0; i < *st->n; i++) {
     if (!dest[i]) continue;
@@ -173,9 +173,9 @@ static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st
 
   PetscFunctionBeginUser;
   PetscCall(FieldStoreReserve(st, n0 + rp));
-  FieldStoreUnpack(st, FIELD_GHOST, n0, rp, c);
   FieldStoreZero(st, FIELD_OWNED, n0, rp); /* force sums and build positions start afresh */
-  c += (size_t)rp * FieldStorePackWidth(st, FIELD_GHOST);
+  FieldStoreUnpack(st, FIELD_GHOST | FIELD_MIGRATE, n0, rp, c);
+  c += (size_t)rp * FieldStorePackWidth(st, FIELD_GHOST | FIELD_MIGRATE);
   for (PetscInt i = n0; i < n0 + rp; i++) {
     PetscReal xa     = FieldStoreHomeOf(st, i)[a];
     (*st->owner)[i]  = g->rank;

@@ -34,6 +34,7 @@ typedef enum {
 #define FIELD_SNAPSHOT   (1u << 4) /* may be written to snapshots and final states */
 #define FIELD_PAD        (1u << 5) /* one zero element after the last row (vector loads of 3 + 1 reals) */
 #define FIELD_STEPPING   (1u << 6) /* only the time loop needs it: released when a run ends */
+#define FIELD_MIGRATE    (1u << 7) /* with FIELD_OWNED: owned rows only, but carried by migration (a state only the owner reads) */
 
 #define FIELD_SELF_IMAGE 2 /* flags bit: a ghost whose owner is this rank (a periodic image) */
 

@@ -72,7 +72,8 @@ typedef enum {
   C_IGNORED, /* accepted in the header, sizes nothing hdem skips */
   C_PAIRIJ,  /* ntypes (ntypes + 1) / 2 lines */
   C_ATOMS_SECTION,
-  C_VELOCITIES_SECTION
+  C_VELOCITIES_SECTION,
+  C_MOLECULES_SECTION
 } CountSlot;
 
 static const struct {
@@ -108,6 +109,7 @@ static const struct {
 } sections[] = {
   {"Atoms", C_ATOMS_SECTION},
   {"Velocities", C_VELOCITIES_SECTION},
+  {"Molecules", C_MOLECULES_SECTION},
   {"Masses", C_ATOM_TYPES},
   {"Pair Coeffs", C_ATOM_TYPES},
   {"Atom Type Labels", C_ATOM_TYPES},
@@ -330,6 +332,32 @@ static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode ReadMoleculeLine(Reader *rd, LammpsData *d)
+{
+  IdIndex    key = {0, -1}, *hit = NULL;
+  PetscInt   lo = 0, hi = d->n;
+  PetscInt64 m;
+
+  PetscFunctionBeginUser;
+  PetscCheck(rd->ntok == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules lines have 2 columns (atom id, molecule id); found %d in %s", ATARGS(rd),
+             rd->ntok, Quote(rd, rd->text));
+  PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &key.id));
+  PetscCall(ParseInt64(rd, rd->tok[1], "molecule id", &m));
+  while (lo < hi) {
+    PetscInt mid = lo + (hi - lo) / 2;
+    if (rd->sorted[mid].id < key.id) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < d->n && rd->sorted[lo].id == key.id) hit = &rd->sorted[lo];
+  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules line for atom id %s, which is not in the Atoms section", ATARGS(rd),
+             Quote(rd, rd->tok[0]));
+  PetscCheck(d->mol[hit->idx] == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules line for atom id %" PetscInt64_FMT, ATARGS(rd), key.id);
+  PetscCheck(m >= 1 && m <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "molecule id %s of atom %" PetscInt64_FMT " is outside [1, 2^53]", ATARGS(rd),
+             Quote(rd, rd->tok[1]), key.id);
+  d->mol[hit->idx] = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Sorted ids: duplicates are neighbours, the earlier line first. */
 static PetscErrorCode CheckDuplicateIds(Reader *rd, LammpsData *d)
 {
@@ -480,6 +508,12 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
       PetscCheck(!d->has_velocities, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities section", ATARGS(rd));
       nlines = d->n;
       break;
+    case C_MOLECULES_SECTION:
+      PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules section before the Atoms section", ATARGS(rd));
+      PetscCheck(!d->mol, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules section", ATARGS(rd));
+      nlines = d->n;
+      PetscCall(PetscCalloc1(d->n + 1, &d->mol));
+      break;
     case C_PAIRIJ: /* types <= 2^31: no overflow */
       nlines = count[C_ATOM_TYPES] * (count[C_ATOM_TYPES] + 1) / 2;
       break;
@@ -504,6 +538,7 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
                  ATARGS(rd), name, start, i, Quote(rd, rd->text), nlines);
       if (sections[s].slot == C_ATOMS_SECTION) PetscCall(ReadAtomLine(rd, d, (PetscInt)i));
       else if (sections[s].slot == C_VELOCITIES_SECTION) PetscCall(ReadVelocityLine(rd, d));
+      else if (sections[s].slot == C_MOLECULES_SECTION) PetscCall(ReadMoleculeLine(rd, d));
     }
     if (sections[s].slot == C_ATOMS_SECTION) {
       PetscCall(CheckDuplicateIds(rd, d));
@@ -570,7 +605,7 @@ static PetscErrorCode LammpsDataReadRoot(const char *path, LammpsData *d)
 PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *data)
 {
   PetscMPIInt    rank;
-  PetscInt       status = 0, hdr[3];
+  PetscInt       status = 0, hdr[4];
   PetscReal      box[6], *idr = NULL, failed;
   PetscInt       n;
   PetscErrorCode ierr;
@@ -584,9 +619,9 @@ PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *data)
   /* rank 0 has printed the message; SETERRQ on comm prints only on its rank 0 */
   else PetscCheck(!status, comm, (PetscErrorCode)status, "rank 0 failed to read LAMMPS data file %s", path);
 
-  hdr[0] = data->n, hdr[1] = data->ntypes, hdr[2] = data->has_velocities;
+  hdr[0] = data->n, hdr[1] = data->ntypes, hdr[2] = data->has_velocities, hdr[3] = data->mol ? 1 : 0;
   for (int j = 0; j < 3; j++) box[j] = data->lo[j], box[3 + j] = data->hi[j];
-  PetscCall(CollectiveBcastInt(comm, hdr, 3));
+  PetscCall(CollectiveBcastInt(comm, hdr, 4));
   PetscCall(CollectiveBcastReal(comm, box, 6));
   n = hdr[0];
   /* every rank allocates, and all agree whether that worked before the
@@ -598,6 +633,7 @@ PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *data)
     for (int j = 0; j < 3; j++) data->lo[j] = box[j], data->hi[j] = box[3 + j];
     ierr = PetscMalloc5(n, &data->id, n, &data->type, n, &data->diameter, n, &data->density, 3 * n, &data->x);
     if (!ierr) ierr = PetscCalloc2(3 * n, &data->v, 3 * n, &data->w);
+    if (!ierr && hdr[3]) ierr = PetscCalloc1(n + 1, &data->mol);
   }
   PetscCall(PetscPopErrorHandler());
   failed = ierr ? 1.0 : 0.0;
@@ -624,6 +660,13 @@ PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *data)
     PetscCall(CollectiveBcastReal(comm, data->v, 3 * n));
     PetscCall(CollectiveBcastReal(comm, data->w, 3 * n));
   }
+  if (data->mol) { /* molecule ids of a checked file: below 2^53, exact as doubles */
+    PetscCall(PetscMalloc1(n + 1, &idr));
+    for (PetscInt i = 0; rank == 0 && i < n; i++) idr[i] = (PetscReal)data->mol[i];
+    PetscCall(CollectiveBcastReal(comm, idr, n));
+    for (PetscInt i = 0; i < n; i++) data->mol[i] = (PetscInt64)idr[i];
+    PetscCall(PetscFree(idr));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -632,6 +675,7 @@ PetscErrorCode LammpsDataDestroy(LammpsData *d)
   PetscFunctionBeginUser;
   PetscCall(PetscFree5(d->id, d->type, d->diameter, d->density, d->x));
   PetscCall(PetscFree2(d->v, d->w));
+  PetscCall(PetscFree(d->mol));
   PetscCall(PetscMemzero(d, sizeof(*d)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -6,7 +6,9 @@
  * count lines are accepted so that their sections can be skipped.
  * Sections: `Atoms` (hint `# sphere` optional) with lines
  *   id type diameter density x y z [ix iy iz] [# comment]
- * and, if present, `Velocities` with lines `id vx vy vz wx wy wz`; Masses,
+ * and, if present, `Velocities` with lines `id vx vy vz wx wy wz` and
+ * `Molecules` with lines `id molecule` (as `fix property/atom mol` writes
+ * them: each molecule may be a rigid body, insert_body); Masses,
  * Pair Coeffs and the other count-sized sections are skipped by counting.
  * Image flags are checked to be integers and then ignored: positions are
  * taken as written and must lie in the closed box [lo, hi].
@@ -33,6 +35,7 @@ typedef struct {
   PetscReal  *x, *v, *w; /* 3n each, interleaved; v, w zero without a Velocities section */
   PetscReal   lo[3], hi[3];
   PetscBool   has_velocities;
+  PetscInt64 *mol; /* molecule ids (a Molecules section), else NULL */
 } LammpsData;
 
 /* Collective: rank 0 reads, every rank gets everything (or every rank gets the error). */

@@ -158,8 +158,15 @@ CASES = [
     ("body weights count", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.2e-3, 0, 0, 1.0e-3]}\n", ["-insert_body", "sphere,clump0", "-insert_body_weights", "1,2,3"],
      {}, ["-insert_body_weights", "3 weights", "2 bodies"]),
     ("body orientation", GOOD, ["-insert_orientation", "sideways"], {}, ["-insert_orientation", "sideways"]),
-    ("bodies from a data file", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.2e-3, 0, 0, 1.0e-3]}\n",
-     ["-insert_mode", "lammps", "-insert_file", "d.data", "-insert_body", "clump0"], {"d.data": DATA_OK.encode()}, ["-insert_body", "LAMMPS data file"]),
+    ("bodies from a data file without molecules", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.2e-3, 0, 0, 1.0e-3]}\n",
+     ["-insert_mode", "lammps", "-insert_file", "d.data", "-insert_body", "clump0"], {"d.data": DATA_OK.encode()}, ["-insert_body", "d.data", "Molecules"]),
+    ("molecule not the template", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.2e-3, 0, 0, 1.0e-3]}\n",
+     ["-insert_mode", "lammps", "-insert_file", "d.data", "-insert_body", "clump0"], {"d.data": (DATA_OK + "\nMolecules\n\n1 7\n2 7\n").encode()},
+     ["molecule 7", "d.data", "not the body clump0"]),
+    ("molecule of three atoms", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.2e-3, 0, 0, 1.0e-3]}\n",
+     ["-insert_mode", "lammps", "-insert_file", "d.data", "-insert_body", "clump0"],
+     {"d.data": DATA_OK.replace("2 atoms", "3 atoms").replace("0.015 0.015 0.015\n", "0.015 0.015 0.015\n3 1 0.002 2500 0.01 0.01 0.01\n").encode() + b"\nMolecules\n\n1 4\n2 4\n3 4\n"},
+     ["molecule 4", "3 atoms", "clump0 has 2 spheres"]),
     ("clump spheres and file", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3], file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n"}, ["clump0_spheres", "clump0_file", "not both"]),
 ]
 

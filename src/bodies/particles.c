@@ -62,26 +62,26 @@ PetscErrorCode ParticlesAddGravityWork(Particles *p)
 }
 
 /* The body state is carried (and checkpointed) on every member so that a
- * body migrates, and restarts, whole; the lever arm and the inverse inertia
- * are forwarded for the contacts ghosts take part in. */
+ * body migrates, and restarts, whole; what the owner alone reads stays off
+ * the ghosts (FIELD_MIGRATE); the orientation is forwarded, so that a
+ * ghost's contacts have their lever arms and inertia (BodyLever). */
 PetscErrorCode ParticlesAddBodies(Particles *p)
 {
   FieldStore    *st = &p->st;
-  const unsigned gc = FIELD_GHOST | FIELD_CHECKPOINT;
+  const unsigned gc = FIELD_GHOST | FIELD_CHECKPOINT, mc = FIELD_OWNED | FIELD_MIGRATE | FIELD_CHECKPOINT; /* mc: the owner's alone */
 
   PetscFunctionBeginUser;
   PetscCall(FieldStoreAdd(st, "body", FIELD_INT64, 1, gc | FIELD_SNAPSHOT, (void **)&p->body));
-  PetscCall(FieldStoreAdd(st, "body_template", FIELD_INT32, 1, gc, (void **)&p->btmpl));
-  PetscCall(FieldStoreAdd(st, "body_position", FIELD_REAL, 3, gc, (void **)&p->bx));
+  PetscCall(FieldStoreAdd(st, "body_template", FIELD_INT32, 1, mc, (void **)&p->btmpl));
+  PetscCall(FieldStoreAdd(st, "body_position", FIELD_REAL, 3, mc, (void **)&p->bx));
   PetscCall(FieldStoreAdd(st, "body_position_at_build", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING, (void **)&p->bx0));
-  PetscCall(FieldStoreAdd(st, "body_orientation", FIELD_REAL, 4, gc, (void **)&p->bq));
-  PetscCall(FieldStoreAdd(st, "body_velocity", FIELD_REAL, 3, gc, (void **)&p->bv));
-  PetscCall(FieldStoreAdd(st, "body_momentum", FIELD_REAL, 4, gc, (void **)&p->bp));
-  PetscCall(FieldStoreAdd(st, "body_mass", FIELD_REAL, 5, gc, (void **)&p->bm));
+  PetscCall(FieldStoreAdd(st, "body_orientation", FIELD_REAL, 4, gc | FIELD_FORWARD, (void **)&p->bq)); /* a contact's lever arm and inertia come from it */
+  PetscCall(FieldStoreAdd(st, "body_velocity", FIELD_REAL, 3, mc, (void **)&p->bv));
+  PetscCall(FieldStoreAdd(st, "body_momentum", FIELD_REAL, 4, mc, (void **)&p->bp));
+  PetscCall(FieldStoreAdd(st, "body_mass", FIELD_REAL, 1, gc, (void **)&p->bm)); /* for a ghost's contacts too */
+  PetscCall(FieldStoreAdd(st, "body_inertia", FIELD_REAL, 4, gc, (void **)&p->bI));
   PetscCall(FieldStoreAdd(st, "body_offset", FIELD_REAL, 3, gc, (void **)&p->bd));
-  PetscCall(FieldStoreAdd(st, "body_force", FIELD_REAL, 6, gc, (void **)&p->bft));
-  PetscCall(FieldStoreAdd(st, "body_arm", FIELD_REAL, 3, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT, (void **)&p->barm));
-  PetscCall(FieldStoreAdd(st, "body_inverse_inertia", FIELD_REAL, 6, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT, (void **)&p->binv));
+  PetscCall(FieldStoreAdd(st, "body_force", FIELD_REAL, 6, mc, (void **)&p->bft));
   FieldStoreSetHome(st, &p->bx, PARTICLE_MEMBER);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -59,16 +59,15 @@ typedef struct {
    * rank owning the body's centre of mass (bx: migration's key). */
   PetscInt64 *body;  /* the body's id: its first member's (a sphere: its own id) */
   LocalInt   *btmpl; /* the template (clumpN), -1 for a sphere */
-  PetscReal  *bx;    /* 3: the centre of mass (members; unused for a sphere) */
+  PetscReal  *bx;    /* 3: the centre of mass: the first member's current, the others' brought to it at each rebuild (BodiesSyncHome) */
   PetscReal  *bx0;   /* 3: where the row belonged at the last list build (a member: its centre of mass, a sphere: x0): owned only */
-  PetscReal  *bq;    /* 4: unit quaternion w, x, y, z, body (principal frame) to world */
+  PetscReal  *bq;    /* 4: unit quaternion w, x, y, z, body (principal frame) to world (on every member, forwarded) */
   PetscReal  *bv;    /* 3: the centre of mass's velocity */
   PetscReal  *bp;    /* 4: NO_SQUISH's conjugate momentum of q (rigid/rotation.h) */
-  PetscReal  *bm;    /* 5: mass, principal moments, volume-equivalent radius */
+  PetscReal  *bm;    /* the body's mass */
+  PetscReal  *bI;    /* 4: its principal moments and volume-equivalent radius */
   PetscReal  *bd;    /* 3: the member's centre in the body frame */
   PetscReal  *bft;   /* 6: the body's force and torque (world, about the centre of mass) at the last force pass */
-  PetscReal  *barm;  /* 3: the member's centre less the centre of mass, world frame (forwarded: a contact's lever arm) */
-  PetscReal  *binv;  /* 6: the body's inverse inertia in the world frame, xx yy zz xy xz yz (forwarded) */
 } Particles;
 
 /* Whether the ledger has all its terms (thermo_ledger), not the moving

@@ -19,7 +19,7 @@ PetscErrorCode EngineBodiesGet(const Engine *e, SnapshotBodies *b)
     id[k] = p->body[l], tm[k] = p->btmpl[l];
     for (int a = 0; a < 3; a++) x[3 * k + a] = p->bx[3 * l + a], v[3 * k + a] = p->bv[3 * l + a];
     for (int a = 0; a < 4; a++) q[4 * k + a] = p->bq[4 * l + a];
-    RigidOmegaWorld(p->bq + 4 * l, p->bp + 4 * l, p->bm + 5 * l + 1, w + 3 * k);
+    RigidOmegaWorld(p->bq + 4 * l, p->bp + 4 * l, p->bI + 4 * l, w + 3 * k);
   }
   b->on = PETSC_TRUE, b->n = n;
   b->id = id, b->tmpl = tm, b->position = x, b->orientation = q, b->velocity = v, b->angular_velocity = w;

@@ -137,6 +137,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
 
   PetscFunctionBeginUser;
   EngineHealthScan(e); /* a particle out through a wall, noted before the migration drops it */
+  BodiesSyncHome(&e->p, &e->bodies); /* where the bodies' spheres belong, before anything asks */
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(EngineBalance(e));
   PetscCall(PetscLogEventBegin(e->ev_gather, 0, 0, 0, 0));
@@ -175,6 +176,13 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether some owned row is not a body's sphere: the sphere integrator has
+ * nothing to do on a rank of bodies alone. */
+static inline PetscBool EngineHasSpheres(const Engine *e)
+{
+  return e->bodies.nbody == 0 || e->bodies.start[e->bodies.nbody] < e->p.n ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* Kick by dt / 2, drift and the predicted velocities (vp = v + dv, the
  * kick's dv; wp likewise) in one pass, leaving the force sums zero; gravity's
  * work summed along (thermo only: the particles' state does not depend on its
@@ -182,9 +190,11 @@ static PetscErrorCode EngineRebuild(Engine *e)
 static void EngineOpenStep(Engine *e, PetscReal dt)
 {
   Particles *p = &e->p;
-  e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp, p->wgrav);
+  if (EngineHasSpheres(e)) {
+    e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp, p->wgrav);
+    e->sums_zero = PETSC_TRUE;
+  } else e->sums_zero = PETSC_FALSE; /* the force pass clears the sums */
   if (e->bodies.nbody) e->work_gravity += BodiesOpen(p, &e->bodies, dt, e->gravity);
-  e->sums_zero = PETSC_TRUE;
 }
 
 /* The next step is no longer than this. */
@@ -460,6 +470,14 @@ static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscR
   if (e->bodies.nbody) { /* before the spheres' pass, which may clear the members' force sums with the next step's first half */
     BodiesClose(p, &e->bodies, dt);
     bits = BodiesMayPass(p, &e->bodies, &rb, lo, hi);
+  }
+  if (!EngineHasSpheres(e)) {
+    if (ahead && e->ctl.mode == TIMESTEP_FIXED) {
+      e->work_gravity += BodiesOpen(p, &e->bodies, e->ctl.dt_fixed, e->gravity);
+      e->sums_zero = PETSC_FALSE;
+      e->opened    = PETSC_TRUE;
+    }
+    return bits;
   }
   if (!(ahead && e->ctl.mode == TIMESTEP_FIXED))
     return bits | IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);

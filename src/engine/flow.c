@@ -365,7 +365,7 @@ static PetscErrorCode EngineFlowRemove(Engine *e)
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscBool  body = (p->flags[i] & PARTICLE_MEMBER) ? PETSC_TRUE : PETSC_FALSE;
     const PetscReal *xc   = body ? p->bx + 3 * i : p->x + 3 * i;
-    PetscReal        x[3], d = body ? 2.0 * p->bm[5 * i + 4] : 2.0 * p->radius[i];
+    PetscReal        x[3], d = body ? 2.0 * p->bI[4 * i + 3] : 2.0 * p->radius[i];
     PetscInt         c = 0, nrow = 1;
     const LocalInt  *rows = NULL;
     if (p->flags[i] & PARTICLE_FROZEN) continue;
@@ -385,7 +385,7 @@ static PetscErrorCode EngineFlowRemove(Engine *e)
       if (!(x[0] >= o->lo[0] && x[0] <= o->hi[0] && x[1] >= o->lo[1] && x[1] <= o->hi[1] && x[2] >= o->lo[2] && x[2] <= o->hi[2])) continue;
       while (c < fs->nedges && d >= fs->edges[c]) c++;
       f->state.removed[k][c]++;
-      ExactSumAdd(&f->state.removed_mass[k][c], body ? p->bm[5 * i] : p->mass[i]);
+      ExactSumAdd(&f->state.removed_mass[k][c], body ? p->bm[i] : p->mass[i]);
       ExactSumAdd(&f->state.energy[FLOW_ENERGY_OUT], FlowKinetic(p, i));
       for (PetscInt q = 0; q < nrow; q++) {
         PetscInt r = rows ? rows[q] : i;

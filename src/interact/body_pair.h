@@ -1,6 +1,6 @@
 /* A contact of a sphere of a multi-sphere body: its masses projected on the
  * contact (rigid/body_contact.h), from the lever arms and world inverse
- * inertias that members carry, ghosts included.  The other side's share is
+ * inertias of the orientations that members carry, ghosts included.  The other side's share is
  * its own body's, a sphere's (1/m and 1/m + R^2/I), a frozen particle's or
  * a wall's (none).  Pairs of plain spheres keep their constants. */
 #ifndef HDEM_BODY_PAIR_H
@@ -8,6 +8,7 @@
 
 #include "interact/interaction.h"
 #include "rigid/body_contact.h"
+#include "rigid/body_step.h"
 
 /* Row i's shares of 1/m_n and 1/m_t for a contact at c n from its centre. */
 static inline void BodyPairShares(const Particles *p, PetscInt i, PetscReal c, const PetscReal n[3], PetscReal *kn, PetscReal *kt)
@@ -17,12 +18,13 @@ static inline void BodyPairShares(const Particles *p, PetscInt i, PetscReal c, c
   } else if (!(p->flags[i] & PARTICLE_MEMBER)) {
     *kn = 1.0 / p->mass[i];
     *kt = *kn + p->radius[i] * p->radius[i] / p->inertia[i];
-  } else {
-    const PetscReal *b = p->binv + 6 * i, *arm = p->barm + 3 * i;
-    const PetscReal  Iw[9] = {b[0], b[3], b[4], b[3], b[1], b[5], b[4], b[5], b[2]};
-    PetscReal        r[3];
+  } else { /* from the orientation, as the body's owner places its spheres */
+    PetscReal R[9], b[6], arm[3], r[3];
+    BodyInverseInertia(p, i, R, b);
+    BodyArm(p, i, R, arm);
+    const PetscReal Iw[9] = {b[0], b[3], b[4], b[3], b[1], b[5], b[4], b[5], b[2]};
     for (int a = 0; a < 3; a++) r[a] = arm[a] + c * n[a];
-    RigidContactShares(1.0 / p->bm[5 * i], Iw, r, n, kn, kt);
+    RigidContactShares(1.0 / p->bm[i], Iw, r, n, kn, kt);
   }
 }
 

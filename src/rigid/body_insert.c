@@ -132,38 +132,25 @@ void BodyChoiceSizesMax(const BodyChoice *bc, const ClumpTemplates *ct, PetscRea
   }
 }
 
-PetscErrorCode BodyAppend(Particles *p, const ClumpTemplates *ct, const BodyChoice *bc, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal r,
-                          PetscReal density, const PetscReal x[3], const PetscReal v[3], PetscInt64 seed, PetscInt64 key)
+/* Rows id0 .. id0 + n - 1 of template c scaled by l, centre X, velocity V,
+ * orientation q, spin w (world). */
+PetscErrorCode BodyAppendAt(Particles *p, const ClumpTemplates *ct, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal l, PetscReal density, const PetscReal X[3],
+                            const PetscReal V[3], const PetscReal q[4], const PetscReal w[3])
 {
-  const ClumpTemplate *t;
-  PetscReal            l, M, in[3], q[4], imin, rho;
+  const ClumpTemplate *t = &ct->t[c];
+  PetscReal            M, in[3], imin, rho;
   PetscInt             i0 = p->n;
   LocalInt            *rows;
 
   PetscFunctionBeginUser;
-  if (BodyIsSphere(ct, c)) {
-    PetscReal w[3] = {bc->omega[0], bc->omega[1], bc->omega[2]};
-    PetscCall(ParticlesAppend(p, id0, type, 0, r, c >= 0 && ct->t[c].density > 0.0 ? ct->t[c].density : density, x, v, w));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCheck(p->body, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a body without the body fields");
-  t = &ct->t[c];
-  l = r / t->r_equiv;
   ClumpTemplateMass(t, density, l, &M, in);
   imin = PetscMin(in[0], PetscMin(in[1], in[2]));
-  if (bc->orientation == BODY_ORIENTATION_RANDOM)
-    QuatUniform(RandomUniform(seed, key, BODY_RANDOM_ORIENTATION, 0), RandomUniform(seed, key, BODY_RANDOM_ORIENTATION + 1, 0),
-                RandomUniform(seed, key, BODY_RANDOM_ORIENTATION + 2, 0), q);
-  else {
-    PetscReal A[9]; /* the principal axes as columns in the frame the spheres were given in: body to world */
-    for (int a = 0; a < 9; a++) A[a] = t->given ? (a % 4 == 0 ? 1.0 : 0.0) : t->axes[a];
-    QuatFromMatrix(A, q);
-  }
   PetscCall(PetscMalloc1(t->n, &rows));
   for (PetscInt k = 0; k < t->n; k++) {
     const PetscReal *s = t->s + 4 * k, zero[3] = {0, 0, 0};
     PetscInt         i;
-    PetscCall(ParticlesAppend(p, id0 + k, type, PARTICLE_MEMBER, l * s[3], 1.0, x, zero, zero));
+    PetscCall(ParticlesAppend(p, id0 + k, type, PARTICLE_MEMBER, l * s[3], 1.0, X, zero, zero));
     i = p->n - 1;
     /* the sphere's own mass and inertia stand for the least mass the body
      * can put against a contact on it (the approach bound's, before the
@@ -173,15 +160,15 @@ PetscErrorCode BodyAppend(Particles *p, const ClumpTemplates *ct, const BodyChoi
     p->inertia[i] = 0.4 * p->mass[i] * l * s[3] * l * s[3];
     p->body[i]    = id0;
     p->btmpl[i]   = (LocalInt)c;
-    for (int a = 0; a < 3; a++) p->bd[3 * i + a] = l * s[a], p->bx[3 * i + a] = x[a];
-    p->bm[5 * i] = M;
-    for (int a = 0; a < 3; a++) p->bm[5 * i + 1 + a] = in[a];
-    p->bm[5 * i + 4] = r;
+    for (int a = 0; a < 3; a++) p->bd[3 * i + a] = l * s[a], p->bx[3 * i + a] = X[a];
+    p->bm[i] = M;
+    for (int a = 0; a < 3; a++) p->bI[4 * i + a] = in[a];
+    p->bI[4 * i + 3] = l * t->r_equiv;
     rows[k]          = (LocalInt)i;
   }
   for (int a = 0; a < 4; a++) p->bq[4 * i0 + a] = q[a];
-  for (int a = 0; a < 3; a++) p->bv[3 * i0 + a] = v[a];
-  RigidMomentumFromOmega(q, in, bc->omega, p->bp + 4 * i0);
+  for (int a = 0; a < 3; a++) p->bv[3 * i0 + a] = V[a];
+  RigidMomentumFromOmega(q, in, w, p->bp + 4 * i0);
   BodyMembersPlace(p, rows, t->n, NULL, NULL);
   for (PetscInt k = 0; k < t->n; k++) {
     PetscInt i = rows[k];
@@ -189,4 +176,112 @@ PetscErrorCode BodyAppend(Particles *p, const ClumpTemplates *ct, const BodyChoi
   }
   PetscCall(PetscFree(rows));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BodyAppend(Particles *p, const ClumpTemplates *ct, const BodyChoice *bc, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal r,
+                          PetscReal density, const PetscReal x[3], const PetscReal v[3], PetscInt64 seed, PetscInt64 key)
+{
+  const ClumpTemplate *t;
+  PetscReal            q[4];
+
+  PetscFunctionBeginUser;
+  if (BodyIsSphere(ct, c)) {
+    PetscReal w[3] = {bc->omega[0], bc->omega[1], bc->omega[2]};
+    PetscCall(ParticlesAppend(p, id0, type, 0, r, c >= 0 && ct->t[c].density > 0.0 ? ct->t[c].density : density, x, v, w));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  t = &ct->t[c];
+  if (bc->orientation == BODY_ORIENTATION_RANDOM)
+    QuatUniform(RandomUniform(seed, key, BODY_RANDOM_ORIENTATION, 0), RandomUniform(seed, key, BODY_RANDOM_ORIENTATION + 1, 0),
+                RandomUniform(seed, key, BODY_RANDOM_ORIENTATION + 2, 0), q);
+  else {
+    PetscReal A[9]; /* the principal axes as columns in the frame the spheres were given in: body to world */
+    for (int a = 0; a < 9; a++) A[a] = t->given ? (a % 4 == 0 ? 1.0 : 0.0) : t->axes[a];
+    QuatFromMatrix(A, q);
+  }
+  PetscCall(BodyAppendAt(p, ct, c, id0, type, r / t->r_equiv, density, x, v, q, bc->omega));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The eigenvector of the largest eigenvalue of a symmetric 4 x 4 matrix, by cyclic Jacobi rotations. */
+static void SymmetricLargest4(const PetscReal a0[16], PetscReal v[4])
+{
+  PetscReal a[4][4], V[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  int       best = 0;
+
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) a[i][j] = 0.5 * (a0[4 * i + j] + a0[4 * j + i]);
+  for (int sweep = 0; sweep < 60; sweep++) {
+    PetscReal off = 0.0, dia = 0.0;
+    for (int i = 0; i < 4; i++) {
+      dia += PetscAbsReal(a[i][i]);
+      for (int j = i + 1; j < 4; j++) off += PetscAbsReal(a[i][j]);
+    }
+    if (off <= 1e-300 || off < 1e-17 * dia) break;
+    for (int p = 0; p < 3; p++)
+      for (int q = p + 1; q < 4; q++) {
+        PetscReal th, t, c, s;
+        if (a[p][q] == 0.0) continue;
+        th = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+        t  = (th >= 0 ? 1.0 : -1.0) / (PetscAbsReal(th) + sqrt(th * th + 1.0));
+        c  = 1.0 / sqrt(t * t + 1.0), s = t * c;
+        for (int k = 0; k < 4; k++) {
+          PetscReal akp = a[k][p], akq = a[k][q];
+          a[k][p] = c * akp - s * akq, a[k][q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < 4; k++) {
+          PetscReal apk = a[p][k], aqk = a[q][k];
+          a[p][k] = c * apk - s * aqk, a[q][k] = s * apk + c * aqk;
+        }
+        for (int k = 0; k < 4; k++) {
+          PetscReal vkp = V[k][p], vkq = V[k][q];
+          V[k][p] = c * vkp - s * vkq, V[k][q] = s * vkp + c * vkq;
+        }
+      }
+  }
+  for (int i = 1; i < 4; i++)
+    if (a[i][i] > a[best][best]) best = i;
+  for (int k = 0; k < 4; k++) v[k] = V[k][best];
+}
+
+/* Horn's closed form (J. Opt. Soc. Am. A 4, 629, 1987): the rotation taking
+ * the template's spheres, scaled by the mean of the atoms' radii over
+ * theirs, closest onto the atoms in the least-squares sense is the
+ * eigenvector of the largest eigenvalue of a 4 x 4 matrix of their
+ * correlations; a line of spheres leaves the turn about it free (any is
+ * as good). */
+void BodyFit(const ClumpTemplate *t, const PetscReal *x, const PetscReal *r, PetscReal *l, PetscReal X[3], PetscReal q[4], PetscReal *resid)
+{
+  PetscReal xc[3] = {0, 0, 0}, dc[3] = {0, 0, 0}, S[3][3] = {{0}}, N[16], R[9];
+  PetscInt  n = t->n;
+
+  *l = 0.0;
+  for (PetscInt k = 0; k < n; k++) *l += r[k] / t->s[4 * k + 3];
+  *l /= (PetscReal)n;
+  for (PetscInt k = 0; k < n; k++)
+    for (int a = 0; a < 3; a++) xc[a] += x[3 * k + a] / (PetscReal)n, dc[a] += *l * t->s[4 * k + a] / (PetscReal)n;
+  for (PetscInt k = 0; k < n; k++)
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) S[a][b] += (*l * t->s[4 * k + a] - dc[a]) * (x[3 * k + b] - xc[b]);
+  N[0] = S[0][0] + S[1][1] + S[2][2], N[1] = S[1][2] - S[2][1], N[2] = S[2][0] - S[0][2], N[3] = S[0][1] - S[1][0];
+  N[5] = S[0][0] - S[1][1] - S[2][2], N[6] = S[0][1] + S[1][0], N[7] = S[2][0] + S[0][2];
+  N[10] = -S[0][0] + S[1][1] - S[2][2], N[11] = S[1][2] + S[2][1];
+  N[15] = -S[0][0] - S[1][1] + S[2][2];
+  N[4] = N[1], N[8] = N[2], N[12] = N[3], N[9] = N[6], N[13] = N[7], N[14] = N[11];
+  SymmetricLargest4(N, q);
+  if (q[0] < 0.0)
+    for (int a = 0; a < 4; a++) q[a] = -q[a];
+  QuatNormalize(q);
+  QuatToMatrix(q, R);
+  for (int a = 0; a < 3; a++) X[a] = xc[a] - (R[3 * a] * dc[0] + R[3 * a + 1] * dc[1] + R[3 * a + 2] * dc[2]);
+  *resid = 0.0;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscReal e2 = 0.0;
+    for (int a = 0; a < 3; a++) {
+      PetscReal y = X[a] + *l * (R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2]) - x[3 * k + a];
+      e2 += y * y;
+    }
+    *resid = PetscMax(*resid, sqrt(e2));
+    *resid = PetscMax(*resid, PetscAbsReal(*l * t->s[4 * k + 3] - r[k]));
+  }
 }

@@ -55,4 +55,13 @@ PETSC_EXTERN void BodyChoiceSizesMax(const BodyChoice *, const ClumpTemplates *,
 PETSC_EXTERN PetscErrorCode BodyAppend(Particles *, const ClumpTemplates *, const BodyChoice *, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal r,
                                        PetscReal density, const PetscReal x[3], const PetscReal v[3], PetscInt64 seed, PetscInt64 key);
 
+/* Body id0 of template c scaled by l at centre X with velocity V,
+ * orientation q (body to world) and spin w (world frame). */
+PETSC_EXTERN PetscErrorCode BodyAppendAt(Particles *, const ClumpTemplates *, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal l, PetscReal density,
+                                         const PetscReal X[3], const PetscReal V[3], const PetscReal q[4], const PetscReal w[3]);
+/* The body of template t that n = t->n spheres (centres x, 3 n; radii r),
+ * in the template's order, are: its scale l, centre X and orientation q,
+ * and the largest distance of a sphere (or radius) from the body's. */
+PETSC_EXTERN void BodyFit(const ClumpTemplate *t, const PetscReal *x, const PetscReal *r, PetscReal *l, PetscReal X[3], PetscReal q[4], PetscReal *resid);
+
 #endif

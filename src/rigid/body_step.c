@@ -31,7 +31,7 @@ PetscErrorCode BodyIndexBuild(const Particles *p, const ClumpTemplates *ct, Body
   qsort(k, (size_t)m, sizeof(*k), BodyKeyCompare); /* a body's members have consecutive ids from the body's */
   if (m > bi->rcap) {
     PetscCall(PetscFree(bi->row));
-    bi->rcap = PetscMax(m, 2 * bi->rcap);
+    bi->rcap = PetscMax(m, m + m / 4);
     PetscCall(PetscMalloc1(bi->rcap, &bi->row));
   }
   for (PetscInt a = 0; a < m;) {
@@ -56,6 +56,11 @@ PetscErrorCode BodyIndexBuild(const Particles *p, const ClumpTemplates *ct, Body
     PetscCall(PetscMalloc1(1, &bi->start));
   }
   bi->start[bi->nbody] = (LocalInt)m;
+  if (bi->nbody > bi->qcap) {
+    PetscCall(PetscFree(bi->qp));
+    bi->qcap = bi->nbody + bi->nbody / 4;
+    PetscCall(PetscMalloc1(11 * bi->qcap, &bi->qp));
+  }
   PetscCall(PetscFree(k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -65,6 +70,7 @@ PetscErrorCode BodyIndexDestroy(BodyIndex *bi)
   PetscFunctionBeginUser;
   PetscCall(PetscFree(bi->start));
   PetscCall(PetscFree(bi->row));
+  PetscCall(PetscFree(bi->qp));
   PetscCall(PetscMemzero(bi, sizeof(*bi)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -84,17 +90,16 @@ static inline PetscReal Norm(const PetscReal a[3])
 void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal Vp[3], const PetscReal wp[3])
 {
   const PetscInt   l = rows[0];
-  const PetscReal *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l, *in = p->bm + 5 * l + 1;
-  PetscReal        R[9], Iw[9], w[3];
+  const PetscReal *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l;
+  PetscReal        R[9], Iw[6], w[3];
 
-  QuatToMatrix(q, R);
-  RigidOmegaWorld(q, p->bp + 4 * l, in, w);
-  RigidInverseInertiaWorld(q, in, Iw);
+  RigidOmegaWorld(q, p->bp + 4 * l, p->bI + 4 * l, w);
+  BodyInverseInertia(p, l, R, Iw);
   for (PetscInt k = 0; k < n; k++) {
-    const PetscInt   i = rows[k];
-    const PetscReal *d = p->bd + 3 * i;
-    PetscReal       *arm = p->barm + 3 * i, c[3];
-    for (int a = 0; a < 3; a++) arm[a] = (R[3 * a] * d[0] + R[3 * a + 1] * d[1]) + R[3 * a + 2] * d[2];
+    const PetscInt i = rows[k];
+    PetscReal      arm[3], c[3];
+    for (int a = 0; a < 4; a++) p->bq[4 * i + a] = q[a];
+    BodyArm(p, i, R, arm);
     Cross3(w, arm, c);
     for (int a = 0; a < 3; a++) {
       p->bx[3 * i + a] = X[a];
@@ -106,25 +111,25 @@ void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n, const Pets
       Cross3(wp, arm, c);
       for (int a = 0; a < 3; a++) p->vp[3 * i + a] = Vp[a] + c[a], p->wp[3 * i + a] = wp[a];
     }
-    p->binv[6 * i] = Iw[0], p->binv[6 * i + 1] = Iw[4], p->binv[6 * i + 2] = Iw[8];
-    p->binv[6 * i + 3] = Iw[1], p->binv[6 * i + 4] = Iw[2], p->binv[6 * i + 5] = Iw[5];
   }
 }
 
-PetscReal BodiesOpen(Particles *p, const BodyIndex *bi, PetscReal dt, const PetscReal g[3])
+/* In three sweeps over the bodies: the kicks, then the five sub-rotations of
+ * NO_SQUISH each over all bodies (a sub-rotation is a chain of dependent
+ * operations; over many bodies at once the processor overlaps them), then
+ * the spheres placed.  Each body's numbers go through the same operations
+ * whatever its neighbours: the same bits on any rank count. */
+PetscReal BodiesOpen(Particles *p, BodyIndex *bi, PetscReal dt, const PetscReal g[3])
 {
   const PetscReal h = 0.5 * dt;
-  PetscReal       work = 0.0;
+  PetscReal       work = 0.0, *qp = bi->qp;
 
   for (PetscInt b = 0; b < bi->nbody; b++) {
-    const LocalInt *rows = bi->row + bi->start[b];
-    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal M = p->bm[5 * l], rm = 1.0 / M, *in = p->bm + 5 * l + 1, *F = p->bft + 6 * l, *T = F + 3;
-    PetscReal      *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l, *pm = p->bp + 4 * l, Vp[3], wp[3], Iw[9], qg[3], w[3];
+    const PetscInt  l = bi->row[bi->start[b]];
+    const PetscReal M = p->bm[l], rm = 1.0 / M, *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3;
+    PetscReal      *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l, *pm = p->bp + 4 * l, qg[3], *c = qp + 11 * b;
     for (int a = 0; a < 3; a++) {
-      PetscReal dv = F[a] * rm * h;
-      V[a] += dv;
-      Vp[a] = V[a] + dv;
+      V[a] += F[a] * rm * h;
       X[a] += V[a] * dt;
       qg[a] = M * g[a] * V[a] * dt;
     }
@@ -132,14 +137,58 @@ PetscReal BodiesOpen(Particles *p, const BodyIndex *bi, PetscReal dt, const Pets
     if (p->wgrav) p->wgrav[l] = p->wgrav[l] + ((qg[0] + qg[1]) + qg[2]);
     if (p->nledger) p->lwork[(p->nledger + 1) * l + p->nledger] += M * ((g[0] * V[0] + g[1] * V[1]) + g[2] * V[2]) * dt;
     RigidKick(q, T, h, pm);
-    RigidRotate(in, dt, q, pm);
-    /* the prediction at the step's end: the angular momentum kicked once more, at the new orientation */
-    RigidOmegaWorld(q, pm, in, w);
-    RigidInverseInertiaWorld(q, in, Iw);
-    for (int a = 0; a < 3; a++) wp[a] = w[a] + ((Iw[3 * a] * T[0] + Iw[3 * a + 1] * T[1]) + Iw[3 * a + 2] * T[2]) * h;
-    BodyMembersPlace(p, rows, n, Vp, wp);
+    for (int a = 0; a < 4; a++) c[a] = q[a], c[4 + a] = pm[a];
+    for (int a = 0; a < 3; a++) c[8 + a] = in[a] > 0.0 ? dt / (4.0 * in[a]) : 0.0;
+  }
+  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(2, 0.5 * qp[11 * b + 10], qp + 11 * b, qp + 11 * b + 4);
+  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(1, 0.5 * qp[11 * b + 9], qp + 11 * b, qp + 11 * b + 4);
+  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(0, qp[11 * b + 8], qp + 11 * b, qp + 11 * b + 4);
+  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(1, 0.5 * qp[11 * b + 9], qp + 11 * b, qp + 11 * b + 4);
+  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(2, 0.5 * qp[11 * b + 10], qp + 11 * b, qp + 11 * b + 4);
+  for (PetscInt b = 0; b < bi->nbody; b++) {
+    const LocalInt *rows = bi->row + bi->start[b];
+    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
+    const PetscReal rm = 1.0 / p->bm[l], *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3, *X = p->bx + 3 * l, *V = p->bv + 3 * l;
+    PetscReal      *q = p->bq + 4 * l, *pm = p->bp + 4 * l, Vp[3], wp[3], Iw[6], w[3], R[9], Lb[3], wb[3];
+    for (int a = 0; a < 4; a++) q[a] = qp[11 * b + a], pm[a] = qp[11 * b + 4 + a];
+    for (int a = 0; a < 3; a++) Vp[a] = V[a] + F[a] * rm * h;
+    /* the orientation's matrix once: the spin, the inverse inertia, the arms */
+    BodyInverseInertia(p, l, R, Iw);
+    RigidMomentumBody(q, pm, Lb);
+    for (int a = 0; a < 3; a++) wb[a] = in[a] > 0.0 ? Lb[a] / in[a] : 0.0;
+    for (int a = 0; a < 3; a++) w[a] = R[3 * a] * wb[0] + R[3 * a + 1] * wb[1] + R[3 * a + 2] * wb[2];
+    /* the prediction at the step's end: the angular momentum kicked once more (linear in it at this orientation) */
+    wp[0] = w[0] + ((Iw[0] * T[0] + Iw[3] * T[1]) + Iw[4] * T[2]) * h;
+    wp[1] = w[1] + ((Iw[3] * T[0] + Iw[1] * T[1]) + Iw[5] * T[2]) * h;
+    wp[2] = w[2] + ((Iw[4] * T[0] + Iw[5] * T[1]) + Iw[2] * T[2]) * h;
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscInt i = rows[k];
+      PetscReal      arm[3], c[3], cp[3];
+      BodyArm(p, i, R, arm);
+      Cross3(w, arm, c);
+      Cross3(wp, arm, cp);
+      for (int a = 0; a < 3; a++) {
+        p->x[3 * i + a]  = X[a] + arm[a];
+        p->v[3 * i + a]  = V[a] + c[a];
+        p->w[3 * i + a]  = w[a];
+        p->vp[3 * i + a] = Vp[a] + cp[a];
+        p->wp[3 * i + a] = wp[a];
+      }
+      if (k)
+        for (int a = 0; a < 4; a++) p->bq[4 * i + a] = q[a];
+    }
   }
   return work;
+}
+
+void BodiesSyncHome(Particles *p, const BodyIndex *bi)
+{
+  for (PetscInt b = 0; b < bi->nbody; b++) {
+    const LocalInt *rows = bi->row + bi->start[b];
+    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
+    for (PetscInt k = 1; k < n; k++)
+      for (int a = 0; a < 3; a++) p->bx[3 * rows[k] + a] = p->bx[3 * l + a];
+  }
 }
 
 void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
@@ -147,36 +196,44 @@ void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const LocalInt *rows = bi->row + bi->start[b];
     const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    PetscReal       F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
+    PetscReal       F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, R[9];
+    QuatToMatrix(p->bq + 4 * l, R);
     for (PetscInt k = 0; k < n; k++) {
       const PetscInt i = rows[k];
-      PetscReal      c[3];
-      Cross3(p->barm + 3 * i, p->f + 3 * i, c);
+      PetscReal      c[3], arm[3];
+      BodyArm(p, i, R, arm);
+      Cross3(arm, p->f + 3 * i, c);
       for (int a = 0; a < 3; a++) F[a] += p->f[3 * i + a], T[a] += c[a] + p->t[3 * i + a];
     }
-    for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[5 * l] * g[a], p->bft[6 * l + 3 + a] = T[a];
+    for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[l] * g[a], p->bft[6 * l + 3 + a] = T[a];
   }
 }
 
 /* The rebuild criterion's test (IntegratorMayPass) taken a relative 1e-9 short. */
 #define BODY_BEYOND_SHORT (1.0 - 1e-9)
 
+/* The spin after the kick: the angular momentum grows by T h, and at the
+ * orientation of the step the spin is linear in it (I^-1 in the world frame). */
 void BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt)
 {
   const PetscReal h = 0.5 * dt;
 
   for (PetscInt b = 0; b < bi->nbody; b++) {
-    const LocalInt *rows = bi->row + bi->start[b];
-    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal rm = 1.0 / p->bm[5 * l], *in = p->bm + 5 * l + 1, *F = p->bft + 6 * l, *T = F + 3;
-    PetscReal      *V = p->bv + 3 * l, w[3];
+    const LocalInt  *rows = bi->row + bi->start[b];
+    const PetscInt   n = bi->start[b + 1] - bi->start[b], l = rows[0];
+    const PetscReal  rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *w0 = p->w + 3 * l;
+    PetscReal       *V = p->bv + 3 * l, w[3], R[9], Iw[6];
+    BodyInverseInertia(p, l, R, Iw);
     for (int a = 0; a < 3; a++) V[a] += F[a] * rm * h;
     RigidKick(p->bq + 4 * l, T, h, p->bp + 4 * l);
-    RigidOmegaWorld(p->bq + 4 * l, p->bp + 4 * l, in, w);
+    w[0] = w0[0] + ((Iw[0] * T[0] + Iw[3] * T[1]) + Iw[4] * T[2]) * h;
+    w[1] = w0[1] + ((Iw[3] * T[0] + Iw[1] * T[1]) + Iw[5] * T[2]) * h;
+    w[2] = w0[2] + ((Iw[4] * T[0] + Iw[5] * T[1]) + Iw[2] * T[2]) * h;
     for (PetscInt k = 0; k < n; k++) {
       const PetscInt i = rows[k];
-      PetscReal      c[3];
-      Cross3(w, p->barm + 3 * i, c);
+      PetscReal      c[3], arm[3];
+      BodyArm(p, i, R, arm);
+      Cross3(w, arm, c);
       for (int a = 0; a < 3; a++) p->v[3 * i + a] = V[a] + c[a], p->w[3 * i + a] = w[a];
     }
   }
@@ -184,34 +241,37 @@ void BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt)
 
 PetscInt BodiesMayPass(const Particles *p, const BodyIndex *bi, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
 {
-  const PetscReal du = rb->dt_up;
+  const PetscReal du = rb->dt_up, half = rb->hs * BODY_BEYOND_SHORT, skin = 2.0 * rb->hs * BODY_BEYOND_SHORT;
   PetscInt        bits = 0;
 
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const LocalInt  *rows = bi->row + bi->start[b];
     const PetscInt   n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal  rm = 1.0 / p->bm[5 * l], *in = p->bm + 5 * l + 1, *F = p->bft + 6 * l, *T = F + 3, *pm = p->bp + 4 * l;
-    PetscReal        move, turn, imin;
-    /* how far a member may get from where the lists were built by the end
+    const PetscReal  rm = 1.0 / p->bm[l], *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3, *pm = p->bp + 4 * l;
+    PetscReal        move, turn, imin, r2 = 0.0, extra, dx2max = 0.0;
+    /* how far a sphere may get from where the lists were built by the end
      * of the next step: the centre's drift after the next kick, and the turn
      * (the free rotor keeps |L|: no axis turns faster than |L| / I_min, and
-     * NO_SQUISH's sub-rotations add up to at most sqrt(3) |L| / I_min dt) */
+     * NO_SQUISH's sub-rotations add up to at most sqrt(3) |L| / I_min dt)
+     * times the farthest sphere's arm */
     imin = PetscMin(in[0], PetscMin(in[1], in[2]));
     move = (Norm(p->bv + 3 * l) + Norm(F) * rm * 0.5 * du) * du;
     turn = sqrt(3.0) * (0.5 * sqrt(pm[0] * pm[0] + pm[1] * pm[1] + pm[2] * pm[2] + pm[3] * pm[3]) + Norm(T) * 0.5 * du) / imin * du;
-    if (!isfinite(move) || !isfinite(turn)) bits |= INTEGRATOR_NONFINITE;
     for (PetscInt k = 0; k < n; k++) {
-      const PetscInt i = rows[k];
-      PetscReal      dx[3], D;
+      const PetscInt   i = rows[k];
+      const PetscReal *d = p->bd + 3 * i;
+      PetscReal        dx[3];
+      r2 = PetscMax(r2, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
       for (int a = 0; a < 3; a++) {
         dx[a] = p->x[3 * i + a] - p->x0[3 * i + a];
         lo[a] = PetscMin(lo[a], dx[a]), hi[a] = PetscMax(hi[a], dx[a]);
       }
-      D = Norm(dx) + move + turn * Norm(p->barm + 3 * i);
-      if (!(D < rb->hs * BODY_BEYOND_SHORT)) bits |= INTEGRATOR_BEYOND_DRIFT | INTEGRATOR_BEYOND_HALF;
-      if (!(D < 2.0 * rb->hs * BODY_BEYOND_SHORT)) bits |= INTEGRATOR_BEYOND_SKIN;
-      if (!isfinite(D)) bits |= INTEGRATOR_NONFINITE;
+      dx2max = PetscMax(dx2max, dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
     }
+    extra = move + turn * sqrt(r2);
+    if (!isfinite(extra) || !isfinite(dx2max)) bits |= INTEGRATOR_NONFINITE;
+    if (!(extra < half && dx2max < (half - extra) * (half - extra))) bits |= INTEGRATOR_BEYOND_DRIFT | INTEGRATOR_BEYOND_HALF;
+    if (!(extra < skin && dx2max < (skin - extra) * (skin - extra))) bits |= INTEGRATOR_BEYOND_SKIN;
   }
   return bits;
 }
@@ -224,13 +284,13 @@ PetscReal BodiesKinematicBound(const Particles *p, const BodyIndex *bi, PetscRea
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const LocalInt  *rows = bi->row + bi->start[b];
     const PetscInt   n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal *in = p->bm + 5 * l + 1, *F = p->bft + 6 * l, *T = F + 3;
+    const PetscReal *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3;
     PetscReal        rho = 0.0, w[3], wn, v, acc, qq, dtk, imin = PetscMin(in[0], PetscMin(in[1], in[2]));
-    for (PetscInt k = 0; k < n; k++) rho = PetscMax(rho, Norm(p->barm + 3 * rows[k]));
+    for (PetscInt k = 0; k < n; k++) rho = PetscMax(rho, Norm(p->bd + 3 * rows[k]));
     RigidOmegaWorld(p->bq + 4 * l, p->bp + 4 * l, in, w);
     wn  = Norm(w);
     v   = Norm(p->bv + 3 * l) + wn * rho;
-    acc = Norm(F) / p->bm[5 * l] + (Norm(T) / imin + wn * wn) * rho;
+    acc = Norm(F) / p->bm[l] + (Norm(T) / imin + wn * wn) * rho;
     qq  = sqrt(v * v + 2.0 * acc * hs) + v;
     dtk = qq > 0.0 ? 2.0 * hs / qq : PETSC_MAX_REAL;
     if (dtk < bound) bound = dtk, *who = l;
@@ -240,22 +300,22 @@ PetscReal BodiesKinematicBound(const Particles *p, const BodyIndex *bi, PetscRea
 
 PetscReal BodyKinetic(const Particles *p, PetscInt l)
 {
-  const PetscReal *V = p->bv + 3 * l, *in = p->bm + 5 * l + 1;
+  const PetscReal *V = p->bv + 3 * l, *in = p->bI + 4 * l;
   PetscReal        Lb[3], kr = 0.0;
   RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
   for (int a = 0; a < 3; a++) kr += in[a] > 0.0 ? Lb[a] * Lb[a] / in[a] : 0.0;
-  return 0.5 * p->bm[5 * l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]) + 0.5 * kr;
+  return 0.5 * p->bm[l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]) + 0.5 * kr;
 }
 
 void BodiesEnergy(const Particles *p, const BodyIndex *bi, ExactSum *ke, ExactSum *kr)
 {
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const PetscInt   l  = bi->row[bi->start[b]];
-    const PetscReal *V  = p->bv + 3 * l, *in = p->bm + 5 * l + 1;
+    const PetscReal *V  = p->bv + 3 * l, *in = p->bI + 4 * l;
     PetscReal        Lb[3], r = 0.0;
     RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
     for (int a = 0; a < 3; a++) r += in[a] > 0.0 ? Lb[a] * Lb[a] / in[a] : 0.0;
-    ExactSumAdd(ke, 0.5 * p->bm[5 * l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]));
+    ExactSumAdd(ke, 0.5 * p->bm[l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]));
     ExactSumAdd(kr, 0.5 * r);
   }
 }

@@ -19,12 +19,38 @@
 #include "bodies/integrator.h"
 #include "decomp/exactsum.h"
 #include "rigid/clump_template.h"
+#include "rigid/rotation.h"
+
+/* The orientation's matrix R and the body's inverse inertia in the world
+ * frame, R diag(1 / I) R^T as xx yy zz xy xz yz, from row i's quaternion
+ * and principal moments (a zero moment: no rotation about that axis). */
+static inline void BodyInverseInertia(const Particles *p, PetscInt i, PetscReal R[9], PetscReal Iw[6])
+{
+  const PetscReal *in = p->bI + 4 * i;
+  PetscReal        ri[3];
+  QuatToMatrix(p->bq + 4 * i, R);
+  for (int a = 0; a < 3; a++) ri[a] = in[a] > 0.0 ? 1.0 / in[a] : 0.0;
+  Iw[0] = R[0] * R[0] * ri[0] + R[1] * R[1] * ri[1] + R[2] * R[2] * ri[2];
+  Iw[1] = R[3] * R[3] * ri[0] + R[4] * R[4] * ri[1] + R[5] * R[5] * ri[2];
+  Iw[2] = R[6] * R[6] * ri[0] + R[7] * R[7] * ri[1] + R[8] * R[8] * ri[2];
+  Iw[3] = R[0] * R[3] * ri[0] + R[1] * R[4] * ri[1] + R[2] * R[5] * ri[2];
+  Iw[4] = R[0] * R[6] * ri[0] + R[1] * R[7] * ri[1] + R[2] * R[8] * ri[2];
+  Iw[5] = R[3] * R[6] * ri[0] + R[4] * R[7] * ri[1] + R[5] * R[8] * ri[2];
+}
+
+/* Row i's lever arm, its centre less the body's centre of mass: R d. */
+static inline void BodyArm(const Particles *p, PetscInt i, const PetscReal R[9], PetscReal arm[3])
+{
+  const PetscReal *d = p->bd + 3 * i;
+  for (int a = 0; a < 3; a++) arm[a] = (R[3 * a] * d[0] + R[3 * a + 1] * d[1]) + R[3 * a + 2] * d[2];
+}
 
 /* The owned bodies: their member rows, member by member. */
 typedef struct {
-  PetscInt  nbody, cap, rcap;
-  LocalInt *start; /* nbody + 1 */
-  LocalInt *row;
+  PetscInt   nbody, cap, rcap, qcap;
+  LocalInt  *start; /* nbody + 1 */
+  LocalInt  *row;
+  PetscReal *qp;    /* 11 per body: the rotation's working copy (q, p, dt / 4 I) */
 } BodyIndex;
 
 /* After particles moved between ranks or were made or removed; an error
@@ -41,7 +67,11 @@ PETSC_EXTERN void BodyMembersPlace(Particles *, const LocalInt *rows, PetscInt n
  * force and torque, the drift, the rotation, the members placed with their
  * predictions; gravity's work on each body into its first member's gw
  * and ledger slot gl (when not NULL / >= 0: nw reals a row) and the sum. */
-PETSC_EXTERN PetscReal BodiesOpen(Particles *, const BodyIndex *, PetscReal dt, const PetscReal g[3]);
+PETSC_EXTERN PetscReal BodiesOpen(Particles *, BodyIndex *, PetscReal dt, const PetscReal g[3]);
+/* Every sphere's home (bx) its body's centre: the time loop moves the
+ * first's alone, the others' are brought along before they are read (a
+ * rebuild's migration). */
+PETSC_EXTERN void BodiesSyncHome(Particles *, const BodyIndex *);
 /* Each body's force and torque from its members' and M g, into its first member. */
 PETSC_EXTERN void BodiesGather(Particles *, const BodyIndex *, const PetscReal g[3]);
 /* The second half: the kick by dt / 2 and the members' velocities. */
