@@ -58,7 +58,7 @@ PetscErrorCode BodyIndexBuild(const Particles *p, const ClumpTemplates *ct, Body
   bi->start[bi->nbody] = (LocalInt)m;
   if (bi->nbody > bi->qcap) {
     PetscCall(PetscFree(bi->qp));
-    bi->qcap = bi->nbody + bi->nbody / 4;
+    bi->qcap = ((bi->nbody + bi->nbody / 4) + 3) / 4 * 4;
     PetscCall(PetscMalloc1(11 * bi->qcap, &bi->qp));
   }
   PetscCall(PetscFree(k));
@@ -114,20 +114,20 @@ void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n, const Pets
   }
 }
 
-/* In three sweeps over the bodies: the kicks, then the five sub-rotations of
- * NO_SQUISH each over all bodies (a sub-rotation is a chain of dependent
- * operations; over many bodies at once the processor overlaps them), then
- * the spheres placed.  Each body's numbers go through the same operations
- * whatever its neighbours: the same bits on any rank count. */
+/* In three sweeps over the bodies: the kicks, then NO_SQUISH's rotation of
+ * four bodies at a time in vector lanes (RigidRotateLanes), then the spheres
+ * placed.  Each body's numbers go through the same operations whatever its
+ * neighbours: the same bits on any rank count. */
 PetscReal BodiesOpen(Particles *p, BodyIndex *bi, PetscReal dt, const PetscReal g[3])
 {
   const PetscReal h = 0.5 * dt;
+  const PetscInt  ld = (bi->nbody + 3) / 4 * 4; /* the rotation's columns, in lanes of four */
   PetscReal       work = 0.0, *qp = bi->qp;
 
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const PetscInt  l = bi->row[bi->start[b]];
     const PetscReal M = p->bm[l], rm = 1.0 / M, *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3;
-    PetscReal      *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l, *pm = p->bp + 4 * l, qg[3], *c = qp + 11 * b;
+    PetscReal      *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l, *pm = p->bp + 4 * l, qg[3];
     for (int a = 0; a < 3; a++) {
       V[a] += F[a] * rm * h;
       X[a] += V[a] * dt;
@@ -137,20 +137,18 @@ PetscReal BodiesOpen(Particles *p, BodyIndex *bi, PetscReal dt, const PetscReal 
     if (p->wgrav) p->wgrav[l] = p->wgrav[l] + ((qg[0] + qg[1]) + qg[2]);
     if (p->nledger) p->lwork[(p->nledger + 1) * l + p->nledger] += M * ((g[0] * V[0] + g[1] * V[1]) + g[2] * V[2]) * dt;
     RigidKick(q, T, h, pm);
-    for (int a = 0; a < 4; a++) c[a] = q[a], c[4 + a] = pm[a];
-    for (int a = 0; a < 3; a++) c[8 + a] = in[a] > 0.0 ? dt / (4.0 * in[a]) : 0.0;
+    for (int a = 0; a < 4; a++) qp[a * ld + b] = q[a], qp[(4 + a) * ld + b] = pm[a];
+    for (int a = 0; a < 3; a++) qp[(8 + a) * ld + b] = in[a] > 0.0 ? dt / (4.0 * in[a]) : 0.0;
   }
-  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(2, 0.5 * qp[11 * b + 10], qp + 11 * b, qp + 11 * b + 4);
-  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(1, 0.5 * qp[11 * b + 9], qp + 11 * b, qp + 11 * b + 4);
-  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(0, qp[11 * b + 8], qp + 11 * b, qp + 11 * b + 4);
-  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(1, 0.5 * qp[11 * b + 9], qp + 11 * b, qp + 11 * b + 4);
-  for (PetscInt b = 0; b < bi->nbody; b++) RigidRotateAxis(2, 0.5 * qp[11 * b + 10], qp + 11 * b, qp + 11 * b + 4);
+  for (PetscInt b = bi->nbody; b < ld; b++) /* the last vector's idle lanes turn nothing */
+    for (int c = 0; c < 11; c++) qp[c * ld + b] = 0.0;
+  if (bi->nbody) RigidRotateLanes(ld, qp, qp + 8 * ld);
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const LocalInt *rows = bi->row + bi->start[b];
     const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
     const PetscReal rm = 1.0 / p->bm[l], *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3, *X = p->bx + 3 * l, *V = p->bv + 3 * l;
     PetscReal      *q = p->bq + 4 * l, *pm = p->bp + 4 * l, Vp[3], wp[3], Iw[6], w[3], R[9], Lb[3], wb[3];
-    for (int a = 0; a < 4; a++) q[a] = qp[11 * b + a], pm[a] = qp[11 * b + 4 + a];
+    for (int a = 0; a < 4; a++) q[a] = qp[a * ld + b], pm[a] = qp[(4 + a) * ld + b];
     for (int a = 0; a < 3; a++) Vp[a] = V[a] + F[a] * rm * h;
     /* the orientation's matrix once: the spin, the inverse inertia, the arms */
     BodyInverseInertia(p, l, R, Iw);

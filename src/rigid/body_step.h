@@ -50,7 +50,7 @@ typedef struct {
   PetscInt   nbody, cap, rcap, qcap;
   LocalInt  *start; /* nbody + 1 */
   LocalInt  *row;
-  PetscReal *qp;    /* 11 per body: the rotation's working copy (q, p, dt / 4 I) */
+  PetscReal *qp;    /* the rotation's working copy: columns q, p, dt / (4 I) of 11 (BodiesOpen) */
 } BodyIndex;
 
 /* After particles moved between ranks or were made or removed; an error

@@ -1,4 +1,6 @@
 #include "rigid/rotation.h"
+#include "hdem_vector.h"
+#include <string.h>
 
 
 void QuatNormalize(PetscReal q[4])
@@ -64,3 +66,59 @@ void RigidOmegaWorld(const PetscReal q[4], const PetscReal p[4], const PetscReal
 
 
 
+
+#pragma GCC diagnostic ignored "-Wpsabi" /* the helpers are inlined into each clone */
+typedef double V4 __attribute__((vector_size(32)));
+
+static inline __attribute__((always_inline)) V4 Load4(const PetscReal *a)
+{
+  V4 v;
+  memcpy(&v, a, sizeof(v));
+  return v;
+}
+
+static inline __attribute__((always_inline)) void Store4(PetscReal *a, V4 v)
+{
+  memcpy(a, &v, sizeof(v));
+}
+
+/* RigidRotateAxis on four bodies: the permutation P_k is a choice of columns
+ * with signs (RigidPermute), the sine and cosine RigidSinCos's (the
+ * library's for a lane past its polynomial's range) */
+static inline __attribute__((always_inline)) void RotateAxisLanes(int k, V4 tq, V4 q[4], V4 p[4])
+{
+  static const int  col[3][4] = {{1, 0, 3, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}};
+  static const char neg[3][4] = {{1, 0, 0, 1}, {1, 1, 0, 0}, {1, 0, 1, 0}};
+  V4                kq[4], kp[4], z, z2, s, c;
+  for (int a = 0; a < 4; a++) {
+    kq[a] = neg[k][a] ? -q[col[k][a]] : q[col[k][a]];
+    kp[a] = neg[k][a] ? -p[col[k][a]] : p[col[k][a]];
+  }
+  z  = (p[0] * kq[0] + p[1] * kq[1] + p[2] * kq[2] + p[3] * kq[3]) * tq;
+  z2 = z * z;
+  s  = z * (1.0 - z2 * (1.0 / 6.0) * (1.0 - z2 * (1.0 / 20.0) * (1.0 - z2 * (1.0 / 42.0) * (1.0 - z2 * (1.0 / 72.0) * (1.0 - z2 * (1.0 / 110.0) * (1.0 - z2 * (1.0 / 156.0)))))));
+  c  = 1.0 - z2 * 0.5 * (1.0 - z2 * (1.0 / 12.0) * (1.0 - z2 * (1.0 / 30.0) * (1.0 - z2 * (1.0 / 56.0) * (1.0 - z2 * (1.0 / 90.0) * (1.0 - z2 * (1.0 / 132.0))))));
+  for (int l = 0; l < 4; l++)
+    if (!(PetscAbsReal(z[l]) < RIGID_POLY_LIMIT)) s[l] = sin(z[l]), c[l] = cos(z[l]);
+  for (int a = 0; a < 4; a++) {
+    V4 qa = q[a], pa = p[a];
+    q[a] = c * qa + s * kq[a];
+    p[a] = c * pa + s * kp[a];
+  }
+}
+
+VEC_CLONES void RigidRotateLanes(PetscInt ld, PetscReal *qp, const PetscReal *tq)
+{
+  const V4 half = {0.5, 0.5, 0.5, 0.5};
+  for (PetscInt b = 0; b < ld; b += 4) {
+    V4 q[4], p[4], t[3];
+    for (int a = 0; a < 4; a++) q[a] = Load4(qp + a * ld + b), p[a] = Load4(qp + (4 + a) * ld + b);
+    for (int a = 0; a < 3; a++) t[a] = Load4(tq + a * ld + b);
+    RotateAxisLanes(2, half * t[2], q, p);
+    RotateAxisLanes(1, half * t[1], q, p);
+    RotateAxisLanes(0, t[0], q, p);
+    RotateAxisLanes(1, half * t[1], q, p);
+    RotateAxisLanes(2, half * t[2], q, p);
+    for (int a = 0; a < 4; a++) Store4(qp + a * ld + b, q[a]), Store4(qp + (4 + a) * ld + b, p[a]);
+  }
+}

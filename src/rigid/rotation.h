@@ -73,16 +73,14 @@ static inline void RigidKick(const PetscReal q[4], const PetscReal torque[3], Pe
 }
 
 /* sin z and cos z: a sub-rotation's angle is mostly far below 1/16, where
- * Taylor polynomials are exact to the last bit (to z^7 and z^8 below 1/256,
- * to z^13 and z^12 below 1/16: their remainders are below 1e-25 relative)
- * and far cheaper than the library's */
+ * the Taylor polynomials to z^13 and z^12 are exact to the last bit (their
+ * remainders are below 1e-26 relative) and far cheaper than the library's;
+ * RigidRotateLanes evaluates them alike, lane by lane */
+#define RIGID_POLY_LIMIT 0.0625
 static inline void RigidSinCos(PetscReal z, PetscReal *s, PetscReal *c)
 {
-  PetscReal a = PetscAbsReal(z), z2 = z * z;
-  if (a < 0.00390625) {
-    *s = z * (1.0 - z2 * (1.0 / 6.0) * (1.0 - z2 * (1.0 / 20.0) * (1.0 - z2 * (1.0 / 42.0))));
-    *c = 1.0 - z2 * 0.5 * (1.0 - z2 * (1.0 / 12.0) * (1.0 - z2 * (1.0 / 30.0) * (1.0 - z2 * (1.0 / 56.0))));
-  } else if (a < 0.0625) {
+  if (PetscAbsReal(z) < RIGID_POLY_LIMIT) {
+    PetscReal z2 = z * z;
     *s = z * (1.0 - z2 * (1.0 / 6.0) * (1.0 - z2 * (1.0 / 20.0) * (1.0 - z2 * (1.0 / 42.0) * (1.0 - z2 * (1.0 / 72.0) * (1.0 - z2 * (1.0 / 110.0) * (1.0 - z2 * (1.0 / 156.0)))))));
     *c = 1.0 - z2 * 0.5 * (1.0 - z2 * (1.0 / 12.0) * (1.0 - z2 * (1.0 / 30.0) * (1.0 - z2 * (1.0 / 56.0) * (1.0 - z2 * (1.0 / 90.0) * (1.0 - z2 * (1.0 / 132.0))))));
   } else *s = sin(z), *c = cos(z);
@@ -123,5 +121,13 @@ static inline void RigidRotate(const PetscReal inertia[3], PetscReal dt, PetscRe
   RigidRotateAxis(1, 0.5 * t[1], q, p);
   RigidRotateAxis(2, 0.5 * t[2], q, p);
 }
+
+/* NO_SQUISH's free rotor over dt for n bodies at once, their quaternions
+ * and momenta as columns qp[c * ld + b] (c = 0..3 q, 4..7 p; ld >= n, a
+ * multiple of 4, the padding lanes' t zero) and tq[a * ld + b] = dt / (4
+ * I_a) (0: a zero moment): four bodies to a vector, each lane through the
+ * operations RigidRotate does on one body, so a body's bits do not depend on
+ * its neighbours. */
+PETSC_EXTERN void RigidRotateLanes(PetscInt ld, PetscReal *qp, const PetscReal *tq);
 
 #endif
