@@ -468,8 +468,7 @@ static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscR
   PetscInt          bits = 0;
 
   if (e->bodies.nbody) { /* before the spheres' pass, which may clear the members' force sums with the next step's first half */
-    BodiesClose(p, &e->bodies, dt);
-    bits = BodiesMayPass(p, &e->bodies, &rb, lo, hi);
+    bits = BodiesClose(p, &e->bodies, dt, &rb, lo, hi);
   }
   if (!EngineHasSpheres(e)) {
     if (ahead && e->ctl.mode == TIMESTEP_FIXED) {

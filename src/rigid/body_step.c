@@ -210,23 +210,58 @@ void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
 /* The rebuild criterion's test (IntegratorMayPass) taken a relative 1e-9 short. */
 #define BODY_BEYOND_SHORT (1.0 - 1e-9)
 
+/* One body's part of the rebuild criterion (BodiesMayPass) from its
+ * motion now: how far a sphere may get from where the lists were built by
+ * the end of the next step, the centre's drift after the next kick and
+ * the turn (the free rotor keeps |L|: no axis turns faster than
+ * |L| / I_min, and NO_SQUISH's sub-rotations add up to at most
+ * sqrt(3) |L| / I_min dt) times the farthest sphere's arm. */
+static inline PetscInt BodyMayPass(const Particles *p, const LocalInt *rows, PetscInt n, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
+{
+  const PetscReal  du = rb->dt_up, half = rb->hs * BODY_BEYOND_SHORT, skin = 2.0 * rb->hs * BODY_BEYOND_SHORT;
+  const PetscInt   l  = rows[0];
+  const PetscReal  rm = 1.0 / p->bm[l], *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3, *pm = p->bp + 4 * l;
+  PetscReal        move, turn, imin, r2 = 0.0, extra, dx2max = 0.0;
+  PetscInt         bits = 0;
+
+  imin = PetscMin(in[0], PetscMin(in[1], in[2]));
+  move = (Norm(p->bv + 3 * l) + Norm(F) * rm * 0.5 * du) * du;
+  turn = sqrt(3.0) * (0.5 * sqrt(pm[0] * pm[0] + pm[1] * pm[1] + pm[2] * pm[2] + pm[3] * pm[3]) + Norm(T) * 0.5 * du) / imin * du;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt   i = rows[k];
+    const PetscReal *d = p->bd + 3 * i;
+    PetscReal        dx[3];
+    r2 = PetscMax(r2, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    for (int a = 0; a < 3; a++) {
+      dx[a] = p->x[3 * i + a] - p->x0[3 * i + a];
+      lo[a] = PetscMin(lo[a], dx[a]), hi[a] = PetscMax(hi[a], dx[a]);
+    }
+    dx2max = PetscMax(dx2max, dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
+  }
+  extra = move + turn * sqrt(r2);
+  if (!isfinite(extra) || !isfinite(dx2max)) bits |= INTEGRATOR_NONFINITE;
+  if (!(extra < half && dx2max < (half - extra) * (half - extra))) bits |= INTEGRATOR_BEYOND_DRIFT | INTEGRATOR_BEYOND_HALF;
+  if (!(extra < skin && dx2max < (skin - extra) * (skin - extra))) bits |= INTEGRATOR_BEYOND_SKIN;
+  return bits;
+}
+
 /* The spin after the kick: the angular momentum grows by T h, and at the
- * orientation of the step the spin is linear in it (I^-1 in the world frame). */
-void BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt)
+ * orientation of the step the spin is linear in it, by R I^-1 R^T T h. */
+PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
 {
   const PetscReal h = 0.5 * dt;
+  PetscInt        bits = 0;
 
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const LocalInt  *rows = bi->row + bi->start[b];
     const PetscInt   n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal  rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *w0 = p->w + 3 * l;
-    PetscReal       *V = p->bv + 3 * l, w[3], R[9], Iw[6];
-    BodyInverseInertia(p, l, R, Iw);
+    const PetscReal  rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *w0 = p->w + 3 * l, *in = p->bI + 4 * l;
+    PetscReal       *V = p->bv + 3 * l, w[3], R[9], tb[3];
+    QuatToMatrix(p->bq + 4 * l, R);
     for (int a = 0; a < 3; a++) V[a] += F[a] * rm * h;
     RigidKick(p->bq + 4 * l, T, h, p->bp + 4 * l);
-    w[0] = w0[0] + ((Iw[0] * T[0] + Iw[3] * T[1]) + Iw[4] * T[2]) * h;
-    w[1] = w0[1] + ((Iw[3] * T[0] + Iw[1] * T[1]) + Iw[5] * T[2]) * h;
-    w[2] = w0[2] + ((Iw[4] * T[0] + Iw[5] * T[1]) + Iw[2] * T[2]) * h;
+    for (int a = 0; a < 3; a++) tb[a] = in[a] > 0.0 ? ((R[a] * T[0] + R[3 + a] * T[1]) + R[6 + a] * T[2]) * h / in[a] : 0.0;
+    for (int a = 0; a < 3; a++) w[a] = w0[a] + ((R[3 * a] * tb[0] + R[3 * a + 1] * tb[1]) + R[3 * a + 2] * tb[2]);
     for (PetscInt k = 0; k < n; k++) {
       const PetscInt i = rows[k];
       PetscReal      c[3], arm[3];
@@ -234,43 +269,15 @@ void BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt)
       Cross3(w, arm, c);
       for (int a = 0; a < 3; a++) p->v[3 * i + a] = V[a] + c[a], p->w[3 * i + a] = w[a];
     }
+    if (rb) bits |= BodyMayPass(p, rows, n, rb, lo, hi);
   }
+  return bits;
 }
 
 PetscInt BodiesMayPass(const Particles *p, const BodyIndex *bi, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
 {
-  const PetscReal du = rb->dt_up, half = rb->hs * BODY_BEYOND_SHORT, skin = 2.0 * rb->hs * BODY_BEYOND_SHORT;
-  PetscInt        bits = 0;
-
-  for (PetscInt b = 0; b < bi->nbody; b++) {
-    const LocalInt  *rows = bi->row + bi->start[b];
-    const PetscInt   n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal  rm = 1.0 / p->bm[l], *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3, *pm = p->bp + 4 * l;
-    PetscReal        move, turn, imin, r2 = 0.0, extra, dx2max = 0.0;
-    /* how far a sphere may get from where the lists were built by the end
-     * of the next step: the centre's drift after the next kick, and the turn
-     * (the free rotor keeps |L|: no axis turns faster than |L| / I_min, and
-     * NO_SQUISH's sub-rotations add up to at most sqrt(3) |L| / I_min dt)
-     * times the farthest sphere's arm */
-    imin = PetscMin(in[0], PetscMin(in[1], in[2]));
-    move = (Norm(p->bv + 3 * l) + Norm(F) * rm * 0.5 * du) * du;
-    turn = sqrt(3.0) * (0.5 * sqrt(pm[0] * pm[0] + pm[1] * pm[1] + pm[2] * pm[2] + pm[3] * pm[3]) + Norm(T) * 0.5 * du) / imin * du;
-    for (PetscInt k = 0; k < n; k++) {
-      const PetscInt   i = rows[k];
-      const PetscReal *d = p->bd + 3 * i;
-      PetscReal        dx[3];
-      r2 = PetscMax(r2, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-      for (int a = 0; a < 3; a++) {
-        dx[a] = p->x[3 * i + a] - p->x0[3 * i + a];
-        lo[a] = PetscMin(lo[a], dx[a]), hi[a] = PetscMax(hi[a], dx[a]);
-      }
-      dx2max = PetscMax(dx2max, dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
-    }
-    extra = move + turn * sqrt(r2);
-    if (!isfinite(extra) || !isfinite(dx2max)) bits |= INTEGRATOR_NONFINITE;
-    if (!(extra < half && dx2max < (half - extra) * (half - extra))) bits |= INTEGRATOR_BEYOND_DRIFT | INTEGRATOR_BEYOND_HALF;
-    if (!(extra < skin && dx2max < (skin - extra) * (skin - extra))) bits |= INTEGRATOR_BEYOND_SKIN;
-  }
+  PetscInt bits = 0;
+  for (PetscInt b = 0; b < bi->nbody; b++) bits |= BodyMayPass(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], rb, lo, hi);
   return bits;
 }
 

@@ -74,8 +74,9 @@ PETSC_EXTERN PetscReal BodiesOpen(Particles *, BodyIndex *, PetscReal dt, const 
 PETSC_EXTERN void BodiesSyncHome(Particles *, const BodyIndex *);
 /* Each body's force and torque from its members' and M g, into its first member. */
 PETSC_EXTERN void BodiesGather(Particles *, const BodyIndex *, const PetscReal g[3]);
-/* The second half: the kick by dt / 2 and the members' velocities. */
-PETSC_EXTERN void BodiesClose(Particles *, const BodyIndex *, PetscReal dt);
+/* The second half: the kick by dt / 2 and the members' velocities, with
+ * BodiesMayPass's bits for the next step (rb; NULL: none) in the same pass. */
+PETSC_EXTERN PetscInt BodiesClose(Particles *, const BodyIndex *, PetscReal dt, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
 /* The rebuild criterion's bits (IntegratorMayPass's) for the members, from
  * the bodies' motion now, and their displacements folded into lo, hi. */
 PETSC_EXTERN PetscInt BodiesMayPass(const Particles *, const BodyIndex *, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
