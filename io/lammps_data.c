@@ -308,24 +308,35 @@ static PetscErrorCode ReadAtomLine(Reader *rd, LammpsData *d, PetscInt i)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
+/* The atom of id (a checked number in the text), from the sorted ids; section names the line's section for messages. */
+static PetscErrorCode FindAtom(Reader *rd, const LammpsData *d, const char *section, IdIndex **hit)
 {
-  IdIndex  key = {0, -1}, *hit = NULL;
+  IdIndex  key = {0, -1};
   PetscInt lo = 0, hi = d->n;
 
   PetscFunctionBeginUser;
-  PetscCheck(rd->ntok == 7, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d in %s", ATARGS(rd), rd->ntok, Quote(rd, rd->text));
   PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &key.id));
+  *hit = NULL;
   while (lo < hi) {
     PetscInt mid = lo + (hi - lo) / 2;
     if (rd->sorted[mid].id < key.id) lo = mid + 1;
     else hi = mid;
   }
-  if (lo < d->n && rd->sorted[lo].id == key.id) hit = &rd->sorted[lo];
-  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Velocities for atom id %s, which is not in the Atoms section", ATARGS(rd),
+  if (lo < d->n && rd->sorted[lo].id == key.id) *hit = &rd->sorted[lo];
+  PetscCheck(*hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s for atom id %s, which is not in the Atoms section", ATARGS(rd), section,
              Quote(rd, rd->tok[0]));
-  PetscCheck(!rd->seen[hit->idx], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities line for atom id %" PetscInt64_FMT, ATARGS(rd), key.id);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
+{
+  IdIndex *hit;
+
+  PetscFunctionBeginUser;
+  PetscCheck(rd->ntok == 7, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d in %s", ATARGS(rd), rd->ntok, Quote(rd, rd->text));
+  PetscCall(FindAtom(rd, d, "Velocities", &hit));
+  PetscCheck(!rd->seen[hit->idx], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
   rd->seen[hit->idx] = PETSC_TRUE;
   for (int j = 0; j < 3; j++) PetscCall(ParseReal(rd, rd->tok[1 + j], "velocity", &d->v[3 * hit->idx + j]));
   for (int j = 0; j < 3; j++) PetscCall(ParseReal(rd, rd->tok[4 + j], "angular velocity", &d->w[3 * hit->idx + j]));
@@ -334,26 +345,17 @@ static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
 
 static PetscErrorCode ReadMoleculeLine(Reader *rd, LammpsData *d)
 {
-  IdIndex    key = {0, -1}, *hit = NULL;
-  PetscInt   lo = 0, hi = d->n;
+  IdIndex   *hit;
   PetscInt64 m;
 
   PetscFunctionBeginUser;
   PetscCheck(rd->ntok == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules lines have 2 columns (atom id, molecule id); found %d in %s", ATARGS(rd),
              rd->ntok, Quote(rd, rd->text));
-  PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &key.id));
+  PetscCall(FindAtom(rd, d, "Molecules line", &hit));
   PetscCall(ParseInt64(rd, rd->tok[1], "molecule id", &m));
-  while (lo < hi) {
-    PetscInt mid = lo + (hi - lo) / 2;
-    if (rd->sorted[mid].id < key.id) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < d->n && rd->sorted[lo].id == key.id) hit = &rd->sorted[lo];
-  PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules line for atom id %s, which is not in the Atoms section", ATARGS(rd),
-             Quote(rd, rd->tok[0]));
-  PetscCheck(d->mol[hit->idx] == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules line for atom id %" PetscInt64_FMT, ATARGS(rd), key.id);
+  PetscCheck(d->mol[hit->idx] == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
   PetscCheck(m >= 1 && m <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "molecule id %s of atom %" PetscInt64_FMT " is outside [1, 2^53]", ATARGS(rd),
-             Quote(rd, rd->tok[1]), key.id);
+             Quote(rd, rd->tok[1]), hit->id);
   d->mol[hit->idx] = m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

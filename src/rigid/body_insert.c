@@ -203,45 +203,18 @@ PetscErrorCode BodyAppend(Particles *p, const ClumpTemplates *ct, const BodyChoi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The eigenvector of the largest eigenvalue of a symmetric 4 x 4 matrix, by cyclic Jacobi rotations. */
+/* The eigenvector of the largest eigenvalue of a symmetric 4 x 4 matrix. */
 static void SymmetricLargest4(const PetscReal a0[16], PetscReal v[4])
 {
-  PetscReal a[4][4], V[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  PetscReal a[16], V[16];
   int       best = 0;
 
   for (int i = 0; i < 4; i++)
-    for (int j = 0; j < 4; j++) a[i][j] = 0.5 * (a0[4 * i + j] + a0[4 * j + i]);
-  for (int sweep = 0; sweep < 60; sweep++) {
-    PetscReal off = 0.0, dia = 0.0;
-    for (int i = 0; i < 4; i++) {
-      dia += PetscAbsReal(a[i][i]);
-      for (int j = i + 1; j < 4; j++) off += PetscAbsReal(a[i][j]);
-    }
-    if (off <= 1e-300 || off < 1e-17 * dia) break;
-    for (int p = 0; p < 3; p++)
-      for (int q = p + 1; q < 4; q++) {
-        PetscReal th, t, c, s;
-        if (a[p][q] == 0.0) continue;
-        th = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
-        t  = (th >= 0 ? 1.0 : -1.0) / (PetscAbsReal(th) + sqrt(th * th + 1.0));
-        c  = 1.0 / sqrt(t * t + 1.0), s = t * c;
-        for (int k = 0; k < 4; k++) {
-          PetscReal akp = a[k][p], akq = a[k][q];
-          a[k][p] = c * akp - s * akq, a[k][q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < 4; k++) {
-          PetscReal apk = a[p][k], aqk = a[q][k];
-          a[p][k] = c * apk - s * aqk, a[q][k] = s * apk + c * aqk;
-        }
-        for (int k = 0; k < 4; k++) {
-          PetscReal vkp = V[k][p], vkq = V[k][q];
-          V[k][p] = c * vkp - s * vkq, V[k][q] = s * vkp + c * vkq;
-        }
-      }
-  }
+    for (int j = 0; j < 4; j++) a[4 * i + j] = 0.5 * (a0[4 * i + j] + a0[4 * j + i]);
+  ClumpJacobi(4, a, V);
   for (int i = 1; i < 4; i++)
-    if (a[i][i] > a[best][best]) best = i;
-  for (int k = 0; k < 4; k++) v[k] = V[k][best];
+    if (a[5 * i] > a[5 * best]) best = i;
+  for (int k = 0; k < 4; k++) v[k] = V[4 * k + best];
 }
 
 /* Horn's closed form (J. Opt. Soc. Am. A 4, 629, 1987): the rotation taking

@@ -4,47 +4,56 @@
 #include "io/table.h"
 #include <stdio.h>
 
-void ClumpSymmetricEigen(const PetscReal a0[9], PetscReal lam[3], PetscReal v[9])
+void ClumpJacobi(int n, PetscReal *a, PetscReal *V)
 {
-  PetscReal a[3][3], V[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  int       ord[3] = {0, 1, 2};
-
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) a[i][j] = 0.5 * (a0[3 * i + j] + a0[3 * j + i]);
-  for (int sweep = 0; sweep < 50; sweep++) {
-    PetscReal off = PetscAbsReal(a[0][1]) + PetscAbsReal(a[0][2]) + PetscAbsReal(a[1][2]);
-    PetscReal dia = PetscAbsReal(a[0][0]) + PetscAbsReal(a[1][1]) + PetscAbsReal(a[2][2]);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) V[n * i + j] = i == j ? 1.0 : 0.0;
+  for (int sweep = 0; sweep < 60; sweep++) {
+    PetscReal off = 0.0, dia = 0.0;
+    for (int p = 0; p < n - 1; p++)
+      for (int q = p + 1; q < n; q++) off += PetscAbsReal(a[n * p + q]);
+    for (int i = 0; i < n; i++) dia += PetscAbsReal(a[n * i + i]);
     if (off <= 1e-300 || off < 1e-17 * dia) break;
-    for (int p = 0; p < 2; p++)
-      for (int q = p + 1; q < 3; q++) {
+    for (int p = 0; p < n - 1; p++)
+      for (int q = p + 1; q < n; q++) {
         PetscReal th, t, c, s;
-        if (a[p][q] == 0.0) continue;
-        th = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+        if (a[n * p + q] == 0.0) continue;
+        th = (a[n * q + q] - a[n * p + p]) / (2.0 * a[n * p + q]);
         t  = (th >= 0 ? 1.0 : -1.0) / (PetscAbsReal(th) + sqrt(th * th + 1.0));
         c  = 1.0 / sqrt(t * t + 1.0), s = t * c;
-        for (int k = 0; k < 3; k++) { /* a = J^T a J */
-          PetscReal akp = a[k][p], akq = a[k][q];
-          a[k][p] = c * akp - s * akq, a[k][q] = s * akp + c * akq;
+        for (int k = 0; k < n; k++) { /* a = J^T a J */
+          PetscReal akp = a[n * k + p], akq = a[n * k + q];
+          a[n * k + p] = c * akp - s * akq, a[n * k + q] = s * akp + c * akq;
         }
-        for (int k = 0; k < 3; k++) {
-          PetscReal apk = a[p][k], aqk = a[q][k];
-          a[p][k] = c * apk - s * aqk, a[q][k] = s * apk + c * aqk;
+        for (int k = 0; k < n; k++) {
+          PetscReal apk = a[n * p + k], aqk = a[n * q + k];
+          a[n * p + k] = c * apk - s * aqk, a[n * q + k] = s * apk + c * aqk;
         }
-        for (int k = 0; k < 3; k++) {
-          PetscReal vkp = V[k][p], vkq = V[k][q];
-          V[k][p] = c * vkp - s * vkq, V[k][q] = s * vkp + c * vkq;
+        for (int k = 0; k < n; k++) {
+          PetscReal vkp = V[n * k + p], vkq = V[n * k + q];
+          V[n * k + p] = c * vkp - s * vkq, V[n * k + q] = s * vkp + c * vkq;
         }
       }
   }
+}
+
+void ClumpSymmetricEigen(const PetscReal a0[9], PetscReal lam[3], PetscReal v[9])
+{
+  PetscReal a[9], V[9];
+  int       ord[3] = {0, 1, 2};
+
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) a[3 * i + j] = 0.5 * (a0[3 * i + j] + a0[3 * j + i]);
+  ClumpJacobi(3, a, V);
   for (int i = 0; i < 3; i++) /* ascending */
     for (int j = i + 1; j < 3; j++)
-      if (a[ord[j]][ord[j]] < a[ord[i]][ord[i]]) {
+      if (a[4 * ord[j]] < a[4 * ord[i]]) {
         int t = ord[i];
         ord[i] = ord[j], ord[j] = t;
       }
   for (int i = 0; i < 3; i++) {
-    lam[i] = a[ord[i]][ord[i]];
-    for (int k = 0; k < 3; k++) v[3 * k + i] = V[k][ord[i]];
+    lam[i] = a[4 * ord[i]];
+    for (int k = 0; k < 3; k++) v[3 * k + i] = V[3 * k + ord[i]];
   }
   { /* a right-handed frame */
     PetscReal det = v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] * v[6]) + v[2] * (v[3] * v[7] - v[4] * v[6]);

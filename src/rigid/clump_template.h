@@ -53,6 +53,9 @@ PETSC_EXTERN PetscErrorCode ClumpTemplatesSetFromOptions(MPI_Comm, ClumpTemplate
 /* hdem check's line of a template, at density rho where it has none. */
 PETSC_EXTERN void           ClumpTemplateDescribe(const ClumpTemplate *, PetscReal rho, char *buf, size_t len);
 PETSC_EXTERN PetscErrorCode ClumpTemplatesDestroy(ClumpTemplates *);
+/* Cyclic Jacobi rotations of the symmetric n x n matrix a (row-major) to
+ * its eigenvalues on the diagonal, the eigenvectors the columns of V. */
+PETSC_EXTERN void ClumpJacobi(int n, PetscReal *a, PetscReal *V);
 /* Eigenvalues (ascending) and eigenvectors (columns of v, det +1) of the
  * symmetric 3 x 3 matrix a (row-major), by cyclic Jacobi rotations. */
 PETSC_EXTERN void ClumpSymmetricEigen(const PetscReal a[9], PetscReal lam[3], PetscReal v[9]);
