@@ -14,7 +14,7 @@
   deck's bits.
 - inputs/clumps.yaml, shortened: a checkpoint written on 3 ranks continues
   bitwise on 2 and 4 to what 1 rank gives uninterrupted (final.h5, /bodies
-  included).
+  included); with a deck that makes no bodies it is refused, saying why.
 - A body wider than the subdomains allow is an error naming the template and
   the size, before any step, writing nothing.
 - inputs/hopper.yaml with dumbbells in its stream (the deck's clump0) runs on
@@ -224,6 +224,12 @@ def test_restart(tmp):
         run(np_, deck, out, *common, "-domain_grid", grid, "-restart", os.path.join(c3, "checkpoints", "step_000003000.h5"))
         ok, why = same_state(os.path.join(ref, "final.h5"), os.path.join(out, "final.h5"))
         check(ok, "its checkpoint at step 3000 from 3 ranks continued on %d ranks (%s): the uninterrupted run's bits %s" % (np_, grid, why))
+    out = os.path.join(tmp, "r_spheres")
+    p = run(1, deck, out, *common, "-insert_body", "sphere", "-insert_body_weights", "1", "-restart", os.path.join(c3, "checkpoints", "step_000003000.h5"),
+            ok=False)
+    check(p.returncode != 0 and "multi-sphere bodies" in p.stderr and "insert_body" in p.stderr and not os.path.exists(out),
+          "the checkpoint with a deck that makes no bodies: an error saying so, nothing written (%s)"
+          % " ".join(l for l in p.stderr.splitlines() if "hdem: error" in l)[:300])
 
 
 def test_too_wide(tmp):

@@ -160,6 +160,14 @@ static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, C
 
   PetscFunctionBeginUser;
   *nsum = 0;
+  { /* multi-sphere bodies: the deck makes them as the run that wrote the file did */
+    PetscInt64 rows;
+    PetscBool  bodies;
+    PetscCall(H5FileRows(f, "particles/body", H5FILE_INT64, 1, &rows, &bodies));
+    if (bodies != (e->p.body ? PETSC_TRUE : PETSC_FALSE))
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE, -1, "%s multi-sphere bodies (/particles/body) but the deck %s: restart with the deck that wrote it (its insert_body, streamN_body)",
+                         bodies ? "it holds" : "it holds no", bodies ? "makes none" : "makes them"));
+  }
   for (PetscInt k = 0; k < ss->n; k++) {
     CkptSet   *d = &ss->s[k];
     PetscInt64 rows, want;
