@@ -59,14 +59,14 @@ PETSC_EXTERN PetscErrorCode BodyIndexBuild(const Particles *, const ClumpTemplat
 PETSC_EXTERN PetscErrorCode BodyIndexDestroy(BodyIndex *);
 
 /* Members of body rows[0 .. n-1] (first: its state) placed from it: x, v,
- * w and their predictions vp = Vp + wp x arm, wp (Vp, wp: NULL for v, w),
- * the lever arms, the inverse inertia, every member's centre bx. */
+ * w and their predictions vp = Vp + wp x arm, wp (Vp, wp: NULL: not set),
+ * every member's orientation and centre bx. */
 PETSC_EXTERN void BodyMembersPlace(Particles *, const LocalInt *rows, PetscInt n, const PetscReal Vp[3], const PetscReal wp[3]);
 
 /* The first half of a step for every body: the kick by dt / 2 with the last
  * force and torque, the drift, the rotation, the members placed with their
- * predictions; gravity's work on each body into its first member's gw
- * and ledger slot gl (when not NULL / >= 0: nw reals a row) and the sum. */
+ * predictions; gravity's work on each body into its first member's
+ * gravity_work or the ledger's gravity slot, and returned summed. */
 PETSC_EXTERN PetscReal BodiesOpen(Particles *, BodyIndex *, PetscReal dt, const PetscReal g[3]);
 /* Every sphere's home (bx) its body's centre: the time loop moves the
  * first's alone, the others' are brought along before they are read (a
