@@ -389,6 +389,7 @@ PetscErrorCode EngineSetUp(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(EngineCreateParts(e));
+  PetscCall(BodyIndexBuild(&e->p, &e->clumps, &e->bodies)); /* the bodies as inserted; each rebuild's migration builds it again */
   PetscCall(EngineFlowSetUp(e, PETSC_TRUE));
   {
     PetscReal cnt = (PetscReal)n;

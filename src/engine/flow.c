@@ -356,7 +356,6 @@ static PetscErrorCode EngineFlowRemove(Engine *e)
   PetscInt64       nrm = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(BodyIndexBuild(p, &e->clumps, &e->bodies)); /* the rows as they are (at a set-up: as inserted) */
   PetscCall(PetscCalloc1(p->n + 1, &drop));
   if (bi->nbody) {
     PetscCall(PetscMalloc1(p->n + 1, &group));

@@ -127,7 +127,7 @@ static PetscErrorCode EngineBodiesSetFromOptions(MPI_Comm comm, const Insertion 
       BodyChoiceSizes(&e->clumps, bc->tmpl[c], rmax, &b, &m, &q);
       if (q > e->body_reach) e->body_reach = q, e->body_reach_template = bc->tmpl[c];
       e->body_bound = PetscMax(e->body_bound, b);
-      if (!(e->clumps.t[bc->tmpl[c]].n == 1 && !e->clumps.t[bc->tmpl[c]].given)) bodies = PETSC_TRUE; /* not a sphere (BodyAppend) */
+      if (!BodyIsSphere(&e->clumps, bc->tmpl[c])) bodies = PETSC_TRUE;
       if (k >= 0)
         for (int a = 0; a < 3; a++)
           PetscCheck(e->flow.streams.s[k].hi[a] - e->flow.streams.s[k].lo[a] >= 2.0 * b, comm, PETSC_ERR_USER_INPUT,

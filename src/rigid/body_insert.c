@@ -92,8 +92,7 @@ PetscInt BodyChoiceDraw(const BodyChoice *bc, PetscInt64 seed, PetscInt64 key)
   return bc->tmpl[bc->n - 1];
 }
 
-/* A template of one sphere given without a mass is a sphere: it goes on the sphere engine. */
-static PetscBool BodyIsSphere(const ClumpTemplates *ct, PetscInt c)
+PetscBool BodyIsSphere(const ClumpTemplates *ct, PetscInt c)
 {
   return c < 0 || (ct->t[c].n == 1 && !ct->t[c].given) ? PETSC_TRUE : PETSC_FALSE;
 }
@@ -169,11 +168,9 @@ PetscErrorCode BodyAppendAt(Particles *p, const ClumpTemplates *ct, PetscInt c, 
   for (int a = 0; a < 4; a++) p->bq[4 * i0 + a] = q[a];
   for (int a = 0; a < 3; a++) p->bv[3 * i0 + a] = V[a];
   RigidMomentumFromOmega(q, in, w, p->bp + 4 * i0);
-  BodyMembersPlace(p, rows, t->n, NULL, NULL);
-  for (PetscInt k = 0; k < t->n; k++) {
-    PetscInt i = rows[k];
-    for (int a = 0; a < 3; a++) p->vp[3 * i + a] = p->v[3 * i + a], p->wp[3 * i + a] = p->w[3 * i + a], p->x0[3 * i + a] = p->x[3 * i + a];
-  }
+  BodyMembersPlace(p, rows, t->n);
+  for (PetscInt k = 0; k < t->n; k++)
+    for (int a = 0; a < 3; a++) p->x0[3 * rows[k] + a] = p->x[3 * rows[k] + a];
   PetscCall(PetscFree(rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -39,6 +39,9 @@ PETSC_EXTERN PetscErrorCode BodyChoiceCheck(MPI_Comm, const char *prefix, const 
 PETSC_EXTERN PetscBool BodyChoiceHasBodies(const BodyChoice *);
 /* The choice for key (-1: a sphere). */
 PETSC_EXTERN PetscInt BodyChoiceDraw(const BodyChoice *, PetscInt64 seed, PetscInt64 key);
+/* Whether choice c makes a sphere (-1, or a template of one sphere given
+ * without a mass): it goes on the sphere engine. */
+PETSC_EXTERN PetscBool BodyIsSphere(const ClumpTemplates *, PetscInt c);
 /* Spheres the choice c makes (1 for a sphere). */
 PETSC_EXTERN PetscInt BodyChoiceSpheres(const ClumpTemplates *, PetscInt c);
 /* For radius r: the radius of the sphere that holds the body about its

@@ -87,31 +87,52 @@ static inline PetscReal Norm(const PetscReal a[3])
   return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
 }
 
-void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal Vp[3], const PetscReal wp[3])
+/* Body l's spin in the world frame at the orientation R: R I^-1 L_body. */
+static inline void BodySpin(const Particles *p, PetscInt l, const PetscReal R[9], PetscReal w[3])
+{
+  const PetscReal *in = p->bI + 4 * l;
+  PetscReal        Lb[3], wb[3];
+  RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
+  for (int a = 0; a < 3; a++) wb[a] = in[a] > 0.0 ? Lb[a] / in[a] : 0.0;
+  for (int a = 0; a < 3; a++) w[a] = R[3 * a] * wb[0] + R[3 * a + 1] * wb[1] + R[3 * a + 2] * wb[2];
+}
+
+/* The spheres rows[0 .. n-1] where their body (the first) is, at the
+ * orientation R with spin w, and their predictions from Vp, wp; the
+ * orientation on every sphere. */
+static inline void BodyPlace(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal R[9], const PetscReal w[3], const PetscReal Vp[3],
+                             const PetscReal wp[3])
 {
   const PetscInt   l = rows[0];
   const PetscReal *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l;
-  PetscReal        R[9], Iw[6], w[3];
-
-  RigidOmegaWorld(q, p->bp + 4 * l, p->bI + 4 * l, w);
-  BodyInverseInertia(p, l, R, Iw);
   for (PetscInt k = 0; k < n; k++) {
     const PetscInt i = rows[k];
-    PetscReal      arm[3], c[3];
-    for (int a = 0; a < 4; a++) p->bq[4 * i + a] = q[a];
+    PetscReal      arm[3], c[3], cp[3];
     BodyArm(p, i, R, arm);
     Cross3(w, arm, c);
+    Cross3(wp, arm, cp);
     for (int a = 0; a < 3; a++) {
-      p->bx[3 * i + a] = X[a];
       p->x[3 * i + a]  = X[a] + arm[a];
       p->v[3 * i + a]  = V[a] + c[a];
       p->w[3 * i + a]  = w[a];
+      p->vp[3 * i + a] = Vp[a] + cp[a];
+      p->wp[3 * i + a] = wp[a];
     }
-    if (Vp) {
-      Cross3(wp, arm, c);
-      for (int a = 0; a < 3; a++) p->vp[3 * i + a] = Vp[a] + c[a], p->wp[3 * i + a] = wp[a];
-    }
+    if (k)
+      for (int a = 0; a < 4; a++) p->bq[4 * i + a] = q[a];
   }
+}
+
+void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n)
+{
+  const PetscInt l = rows[0];
+  PetscReal      R[9], w[3];
+
+  QuatToMatrix(p->bq + 4 * l, R);
+  BodySpin(p, l, R, w);
+  BodyPlace(p, rows, n, R, w, p->bv + 3 * l, w);
+  for (PetscInt k = 1; k < n; k++)
+    for (int a = 0; a < 3; a++) p->bx[3 * rows[k] + a] = p->bx[3 * l + a];
 }
 
 /* In three sweeps over the bodies: the kicks, then NO_SQUISH's rotation of
@@ -146,35 +167,18 @@ PetscReal BodiesOpen(Particles *p, BodyIndex *bi, PetscReal dt, const PetscReal 
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const LocalInt *rows = bi->row + bi->start[b];
     const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal rm = 1.0 / p->bm[l], *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3, *X = p->bx + 3 * l, *V = p->bv + 3 * l;
-    PetscReal      *q = p->bq + 4 * l, *pm = p->bp + 4 * l, Vp[3], wp[3], Iw[6], w[3], R[9], Lb[3], wb[3];
+    const PetscReal rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *V = p->bv + 3 * l;
+    PetscReal      *q = p->bq + 4 * l, *pm = p->bp + 4 * l, Vp[3], wp[3], Iw[6], w[3], R[9];
     for (int a = 0; a < 4; a++) q[a] = qp[a * ld + b], pm[a] = qp[(4 + a) * ld + b];
     for (int a = 0; a < 3; a++) Vp[a] = V[a] + F[a] * rm * h;
     /* the orientation's matrix once: the spin, the inverse inertia, the arms */
     BodyInverseInertia(p, l, R, Iw);
-    RigidMomentumBody(q, pm, Lb);
-    for (int a = 0; a < 3; a++) wb[a] = in[a] > 0.0 ? Lb[a] / in[a] : 0.0;
-    for (int a = 0; a < 3; a++) w[a] = R[3 * a] * wb[0] + R[3 * a + 1] * wb[1] + R[3 * a + 2] * wb[2];
+    BodySpin(p, l, R, w);
     /* the prediction at the step's end: the angular momentum kicked once more (linear in it at this orientation) */
     wp[0] = w[0] + ((Iw[0] * T[0] + Iw[3] * T[1]) + Iw[4] * T[2]) * h;
     wp[1] = w[1] + ((Iw[3] * T[0] + Iw[1] * T[1]) + Iw[5] * T[2]) * h;
     wp[2] = w[2] + ((Iw[4] * T[0] + Iw[5] * T[1]) + Iw[2] * T[2]) * h;
-    for (PetscInt k = 0; k < n; k++) {
-      const PetscInt i = rows[k];
-      PetscReal      arm[3], c[3], cp[3];
-      BodyArm(p, i, R, arm);
-      Cross3(w, arm, c);
-      Cross3(wp, arm, cp);
-      for (int a = 0; a < 3; a++) {
-        p->x[3 * i + a]  = X[a] + arm[a];
-        p->v[3 * i + a]  = V[a] + c[a];
-        p->w[3 * i + a]  = w[a];
-        p->vp[3 * i + a] = Vp[a] + cp[a];
-        p->wp[3 * i + a] = wp[a];
-      }
-      if (k)
-        for (int a = 0; a < 4; a++) p->bq[4 * i + a] = q[a];
-    }
+    BodyPlace(p, rows, n, R, w, Vp, wp);
   }
   return work;
 }
@@ -303,24 +307,30 @@ PetscReal BodiesKinematicBound(const Particles *p, const BodyIndex *bi, PetscRea
   return bound;
 }
 
-PetscReal BodyKinetic(const Particles *p, PetscInt l)
+/* Body l's kinetic energies of translation and rotation. */
+static inline void BodyEnergies(const Particles *p, PetscInt l, PetscReal *ke, PetscReal *kr)
 {
   const PetscReal *V = p->bv + 3 * l, *in = p->bI + 4 * l;
-  PetscReal        Lb[3], kr = 0.0;
+  PetscReal        Lb[3], r = 0.0;
   RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
-  for (int a = 0; a < 3; a++) kr += in[a] > 0.0 ? Lb[a] * Lb[a] / in[a] : 0.0;
-  return 0.5 * p->bm[l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]) + 0.5 * kr;
+  for (int a = 0; a < 3; a++) r += in[a] > 0.0 ? Lb[a] * Lb[a] / in[a] : 0.0;
+  *ke = 0.5 * p->bm[l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
+  *kr = 0.5 * r;
+}
+
+PetscReal BodyKinetic(const Particles *p, PetscInt l)
+{
+  PetscReal ke, kr;
+  BodyEnergies(p, l, &ke, &kr);
+  return ke + kr;
 }
 
 void BodiesEnergy(const Particles *p, const BodyIndex *bi, ExactSum *ke, ExactSum *kr)
 {
   for (PetscInt b = 0; b < bi->nbody; b++) {
-    const PetscInt   l  = bi->row[bi->start[b]];
-    const PetscReal *V  = p->bv + 3 * l, *in = p->bI + 4 * l;
-    PetscReal        Lb[3], r = 0.0;
-    RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
-    for (int a = 0; a < 3; a++) r += in[a] > 0.0 ? Lb[a] * Lb[a] / in[a] : 0.0;
-    ExactSumAdd(ke, 0.5 * p->bm[l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]));
-    ExactSumAdd(kr, 0.5 * r);
+    PetscReal t, r;
+    BodyEnergies(p, bi->row[bi->start[b]], &t, &r);
+    ExactSumAdd(ke, t);
+    ExactSumAdd(kr, r);
   }
 }

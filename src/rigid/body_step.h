@@ -59,9 +59,8 @@ PETSC_EXTERN PetscErrorCode BodyIndexBuild(const Particles *, const ClumpTemplat
 PETSC_EXTERN PetscErrorCode BodyIndexDestroy(BodyIndex *);
 
 /* Members of body rows[0 .. n-1] (first: its state) placed from it: x, v,
- * w and their predictions vp = Vp + wp x arm, wp (Vp, wp: NULL: not set),
- * every member's orientation and centre bx. */
-PETSC_EXTERN void BodyMembersPlace(Particles *, const LocalInt *rows, PetscInt n, const PetscReal Vp[3], const PetscReal wp[3]);
+ * w (their predictions the same), every member's orientation and centre bx. */
+PETSC_EXTERN void BodyMembersPlace(Particles *, const LocalInt *rows, PetscInt n);
 
 /* The first half of a step for every body: the kick by dt / 2 with the last
  * force and torque, the drift, the rotation, the members placed with their
