@@ -104,6 +104,8 @@ CASES = [
     ("radius zero", GOOD, ["-insert_radius", "0"], {}, ["-insert_radius", "(0, inf)"]),
     ("radius min negative", GOOD.replace("  radius: 0.001\n", "  radius:\n    min: -0.001\n    max: 0.001\n"), [], {}, ["-insert_radius_min"]),
     ("radius and min", GOOD.replace("  radius: 0.001\n", "  radius: 0.001\n  radius_min: 0.0005\n"), [], {}, ["-insert_radius"]),
+    ("lattice sites overflow", GOOD, ["-insert_radius", "2.1166422147887686e-12"], {},
+     ["-insert_radius", "2.1166422147887686e-12", "lattice sites", "limit 9.2e18"]),
     ("region outside", GOOD, ["-insert_region_hi", "1,1,1"], {}, ["-insert_region"]),
     ("velocity random negative", GOOD, ["-insert_velocity_random", "-1"], {}, ["-insert_velocity_random"]),
     # data files

@@ -114,11 +114,17 @@ static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const C
   pitch = 2.0 * rbound * ins->factor; /* a site holds the sphere around the largest body */
   for (int a = 0; a < 3; a++) ns[a] = (PetscInt64)PetscMin(floor((rhi[a] - rlo[a]) / pitch), 1e15);
   cap = (PetscReal)ns[0] * (PetscReal)ns[1] * (PetscReal)ns[2];
+  /* site indices are 64-bit: a pitch so small that they cannot number the region is refused, not wrapped */
+  PetscCheck(cap <= 9.2e18, comm, PETSC_ERR_USER_INPUT,
+             "-insert_radius: a largest radius of %.17g m makes lattice sites of pitch %g m, %" PetscInt64_FMT " x %" PetscInt64_FMT
+             " x %" PetscInt64_FMT " = %.3g of them over the region, more than the limit 9.2e18 of a 64-bit site index"
+             " (a larger -insert_radius or -insert_spacing, or a smaller -insert_region_lo/_hi)",
+             (double)rmax, (double)pitch, ns[0], ns[1], ns[2], (double)cap);
   PetscCheck((PetscReal)count <= cap, comm, PETSC_ERR_USER_INPUT,
              "-insert_count %" PetscInt64_FMT " does not fit: the region holds %.0f lattice sites of pitch %g m (-insert_region_lo/_hi, -insert_spacing)",
              count, (double)cap, (double)pitch);
   for (PetscInt64 k = 0; k < count; k++) {
-    PetscInt64  id = k + 1, c[3] = {k % ns[0], (k / ns[0]) % ns[1], k / (ns[0] * ns[1])}, id0 = next;
+    PetscInt64  id = k + 1, c[3] = {k % ns[0], (k / ns[0]) % ns[1], (k / ns[0]) / ns[1]}, id0 = next;
     PetscReal   x[3], v[3], r, jit = 0.45 * (pitch - 2.0 * rbound);
     PetscMPIInt owner[3], me = 1;
     PetscInt    body = BodyChoiceDraw(&ins->body, seed, id);
