@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Write tests/data/oracle_cases.json: reference impacts beyond shared/refs/cases.json,
-computed with the same independent oracle (shared/refs/contact_oracle.py).
+"""Write tests/data/oracle_cases.json: reference impacts beyond tests/data/oracle/cases.json,
+computed with the same independent oracle (tests/data/oracle/contact_oracle.py).
 
   - the harmonic law calibrated for the 'force' criterion (hdem's -contact_e with
     -contact_separation force) on every law, speeds 1e-3..10 m/s;
@@ -9,7 +9,7 @@ computed with the same independent oracle (shared/refs/contact_oracle.py).
   - exact Tsuji on a power law, the Hunt-Crossley family at other speeds and e;
   - the constant damper calibrated by hdem's own root-finding from e.
 
-Run: /usr/bin/python3 tests/gen_oracle_cases.py [--shared ../shared]
+Run: /usr/bin/python3 tests/gen_oracle_cases.py (needs python3-scipy and python3-mpmath)
 """
 import argparse
 import json
@@ -31,9 +31,10 @@ LAWS = {
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
+    ap.add_argument("--oracle", default=os.path.join(HERE, "data", "oracle"),
+                    help="the folder of contact_oracle.py")
     args = ap.parse_args()
-    sys.path.insert(0, os.path.join(args.shared, "refs"))
+    sys.path.insert(0, args.oracle)
     import contact_oracle as co
 
     cases = []
@@ -106,7 +107,7 @@ def main():
                 hdem_damping=["-contact_damping", "constant_damper", "-contact_e", repr(e)])
     out = os.path.join(HERE, "data", "oracle_cases.json")
     with open(out, "w") as f:
-        json.dump({"meta": {"generator": "tests/gen_oracle_cases.py with shared/refs/contact_oracle.py",
+        json.dump({"meta": {"generator": "tests/gen_oracle_cases.py with tests/data/oracle/contact_oracle.py",
                             "units": "SI"}, "cases": cases}, f, indent=1)
     print("wrote", out, len(cases), "cases")
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Run `hdem impact` on every reference impact of shared/refs/cases.json and of
-tests/data/oracle_cases.json (more cases from the same oracle) and compare:
+"""Run `hdem impact` on every reference impact of tests/data/oracle/cases.json and
+of tests/data/oracle_cases.json (more cases from the same oracle) and compare:
 e within 0.5 %, contact time and maximum overlap within 1 %, the tensile flag.
 
 The harmonic law must hit the oracle's exact values; each baseline must
@@ -12,6 +12,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 TOL = {"e": 5e-3, "t_contact": 1e-2, "q_max": 1e-2}
 HC = {"hunt_crossley", "lankarani_nikravesh", "flores", "hu_guo", "gonthier"}
 
@@ -102,10 +103,10 @@ def run_case(hdem, case):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hdem", required=True)
-    ap.add_argument("--shared", required=True)
+    ap.add_argument("--cases", default=os.path.join(HERE, "data", "oracle", "cases.json"))
     ap.add_argument("--extra", action="append", default=[])
     args = ap.parse_args()
-    cases = json.load(open(os.path.join(args.shared, "refs", "cases.json")))["cases"]
+    cases = json.load(open(args.cases))["cases"]
     for path in args.extra:
         data = json.load(open(path))
         for c in data["cases"]:

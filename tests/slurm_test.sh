@@ -1,9 +1,9 @@
 #!/bin/bash
 # slurm_test.sh -- end-to-end test of slurm/ against a real one-node SLURM.
 #
-#   tests/slurm_test.sh HDEM_BINARY SOURCE_DIR SHARED_DIR
+#   tests/slurm_test.sh HDEM_BINARY SOURCE_DIR
 #
-# Starts SLURM with SHARED_DIR/slurm/start-slurm.sh (SLURM_LOCAL_CPUS=4,
+# Starts SLURM with tests/slurm/start-slurm.sh (SLURM_LOCAL_CPUS=4,
 # SLURM_LOCAL_MPI_DEFAULT=pmix) unless a controller already answers, then
 #  (a) the signal-and-resubmit chain of slurm/hdem.sbatch with -t 1 and
 #      SBATCH_SIGNAL=B:USR1@25: at least one resubmission, every job's exit code, steps
@@ -13,7 +13,8 @@
 #      the chain-length guard (HDEM_CHAIN_MAX=1: checkpoint, exit 75, no resubmission);
 #  (c) strong-scaling.sh and weak-scaling.sh at 1 and 2 ranks and scaling-report (PNG,
 #      two rows per series, CSV and markdown);
-# and stops SLURM if it started it. Exit 77 (skip) if not root or without apt-get.
+# and stops SLURM (tests/slurm/stop-slurm.sh) if it started it. Exit 77 (skip) if not
+# root, or if SLURM is missing and there is no apt-get to install it.
 # Knobs: SLURM_TEST_END_TIME (simulated time of the chain's deck, default 0.12 s: about
 # 50 s of one idle core here, more than one job gets before its USR1 at 5-35 s),
 # SLURM_TEST_KEEP=1 keeps the work directory.
@@ -25,15 +26,18 @@ pass() { say "PASS: $*"; }
 fail() { say "FAIL: $*"; FAILS=$((FAILS + 1)); }
 check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
 
-[ $# -eq 3 ] || { echo "usage: $0 HDEM_BINARY SOURCE_DIR SHARED_DIR" >&2; exit 2; }
-HDEM=$(readlink -f "$1"); SRC=$(readlink -f "$2"); SHARED=$(readlink -f "$3")
+[ $# -eq 2 ] || { echo "usage: $0 HDEM_BINARY SOURCE_DIR" >&2; exit 2; }
+HDEM=$(readlink -f "$1"); SRC=$(readlink -f "$2")
+START=$SRC/tests/slurm/start-slurm.sh; STOP=$SRC/tests/slurm/stop-slurm.sh
 if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root (start-slurm.sh installs packages and starts daemons)"; exit 77; fi
-if ! command -v apt-get >/dev/null; then echo "SKIP: needs apt-get (Debian/Ubuntu) to install slurm-wlm and munge"; exit 77; fi
+if ! command -v slurmctld >/dev/null && ! command -v apt-get >/dev/null; then
+  echo "SKIP: no slurm-wlm and no apt-get (Debian/Ubuntu) to install it and munge"; exit 77
+fi
 [ -x "$HDEM" ] || { echo "no hdem binary at $1" >&2; exit 2; }
 for f in slurm/hdem.sbatch slurm/strong-scaling.sh slurm/weak-scaling.sh slurm/scaling-report inputs/settle.yaml; do
   [ -f "$SRC/$f" ] || { echo "no $SRC/$f" >&2; exit 2; }
 done
-[ -x "$SHARED/slurm/start-slurm.sh" ] || { echo "no $SHARED/slurm/start-slurm.sh" >&2; exit 2; }
+for f in "$START" "$STOP"; do [ -x "$f" ] || { echo "no executable $f" >&2; exit 2; }; done
 
 export HDEM OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset SBATCH_SIGNAL HDEM_CHAIN_MAX HDEM_CHAIN_ID HDEM_CHAIN_INDEX HDEM_LAUNCHER HDEM_RESUBMIT SLURM_JOB_ID
@@ -48,7 +52,7 @@ cleanup() {
   fi
   if [ "$STARTED" = 1 ]; then
     say "stopping SLURM (this test started it)"
-    "$SHARED/slurm/stop-slurm.sh" > "$WORK/stop-slurm.log" 2>&1 || say "stop-slurm.sh failed (see $WORK/stop-slurm.log)"
+    "$STOP" > "$WORK/stop-slurm.log" 2>&1 || say "stop-slurm.sh failed (see $WORK/stop-slurm.log)"
   else
     say "leaving SLURM running (it was running before the test)"
   fi
@@ -62,9 +66,9 @@ if scontrol ping 2>/dev/null | grep -q 'is UP'; then
   say "SLURM already running: using it"
   if ! scontrol show config 2>/dev/null | grep -q '^MpiDefault *= *pmix'; then export HDEM_SRUN_ARGS=--mpi=pmix; fi
 else
-  say "starting SLURM: SLURM_LOCAL_CPUS=4 SLURM_LOCAL_MPI_DEFAULT=pmix $SHARED/slurm/start-slurm.sh"
+  say "starting SLURM: SLURM_LOCAL_CPUS=4 SLURM_LOCAL_MPI_DEFAULT=pmix $START"
   STARTED=1
-  if ! SLURM_LOCAL_CPUS=4 SLURM_LOCAL_MPI_DEFAULT=pmix "$SHARED/slurm/start-slurm.sh" > "$WORK/start-slurm.log" 2>&1; then
+  if ! SLURM_LOCAL_CPUS=4 SLURM_LOCAL_MPI_DEFAULT=pmix "$START" > "$WORK/start-slurm.log" 2>&1; then
     tail -20 "$WORK/start-slurm.log"; fail "start-slurm.sh"; exit 1
   fi
   say "SLURM up: $(grep -o 'ready: .*' "$WORK/start-slurm.log")"
