@@ -11,12 +11,17 @@
 #
 #   [RANKS="1 2"] bash bench/bitwise_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps]
 #   (RANKS: the rank counts, default 1 2 3 4)
-#   (from the repository root; needs ../shared/peers for the benchmark states)
+#   (from the repository root; the states come from PEERS, default bench/peers,
+#   made there on first use by bench/peers/make_states.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OLD=$(realpath "$1"); NEW=$(realpath "$2")
 SC=${3:-300}; SS=${4:-300}
-PEERS=$(realpath "${PEERS:-../shared/peers}")
+PEERS=$(realpath "${PEERS:-bench/peers}")
+# The states too large to keep in the repository are made on first use and kept
+# (bench/peers/make_states.sh); a PEERS folder without that script must hold them.
+make_states() { [ ! -x "$PEERS/make_states.sh" ] || "$PEERS/make_states.sh" "$@"; }
+make_states chute settle
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 MPI="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && MPI="$MPI --allow-run-as-root"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# hdem beside LAMMPS and LIGGGHTS on the same decks and states (../shared/peers): the
+# hdem beside LAMMPS and LIGGGHTS on the same decks and states (bench/peers): the
 # chute (bench/chute.yaml: 32,000 spheres, gran/hertz/history) and the settle
 # (bench/settle.yaml: 64,000 spheres, Hertz + Tsuji + Mindlin) beside LAMMPS, the
 # hopper discharge (bench/hopper.yaml: 10,000 spheres through an STL hopper of 3,072
@@ -38,7 +38,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 HDEM=$(realpath "${HDEM:-build/hdem}")
 PFLOORBIN=$(realpath "${PETSC_FLOOR:-build/hdem_petsc_floor}")
-PEERS=$(realpath "${PEERS:-../shared/peers}")
+PEERS=$(realpath "${PEERS:-bench/peers}")
 SC=${1:-2000}; SS=${2:-1500}; SH=${3:-10000}; SK=${4:-2000}
 DECKS=" ${BENCH_DECKS:-chute settle hopper clumps} "
 want() { case "$DECKS" in *" $1 "*) return 0 ;; esac; return 1; }
@@ -52,6 +52,11 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy
 MPI="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && MPI="$MPI --allow-run-as-root"
 command -v lmp >/dev/null || { echo "LAMMPS (lmp) not found: apt-get install lammps" >&2; exit 1; }
+# The states too large to keep in the repository are made on first use and kept
+# (bench/peers/make_states.sh); a PEERS folder without that script must hold them.
+make_states() { [ ! -x "$PEERS/make_states.sh" ] || "$PEERS/make_states.sh" "$@"; }
+make_states chute settle clumps
+! command -v liggghts >/dev/null || make_states hopper
 OUT=$(mktemp -d)
 ROOT=$PWD
 

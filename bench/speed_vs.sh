@@ -6,12 +6,16 @@
 # and their median per case.  For a change that must not cost speed.
 #
 #   [PAIRS=N] [CASES="chute 2,settle 1"] bash bench/speed_vs.sh OLD_HDEM NEW_HDEM [chute_steps] [settle_steps] [hopper_steps]
-#   (from the repository root; needs ../shared/peers for the benchmark states)
+#   (from the repository root; the states come from PEERS, default bench/peers,
+#   made there on first use by bench/peers/make_states.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OLD=$(realpath "$1"); NEW=$(realpath "$2")
 SC=${3:-1000}; SS=${4:-800}; SH=${5:-3000}; PAIRS=${PAIRS:-5}
-PEERS=$(realpath "${PEERS:-../shared/peers}")
+PEERS=$(realpath "${PEERS:-bench/peers}")
+# The states too large to keep in the repository are made on first use and kept
+# (bench/peers/make_states.sh); a PEERS folder without that script must hold them.
+make_states() { [ ! -x "$PEERS/make_states.sh" ] || "$PEERS/make_states.sh" "$@"; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 MPI="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && MPI="$MPI --allow-run-as-root"
@@ -35,6 +39,7 @@ psps() { # bin np deck options... -> particle-steps/s
 }
 
 IFS=, read -ra CASELIST <<< "${CASES:-chute 1,chute 2,settle 1,settle 2}"
+for c in "${CASELIST[@]}"; do make_states "${c%% *}"; done
 for case in "${CASELIST[@]}"; do
   set -- $case
   case "$1" in
