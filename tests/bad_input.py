@@ -45,6 +45,10 @@ Atoms # sphere
 2 1 0.002 2500 0.015 0.015 0.015
 """
 
+# 80 spheres, every one overlapping every other: their union's mass properties cost ~n^4
+CLUMP80 = ", ".join("%g" % v for i in range(80)
+                    for v in (((i * 7) % 13 - 6) * 4.0e-5, ((i * 11) % 17 - 8) * 3.0e-5, ((i * 5) % 19 - 9) * 3.0e-5, 1.0e-3))
+
 LAMMPS = GOOD.replace("  mode: lattice\n  count: 50\n  radius: 0.001\n", "  mode: lammps\n  file: p.data\n")
 
 # (name, deck text, extra args, files {name: bytes}, expected substrings of stderr)
@@ -169,6 +173,7 @@ CASES = [
      ["-insert_mode", "lammps", "-insert_file", "d.data", "-insert_body", "clump0"],
      {"d.data": DATA_OK.replace("2 atoms", "3 atoms").replace("0.015 0.015 0.015\n", "0.015 0.015 0.015\n3 1 0.002 2500 0.01 0.01 0.01\n").encode() + b"\nMolecules\n\n1 4\n2 4\n3 4\n"},
      ["molecule 4", "3 atoms", "clump0 has 2 spheres"]),
+    ("clump too costly", GOOD + "clump0: {spheres: [%s]}\n" % CLUMP80, [], {}, ["-clump0_spheres", "80 spheres", "overlap", "more than the limit"]),
     ("clump spheres and file", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3], file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n"}, ["clump0_spheres", "clump0_file", "not both"]),
 ]
 

@@ -76,12 +76,28 @@ static PetscErrorCode ClumpCheckSpheres(MPI_Comm comm, const char *name, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The union's mass properties cost about n^4 for spheres that all overlap:
+ * a template beyond CLUMP_COST_MAX is refused before they are computed. */
+static PetscErrorCode ClumpCheckCost(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s)
+{
+  PetscReal cost;
+
+  PetscFunctionBeginUser;
+  PetscCall(UnionMomentsCost(n, s, &cost));
+  PetscCheck(cost <= CLUMP_COST_MAX, comm, PETSC_ERR_USER_INPUT,
+             "%s: its %" PetscInt_FMT " spheres overlap so much that the mass properties of their union would take %.3g units of work"
+             " (cap tests, about %.0f s), more than the limit %.3g (about %.0f s): give fewer spheres, or spheres that overlap less",
+             name, n, (double)cost, (double)(cost / CLUMP_COST_PER_SECOND), (double)CLUMP_COST_MAX, (double)(CLUMP_COST_MAX / CLUMP_COST_PER_SECOND));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ClumpTemplateSetUp(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s, ClumpTemplate *t)
 {
   PetscReal m[10], err, V, C[9], J[9], tr;
 
   PetscFunctionBeginUser;
   PetscCall(ClumpCheckSpheres(comm, name, n, s));
+  PetscCall(ClumpCheckCost(comm, name, n, s));
   PetscCall(UnionMoments(n, s, CLUMP_TOLERANCE, m, &err));
   PetscCheck(err <= CLUMP_ERROR_MAX, comm, PETSC_ERR_USER_INPUT,
              "%s: the mass properties of its %" PetscInt_FMT " spheres reach a relative error bound of only %g (at most %g is accepted)", name, n, (double)err,
@@ -131,6 +147,7 @@ static PetscErrorCode ClumpTemplateGiven(MPI_Comm comm, const char *name, PetscI
 
   PetscFunctionBeginUser;
   PetscCall(ClumpCheckSpheres(comm, name, n, s));
+  PetscCall(ClumpCheckCost(comm, name, n, s));
   PetscCall(UnionMoments(n, s, CLUMP_TOLERANCE, m, &t->error));
   PetscCheck(t->error <= CLUMP_ERROR_MAX, comm, PETSC_ERR_USER_INPUT,
              "%s: the volume of its %" PetscInt_FMT " spheres reaches a relative error bound of only %g (at most %g is accepted)", name, n, (double)t->error,

@@ -19,6 +19,8 @@
 #define CLUMP_FILE_SPHERES_MAX 100000 /* in a file */
 #define CLUMP_TOLERANCE     1e-10  /* asked of the union's moments */
 #define CLUMP_ERROR_MAX     1e-4   /* the error bound a template must meet */
+#define CLUMP_COST_MAX      2.5e8  /* UnionMomentsCost a template may take */
+#define CLUMP_COST_PER_SECOND 2.5e7 /* of that work, for messages (one core of 2024) */
 
 typedef struct {
   PetscBool  on;

@@ -212,6 +212,61 @@ static PetscBool Inside(const PetscReal *s, PetscInt a, PetscInt b, PetscReal d)
   return (ra < rb || b < a) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* Sphere k's caps (the parts other spheres cover) into sf->cap; true when
+ * another sphere holds all of it. */
+static PetscBool SphereCaps(PetscInt n, const PetscReal *s, PetscInt k, Surface *sf)
+{
+  sf->r = s[4 * k + 3], sf->ncap = 0;
+  for (PetscInt j = 0; j < n; j++) {
+    PetscReal dx[3], d;
+    if (j == k) continue;
+    for (int a = 0; a < 3; a++) dx[a] = s[4 * j + a] - s[4 * k + a];
+    d = sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
+    if (Inside(s, k, j, d)) return PETSC_TRUE;
+    else if (Inside(s, j, k, d) || d >= sf->r + s[4 * j + 3]) continue;
+    else {
+      Cap *cp = &sf->cap[sf->ncap++];
+      for (int a = 0; a < 3; a++) cp->u[a] = dx[a] / d;
+      cp->h = (sf->r * sf->r + d * d - s[4 * j + 3] * s[4 * j + 3]) / (2.0 * sf->r * d);
+    }
+  }
+  return PETSC_FALSE;
+}
+
+/* Whether two caps' rims cross: the crossings are a1 u1 + a2 u2 +- sqrt(b2) (u1 x u2). */
+static PetscBool RimsCross(const Cap *c1, const Cap *c2, PetscReal *g, PetscReal *det, PetscReal *a1, PetscReal *a2, PetscReal *b2)
+{
+  *g   = c1->u[0] * c2->u[0] + c1->u[1] * c2->u[1] + c1->u[2] * c2->u[2];
+  *det = 1.0 - *g * *g;
+  if (*det < 1e-14) return PETSC_FALSE;
+  *a1 = (c1->h - c2->h * *g) / *det, *a2 = (c2->h - c1->h * *g) / *det;
+  *b2 = (1.0 - (*a1 * c1->h + *a2 * c2->h)) / *det;
+  return *b2 < 0.0 ? PETSC_FALSE : PETSC_TRUE;
+}
+
+/* Integrand evaluations times caps that UnionMoments takes at the least:
+ * every piece between break points takes both rules, each evaluation
+ * scans the sphere's caps. */
+PetscErrorCode UnionMomentsCost(PetscInt n, const PetscReal *s, PetscReal *cost)
+{
+  Surface sf;
+
+  PetscFunctionBeginUser;
+  *cost = 0.0;
+  PetscCall(PetscMalloc1((size_t)PetscMax(n, 1), &sf.cap));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscReal nb, g, det, a1, a2, b2;
+    if (SphereCaps(n, s, k, &sf)) continue;
+    nb = 2.0 + 2.0 * sf.ncap;
+    for (PetscInt j = 0; j < sf.ncap; j++)
+      for (PetscInt i = j + 1; i < sf.ncap; i++)
+        if (RimsCross(&sf.cap[j], &sf.cap[i], &g, &det, &a1, &a2, &b2)) nb += 2.0;
+    *cost += (nb - 1.0) * (GL_LOW + GL_HIGH) * (1.0 + sf.ncap);
+  }
+  PetscCall(PetscFree(sf.cap));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, PetscReal m[10], PetscReal *err)
 {
   Rule       ru[2];
@@ -240,23 +295,8 @@ PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, Petsc
   sf.tol = tol / HDEM_PI / (PetscReal)n;
   *err   = 0.0;
   for (PetscInt k = 0; k < n; k++) {
-    PetscBool hidden = PETSC_FALSE;
     for (int a = 0; a < 3; a++) sf.c[a] = s[4 * k + a] - o[a];
-    sf.r = s[4 * k + 3], sf.ncap = 0;
-    for (PetscInt j = 0; j < n && !hidden; j++) {
-      PetscReal dx[3], d;
-      if (j == k) continue;
-      for (int a = 0; a < 3; a++) dx[a] = s[4 * j + a] - s[4 * k + a];
-      d = sqrt(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
-      if (Inside(s, k, j, d)) hidden = PETSC_TRUE;
-      else if (Inside(s, j, k, d) || d >= sf.r + s[4 * j + 3]) continue;
-      else {
-        Cap *cp = &sf.cap[sf.ncap++];
-        for (int a = 0; a < 3; a++) cp->u[a] = dx[a] / d;
-        cp->h = (sf.r * sf.r + d * d - s[4 * j + 3] * s[4 * j + 3]) / (2.0 * sf.r * d);
-      }
-    }
-    if (hidden) continue;
+    if (SphereCaps(n, s, k, &sf)) continue;
     PetscCall(PetscFree(brk));
     PetscCall(PetscMalloc1(2 + 2 * (size_t)sf.ncap + (size_t)sf.ncap * (size_t)sf.ncap, &brk)); /* the ends, two per cap, two per pair of caps */
     nb        = 0;
@@ -266,11 +306,8 @@ PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, Petsc
       brk[nb++] = Fold(tu + al), brk[nb++] = Fold(tu - al);
       for (PetscInt i = j + 1; i < sf.ncap; i++) { /* two rims cross */
         const Cap *c1 = &sf.cap[j], *c2 = &sf.cap[i];
-        PetscReal  g = c1->u[0] * c2->u[0] + c1->u[1] * c2->u[1] + c1->u[2] * c2->u[2], det = 1.0 - g * g, a1, a2, b2, w[3];
-        if (det < 1e-14) continue;
-        a1 = (c1->h - c2->h * g) / det, a2 = (c2->h - c1->h * g) / det;
-        b2 = (1.0 - (a1 * c1->h + a2 * c2->h)) / det;
-        if (b2 < 0.0) continue;
+        PetscReal  g, det, a1, a2, b2, w[3];
+        if (!RimsCross(c1, c2, &g, &det, &a1, &a2, &b2)) continue;
         w[0] = c1->u[1] * c2->u[2] - c1->u[2] * c2->u[1];
         w[1] = c1->u[2] * c2->u[0] - c1->u[0] * c2->u[2];
         w[2] = c1->u[0] * c2->u[1] - c1->u[1] * c2->u[0];

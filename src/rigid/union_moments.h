@@ -28,4 +28,9 @@
  * moment's order. */
 PETSC_EXTERN PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, PetscReal m[10], PetscReal *err);
 
+/* A lower bound on UnionMoments' work (integrand evaluations times caps
+ * scanned): it grows as n^4 for spheres that all overlap, so a template too
+ * costly is refused up front rather than computed for minutes. */
+PETSC_EXTERN PetscErrorCode UnionMomentsCost(PetscInt n, const PetscReal *s, PetscReal *cost);
+
 #endif
