@@ -5,6 +5,7 @@
  * last), a second document after '---' (PETSc reads it over the first),
  * and a NUL byte (everything after it would be ignored). */
 #include "io/deckscan.h"
+#include "io/inputfile.h"
 #include <yaml.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ static void DeckPath(const Level *lv, int depth, const char *last, char *out, si
 
 int DeckScanFile(const char *path, char *msg, size_t len)
 {
-  FILE         *fp = fopen(path, "rb");
+  FILE         *fp;
   unsigned char *buf = NULL;
   long          size;
   yaml_parser_t parser;
@@ -42,7 +43,8 @@ int DeckScanFile(const char *path, char *msg, size_t len)
   int           depth = 0, docs = 0, bad = 0, done = 0;
 
   msg[0] = 0;
-  if (!fp) return snprintf(msg, len, "cannot open deck %s", path), 1;
+  fp     = InputFileOpen(path, "rb", "deck", msg, len);
+  if (!fp) return 1;
   if (fseek(fp, 0, SEEK_END) || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) return fclose(fp), snprintf(msg, len, "cannot read deck %s", path), 1;
   if (size > (64L << 20)) return fclose(fp), snprintf(msg, len, "deck %s is %ld bytes: a deck is a text file of keys, at most 64 MiB", path, size), 1;
   buf = (unsigned char *)malloc((size_t)size + 1);

@@ -1,4 +1,5 @@
 #include "io/h5file.h"
+#include "io/inputfile.h"
 #include "decomp/collective.h"
 #include <errno.h>
 #include <hdf5.h>
@@ -129,9 +130,10 @@ PetscErrorCode H5FileOpen(MPI_Comm comm, const char *path, H5File *f)
 {
   PetscBool readable;
   hid_t     fapl;
-  char      msg[512];
+  char      msg[512], why[PETSC_MAX_PATH_LEN + 128];
 
   PetscFunctionBeginUser;
+  PetscCheck(!InputFileCheck(path, "HDF5 file", why, sizeof(why)), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
   PetscCall(PetscTestFile(path, 'r', &readable));
   PetscCheck(readable, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s does not exist or is not readable", path);
   PetscCall(H5FileAlloc(comm, path, f));

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "io/lammps_data.h"
+#include "io/inputfile.h"
 #include "decomp/collective.h"
 
 /* Ids travel to the other ranks as PetscReal (collective.h has no 64-bit
@@ -591,14 +592,15 @@ PetscErrorCode LammpsDataParseStream(FILE *fp, const char *name, PetscInt64 size
 static PetscErrorCode LammpsDataReadRoot(const char *path, LammpsData *d)
 {
   FILE          *fp;
+  char           why[PETSC_MAX_PATH_LEN + 128];
   struct stat    st;
   PetscInt64     size = -1;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
-  fp = fopen(path, "r");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open LAMMPS data file %s: %s", path, strerror(errno));
-  if (!fstat(fileno(fp), &st) && S_ISREG(st.st_mode)) size = (PetscInt64)st.st_size;
+  fp = InputFileOpen(path, "r", "LAMMPS data file", why, sizeof(why));
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
+  if (!fstat(fileno(fp), &st)) size = (PetscInt64)st.st_size;
   ierr = LammpsDataParseStream(fp, path, size, d);
   fclose(fp);
   PetscFunctionReturn(ierr);

@@ -1,5 +1,6 @@
 #include "io/options.h"
 #include "io/deckscan.h"
+#include "io/inputfile.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,13 +19,12 @@ static PetscInt     nrecords = 0;
 
 PetscErrorCode OptionsReadDeck(MPI_Comm comm, const char *deck, int argc, char **argv)
 {
-  FILE          *fp = fopen(deck, "r");
   const char    *slash;
   PetscErrorCode ierr;
+  char           why[PETSC_MAX_PATH_LEN + 128];
 
   PetscFunctionBeginUser;
-  PetscCheck(fp, comm, PETSC_ERR_FILE_OPEN, "cannot open deck %s", deck);
-  fclose(fp);
+  PetscCheck(!InputFileCheck(deck, "deck", why, sizeof(why)), comm, PETSC_ERR_FILE_OPEN, "%s", why);
   PetscCheck(strlen(deck) < sizeof(deck_name), comm, PETSC_ERR_USER_INPUT, "the deck's path is longer than %d characters", (int)sizeof(deck_name) - 1);
   {
     char msg[1024];

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include "io/stl.h"
+#include "io/inputfile.h"
 #include "decomp/collective.h"
 
 #define STL_HEADER 84 /* binary: 80 bytes of header, the uint32 triangle count */
@@ -560,20 +561,15 @@ PetscErrorCode StlParseStream(FILE *fp, const char *name, PetscInt64 size, const
 static PetscErrorCode StlReadRoot(const char *path, const StlTransform *tr, StlMesh *m)
 {
   FILE          *fp;
+  char           why[PETSC_MAX_PATH_LEN + 128];
   struct stat    st;
   PetscInt64     size = -1;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
-  fp = fopen(path, "rb");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open STL file %s: %s", path, strerror(errno));
-  if (!fstat(fileno(fp), &st)) {
-    if (S_ISDIR(st.st_mode)) {
-      fclose(fp);
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "STL file %s is a folder", path);
-    }
-    if (S_ISREG(st.st_mode)) size = (PetscInt64)st.st_size;
-  }
+  fp = InputFileOpen(path, "rb", "STL file", why, sizeof(why));
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
+  if (!fstat(fileno(fp), &st)) size = (PetscInt64)st.st_size;
   ierr = StlParseStream(fp, path, size, tr, m);
   fclose(fp);
   PetscFunctionReturn(ierr);

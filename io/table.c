@@ -1,4 +1,5 @@
 #include "io/table.h"
+#include "io/inputfile.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,10 +47,9 @@ PetscErrorCode TableReadRows(MPI_Comm comm, const char *path, PetscInt ncol, con
   PetscCheck(ncol > 0 && ncol <= TABLE_NCOL_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a table of %d columns", (int)ncol);
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0) {
-    FILE    *fp = fopen(path, "r");
+    FILE    *fp = InputFileOpen(path, "r", "file", err, sizeof(err));
     char     line[4096];
     PetscInt lineno = 0;
-    if (!fp) snprintf(err, sizeof(err), "cannot open file %s", path);
     while (fp && fgets(line, sizeof(line), fp)) {
       double a[TABLE_NCOL_MAX];
       char  *c   = line;

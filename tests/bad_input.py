@@ -49,6 +49,8 @@ Atoms # sphere
 CLUMP80 = ", ".join("%g" % v for i in range(80)
                     for v in (((i * 7) % 13 - 6) * 4.0e-5, ((i * 11) % 17 - 8) * 3.0e-5, ((i * 5) % 19 - 9) * 3.0e-5, 1.0e-3))
 
+FIFO = None  # in a case's files: a named pipe there, which no one writes
+
 LAMMPS = GOOD.replace("  mode: lattice\n  count: 50\n  radius: 0.001\n", "  mode: lammps\n  file: p.data\n")
 
 # (name, deck text, extra args, files {name: bytes}, expected substrings of stderr)
@@ -174,6 +176,15 @@ CASES = [
      {"d.data": DATA_OK.replace("2 atoms", "3 atoms").replace("0.015 0.015 0.015\n", "0.015 0.015 0.015\n3 1 0.002 2500 0.01 0.01 0.01\n").encode() + b"\nMolecules\n\n1 4\n2 4\n3 4\n"},
      ["molecule 4", "3 atoms", "clump0 has 2 spheres"]),
     ("clump too costly", GOOD + "clump0: {spheres: [%s]}\n" % CLUMP80, [], {}, ["-clump0_spheres", "80 spheres", "overlap", "more than the limit"]),
+    # inputs that are not regular files: refused at once, not read forever
+    ("deck a FIFO", GOOD, [], {"deck.yaml": FIFO}, ["deck", "deck.yaml", "FIFO", "not a regular file"]),
+    ("layered deck a FIFO", GOOD, ["-options_file_yaml", "more.yaml"], {"more.yaml": FIFO}, ["more.yaml", "FIFO", "-options_file_yaml"]),
+    ("data file a FIFO", LAMMPS, [], {"p.data": FIFO}, ["-insert_file", "p.data", "FIFO"]),
+    ("data file a device", LAMMPS, ["-insert_file", "/dev/null"], {}, ["-insert_file", "/dev/null", "character device"]),
+    ("STL a FIFO", GOOD, ["-mesh0_file", "m.stl"], {"m.stl": FIFO}, ["-mesh0_file", "m.stl", "FIFO"]),
+    ("clump file a FIFO", GOOD + "clump0: {file: c.txt}\n", [], {"c.txt": FIFO}, ["-clump0_file", "c.txt", "FIFO"]),
+    ("table file a FIFO", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {"law.txt": FIFO}, ["-contact_table_file", "law.txt", "FIFO"]),
+    ("restart a FIFO", GOOD, ["-restart", "r.h5"], {"r.h5": FIFO}, ["-restart", "r.h5", "FIFO"]),
     ("clump spheres and file", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3], file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n"}, ["clump0_spheres", "clump0_file", "not both"]),
 ]
 
@@ -192,10 +203,18 @@ def main():
                 with open(path, "w") as f:
                     f.write(deck)
             for fn, data in files.items():
+                if data is FIFO:
+                    if os.path.exists(os.path.join(work, fn)):
+                        os.remove(os.path.join(work, fn))
+                    os.mkfifo(os.path.join(work, fn))
+                    continue
                 with open(os.path.join(work, fn), "wb") as f:
                     f.write(data)
             before = set(os.listdir(work))
-            p = subprocess.run([hdem, cmd, path] + args, cwd=work, capture_output=True, timeout=120)
+            try:
+                p = subprocess.run([hdem, cmd, path] + args, cwd=work, capture_output=True, timeout=120)
+            except subprocess.TimeoutExpired:  # a hang is a failure of its own, not the end of the catalogue
+                p = subprocess.CompletedProcess([], 0, b"", b"timed out after 120 s")
             err = p.stderr.decode(errors="replace")
             out = p.stdout.decode(errors="replace")
             after = set(os.listdir(work))

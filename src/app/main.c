@@ -6,6 +6,7 @@
 #endif
 #include "app/commands.h"
 #include "decomp/collective.h"
+#include "io/inputfile.h"
 
 static const char usage[] = "hdem " HDEM_VERSION ": distributed DEM with harmonic-regularised contacts\n"
                             "usage: hdem run DECK.yaml [-key value ...]    a simulation (mpirun -np N for N ranks)\n"
@@ -50,9 +51,10 @@ int main(int argc, char **argv)
    * missing one is the user's error, said plainly before that. */
   for (int i = 1; i + 1 < argc; i++)
     if (!strcmp(argv[i], "-options_file_yaml") || !strcmp(argv[i], "-options_file")) {
-      FILE *fp = fopen(argv[i + 1], "r");
+      char  msg[PETSC_MAX_PATH_LEN + 128];
+      FILE *fp = InputFileOpen(argv[i + 1], "r", "deck", msg, sizeof(msg));
       if (!fp) {
-        fprintf(stderr, "hdem: error: cannot open deck %s (%s)\n", argv[i + 1], argv[i]);
+        fprintf(stderr, "hdem: error: %s (%s)\n", msg, argv[i]);
         return 1;
       }
       fclose(fp);

@@ -1,0 +1,71 @@
+#include "io/inputfile.h"
+#include "io/options.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The key whose value is path (every input path is an option's value), or what. */
+static const char *InputName(const char *path, const char *what)
+{
+  for (PetscInt i = 0; i < OptionsRecorded(); i++) {
+    const OptionRecord *r = OptionsRecord(i);
+    if (r->set && r->value && r->kind == OPTION_KIND_TEXT && !strcmp(r->value, path)) return r->key;
+  }
+  return what;
+}
+
+static const char *FileKind(mode_t m)
+{
+  if (S_ISDIR(m)) return "a folder";
+  if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a file";
+}
+
+/* The descriptor of path, open for reading, when it is a regular file; else -1 and msg. */
+static int InputOpenFd(const char *path, const char *what, char *msg, size_t len)
+{
+  struct stat st;
+  int         fd, flags;
+
+  /* O_NONBLOCK: opening a FIFO without a writer would otherwise wait for one */
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return snprintf(msg, len, "cannot open %s %s: %s", InputName(path, what), path, strerror(errno)), -1;
+  if (fstat(fd, &st)) {
+    snprintf(msg, len, "cannot read %s %s: %s", InputName(path, what), path, strerror(errno));
+    return close(fd), -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(msg, len, "%s %s is %s, not a regular file", InputName(path, what), path, FileKind(st.st_mode));
+    return close(fd), -1;
+  }
+  flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+    snprintf(msg, len, "cannot read %s %s: %s", InputName(path, what), path, strerror(errno));
+    return close(fd), -1;
+  }
+  return fd;
+}
+
+FILE *InputFileOpen(const char *path, const char *mode, const char *what, char *msg, size_t len)
+{
+  int   fd = InputOpenFd(path, what, msg, len);
+  FILE *fp;
+
+  if (fd < 0) return NULL;
+  fp = fdopen(fd, mode);
+  if (!fp) snprintf(msg, len, "cannot open %s %s: %s", InputName(path, what), path, strerror(errno)), close(fd);
+  return fp;
+}
+
+int InputFileCheck(const char *path, const char *what, char *msg, size_t len)
+{
+  int fd = InputOpenFd(path, what, msg, len);
+  if (fd < 0) return 1;
+  close(fd);
+  return 0;
+}

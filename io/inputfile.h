@@ -1,0 +1,19 @@
+/* Opening a file the user names as an input (a deck, a data file, an STL
+ * mesh, a table, a checkpoint): opened without blocking and refused unless
+ * it is a regular file, so that a FIFO, a device or a folder given by
+ * mistake is an error naming it rather than a read that never returns. */
+#ifndef HDEM_INPUTFILE_H
+#define HDEM_INPUTFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The open stream (mode "r" or "rb"), or NULL with the reason in msg:
+ * "cannot open KEY PATH: ..." or "KEY PATH is a FIFO (named pipe), not a
+ * regular file", KEY the option whose value is path, or else what ("deck"). */
+FILE *InputFileOpen(const char *path, const char *mode, const char *what, char *msg, size_t len);
+/* Only the check, for readers that open the file themselves (HDF5): 0 when
+ * path is a regular file, else 1 with the reason in msg. */
+int InputFileCheck(const char *path, const char *what, char *msg, size_t len);
+
+#endif
