@@ -32,22 +32,15 @@ import tempfile
 
 import h5py
 import numpy as np
+import harness
 
 A = None
-FAILS = []
-
-
-def check(ok, what):
-    print("%s %s" % ("PASS" if ok else "FAIL", what))
-    if not ok:
-        FAILS.append(what)
-    return ok
+check = harness.Checks("PASS ", "FAIL ")
+FAILS = check.failures
 
 
 def mpi(np_):
-    if np_ == 1:
-        return []
-    return [A.mpiexec, "-np", str(np_), "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+    return harness.mpi(A.mpiexec, np_)
 
 
 def run(np_, deck, out, *extra, ok=True):

@@ -18,14 +18,10 @@ import os
 import subprocess
 import sys
 import tempfile
+import harness
 
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
+check = harness.Checks("ok   ", "FAIL ")
+FAILS = check.failures
 
 
 def run(cmd, cwd):

@@ -18,24 +18,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
 
 A = None
-FAILS = []
+check = harness.Checks("PASS ", "FAIL ")
+FAILS = check.failures
 LEDGER = ["diss_normal", "diss_tangential", "diss_rolling", "diss_liquid", "work_gravity", "work_walls", "energy_flow", "elastic_normal",
           "elastic_tangential", "elastic_rolling", "energy_bridges", "residual", "liquid_total"]
 
 
-def check(ok, what):
-    print("%s %s" % ("PASS" if ok else "FAIL", what))
-    if not ok:
-        FAILS.append(what)
-
-
 def run(np_, out, *extra):
-    cmd = []
-    if np_ > 1:
-        cmd = [A.mpiexec, "-np", str(np_), "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
-    cmd += [A.hdem, "run", A.deck, "-output_dir", out, "-thermo_screen", "false", "-thermo_ledger", "true", *extra]
+    cmd = harness.mpi(A.mpiexec, np_) + [A.hdem, "run", A.deck, "-output_dir", out, "-thermo_screen", "false", "-thermo_ledger", "true", *extra]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr[-1500:]))

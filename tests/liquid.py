@@ -26,23 +26,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
 
 A = None
-FAILS = []
+check = harness.Checks("PASS ", "FAIL ")
+FAILS = check.failures
 R, RHO, L0, FRAC, GAMMA = 1e-3, 2500.0, 1e-10, 0.05, 0.072
 
 
-def check(ok, what):
-    print("%s %s" % ("PASS" if ok else "FAIL", what))
-    if not ok:
-        FAILS.append(what)
-
-
 def run(np_, deck, out, *extra):
-    cmd = []
-    if np_ > 1:
-        cmd = [A.mpiexec, "-np", str(np_), "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
-    cmd += [A.hdem, "run", deck, "-output_dir", out, "-thermo_screen", "false", *extra]
+    cmd = harness.mpi(A.mpiexec, np_) + [A.hdem, "run", deck, "-output_dir", out, "-thermo_screen", "false", *extra]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr[-1500:]))

@@ -21,6 +21,7 @@ import tempfile
 
 import h5py
 import numpy as np
+import harness
 
 DECK = """domain:
   lo: [-0.05, -0.05, -0.02]
@@ -63,13 +64,8 @@ Velocities
 1 {vx} {vy} -0.5 0 0 0
 """
 
-FAILS = []
-
-
-def check(cond, msg):
-    print(("ok   " if cond else "FAIL ") + msg)
-    if not cond:
-        FAILS.append(msg)
+check = harness.Checks("ok   ", "FAIL ")
+FAILS = check.failures
 
 
 def run(hdem, cwd, out, *extra):

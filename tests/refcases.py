@@ -8,9 +8,10 @@ reproduce its own known behaviour (the oracle's e, not the target)."""
 import argparse
 import json
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+import harness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOL = {"e": 5e-3, "t_contact": 1e-2, "q_max": 1e-2}
@@ -91,7 +92,7 @@ def run_case(hdem, case):
     cmd = command(hdem, case)
     if cmd is None:
         return case["id"], "skip", "model not in hdem (%s)" % case["config"].get("damping")
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = harness.run(cmd, expect=None)
     if p.returncode != 0:
         return case["id"], "fail", "exit %d: %s" % (p.returncode, p.stderr.strip())
     out = json.loads(p.stdout)

@@ -32,16 +32,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import harness
 
 A = None
-failures = []
+check = harness.Checks("PASS ", "FAIL ", flush=True)
+failures = check.failures
 FIXED = ["-timestep_mode", "fixed", "-timestep_dt", "5e-7"]  # below the deck's smallest adaptive step
-
-
-def check(ok, msg):
-    print(("PASS " if ok else "FAIL ") + msg, flush=True)
-    if not ok:
-        failures.append(msg)
 
 
 def mpi(np_):

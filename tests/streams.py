@@ -28,14 +28,10 @@ import tempfile
 
 import h5py
 import numpy as np
+import harness
 
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
+check = harness.Checks("ok   ", "FAIL ")
+FAILS = check.failures
 
 
 HEAD = """domain:
