@@ -228,7 +228,7 @@ static PetscErrorCode CkptLoadHistory(Engine *e, const CkptSets *ss)
   for (const RecordField *rf = ContactHistoryFields; rf->name; rf++) nf += rf->ncomp;
   width = 6 + nf; /* owner, kind, partner, where the owner's lists were built, the payload */
   PetscCall(PetscCalloc2((size_t)m * width + 1, &row, m + 1, &dest));
-  for (PetscInt k = ss->history; k < ss->n; k++) {
+  for (PetscInt k = ss->history; k < ss->bodies; k++) {
     const CkptSet *d = &ss->s[k];
     if (!strcmp(d->name, "history/owner")) at = 0;
     else if (!strcmp(d->name, "history/kind")) at = 1;
@@ -310,7 +310,7 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
       CkptLoadWalls(e, ss);
       ierr = CkptLoadParticles(e, ss);
       if (!ierr) ierr = CkptLoadHistory(e, ss);
-      if (!ierr) ierr = CheckpointReadFlow(f, e);
+      if (!ierr) ierr = CkptLoadFlow(e);
       if (!ierr && version < 5 && e->flow.on) ierr = CkptWorkBaseFlow(e);
     }
     if (ierr) { /* the file's own fault or not, it is not agreed: H5FileAbandon ends the run */

@@ -31,8 +31,14 @@
  * inertia > 0, radius <= rmax; ids in [0, 2^53]; position_at_build and
  * owner_position_at_build inside the box; history kinds 0 or 1, partners a
  * particle other than the owner or a wall of the deck; wall normals unit
- * vectors), each dataset against its checksum, unique ids, and each
- * history record's owner a particle of the file.  The first failure (by
+ * vectors; liquid >= 0), each dataset against its checksum, unique ids,
+ * and each history record's owner a particle of the file.  With bodies
+ * (checkpoint_bodies.c): each member row's body mass and principal moments
+ * > 0 and a rigid body's (triangle inequality), its orientation a unit
+ * quaternion, its template the deck's; /bodies/* (written for readers)
+ * finite, one row per body; every member's body in /bodies/id, every body
+ * whole.  /flow (checkpoint_flow.c): counts and times >= 0, exact sums
+ * canonical, checksums.  The first failure (by
  * check, then by row) is an error naming the file, the dataset or
  * attribute, the row and its id or key, and the value, raised on every
  * rank together.  A file without checksums (written before they were kept)
@@ -52,6 +58,7 @@ PETSC_EXTERN PetscErrorCode CheckpointRead(Engine *, const char *path);
 /* ---- between checkpoint.c (writing, loading) and checkpoint_check.c
  * (reading and checking); not for other callers -------------------------- */
 #include "io/h5file.h"
+#include <string.h>
 
 /* Format 5 keeps gravity's work per particle (particles/gravity_work,
  * without the ledger); format 4 kept it as one total (read into the
@@ -67,9 +74,8 @@ PETSC_EXTERN PetscErrorCode CheckpointRead(Engine *, const char *path);
 #define CHECKPOINT_VERSION  5
 
 /* The streams' and outflows' counters (checkpoint_flow.c): removed, the
- * particles the outflows took in all; read on every rank whole. */
+ * particles the outflows took in all. */
 PETSC_INTERN PetscErrorCode CheckpointWriteFlow(H5File, Engine *, PetscInt64 *removed);
-PETSC_INTERN PetscErrorCode CheckpointReadFlow(H5File, Engine *);
 
 static inline H5FileType CkptType(FieldType t)
 {
@@ -101,9 +107,16 @@ typedef struct {
 #define CKPT_SETS_MAX 64
 typedef struct {
   CkptSet   s[CKPT_SETS_MAX];
-  PetscInt  n, particles, history; /* where each group starts (walls first) */
+  PetscInt  n, particles, history, bodies; /* where each group starts (walls first; bodies: n without) */
   PetscInt  version; /* the file's format: 1, 2 or 3 */
 } CkptSets;
+
+static inline CkptSet *CkptSetFind(CkptSets *ss, const char *name)
+{
+  for (PetscInt k = 0; k < ss->n; k++)
+    if (!strcmp(ss->s[k].name, name)) return &ss->s[k];
+  return NULL;
+}
 
 /* Element (i, c) of this rank's rows of d, as a real (exact for the integers kept). */
 static inline PetscReal CkptReal(const CkptSet *d, PetscInt i, PetscInt c)
@@ -114,7 +127,61 @@ static inline PetscReal CkptReal(const CkptSet *d, PetscInt i, PetscInt c)
                                 : ((const PetscReal *)d->raw)[k];
 }
 
+static inline PetscInt64 CkptI64(const CkptSet *d, PetscInt i, PetscInt c)
+{
+  size_t k = (size_t)i * (size_t)d->ncomp + (size_t)c;
+  return d->type == FIELD_INT64   ? ((const PetscInt64 *)d->raw)[k]
+       : d->type == FIELD_INT32 ? (PetscInt64)((const int32_t *)d->raw)[k]
+                                : 0;
+}
+
+static inline const char *CkptNum(PetscReal v, char buf[32])
+{
+  (void)PetscSNPrintf(buf, 32, "%.17g", (double)v);
+  return buf;
+}
+
 #define CKPT_MSG_LEN 1024
+
+/* What is wrong with a checkpoint: the first fault on this rank by (check,
+ * row), the checks numbered alike on every rank, rows the file's (-1: not
+ * about a row).  A stage's faults are agreed over the ranks (the first
+ * over all), then said together by every rank. */
+#define CKPT_NONE ((PetscInt64)1 << 19)
+enum { /* the checks' order: the first group that fails is the one said */
+  CKPT_CHECK_STATE    = 0,
+  CKPT_CHECK_SHAPE    = 100,
+  CKPT_CHECK_HASSUM   = 200,
+  CKPT_CHECK_VALUE    = 300, /* + the dataset's index: a bad value says where, before its dataset's checksum */
+  CKPT_CHECK_FLOW     = CKPT_CHECK_VALUE + CKPT_SETS_MAX, /* + 0 .. 7: /flow's values, then its checksums */
+  CKPT_CHECK_CHECKSUM = 400,
+  CKPT_CHECK_IDS      = 500,
+  CKPT_CHECK_BODIES   = 510
+};
+
+typedef struct {
+  PetscInt64 check, row;
+  char       msg[CKPT_MSG_LEN];
+} CkptFault;
+
+/* ft takes the fault (check, row) when it comes before the one it holds:
+ * the message is "checkpoint FILE: " and fmt's. */
+PETSC_INTERN PetscErrorCode CkptFail(H5File, CkptFault *ft, PetscInt64 check, PetscInt64 row, const char *fmt, ...)
+  PETSC_ATTRIBUTE_FORMAT(5, 6);
+/* Who row i of dataset k is, for a message: " (id ...)", a record's key, a body's id. */
+PETSC_INTERN PetscErrorCode CkptWho(CkptSets *, PetscInt k, PetscInt i, char *who, size_t len);
+
+/* checkpoint_bodies.c.  The values of this rank's rows of multi-sphere
+ * bodies (checkpoint.h's header says which) and liquid. */
+PETSC_INTERN PetscErrorCode CkptCheckBodyValues(H5File, const Engine *, CkptSets *, CkptFault *);
+/* Collective: ids unique, every record's owner a particle, every body whole
+ * and once in /bodies/id, checked where the ids meet. */
+PETSC_INTERN PetscErrorCode CkptCheckIds(H5File, const Engine *, CkptSets *, CkptFault *);
+/* checkpoint_flow.c.  Collective: /flow read whole by every rank into e's
+ * flow state, its shapes, values and checksums checked; then, once the
+ * file is agreed, carried on by rank 0 (CkptLoadFlow). */
+PETSC_INTERN PetscErrorCode CkptReadFlow(H5File, Engine *, CkptFault *);
+PETSC_INTERN PetscErrorCode CkptLoadFlow(Engine *);
 /* Collective, on f opened by every rank: the attributes of / into e's
  * time-loop state (*N particles; *version: the file's format), checked.  One
  * that cannot be read (no format, another format, one missing) is an error

@@ -9,30 +9,16 @@
 
 /* A checkpoint is checked as a deck is, before anything of it is used: its
  * attributes, the datasets' shapes, every value, the datasets' checksums
- * (io/h5file.h), the ids' uniqueness and the records' owners.  What is wrong is a
+ * (io/h5file.h), the ids' uniqueness, the records' owners and the bodies'
+ * members (checkpoint_bodies.c), the flow state (checkpoint_flow.c).  What is wrong is a
  * CkptFault, the first on this rank by (check, row): the checks are numbered
  * alike on every rank, rows are the file's.  CkptAgree finds the first over
  * all ranks and gives every rank its message, which they then raise
  * together on the communicator: said once, and every rank stops cleanly,
  * before any step and before anything is written. */
-#define CKPT_NONE ((PetscInt64)1 << 19)
 #define CKPT_ROWS 8589934592.0 /* 2^33: (check, row) as one real below 2^53 */
 
-enum { /* the checks' order: the first group that fails is the one said */
-  CKPT_CHECK_STATE    = 0,
-  CKPT_CHECK_SHAPE    = 100,
-  CKPT_CHECK_HASSUM   = 200,
-  CKPT_CHECK_VALUE    = 300, /* a bad value says where: before its dataset's checksum */
-  CKPT_CHECK_CHECKSUM = 400,
-  CKPT_CHECK_IDS      = 500
-};
-
-typedef struct {
-  PetscInt64 check, row; /* row -1: not about a row */
-  char       msg[CKPT_MSG_LEN];
-} CkptFault;
-
-static PetscErrorCode CkptFail(H5File f, CkptFault *ft, PetscInt64 check, PetscInt64 row, const char *fmt, ...)
+PetscErrorCode CkptFail(H5File f, CkptFault *ft, PetscInt64 check, PetscInt64 row, const char *fmt, ...)
 {
   va_list        ap;
   size_t         len;
@@ -92,13 +78,6 @@ static PetscErrorCode CkptSetAdd(CkptSets *ss, const char *name, FieldType t, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static CkptSet *CkptSetFind(CkptSets *ss, const char *name)
-{
-  for (PetscInt k = 0; k < ss->n; k++)
-    if (!strcmp(ss->s[k].name, name)) return &ss->s[k];
-  return NULL;
-}
-
 PetscErrorCode CkptSetsDestroy(CkptSets *ss)
 {
   PetscFunctionBeginUser;
@@ -107,11 +86,6 @@ PetscErrorCode CkptSetsDestroy(CkptSets *ss)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscInt64 CkptI64(const CkptSet *d, PetscInt i, PetscInt c)
-{
-  size_t k = (size_t)i * (size_t)d->ncomp + (size_t)c;
-  return d->type == FIELD_INT64 ? ((const PetscInt64 *)d->raw)[k] : d->type == FIELD_INT32 ? (PetscInt64)((const int32_t *)d->raw)[k] : 0;
-}
 /* The datasets a checkpoint of this engine has: walls, every FIELD_CHECKPOINT
  * field of the particle store, the history records' columns. */
 static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets *ss)
@@ -147,15 +121,24 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
     PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
     PetscCall(CkptSetAdd(ss, name, rf->type, rf->ncomp, -1, PETSC_FALSE));
   }
+  ss->bodies = ss->n;
+  if (e->p.body) { /* not read back (the members' rows hold their bodies), but checked against them */
+    PetscCall(CkptSetAdd(ss, "bodies/id", FIELD_INT64, 1, -1, PETSC_FALSE));
+    PetscCall(CkptSetAdd(ss, "bodies/template", FIELD_INT32, 1, -1, PETSC_FALSE));
+    PetscCall(CkptSetAdd(ss, "bodies/position", FIELD_REAL, 3, -1, PETSC_FALSE));
+    PetscCall(CkptSetAdd(ss, "bodies/orientation", FIELD_REAL, 4, -1, PETSC_FALSE));
+    PetscCall(CkptSetAdd(ss, "bodies/velocity", FIELD_REAL, 3, -1, PETSC_FALSE));
+    PetscCall(CkptSetAdd(ss, "bodies/angular_velocity", FIELD_REAL, 3, -1, PETSC_FALSE));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Metadata, the same on every rank: each dataset is there with the rows the
- * attributes say (N particles; M records, /history/owner's; the deck's
- * walls), and either all have checksums or none. */
+ * attributes say (N particles; M records, /history/owner's; B bodies,
+ * /bodies/id's; the deck's walls), and either all have checksums or none. */
 static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, CkptSets *ss, PetscInt *nsum, CkptFault *ft)
 {
-  PetscInt64 M = -1, W = -1;
+  PetscInt64 M = -1, W = -1, B = -1;
   PetscInt   nwithout = 0, first_without = -1;
 
   PetscFunctionBeginUser;
@@ -188,16 +171,20 @@ static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, C
       }
       want = W;
     } else if (k < ss->history) want = N;
-    else {
+    else if (k < ss->bodies) {
       if (M < 0) M = rows; /* /history/owner: the records' count */
       want = M;
+    } else {
+      if (B < 0) B = rows; /* /bodies/id: the bodies' count */
+      want = B;
     }
     d->N = rows;
     if (rows != want)
       PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1, "/%s has %" PetscInt64_FMT " rows, expected %" PetscInt64_FMT " (%s)", d->name, rows, want,
                          k < ss->particles ? "the walls of /walls/normal"
                          : k < ss->history ? "the attribute /particles"
-                                           : "the records of /history/owner"));
+                         : k < ss->bodies  ? "the records of /history/owner"
+                                           : "the bodies of /bodies/id"));
     PetscCall(H5FileReadChecksum(f, d->name, &d->stored, &d->has_sum));
     if (d->has_sum) (*nsum)++;
     else if (nwithout++ == 0) first_without = k;
@@ -213,19 +200,20 @@ static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, C
  * their checksums: one reduction for all. */
 static PetscErrorCode CkptReadSets(H5File f, const Engine *e, CkptSets *ss)
 {
-  PetscInt64  Ns[CKPT_SETS_MAX], poff = 0, hoff = 0;
+  PetscInt64  Ns[CKPT_SETS_MAX], poff = 0, hoff = 0, boff = 0;
   uint64_t    sums[CKPT_SETS_MAX];
-  PetscInt    pn = 0, hn = 0;
+  PetscInt    pn = 0, hn = 0, bn = 0;
   PetscMPIInt rank;
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(e->grid.comm, &rank, NULL));
   PetscCall(H5FileBlock(e->grid.comm, ss->s[ss->particles].N, &poff, &pn));
   PetscCall(H5FileBlock(e->grid.comm, ss->s[ss->history].N, &hoff, &hn));
+  if (ss->bodies < ss->n) PetscCall(H5FileBlock(e->grid.comm, ss->s[ss->bodies].N, &boff, &bn));
   for (PetscInt k = 0; k < ss->n; k++) {
     CkptSet *d = &ss->s[k];
-    d->off     = d->replicated ? 0 : k < ss->history ? poff : hoff;
-    d->n       = d->replicated ? (PetscInt)d->N : k < ss->history ? pn : hn;
+    d->off     = d->replicated ? 0 : k < ss->history ? poff : k < ss->bodies ? hoff : boff;
+    d->n       = d->replicated ? (PetscInt)d->N : k < ss->history ? pn : k < ss->bodies ? hn : bn;
     PetscCall(PetscMalloc1((size_t)d->n * CkptTypeSize(d->type) * (size_t)d->ncomp + 1, &d->raw));
     PetscCall(H5FileReadRows(f, d->name, CkptType(d->type), d->ncomp, d->off, d->n, d->raw));
     sums[k] = 0;
@@ -255,12 +243,6 @@ static PetscErrorCode CkptCheckSums(H5File f, CkptSets *ss, CkptFault *ft)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *CkptNum(PetscReal v, char buf[32])
-{
-  (void)PetscSNPrintf(buf, 32, "%.17g", (double)v);
-  return buf;
-}
-
 /* A point the grid can place: inside the box, off a periodic axis' high face. */
 static int CkptOutside(const Grid *g, const PetscReal x[3])
 {
@@ -269,15 +251,16 @@ static int CkptOutside(const Grid *g, const PetscReal x[3])
   return -1;
 }
 
-/* Who row i of dataset k is, for a message: a particle's id, a record's key. */
-static PetscErrorCode CkptWho(CkptSets *ss, PetscInt k, PetscInt i, char *who, size_t len)
+PetscErrorCode CkptWho(CkptSets *ss, PetscInt k, PetscInt i, char *who, size_t len)
 {
   const CkptSet *id = CkptSetFind(ss, "particles/id"), *owner = CkptSetFind(ss, "history/owner"), *partner = CkptSetFind(ss, "history/partner"),
                 *kind = CkptSetFind(ss, "history/kind");
 
   PetscFunctionBeginUser;
   who[0] = 0;
-  if (k >= ss->history) {
+  if (k >= ss->bodies)
+    PetscCall(PetscSNPrintf(who, len, " (body %" PetscInt64_FMT ")", CkptI64(CkptSetFind(ss, "bodies/id"), i, 0)));
+  else if (k >= ss->history) {
     PetscInt64 pa = CkptI64(partner, i, 0), pk = kind ? CkptI64(kind, i, 0) : pa < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE;
     PetscCall(PetscSNPrintf(who, len, " (owner %" PetscInt64_FMT ", kind %" PetscInt64_FMT ", partner %" PetscInt64_FMT ")", CkptI64(owner, i, 0), pk, pa));
   } else if (k >= ss->particles) PetscCall(PetscSNPrintf(who, len, " (id %" PetscInt64_FMT ")", CkptI64(id, i, 0)));
@@ -401,65 +384,6 @@ static PetscErrorCode CkptCheckValues(H5File f, const Engine *e, CkptSets *ss, C
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* An id and where it came from, sent to the rank its id hashes to. */
-typedef struct {
-  PetscInt64 id, tag, row; /* tag 0: /particles/id, 1: /history/owner */
-} CkptIdRow;
-
-static int CkptIdRowCompare(const void *a, const void *b)
-{
-  const CkptIdRow *x = (const CkptIdRow *)a, *y = (const CkptIdRow *)b;
-  if (x->id != y->id) return x->id < y->id ? -1 : 1;
-  if (x->tag != y->tag) return x->tag < y->tag ? -1 : 1;
-  return x->row < y->row ? -1 : x->row > y->row;
-}
-
-/* Collective, on any rank count: the ids (and the records' owners) meet on
- * the rank their id hashes to; there every id must be there once, and
- * every record's owner must be a particle's id. */
-static PetscErrorCode CkptCheckIds(H5File f, const Engine *e, CkptSets *ss, CkptFault *ft)
-{
-  const CkptSet *ids[2] = {CkptSetFind(ss, "particles/id"), CkptSetFind(ss, "history/owner")};
-  PetscInt       n      = ids[0]->n + ids[1]->n, nin;
-  PetscReal     *item, *in;
-  PetscMPIInt   *dest, size;
-  CkptIdRow     *got;
-
-  PetscFunctionBeginUser;
-  PetscCall(CollectiveRank(e->grid.comm, NULL, &size));
-  PetscCall(PetscMalloc2(4 * (size_t)n + 1, &item, (size_t)n + 1, &dest));
-  for (PetscInt t = 0, j = 0; t < 2; t++)
-    for (PetscInt i = 0; i < ids[t]->n; i++, j++) {
-      PetscInt64 x = CkptI64(ids[t], i, 0); /* in [0, 2^53] (CkptCheckValues): exact as reals, yet sent in halves */
-      item[4 * j] = (PetscReal)(x >> 32), item[4 * j + 1] = (PetscReal)(x & 0xffffffff), item[4 * j + 2] = (PetscReal)t,
-               item[4 * j + 3] = (PetscReal)(ids[t]->off + i);
-      dest[j]                  = (PetscMPIInt)((((uint64_t)x * 0x9e3779b97f4a7c15ULL) >> 32) % (uint64_t)size);
-    }
-  PetscCall(CollectiveRoute(e->grid.comm, n, 4, item, dest, &nin, &in));
-  PetscCall(PetscMalloc1((size_t)nin + 1, &got));
-  for (PetscInt j = 0; j < nin; j++) {
-    got[j].id  = ((PetscInt64)in[4 * j] << 32) + (PetscInt64)in[4 * j + 1];
-    got[j].tag = (PetscInt64)in[4 * j + 2];
-    got[j].row = (PetscInt64)in[4 * j + 3];
-  }
-  if (nin > 1) qsort(got, (size_t)nin, sizeof(*got), CkptIdRowCompare);
-  for (PetscInt j = 0, k; j < nin; j = k) {
-    PetscInt c0 = 0;
-    for (k = j; k < nin && got[k].id == got[j].id; k++) c0 += got[k].tag == 0;
-    if (c0 > 1)
-      PetscCall(CkptFail(f, ft, CKPT_CHECK_IDS, got[j + 1].row,
-                         "/particles/id row %" PetscInt64_FMT ": id %" PetscInt64_FMT " is also at row %" PetscInt64_FMT ": ids must be unique", got[j + 1].row,
-                         got[j].id, got[j].row));
-    if (c0 == 0)
-      PetscCall(CkptFail(f, ft, CKPT_CHECK_IDS + 1, got[j].row,
-                         "/history/owner row %" PetscInt64_FMT ": the record's owner, id %" PetscInt64_FMT ", is no particle of the checkpoint", got[j].row,
-                         got[j].id));
-  }
-  PetscCall(PetscFree(got));
-  PetscCall(PetscFree(in));
-  PetscCall(PetscFree2(item, dest));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 /* The attributes are read alike on every rank: their faults are too. */
 static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt *version, CkptFault *ft)
 {
@@ -586,6 +510,8 @@ static PetscErrorCode CkptReadChecked(H5File f, Engine *e, PetscInt64 N, CkptSet
   PetscCall(CkptReadSets(f, e, ss));
   /* a bad value first, as it says where; that its dataset was changed too, if it was */
   PetscCall(CkptCheckValues(f, e, ss, ft));
+  PetscCall(CkptCheckBodyValues(f, e, ss, ft));
+  PetscCall(CkptReadFlow(f, e, ft));
   PetscCall(CkptAgree(comm, ft, failed));
   if (*failed) {
     PetscInt k = (PetscInt)(ft->check - CKPT_CHECK_VALUE);

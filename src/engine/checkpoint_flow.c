@@ -9,11 +9,14 @@
  *   /flow/energy  int64 [FLOW_ENERGY_TERMS][EXACTSUM_DIGITS + 1]  the energy
  *                              ledger's sums of the particles that came and
  *                              went, alike (absent before the ledger: zero)
- * Totals over the ranks, written by rank 0, read whole by every rank; rank 0
- * carries them on (FlowStateLocal). */
+ * Totals over the ranks, written by rank 0, read whole by every rank and
+ * checked with the rest of the file before any of it is used (counts and
+ * times >= 0, sums canonical, checksums); rank 0 carries them on
+ * (FlowStateLocal). */
 #include "engine/checkpoint.h"
 #include "engine/flow.h"
 #include "decomp/collective.h"
+#include <math.h>
 
 #define CKPT_FLOW_COUNTS (1 + 4 * STREAMS_MAX + OUTFLOWS_MAX * FLOW_CLASSES_MAX)
 #define CKPT_FLOW_SUMS   (STREAMS_MAX + OUTFLOWS_MAX * FLOW_CLASSES_MAX)
@@ -22,7 +25,8 @@ _Static_assert(FLOW_ENERGY_TERMS <= CKPT_FLOW_SUMS, "the energy sums fit the mas
 
 static ExactSum *CkptFlowSum(FlowState *s, PetscInt k)
 {
-  return k < STREAMS_MAX ? &s->inserted_mass[k] : &s->removed_mass[(k - STREAMS_MAX) / FLOW_CLASSES_MAX][(k - STREAMS_MAX) % FLOW_CLASSES_MAX];
+  return k < STREAMS_MAX ? &s->inserted_mass[k]
+                         : &s->removed_mass[(k - STREAMS_MAX) / FLOW_CLASSES_MAX][(k - STREAMS_MAX) % FLOW_CLASSES_MAX];
 }
 
 static PetscInt64 *CkptFlowCount(FlowState *s, PetscInt k)
@@ -45,21 +49,26 @@ static void CkptSumDigits(ExactSum *s, PetscInt64 *row)
   row[EXACTSUM_DIGITS] = s->special;
 }
 
-/* Row k of dataset name back into an exact sum, its digits checked canonical. */
-static PetscErrorCode CkptSumFromDigits(H5File f, const char *name, PetscInt k, const PetscInt64 *row, ExactSum *x)
+/* Row k of /flow/<j's name> back into an exact sum, its digits checked canonical. */
+static PetscErrorCode CkptSumFromDigits(H5File f, PetscInt j, const char *name, PetscInt k, const PetscInt64 *row,
+                                        ExactSum *x, CkptFault *ft)
 {
   PetscFunctionBeginUser;
   for (PetscInt d = 0; d < EXACTSUM_DIGITS; d++) {
     PetscInt64 v = row[d];
     /* canonical digits: an exact sum has exactly one such form */
-    PetscCheck(d == EXACTSUM_DIGITS - 1 || (v >= 0 && v < ((PetscInt64)1 << 32)), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "checkpoint %s: /%s row %" PetscInt_FMT " digit %" PetscInt_FMT " is %" PetscInt64_FMT ": not an exact sum", H5FilePath(f), name, k, d, v);
+    if (!(d == EXACTSUM_DIGITS - 1 || (v >= 0 && v < ((PetscInt64)1 << 32))))
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_FLOW + j, k,
+                         "/%s row %" PetscInt_FMT " digit %" PetscInt_FMT " is %" PetscInt64_FMT ": not an exact sum",
+                         name, k, d, v));
     x->d[d] = v;
   }
   x->adds    = 0;
   x->special = (int32_t)row[EXACTSUM_DIGITS];
-  PetscCheck(x->special >= 0 && x->special <= (EXACTSUM_NAN | EXACTSUM_POS_INF | EXACTSUM_NEG_INF), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "checkpoint %s: /%s row %" PetscInt_FMT " has flags %d", H5FilePath(f), name, k, (int)x->special);
+  if (!(row[EXACTSUM_DIGITS] >= 0 && row[EXACTSUM_DIGITS] <= (EXACTSUM_NAN | EXACTSUM_POS_INF | EXACTSUM_NEG_INF)))
+    PetscCall(CkptFail(f, ft, CKPT_CHECK_FLOW + j, k,
+                       "/%s row %" PetscInt_FMT " has flags %" PetscInt64_FMT ": not an exact sum's", name, k,
+                       row[EXACTSUM_DIGITS]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -87,53 +96,114 @@ PetscErrorCode CheckpointWriteFlow(H5File f, Engine *e, PetscInt64 *removed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One dataset whole, its shape and checksum checked. */
-static PetscErrorCode CkptFlowRead(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt n, void *buf)
+/* /flow's datasets, in the order of their checks (CKPT_CHECK_FLOW + j). */
+static const char *const CkptFlowName[4] = {"flow/counts", "flow/times", "flow/mass", "flow/energy"};
+
+/* One of /flow's datasets, read whole on every rank. */
+typedef struct {
+  H5FileType type;
+  PetscInt   ncomp, n;
+  void      *buf;
+  PetscBool  read, has_sum;
+  uint64_t   stored, sum; /* sum: this rank's share of the data's checksum */
+} CkptFlowSet;
+
+/* Dataset j whole into d->buf, its shape checked, its checksum kept. */
+static PetscErrorCode CkptFlowRead(H5File f, MPI_Comm comm, PetscInt j, CkptFlowSet *d, CkptFault *ft)
 {
-  PetscInt64 N;
-  PetscBool  has;
+  const char *name = CkptFlowName[j];
+  PetscInt64  N;
+  PetscBool   has;
+  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
-  PetscCall(H5FileRows(f, name, type, ncomp, &N, &has));
-  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s has no /%s: it was written by a run without streams or outflows", H5FilePath(f),
-             name);
-  PetscCheck(N == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /%s has %" PetscInt64_FMT " rows, this hdem writes %" PetscInt_FMT,
-             H5FilePath(f), name, N, n);
-  PetscCall(H5FileReadRows(f, name, type, ncomp, 0, n, buf));
-  PetscCall(H5FileVerifyRows(f, name, type, ncomp, N, 0, n, buf, PETSC_TRUE, NULL));
+  d->read = d->has_sum = PETSC_FALSE, d->sum = 0;
+  PetscCall(H5FileRows(f, name, d->type, d->ncomp, &N, &has));
+  if (!has)
+    PetscCall(CkptFail(f, ft, CKPT_CHECK_FLOW + j, -1,
+                       "it has no dataset /%s: it was written by a run without streams or outflows", name));
+  else if (N != d->n)
+    PetscCall(CkptFail(f, ft, CKPT_CHECK_FLOW + j, -1,
+                       "/%s has %" PetscInt64_FMT " rows, this hdem writes %" PetscInt_FMT, name, N, d->n));
+  if (!has || N != d->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(H5FileReadRows(f, name, d->type, d->ncomp, 0, d->n, d->buf));
+  PetscCall(H5FileReadChecksum(f, name, &d->stored, &d->has_sum));
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  if (d->has_sum && rank == 0)
+    PetscCall(H5FileChecksumRows(d->type, d->ncomp, 0, d->n, d->buf, &d->sum)); /* once: the shares are summed */
+  d->read = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CheckpointReadFlow(H5File f, Engine *e)
+/* The values read: counts >= 0, times finite and >= 0, exact sums canonical. */
+static PetscErrorCode CkptFlowValues(H5File f, FlowState *s, const CkptFlowSet *d, const PetscInt64 *cnt,
+                                     const PetscInt64 *sums, CkptFault *ft)
+{
+  char b[32];
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; d[0].read && k < CKPT_FLOW_COUNTS; k++) {
+    if (cnt[k] < 0)
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_FLOW, k,
+                         "/flow/counts row %" PetscInt_FMT " is %" PetscInt64_FMT ": counts are >= 0", k, cnt[k]));
+    *CkptFlowCount(s, k) = cnt[k];
+  }
+  for (PetscInt k = 0; d[1].read && k < STREAMS_MAX; k++) /* a stream's last insertion, or its start */
+    if (!(isfinite(s->t_insert[k]) && s->t_insert[k] >= 0.0))
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_FLOW + 1, k,
+                         "/flow/times row %" PetscInt_FMT " (stream%" PetscInt_FMT
+                         ") is %s: a stream's time must be finite and >= 0",
+                         k, k, CkptNum(s->t_insert[k], b)));
+  for (PetscInt k = 0; d[2].read && k < CKPT_FLOW_SUMS; k++)
+    PetscCall(CkptSumFromDigits(f, 2, CkptFlowName[2], k, sums + k * CKPT_FLOW_WIDTH, CkptFlowSum(s, k), ft));
+  for (PetscInt k = 0; d[3].read && k < FLOW_ENERGY_TERMS; k++)
+    PetscCall(
+      CkptSumFromDigits(f, 3, CkptFlowName[3], k, sums + (CKPT_FLOW_SUMS + k) * CKPT_FLOW_WIDTH, &s->energy[k], ft));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CkptReadFlow(H5File f, Engine *e, CkptFault *ft)
 {
   FlowState  *s = &e->flow.state;
-  PetscInt64 *cnt, *sums;
+  PetscInt64 *cnt, *sums, N[4];
+  uint64_t    sum[4];
+  PetscBool   energy;
+  CkptFlowSet d[4];
 
   PetscFunctionBeginUser;
   if (!e->flow.on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc2(CKPT_FLOW_COUNTS, &cnt, CKPT_FLOW_SUMS * CKPT_FLOW_WIDTH, &sums));
-  PetscCall(CkptFlowRead(f, "flow/counts", H5FILE_INT64, 1, CKPT_FLOW_COUNTS, cnt));
-  PetscCall(CkptFlowRead(f, "flow/times", H5FILE_REAL, 1, STREAMS_MAX, s->t_insert));
-  PetscCall(CkptFlowRead(f, "flow/mass", H5FILE_INT64, CKPT_FLOW_WIDTH, CKPT_FLOW_SUMS, sums));
-  for (PetscInt k = 0; k < CKPT_FLOW_COUNTS; k++) {
-    PetscCheck(cnt[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /flow/counts row %" PetscInt_FMT " is %" PetscInt64_FMT ": counts are >= 0",
-               H5FilePath(f), k, cnt[k]);
-    *CkptFlowCount(s, k) = cnt[k];
+  PetscCall(PetscMalloc2(CKPT_FLOW_COUNTS, &cnt, (CKPT_FLOW_SUMS + FLOW_ENERGY_TERMS) * CKPT_FLOW_WIDTH, &sums));
+  d[0] = (CkptFlowSet){H5FILE_INT64, 1, CKPT_FLOW_COUNTS, cnt, PETSC_FALSE, PETSC_FALSE, 0, 0};
+  d[1] = (CkptFlowSet){H5FILE_REAL, 1, STREAMS_MAX, s->t_insert, PETSC_FALSE, PETSC_FALSE, 0, 0};
+  d[2] = (CkptFlowSet){H5FILE_INT64, CKPT_FLOW_WIDTH, CKPT_FLOW_SUMS, sums, PETSC_FALSE, PETSC_FALSE, 0, 0};
+  d[3] = (CkptFlowSet){H5FILE_INT64,
+                       CKPT_FLOW_WIDTH,
+                       FLOW_ENERGY_TERMS,
+                       sums + CKPT_FLOW_SUMS * CKPT_FLOW_WIDTH,
+                       PETSC_FALSE,
+                       PETSC_FALSE,
+                       0,
+                       0};
+  PetscCall(
+    H5FileRows(f, CkptFlowName[3], H5FILE_INT64, CKPT_FLOW_WIDTH, &N[3], &energy)); /* absent before the ledger: zero */
+  for (PetscInt j = 0; j < 4; j++) {
+    if (j < 3 || energy) PetscCall(CkptFlowRead(f, e->grid.comm, j, &d[j], ft));
+    N[j] = d[j].n, sum[j] = d[j].sum;
   }
-  for (PetscInt k = 0; k < STREAMS_MAX; k++)
-    PetscCheck(PetscIsNormalReal(s->t_insert[k]) || s->t_insert[k] == 0.0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "checkpoint %s: /flow/times row %" PetscInt_FMT " is %g: it must be finite", H5FilePath(f), k, (double)s->t_insert[k]);
-  for (PetscInt k = 0; k < CKPT_FLOW_SUMS; k++) PetscCall(CkptSumFromDigits(f, "flow/mass", k, sums + k * CKPT_FLOW_WIDTH, CkptFlowSum(s, k)));
-  {
-    PetscInt64 N;
-    PetscBool  has;
-    PetscCall(H5FileRows(f, "flow/energy", H5FILE_INT64, CKPT_FLOW_WIDTH, &N, &has));
-    if (has) { /* a checkpoint from before the ledger has none: zero */
-      PetscCall(CkptFlowRead(f, "flow/energy", H5FILE_INT64, CKPT_FLOW_WIDTH, FLOW_ENERGY_TERMS, sums));
-      for (PetscInt k = 0; k < FLOW_ENERGY_TERMS; k++) PetscCall(CkptSumFromDigits(f, "flow/energy", k, sums + k * CKPT_FLOW_WIDTH, &s->energy[k]));
-    }
-  }
+  PetscCall(H5FileChecksumCombine(e->grid.comm, 4, N, sum)); /* every rank reads every row: the same verdict on all */
+  PetscCall(CkptFlowValues(f, s, d, cnt, sums, ft));
+  for (PetscInt j = 0; j < 4; j++)
+    if (d[j].read && d[j].has_sum && sum[j] != d[j].stored)
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_FLOW + 4 + j, -1,
+                         "/%s: " H5FILE_CHECKSUM_MISMATCH " (stored checksum %016llx, the data's %016llx)",
+                         CkptFlowName[j], (unsigned long long)d[j].stored, (unsigned long long)sum[j]));
   PetscCall(PetscFree2(cnt, sums));
-  PetscCall(FlowStateLocal(e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CkptLoadFlow(Engine *e)
+{
+  PetscFunctionBeginUser;
+  if (e->flow.on) PetscCall(FlowStateLocal(e)); /* the totals, read by every rank, carried on by rank 0 */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
