@@ -35,7 +35,7 @@
  * and each history record's owner a particle of the file.  With bodies
  * (checkpoint_bodies.c): each member row's body mass and principal moments
  * > 0 and a rigid body's (triangle inequality), its orientation a unit
- * quaternion, its template the deck's; /bodies/* (written for readers)
+ * quaternion, its template the deck's; the /bodies datasets (written for readers)
  * finite, one row per body; every member's body in /bodies/id, every body
  * whole.  /flow (checkpoint_flow.c): counts and times >= 0, exact sums
  * canonical, checksums.  The first failure (by
