@@ -256,17 +256,17 @@ static PetscBool EngineWallsOutrun(const Engine *e, PetscInt bits)
 static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
 {
   PetscReal local_bound = bound;
-  PetscReal v[10] =
+  PetscReal v[11] =
     {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost + e->flow.state.removed_local), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1],
-     hi[2]}; /* owned + lost + removed here == all */
-  static const CollectiveOp op[10] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN,
-                                      COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX};
+     hi[2], e->a_local}; /* owned + lost + removed here == all */
+  static const CollectiveOp op[11] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN, COLLECTIVE_MIN,
+                                      COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX};
 
   PetscFunctionBeginUser;
   {
     PetscLogDouble t0, t1;
     PetscCall(PetscTime(&t0));
-    PetscCall(CollectiveReduceMixed(e->grid.comm, 10, v, op));
+    PetscCall(CollectiveReduceMixed(e->grid.comm, 11, v, op));
     PetscCall(PetscTime(&t1));
     e->wait_seconds += t1 - t0;
   }
@@ -274,6 +274,7 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   bits            = (PetscInt)v[1]; /* the bounds some particle anywhere may pass */
   e->rebuild_next = ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) || (bits & INTEGRATOR_BEYOND_SKIN) ? PETSC_TRUE : PETSC_FALSE;
   e->request_all  = (PetscInt)v[3];
+  e->a_reach      = v[10];
   e->request      = ENGINE_REQUEST_NONE;
   /* the drift of the next criterion: the ranges' midpoint (no particle anywhere: none) */
   for (int a = 0; a < 3; a++) e->drift[a] = v[4 + a] <= v[7 + a] ? 0.5 * (v[4 + a] + v[7 + a]) + 0.0 : 0.0;
@@ -402,6 +403,8 @@ PetscErrorCode EngineSetUp(Engine *e)
   e->setting_up = PETSC_TRUE;
   PetscCall(EngineRebuild(e));
   e->rebuilds = 0;
+  /* no force is known yet: the first step's approaches are bounded for free fall */
+  e->a_reach = e->ctl.mode == TIMESTEP_ADAPTIVE ? sqrt(e->gravity[0] * e->gravity[0] + e->gravity[1] * e->gravity[1] + e->gravity[2] * e->gravity[2]) : 0.0;
   PetscCall(EngineForces(e, 0.0, PETSC_FALSE, &bound));
   {
     PetscReal lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
@@ -454,6 +457,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(ExchangeForward(&e->grid, &e->ex, &p->st, PETSC_TRUE));
   PetscCall(PetscLogStagePop());
   e->ledger_moved = PETSC_TRUE;
+  PetscCall(EngineAccelReach(e));
   PetscCall(EngineBalanceMark(e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

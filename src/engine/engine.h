@@ -45,7 +45,8 @@ typedef enum {
   ENGINE_FAULT_THROUGH_WALL,
   ENGINE_FAULT_OVERLAP,
   ENGINE_FAULT_STEP_FLOOR,
-  ENGINE_FAULT_LIQUID
+  ENGINE_FAULT_LIQUID,
+  ENGINE_FAULT_ENERGY
 } EngineFaultKind;
 PETSC_EXTERN const char *const EngineFaultNames[];
 
@@ -92,9 +93,18 @@ typedef struct {
   PetscInt       rebuilds;
   PetscReal      dt_min, dt_max, dt_sum;
   PetscBool      warned_fixed, warned_energy;
+  /* energy that grows without a source (EngineHealthEnergy): the tolerance,
+   * whether it only warns, and the steps between checks where no output
+   * computes the statistics (0: at the outputs only) */
+  PetscReal      energy_growth;
+  PetscBool      energy_warn;
+  PetscInt       energy_interval;
   PetscReal      dt_floor, contact_duration; /* the adaptive step's floor and the shortest contact's duration (EngineStepFloor) */
   PetscInt       bound_who[2];               /* this rank's pair that set its bound (InteractionStep who) */
   PetscBool      bound_kinematic;            /* or the particle bound_who[0] by its motion against the skin */
+  /* approaching contacts' bound (InteractionApproachBound): the largest
+   * acceleration of any particle at the last step (all ranks'), this rank's */
+  PetscReal      a_reach, a_local;
   EngineFault    fault;
   PetscBool      deep;     /* this rank's forces met an overlap beyond CONTACT_OVERLAP_LIMIT */
   EngineFault    noted;    /* this rank's: found at a rebuild, raised at the next reduction (ENGINE_HEALTH_NOTED) */

@@ -1,4 +1,5 @@
 #include "engine/forces.h"
+#include "decomp/collective.h"
 
 static inline PetscReal Norm3(const PetscReal *a)
 {
@@ -74,7 +75,7 @@ static void EngineLedgerClose(Particles *p, PetscReal dt, const PetscReal g[3])
 PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal *bound)
 {
   Particles         *p = &e->p;
-  PetscReal          b, *f = p->f, *t = p->t;
+  PetscReal          b, amax, *f = p->f, *t = p->t;
   InteractionContext ctx = EngineInteractionContext(e);
   InteractionStep    st;
 
@@ -103,6 +104,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   st.who[0] = st.who[1] = -1;
   st.deep   = PETSC_FALSE;
   st.walls = NULL, st.wallref = NULL, st.mesh_wall0 = e->planes.n;
+  st.a_reach = st.need && e->ctl.mode == TIMESTEP_ADAPTIVE ? e->a_reach : 0.0;
   if (e->wall_sums_due && e->wall_sums) {
     for (PetscInt k = 0; k < 6 * (e->planes.n + e->meshes.n); k++) ExactSumZero(&e->wall_sums[k]);
     EngineWallReferences(e, st.t);
@@ -122,12 +124,13 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   e->bound_who[0]    = st.who[0], e->bound_who[1] = st.who[1];
   e->bound_kinematic = PETSC_FALSE;
   e->deep            = st.deep;
+  amax = 0.0;
   /* the bodies' sums, their gravity last in each */
   if (e->bodies.nbody) {
     BodiesGather(p, &e->bodies, e->gravity);
     if (st.need) {
       PetscInt  who;
-      PetscReal dtk = BodiesKinematicBound(p, &e->bodies, 0.5 * e->skin, &who);
+      PetscReal dtk = BodiesKinematicBound(p, &e->bodies, 0.5 * e->skin, &who, &amax);
       if (dtk < b) b = dtk, e->bound_who[0] = who, e->bound_kinematic = PETSC_TRUE;
     }
   }
@@ -138,6 +141,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
     /* no particle may move more than half the skin in one step */
     if (st.need && !(p->flags[i] & PARTICLE_STILL)) {
       PetscReal v = Norm3(p->v + 3 * i), acc = Norm3(p->f + 3 * i) / p->mass[i], hs = 0.5 * e->skin;
+      if (acc > amax) amax = acc;
       /* the root of v t + acc t^2 / 2 = hs in the form without cancellation: at rest on a wall acc is
        * the rounding of balanced forces, and (sqrt(v^2 + 2 acc hs) - v) / acc would be 0 */
       PetscReal q   = sqrt(v * v + 2.0 * acc * hs) + v;
@@ -145,7 +149,30 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
       if (dtk < b) b = dtk, e->bound_who[0] = i, e->bound_kinematic = PETSC_TRUE;
     }
   }
-  *bound = b;
+  e->a_local = st.a_reach > 0.0 || (st.need && e->ctl.mode == TIMESTEP_ADAPTIVE) ? amax : 0.0;
+  *bound     = b;
   PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineAccelReach(Engine *e)
+{
+  const Particles *p    = &e->p;
+  PetscReal        amax = 0.0;
+
+  PetscFunctionBeginUser;
+  if (e->ctl.mode == TIMESTEP_ADAPTIVE) {
+    if (e->bodies.nbody) {
+      PetscInt who;
+      (void)BodiesKinematicBound(p, &e->bodies, 0.5 * e->skin, &who, &amax);
+    }
+    for (PetscInt i = 0; i < p->n; i++)
+      if (!(p->flags[i] & PARTICLE_STILL)) {
+        PetscReal acc = Norm3(p->f + 3 * i) / p->mass[i];
+        if (acc > amax) amax = acc;
+      }
+    PetscCall(CollectiveMaxAll(e->grid.comm, &amax, 1));
+  }
+  e->a_reach = amax;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

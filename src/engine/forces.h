@@ -10,5 +10,8 @@
  * gravity (with defer, left to the step's second half where the bound is
  * not wanted: e->gravity_pending); the rank's timestep bound into bound. */
 PETSC_EXTERN PetscErrorCode EngineForces(Engine *, PetscReal dt, PetscBool defer, PetscReal *bound);
+/* e->a_reach from the forces a checkpoint kept, as the step that wrote it
+ * reduced it (collective): a restart bounds its first step as the run did. */
+PETSC_EXTERN PetscErrorCode EngineAccelReach(Engine *);
 
 #endif

@@ -5,7 +5,8 @@
 #include <stdio.h>
 
 const char *const EngineFaultNames[] = {"none", "non-finite value", "particle through a wall", "overlap beyond the limit", "step below the floor",
-                                          "liquid not conserved"};
+                                          "liquid not conserved", "energy grew without a source"};
+const char *const EngineEnergyActions[] = {"fail", "warn", "EngineEnergyAction", "ENGINE_ENERGY_", NULL};
 
 /* |v| without overflow: a runaway particle's speed is said as it is. */
 static PetscReal Norm3(const PetscReal *v)
@@ -255,14 +256,25 @@ PetscErrorCode EngineHealthLiquid(Engine *e, const EngineStats *s, PetscReal lmi
 PetscErrorCode EngineHealthEnergy(Engine *e, const EngineStats *s)
 {
   PetscReal now = s->ke + s->kr + s->elastic + s->elastic_tangential + s->elastic_rolling + s->energy_bridges;
-  PetscReal source = e->e_initial + s->gravity + s->work[LEDGER_WALLS] + s->flow;
+  PetscReal src[4] = {e->e_initial, s->gravity, s->work[LEDGER_WALLS], s->flow}, source = 0.0, scale = 0.0;
+  char      msg[sizeof(e->fault.reason)];
 
   PetscFunctionBeginUser;
-  if (e->warned_energy || !(source > 0.0) || !(now > (1.0 + ENGINE_ENERGY_GROWTH) * source)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFPrintf(e->grid.comm, stderr,
-                         "hdem: warning: step %" PetscInt64_FMT ", t %.9g s: the energy grew without a source: kinetic + elastic %g J, above the %g J of the start "
-                         "and gravity's work by %.3g %% (the step may be too long for the contacts)\n",
-                         e->step, (double)e->t, (double)now, (double)source, (double)(100.0 * (now / source - 1.0))));
+  if (e->setting_up || e->fault.kind || (e->energy_warn && e->warned_energy)) PetscFunctionReturn(PETSC_SUCCESS);
+  /* against the sources' magnitudes: gravity's work is negative when particles
+   * are thrown up, which is what a blow-up does */
+  for (int k = 0; k < 4; k++) source += src[k], scale += PetscAbsReal(src[k]);
+  if (!(now - source > e->energy_growth * scale)) PetscFunctionReturn(PETSC_SUCCESS);
+  snprintf(msg, sizeof(msg),
+           "the energy grew without a source: kinetic + elastic %g J where the start's %g J, gravity's work %g J, the moving walls' %g J and the flow's "
+           "%g J give %g J, more by %g J than -health_energy_growth %g of their magnitudes (%g J): the step is too long for the contacts",
+           (double)now, (double)src[0], (double)src[1], (double)src[2], (double)src[3], (double)source, (double)(now - source), (double)e->energy_growth,
+           (double)scale);
+  if (!e->energy_warn) {
+    PetscCall(EngineFaultSet(e, ENGINE_FAULT_ENERGY, PETSC_TRUE, 0.0, msg));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscFPrintf(e->grid.comm, stderr, "hdem: warning: step %" PetscInt64_FMT ", t %.9g s: %s\n", e->step, (double)e->t, msg));
   e->warned_energy = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

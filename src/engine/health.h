@@ -35,9 +35,6 @@ PETSC_EXTERN PetscErrorCode EngineHealthStep(Engine *, PetscInt bits, PetscReal 
 /* The initial state's largest overlap against e->overlap_start_max: an
  * input error naming the pair (collective). */
 PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);
-/* Energy that grew without a source (kinetic + elastic above the start's
- * plus gravity's work by more than ENGINE_ENERGY_GROWTH of them): a warning,
- * once, with the figures. */
 /* Liquid: no particle's below zero (it formed more bridges in one step
  * than liquid_bridge_fraction allows), and, where no stream or outflow
  * adds or removes particles, the total (particles + bridges) within
@@ -45,7 +42,13 @@ PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);
  * (collective; lmin, who: this rank's least liquid and its particle's id). */
 #define ENGINE_LIQUID_DRIFT 1e-9
 PETSC_EXTERN PetscErrorCode EngineHealthLiquid(Engine *, const EngineStats *, PetscReal lmin, PetscInt64 who);
+/* Energy that grew without a source: kinetic + elastic above the sum of
+ * the start's energy, gravity's work, the moving walls' and the flow's by
+ * more than e->energy_growth of their magnitudes' sum.  The run has failed
+ * (or, with -health_energy_action warn, a warning once).  Called with the
+ * statistics (collective, the same exact sums on every rank). */
 #define ENGINE_ENERGY_GROWTH 0.05
-PETSC_EXTERN PetscErrorCode EngineHealthEnergy(Engine *, const EngineStats *);
+PETSC_EXTERN const char *const EngineEnergyActions[];
+PETSC_EXTERN PetscErrorCode    EngineHealthEnergy(Engine *, const EngineStats *);
 
 #endif

@@ -24,13 +24,19 @@ static PetscBool RunEndsAfterNext(const Engine *e, const EngineRunLimits *lim)
   return e->step + 1 >= lim->steps || !(e->t + e->dt < lim->end_time) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* Whether the energy check (EngineHealthEnergy, with the statistics) is due after step. */
+static PetscBool RunEnergyDue(const Engine *e, PetscInt64 step)
+{
+  return e->energy_interval > 0 && step % e->energy_interval == 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* Whether anything reads the state after the coming step (a monitor that
  * reads it and is due, the end of the run), from what every rank holds
  * alike: if nothing does, the step may be taken ahead.  The step's time is
  * e->t + e->dt, as EngineStep adds it. */
 static PetscBool RunStateDue(const Engine *e, const EngineRunLimits *lim, PetscInt nmon, Monitor mons[], PetscLogDouble elapsed)
 {
-  if (RunEndsAfterNext(e, lim)) return PETSC_TRUE;
+  if (RunEndsAfterNext(e, lim) || RunEnergyDue(e, e->step + 1)) return PETSC_TRUE;
   for (PetscInt k = 0; k < nmon; k++)
     if (mons[k]->ops->reads_state && mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, elapsed)) return PETSC_TRUE;
   return PETSC_FALSE;
@@ -59,6 +65,11 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
     PetscCall(EngineStep(e, pending == ENGINE_REQUEST_NONE && !RunStateDue(e, lim, nmon, mons, now - t0) ? PETSC_TRUE : PETSC_FALSE));
     PetscCall(PetscTime(&now));
     if (e->fault.kind) break; /* nothing of a failed step goes into the outputs but the failed state */
+    if (!e->opened && RunEnergyDue(e, e->step)) {
+      EngineStats s;
+      PetscCall(EngineGetStats(e, &s));
+      if (e->fault.kind) break;
+    }
     /* a request met in a step taken ahead waits for the next, which is not */
     req     = PetscMax(pending, e->request_all);
     pending = e->opened ? req : ENGINE_REQUEST_NONE;

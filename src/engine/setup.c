@@ -7,6 +7,7 @@
 #include "contact/contact_options.h"
 #include "bodies/insert.h"
 #include "engine/flow.h"
+#include "engine/health.h"
 #include "io/options.h"
 #include "decomp/collective.h"
 
@@ -161,6 +162,16 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(OptionsRealArray("-gravity", "gravitational acceleration", "[m/s^2]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, e->gravity, &n, NULL));
   PetscCall(OptionsReal("-neighbor_skin", "Verlet skin (default 0.1 of the largest diameter)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &skin, &skinset));
   PetscCall(OptionsDefaultText("-neighbor_skin", "0.1 of the largest diameter"));
+  PetscCall(OptionsSection("Health"));
+  e->energy_growth   = ENGINE_ENERGY_GROWTH;
+  e->energy_interval = 1000;
+  {
+    PetscEnum act = (PetscEnum)0;
+    PetscCall(OptionsReal("-health_energy_growth", "kinetic + elastic energy above its sources (start, gravity, moving walls, flow) by more than this fraction of their magnitudes fails the run", "[-]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &e->energy_growth, NULL));
+    PetscCall(OptionsEnum("-health_energy_action", "energy grown without a source: fail (exit 3, failed.h5) or warn once", EngineEnergyActions, &act, NULL));
+    e->energy_warn = act ? PETSC_TRUE : PETSC_FALSE;
+  }
+  PetscCall(OptionsInt("-health_energy_interval", "steps between energy checks where no output computes the energies (0: at outputs only)", 0, 1000000000, &e->energy_interval, NULL));
   PetscCall(OptionsSection("Energy ledger"));
   PetscCall(OptionsBool("-thermo_ledger", "thermo.csv's energy ledger: dissipation by channel, the works, the springs' energies, the residual", &e->model.ledger,
                         NULL));

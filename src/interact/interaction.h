@@ -23,6 +23,7 @@
 #include "decomp/records.h"
 #include "decomp/scratch.h"
 #include "decomp/exactsum.h"
+#include "geometry/motion.h"
 
 /* What the engine hands an interaction: the particles with their ghosts,
  * the physics, and the rebuild's shared memory. */
@@ -51,6 +52,10 @@ typedef struct {
   ExactSum        *walls;
   const PetscReal *wallref; /* 3 per wall */
   PetscInt         mesh_wall0;
+  /* approaching contacts (InteractionApproachBound): the largest
+   * acceleration of any particle at the last step, the same on every rank
+   * (0: no such bound, as in a fixed step) */
+  PetscReal a_reach;
 } InteractionStep;
 
 /* A contact's force F on its particle at point c, as the wall it acts on
@@ -76,6 +81,61 @@ static inline PetscBool InteractionDeep(PetscReal d, PetscReal rmin)
 static inline void InteractionStepBound(InteractionStep *st, PetscReal b, PetscInt i, PetscInt j)
 {
   if (b < st->bound) st->bound = b, st->who[0] = i, st->who[1] = j;
+}
+
+/* The largest acceleration of any point of a wall's motion within rext of
+ * its rotation axis [m/s^2] (vibrate: |A| + |A2| times (2 pi f)^2). */
+static inline PetscReal InteractionWallAccel(const WallMotion *m, PetscReal rext)
+{
+  PetscReal w = 2.0 * HDEM_PI * m->frequency, a = 0.0, a2 = 0.0;
+  switch (m->kind) {
+  case MOTION_ROTATE:
+    return m->omega * m->omega * rext;
+  case MOTION_VIBRATE:
+    for (int c = 0; c < 3; c++) a += m->amplitude[c] * m->amplitude[c], a2 += m->amplitude2[c] * m->amplitude2[c];
+    return (sqrt(a) + sqrt(a2)) * w * w;
+  default:
+    return 0.0;
+  }
+}
+
+/* The step an untouched pair (or a particle and a wall) apart by gap and
+ * closing at vn allows, so that a contact that begins within it starts no
+ * deeper than one step of its own bound takes it: with A the largest
+ * relative acceleration (2 a_reach for two particles, a_reach + aw for a
+ * particle and a wall), the step t closes at most vn t + A t^2 / 2, which
+ * may not pass gap + v_e B(v_e), where v_e = max(vn, 0) + A t is the closing
+ * speed the pair can reach within t and B(v_e) the contact's bound at the
+ * impact of that speed (about 3.2 / N of that impact's largest overlap for
+ * Hertz, pi / N for a linear spring).  The largest such t below dt_up, by
+ * iteration from dt_up down (the allowance grows with t): it depends on the
+ * pair alone, not on the order pairs are met in. */
+#define INTERACTION_APPROACH_ITERATIONS 12
+static inline PetscReal InteractionApproachStep(const InteractionContext *ctx, const InteractionStep *st, const ContactPair *cp, PetscReal vn, PetscReal gap,
+                                                PetscReal A)
+{
+  PetscReal t = st->dt_up, vp = vn > 0.0 ? vn : 0.0;
+
+  if (!(vn * t + 0.5 * A * t * t > gap)) return PETSC_MAX_REAL; /* cannot touch within dt_up */
+  for (int it = 0; it < INTERACTION_APPROACH_ITERATIONS; it++) {
+    PetscReal ve = vp + A * t, room = gap + ve * ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * ve * ve, ve), q, tn;
+    /* the root of A t^2 / 2 + vn t = room without cancellation */
+    q  = vn + sqrt(vn * vn + 2.0 * A * room);
+    tn = q > 0.0 ? 2.0 * room / q : PETSC_MAX_REAL;
+    if (!(tn < t)) return it ? t : PETSC_MAX_REAL; /* not binding within dt_up, or converged */
+    if (tn > 0.999 * t) return tn;
+    t = tn;
+  }
+  return t;
+}
+
+/* InteractionApproachStep into the step's bound, who as InteractionStepBound. */
+static inline void InteractionApproachBound(const InteractionContext *ctx, InteractionStep *st, const ContactPair *cp, PetscInt i, PetscInt j, PetscReal vn,
+                                            PetscReal gap, PetscReal aw)
+{
+  PetscReal A = j >= 0 ? 2.0 * st->a_reach : st->a_reach + aw;
+  if (!(A > 0.0)) return; /* the closing speed's share is the approach bound's (ContactStepBound at vn) */
+  InteractionStepBound(st, InteractionApproachStep(ctx, st, cp, vn, gap, A), i, j);
 }
 
 /* The energies contacts hold, by kind (summed exactly: thermo is the same

@@ -181,9 +181,24 @@ static PetscBool MeshGroupApart(const Mesh *m, const MeshGroup *g, const Particl
   if (!(gap > 0.0)) return PETSC_FALSE;
   if (st->need) {
     const PetscReal *v = p->v + 3 * i;
-    if (!(gap > 2.0 * PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * st->dt_up)) return PETSC_FALSE;
+    if (!(gap > 2.0 * PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * st->dt_up + st->a_reach * st->dt_up * st->dt_up)) return PETSC_FALSE;
   }
   return PETSC_TRUE;
+}
+
+/* Particle i apart from a surface of mesh m, closing at vn: the
+ * acceleration's share of its approach bound (InteractionApproachBound),
+ * the mesh's own acceleration included. */
+static void MeshApproach(const InteractionContext *ctx, const Mesh *m, const MeshGroup *g, PetscInt i, const ContactKinematics *kin, PetscReal vn,
+                         InteractionStep *st)
+{
+  const PetscReal *x = ctx->p->x + 3 * i, *o = m->motion.axis_point, h = st->dt_up;
+  PetscReal        r = sqrt((x[0] - o[0]) * (x[0] - o[0]) + (x[1] - o[1]) * (x[1] - o[1]) + (x[2] - o[2]) * (x[2] - o[2]));
+  PetscReal        aw = WallMotionMoves(&m->motion) ? InteractionWallAccel(&m->motion, r + ctx->p->radius[i]) : 0.0;
+  ContactPair      cpb;
+
+  if (!(vn * h + (st->a_reach + 0.5 * aw) * h * h > -kin->d)) return;
+  InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, &g->cp, &cpb), i, -1, vn, -kin->d, aw);
 }
 
 /* Contacts into surface order (a few: insertion). */
@@ -291,6 +306,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
         const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
         InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1);
       }
+      if (st->a_reach > 0.0) MeshApproach(ctx, m, g, i, &kin, vn, st);
     }
   g->e0 = e0, g->ne = npick + nheld;
   sm->ncon[sm->cur] = e0 + npick + nheld;

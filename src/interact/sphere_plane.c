@@ -99,6 +99,22 @@ static void PlaneWallAdd(InteractionStep *st, PetscInt w, const Particles *p, Pe
   InteractionWallAdd(st, w, c, F);
 }
 
+/* Pair k apart, closing at vn: the acceleration's share of its approach
+ * bound (InteractionApproachBound), the wall's own acceleration included. */
+static void PlaneApproach(const InteractionContext *ctx, SpherePlane *sp, PetscInt k, PlaneMemo *mm, const ContactKinematics *kin, PetscReal vn,
+                          InteractionStep *st)
+{
+  const PetscInt   i = sp->ij[2 * k], w = sp->ij[2 * k + 1];
+  const PlaneWall *pw = &sp->planes->w[w];
+  const PetscReal *x = ctx->p->x + 3 * i, *o = pw->motion.axis_point, h = st->dt_up;
+  PetscReal        r = sqrt((x[0] - o[0]) * (x[0] - o[0]) + (x[1] - o[1]) * (x[1] - o[1]) + (x[2] - o[2]) * (x[2] - o[2]));
+  PetscReal        aw = pw->moves ? InteractionWallAccel(&pw->motion, r + ctx->p->radius[i]) : 0.0;
+  ContactPair      cpb;
+
+  if (!(vn * h + (st->a_reach + 0.5 * aw) * h * h > -kin->d)) return;
+  InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, PlaneConstants(ctx, i, pw, mm), &cpb), i, -1 - w, vn, -kin->d, aw);
+}
+
 /* Pair k: a contact, a separation's correction, or an approach bound; its
  * force and torque straight into particle i, which meets its walls in wall
  * order after its particle pairs. */
@@ -154,6 +170,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
       cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
       InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - sp->ij[2 * k + 1]);
     }
+    if (st->need && st->a_reach > 0.0) PlaneApproach(ctx, sp, k, mm, &kin, vn, st);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -216,7 +233,7 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
 {
   SpherePlane    *sp = (SpherePlane *)it->data;
   PlaneMemo    mm;
-  InteractionStep st = {0.0, 0.0, PETSC_FALSE, 0.0, 0.0, {-1, -1}, PETSC_FALSE, NULL, NULL, 0}; /* overlaps only: the velocities are not read */
+  InteractionStep st = {0.0, 0.0, PETSC_FALSE, 0.0, 0.0, {-1, -1}, PETSC_FALSE, NULL, NULL, 0, 0.0}; /* overlaps only: the velocities are not read */
 
   mm.valid = PETSC_FALSE;
 

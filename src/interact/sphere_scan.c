@@ -145,8 +145,9 @@ static inline void SphereApproachFrom(const InteractionContext *ctx, const Neigh
 }
 
 /* How far apart an untouched pair may be and still bound the next step:
- * SphereApproachBound wants 2 vn dt_up above the gap, and vn is at most
- * twice the rank's largest speed; with room for rounding. */
+ * SphereApproachBound wants 2 vn dt_up, or vn dt_up + a_reach dt_up^2,
+ * above the gap, and vn is at most twice the rank's largest speed; with
+ * room for rounding. */
 static PetscReal SphereApproachReach(const InteractionContext *ctx, const InteractionStep *st)
 {
   const Particles *p  = ctx->p;
@@ -158,7 +159,7 @@ static PetscReal SphereApproachReach(const InteractionContext *ctx, const Intera
     if (ctx->root[i] != i) continue; /* an image made in place: its root's motion, not forwarded to it */
     v2 = PetscMax(v2, v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
   }
-  reach = 4.004 * sqrt(v2) * st->dt_up;
+  reach = 4.004 * sqrt(v2) * st->dt_up + 1.001 * st->a_reach * st->dt_up * st->dt_up;
   return reach <= PETSC_MAX_REAL ? reach : PETSC_INFINITY; /* a NaN or an overflow: every pair is within reach */
 }
 

@@ -68,14 +68,18 @@ static inline PetscReal SphereContactBound(const InteractionContext *ctx, const 
 }
 
 /* A pair apart (overlap d <= 0) closing at normal speed vn: its bound into
- * the step's if it may touch within the next step. */
+ * the step's if it may touch within the next step, by its speed (the
+ * impact's bound) and by the acceleration's share (InteractionApproachBound). */
 static inline void SphereApproachBound(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i, PetscInt j, PetscReal vn, PetscReal d,
                                        SphereMemos *mm, InteractionStep *st)
 {
+  const ContactPair *cp = NULL;
   if (vn > 0.0 && -d < 2.0 * vn * st->dt_up) {
-    const ContactPair *cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
+    cp = &SphereMemoFor(ctx, nl, k, i, j, mm)->cp;
     InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, j);
   }
+  if (st->a_reach > 0.0 && vn * st->dt_up + st->a_reach * st->dt_up * st->dt_up > -d)
+    InteractionApproachBound(ctx, st, cp ? cp : &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, i, j, vn, -d, 0.0);
 }
 
 /* Pair k through the generic path (ContactEvaluate, ContactSeparate) and,

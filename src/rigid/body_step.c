@@ -285,7 +285,7 @@ PetscInt BodiesMayPass(const Particles *p, const BodyIndex *bi, const Integrator
   return bits;
 }
 
-PetscReal BodiesKinematicBound(const Particles *p, const BodyIndex *bi, PetscReal hs, PetscInt *who)
+PetscReal BodiesKinematicBound(const Particles *p, const BodyIndex *bi, PetscReal hs, PetscInt *who, PetscReal *amax)
 {
   PetscReal bound = PETSC_MAX_REAL;
 
@@ -300,6 +300,7 @@ PetscReal BodiesKinematicBound(const Particles *p, const BodyIndex *bi, PetscRea
     wn  = Norm(w);
     v   = Norm(p->bv + 3 * l) + wn * rho;
     acc = Norm(F) / p->bm[l] + (Norm(T) / imin + wn * wn) * rho;
+    if (acc > *amax) *amax = acc;
     qq  = sqrt(v * v + 2.0 * acc * hs) + v;
     dtk = qq > 0.0 ? 2.0 * hs / qq : PETSC_MAX_REAL;
     if (dtk < bound) bound = dtk, *who = l;

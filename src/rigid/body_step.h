@@ -81,8 +81,9 @@ PETSC_EXTERN PetscInt BodiesClose(Particles *, const BodyIndex *, PetscReal dt, 
 PETSC_EXTERN PetscInt BodiesMayPass(const Particles *, const BodyIndex *, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
 /* The longest step over which no member moves half the skin hs, from the
  * bodies' velocities, spins and accelerations; *who: the first member of
- * the body that sets it (-1: none). */
-PETSC_EXTERN PetscReal BodiesKinematicBound(const Particles *, const BodyIndex *, PetscReal hs, PetscInt *who);
+ * the body that sets it (-1: none); *amax: the largest acceleration of a
+ * member's centre, as bounded there (kept if larger). */
+PETSC_EXTERN PetscReal BodiesKinematicBound(const Particles *, const BodyIndex *, PetscReal hs, PetscInt *who, PetscReal *amax);
 /* The bodies' kinetic energies of translation and rotation into ke, kr. */
 PETSC_EXTERN void BodiesEnergy(const Particles *, const BodyIndex *, ExactSum *ke, ExactSum *kr);
 /* A body's kinetic energy (row: its first member). */
