@@ -135,12 +135,16 @@ static void FormatBound(char *buf, size_t len, PetscReal v)
     }
 }
 
+/* A bound of +-PETSC_MAX_REAL shows as an open "inf": only a true infinity
+ * (a time that never comes, a rigid modulus) is accepted as a value. */
 static void FormatRange(char *buf, size_t len, PetscReal lo, PetscReal hi, OptionRange r)
 {
-  char blo[32], bhi[32];
+  char      blo[32], bhi[32];
+  PetscBool lo_open = r == RANGE_OPEN_LO || r == RANGE_OPEN || (lo <= PETSC_MIN_REAL && !isinf(lo)) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool hi_open = r == RANGE_OPEN_HI || r == RANGE_OPEN || (hi >= PETSC_MAX_REAL && !isinf(hi)) ? PETSC_TRUE : PETSC_FALSE;
   FormatBound(blo, sizeof(blo), lo);
   FormatBound(bhi, sizeof(bhi), hi);
-  snprintf(buf, len, "%s%s, %s%s", r == RANGE_OPEN_LO || r == RANGE_OPEN ? "(" : "[", blo, bhi, r == RANGE_OPEN_HI || r == RANGE_OPEN ? ")" : "]");
+  snprintf(buf, len, "%s%s, %s%s", lo_open ? "(" : "[", blo, bhi, hi_open ? ")" : "]");
 }
 
 /* What a reader says of its key before fetching it. */

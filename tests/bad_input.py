@@ -241,7 +241,23 @@ def main():
     if p.returncode != 0 or "clump0" not in p.stdout.decode() or "2 spheres" not in p.stdout.decode():
         fails.append("check of a template: exit %d, %s" % (p.returncode, p.stdout.decode()[-300:] + p.stderr.decode()[-300:]))
     subprocess.run(["rm", "-rf", work])
-    print("%d cases, %d failed" % (2 * len(CASES) + 1, len(fails)))
+    # help and parsing agree: a key whose range help shows reaching "inf]" takes inf
+    work = tempfile.mkdtemp(prefix="hdem_bad_")
+    path = os.path.join(work, "deck.yaml")
+    with open(path, "w") as f:
+        f.write(GOOD)
+    helptext = subprocess.run([hdem, "run", "-help"], cwd=work, capture_output=True, timeout=120).stdout.decode()
+    infkeys = [ln.split()[0] for ln in helptext.splitlines() if ln.startswith("  -") and ln.rstrip().endswith("inf]")]
+    for key in infkeys:
+        p = subprocess.run([hdem, "check", path, key, "inf"], cwd=work, capture_output=True, timeout=120)
+        err = p.stderr.decode(errors="replace")
+        if "not a finite number" in err or "out of range" in err:
+            fails.append("help shows %s reaching inf], but it refuses inf: %s" % (key, err.strip()[-200:]))
+            print("FAIL help/parse %s: %s" % (key, err.strip()[-200:]))
+    if not infkeys:
+        fails.append("hdem run -help shows no key reaching inf] (material0_E, the stop and remove times)")
+    subprocess.run(["rm", "-rf", work])
+    print("%d cases, %d failed" % (2 * len(CASES) + 2, len(fails)))
     return 1 if fails else 0
 
 

@@ -123,7 +123,7 @@ def main():
         ([good, "-balance_mode", "rcb"], ["-balance_mode", "rcb"]),
         ([good, "-insert_type", "4294967298"], ["-insert_type", "[0, 2147483647]"]),
         ([good, "-balance_interval", "0"], ["-balance_interval", "(command line)"]),
-        ([good, "-balance_threshold", "0.9"], ["-balance_threshold", "[1, inf]"]),
+        ([good, "-balance_threshold", "0.9"], ["-balance_threshold", "[1, inf)"]),
         ([good, "-gravity", "nan,0,0"], ["-gravity", "not a finite number"]),
         ([good, "-insert_velocity", "inf,0,0"], ["-insert_velocity", "not a finite number"]),
         ([good, "-neighbor_skin", "nan"], ["-neighbor_skin", "not a finite number"]),
