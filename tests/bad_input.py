@@ -49,6 +49,8 @@ Atoms # sphere
 CLUMP80 = ", ".join("%g" % v for i in range(80)
                     for v in (((i * 7) % 13 - 6) * 4.0e-5, ((i * 11) % 17 - 8) * 3.0e-5, ((i * 5) % 19 - 9) * 3.0e-5, 1.0e-3))
 
+STL = b"solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0.001\nvertex 0.02 0 0.001\nvertex 0 0.02 0.001\nendloop\nendfacet\nendsolid t\n"
+
 FIFO = None  # in a case's files: a named pipe there, which no one writes
 
 LAMMPS = GOOD.replace("  mode: lattice\n  count: 50\n  radius: 0.001\n", "  mode: lammps\n  file: p.data\n")
@@ -151,6 +153,12 @@ CASES = [
     ("material nu out of range", GOOD + "material4: {nu: 0.6}\n", [], {}, ["-material4_nu", "0.6", "(-1, 0.5]"]),
     ("material type above 15", GOOD + "material16: {E: 1.0e8}\n", [], {}, ["unknown key material16_E"]),
     ("pair restitution zero", GOOD + "material1: {E: 1.0e8}\npair_1_1: {e: 0}\n", [], {}, ["-pair_1_1_e", "(0, 1]"]),
+    ("vibrate at 0 Hz", GOOD + "wall0: {normal: [0, 0, 1], motion: vibrate, amplitude: [0, 0, 1.0e-3]}\n", [], {},
+     ["-wall0_frequency", "= 0", "vibrate", "(0, inf)"]),
+    ("mesh vibrate at 0 Hz", GOOD, ["-mesh0_file", "m.stl", "-mesh0_motion", "vibrate", "-mesh0_frequency", "0"], {"m.stl": STL},
+     ["-mesh0_frequency", "vibrate"]),
+    ("mesh outside the domain", GOOD, ["-mesh0_file", "m.stl", "-mesh0_translate", "0,0,1"], {"m.stl": STL},
+     ["-mesh0_file", "m.stl", "wholly outside the domain", "1.001"]),
     ("wall type negative", GOOD + "wall0: {normal: [0, 0, 1], type: -1}\n", [], {}, ["-wall0_type", "-1"]),
     # multi-sphere templates
     ("clump without spheres", GOOD + "clump0: {density: 2500}\n", [], {}, ["-clump0_density", "given without", "-clump0_spheres or -clump0_file"]),

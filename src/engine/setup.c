@@ -196,6 +196,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(FlowCheckDomain(comm, &e->flow, dk.lo, dk.hi));
   PetscCall(PlanesSetFromOptions(comm, &e->grid, dk.faces, &e->planes));
   PetscCall(MeshesSetFromOptions(comm, &e->meshes));
+  PetscCall(MeshesCheckDomain(comm, &e->meshes, dk.lo, dk.hi));
   PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
   PetscCall(ParticlesCreate(&e->p));
   PetscCall(EngineBodiesSetFromOptions(comm, &ins, e));

@@ -368,6 +368,21 @@ PetscErrorCode MeshesSetFromOptions(MPI_Comm comm, Meshes *ms)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MeshesCheckDomain(MPI_Comm comm, const Meshes *ms, const PetscReal lo[3], const PetscReal hi[3])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < ms->n; q++) {
+    const Mesh *m = &ms->m[q];
+    if (WallMotionMoves(&m->motion)) continue; /* it may move in */
+    for (int a = 0; a < 3; a++)
+      PetscCheck(m->hi[a] >= lo[a] && m->lo[a] <= hi[a], comm, PETSC_ERR_USER_INPUT,
+                 "-%s_file %s: the mesh, at %c in [%g, %g] m (after -%s_scale, _rotate, _translate), lies wholly outside the domain's"
+                 " [%g, %g] m (-domain_lo, -domain_hi) and does not move: it would never touch a particle",
+                 m->name, m->file, "xyz"[a], (double)m->lo[a], (double)m->hi[a], m->name, (double)lo[a], (double)hi[a]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 typedef struct {
   PetscInt64 key;
   PetscInt   t;

@@ -72,6 +72,9 @@ typedef struct {
 /* Keys mesh0_* .. mesh15_*: the files are read (collective) and checked;
  * on more than one rank each mesh is then distributed (MeshDistribute). */
 PETSC_EXTERN PetscErrorCode MeshesSetFromOptions(MPI_Comm, Meshes *);
+/* A mesh that does not move and lies wholly outside the box [lo, hi] is an
+ * error naming its key: it could never touch a particle.  Collective. */
+PETSC_EXTERN PetscErrorCode MeshesCheckDomain(MPI_Comm, const Meshes *, const PetscReal lo[3], const PetscReal hi[3]);
 /* Collective: a whole mesh becomes distributed over comm's ranks, each
  * keeping its share and, until MeshesHold, no triangles (one rank: kept whole). */
 PETSC_EXTERN PetscErrorCode MeshDistribute(MPI_Comm, Mesh *);

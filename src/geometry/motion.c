@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include "geometry/motion.h"
 #include <math.h>
 #include "io/options.h"
@@ -38,6 +39,11 @@ PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, Petsc
   OptionsQuiet(PETSC_FALSE);
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   m->phase = phase_deg * HDEM_PI / 180.0;
+  if (m->kind == MOTION_VIBRATE && !(m->frequency > 0.0)) { /* a vibration at 0 Hz never moves: not what was meant */
+    char fv[32];
+    snprintf(fv, sizeof(fv), "%g", (double)m->frequency); /* as given, not PETSc's "0." */
+    SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s = %s: %s vibrate needs a frequency in (0, inf) Hz", k[7], fv, k[0]);
+  }
   PetscCheck(m->stop >= m->start, comm, PETSC_ERR_USER_INPUT, "%s = %g must not precede %s = %g", k[10], (double)m->stop, k[9], (double)m->start);
   len = PetscSqrtReal(m->axis[0] * m->axis[0] + m->axis[1] * m->axis[1] + m->axis[2] * m->axis[2]);
   PetscCheck(len > 0.0 || m->kind != MOTION_ROTATE, comm, PETSC_ERR_USER_INPUT, "%s must not be zero", k[3]);
