@@ -197,6 +197,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(PlanesSetFromOptions(comm, &e->grid, dk.faces, &e->planes));
   PetscCall(MeshesSetFromOptions(comm, &e->meshes));
   PetscCall(MeshesCheckDomain(comm, &e->meshes, dk.lo, dk.hi));
+  e->meshes.wall0 = e->planes.n;
   PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
   PetscCall(ParticlesCreate(&e->p));
   PetscCall(EngineBodiesSetFromOptions(comm, &ins, e));

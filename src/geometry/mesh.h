@@ -62,6 +62,7 @@ typedef struct {
 
 typedef struct {
   PetscInt n;
+  PetscInt wall0; /* the wall index of m[0]: planes are numbered first, then meshes (a contact's partner -1 - wall) */
   Mesh     m[MESHES_MAX];
 } Meshes;
 

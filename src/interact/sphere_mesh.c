@@ -198,7 +198,7 @@ static void MeshApproach(const InteractionContext *ctx, const Mesh *m, const Mes
   ContactPair      cpb;
 
   if (!(vn * h + (st->a_reach + 0.5 * aw) * h * h > -kin->d)) return;
-  InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, &g->cp, &cpb), i, -1, vn, -kin->d, aw);
+  InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, &g->cp, &cpb), i, -1 - (st->mesh_wall0 + g->mesh), vn, -kin->d, aw);
 }
 
 /* Contacts into surface order (a few: insertion). */
@@ -247,7 +247,8 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     ContactEvaluate(ctx->model, cp, &sm->hs.h[c->slot], HistorySlotsRolling(&sm->hs, c->slot), HistorySlotsTurning(&sm->hs, c->slot), &kin, st->dt, &cr);
     c->d = kin.d, c->U = cr.U;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
-    if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, sm->hs.h[c->slot].v_imp), i, -1);
+    if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, sm->hs.h[c->slot].v_imp), i,
+                                      -1 - (st->mesh_wall0 + g->mesh));
     if (sm->hs.wet) (void)InteractionBridge(ctx, i, -1, cp, &sm->hs.b[c->slot], &kin, st, cr.F);
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
@@ -304,7 +305,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
         ContactPair        cpb;
         const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
-        InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1);
+        InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - (st->mesh_wall0 + g->mesh));
       }
       if (st->a_reach > 0.0) MeshApproach(ctx, m, g, i, &kin, vn, st);
     }
@@ -389,7 +390,7 @@ static void MeshStats(Interaction it, const InteractionContext *ctx, Interaction
         InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[g->i], 0.0), sm->hs.b[con[e].slot].V, -con[e].d);
       if (!(con[e].d > 0.0)) continue;
       InteractionStatsContact(s, ctx->model, &g->cp, &sm->hs.h[con[e].slot], HistorySlotsRolling(&sm->hs, con[e].slot), con[e].U, con[e].d);
-      if (ratio > s->max_overlap_ratio) s->max_overlap_ratio = ratio, s->who[0] = ctx->p->id[g->i], s->who[1] = -1;
+      if (ratio > s->max_overlap_ratio) s->max_overlap_ratio = ratio, s->who[0] = ctx->p->id[g->i], s->who[1] = -1 - (sm->meshes->wall0 + g->mesh);
     }
   }
 }
