@@ -47,11 +47,17 @@ static void H5FileLastError(char *buf, size_t len)
 }
 
 /* A negative HDF5 return becomes a PETSc error naming the file and the call. */
+/* A full disk (or quota) is said as such: MPI-IO reports only "input/output
+ * error", but the write's errno is still there. */
 #define PetscCallHDF5(path, call) \
   do { \
+    errno = 0; \
     if ((call) < 0) { \
+      int  h5file_errno_ = errno; \
       char h5file_msg_[512]; \
       H5FileLastError(h5file_msg_, sizeof(h5file_msg_)); \
+      PetscCheck(h5file_errno_ != ENOSPC && h5file_errno_ != EDQUOT, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s: %s", path, \
+                 h5file_errno_ == ENOSPC ? "no space left on device" : "disk quota exceeded"); \
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: HDF5 call %s failed%s", path, #call, h5file_msg_); \
     } \
   } while (0)

@@ -165,6 +165,22 @@ def main():
     rc, so, se = run(1, ["run", "ov.yaml", "-output_dir", "ov_ok", "-insert_overlap_max", "0.2"])
     check(rc == 0, "accepted with insert_overlap_max 0.2 (%s)" % se.strip()[-200:])
 
+    # A full disk (tests/write_fault.c's shim, built beside hdem): said as such, naming the file.
+    shim = os.path.join(os.path.dirname(hdem), "tests", "libhdem_write_fault.so")
+    if os.path.exists(shim):
+        for np in (1, 2):
+            cmd = [a.mpiexec, "--oversubscribe", "-np", str(np), "-x", "LD_PRELOAD=" + shim, "-x", "HDEM_FAULT_RANK=%d" % (np - 1),
+                   "-x", "HDEM_FAULT_FILE=final.h5", hdem, "run", "box.yaml"] + stiff[:-8] + ["-steps", "20", "-output_dir", "full%d" % np]
+            try:
+                p = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=120)
+                rc, se = p.returncode, p.stderr
+            except subprocess.TimeoutExpired:
+                rc, se = None, "timed out after 120 s"
+            check(rc not in (0, None) and "no space left on device" in se and "full%d/final.h5" % np in se,
+                  "a full disk at %d rank(s): exit non-zero, says no space left on device, names final.h5 (%s)" % (np, se.strip()[:300]))
+    else:
+        print("skip a full disk: %s not built" % shim)
+
     if FAILS:
         print("%d failed (outputs in %s)" % (len(FAILS), work))
         return 1
