@@ -1,6 +1,8 @@
 #include "io/outdir.h"
 #include "decomp/collective.h"
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,6 +40,17 @@ PetscErrorCode OutputDirCreate(MPI_Comm comm, const char *what, const char *dir)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether a folder can be made in the existing folder path: made and removed
+ * at once, since permission bits alone do not tell (root, /proc, a read-only
+ * or full file system).  0 or the errno. */
+static int OutputDirTryMkdir(const char *path)
+{
+  char probe[PETSC_MAX_PATH_LEN + 32];
+  if ((size_t)snprintf(probe, sizeof(probe), "%s/.hdem_check_XXXXXX", path) >= sizeof(probe)) return ENAMETOOLONG;
+  if (!mkdtemp(probe)) return errno;
+  return rmdir(probe) ? errno : 0;
+}
+
 PetscErrorCode OutputDirCheck(MPI_Comm comm, const char *what, const char *dir)
 {
   PetscMPIInt rank;
@@ -54,7 +67,7 @@ PetscErrorCode OutputDirCheck(MPI_Comm comm, const char *what, const char *dir)
       char *slash;
       if (!stat(path, &st)) {
         if (!S_ISDIR(st.st_mode)) err = ENOTDIR;
-        else if (access(path, W_OK | X_OK)) err = errno;
+        else err = OutputDirTryMkdir(path);
         break;
       }
       if (errno != ENOENT) {

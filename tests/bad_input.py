@@ -132,6 +132,7 @@ CASES = [
     ("restart latest none", GOOD, ["-restart", "latest"], {}, ["-restart latest", "no checkpoint"]),
     ("restart not hdf5", GOOD, ["-restart", "p.data"], {"p.data": DATA_OK.encode()}, ["p.data"]),
     ("output dir a file", GOOD, ["-output_dir", "p.data/out"], {"p.data": DATA_OK.encode()}, ["-output_dir", "p.data/out"]),
+    ("output dir not creatable", GOOD, ["-output_dir", "/proc/hdem_out"], {}, ["-output_dir", "/proc/hdem_out", "cannot create"]),
     ("output dir too long", GOOD, ["-output_dir", "o/" + "d" * 4090], {}, ["-output_dir"]),
     ("snapshot field unknown", GOOD, ["-snapshot_fields", "position,colour"], {}, ["colour"]),
     ("table file missing", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {}, ["law.txt"]),
