@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import harness
 
 # (name, extra options, [(ranks, -domain_grid), ...])
 CONFIGS = [
@@ -75,9 +76,7 @@ MUST_BALANCE = ("balance_count", "balance_time")
 
 
 def run(args, np_, grid, out, extra):
-    cmd = [args.mpiexec, "-np", str(np_), "--oversubscribe"]
-    if os.geteuid() == 0:
-        cmd.append("--allow-run-as-root")
+    cmd = harness.mpi(args.mpiexec, np_, serial_bare=False)
     ledger = [] if "-thermo_ledger" in extra else ["-thermo_ledger", "true"]
     cmd += [args.hdem, "run", args.deck, "-domain_grid", grid, "-output_dir", out, *ledger, *extra]
     p = subprocess.run(cmd, capture_output=True, text=True)

@@ -8,9 +8,9 @@ impulse solution; a list of speeds on 2 ranks prints what 1 rank prints;
 a body that is not a template is an error naming the key."""
 import argparse
 import json
-import os
 import subprocess
 import sys
+import harness
 
 OPTS = ["-impact_body", "clump0", "-clump0_spheres", "-0.6e-3,0,0,1e-3,0.6e-3,0,0,1e-3", "-impact_orientation", "0.9659258263,0,0.2588190451,0",
         "-impact_angle", "16.69924423", "-impact_type", "1", "-impact_type2", "2", "-material1_E", "7e10", "-material1_nu", "0.3", "-material1_density", "2500",
@@ -37,7 +37,7 @@ def main():
             fails.append("restitution or impulse")
     speeds = ["-impact_v0", "0.3,1,3"]
     one = subprocess.run([a.hdem, "impact", *OPTS, *speeds], capture_output=True, text=True)
-    mpi = [a.mpiexec, "-np", "2", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+    mpi = harness.mpi(a.mpiexec, 2)
     two = subprocess.run(mpi + [a.hdem, "impact", *OPTS, *speeds], capture_output=True, text=True)
     ok = one.returncode == 0 and two.returncode == 0 and one.stdout == two.stdout and len(json.loads(one.stdout)) == 3
     print("%s three speeds on 1 and on 2 ranks: the same output" % ("PASS" if ok else "FAIL"))

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import harness
 
 
 def main():
@@ -23,7 +24,7 @@ def main():
     angles, bad = {}, []
     for label, deck, extra in (("rolling", "repose.yaml", []), ("dry", "repose.yaml", ["-contact_mu_roll", "0"]), ("wet", "wet.yaml", [])):
         out = os.path.join(tmp, label)
-        cmd = [a.mpiexec, "-np", "2", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+        cmd = harness.mpi(a.mpiexec, 2)
         cmd += [a.hdem, "run", os.path.join(a.root, "inputs", deck), "-output_dir", out, "-snapshot_interval_time", "0"] + extra
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode:

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import harness
 
 
 def main():
@@ -24,7 +25,7 @@ def main():
     for np, rank in ((1, 0), (2, 0), (2, 1)):
         for pat, tmpname in (("final.h5", "final.h5.tmp"), ("snap_", "snapshots/snap_000000000.h5.tmp"), ("step_", "checkpoints/step_000000100.h5.tmp")):
             out = os.path.join(tmp, "np%d_rank%d_%s" % (np, rank, tmpname.split("/")[0].split(".")[0]))
-            cmd = [a.mpiexec, "-np", str(np), "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+            cmd = harness.mpi(a.mpiexec, np, serial_bare=False)
             cmd += ["-x", "LD_PRELOAD=" + a.shim, "-x", "HDEM_FAULT_RANK=%d" % rank, "-x", "HDEM_FAULT_FILE=" + pat]
             cmd += [a.hdem, "run", a.deck, "-steps", "300", "-snapshot_interval_steps", "100", "-checkpoint_interval_steps", "100", "-output_dir", out]
             try:
