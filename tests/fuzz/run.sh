@@ -14,7 +14,7 @@ secs=${1:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${HDEM_FUZZ_BUILD:-$root/build-fuzz}
-harnesses=${HDEM_FUZZ_ONLY:-"lammps_data options table stl checkpoint"}
+harnesses=${HDEM_FUZZ_ONLY:-"lammps_data options table stl checkpoint deck"}
 
 command -v clang >/dev/null || { echo "run.sh: clang not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DHDEM_FUZZ=ON >/dev/null
