@@ -94,7 +94,10 @@ static int ExchangeDirection(const Grid *g, int a, PetscReal x)
   return -1;
 }
 
-/* Periodic coordinates into the box: a particle migrates at most one hop. */
+/* Periodic coordinates into the box, by whole box lengths: a particle
+ * migrates at most one hop.  One that went more than a box length (a
+ * blow-up; the caller's health scan names it) is wrapped all the same, so
+ * the run can stop with its state; a non-finite one is an error. */
 static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
 {
   PetscReal *xs = *st->x;
@@ -107,14 +110,15 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
       if (!g->periodic[a]) continue;
       if (*x >= g->hi[a]) *x -= L;
       else if (*x < g->lo[a]) *x += L;
+      if (*x >= g->hi[a] || *x < g->lo[a]) *x = x0 - L * floor((x0 - g->lo[a]) / L);
       /* a hair below lo wraps to hi by rounding, and a hair above hi to just
        * below lo: either is the box's start */
       if (*x == g->hi[a] || (*x < g->lo[a] && *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a]))))
         *x = g->lo[a];
-      PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_PLIB,
-                 "particle %" PetscInt64_FMT " moved more than a box length along axis %d between neighbour builds", (*st->id)[i], a);
+      PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_FP,
+                 "particle %" PetscInt64_FMT " has the non-finite coordinate %g along axis %d", (*st->id)[i], (double)x0, a);
       /* a row with a home moves by the whole box lengths its home moved */
-      if (hx != xs + 3 * i && *x != x0) xs[3 * i + a] += *x > x0 ? L : -L;
+      if (hx != xs + 3 * i && *x != x0) xs[3 * i + a] += PetscAbsReal(*x - x0) < 1.5 * L ? (*x > x0 ? L : -L) : *x - x0;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

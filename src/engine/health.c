@@ -5,7 +5,8 @@
 #include <stdio.h>
 
 const char *const EngineFaultNames[] = {"none", "non-finite value", "particle through a wall", "overlap beyond the limit", "step below the floor",
-                                          "liquid not conserved", "energy grew without a source"};
+                                          "liquid not conserved", "energy grew without a source",
+                                          "particle moved more than a box length", "particle through a mesh"};
 const char *const EngineEnergyActions[] = {"fail", "warn", "EngineEnergyAction", "ENGINE_ENERGY_", NULL};
 
 /* |v| without overflow: a runaway particle's speed is said as it is. */
@@ -62,18 +63,48 @@ static void EngineWalledAxes(const Engine *e, PetscBool walled[3])
   }
 }
 
+/* Particle i moved a box length or more along a periodic axis since the
+ * lists were built, or (a fixed step) more than its radius in one step,
+ * which contacts cannot resolve: the particle passes through what it meets. */
+static EngineFaultKind EngineScanTravel(const Engine *e, PetscInt i, char *msg, size_t len)
+{
+  const Particles *p = &e->p;
+  const PetscReal *v = p->v + 3 * i, sp = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+
+  for (int a = 0; a < 3; a++) {
+    PetscReal L = e->grid.hi[a] - e->grid.lo[a], dx = p->x[3 * i + a] - p->x0[3 * i + a];
+    if (!e->grid.periodic[a] || !(PetscAbsReal(dx) >= L)) continue;
+    snprintf(msg, len,
+             "particle %" PetscInt64_FMT " moved %g m along the periodic axis %c since the lists were built, more than the box length %g m: it moves at "
+             "(%g, %g, %g) m/s (a step too long for its speed, or a blow-up)",
+             p->id[i], (double)dx, "xyz"[a], (double)L, (double)v[0], (double)v[1], (double)v[2]);
+    return ENGINE_FAULT_RUNAWAY;
+  }
+  if (e->ctl.mode == TIMESTEP_FIXED && !(p->flags[i] & PARTICLE_STILL) && sp * e->ctl.dt_fixed > p->radius[i]) {
+    snprintf(msg, len,
+             "particle %" PetscInt64_FMT " moves %g m in the fixed step %g s (at (%g, %g, %g) m/s), more than its radius %g m: it passes through walls, meshes "
+             "and particles unseen (shorten -timestep_dt, or use the adaptive step)",
+             p->id[i], (double)(sp * e->ctl.dt_fixed), (double)e->ctl.dt_fixed, (double)v[0], (double)v[1], (double)v[2], (double)p->radius[i]);
+    return ENGINE_FAULT_TUNNEL;
+  }
+  return ENGINE_FAULT_NONE;
+}
+
 /* This rank's owned particle of lowest id with a non-finite value (forces
- * too, with_f), or else out of the box through a walled face. */
+ * too, with_f), or else that travelled too far (EngineScanTravel), or else
+ * out of the box through a walled face. */
 static EngineFaultKind EngineScanLocal(const Engine *e, PetscBool with_f, PetscInt64 *id, char *msg, size_t len)
 {
   const Particles *p                = &e->p;
   static const char *const names[4] = {"position", "velocity", "angular velocity", "force"};
   EngineFaultKind  kind             = ENGINE_FAULT_NONE;
   PetscBool        walled[3];
+  char             tm[sizeof(e->fault.reason)];
 
   EngineWalledAxes(e, walled);
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal *q[4] = {p->x + 3 * i, p->v + 3 * i, p->w + 3 * i, p->f + 3 * i};
+    EngineFaultKind  tk;
     for (int k = 0; k < (with_f ? 4 : 3); k++)
       for (int a = 0; a < 3; a++)
         if (!isfinite(q[k][a]) && (kind != ENGINE_FAULT_NONFINITE || p->id[i] < *id)) {
@@ -81,6 +112,12 @@ static EngineFaultKind EngineScanLocal(const Engine *e, PetscBool with_f, PetscI
           snprintf(msg, len, "non-finite %s of particle %" PetscInt64_FMT ": its %c component is %g", names[k], p->id[i], "xyz"[a], (double)q[k][a]);
         }
     if (kind == ENGINE_FAULT_NONFINITE) continue;
+    tk = EngineScanTravel(e, i, tm, sizeof(tm));
+    if (tk && (kind < tk || (kind == tk && p->id[i] < *id))) {
+      kind = tk, *id = p->id[i];
+      snprintf(msg, len, "%s", tm);
+    }
+    if (kind == ENGINE_FAULT_RUNAWAY || kind == ENGINE_FAULT_TUNNEL) continue;
     for (int a = 0; a < 3; a++)
       if (walled[a] && (p->x[3 * i + a] < e->grid.lo[a] || p->x[3 * i + a] > e->grid.hi[a]) && (kind == ENGINE_FAULT_NONE || p->id[i] < *id)) {
         kind = ENGINE_FAULT_THROUGH_WALL, *id = p->id[i];
@@ -299,3 +336,4 @@ PetscErrorCode EngineCheckStartOverlap(Engine *e)
   SETERRQ(e->grid.comm, PETSC_ERR_USER_INPUT, "%s, more than -insert_overlap_max %g (the data file's state, or its radii, are not what the deck assumes; raise -insert_overlap_max to accept it)",
           out, (double)e->overlap_start_max);
 }
+

@@ -100,33 +100,27 @@ static inline PetscReal InteractionWallAccel(const WallMotion *m, PetscReal rext
 }
 
 /* The step an untouched pair (or a particle and a wall) apart by gap and
- * closing at vn allows, so that a contact that begins within it starts no
- * deeper than one step of its own bound takes it: with A the largest
- * relative acceleration (2 a_reach for two particles, a_reach + aw for a
- * particle and a wall), the step t closes at most vn t + A t^2 / 2, which
- * may not pass gap + v_e B(v_e), where v_e = max(vn, 0) + A t is the closing
- * speed the pair can reach within t and B(v_e) the contact's bound at the
- * impact of that speed (about 3.2 / N of that impact's largest overlap for
- * Hertz, pi / N for a linear spring).  The largest such t below dt_up, by
- * iteration from dt_up down (the allowance grows with t): it depends on the
- * pair alone, not on the order pairs are met in. */
-#define INTERACTION_APPROACH_ITERATIONS 12
+ * closing at vn allows when it may touch within dt_up by its acceleration:
+ * with A the largest relative acceleration (2 a_reach for two particles,
+ * a_reach + aw for a particle and a wall), it closes at most
+ * vn t + A t^2 / 2 in a step t.  A contact may begin only within a step no
+ * longer than its own bound B at the closing speed v_e = max(vn, 0) + A dt_up
+ * it can reach by then, so the step is the longer of B(v_e) and the time
+ * the gap takes to close: the first ends with the touch resolved as any
+ * contact's step, the second before it.  Where the speed closes the gap
+ * within dt_up more than the acceleration does, the impact's bound at vn
+ * (the caller's) covers it.  It depends on the pair alone. */
 static inline PetscReal InteractionApproachStep(const InteractionContext *ctx, const InteractionStep *st, const ContactPair *cp, PetscReal vn, PetscReal gap,
                                                 PetscReal A)
 {
-  PetscReal t = st->dt_up, vp = vn > 0.0 ? vn : 0.0;
+  PetscReal h = st->dt_up, vp = vn > 0.0 ? vn : 0.0, ve, q, tc;
 
-  if (!(vn * t + 0.5 * A * t * t > gap)) return PETSC_MAX_REAL; /* cannot touch within dt_up */
-  for (int it = 0; it < INTERACTION_APPROACH_ITERATIONS; it++) {
-    PetscReal ve = vp + A * t, room = gap + ve * ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * ve * ve, ve), q, tn;
-    /* the root of A t^2 / 2 + vn t = room without cancellation */
-    q  = vn + sqrt(vn * vn + 2.0 * A * room);
-    tn = q > 0.0 ? 2.0 * room / q : PETSC_MAX_REAL;
-    if (!(tn < t)) return it ? t : PETSC_MAX_REAL; /* not binding within dt_up, or converged */
-    if (tn > 0.999 * t) return tn;
-    t = tn;
-  }
-  return t;
+  if (!(vn * h + 0.5 * A * h * h > gap)) return PETSC_MAX_REAL;               /* cannot touch within dt_up */
+  if (vn > 0.0 && gap < 2.0 * vn * h && 0.5 * A * h <= vn) return PETSC_MAX_REAL; /* the speed's bound */
+  q  = vn + sqrt(vn * vn + 2.0 * A * gap); /* the root of A t^2 / 2 + vn t = gap without cancellation */
+  tc = q > 0.0 ? 2.0 * gap / q : 0.0;
+  ve = vp + A * h;
+  return PetscMax(tc, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * ve * ve, ve));
 }
 
 /* InteractionApproachStep into the step's bound, who as InteractionStepBound. */
