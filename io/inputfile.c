@@ -1,5 +1,6 @@
 #include "io/inputfile.h"
 #include "io/options.h"
+#include "decomp/collective.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -68,4 +69,22 @@ int InputFileCheck(const char *path, const char *what, char *msg, size_t len)
   if (fd < 0) return 1;
   close(fd);
   return 0;
+}
+
+PetscErrorCode InputRootStatus(MPI_Comm comm, PetscErrorCode root)
+{
+  PetscMPIInt rank;
+  PetscInt    status = (PetscInt)root;
+  char        msg[1024] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  if (rank == 0 && root) {
+    char *specific = NULL;
+    (void)PetscErrorMessage(root, NULL, &specific);
+    if (specific) PetscCall(PetscStrncpy(msg, specific, sizeof(msg)));
+  }
+  PetscCall(CollectiveBcastInt(comm, &status, 1));
+  PetscCheck(!status, comm, (PetscErrorCode)status, "%s", msg[0] ? msg : "rank 0 could not read an input file"); /* said by rank 0 */
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -16,4 +16,10 @@ FILE *InputFileOpen(const char *path, const char *mode, const char *what, char *
  * path is a regular file, else 1 with the reason in msg. */
 int InputFileCheck(const char *path, const char *what, char *msg, size_t len);
 
+#include "hdem.h"
+/* A reader run on rank 0 alone (under PetscReturnErrorHandler, so that it
+ * says nothing): its error code, root on rank 0, becomes one error raised on
+ * comm by every rank with rank 0's message, said once, no rank aborting. */
+PETSC_EXTERN PetscErrorCode InputRootStatus(MPI_Comm comm, PetscErrorCode root);
+
 #endif

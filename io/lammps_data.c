@@ -617,11 +617,12 @@ PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *data)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(data, sizeof(*data)));
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) status = (PetscInt)LammpsDataReadRoot(path, data);
-  PetscCall(CollectiveBcastInt(comm, &status, 1));
-  if (rank == 0) PetscCall((PetscErrorCode)status);
-  /* rank 0 has printed the message; SETERRQ on comm prints only on its rank 0 */
-  else PetscCheck(!status, comm, (PetscErrorCode)status, "rank 0 failed to read LAMMPS data file %s", path);
+  if (rank == 0) {
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    status = (PetscInt)LammpsDataReadRoot(path, data);
+    PetscCall(PetscPopErrorHandler());
+  }
+  PetscCall(InputRootStatus(comm, (PetscErrorCode)status));
 
   hdr[0] = data->n, hdr[1] = data->ntypes, hdr[2] = data->has_velocities, hdr[3] = data->mol ? 1 : 0;
   for (int j = 0; j < 3; j++) box[j] = data->lo[j], box[3 + j] = data->hi[j];

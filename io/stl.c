@@ -586,11 +586,12 @@ PetscErrorCode StlRead(MPI_Comm comm, const char *path, const StlTransform *tr, 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(m, sizeof(*m)));
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) status = (PetscInt)StlReadRoot(path, tr, m);
-  PetscCall(CollectiveBcastInt(comm, &status, 1));
-  if (rank == 0) PetscCall((PetscErrorCode)status);
-  /* rank 0 has printed the message; SETERRQ on comm prints only on its rank 0 */
-  else PetscCheck(!status, comm, (PetscErrorCode)status, "rank 0 failed to read STL file %s", path);
+  if (rank == 0) {
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    status = (PetscInt)StlReadRoot(path, tr, m);
+    PetscCall(PetscPopErrorHandler());
+  }
+  PetscCall(InputRootStatus(comm, (PetscErrorCode)status));
 
   hdr[0] = m->nv, hdr[1] = m->nt, hdr[2] = m->binary;
   for (int j = 0; j < 3; j++) box[j] = m->lo[j], box[3 + j] = m->hi[j];

@@ -165,6 +165,12 @@ def main():
     rc, so, se = run(1, ["run", "ov.yaml", "-output_dir", "ov_ok", "-insert_overlap_max", "0.2"])
     check(rc == 0, "accepted with insert_overlap_max 0.2 (%s)" % se.strip()[-200:])
 
+    # A mesh file rank 0 cannot read, at 2 ranks: one error, said once, no rank aborting (a race without the fix: run it thrice).
+    for n in range(3):
+        rc, so, se = run(2, ["check", "box.yaml", "-steps", "1", "-mesh0_file", "nothing.stl"])
+        check(rc == 1 and se.count("hdem: error") == 1 and "-mesh0_file nothing.stl" in se and "MPI_ABORT" not in se,
+              "an unreadable mesh at 2 ranks (try %d): exit 1, one message, no MPI_ABORT (%s)" % (n + 1, se.strip()[-300:]))
+
     # A full disk (tests/write_fault.c's shim, built beside hdem): said as such, naming the file.
     shim = os.path.join(os.path.dirname(hdem), "tests", "libhdem_write_fault.so")
     if os.path.exists(shim):
