@@ -57,7 +57,8 @@ PetscReal LiquidBridgeBound(const Liquid *lq, PetscReal R, PetscReal Rstar, Pets
 
 /* The simple form in closed form; the full fit by 16-point Gauss-Legendre
  * on [0, S] (the force is smooth there, and S below the rupture distance,
- * a few of its length sqrt(V / R)). */
+ * a few of its length sqrt(V / R)).  Overlapping (S < 0) the force keeps
+ * its touching value, whose work F(0) S is the energy's (negative). */
 PetscReal LiquidBridgeEnergy(const Liquid *lq, PetscReal R, PetscReal V, PetscReal S)
 {
   static const PetscReal x[8] = {0.0950125098376374, 0.2816035507792589, 0.4580167776572274, 0.6178762444026438,
@@ -66,6 +67,7 @@ PetscReal LiquidBridgeEnergy(const Liquid *lq, PetscReal R, PetscReal V, PetscRe
                                  0.1246289712555339, 0.0951585116824928, 0.0622535239386479, 0.0271524594117541};
   PetscReal h = 0.5 * PetscMax(S, 0.0), sum = 0.0;
 
+  if (S < 0.0) return LiquidCapillaryForce(lq, R, V, 0.0) * S;
   if (!(h > 0.0)) return 0.0;
   if (lq->force == LIQUID_WILLETT_SIMPLE) { /* int_0^X dx / (1 + 2.1 x + 10 x^2), x = s / (2 q) */
     PetscReal q = sqrt(V / R), D = sqrt(40.0 - 2.1 * 2.1);

@@ -45,7 +45,8 @@ PETSC_EXTERN PetscReal LiquidBridgeForce(const Liquid *, PetscReal R, PetscReal 
 PETSC_EXTERN PetscReal LiquidBridgeBound(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal ddot, const StepControl *);
 
 /* The energy a bridge of volume V holds at separation S: the capillary
- * force's work from touching, int_0^S F (0 while touching) [J]; its
+ * force's work from touching, int_0^S F (F(0) S, negative, while the
+ * particles overlap and the force keeps its touching value) [J]; its
  * rupture dissipates it. */
 PETSC_EXTERN PetscReal LiquidBridgeEnergy(const Liquid *, PetscReal R, PetscReal V, PetscReal S);
 
