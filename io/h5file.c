@@ -56,8 +56,8 @@ static void H5FileLastError(char *buf, size_t len)
       int  h5file_errno_ = errno; \
       char h5file_msg_[512]; \
       H5FileLastError(h5file_msg_, sizeof(h5file_msg_)); \
-      PetscCheck(h5file_errno_ != ENOSPC && h5file_errno_ != EDQUOT, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s: %s", path, \
-                 h5file_errno_ == ENOSPC ? "no space left on device" : "disk quota exceeded"); \
+      PetscCheck(h5file_errno_ != ENOSPC && h5file_errno_ != EDQUOT, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, \
+                 "cannot write %s: %s", path, h5file_errno_ == ENOSPC ? "no space left on device" : "disk quota exceeded"); \
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: HDF5 call %s failed%s", path, #call, h5file_msg_); \
     } \
   } while (0)

@@ -85,6 +85,7 @@ PetscErrorCode InputRootStatus(MPI_Comm comm, PetscErrorCode root)
     if (specific) PetscCall(PetscStrncpy(msg, specific, sizeof(msg)));
   }
   PetscCall(CollectiveBcastInt(comm, &status, 1));
-  PetscCheck(!status, comm, (PetscErrorCode)status, "%s", msg[0] ? msg : "rank 0 could not read an input file"); /* said by rank 0 */
+  /* said by rank 0 alone */
+  PetscCheck(!status, comm, (PetscErrorCode)status, "%s", msg[0] ? msg : "rank 0 could not read an input file");
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -140,8 +140,10 @@ static void FormatBound(char *buf, size_t len, PetscReal v)
 static void FormatRange(char *buf, size_t len, PetscReal lo, PetscReal hi, OptionRange r)
 {
   char      blo[32], bhi[32];
-  PetscBool lo_open = r == RANGE_OPEN_LO || r == RANGE_OPEN || (lo <= PETSC_MIN_REAL && !isinf(lo)) ? PETSC_TRUE : PETSC_FALSE;
-  PetscBool hi_open = r == RANGE_OPEN_HI || r == RANGE_OPEN || (hi >= PETSC_MAX_REAL && !isinf(hi)) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool lo_inf  = lo <= PETSC_MIN_REAL && !isinf(lo) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool hi_inf  = hi >= PETSC_MAX_REAL && !isinf(hi) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool lo_open = r == RANGE_OPEN_LO || r == RANGE_OPEN || lo_inf ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool hi_open = r == RANGE_OPEN_HI || r == RANGE_OPEN || hi_inf ? PETSC_TRUE : PETSC_FALSE;
   FormatBound(blo, sizeof(blo), lo);
   FormatBound(bhi, sizeof(bhi), hi);
   snprintf(buf, len, "%s%s, %s%s", lo_open ? "(" : "[", blo, bhi, hi_open ? ")" : "]");

@@ -116,8 +116,9 @@ static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const C
   cap = (PetscReal)ns[0] * (PetscReal)ns[1] * (PetscReal)ns[2];
   /* site indices are 64-bit: a pitch so small that they cannot number the region is refused, not wrapped */
   PetscCheck(cap <= 9.2e18, comm, PETSC_ERR_USER_INPUT,
-             "-insert_radius: a largest radius of %.17g m makes lattice sites of pitch %g m, %" PetscInt64_FMT " x %" PetscInt64_FMT
-             " x %" PetscInt64_FMT " = %.3g of them over the region, more than the limit 9.2e18 of a 64-bit site index"
+             "-insert_radius: a largest radius of %.17g m makes lattice sites of pitch %g m, %" PetscInt64_FMT
+             " x %" PetscInt64_FMT " x %" PetscInt64_FMT " = %.3g of them over the region,"
+             " more than the limit 9.2e18 of a 64-bit site index"
              " (a larger -insert_radius or -insert_spacing, or a smaller -insert_region_lo/_hi)",
              (double)rmax, (double)pitch, ns[0], ns[1], ns[2], (double)cap);
   PetscCheck((PetscReal)count <= cap, comm, PETSC_ERR_USER_INPUT,

@@ -376,8 +376,9 @@ PetscErrorCode MeshesCheckDomain(MPI_Comm comm, const Meshes *ms, const PetscRea
     if (WallMotionMoves(&m->motion)) continue; /* it may move in */
     for (int a = 0; a < 3; a++)
       PetscCheck(m->hi[a] >= lo[a] && m->lo[a] <= hi[a], comm, PETSC_ERR_USER_INPUT,
-                 "-%s_file %s: the mesh, at %c in [%g, %g] m (after -%s_scale, _rotate, _translate), lies wholly outside the domain's"
-                 " [%g, %g] m (-domain_lo, -domain_hi) and does not move: it would never touch a particle",
+                 "-%s_file %s: the mesh, at %c in [%g, %g] m (after -%s_scale, _rotate, _translate),"
+                 " lies wholly outside the domain's [%g, %g] m (-domain_lo, -domain_hi) and does not move:"
+                 " it would never touch a particle",
                  m->name, m->file, "xyz"[a], (double)m->lo[a], (double)m->hi[a], m->name, (double)lo[a], (double)hi[a]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -196,9 +196,10 @@ static void MeshApproach(const InteractionContext *ctx, const Mesh *m, const Mes
   PetscReal        r = sqrt((x[0] - o[0]) * (x[0] - o[0]) + (x[1] - o[1]) * (x[1] - o[1]) + (x[2] - o[2]) * (x[2] - o[2]));
   PetscReal        aw = WallMotionMoves(&m->motion) ? InteractionWallAccel(&m->motion, r + ctx->p->radius[i]) : 0.0;
   ContactPair      cpb;
+  PetscInt         w = st->mesh_wall0 + g->mesh; /* the contact's partner is -1 - w */
 
   if (!(vn * h + (st->a_reach + 0.5 * aw) * h * h > -kin->d)) return;
-  InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, &g->cp, &cpb), i, -1 - (st->mesh_wall0 + g->mesh), vn, -kin->d, aw);
+  InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, &g->cp, &cpb), i, -1 - w, vn, -kin->d, aw);
 }
 
 /* Contacts into surface order (a few: insertion). */
@@ -305,7 +306,8 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
         ContactPair        cpb;
         const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
-        InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - (st->mesh_wall0 + g->mesh));
+        InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i,
+                             -1 - (st->mesh_wall0 + g->mesh));
       }
       if (st->a_reach > 0.0) MeshApproach(ctx, m, g, i, &kin, vn, st);
     }
@@ -390,7 +392,8 @@ static void MeshStats(Interaction it, const InteractionContext *ctx, Interaction
         InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[g->i], 0.0), sm->hs.b[con[e].slot].V, -con[e].d);
       if (!(con[e].d > 0.0)) continue;
       InteractionStatsContact(s, ctx->model, &g->cp, &sm->hs.h[con[e].slot], HistorySlotsRolling(&sm->hs, con[e].slot), con[e].U, con[e].d);
-      if (ratio > s->max_overlap_ratio) s->max_overlap_ratio = ratio, s->who[0] = ctx->p->id[g->i], s->who[1] = -1 - (sm->meshes->wall0 + g->mesh);
+      if (ratio > s->max_overlap_ratio)
+        s->max_overlap_ratio = ratio, s->who[0] = ctx->p->id[g->i], s->who[1] = -1 - (sm->meshes->wall0 + g->mesh);
     }
   }
 }

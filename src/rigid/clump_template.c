@@ -85,9 +85,11 @@ static PetscErrorCode ClumpCheckCost(MPI_Comm comm, const char *name, PetscInt n
   PetscFunctionBeginUser;
   PetscCall(UnionMomentsCost(n, s, &cost));
   PetscCheck(cost <= CLUMP_COST_MAX, comm, PETSC_ERR_USER_INPUT,
-             "%s: its %" PetscInt_FMT " spheres overlap so much that the mass properties of their union would take %.3g units of work"
-             " (cap tests, about %.0f s), more than the limit %.3g (about %.0f s): give fewer spheres, or spheres that overlap less",
-             name, n, (double)cost, (double)(cost / CLUMP_COST_PER_SECOND), (double)CLUMP_COST_MAX, (double)(CLUMP_COST_MAX / CLUMP_COST_PER_SECOND));
+             "%s: its %" PetscInt_FMT " spheres overlap so much that the mass properties of their union"
+             " would take %.3g units of work (cap tests, about %.0f s), more than the limit %.3g (about %.0f s):"
+             " give fewer spheres, or spheres that overlap less",
+             name, n, (double)cost, (double)(cost / CLUMP_COST_PER_SECOND), (double)CLUMP_COST_MAX,
+             (double)(CLUMP_COST_MAX / CLUMP_COST_PER_SECOND));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

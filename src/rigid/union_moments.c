@@ -234,7 +234,8 @@ static PetscBool SphereCaps(PetscInt n, const PetscReal *s, PetscInt k, Surface 
 }
 
 /* Whether two caps' rims cross: the crossings are a1 u1 + a2 u2 +- sqrt(b2) (u1 x u2). */
-static PetscBool RimsCross(const Cap *c1, const Cap *c2, PetscReal *g, PetscReal *det, PetscReal *a1, PetscReal *a2, PetscReal *b2)
+static PetscBool RimsCross(const Cap *c1, const Cap *c2, PetscReal *g, PetscReal *det, PetscReal *a1, PetscReal *a2,
+                           PetscReal *b2)
 {
   *g   = c1->u[0] * c2->u[0] + c1->u[1] * c2->u[1] + c1->u[2] * c2->u[2];
   *det = 1.0 - *g * *g;
