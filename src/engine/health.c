@@ -1,4 +1,5 @@
 #include "engine/health.h"
+#include "engine/walls_name.h"
 #include "bodies/integrator.h"
 #include "decomp/collective.h"
 #include <stdint.h>
@@ -212,10 +213,12 @@ static PetscErrorCode EngineHealthOverlap(Engine *e, PetscReal local, PetscReal 
 
   PetscFunctionBeginUser;
   if (e->fault.kind || !(ratio > CONTACT_OVERLAP_LIMIT)) PetscFunctionReturn(PETSC_SUCCESS);
-  if (who[1] < 0)
-    snprintf(msg, sizeof(msg), "particle %" PetscInt64_FMT " overlaps wall %" PetscInt64_FMT " by %g of its radius (the limit is %g): the contact is too soft for the load, or the step too long",
-             who[0], -1 - who[1], (double)local, CONTACT_OVERLAP_LIMIT);
-  else
+  if (who[1] < 0) {
+    char wn[96];
+    PetscCall(EngineWallName(e, (PetscInt)(-1 - who[1]), wn, sizeof(wn)));
+    snprintf(msg, sizeof(msg), "particle %" PetscInt64_FMT " overlaps %s by %g of its radius (the limit is %g): the contact is too soft for the load, or the step too long",
+             who[0], wn, (double)local, CONTACT_OVERLAP_LIMIT);
+  } else
     snprintf(msg, sizeof(msg), "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " overlap by %g of the smaller radius (the limit is %g): the contact is too soft for the load, or the step too long",
              who[0], who[1], (double)local, CONTACT_OVERLAP_LIMIT);
   PetscCall(EngineFaultSet(e, ENGINE_FAULT_OVERLAP, local == ratio, (PetscReal)who[0], msg));
@@ -249,10 +252,12 @@ PetscErrorCode EngineHealthStep(Engine *e, PetscInt bits, PetscReal local_bound,
       PetscInt i = who[0];
       snprintf(by, sizeof(by), "the motion of particle %" PetscInt64_FMT " (speed %g m/s, acceleration %g m/s^2) against half the skin, %g m", p->id[i],
                (double)Norm3(p->v + 3 * i), (double)(Norm3(p->f + 3 * i) / p->mass[i]), (double)(0.5 * e->skin));
-    } else if (mine && who[1] < 0)
-      snprintf(by, sizeof(by), "the contact of particle %" PetscInt64_FMT " with wall %" PetscInt_FMT " (at (%g, %g, %g) m)", p->id[who[0]], -1 - who[1],
-               (double)p->x[3 * who[0]], (double)p->x[3 * who[0] + 1], (double)p->x[3 * who[0] + 2]);
-    else if (mine)
+    } else if (mine && who[1] < 0) {
+      char wn[96];
+      PetscCall(EngineWallName(e, -1 - who[1], wn, sizeof(wn)));
+      snprintf(by, sizeof(by), "the contact of particle %" PetscInt64_FMT " with %s (at (%g, %g, %g) m)", p->id[who[0]], wn, (double)p->x[3 * who[0]],
+               (double)p->x[3 * who[0] + 1], (double)p->x[3 * who[0] + 2]);
+    } else if (mine)
       snprintf(by, sizeof(by), "the contact of particles %" PetscInt64_FMT " and %" PetscInt64_FMT " (at (%g, %g, %g) m)", p->id[who[0]], p->id[who[1]],
                (double)p->x[3 * who[0]], (double)p->x[3 * who[0] + 1], (double)p->x[3 * who[0] + 2]);
     snprintf(msg, sizeof(msg), "the adaptive step %g s is below its floor %g s (%g of the %g s duration of the shortest contact): the bound %g s is set by %s",
@@ -326,10 +331,11 @@ PetscErrorCode EngineCheckStartOverlap(Engine *e)
   if (!e->overlap_start_check) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(EngineOverlapLargest(e, &is, &g));
   if (!(g > e->overlap_start_max)) PetscFunctionReturn(PETSC_SUCCESS);
-  if (is.who[1] < 0)
-    snprintf(msg, sizeof(msg), "particle %" PetscInt64_FMT " of the initial state overlaps wall %" PetscInt64_FMT " by %g of its radius", is.who[0], -1 - is.who[1],
-             (double)is.max_overlap_ratio);
-  else
+  if (is.who[1] < 0) {
+    char wn[96];
+    PetscCall(EngineWallName(e, (PetscInt)(-1 - is.who[1]), wn, sizeof(wn)));
+    snprintf(msg, sizeof(msg), "particle %" PetscInt64_FMT " of the initial state overlaps %s by %g of its radius", is.who[0], wn, (double)is.max_overlap_ratio);
+  } else
     snprintf(msg, sizeof(msg), "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " of the initial state overlap by %g of the smaller radius", is.who[0],
              is.who[1], (double)is.max_overlap_ratio);
   PetscCall(EngineShare(e, is.max_overlap_ratio == g ? PETSC_TRUE : PETSC_FALSE, (PetscReal)is.who[0], msg, out, sizeof(out)));
