@@ -241,6 +241,9 @@ static int MoleculeAtomCompare(const void *a, const void *b)
   return x->id < y->id ? -1 : (x->id > y->id);
 }
 
+static PetscErrorCode InsertMoleculesFit(MPI_Comm, const char *, PetscInt, const ClumpTemplate *, const ClumpTemplates *, const Grid *, const LammpsData *,
+                                         const MoleculeAtom *, PetscReal *, PetscReal *, Particles *, PetscBool *);
+
 /* The molecules of a data file as bodies of the one template of
  * insert_body: each molecule of as many atoms as the template has spheres
  * (consecutive ids, in the template's order) is fitted to it (BodyFit);
@@ -264,6 +267,19 @@ static PetscErrorCode InsertMolecules(MPI_Comm comm, const Insertion *ins, const
   PetscCall(PetscMalloc3(d->n + 1, &ma, 3 * t->n, &x, t->n, &r));
   for (PetscInt i = 0; i < d->n; i++) ma[i].mol = d->mol[i], ma[i].id = d->id[i], ma[i].i = i;
   qsort(ma, (size_t)d->n, sizeof(*ma), MoleculeAtomCompare);
+  {
+    PetscErrorCode ierr = InsertMoleculesFit(comm, file, c, t, ct, g, d, ma, x, r, p, done); /* the scratch is freed on an error too */
+    PetscCall(PetscFree3(ma, x, r));
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* InsertMolecules' fit of each molecule in ma (sorted), x and r its scratch. */
+static PetscErrorCode InsertMoleculesFit(MPI_Comm comm, const char *file, PetscInt c, const ClumpTemplate *t, const ClumpTemplates *ct, const Grid *g,
+                                         const LammpsData *d, const MoleculeAtom *ma, PetscReal *x, PetscReal *r, Particles *p, PetscBool *done)
+{
+  PetscFunctionBeginUser;
   for (PetscInt a = 0, b; a < d->n; a = b) {
     PetscReal   l, X[3], q[4], res, V[3] = {0, 0, 0}, W[3] = {0, 0, 0};
     PetscMPIInt owner[3], me = 1;
@@ -299,25 +315,43 @@ static PetscErrorCode InsertMolecules(MPI_Comm comm, const Insertion *ins, const
     for (int e = 0; e < 3; e++) me = me && owner[e] == g->coords[e];
     if (me) PetscCall(BodyAppendAt(p, ct, c, ma[a].id, d->type[ma[a].i], l, d->density[ma[a].i], X, V, q, W));
   }
-  PetscCall(PetscFree3(ma, x, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+static PetscErrorCode InsertLammpsAtoms(MPI_Comm, const Insertion *, const Grid *, const LammpsData *, const PetscBool *, Particles *, PetscReal *);
 
 static PetscErrorCode InsertLammps(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g, LammpsData *cached, Particles *p,
                                    PetscReal *rmax_out)
 {
   LammpsData  d;
-  PetscReal   rmax = 0.0;
   const char *file = ins->file;
-  PetscBool  *done;
+  PetscBool  *done = NULL;
 
   PetscFunctionBeginUser;
   if (cached && cached->n) { /* read already, to shape the grid */
     d = *cached;
     PetscCall(PetscMemzero(cached, sizeof(*cached)));
   } else PetscCall(LammpsDataRead(comm, file, &d));
-  PetscCall(PetscCalloc1(d.n + 1, &done));
-  if (BodyChoiceHasBodies(&ins->body)) PetscCall(InsertMolecules(comm, ins, ct, g, &d, p, done));
+  {
+    PetscErrorCode ierr = PetscCalloc1(d.n + 1, &done);
+    if (!ierr && BodyChoiceHasBodies(&ins->body)) ierr = InsertMolecules(comm, ins, ct, g, &d, p, done);
+    if (!ierr) ierr = InsertLammpsAtoms(comm, ins, g, &d, done, p, rmax_out);
+    PetscCall(PetscFree(done)); /* the atoms are freed on an error too */
+    PetscCall(LammpsDataDestroy(&d));
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* InsertLammps' atoms that are not a body's into this rank's particles, and the largest radius. */
+static PetscErrorCode InsertLammpsAtoms(MPI_Comm comm, const Insertion *ins, const Grid *g, const LammpsData *dp, const PetscBool *done, Particles *p,
+                                        PetscReal *rmax_out)
+{
+  const LammpsData d    = *dp;
+  const char      *file = ins->file;
+  PetscReal        rmax = 0.0;
+
+  PetscFunctionBeginUser;
   for (PetscInt i = 0; i < d.n; i++) {
     PetscMPIInt owner[3], me = 1;
     PetscReal   x[3];
@@ -347,8 +381,6 @@ static PetscErrorCode InsertLammps(MPI_Comm comm, const Insertion *ins, const Cl
                               d.w + 3 * i));
   }
   *rmax_out = rmax;
-  PetscCall(PetscFree(done));
-  PetscCall(LammpsDataDestroy(&d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -62,9 +62,11 @@ static PetscErrorCode NormalLawKeys(MPI_Comm comm, ContactModel *model, PetscRea
       PetscInt   n;
       PetscReal *x, *y;
       PetscCheck(!tdset && !tfset, comm, PETSC_ERR_USER_INPUT, "give either -contact_table_file or -contact_table_delta/-contact_table_force, not both");
+      PetscErrorCode ierr;
       PetscCall(TableRead(comm, file, &n, &x, &y));
-      PetscCall(NormalLawCreateTable(n, x, y, &model->law));
+      ierr = NormalLawCreateTable(n, x, y, &model->law); /* the table is freed whether it is taken or refused */
       PetscCall(PetscFree2(x, y));
+      PetscCall(ierr);
     } else {
       PetscCheck(tdset && tfset, comm, PETSC_ERR_USER_INPUT, "-contact_law table needs -contact_table_file, or -contact_table_delta and -contact_table_force");
       PetscCheck(ntd == ntf, comm, PETSC_ERR_USER_INPUT, "-contact_table_delta has %" PetscInt_FMT " values but -contact_table_force has %" PetscInt_FMT, ntd,

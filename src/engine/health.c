@@ -284,6 +284,11 @@ PetscErrorCode EngineHealthLiquid(Engine *e, const EngineStats *s, PetscReal lmi
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (e->flow.on) PetscFunctionReturn(PETSC_SUCCESS); /* streams and outflows bring and take liquid */
+  {
+    PetscReal lost = (PetscReal)e->lost; /* and so do particles lost through an open face, whose liquid is not kept */
+    PetscCall(CollectiveSumAll(e->grid.comm, &lost, 1));
+    if (lost > 0.0) PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!(e->liquid_start >= 0.0)) {
     e->liquid_start = s->liquid;
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -37,7 +37,8 @@ PETSC_EXTERN PetscErrorCode EngineHealthStep(Engine *, PetscInt bits, PetscReal 
 PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);
 /* Liquid: no particle's below zero (it formed more bridges in one step
  * than liquid_bridge_fraction allows), and, where no stream or outflow
- * adds or removes particles, the total (particles + bridges) within
+ * adds or removes particles and none was lost through an open face, the
+ * total (particles + bridges) within
  * ENGINE_LIQUID_DRIFT of the start's; the run has failed otherwise
  * (collective; lmin, who: this rank's least liquid and its particle's id). */
 #define ENGINE_LIQUID_DRIFT 1e-9

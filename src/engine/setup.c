@@ -140,6 +140,40 @@ static PetscErrorCode EngineBodiesSetFromOptions(MPI_Comm comm, const Insertion 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* EngineSetFromOptions' grid, walls, meshes, templates and particles (the
+ * fill from data, the data file read to shape the grid, taken on). */
+static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, PetscBool fill, const DomainKeys *dk, const Insertion *ins, LammpsData *data,
+                                           Engine *e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(GridCreate(comm, dk->lo, dk->hi, dk->periodic, dk->grid, &e->grid));
+  PetscCall(FlowCheckDomain(comm, &e->flow, dk->lo, dk->hi));
+  PetscCall(PlanesSetFromOptions(comm, &e->grid, dk->faces, &e->planes));
+  PetscCall(MeshesSetFromOptions(comm, &e->meshes));
+  PetscCall(MeshesCheckDomain(comm, &e->meshes, dk->lo, dk->hi));
+  e->meshes.wall0 = e->planes.n;
+  PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
+  PetscCall(ParticlesCreate(&e->p));
+  PetscCall(EngineBodiesSetFromOptions(comm, ins, e));
+  if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
+  {
+    PetscBool moves = PETSC_FALSE;
+    for (PetscInt k = 0; k < e->planes.n; k++) moves = moves || e->planes.w[k].moves ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt q = 0; q < e->meshes.n; q++) {
+      const WallMotion *mo = &e->meshes.m[q].motion;
+      if (WallMotionMoves(mo) || mo->surface_velocity[0] != 0.0 || mo->surface_velocity[1] != 0.0 || mo->surface_velocity[2] != 0.0) moves = PETSC_TRUE;
+    }
+    /* without the ledger: the moving walls' work (dissipated counts it) in the ledger's way, or gravity's alone */
+    if (e->model.ledger || moves) PetscCall(ParticlesAddLedger(&e->p, e->model.ledger, e->model.rolls, e->model.liquid.on, moves));
+    else PetscCall(ParticlesAddGravityWork(&e->p));
+  }
+  if (!insert) PetscFunctionReturn(PETSC_SUCCESS); /* a restart: the particles, rmax and the skin are the checkpoint's */
+  if (fill) PetscCall(InsertionApply(comm, ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins->type)->density, data, &e->p, &e->rmax));
+  if (e->p.liquid)
+    for (PetscInt i = 0; i < e->p.n; i++) e->p.liquid[i] = ContactMaterialOf(&e->model, e->p.type[i])->liquid;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
 {
   PetscInt   n;
@@ -192,35 +226,12 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
     PetscCall(GridChooseDims(size, len, dk.grid, dims));
     for (int a = 0; a < 3; a++) dk.grid[a] = dims[a];
   }
-  PetscCall(GridCreate(comm, dk.lo, dk.hi, dk.periodic, dk.grid, &e->grid));
-  PetscCall(FlowCheckDomain(comm, &e->flow, dk.lo, dk.hi));
-  PetscCall(PlanesSetFromOptions(comm, &e->grid, dk.faces, &e->planes));
-  PetscCall(MeshesSetFromOptions(comm, &e->meshes));
-  PetscCall(MeshesCheckDomain(comm, &e->meshes, dk.lo, dk.hi));
-  e->meshes.wall0 = e->planes.n;
-  PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
-  PetscCall(ParticlesCreate(&e->p));
-  PetscCall(EngineBodiesSetFromOptions(comm, &ins, e));
-  if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
   {
-    PetscBool moves = PETSC_FALSE;
-    for (PetscInt k = 0; k < e->planes.n; k++) moves = moves || e->planes.w[k].moves ? PETSC_TRUE : PETSC_FALSE;
-    for (PetscInt q = 0; q < e->meshes.n; q++) {
-      const WallMotion *mo = &e->meshes.m[q].motion;
-      if (WallMotionMoves(mo) || mo->surface_velocity[0] != 0.0 || mo->surface_velocity[1] != 0.0 || mo->surface_velocity[2] != 0.0) moves = PETSC_TRUE;
-    }
-    /* without the ledger: the moving walls' work (dissipated counts it) in the ledger's way, or gravity's alone */
-    if (e->model.ledger || moves) PetscCall(ParticlesAddLedger(&e->p, e->model.ledger, e->model.rolls, e->model.liquid.on, moves));
-    else PetscCall(ParticlesAddGravityWork(&e->p));
+    PetscErrorCode ierr = EngineCreateFromKeys(comm, insert, fill, &dk, &ins, &data, e);
+    PetscCall(LammpsDataDestroy(&data)); /* on an error too */
+    PetscCall(ierr);
   }
-  if (!insert) { /* a restart: the particles, rmax and the skin are the checkpoint's */
-    PetscCall(LammpsDataDestroy(&data));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (fill) PetscCall(InsertionApply(comm, &ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins.type)->density, &data, &e->p, &e->rmax));
-  if (e->p.liquid)
-    for (PetscInt i = 0; i < e->p.n; i++) e->p.liquid[i] = ContactMaterialOf(&e->model, e->p.type[i])->liquid;
-  PetscCall(LammpsDataDestroy(&data));
+  if (!insert) PetscFunctionReturn(PETSC_SUCCESS);
   {
     PetscReal r = e->rmax;
     PetscCall(CollectiveMaxAll(comm, &r, 1));

@@ -461,6 +461,24 @@ static PetscErrorCode MeshBinTriangle(const Mesh *m, PetscInt t, PetscReal rho, 
 }
 
 #define MESH_BINS_PER_AXIS_MAX 4096
+#define MESH_CELL_ITEMS_MAX    (1 << 22) /* about 64 MiB of items while the bins are made */
+
+/* About how many (cell, triangle) items bins of side h list: each triangle's
+ * cells within rho of it, a slab over its area and perimeter. */
+static PetscReal MeshCellItemsEstimate(const Mesh *m, PetscReal h, PetscReal reach)
+{
+  PetscReal rho = reach + 0.5 * PetscSqrtReal(3.0) * h, sum = 0.0;
+  for (PetscInt t = 0; t < m->nt; t++) {
+    const PetscReal *a = m->x + 3 * m->tri[3 * t], *b = m->x + 3 * m->tri[3 * t + 1], *c = m->x + 3 * m->tri[3 * t + 2];
+    PetscReal        u[3], v[3], w[3], area, per = 0.0;
+    for (int d = 0; d < 3; d++) u[d] = b[d] - a[d], v[d] = c[d] - a[d];
+    w[0] = u[1] * v[2] - u[2] * v[1], w[1] = u[2] * v[0] - u[0] * v[2], w[2] = u[0] * v[1] - u[1] * v[0];
+    area = 0.5 * PetscSqrtReal(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    per  = PetscSqrtReal(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) + PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    sum += (area / (h * h) + per / h + 1.0) * (2.0 * rho / h + 2.0);
+  }
+  return sum;
+}
 
 PetscErrorCode MeshSetUp(Mesh *m, PetscReal reach)
 {
@@ -486,6 +504,9 @@ PetscErrorCode MeshSetUp(Mesh *m, PetscReal reach)
   }
   for (int a = 0; a < 3; a++) ext = PetscMax(ext, hi[a] - lo[a]);
   m->h = PetscMax(reach, ext / MESH_BINS_PER_AXIS_MAX);
+  /* triangles far larger than the reach (a plate beyond the domain) would list
+   * cells by the billion: coarser bins, more triangles a cell, the same candidates */
+  while (MeshCellItemsEstimate(m, m->h, reach) > MESH_CELL_ITEMS_MAX && m->h < ext) m->h *= 2.0;
   for (int a = 0; a < 3; a++) {
     m->blo[a] = lo[a] - reach - m->h;
     m->bn[a]  = (PetscInt)PetscCeilReal((hi[a] + reach + m->h - m->blo[a]) / m->h) + 1;
