@@ -13,7 +13,8 @@
 #      the chain-length guard (HDEM_CHAIN_MAX=1: checkpoint, exit 75, no resubmission);
 #  (c) strong-scaling.sh and weak-scaling.sh at 1 and 2 ranks and scaling-report (PNG,
 #      two rows per series, CSV and markdown);
-# and stops SLURM (tests/slurm/stop-slurm.sh) if it started it. Exit 77 (skip) if not
+# and stops SLURM (tests/slurm/stop-slurm.sh) if it started it. Runs on one machine
+# take turns (a lock in /run/lock). Exit 77 (skip) if not
 # root, or if SLURM is missing and there is no apt-get to install it.
 # Knobs: SLURM_TEST_END_TIME (simulated time of the chain's deck, default 0.12 s: about
 # 50 s of one idle core here, more than one job gets before its USR1 at 5-35 s),
@@ -38,6 +39,13 @@ for f in slurm/hdem.sbatch slurm/strong-scaling.sh slurm/weak-scaling.sh slurm/s
   [ -f "$SRC/$f" ] || { echo "no $SRC/$f" >&2; exit 2; }
 done
 for f in "$START" "$STOP"; do [ -x "$f" ] || { echo "no executable $f" >&2; exit 2; }; done
+
+# Two runs on one machine (two build folders) would stop SLURM under each other
+# and see each other's jobs: they take turns. The daemons it starts must not
+# inherit the lock (9>&- below), or it would outlive the test.
+LOCK=/run/lock/hdem-slurm-test.lock
+exec 9> "$LOCK"
+if ! flock -w 240 9; then echo "another slurm_test.sh held $LOCK for 240 s" >&2; exit 1; fi
 
 export HDEM OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset SBATCH_SIGNAL HDEM_CHAIN_MAX HDEM_CHAIN_ID HDEM_CHAIN_INDEX HDEM_LAUNCHER HDEM_RESUBMIT SLURM_JOB_ID
@@ -68,7 +76,7 @@ if scontrol ping 2>/dev/null | grep -q 'is UP'; then
 else
   say "starting SLURM: SLURM_LOCAL_CPUS=4 SLURM_LOCAL_MPI_DEFAULT=pmix $START"
   STARTED=1
-  if ! SLURM_LOCAL_CPUS=4 SLURM_LOCAL_MPI_DEFAULT=pmix "$START" > "$WORK/start-slurm.log" 2>&1; then
+  if ! SLURM_LOCAL_CPUS=4 SLURM_LOCAL_MPI_DEFAULT=pmix "$START" 9>&- > "$WORK/start-slurm.log" 2>&1; then
     tail -20 "$WORK/start-slurm.log"; fail "start-slurm.sh"; exit 1
   fi
   say "SLURM up: $(grep -o 'ready: .*' "$WORK/start-slurm.log")"
