@@ -22,6 +22,7 @@ import csv
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -194,6 +195,12 @@ def main():
                   "final.h5 holds inserted - removed = %d particles, unique ids in 1 .. %d" % (ins - rem, ins))
             check(summ["inserted"] == ins and summ["removed"] == rem and summ["particles"] == ins - rem and summ["lost_particles"] == 0,
                   "summary.json: inserted %s, removed %s, particles %s" % (summ.get("inserted"), summ.get("removed"), summ.get("particles")))
+            # particle-steps integrate the particles present over the steps: between none and all ever inserted, and the closing line's
+            said = re.search(r"\(([0-9.e+-]+) particle-steps/s", so)
+            psteps = summ.get("particle_steps", -1)
+            check(0 < psteps < ins * summ["steps"] and said and float(said.group(1)) == float("%.3g" % summ["particle_steps_per_second"]),
+                  "particle-steps %s within (0, %d x %d), the closing line's rate %s the summary's %s"
+                  % (psteps, ins, summ["steps"], said.group(1) if said else None, summ.get("particle_steps_per_second")))
         else:
             check(bitwise_equal(ref[0], st), "pour at %d rank(s), grid %s: final.h5 bitwise the 1-rank one (%d particles)" % (np_, grid, len(st["id"])))
             check(flow_bytes == ref[1], "pour at %d rank(s), grid %s: flow.csv the same bytes" % (np_, grid))

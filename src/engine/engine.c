@@ -256,17 +256,17 @@ static PetscBool EngineWallsOutrun(const Engine *e, PetscInt bits)
 static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
 {
   PetscReal local_bound = bound;
-  PetscReal v[11] =
+  PetscReal v[12] =
     {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost + e->flow.state.removed_local), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1],
-     hi[2], e->a_local}; /* owned + lost + removed here == all */
-  static const CollectiveOp op[11] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN, COLLECTIVE_MIN,
-                                      COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX};
+     hi[2], e->a_local, (PetscReal)e->p.n}; /* owned + lost + removed here == all */
+  static const CollectiveOp op[12] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN, COLLECTIVE_MIN,
+                                      COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_SUM};
 
   PetscFunctionBeginUser;
   {
     PetscLogDouble t0, t1;
     PetscCall(PetscTime(&t0));
-    PetscCall(CollectiveReduceMixed(e->grid.comm, 11, v, op));
+    PetscCall(CollectiveReduceMixed(e->grid.comm, 12, v, op));
     PetscCall(PetscTime(&t1));
     e->wait_seconds += t1 - t0;
   }
@@ -275,6 +275,7 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   e->rebuild_next = ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) || (bits & INTEGRATOR_BEYOND_SKIN) ? PETSC_TRUE : PETSC_FALSE;
   e->request_all  = (PetscInt)v[3];
   e->a_reach      = v[10];
+  e->present      = v[11];
   e->request      = ENGINE_REQUEST_NONE;
   /* the drift of the next criterion: the ranges' midpoint (no particle anywhere: none) */
   for (int a = 0; a < 3; a++) e->drift[a] = v[4 + a] <= v[7 + a] ? 0.5 * (v[4 + a] + v[7 + a]) + 0.0 : 0.0;
@@ -520,6 +521,7 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
   e->dt_max = PetscMax(e->dt_max, dt);
   e->dt_sum += dt;
   PetscCall(EngineReduce(e, bound, bits, lo, hi));
+  e->particle_steps += e->present;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -84,6 +84,8 @@ typedef struct {
   PetscReal  t, dt, bound;
   PetscReal  t_build; /* the time of the last list build: the walls' poses the lists were made in */
   PetscInt64 step, nglobal, lost;
+  PetscReal  present;        /* the particles present at the last reduction (all ranks') */
+  PetscReal  particle_steps; /* present after each step, summed over the steps taken (EngineRunEnd) */
   PetscBool  rebuild_next;
   /* the common drift of the rebuild criterion (IntegratorRebuild): the
    * midpoint of the displacements' global ranges at the last reduction */

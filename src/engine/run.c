@@ -46,6 +46,7 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
 {
   PetscLogDouble t0, now;
   PetscInt64     step0   = e->step;
+  PetscReal      ps0     = e->particle_steps;
   PetscInt       pending = ENGINE_REQUEST_NONE; /* a request still to meet (the step that reported it was taken ahead) */
 
   PetscFunctionBeginUser;
@@ -88,6 +89,7 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
   PetscCall(PetscTime(&now));
   end->failed    = e->fault.kind ? PETSC_TRUE : PETSC_FALSE;
   end->steps_run = e->step - step0;
+  end->particle_steps = e->particle_steps - ps0;
   end->wall      = now - t0;
   for (PetscInt k = 0; k < nmon; k++)
     if (mons[k]->ops->finish) PetscCall(mons[k]->ops->finish(mons[k], e, end));

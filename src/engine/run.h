@@ -20,6 +20,7 @@ typedef struct {
   PetscBool      failed;    /* the run went wrong (e->fault says why): the state is the failing step's */
   PetscInt64     steps_run; /* steps this run took */
   PetscLogDouble wall;      /* seconds this run took */
+  PetscReal      particle_steps; /* the particles present after each of its steps, summed: streams and outflows counted as they ran */
 } EngineRunEnd;
 
 typedef struct _p_Monitor *Monitor;

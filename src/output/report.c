@@ -119,7 +119,7 @@ static PetscErrorCode ReportFinish(Monitor m, Engine *e, const EngineRunEnd *end
 {
   Report            *rp  = (Report *)m->data;
   const OutputTally *ty  = rp->tally;
-  PetscReal          psr = end->wall > 0.0 ? (PetscReal)e->nglobal * (PetscReal)end->steps_run / end->wall : 0.0;
+  PetscReal          psr = end->wall > 0.0 ? end->particle_steps / end->wall : 0.0;
 
   PetscFunctionBeginUser;
   if (end->failed) PetscCall(ReportPrintf(rp->comm, "hdem: FAILED: %s\n", e->fault.reason));

@@ -40,7 +40,6 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
     char       path[PETSC_MAX_PATH_LEN + 16];
     AtomicFile af;
     JsonWriter w;
-    PetscReal  n = (PetscReal)(e->nglobal - (PetscInt64)lost - removed);
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/summary.json", su->dir));
     PetscCall(AtomicFileOpen(path, &af));
     JsonBegin(&w, af.fp);
@@ -54,7 +53,8 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
     JsonInt(&w, "steps_this_run", end->steps_run);
     JsonReal(&w, "simulated_time", e->t);
     JsonReal(&w, "wall_seconds", end->wall);
-    JsonReal(&w, "particle_steps_per_second", end->wall > 0.0 ? n * (PetscReal)end->steps_run / end->wall : 0.0);
+    JsonReal(&w, "particle_steps_per_second", end->wall > 0.0 ? end->particle_steps / end->wall : 0.0);
+    JsonReal(&w, "particle_steps", end->particle_steps);
     JsonReal(&w, "dt_min", e->step ? e->dt_min : 0.0);
     JsonReal(&w, "dt_max", e->dt_max);
     JsonReal(&w, "dt_mean", e->step ? e->dt_sum / (PetscReal)e->step : 0.0);
