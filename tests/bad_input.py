@@ -196,6 +196,15 @@ CASES = [
     ("table file a FIFO", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {"law.txt": FIFO}, ["-contact_table_file", "law.txt", "FIFO"]),
     ("restart a FIFO", GOOD, ["-restart", "r.h5"], {"r.h5": FIFO}, ["-restart", "r.h5", "FIFO"]),
     ("clump spheres and file", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3], file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n"}, ["clump0_spheres", "clump0_file", "not both"]),
+    # keys that do nothing where they are given
+    ("wall spin without rotate", GOOD + "wall0: {normal: [0, 0, 1], angular_velocity: 2}\n", [], {},
+     ["-wall0_angular_velocity", "does nothing", "-wall0_motion rotate", "is none"]),
+    ("wall spin with translate", GOOD + "wall0: {normal: [0, 0, 1], motion: translate, velocity: [0, 0, 0.1], angular_velocity: 2}\n", [], {},
+     ["-wall0_angular_velocity", "does nothing", "is translate"]),
+    ("mesh velocity without translate", GOOD, ["-mesh0_file", "m.stl", "-mesh0_velocity", "0,0,1"], {"m.stl": STL},
+     ["-mesh0_velocity", "does nothing", "-mesh0_motion translate"]),
+    ("liquid viscosity of a dry run", GOOD, ["-contact_liquid_viscosity", "1e-3"], {}, ["-contact_liquid_viscosity", "does nothing", "no material has liquid"]),
+    ("liquid force of a dry run", GOOD + "contact_liquid_force: willett_simple\n", [], {}, ["-contact_liquid_force", "no material has liquid"]),
 ]
 
 

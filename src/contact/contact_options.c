@@ -201,7 +201,10 @@ static PetscErrorCode LiquidSetFromOptions(MPI_Comm comm, ContactModel *model)
 {
   Liquid   *lq    = &model->liquid;
   PetscReal theta = 0.0, lmax = 0.0;
-  PetscBool vset;
+  PetscBool vset, given[7] = {PETSC_FALSE};
+  const char *const keys[7] = {"-contact_liquid_surface_tension", "-contact_liquid_contact_angle", "-contact_liquid_viscosity",
+                               "-contact_liquid_bridge_fraction", "-contact_liquid_bridge_max", "-contact_liquid_lubrication_cutoff",
+                               "-contact_liquid_force"};
 
   PetscFunctionBeginUser;
   lq->gamma     = 0.072;
@@ -210,24 +213,27 @@ static PetscErrorCode LiquidSetFromOptions(MPI_Comm comm, ContactModel *model)
   lq->cutoff    = 1e-3;
   lq->force     = LIQUID_WILLETT;
   PetscCall(OptionsSection("Liquid bridges"));
-  PetscCall(OptionsReal("-contact_liquid_surface_tension", "surface tension of the liquid", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &lq->gamma, NULL));
-  PetscCall(OptionsReal("-contact_liquid_contact_angle", "contact angle of the liquid on the particles", "[deg]", 0.0, 90.0, RANGE_OPEN_HI, &theta, NULL));
+  PetscCall(OptionsReal("-contact_liquid_surface_tension", "surface tension of the liquid", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &lq->gamma, &given[0]));
+  PetscCall(OptionsReal("-contact_liquid_contact_angle", "contact angle of the liquid on the particles", "[deg]", 0.0, 90.0, RANGE_OPEN_HI, &theta, &given[1]));
   PetscCall(OptionsReal("-contact_liquid_viscosity", "viscosity of the liquid: normal lubrication force 6 pi eta R*^2 v / S; 0: none", "[Pa*s]", 0.0,
-                        PETSC_MAX_REAL, RANGE_CLOSED, &lq->viscosity, NULL));
+                        PETSC_MAX_REAL, RANGE_CLOSED, &lq->viscosity, &given[2]));
   PetscCall(OptionsReal("-contact_liquid_bridge_fraction", "share of each particle's liquid a new bridge takes", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &lq->fraction,
-                        NULL));
+                        &given[3]));
   PetscCall(OptionsReal("-contact_liquid_bridge_max", "largest bridge volume (the rest stays on the particles)", "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN,
                         &lq->vmax, &vset));
   PetscCall(OptionsReal("-contact_liquid_lubrication_cutoff", "least separation of the lubrication force, over R*", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &lq->cutoff,
-                        NULL));
+                        &given[5]));
   PetscCall(OptionsEnum("-contact_liquid_force", "willett (the full fit of Willett et al. 2000) or willett_simple (their closed form)",
-                        LiquidForceTypes, (PetscEnum *)&lq->force, NULL));
+                        LiquidForceTypes, (PetscEnum *)&lq->force, &given[6]));
   PetscCall(OptionsDefaultText("-contact_liquid_bridge_max", "2 liquid_bridge_fraction times the largest material liquid"));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
-  (void)comm;
   lq->theta = theta * HDEM_PI / 180.0;
   for (PetscInt k = 0; k < MATERIAL_SLOTS; k++) lmax = PetscMax(lmax, model->mat[k].liquid);
-  lq->on = lmax > 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  lq->on   = lmax > 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  given[4] = vset;
+  for (int k = 0; k < 7; k++) /* a dry run ignores them: likely a forgotten material_liquid */
+    PetscCheck(lq->on || !given[k], comm, PETSC_ERR_USER_INPUT,
+               "%s is given but does nothing: no material has liquid (material_liquid or materialK_liquid > 0 turns bridges on)", keys[k]);
   if (!vset) lq->vmax = 2.0 * lq->fraction * lmax;
   lq->reach = lq->on ? (1.0 + 0.5 * lq->theta) * cbrt(lq->vmax) : 0.0;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -9,7 +9,7 @@ PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, Petsc
 {
   char      k[16][80];
   PetscInt  n;
-  PetscBool set;
+  PetscBool set, given[13] = {PETSC_FALSE};
   PetscReal len, phase_deg = 0.0;
   static const char *const suffix[] = {"_motion", "_velocity", "_axis_point", "_axis", "_angular_velocity", "_amplitude", "_amplitude2", "_frequency", "_phase",
                                        "_start_time", "_stop_time", "_remove_time", "_surface_velocity"};
@@ -22,15 +22,15 @@ PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, Petsc
   OptionsQuiet(quiet);
   PetscCall(OptionsEnum(k[0], "how the wall moves: none, translate, rotate, vibrate (from time, X(t) = R(t) X0 + T(t))", MotionKinds, (PetscEnum *)&m->kind,
                         NULL));
-  PetscCall(OptionsRealArray(k[1], "translate: the wall's velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->velocity, &n, NULL));
-  PetscCall(OptionsRealArray(k[2], "rotate: a point on the axis", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->axis_point, &n, NULL));
-  PetscCall(OptionsRealArray(k[3], "rotate: the axis direction (right-handed)", "[-]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->axis, &n, NULL));
-  PetscCall(OptionsReal(k[4], "rotate: angular velocity about the axis", "[rad/s]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &m->omega, NULL));
-  PetscCall(OptionsRealArray(k[5], "vibrate: amplitude A of A sin(2 pi f t)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->amplitude, &n, NULL));
+  PetscCall(OptionsRealArray(k[1], "translate: the wall's velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->velocity, &n, &given[1]));
+  PetscCall(OptionsRealArray(k[2], "rotate: a point on the axis", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->axis_point, &n, &given[2]));
+  PetscCall(OptionsRealArray(k[3], "rotate: the axis direction (right-handed)", "[-]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->axis, &n, &given[3]));
+  PetscCall(OptionsReal(k[4], "rotate: angular velocity about the axis", "[rad/s]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &m->omega, &given[4]));
+  PetscCall(OptionsRealArray(k[5], "vibrate: amplitude A of A sin(2 pi f t)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->amplitude, &n, &given[5]));
   PetscCall(OptionsRealArray(k[6], "vibrate: amplitude A2 of A2 sin(2 pi f t + phase)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->amplitude2,
-                             &n, NULL));
-  PetscCall(OptionsReal(k[7], "vibrate: frequency f", "[Hz]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &m->frequency, NULL));
-  PetscCall(OptionsReal(k[8], "vibrate: phase of the second term", "[deg]", -360.0, 360.0, RANGE_CLOSED, &phase_deg, NULL));
+                             &n, &given[6]));
+  PetscCall(OptionsReal(k[7], "vibrate: frequency f", "[Hz]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &m->frequency, &given[7]));
+  PetscCall(OptionsReal(k[8], "vibrate: phase of the second term", "[deg]", -360.0, 360.0, RANGE_CLOSED, &phase_deg, &given[8]));
   PetscCall(OptionsReal(k[9], "the motion starts", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &m->start, NULL));
   PetscCall(OptionsReal(k[10], "the motion stops (the wall stays where it is then)", "[s]", 0.0, INFINITY, RANGE_CLOSED, &m->stop, NULL));
   PetscCall(OptionsReal(k[11], "the wall is gone from this time on (a plug, a gate)", "[s]", 0.0, INFINITY, RANGE_CLOSED, &m->remove, NULL));
@@ -39,6 +39,13 @@ PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, Petsc
   OptionsQuiet(PETSC_FALSE);
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   m->phase = phase_deg * HDEM_PI / 180.0;
+  { /* a key of another kind of motion does nothing: an error, not a wall that silently stays put */
+    static const MotionKind owner[9] = {MOTION_NONE, MOTION_TRANSLATE, MOTION_ROTATE, MOTION_ROTATE, MOTION_ROTATE,
+                                        MOTION_VIBRATE, MOTION_VIBRATE, MOTION_VIBRATE, MOTION_VIBRATE};
+    for (int s = 1; s <= 8; s++)
+      PetscCheck(!given[s] || m->kind == owner[s], comm, PETSC_ERR_USER_INPUT, "%s is given but does nothing: it is for %s %s, and %s is %s", k[s], k[0],
+                 MotionKinds[owner[s]], k[0], MotionKinds[m->kind]);
+  }
   if (m->kind == MOTION_VIBRATE && !(m->frequency > 0.0)) { /* a vibration at 0 Hz never moves: not what was meant */
     char fv[32];
     snprintf(fv, sizeof(fv), "%g", (double)m->frequency); /* as given, not PETSc's "0." */
