@@ -196,6 +196,10 @@ CASES = [
     ("table file a FIFO", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {"law.txt": FIFO}, ["-contact_table_file", "law.txt", "FIFO"]),
     ("restart a FIFO", GOOD, ["-restart", "r.h5"], {"r.h5": FIFO}, ["-restart", "r.h5", "FIFO"]),
     ("clump spheres and file", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3], file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n"}, ["clump0_spheres", "clump0_file", "not both"]),
+    ("clump spheres on one centre", GOOD + "clump0: {spheres: [0, 0, 0, 1.0e-3, 1.0e-16, 0, 0, 0.5e-3]}\n", [], {},
+     ["-clump0_spheres", "spheres 1 and 2", "same centre"]),
+    ("clump file spheres on one centre", GOOD + "clump0: {file: c.txt}\n", [], {"c.txt": b"0 0 0 1e-3\n# two\n1e-3 0 0 1e-3\n0 0 0 1e-3\n"},
+     ["-clump0_file", "c.txt", "spheres 1 and 3", "same centre"]),
     # keys that do nothing where they are given
     ("wall spin without rotate", GOOD + "wall0: {normal: [0, 0, 1], angular_velocity: 2}\n", [], {},
      ["-wall0_angular_velocity", "does nothing", "-wall0_motion rotate", "is none"]),

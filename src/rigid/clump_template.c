@@ -73,6 +73,38 @@ static PetscErrorCode ClumpCheckSpheres(MPI_Comm comm, const char *name, PetscIn
     PetscCheck(s[4 * k + 3] > 0.0, comm, PETSC_ERR_USER_INPUT, "%s: sphere %" PetscInt_FMT " has radius %g; allowed: (0, inf) m", name, k + 1,
                (double)s[4 * k + 3]);
   }
+  { /* two spheres on one centre: the smaller adds nothing to the body, a slip in the list (a line given twice);
+     * sorted by x, only spheres as close in x are compared (files hold up to CLUMP_FILE_SPHERES_MAX) */
+    PetscReal size = 0.0, span = 0.0, tol, *x;
+    PetscInt *idx;
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal d = sqrt(PetscSqr(s[4 * k] - s[0]) + PetscSqr(s[4 * k + 1] - s[1]) + PetscSqr(s[4 * k + 2] - s[2]));
+      size        = PetscMax(size, s[4 * k + 3]);
+      span        = PetscMax(span, d);
+    }
+    size += 2.0 * span;
+    tol = 1e-12 * size;
+    PetscCall(PetscMalloc2(n, &x, n, &idx));
+    for (PetscInt k = 0; k < n; k++) x[k] = s[4 * k], idx[k] = k;
+    PetscCall(PetscSortRealWithPermutation(n, x, idx));
+    for (PetscInt a = 0; a < n; a++)
+      for (PetscInt b = a + 1; b < n && s[4 * idx[b]] - s[4 * idx[a]] <= tol; b++) {
+        PetscInt  i = PetscMin(idx[a], idx[b]), j = PetscMax(idx[a], idx[b]);
+        PetscReal d = sqrt(PetscSqr(s[4 * j] - s[4 * i]) + PetscSqr(s[4 * j + 1] - s[4 * i + 1]) +
+                           PetscSqr(s[4 * j + 2] - s[4 * i + 2]));
+        if (d <= tol) {
+          char c[96];
+          snprintf(c, sizeof(c), "(%g, %g, %g)", (double)s[4 * i], (double)s[4 * i + 1],
+                   (double)s[4 * i + 2]); /* PETSc's %g would print 0 as "0." */
+          PetscCall(PetscFree2(x, idx));
+          SETERRQ(comm, PETSC_ERR_USER_INPUT,
+                  "%s: spheres %" PetscInt_FMT " and %" PetscInt_FMT " have the same centre %s"
+                  " (closer than 1e-12 of the template's size %g m)",
+                  name, i + 1, j + 1, c, (double)size);
+        }
+      }
+    PetscCall(PetscFree2(x, idx));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
