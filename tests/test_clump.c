@@ -138,11 +138,22 @@ END_TEST
 
 START_TEST(test_union_nested)
 {
-  /* a sphere inside another, and a duplicate: the outer sphere's moments */
+  /* a sphere inside another, and a duplicate: the outer sphere's moments (the union's; a template
+   * refuses the duplicate, as its smaller sphere would add nothing) */
   const PetscReal s[12] = {0, 0, 0, 1.0, 0.2, 0.1, 0.0, 0.5, 0, 0, 0, 1.0};
-  PetscReal       m[10] = {0};
+  PetscReal       m[10] = {0}, mu[10], err;
+  ClumpTemplate   t;
+  PetscErrorCode  ierr;
   SphereAdd(s, m);
-  CheckTemplate(3, s, m, 1e-12);
+  CheckTemplate(2, s, m, 1e-12);
+  PetscCallAbort(PETSC_COMM_SELF, UnionMoments(3, s, 1e-10, mu, &err));
+  for (int k = 0; k < 10; k++) ck_assert_msg(fabs(mu[k] - m[k]) <= 1e-12 * m[0], "moment %d: %.15g against %.15g", k, mu[k], m[k]);
+  PetscCallAbort(PETSC_COMM_SELF, PetscMemzero(&t, sizeof(t)));
+  PetscCallAbort(PETSC_COMM_SELF, PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = ClumpTemplateSetUp(PETSC_COMM_SELF, "test", 3, s, &t);
+  PetscCallAbort(PETSC_COMM_SELF, PetscPopErrorHandler());
+  ck_assert_int_eq(ierr, PETSC_ERR_USER_INPUT);
+  PetscCallAbort(PETSC_COMM_SELF, PetscFree(t.s));
 }
 END_TEST
 
