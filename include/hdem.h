@@ -16,6 +16,12 @@
 
 #define HDEM_PI 3.14159265358979323846
 
+/* Bounds of the deck's speeds and densities: wide enough for SI and reduced units (d = 1, density 1) and for
+ * mass scaling, narrow enough that 1e300 or 1e-300 is an error naming its key, not a failed step later. */
+#define HDEM_SPEED_MAX   1.0e4  /* [m/s], each component of a velocity given to particles */
+#define HDEM_DENSITY_MIN 1.0e-3 /* [kg/m^3] */
+#define HDEM_DENSITY_MAX 1.0e9  /* [kg/m^3] */
+
 /* Exit codes beyond 0 (success) and 1 (an error, said on stderr). */
 #define HDEM_EXIT_FAILED       3  /* the run failed (a blow-up, a particle through a wall, a step below its floor): failed.h5 holds the state */
 #define HDEM_EXIT_CHECKPOINTED 75 /* sysexits' EX_TEMPFAIL: stopped by a signal after a checkpoint; continue with -restart */

@@ -76,8 +76,9 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   PetscCall(OptionsRealArray("-insert_region_hi", "upper corner of the fill region (default the domain)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
                              RANGE_CLOSED, ins->rhi, &n, &ins->hi_set));
   PetscCall(OptionsReal("-insert_spacing", "lattice pitch in largest diameters", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->factor, &set[2]));
-  PetscCall(OptionsRealArray("-insert_velocity", "initial velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, ins->v0, &n, &set[3]));
-  PetscCall(OptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->vrand,
+  PetscCall(OptionsRealArray("-insert_velocity", "initial velocity", "[m/s]", 3, 3, -HDEM_SPEED_MAX, HDEM_SPEED_MAX, RANGE_CLOSED, ins->v0, &n,
+                             &set[3]));
+  PetscCall(OptionsReal("-insert_velocity_random", "amplitude of uniform random velocity components", "[m/s]", 0.0, HDEM_SPEED_MAX, RANGE_CLOSED, &ins->vrand,
                         &set[4]));
   PetscCall(RadiusDistributionSetFromOptions(comm, "-insert", &ins->rd, &set[5]));
   PetscCall(OptionsInt("-insert_type", "particle type of the lattice and random fills", 0, LOCAL_INT_MAX, &ins->type, &set[6])); /* stored in 32 bits */

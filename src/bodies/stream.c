@@ -43,9 +43,10 @@ static PetscErrorCode StreamSetFromOptions(MPI_Comm comm, PetscInt k, Stream *s)
   PetscCall(OptionsReal(key[5], "streamN: the stream stops", "[s]", 0.0, INFINITY, RANGE_CLOSED, &s->stop, &set[5]));
   PetscCall(OptionsInt64(key[6], "streamN: at most this many particles in all", 0, ((PetscInt64)1 << STREAM_SEQ_BITS) - 1, &s->count, &set[6]));
   PetscCall(RadiusDistributionSetFromOptions(comm, pre, &s->rd, &rset));
-  PetscCall(
-    OptionsRealArray(key[7], "streamN: velocity of the new particles", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, s->v0, &n, &set[7]));
-  PetscCall(OptionsReal(key[8], "streamN: amplitude of uniform random velocity components", "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &s->vrand, &set[8]));
+  PetscCall(OptionsRealArray(key[7], "streamN: velocity of the new particles", "[m/s]", 3, 3, -HDEM_SPEED_MAX, HDEM_SPEED_MAX, RANGE_CLOSED, s->v0,
+                             &n, &set[7]));
+  PetscCall(OptionsReal(key[8], "streamN: amplitude of uniform random velocity components", "[m/s]", 0.0, HDEM_SPEED_MAX, RANGE_CLOSED, &s->vrand,
+                        &set[8]));
   PetscCall(OptionsInt(key[9], "streamN: particle type", 0, LOCAL_INT_MAX, &s->type, &set[9]));
   PetscCall(OptionsInt64(key[10], "streamN: random seed", PETSC_MIN_INT, PETSC_MAX_INT, &s->seed, &set[10]));
   PetscCall(OptionsReal(key[11], "streamN: simulated seconds between batches, each at a neighbour list rebuild it forces (0: at every step one is due)", "[s]",

@@ -105,7 +105,8 @@ static PetscErrorCode MaterialSetFromOptions(MPI_Comm comm, Material *mat)
   PetscCall(
     OptionsReal("-material_E", "Young's modulus E (Hertz stiffness, Mindlin tangential stiffness)", "[Pa]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->E, NULL));
   PetscCall(OptionsReal("-material_nu", "Poisson ratio nu", "[-]", -1.0, 0.5, RANGE_OPEN_LO, &mat->nu, NULL));
-  PetscCall(OptionsReal("-particle_density", "particle density", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->density, NULL));
+  PetscCall(OptionsReal("-particle_density", "particle density", "[kg/m^3]", HDEM_DENSITY_MIN, HDEM_DENSITY_MAX, RANGE_CLOSED, &mat->density,
+                        NULL));
   PetscCall(OptionsReal("-material_liquid", "liquid volume of each particle at insertion (liquid bridges)", "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
                         &mat->liquid, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -257,7 +258,8 @@ static PetscErrorCode MaterialsSetFromOptions(MPI_Comm comm, ContactModel *model
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_nu", k));
     PetscCall(OptionsReal(key, "materialK: Poisson ratio", "[-]", -1.0, 0.5, RANGE_OPEN_LO, &mat->nu, &set[1]));
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_density", k));
-    PetscCall(OptionsReal(key, "materialK: density of its particles", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->density, &set[2]));
+    PetscCall(OptionsReal(key, "materialK: density of its particles", "[kg/m^3]", HDEM_DENSITY_MIN, HDEM_DENSITY_MAX, RANGE_CLOSED, &mat->density,
+                          &set[2]));
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_liquid", k));
     PetscCall(OptionsReal(key, "materialK: liquid volume of each of its particles at insertion", "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mat->liquid, &set[3]));
     OptionsQuiet(PETSC_FALSE);

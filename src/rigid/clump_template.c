@@ -215,11 +215,11 @@ static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
   PetscCall(OptionsPath(key, "clumpN: the spheres from a file, lines \"x y z r\" (# comments; relative: from the deck's folder)", file, sizeof(file), &fset));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_density", name));
   t->density = 0.0;
-  PetscCall(OptionsReal(key, "clumpN: density of the body (0: the material's of the type it is inserted with)", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &t->density, NULL));
+  PetscCall(OptionsReal(key, "clumpN: density of the body (0: the material's of the type it is inserted with)", "[kg/m^3]", 0.0, HDEM_DENSITY_MAX,
+                        RANGE_CLOSED, &t->density, NULL));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_mass", name));
-  PetscCall(OptionsReal(key, "clumpN: the body's mass, given with its inertia (0: from the spheres and the density)", "[kg]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &mass, &mset));
+  PetscCall(OptionsReal(key, "clumpN: the body's mass, given with its inertia (0: from the spheres and the density)", "[kg]", 0.0, PETSC_MAX_REAL,
+                        RANGE_CLOSED, &mass, &mset));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_inertia", name));
   PetscCall(OptionsRealArray(key, "clumpN: principal moments of inertia, given with the mass: the spheres are then in the principal frame", "[kg*m^2]", 3, 3, 0.0,
                              PETSC_MAX_REAL, RANGE_OPEN_LO, in, &ni, &iset));
@@ -241,6 +241,9 @@ static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
   PetscCheck(!(lset && fset), comm, PETSC_ERR_USER_INPUT, "%s: give %s_spheres or %s_file, not both", name, name, name);
   PetscCheck(!lset || nl % 4 == 0, comm, PETSC_ERR_USER_INPUT, "-%s_spheres: %" PetscInt_FMT " numbers, not a multiple of 4 (x, y, z, r for each sphere)", name,
              nl);
+  PetscCheck(t->density == 0.0 || t->density >= HDEM_DENSITY_MIN, comm, PETSC_ERR_USER_INPUT,
+             "-%s_density = %g is out of range: allowed 0 (the material's) or [%g, %g] kg/m^3", name, (double)t->density, HDEM_DENSITY_MIN,
+             HDEM_DENSITY_MAX);
   PetscCheck(mset == iset && (!mset || mass > 0.0), comm, PETSC_ERR_USER_INPUT,
              "%s: give %s_mass (> 0) and %s_inertia together, or neither (the mass properties then follow from the spheres)", name, name, name);
   if (fset) PetscCall(TableReadRows(comm, file, 4, "four finite numbers, x y z r", CLUMP_FILE_SPHERES_MAX, &n, &s));
@@ -252,6 +255,16 @@ static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
     PetscErrorCode ierr = mset ? ClumpTemplateGiven(comm, what, n, s, mass, in, t) : ClumpTemplateSetUp(comm, what, n, s, t);
     if (fset) PetscCall(PetscFree(s));
     PetscCall(ierr);
+  }
+  if (mset) { /* given mass properties a body of its spheres could have: a density in range, moments within m extent^2 */
+    PetscReal rho = mass / t->volume, ref = mass * t->extent * t->extent;
+    PetscCheck(rho >= HDEM_DENSITY_MIN && rho <= HDEM_DENSITY_MAX, comm, PETSC_ERR_USER_INPUT,
+               "-%s_mass = %g over the volume %g m^3 of its spheres is a density of %g kg/m^3: allowed [%g, %g]", name, (double)mass,
+               (double)t->volume, (double)rho, HDEM_DENSITY_MIN, HDEM_DENSITY_MAX);
+    for (int a = 0; a < 3; a++)
+      PetscCheck(in[a] >= 1e-9 * ref && in[a] <= 10.0 * ref, comm, PETSC_ERR_USER_INPUT,
+                 "-%s_inertia: moment %d = %g kg*m^2 is out of range: allowed [1e-9, 10] times the mass times its extent squared, [%g, %g]", name,
+                 a + 1, (double)in[a], 1e-9 * (double)ref, 10.0 * (double)ref);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
