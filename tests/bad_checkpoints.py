@@ -320,6 +320,13 @@ def body(tmp):
     ]
     refused(tmp, src, base, cases, "bad")
 
+    # a dry run's checkpoint restarted by a wet deck: said by name, not as a missing dataset
+    wet = os.path.join(tmp, "wet.yaml")
+    with open(A.deck) as g, open(wet, "w") as h:
+        h.write(g.read().replace("  nu: 0.3\n", "  nu: 0.3\n  liquid: 1.0e-12\n", 1))
+    refused(tmp, src, base, [("a dry checkpoint by a wet deck", lambda path: None, None, ["a dry run's", "no liquid", "material liquid"])],
+            "wetdeck", wet)
+
 
 # clumps (and spheres) inserted and poured in by a stream, wet: every kind of body,
 # liquid and flow state a checkpoint holds
@@ -430,6 +437,13 @@ def bodies(tmp):
         ("negative flow count", cell("flow/counts", 1, -3), True, ["/flow/counts", "row 1", "-3"]),
     ]
     refused(tmp, src, base, cases, "bbad", deck)
+
+    # a wet run's checkpoint restarted by a dry deck: refused by name, not its liquid silently dropped
+    dry = os.path.join(tmp, "bodies_dry.yaml")
+    with open(dry, "w") as g:
+        g.write("".join(ln for ln in BODY_DECK.replace(", liquid: 1.0e-11}", "}").splitlines(True) if "liquid_" not in ln))
+    refused(tmp, src, base, [("a wet checkpoint by a dry deck", lambda path: None, None, ["a wet run's", "/particles/liquid", "no material with liquid"])],
+            "drydeck", dry)
 
 
 if __name__ == "__main__":

@@ -151,6 +151,15 @@ static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, C
       PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE, -1, "%s multi-sphere bodies (/particles/body) but the deck %s: restart with the deck that wrote it (its insert_body, streamN_body)",
                          bodies ? "it holds" : "it holds no", bodies ? "makes none" : "makes them"));
   }
+  { /* liquid: a wet run's particles carry it, a dry deck would drop it (and a dry checkpoint has none to give) */
+    PetscInt64 rows;
+    PetscBool  wet;
+    PetscCall(H5FileRows(f, "particles/liquid", H5FILE_REAL, 1, &rows, &wet));
+    if (wet != (e->p.liquid ? PETSC_TRUE : PETSC_FALSE))
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE, -1, "%s but the deck %s: restart with the deck that wrote it (its material_liquid, materialK_liquid)",
+                         wet ? "it is a wet run's, its particles hold liquid (/particles/liquid)," : "it is a dry run's, its particles hold no liquid,",
+                         wet ? "has no material with liquid (a dry run)" : "gives a material liquid (a wet run)"));
+  }
   for (PetscInt k = 0; k < ss->n; k++) {
     CkptSet   *d = &ss->s[k];
     PetscInt64 rows, want;
