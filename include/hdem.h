@@ -21,6 +21,8 @@
 #define HDEM_SPEED_MAX   1.0e4  /* [m/s], each component of a velocity given to particles */
 #define HDEM_DENSITY_MIN 1.0e-3 /* [kg/m^3] */
 #define HDEM_DENSITY_MAX 1.0e9  /* [kg/m^3] */
+#define HDEM_RADIUS_MIN  1.0e-9 /* [m], of particles and the radius distributions' bounds */
+#define HDEM_RADIUS_MAX  1.0e3  /* [m] */
 
 /* Exit codes beyond 0 (success) and 1 (an error, said on stderr). */
 #define HDEM_EXIT_FAILED       3  /* the run failed (a blow-up, a particle through a wall, a step below its floor): failed.h5 holds the state */

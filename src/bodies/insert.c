@@ -15,15 +15,17 @@ PetscErrorCode RadiusDistributionSetFromOptions(MPI_Comm comm, const char *prefi
 
   PetscFunctionBeginUser;
   for (int k = 0; k < 8; k++) PetscCall(PetscSNPrintf(key[k], sizeof(key[k]), "%s%s", prefix, suffix[k]));
-  PetscCall(OptionsReal(key[0], "one radius for every particle (instead of the radius_* keys)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &r1, &set[0]));
+  PetscCall(OptionsReal(key[0], "one radius for every particle (instead of the radius_* keys)", "[m]", HDEM_RADIUS_MIN, HDEM_RADIUS_MAX, RANGE_CLOSED, &r1,
+                        &set[0]));
   PetscCall(OptionsDefaultText(key[0], "none: the radius_* keys"));
   PetscCall(OptionsEnum(key[1], "radius distribution", RadiusDistributionTypes, (PetscEnum *)&rd->type, &set[1]));
-  PetscCall(OptionsReal(key[2], "smallest radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &rd->min, &set[2]));
-  PetscCall(OptionsReal(key[3], "largest radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &rd->max, &set[3]));
-  PetscCall(OptionsReal(key[4], "mean (normal) or median (lognormal) radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &rd->mean, &set[4]));
+  PetscCall(OptionsReal(key[2], "smallest radius", "[m]", HDEM_RADIUS_MIN, HDEM_RADIUS_MAX, RANGE_CLOSED, &rd->min, &set[2]));
+  PetscCall(OptionsReal(key[3], "largest radius", "[m]", HDEM_RADIUS_MIN, HDEM_RADIUS_MAX, RANGE_CLOSED, &rd->max, &set[3]));
+  PetscCall(OptionsReal(key[4], "mean (normal) or median (lognormal) radius", "[m]", HDEM_RADIUS_MIN, HDEM_RADIUS_MAX, RANGE_CLOSED,
+                        &rd->mean, &set[4]));
   PetscCall(OptionsReal(key[5], "standard deviation (normal: of r [m]; lognormal: of ln r)", "", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rd->sigma, &set[5]));
-  PetscCall(
-    OptionsRealArray(key[6], "radii of the discrete distribution", "[m]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, rd->values, &nval, &set[6]));
+  PetscCall(OptionsRealArray(key[6], "radii of the discrete distribution", "[m]", 1, 16, HDEM_RADIUS_MIN, HDEM_RADIUS_MAX, RANGE_CLOSED, rd->values,
+                             &nval, &set[6]));
   PetscCall(OptionsRealArray(key[7], "their weights", "[-]", 1, 16, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, rd->weights, &nwt, &set[7]));
   PetscCall(OptionsDefaultText(key[6], "none"));
   PetscCall(OptionsDefaultText(key[7], "all 1"));
