@@ -39,10 +39,17 @@ PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, Petsc
   OptionsQuiet(PETSC_FALSE);
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   m->phase = phase_deg * HDEM_PI / 180.0;
-  { /* a key of another kind of motion does nothing: an error, not a wall that silently stays put */
+  { /* a key of another kind of motion does nothing: an error, not a wall that silently stays put
+     * (for a wall or mesh that exists: one without its normal or file is said to lack it, later) */
     static const MotionKind owner[9] = {MOTION_NONE, MOTION_TRANSLATE, MOTION_ROTATE, MOTION_ROTATE, MOTION_ROTATE,
                                         MOTION_VIBRATE, MOTION_VIBRATE, MOTION_VIBRATE, MOTION_VIBRATE};
-    for (int s = 1; s <= 8; s++)
+    char      kn[96], kf[96];
+    PetscBool hn, hf;
+    PetscCall(PetscSNPrintf(kn, sizeof(kn), "%s_normal", prefix));
+    PetscCall(PetscSNPrintf(kf, sizeof(kf), "%s_file", prefix));
+    PetscCall(PetscOptionsHasName(NULL, NULL, kn, &hn));
+    PetscCall(PetscOptionsHasName(NULL, NULL, kf, &hf));
+    for (int s = 1; s <= 8 && (hn || hf); s++)
       PetscCheck(!given[s] || m->kind == owner[s], comm, PETSC_ERR_USER_INPUT, "%s is given but does nothing: it is for %s %s, and %s is %s", k[s], k[0],
                  MotionKinds[owner[s]], k[0], MotionKinds[m->kind]);
   }
