@@ -172,6 +172,7 @@ CASES = [
     ("pair restitution zero", GOOD + "material1: {E: 1.0e8}\npair_1_1: {e: 0}\n", [], {}, ["-pair_1_1_e", "(0, 1]"]),
     ("vibrate at 0 Hz", GOOD + "wall0: {normal: [0, 0, 1], motion: vibrate, amplitude: [0, 0, 1.0e-3]}\n", [], {},
      ["-wall0_frequency", "= 0", "vibrate", "(0, inf)"]),
+    ("fill through a mesh", GOOD, ["-mesh0_file", "m.stl"], {"m.stl": STL.replace(b"0.001", b"0.0005")}, ["mesh0 (m.stl)", "insert_overlap_max"]),
     ("mesh overlap names the mesh", GOOD, ["-mesh0_file", "m.stl"], {"m.stl": STL}, ["mesh0 (m.stl)", "overlaps"]),
     ("mesh vibrate at 0 Hz", GOOD, ["-mesh0_file", "m.stl", "-mesh0_motion", "vibrate", "-mesh0_frequency", "0"], {"m.stl": STL},
      ["-mesh0_frequency", "vibrate"]),

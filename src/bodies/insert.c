@@ -92,7 +92,7 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   PetscCall(OptionsDefaultText("-insert_region_hi", "the domain's"));
   PetscCall(OptionsDefaultText("-insert_frozen_type", "none"));
   PetscCall(OptionsReal("-insert_overlap_max",
-                        "largest overlap of two particles of a data file, over the smaller radius; more is refused (raise it to accept a packed state)", "[-]",
+                        "largest overlap of the initial state (two particles, a particle and a wall or mesh), over the smaller radius; more is refused", "[-]",
                         0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->overlap_max, &set[8]));
   PetscCall(BodyChoiceSetFromOptions(comm, "-insert", &ins->body));
   ins->given = ins->body.given || ins->count_set || ins->lo_set || ins->hi_set || ins->file_set ? PETSC_TRUE : PETSC_FALSE;

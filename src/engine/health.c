@@ -344,7 +344,7 @@ PetscErrorCode EngineCheckStartOverlap(Engine *e)
     snprintf(msg, sizeof(msg), "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " of the initial state overlap by %g of the smaller radius", is.who[0],
              is.who[1], (double)is.max_overlap_ratio);
   PetscCall(EngineShare(e, is.max_overlap_ratio == g ? PETSC_TRUE : PETSC_FALSE, (PetscReal)is.who[0], msg, out, sizeof(out)));
-  SETERRQ(e->grid.comm, PETSC_ERR_USER_INPUT, "%s, more than -insert_overlap_max %g (the data file's state, or its radii, are not what the deck assumes; raise -insert_overlap_max to accept it)",
+  SETERRQ(e->grid.comm, PETSC_ERR_USER_INPUT, "%s, more than -insert_overlap_max %g (a data file's state or radii not what the deck assumes, or a fill's region through a mesh; raise -insert_overlap_max to accept it)",
           out, (double)e->overlap_start_max);
 }
 

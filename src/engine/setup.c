@@ -245,7 +245,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
     e->rmax = r;
   }
   PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT, "no particles were inserted (insert_*) and no stream makes any (stream0_*)");
-  e->overlap_start_check = ins.mode == INSERTION_LAMMPS ? PETSC_TRUE : PETSC_FALSE; /* the fills do not overlap by construction */
+  e->overlap_start_check = PETSC_TRUE; /* the fills do not overlap each other, but may a mesh through their region */
   e->overlap_start_max   = ins.overlap_max;
   e->skin = skinset ? skin : 0.2 * e->rmax;
   PetscFunctionReturn(PETSC_SUCCESS);
