@@ -16,8 +16,9 @@
 # and stops SLURM (tests/slurm/stop-slurm.sh) if it started it. Runs on one machine
 # take turns (a lock in /run/lock). Exit 77 (skip) if not
 # root, or if SLURM is missing and there is no apt-get to install it.
-# Knobs: SLURM_TEST_END_TIME (simulated time of the chain's deck, default 0.12 s: about
-# 50 s of one idle core here, more than one job gets before its USR1 at 5-35 s),
+# Knobs: SLURM_TEST_END_TIME (simulated time of the chain's deck, default 0.3 s: about
+# 65 s of one idle core here (0.12 s took 26 s), more than one job gets before its USR1
+# at 5-35 s),
 # SLURM_TEST_KEEP=1 keeps the work directory.
 set -u
 T0=$SECONDS
@@ -98,7 +99,7 @@ wait_jobs() {   # wait_jobs TIMEOUT ID...: poll squeue until none is queued or r
 job_field() { scontrol show job "$1" 2>/dev/null | sed -n "s/.*[[:space:]]$2=\([^[:space:]]*\).*/\1/p" | head -1; }
 
 DECK=$SRC/inputs/settle.yaml
-END_TIME=${SLURM_TEST_END_TIME:-0.12}
+END_TIME=${SLURM_TEST_END_TIME:-0.3}
 OPTS=(-insert_count 3000 -steps 1000000000 -end_time "$END_TIME" -snapshot_interval_steps 0 -progress_interval 5)
 
 # ------------------------------------------------------------------ (a) the chain
