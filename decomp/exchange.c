@@ -106,11 +106,12 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
   for (PetscInt i = 0; i < *st->n; i++) {
     PetscReal *hx = (PetscReal *)FieldStoreHomeOf(st, i);
     for (int a = 0; a < 3; a++) {
-      PetscReal L = g->hi[a] - g->lo[a], *x = &hx[a], x0 = *x;
+      PetscReal L = g->hi[a] - g->lo[a], *x = &hx[a], x0 = *x, shift = 0.0;
       if (!g->periodic[a]) continue;
-      if (*x >= g->hi[a]) *x -= L;
-      else if (*x < g->lo[a]) *x += L;
-      if (*x >= g->hi[a] || *x < g->lo[a]) *x = x0 - L * floor((x0 - g->lo[a]) / L);
+      if (x0 >= g->hi[a]) shift = -L;
+      else if (x0 < g->lo[a]) shift = L;
+      if (x0 + shift >= g->hi[a] || x0 + shift < g->lo[a]) shift = -L * floor((x0 - g->lo[a]) / L);
+      *x = x0 + shift;
       /* a hair below lo wraps to hi by rounding, and a hair above hi to just
        * below lo: either is the box's start */
       if (*x == g->hi[a] || (*x < g->lo[a] && *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a]))))
@@ -118,7 +119,7 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
       PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_FP,
                  "particle %" PetscInt64_FMT " has the non-finite coordinate %g along axis %d", (*st->id)[i], (double)x0, a);
       /* a row with a home moves by the whole box lengths its home moved */
-      if (hx != xs + 3 * i && *x != x0) xs[3 * i + a] += PetscAbsReal(*x - x0) < 1.5 * L ? (*x > x0 ? L : -L) : *x - x0;
+      if (hx != xs + 3 * i && shift != 0.0) xs[3 * i + a] += shift;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -149,7 +149,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
       if (dtk < b) b = dtk, e->bound_who[0] = i, e->bound_kinematic = PETSC_TRUE;
     }
   }
-  e->a_local = st.a_reach > 0.0 || (st.need && e->ctl.mode == TIMESTEP_ADAPTIVE) ? amax : 0.0;
+  e->a_local = st.need && e->ctl.mode == TIMESTEP_ADAPTIVE ? amax : 0.0;
   *bound     = b;
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -7,7 +7,7 @@
 
 const char *const EngineFaultNames[] = {"none", "non-finite value", "particle through a wall", "overlap beyond the limit", "step below the floor",
                                           "liquid not conserved", "energy grew without a source",
-                                          "particle moved more than a box length", "particle through a mesh"};
+                                          "particle moved more than a box length", "fixed step too long for a particle's speed"};
 const char *const EngineEnergyActions[] = {"fail", "warn", "EngineEnergyAction", "ENGINE_ENERGY_", NULL};
 
 /* |v| without overflow: a runaway particle's speed is said as it is. */

@@ -83,14 +83,16 @@ static inline void InteractionStepBound(InteractionStep *st, PetscReal b, PetscI
   if (b < st->bound) st->bound = b, st->who[0] = i, st->who[1] = j;
 }
 
-/* The largest acceleration of any point of a wall's motion within rext of
- * its rotation axis [m/s^2] (vibrate: |A| + |A2| times (2 pi f)^2). */
-static inline PetscReal InteractionWallAccel(const WallMotion *m, PetscReal rext)
+/* The largest acceleration of a wall's motion where a sphere of radius r
+ * at x may touch it [m/s^2]: rotate, w^2 times its farthest from the axis
+ * point; vibrate, |A| + |A2| times (2 pi f)^2. */
+static inline PetscReal InteractionWallAccel(const WallMotion *m, const PetscReal x[3], PetscReal r)
 {
   PetscReal w = 2.0 * HDEM_PI * m->frequency, a = 0.0, a2 = 0.0;
   switch (m->kind) {
   case MOTION_ROTATE:
-    return m->omega * m->omega * rext;
+    for (int c = 0; c < 3; c++) a += (x[c] - m->axis_point[c]) * (x[c] - m->axis_point[c]);
+    return m->omega * m->omega * (sqrt(a) + r);
   case MOTION_VIBRATE:
     for (int c = 0; c < 3; c++) a += m->amplitude[c] * m->amplitude[c], a2 += m->amplitude2[c] * m->amplitude2[c];
     return (sqrt(a) + sqrt(a2)) * w * w;

@@ -192,9 +192,7 @@ static PetscBool MeshGroupApart(const Mesh *m, const MeshGroup *g, const Particl
 static void MeshApproach(const InteractionContext *ctx, const Mesh *m, const MeshGroup *g, PetscInt i, const ContactKinematics *kin, PetscReal vn,
                          InteractionStep *st)
 {
-  const PetscReal *x = ctx->p->x + 3 * i, *o = m->motion.axis_point, h = st->dt_up;
-  PetscReal        r = sqrt((x[0] - o[0]) * (x[0] - o[0]) + (x[1] - o[1]) * (x[1] - o[1]) + (x[2] - o[2]) * (x[2] - o[2]));
-  PetscReal        aw = WallMotionMoves(&m->motion) ? InteractionWallAccel(&m->motion, r + ctx->p->radius[i]) : 0.0;
+  const PetscReal  h = st->dt_up, aw = WallMotionMoves(&m->motion) ? InteractionWallAccel(&m->motion, ctx->p->x + 3 * i, ctx->p->radius[i]) : 0.0;
   ContactPair      cpb;
   PetscInt         w = st->mesh_wall0 + g->mesh; /* the contact's partner is -1 - w */
 

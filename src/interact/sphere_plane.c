@@ -106,9 +106,7 @@ static void PlaneApproach(const InteractionContext *ctx, SpherePlane *sp, PetscI
 {
   const PetscInt   i = sp->ij[2 * k], w = sp->ij[2 * k + 1];
   const PlaneWall *pw = &sp->planes->w[w];
-  const PetscReal *x = ctx->p->x + 3 * i, *o = pw->motion.axis_point, h = st->dt_up;
-  PetscReal        r = sqrt((x[0] - o[0]) * (x[0] - o[0]) + (x[1] - o[1]) * (x[1] - o[1]) + (x[2] - o[2]) * (x[2] - o[2]));
-  PetscReal        aw = pw->moves ? InteractionWallAccel(&pw->motion, r + ctx->p->radius[i]) : 0.0;
+  const PetscReal  h = st->dt_up, aw = pw->moves ? InteractionWallAccel(&pw->motion, ctx->p->x + 3 * i, ctx->p->radius[i]) : 0.0;
   ContactPair      cpb;
 
   if (!(vn * h + (st->a_reach + 0.5 * aw) * h * h > -kin->d)) return;
