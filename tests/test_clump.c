@@ -12,7 +12,7 @@
 #include "rigid/union_moments.h"
 #include "rigid/rotation.h"
 #include "rigid/body_contact.h"
-#include "bodies/random.h"
+#include "particles/random.h"
 #include "geometry/mesh.h"
 #include "rigid/rigid_impact.h"
 #include "contact/contact_options.h"

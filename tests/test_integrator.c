@@ -7,8 +7,8 @@
  * with the next step's first gives the bits of the two apart. */
 #include <string.h>
 #include "check_main.h"
-#include "bodies/integrator.h"
-#include "bodies/random.h"
+#include "particles/integrator.h"
+#include "particles/random.h"
 
 #define NB 11 /* two lane groups and a tail of three */
 
@@ -16,14 +16,14 @@ typedef struct {
   LocalInt  fl[NB];
   PetscReal m[NB], in[NB], f[3 * NB], t[3 * NB], x[3 * NB], x0[3 * NB], v[3 * NB], w[3 * NB], vp[3 * NB], wp[3 * NB];
   PetscReal gw[NB]; /* each body's gravity work */
-} Bodies;
+} Rows;
 
 static PetscReal Draw(PetscInt i, PetscInt k)
 {
   return 2.0 * RandomUniform(5, i, 1, k) - 1.0;
 }
 
-static void BodiesFill(Bodies *b, PetscInt frozen)
+static void RowsFill(Rows *b, PetscInt frozen)
 {
   memset(b, 0, sizeof(*b));
   for (PetscInt i = 0; i < NB; i++) {
@@ -45,28 +45,28 @@ static void ExpectSameBits(const PetscReal *a, const PetscReal *b, PetscInt n, c
   for (PetscInt k = 0; k < n; k++) ck_assert_msg(memcmp(&a[k], &b[k], sizeof(PetscReal)) == 0, "%s[%d]: %.17g vs %.17g", what, (int)k, a[k], b[k]);
 }
 
-static PetscReal Open(Bodies *b, PetscInt lo, PetscInt n, PetscReal dt, const PetscReal g[3])
+static PetscReal Open(Rows *b, PetscInt lo, PetscInt n, PetscReal dt, const PetscReal g[3])
 {
-  return IntegratorOpenStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, b->f + 3 * lo, b->t + 3 * lo, dt, g, b->x + 3 * lo, b->v + 3 * lo, b->w + 3 * lo,
+  return IntegratorOpenStep(n, b->fl + lo, b->m + lo, b->in + lo, b->f + 3 * lo, b->t + 3 * lo, dt, g, b->x + 3 * lo, b->v + 3 * lo, b->w + 3 * lo,
                                   b->vp + 3 * lo, b->wp + 3 * lo, b->gw + lo);
 }
 
-static PetscInt CloseRanges(Bodies *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, const IntegratorRebuild *rb, PetscReal rlo[3],
+static PetscInt CloseRanges(Rows *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, const IntegratorRebuild *rb, PetscReal rlo[3],
                             PetscReal rhi[3])
 {
-  return IntegratorCloseStepBodies(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo, b->x0 + 3 * lo, rb, rlo, rhi,
+  return IntegratorCloseStep(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo, b->x0 + 3 * lo, rb, rlo, rhi,
                                    b->v + 3 * lo, b->w + 3 * lo);
 }
 
 /* no drift */
-static PetscInt Close(Bodies *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, PetscReal dt_up, PetscReal hs)
+static PetscInt Close(Rows *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, PetscReal dt_up, PetscReal hs)
 {
   IntegratorRebuild rb     = {dt_up, hs, {0.0, 0.0, 0.0}};
   PetscReal         rlo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, rhi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
   return CloseRanges(b, lo, n, g, h, &rb, rlo, rhi);
 }
 
-static PetscInt MayPass(const Bodies *b, const IntegratorRebuild *rb, PetscReal rlo[3], PetscReal rhi[3])
+static PetscInt MayPass(const Rows *b, const IntegratorRebuild *rb, PetscReal rlo[3], PetscReal rhi[3])
 {
   return IntegratorMayPass(NB, b->fl, b->m, b->x, b->x0, b->v, b->f, rb, rlo, rhi);
 }
@@ -81,10 +81,10 @@ static PetscBool Rebuild(PetscInt bits)
 START_TEST(test_lanes_match_tail)
 {
   const PetscReal g[3] = {0.3, -0.1, -9.81}, dt = 1e-3;
-  Bodies          all, one;
+  Rows          all, one;
   PetscReal       work_all, work_one = 0.0;
-  BodiesFill(&all, 5);
-  BodiesFill(&one, 5);
+  RowsFill(&all, 5);
+  RowsFill(&one, 5);
   work_all = Open(&all, 0, NB, dt, g);
   for (PetscInt i = 0; i < NB; i++) work_one += Open(&one, i, 1, dt, g);
   ExpectSameBits(all.x, one.x, 3 * NB, "x");
@@ -108,8 +108,8 @@ START_TEST(test_lanes_match_tail)
 }
 END_TEST
 
-/* IntegratorCloseOpenBodies against IntegratorCloseStepBodies then
- * IntegratorOpenStepBodies: every array bitwise, the bits, the ranges and
+/* IntegratorCloseOpen against IntegratorCloseStep then
+ * IntegratorOpenStep: every array bitwise, the bits, the ranges and
  * the work; over every count (lane groups and tails), with and without a
  * frozen body and gravity in the second half, with a drift. */
 START_TEST(test_close_open_fused)
@@ -119,18 +119,18 @@ START_TEST(test_close_open_fused)
     for (int variant = 0; variant < 4; variant++) {
       const PetscReal  *gc = variant & 1 ? g : NULL;
       IntegratorRebuild rb = {dt_next, 2e-3, {1e-4, -2e-4, 0.0}};
-      Bodies            two, one;
+      Rows            two, one;
       PetscReal lo2[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi2[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo1[3], hi1[3], work2;
       PetscInt  bits2, bits1;
       IntegratorOpen op;
-      BodiesFill(&two, variant & 2 ? 6 : -1);
+      RowsFill(&two, variant & 2 ? 6 : -1);
       for (PetscInt k = 0; k < 3 * NB; k++) two.x[k] += 1e-3 * Draw(k, 30); /* displacements since the build */
       one = two;
       memcpy(lo1, lo2, sizeof(lo1)), memcpy(hi1, hi2, sizeof(hi1));
       bits2 = CloseRanges(&two, 0, n, gc, 0.5 * dt, &rb, lo2, hi2);
       work2 = Open(&two, 0, n, dt_next, g);
       op    = (IntegratorOpen){dt_next, g, one.vp, one.wp, one.gw, 0.0};
-      bits1 = IntegratorCloseOpenBodies(n, one.fl, one.m, one.in, gc, one.f, one.t, 0.5 * dt, one.x, one.x0, &rb, lo1, hi1, one.v, one.w, &op);
+      bits1 = IntegratorCloseOpen(n, one.fl, one.m, one.in, gc, one.f, one.t, 0.5 * dt, one.x, one.x0, &rb, lo1, hi1, one.v, one.w, &op);
       ck_assert_msg(bits1 == bits2, "n %d variant %d: bits %d vs %d", (int)n, variant, (int)bits1, (int)bits2);
       ck_assert_msg(memcmp(&op.work, &work2, sizeof(work2)) == 0, "n %d variant %d: work %.17g vs %.17g", (int)n, variant, op.work, work2);
       ExpectSameBits(lo1, lo2, 3, "lo");
@@ -150,8 +150,8 @@ END_TEST
 START_TEST(test_frozen_and_gravity)
 {
   const PetscReal g[3] = {0.0, 0.0, -9.81}, dt = 2e-3;
-  Bodies          b, ref;
-  BodiesFill(&b, 2);
+  Rows          b, ref;
+  RowsFill(&b, 2);
   ref = b;
   (void)Open(&b, 0, NB, dt, g);
   ExpectSameBits(b.x + 6, ref.x + 6, 3, "frozen x");
@@ -173,9 +173,9 @@ END_TEST
 START_TEST(test_constant_force)
 {
   const PetscReal g[3] = {0, 0, 0}, dt = 1e-3, F[3] = {2.0, -1.0, 0.5};
-  Bodies          b;
+  Rows          b;
   const PetscInt  steps = 1000;
-  BodiesFill(&b, -1);
+  RowsFill(&b, -1);
   for (PetscInt s = 0; s < steps; s++) {
     for (PetscInt k = 0; k < NB; k++)
       for (int a = 0; a < 3; a++) b.f[3 * k + a] = F[a] * b.m[k];
@@ -201,14 +201,14 @@ START_TEST(test_rebuild_criterion)
 {
   const PetscReal dt = 1e-3;
   for (PetscInt trial = 0; trial < 600; trial++) {
-    Bodies            b;
+    Rows            b;
     PetscReal         hs = 0.05 * (1.0 + RandomUniform(9, trial, 0, 0)), far = hs * (0.6 + 0.8 * RandomUniform(9, trial, 0, 1)), rel;
     PetscInt          who = (PetscInt)(NB * RandomUniform(9, trial, 0, 2)), frozen = trial % 3 ? -1 : who;
     IntegratorRebuild rb = {dt, hs, {0.0, 0.0, 0.0}};
     PetscReal llo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, lhi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, slo[3], shi[3], dlo[3],
               dhi[3];
     PetscInt lanes, scalar;
-    BodiesFill(&b, frozen);
+    RowsFill(&b, frozen);
     for (PetscInt k = 0; k < 3 * NB; k++) b.v[k] *= 1e-3, b.f[k] *= 1e-3;
     b.x[3 * who] = b.x0[3 * who] + far;
     if (trial % 2) /* a drift a fraction of the way along the displaced body's */
@@ -245,7 +245,7 @@ START_TEST(test_rebuild_drift)
 {
   const PetscReal dt = 1e-3, hs = 0.05;
   for (PetscInt trial = 0; trial < 60; trial++) {
-    Bodies    b;
+    Rows    b;
     PetscReal D[3]           = {RandomUniform(10, trial, 0, 0) - 0.5, RandomUniform(10, trial, 0, 1) - 0.5, RandomUniform(10, trial, 0, 2) - 0.5}, len,
               s              = 3.0 * hs * RandomUniform(10, trial, 0, 3);
     PetscInt          frozen = trial % 3 == 2 ? (PetscInt)(NB * RandomUniform(10, trial, 0, 4)) : -1;
@@ -253,7 +253,7 @@ START_TEST(test_rebuild_drift)
     PetscReal         lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo2[3], hi2[3];
     PetscInt          lanes, scalar;
     PetscBool         expect;
-    BodiesFill(&b, frozen);
+    RowsFill(&b, frozen);
     for (PetscInt k = 0; k < 3 * NB; k++) b.v[k] = b.f[k] = 0.0;
     len = sqrt(D[0] * D[0] + D[1] * D[1] + D[2] * D[2]);
     for (int a = 0; a < 3; a++) D[a] *= s / len;
@@ -265,7 +265,7 @@ START_TEST(test_rebuild_drift)
     (void)MayPass(&b, &rb, lo, hi);
     for (int a = 0; a < 3; a++) rb.c[a] = (frozen >= 0 && trial % 2 ? D[a] : 0.5 * (lo[a] + hi[a])) + 0.0, lo2[a] = PETSC_INFINITY, hi2[a] = PETSC_NINFINITY;
     {
-      Bodies    c8 = b;
+      Rows    c8 = b;
       PetscBool lanes8;
       PetscReal behind = frozen >= 0 && trial % 2 ? s : 0.5 * s; /* the frozen body from the drift */
       lanes            = CloseRanges(&b, 0, NB, NULL, 0.0, &rb, lo2, hi2);

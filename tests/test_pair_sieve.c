@@ -8,7 +8,7 @@
 #include "check_main.h"
 #include "interact/pair_sieve.h"
 #include "interact/neighbor.h"
-#include "bodies/random.h"
+#include "particles/random.h"
 
 #define NP 600 /* particles */
 #define NK 256 /* pairs: one whole run */

@@ -2,7 +2,7 @@
  * (determinism, order independence) and the radius distributions. */
 #include <string.h>
 #include "check_main.h"
-#include "bodies/random.h"
+#include "particles/random.h"
 
 #define NDRAW 100000
 

@@ -1,5 +1,5 @@
 #include "contact/impact.h"
-#include "bodies/integrator.h"
+#include "particles/integrator.h"
 
 const char *const ImpactTargets[] = {"sphere", "wall", "ImpactTarget", "IMPACT_TARGET_", NULL};
 

@@ -1,7 +1,7 @@
 #include "engine/engine.h"
 #include "engine/health.h"
 #include <string.h>
-#include "bodies/integrator.h"
+#include "particles/integrator.h"
 #include "engine/forces.h"
 #include "engine/flow.h"
 #include "interact/sphere_sphere.h"
@@ -191,7 +191,7 @@ static void EngineOpenStep(Engine *e, PetscReal dt)
 {
   Particles *p = &e->p;
   if (EngineHasSpheres(e)) {
-    e->work_gravity += IntegratorOpenStepBodies(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp, p->wgrav);
+    e->work_gravity += IntegratorOpenStep(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp, p->wgrav);
     e->sums_zero = PETSC_TRUE;
   } else e->sums_zero = PETSC_FALSE; /* the force pass clears the sums */
   if (e->bodies.nbody) e->work_gravity += BodiesOpen(p, &e->bodies, dt, e->gravity);
@@ -485,8 +485,8 @@ static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscR
     return bits;
   }
   if (!(ahead && e->ctl.mode == TIMESTEP_FIXED))
-    return bits | IntegratorCloseStepBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);
-  bits |= IntegratorCloseOpenBodies(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w, &op);
+    return bits | IntegratorCloseStep(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);
+  bits |= IntegratorCloseOpen(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w, &op);
   e->work_gravity += op.work;
   if (e->bodies.nbody) e->work_gravity += BodiesOpen(p, &e->bodies, e->ctl.dt_fixed, e->gravity);
   e->sums_zero = PETSC_TRUE;

@@ -90,7 +90,7 @@ typedef struct {
   /* the common drift of the rebuild criterion (IntegratorRebuild): the
    * midpoint of the displacements' global ranges at the last reduction */
   PetscReal      drift[3];
-  PetscBool      gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStepBodies) */
+  PetscBool      gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStep) */
   PetscBool      sums_zero;       /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
   PetscBool      ledger_moved;    /* particles moved between ranks since the last force pass: the ledger's sums (lnow) need clearing */
   PetscBool      opened;          /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
@@ -160,7 +160,7 @@ PETSC_EXTERN PetscErrorCode EngineResume(Engine *); /* instead of EngineSetUp, a
 /* One step.  With ahead, the caller reads nothing of the state before the
  * next step (no output, no statistics, no checkpoint): a fixed step then
  * does the next step's first half in this one's second pass
- * (IntegratorCloseOpenBodies), bitwise as apart, and sets opened. */
+ * (IntegratorCloseOpen), bitwise as apart, and sets opened. */
 PETSC_EXTERN PetscErrorCode EngineStep(Engine *, PetscBool ahead);
 /* The state is whole: between steps, not ahead into the next (EngineStep). */
 #define EngineCheckWhole(e) PetscCheck(!(e)->opened, (e)->grid.comm, PETSC_ERR_ORDER, "the particle state is read mid-step: the step before was taken ahead")

@@ -3,7 +3,7 @@
  * and its ghosts by the rebuild's own exchanges.
  *
  * Insertion does not depend on the rank count: every rank makes the same
- * candidates (bodies/stream.h), flags those that overlap one of its owned
+ * candidates (insert/stream.h), flags those that overlap one of its owned
  * particles, the flags are or-ed over the ranks (one reduction, on
  * insertion steps only), and every rank then walks the candidates alike,
  * accepting the first attempt of each that no existing or newly accepted

@@ -4,7 +4,7 @@
 #ifndef HDEM_FLOWSTATE_H
 #define HDEM_FLOWSTATE_H
 
-#include "bodies/stream.h"
+#include "insert/stream.h"
 #include "decomp/exactsum.h"
 
 #define OUTFLOWS_MAX     8 /* outflow0 .. outflow7 */

@@ -1,6 +1,6 @@
 #include "engine/health.h"
 #include "engine/walls_name.h"
-#include "bodies/integrator.h"
+#include "particles/integrator.h"
 #include "decomp/collective.h"
 #include <stdint.h>
 #include <stdio.h>

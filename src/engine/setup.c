@@ -5,7 +5,7 @@
  * before anything is built; collecting (io/options.h), nothing is. */
 #include "engine/setup.h"
 #include "contact/contact_options.h"
-#include "bodies/insert.h"
+#include "insert/insert.h"
 #include "engine/flow.h"
 #include "engine/health.h"
 #include "io/options.h"

@@ -18,7 +18,7 @@
 #ifndef HDEM_INTERACTION_H
 #define HDEM_INTERACTION_H
 
-#include "bodies/particles.h"
+#include "particles/particles.h"
 #include "contact/stepbound.h"
 #include "decomp/records.h"
 #include "decomp/scratch.h"

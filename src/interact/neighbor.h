@@ -11,7 +11,7 @@
 #ifndef HDEM_NEIGHBOR_H
 #define HDEM_NEIGHBOR_H
 
-#include "bodies/particles.h"
+#include "particles/particles.h"
 #include "interact/history.h"
 #include "decomp/scratch.h"
 

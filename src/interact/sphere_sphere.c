@@ -22,7 +22,7 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
       key[5] == mm->key[5] && key[6] == mm->key[6] && key[7] == mm->key[7])
     return mm;
   ContactPairSetUp(ctx->model, p->type[i], p->type[j], key[0], key[1], key[2], key[3], key[4], key[5], PETSC_FALSE, &mm->cp);
-  /* a frozen body has infinite mass: the contact moves only the other one */
+  /* a frozen particle has infinite mass: the contact moves only the other one */
   if (kind == 1 || kind == 2) {
     PetscInt f = kind == 2 ? i : j;
     mm->cp.m   = p->mass[f];

@@ -1,7 +1,7 @@
 #include "rigid/body_insert.h"
 #include "rigid/body_step.h"
 #include "rigid/rotation.h"
-#include "bodies/random.h"
+#include "particles/random.h"
 #include "io/options.h"
 #include <string.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #ifndef HDEM_BODY_INSERT_H
 #define HDEM_BODY_INSERT_H
 
-#include "bodies/particles.h"
+#include "particles/particles.h"
 #include "rigid/clump_template.h"
 
 #define BODY_CHOICES_MAX 16

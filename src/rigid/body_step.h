@@ -16,7 +16,7 @@
 #ifndef HDEM_BODY_STEP_H
 #define HDEM_BODY_STEP_H
 
-#include "bodies/integrator.h"
+#include "particles/integrator.h"
 #include "decomp/exactsum.h"
 #include "rigid/clump_template.h"
 #include "rigid/rotation.h"

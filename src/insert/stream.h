@@ -2,13 +2,13 @@
  * stream7_* keys), at a rate in particles or in kilograms per second.
  * A stream's particles are numbered by a sequence number; each one's
  * radius, velocity and trial positions are pure functions of (seed,
- * stream, sequence number, attempt) (bodies/random.h), so what a stream
+ * stream, sequence number, attempt) (particles/random.h), so what a stream
  * makes does not depend on the rank count.  Where and when they are placed
  * is the engine's (engine/flow.h). */
 #ifndef HDEM_STREAM_H
 #define HDEM_STREAM_H
 
-#include "bodies/random.h"
+#include "particles/random.h"
 #include "rigid/body_insert.h"
 
 #define STREAMS_MAX      8  /* stream0 .. stream7 */

@@ -1,5 +1,5 @@
-#include "bodies/stream.h"
-#include "bodies/insert.h"
+#include "insert/stream.h"
+#include "insert/insert.h"
 #include "io/options.h"
 #include <math.h>
 

@@ -1,4 +1,4 @@
-#include "bodies/particles.h"
+#include "particles/particles.h"
 #include <string.h>
 
 PetscErrorCode ParticlesCreate(Particles *p)

@@ -6,8 +6,8 @@
 #ifndef HDEM_INSERT_H
 #define HDEM_INSERT_H
 
-#include "bodies/particles.h"
-#include "bodies/random.h"
+#include "particles/particles.h"
+#include "particles/random.h"
 #include "decomp/grid.h"
 #include "io/lammps_data.h"
 #include "rigid/body_insert.h"

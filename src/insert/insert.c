@@ -1,4 +1,4 @@
-#include "bodies/insert.h"
+#include "insert/insert.h"
 #include "io/options.h"
 #include <math.h>
 

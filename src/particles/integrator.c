@@ -1,15 +1,15 @@
-#include "bodies/integrator.h"
+#include "particles/integrator.h"
 #include <string.h>
 #include <math.h>
 #include "hdem_vector.h"
 
-/* Four bodies at a time: their twelve components are three 4-lane vectors,
- * each lane scaled by its body's 1 / m (or 1 / I).  Divisions bound the
- * kicks, so there is one per body and quantity (a kick is dv = (f (1 / m)) h,
+/* Four particles at a time: their twelve components are three 4-lane vectors,
+ * each lane scaled by its particle's 1 / m (or 1 / I).  Divisions bound the
+ * kicks, so there is one per particle and quantity (a kick is dv = (f (1 / m)) h,
  * the prediction reuses it); a vector operation gives per lane the bits of
  * the scalar one (IEEE, no contraction), so the lanes and the scalar tails
- * agree.  Frozen bodies are computed and not stored; so are the spheres of
- * multi-sphere bodies (PARTICLE_STILL), which their bodies move. */
+ * agree.  Frozen particles are computed and not stored; so are the spheres of
+ * multi-sphere particles (PARTICLE_STILL), which their bodies move. */
 #pragma GCC diagnostic ignored "-Wpsabi" /* the helpers are inlined into each clone */
 #define INLINE static inline __attribute__((always_inline))
 typedef double    V4 __attribute__((vector_size(32)));
@@ -27,7 +27,7 @@ INLINE void Store4(PetscReal *a, V4 v)
   memcpy(a, &v, sizeof(v));
 }
 
-/* the per-body value s[i .. i+3] spread over the twelve components */
+/* the per-particle value s[i .. i+3] spread over the twelve components */
 INLINE void Spread(const PetscReal *s, V4 q[3])
 {
   q[0] = (V4){s[0], s[0], s[0], s[1]};
@@ -37,15 +37,15 @@ INLINE void Spread(const PetscReal *s, V4 q[3])
 
 INLINE void SpreadFrozen(const LocalInt *fl, M4 q[3])
 {
-  static const int body[12] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+  static const int row[12] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
   for (int c = 0; c < 3; c++) {
     M4 z = {0, 0, 0, 0};
-    for (int l = 0; l < 4; l++) z[l] = (fl[body[4 * c + l]] & PARTICLE_STILL) ? -1 : 0;
+    for (int l = 0; l < 4; l++) z[l] = (fl[row[4 * c + l]] & PARTICLE_STILL) ? -1 : 0;
     q[c] = z;
   }
 }
 
-/* the per-body lanes of s spread over the twelve components (as Spread) */
+/* the per-particle lanes of s spread over the twelve components (as Spread) */
 INLINE void SpreadLanes(V4 s, V4 q[3])
 {
   q[0] = VEC_PERMUTE(M4, s, 0, 0, 0, 1);
@@ -53,7 +53,7 @@ INLINE void SpreadLanes(V4 s, V4 q[3])
   q[2] = VEC_PERMUTE(M4, s, 2, 3, 3, 3);
 }
 
-/* reciprocal masses and inertias and frozen masks of bodies i .. i+3 over their components */
+/* reciprocal masses and inertias and frozen masks of particles i .. i+3 over their components */
 INLINE void SpreadBodies(const LocalInt *fl, const PetscReal *m, const PetscReal *in, V4 rm[3], V4 ri[3], M4 fz[3], PetscBool frozen)
 {
   const V4 one = {1.0, 1.0, 1.0, 1.0};
@@ -69,7 +69,7 @@ INLINE V4 Keep(M4 frozen, V4 old, V4 upd)
   return (V4)(((M4)old & frozen) | ((M4)upd & ~frozen));
 }
 
-/* Whether any of bodies i .. i+3 is frozen: most blocks have none, and their
+/* Whether any of particles i .. i+3 is frozen: most blocks have none, and their
  * copy of a block's code (the parameter frozen below, a constant in each
  * call) has no selections. */
 INLINE PetscBool AnyFrozen(const LocalInt *fl)
@@ -77,7 +77,7 @@ INLINE PetscBool AnyFrozen(const LocalInt *fl)
   return ((fl[0] | fl[1] | fl[2] | fl[3]) & PARTICLE_STILL) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* per body of four, the sum of its three components' entries of the
+/* per particle of four, the sum of its three components' entries of the
  * 12-layout q[0..2] in component order (X + Y) + Z */
 INLINE V4 BodySums(const V4 q[3])
 {
@@ -99,14 +99,14 @@ INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 v
   Store4(v, vn);
   Store4(w, wn);
   Store4(x, Keep(fz, xo, xo + vn * dd));
-  Store4(vp, Keep(fz, vn, vn + dv)); /* a frozen body's vp is its v (ParticlesAppend): no load */
+  Store4(vp, Keep(fz, vn, vn + dv)); /* a frozen particle's vp is its v (ParticlesAppend): no load */
   Store4(wp, Keep(fz, wn, wn + dw));
   Store4(f, zero);
   Store4(t, zero);
-  *wrow = Keep(fz, zero, qg * vn * dd); /* frozen bodies do no work */
+  *wrow = Keep(fz, zero, qg * vn * dd); /* frozen particles do no work */
 }
 
-/* A block's rows of gravity's work into the rank's lanes, and each body's
+/* A block's rows of gravity's work into the rank's lanes, and each particle's
  * sum (X + Y) + Z into its own integral gw (when kept; the tail's order). */
 INLINE void OpenWork(const V4 rows[3], V4 *work4, PetscReal *gw)
 {
@@ -114,7 +114,7 @@ INLINE void OpenWork(const V4 rows[3], V4 *work4, PetscReal *gw)
   if (gw) Store4(gw, Load4(gw) + BodySums(rows));
 }
 
-/* IntegratorOpenStepBodies' block of four bodies at o = 3 i; gravity's work into work4 and gw. */
+/* IntegratorOpenStep's block of four particles at o = 3 i; gravity's work into work4 and gw. */
 INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3],
                       PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4, PetscReal *gw)
 {
@@ -130,8 +130,8 @@ INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, 
   OpenWork(rows, work4, gw);
 }
 
-/* The scalar first half of bodies the blocks of four leave over: their
- * gravity work (each body's into gw as a block sums it). */
+/* The scalar first half of particles the blocks of four leave over: their
+ * gravity work (each particle's into gw as a block sums it). */
 static PetscReal OpenTail(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f,
                           PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w,
                           PetscReal *restrict vp, PetscReal *restrict wp, PetscReal *restrict gw)
@@ -164,12 +164,12 @@ INLINE void SpreadGravity(const PetscReal g[3], V4 G[3])
   G[2] = (V4){g[2], g[0], g[1], g[2]};
 }
 
-/* The step's first half for four bodies at a time, in one pass over the
+/* The step's first half for four particles at a time, in one pass over the
  * arrays: the kick dv = f (1 / m) h, v += dv (w likewise with t, I), the
  * drift x += v dt, the prediction vp = v + dv; gravity's work
  * m g . v dt summed in four lanes.  f and t are left zero: the coming force
  * sums start there, and the pass has them in hand (no second sweep). */
-VEC_CLONES PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in,
+VEC_CLONES PetscReal IntegratorOpenStep(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in,
                                               PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x,
                                               PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp, PetscReal *restrict gw)
 {
@@ -188,7 +188,7 @@ VEC_CLONES PetscReal IntegratorOpenStepBodies(PetscInt n, const LocalInt *restri
 }
 
 
-/* The squared distance bound of a body from where the lists were built at
+/* The squared distance bound of a particle from where the lists were built at
  * the end of a step of at most dt_up: a = |dx - c|^2 (or |dx|^2 against the
  * whole skin), b = |v|^2, c2 = |f|^2.  (|dx| + |v| dt + |f| q / m)^2
  * <= 3 (...) by Cauchy-Schwarz decides most without roots or divisions, the
@@ -204,14 +204,14 @@ static inline PetscBool BeyondScalar(PetscReal a, PetscReal b, PetscReal c2, Pet
   return sqrt(a) + sqrt(b) * dt_up + 0.5 * sqrt(c2) / mi * dt_up * dt_up > lim * BEYOND_SHORT ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* A frozen body stays at its build position: relative to the drift it is
+/* A frozen particle stays at its build position: relative to the drift it is
  * |c| away, which pairs with it may have closed by. */
 static inline PetscBool DriftBeyond(const IntegratorRebuild *rb)
 {
   return sqrt(rb->c[0] * rb->c[0] + rb->c[1] * rb->c[1] + rb->c[2] * rb->c[2]) > rb->hs * BEYOND_SHORT ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* The criterion's bits of one body, not frozen, from a = |dx - c|^2,
+/* The criterion's bits of one particle, not frozen, from a = |dx - c|^2,
  * aw = |dx|^2, b = |v|^2, c2 = |f|^2 (INTEGRATOR_BEYOND_*) */
 static inline PetscInt BeyondBits(PetscReal a, PetscReal aw, PetscReal b, PetscReal c2, PetscReal mi, const IntegratorRebuild *rb)
 {
@@ -254,7 +254,7 @@ typedef struct {
   V4        *work4;
 } OpenLanes;
 
-/* IntegratorCloseStepBodies' block of four bodies at o = 3 i (G: gravity, or
+/* IntegratorCloseStep's block of four particles at o = 3 i (G: gravity, or
  * NULL), with the squares of the rebuild test's vectors per component (dc:
  * the displacement less the drift C, dx: the displacement) and the
  * displacements' ranges (lanes of the 12-layout).  With op the kicked v, w
@@ -288,7 +288,7 @@ INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl
   if (op) OpenWork(rows, op->work4, op->gw);
 }
 
-/* Whether the cheap bound (BeyondScalar's) leaves some lane of four bodies
+/* Whether the cheap bound (BeyondScalar's) leaves some lane of four particles
  * open: a squared distance term a against lim. */
 INLINE M4 WithinLanes(V4 a, V4 B, V4 C, V4 M, V4 du, V4 qq, PetscReal lim)
 {
@@ -296,9 +296,9 @@ INLINE M4 WithinLanes(V4 a, V4 B, V4 C, V4 M, V4 du, V4 qq, PetscReal lim)
   return three * (a + B * du * du) * M * M + three * C * qq * qq < l2 * M * M * margin;
 }
 
-/* Lanes of four bodies past the cheap bound (ok clear) whose exact test
+/* Lanes of four particles past the cheap bound (ok clear) whose exact test
  * (BeyondScalar's) passes lim (1), or which hold a non-finite value
- * (INTEGRATOR_NONFINITE: they fail the cheap test too); frozen bodies never do. */
+ * (INTEGRATOR_NONFINITE: they fail the cheap test too); frozen particles never do. */
 INLINE PetscInt BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim, const LocalInt *fl)
 {
   V4       Ar, Br, Cr, S, half = {0.5, 0.5, 0.5, 0.5}, L = {lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT};
@@ -322,7 +322,7 @@ static inline PetscInt LanesBits(PetscInt r, PetscInt beyond)
   return ((r & 1) ? beyond : 0) | (r & INTEGRATOR_NONFINITE);
 }
 
-/* The scalar second half of bodies the blocks of four leave over (as
+/* The scalar second half of particles the blocks of four leave over (as
  * CloseBlock), with IntegratorMayPass on them. */
 static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t,
                           PetscReal h, const PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v,
@@ -340,11 +340,11 @@ static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, co
   return IntegratorMayPass(n, fl, m, x, x0, v, f, rb, lo, hi);
 }
 
-/* The step's second half, four bodies at a time: with g, gravity into the
+/* The step's second half, four particles at a time: with g, gravity into the
  * force (f = f + m g, the force of the step), the kick v += f (1 / m) h,
  * w += t / I h, then IntegratorMayPass on the kicked velocities, its cheap
  * test in lanes while they are in registers.  With op (dt > 0) the next
- * step's first half follows in the same pass (IntegratorCloseOpenBodies). */
+ * step's first half follows in the same pass (IntegratorCloseOpen). */
 VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g,
                                        PetscReal *restrict f, PetscReal *restrict t, PetscReal h, PetscReal *restrict x, const PetscReal *restrict x0,
                                        const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w,
@@ -409,14 +409,14 @@ VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, 
   return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
 }
 
-PetscInt IntegratorCloseStepBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t,
+PetscInt IntegratorCloseStep(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t,
                                    PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v,
                                    PetscReal *w)
 {
   return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, NULL);
 }
 
-PetscInt IntegratorCloseOpenBodies(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t,
+PetscInt IntegratorCloseOpen(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t,
                                    PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v,
                                    PetscReal *w, IntegratorOpen *op)
 {

@@ -1,4 +1,4 @@
-#include "bodies/random.h"
+#include "particles/random.h"
 
 const char *const RadiusDistributionTypes[] = {"uniform", "normal", "lognormal", "discrete", "RadiusDistributionType", "RADIUS_", NULL};
 

@@ -16,7 +16,7 @@
 
 #define PARTICLE_FROZEN     1                /* does not move (a chute's base) */
 #define PARTICLE_SELF_IMAGE FIELD_SELF_IMAGE /* a ghost whose owner is this rank (a periodic image) */
-#define PARTICLE_MEMBER     4                /* a sphere of a multi-sphere body: its body moves it (bodies/body_step.h) */
+#define PARTICLE_MEMBER     4                /* a sphere of a multi-sphere body: its body moves it (rigid/body_step.h) */
 #define PARTICLE_STILL      (PARTICLE_FROZEN | PARTICLE_MEMBER) /* what the sphere integrator leaves where it is */
 
 /* The energy ledger's per-particle terms: what the contacts a particle
