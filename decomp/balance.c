@@ -2,7 +2,8 @@
 
 const char *const BalanceModes[] = {"none", "count", "time", "BalanceMode", "BALANCE_", NULL};
 
-void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal frac, PetscReal cuts[])
+void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal frac,
+                      PetscReal cuts[])
 {
   PetscReal   total = 0.0, below = 0.0; /* below: cost of the slabs before slab c */
   PetscMPIInt c = 0;
@@ -21,7 +22,8 @@ void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old
   }
 }
 
-PetscErrorCode GridBalance(Grid *g, PetscReal cost, PetscReal wmin, PetscReal threshold, PetscReal *imbalance, PetscBool *moved)
+PetscErrorCode GridBalance(Grid *g, PetscReal cost, PetscReal wmin, PetscReal threshold, PetscReal *imbalance,
+                           PetscBool *moved)
 {
   PetscInt   ncut = 2; /* the broadcast: imbalance, moved, then every axis's cuts */
   PetscReal *all  = NULL, *buf;

@@ -21,7 +21,8 @@ PETSC_EXTERN const char *const BalanceModes[];
  * parts, and at most half of what its narrower neighbour slab has beyond
  * wmin, so every slab stays at least wmin wide and no point changes by more
  * than one slab (migration is one hop). */
-PETSC_EXTERN void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal frac, PetscReal cuts[]);
+PETSC_EXTERN void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin,
+                                   PetscReal frac, PetscReal cuts[]);
 
 /* GridBalance's frac: measured times carry noise (on a shared node, a
  * neighbour's burst), so each balance goes half way; a lasting imbalance
@@ -33,6 +34,7 @@ PETSC_EXTERN void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const 
  * (BalanceShiftCuts, on rank 0 from the costs in rank order, then broadcast,
  * so every rank holds the same bits).  Gives the ratio max / mean before and
  * whether any cut moved. */
-PETSC_EXTERN PetscErrorCode GridBalance(Grid *, PetscReal cost, PetscReal wmin, PetscReal threshold, PetscReal *imbalance, PetscBool *moved);
+PETSC_EXTERN PetscErrorCode GridBalance(Grid *, PetscReal cost, PetscReal wmin, PetscReal threshold,
+                                        PetscReal *imbalance, PetscBool *moved);
 
 #endif

@@ -138,19 +138,22 @@ PetscErrorCode CollectiveReduceMixed(MPI_Comm comm, PetscInt n, PetscReal v[], c
   CollectiveLayout *l = NULL;
 
   PetscFunctionBeginUser;
-  PetscCheck(n > 0 && n <= COLLECTIVE_MIXED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a mixed reduction of %" PetscInt_FMT " values (at most %d)", n,
-             COLLECTIVE_MIXED_MAX);
+  PetscCheck(n > 0 && n <= COLLECTIVE_MIXED_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "a mixed reduction of %" PetscInt_FMT " values (at most %d)", n, COLLECTIVE_MIXED_MAX);
   for (PetscInt k = 0; k < collective_nlayout && !l; k++)
-    if (collective_layout[k].n == n && !memcmp(collective_layout[k].ops, ops, (size_t)n * sizeof(*ops))) l = &collective_layout[k];
+    if (collective_layout[k].n == n && !memcmp(collective_layout[k].ops, ops, (size_t)n * sizeof(*ops)))
+      l = &collective_layout[k];
   if (!l) { /* the values as one element, so that no implementation splits them */
-    PetscCheck(collective_nlayout < COLLECTIVE_LAYOUTS, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d layouts of mixed reductions", COLLECTIVE_LAYOUTS);
+    PetscCheck(collective_nlayout < COLLECTIVE_LAYOUTS, PETSC_COMM_SELF, PETSC_ERR_SUP,
+               "more than %d layouts of mixed reductions", COLLECTIVE_LAYOUTS);
     l    = &collective_layout[collective_nlayout];
     l->n = n;
     PetscCall(PetscArraycpy(l->ops, ops, n));
     PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)n, MPI_DOUBLE, &l->type));
     PetscCallMPI(MPI_Type_commit(&l->type));
     collective_nlayout++;
-    if (collective_op == MPI_OP_NULL) PetscCallMPI(MPI_Op_create(CollectiveMixedOp, 1, &collective_op)); /* commutative */
+    /* commutative */
+    if (collective_op == MPI_OP_NULL) PetscCallMPI(MPI_Op_create(CollectiveMixedOp, 1, &collective_op));
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 1, l->type, collective_op, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -170,7 +173,8 @@ PetscErrorCode CollectiveBarrier(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items, const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
+PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items,
+                               const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
 {
   PetscMPIInt size, *scnt, *sdsp, *rcnt, *rdsp, *fill;
   PetscReal  *sbuf;
@@ -187,8 +191,9 @@ PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const 
   PetscCallMPI(MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm));
   for (PetscMPIInt r = 0; r < size; r++) {
     total += rcnt[r];
-    PetscCheck((PetscInt64)sdsp[r] + (PetscInt64)scnt[r] * width < PETSC_MPI_INT_MAX && total * width < PETSC_MPI_INT_MAX, PETSC_COMM_SELF,
-               PETSC_ERR_INT_OVERFLOW, "route: too much data for one rank; use more ranks");
+    PetscCheck((PetscInt64)sdsp[r] + (PetscInt64)scnt[r] * width < PETSC_MPI_INT_MAX &&
+                 total * width < PETSC_MPI_INT_MAX,
+               PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "route: too much data for one rank; use more ranks");
     sdsp[r + 1] = sdsp[r] + scnt[r] * (PetscMPIInt)width;
     rdsp[r + 1] = rdsp[r] + rcnt[r] * (PetscMPIInt)width;
     scnt[r] *= (PetscMPIInt)width;

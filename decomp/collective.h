@@ -11,7 +11,8 @@ PETSC_EXTERN PetscErrorCode CollectiveBcastReal(MPI_Comm, PetscReal *, PetscInt 
 PETSC_EXTERN PetscErrorCode CollectiveBcastChars(MPI_Comm, char *, PetscInt len);
 PETSC_EXTERN PetscErrorCode CollectiveBcastCharsFrom(MPI_Comm, char *, PetscInt len, PetscMPIInt root);
 PETSC_EXTERN PetscErrorCode CollectiveSumToRoot(MPI_Comm, PetscReal *, PetscInt n);
-PETSC_EXTERN PetscErrorCode CollectiveOffset(MPI_Comm, PetscInt64 n, PetscInt64 *offset, PetscInt64 *total); /* exclusive prefix sum and total */
+/* exclusive prefix sum and total */
+PETSC_EXTERN PetscErrorCode CollectiveOffset(MPI_Comm, PetscInt64 n, PetscInt64 *offset, PetscInt64 *total);
 PETSC_EXTERN PetscErrorCode CollectiveSumAll(MPI_Comm, PetscReal *, PetscInt n);
 PETSC_EXTERN PetscErrorCode CollectiveMaxAll(MPI_Comm, PetscReal *, PetscInt n);
 /* One reduction of n reals in a single message, each element with its own
@@ -28,9 +29,10 @@ typedef enum {
 PETSC_EXTERN PetscErrorCode CollectiveReduceMixed(MPI_Comm, PetscInt n, PetscReal v[], const CollectiveOp ops[]);
 /* Sends each of n records (width reals) to rank dest[i]; *out (PetscFree it)
  * holds what arrived, by source rank then the sender's order. */
-PETSC_EXTERN PetscErrorCode CollectiveRoute(MPI_Comm, PetscInt n, PetscInt width, const PetscReal *items, const PetscMPIInt *dest, PetscInt *nout,
-                                            PetscReal **out);
-PETSC_EXTERN PetscErrorCode CollectiveGatherReal(MPI_Comm, PetscReal v, PetscReal *all); /* all: size entries on rank 0 */
+PETSC_EXTERN PetscErrorCode CollectiveRoute(MPI_Comm, PetscInt n, PetscInt width, const PetscReal *items,
+                                            const PetscMPIInt *dest, PetscInt *nout, PetscReal **out);
+/* all: size entries on rank 0 */
+PETSC_EXTERN PetscErrorCode CollectiveGatherReal(MPI_Comm, PetscReal v, PetscReal *all);
 PETSC_EXTERN PetscErrorCode CollectiveBarrier(MPI_Comm);
 PETSC_EXTERN void           CollectiveAbort(MPI_Comm, int code);
 PETSC_EXTERN void           CollectiveAbortAlways(MPI_Comm, int code); /* MPI_Abort at any size */

@@ -17,8 +17,9 @@ void ExactSumZero(ExactSum *s)
 void ExactSumNormalize(ExactSum *s)
 {
   for (int k = 0; k < EXACTSUM_DIGITS - 1; k++) {
-    int64_t lo = (int64_t)((uint64_t)s->d[k] & EXACTSUM_LOW); /* the residue mod 2^32 (int64_t is two's complement) */
-    s->d[k + 1] += (s->d[k] - lo) / EXACTSUM_RADIX;           /* exact, so no rounding direction matters */
+    /* the residue mod 2^32 (int64_t is two's complement) */
+    int64_t lo = (int64_t)((uint64_t)s->d[k] & EXACTSUM_LOW);
+    s->d[k + 1] += (s->d[k] - lo) / EXACTSUM_RADIX; /* exact, so no rounding direction matters */
     s->d[k] = lo;
   }
   s->adds = 0;
@@ -90,7 +91,9 @@ PetscReal ExactSumValue(const ExactSum *s)
   int      k, p;
 
   if (s->special) {
-    if ((s->special & EXACTSUM_NAN) || (s->special & (EXACTSUM_POS_INF | EXACTSUM_NEG_INF)) == (EXACTSUM_POS_INF | EXACTSUM_NEG_INF)) return (PetscReal)NAN;
+    if ((s->special & EXACTSUM_NAN) ||
+        (s->special & (EXACTSUM_POS_INF | EXACTSUM_NEG_INF)) == (EXACTSUM_POS_INF | EXACTSUM_NEG_INF))
+      return (PetscReal)NAN;
     return (s->special & EXACTSUM_POS_INF) ? (PetscReal)INFINITY : (PetscReal)-INFINITY;
   }
   ExactSumNormalize(&a);
@@ -147,7 +150,8 @@ PetscErrorCode ExactSumAllreduce(MPI_Comm comm, ExactSum *s, PetscInt n)
   for (PetscInt i = 0; i < n; i++) {
     const int64_t *b = buf + i * w;
     memcpy(s[i].d, b, sizeof(s[i].d));
-    s[i].special = (b[EXACTSUM_DIGITS] ? EXACTSUM_NAN : 0) | (b[EXACTSUM_DIGITS + 1] ? EXACTSUM_POS_INF : 0) | (b[EXACTSUM_DIGITS + 2] ? EXACTSUM_NEG_INF : 0);
+    s[i].special = (b[EXACTSUM_DIGITS] ? EXACTSUM_NAN : 0) | (b[EXACTSUM_DIGITS + 1] ? EXACTSUM_POS_INF : 0) |
+                   (b[EXACTSUM_DIGITS + 2] ? EXACTSUM_NEG_INF : 0);
     ExactSumNormalize(&s[i]);
   }
   PetscCall(PetscFree(buf));

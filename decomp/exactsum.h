@@ -36,11 +36,13 @@ typedef struct {
   int32_t special;
 } ExactSum;
 
-PETSC_EXTERN void      ExactSumZero(ExactSum *);
-PETSC_EXTERN void      ExactSumAdd(ExactSum *, PetscReal);           /* exact: no rounding at all */
-PETSC_EXTERN void      ExactSumAddSum(ExactSum *, const ExactSum *); /* exact */
-PETSC_EXTERN void      ExactSumNormalize(ExactSum *);                /* canonical digits, adds = 0; the total unchanged */
-PETSC_EXTERN PetscReal ExactSumValue(const ExactSum *);              /* the exact total rounded to nearest, ties to even; +-inf beyond DBL_MAX */
+PETSC_EXTERN void ExactSumZero(ExactSum *);
+PETSC_EXTERN void ExactSumAdd(ExactSum *, PetscReal);           /* exact: no rounding at all */
+PETSC_EXTERN void ExactSumAddSum(ExactSum *, const ExactSum *); /* exact */
+/* canonical digits, adds = 0; the total unchanged */
+PETSC_EXTERN void ExactSumNormalize(ExactSum *);
+/* the exact total rounded to nearest, ties to even; +-inf beyond DBL_MAX */
+PETSC_EXTERN PetscReal ExactSumValue(const ExactSum *);
 /* Collective: in place, n accumulators (the same n on every rank), every
  * rank gets the totals, by one integer MPI_SUM of canonical digits (exact on any number of ranks). */
 PETSC_EXTERN PetscErrorCode ExactSumAllreduce(MPI_Comm, ExactSum *, PetscInt n);

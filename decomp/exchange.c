@@ -13,11 +13,13 @@ PetscErrorCode ExchangeCreate(const Grid *g, PetscReal cut, PetscReal slack, Exc
      * slabs equal but for rounding must not pass on some ranks and fail on others */
     for (PetscMPIInt c = 0; c < g->dims[a]; c++) width = PetscMin(width, g->cuts[a][c + 1] - g->cuts[a][c]);
     PetscCheck(g->dims[a] == 1 || ex->wmin <= width, g->comm, PETSC_ERR_USER_INPUT,
-               "the ghost cutoff %.12g m (largest diameter + skin) exceeds the narrowest subdomain width %.12g m along axis %d: use fewer ranks along that "
+               "the ghost cutoff %.12g m (largest diameter + skin) exceeds the narrowest subdomain width %.12g m along "
+               "axis %d: use fewer ranks along that "
                "axis (-domain_grid) or a larger box",
                (double)ex->wmin, (double)width, a);
     PetscCheck(!g->periodic[a] || 2.0 * cut < L, g->comm, PETSC_ERR_USER_INPUT,
-               "the periodic box length %g m along axis %d must exceed twice the ghost cutoff %g m", (double)L, a, (double)cut);
+               "the periodic box length %g m along axis %d must exceed twice the ghost cutoff %g m", (double)L, a,
+               (double)cut);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -48,7 +50,8 @@ static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64
 {
   PetscFunctionBeginUser;
   PetscCheck(need <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "a halo message of %" PetscInt64_FMT " reals is more than one exchange can carry (%d): use more ranks", need, (int)PETSC_MPI_INT_MAX);
+             "a halo message of %" PetscInt64_FMT " reals is more than one exchange can carry (%d): use more ranks",
+             need, (int)PETSC_MPI_INT_MAX);
   if (need > *cap) {
     *cap = (PetscInt)PetscMax(need, PetscMin((PetscInt64)PETSC_MPI_INT_MAX, 2 * (PetscInt64)*cap));
     PetscCall(PetscFree(*buf));
@@ -60,7 +63,8 @@ static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64
 /* Send ns reals to dest while receiving from src; returns the count received
  * and where: ex->rbuf, or for a swap with this rank itself (its own periodic
  * images) ex->sbuf, with no copy. */
-static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest, PetscMPIInt src, PetscInt ns, PetscInt *nr, const PetscReal **rb)
+static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest, PetscMPIInt src, PetscInt ns,
+                                   PetscInt *nr, const PetscReal **rb)
 {
   PetscMPIInt sn, rn = 0;
 
@@ -73,7 +77,8 @@ static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest
   PetscCall(PetscMPIIntCast(ns, &sn));
   PetscCallMPI(MPI_Sendrecv(&sn, 1, MPI_INT, dest, 11, &rn, 1, MPI_INT, src, 11, g->comm, MPI_STATUS_IGNORE));
   PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, rn + 1));
-  PetscCallMPI(MPI_Sendrecv(ex->sbuf, sn, MPIU_REAL, dest, 12, ex->rbuf, rn, MPIU_REAL, src, 12, g->comm, MPI_STATUS_IGNORE));
+  PetscCallMPI(
+    MPI_Sendrecv(ex->sbuf, sn, MPIU_REAL, dest, 12, ex->rbuf, rn, MPIU_REAL, src, 12, g->comm, MPI_STATUS_IGNORE));
   *nr = rn;
   *rb = ex->rbuf;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -114,10 +119,13 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
       *x = x0 + shift;
       /* a hair below lo wraps to hi by rounding, and a hair above hi to just
        * below lo: either is the box's start */
-      if (*x == g->hi[a] || (*x < g->lo[a] && *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a]))))
+      if (*x == g->hi[a] ||
+          (*x < g->lo[a] &&
+           *x > g->lo[a] - 4.0 * PETSC_MACHINE_EPSILON * PetscMax(PetscAbsReal(g->lo[a]), PetscAbsReal(g->hi[a]))))
         *x = g->lo[a];
       PetscCheck(*x >= g->lo[a] && *x < g->hi[a], PETSC_COMM_SELF, PETSC_ERR_FP,
-                 "particle %" PetscInt64_FMT " has the non-finite coordinate %g along axis %d", (*st->id)[i], (double)x0, a);
+                 "particle %" PetscInt64_FMT " has the non-finite coordinate %g along axis %d", (*st->id)[i],
+                 (double)x0, a);
       /* a row with a home moves by the whole box lengths its home moved */
       if (hx != xs + 3 * i && shift != 0.0) xs[3 * i + a] += shift;
     }
@@ -129,8 +137,8 @@ static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
  * particle rows, then their records), their records marked, the stayers
  * compacted and the lost counted.  dest: per owned row, 0 stays, 1 leaves
  * across this side, 2 is lost through a wall. */
-static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordStore *rs, const PetscInt *dest, PetscInt np, PetscInt nrec, PetscInt nleave,
-                                          PetscInt *nlost, PetscInt *len)
+static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordStore *rs, const PetscInt *dest,
+                                          PetscInt np, PetscInt nrec, PetscInt nleave, PetscInt *nlost, PetscInt *len)
 {
   const PetscInt64 *id = *st->id;
   PetscInt          pw = FieldStorePackWidth(st, FIELD_GHOST | FIELD_MIGRATE), q = 0;
@@ -139,7 +147,8 @@ static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordSt
   unsigned char    *mark;
 
   PetscFunctionBeginUser;
-  PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, 2 + (PetscInt64)np * pw + (PetscInt64)nrec * RecordStorePackWidth(rs)));
+  PetscCall(
+    ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, 2 + (PetscInt64)np * pw + (PetscInt64)nrec * RecordStorePackWidth(rs)));
   ex->sbuf[0] = (PetscReal)np;
   ex->sbuf[1] = (PetscReal)nrec;
   b           = ex->sbuf + 2;
@@ -171,7 +180,8 @@ static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordSt
 }
 
 /* The arrivals of one side of axis a: owned rows at the end, records added. */
-static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st, RecordStore *rs, Scratch *sc, const PetscReal *rb)
+static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st, RecordStore *rs, Scratch *sc,
+                                            const PetscReal *rb)
 {
   PetscInt         rp = (PetscInt)rb[0], rrec = (PetscInt)rb[1], n0 = *st->n;
   const PetscReal *c = rb + 2;
@@ -188,7 +198,8 @@ static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st
     (*st->flags)[i] &= ~FIELD_SELF_IMAGE;
     for (int d = 0; d < 3; d++) (*st->image)[3 * i + d] = 0;
     PetscCheck(ExchangeDirection(g, a, xa) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-               "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the "
+               "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at "
+               "%g, subdomain [%g, %g)): more than the "
                "exchange can carry; the step is too long for its speed",
                (*st->id)[i], a, (double)xa, (double)g->sublo[a], (double)g->subhi[a]);
   }
@@ -198,7 +209,8 @@ static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, FieldStore *st, RecordStore *rs, Scratch *sc, PetscInt *nlost)
+PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, FieldStore *st, RecordStore *rs, Scratch *sc,
+                               PetscInt *nlost)
 {
   PetscInt *dest;
 
@@ -220,8 +232,8 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, FieldStore *st, Reco
         const PetscReal  xa  = FieldStoreHomeOf(st, i)[a];
         int              dir = ExchangeDirection(g, a, xa);
         PetscCheck(dir >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-                   "particle %" PetscInt64_FMT
-                   " jumped past a whole subdomain along axis %d between neighbour builds (at %g, subdomain [%g, %g)): more than the exchange can carry",
+                   "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds "
+                   "(at %g, subdomain [%g, %g)): more than the exchange can carry",
                    id, a, (double)xa, (double)g->sublo[a], (double)g->subhi[a]);
         dest[i] = (dir == 3 && s == 0) ? 2 : (dir == 1 + s ? 1 : 0);
         if (dest[i] == 1 && to == MPI_PROC_NULL) dest[i] = 2;
@@ -257,7 +269,8 @@ static PetscErrorCode ExchangeRoots(Exchange *ex, const FieldStore *st)
   }
   for (PetscInt i = 0; i < ntot; i++) ex->root[i] = i;
   for (int sw = 0; sw < 6; sw++)
-    for (PetscInt k = 0; ex->self[sw] && k < ex->nrecv[sw]; k++) ex->root[ex->recv_start[sw] + k] = ex->root[ex->send[sw][k]];
+    for (PetscInt k = 0; ex->self[sw] && k < ex->nrecv[sw]; k++)
+      ex->root[ex->recv_start[sw] + k] = ex->root[ex->send[sw][k]];
   for (int sw = 0; sw < 6; sw++)
     for (PetscInt k = 0; k < ex->nsend[sw]; k++) ex->send[sw][k] = ex->root[ex->send[sw][k]];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -275,7 +288,8 @@ static inline void ExchangeGhostBookkeeping(FieldStore *st, PetscInt o, PetscMPI
 
 /* Send list sw's particles, image-shifted, as ghosts on this rank (its own
  * periodic images): copied in place, no message. */
-static PetscErrorCode ExchangeBordersSelf(const Grid *g, Exchange *ex, FieldStore *st, PetscInt sw, const PetscInt shift[3])
+static PetscErrorCode ExchangeBordersSelf(const Grid *g, Exchange *ex, FieldStore *st, PetscInt sw,
+                                          const PetscInt shift[3])
 {
   PetscInt ns = ex->nsend[sw], o0 = *st->n + *st->nghost;
 
@@ -296,7 +310,8 @@ static PetscErrorCode ExchangeBordersSelf(const Grid *g, Exchange *ex, FieldStor
 
 /* Send list sw's particles, image-shifted, to its neighbour, and the
  * neighbour's as ghosts here. */
-static PetscErrorCode ExchangeBordersSwap(const Grid *g, Exchange *ex, FieldStore *st, PetscInt sw, const PetscInt shift[3], PetscMPIInt to, PetscMPIInt from)
+static PetscErrorCode ExchangeBordersSwap(const Grid *g, Exchange *ex, FieldStore *st, PetscInt sw,
+                                          const PetscInt shift[3], PetscMPIInt to, PetscMPIInt from)
 {
   PetscInt ns = ex->nsend[sw], w = FieldStorePackWidth(st, FIELD_GHOST), nr, o0;
   PetscInt oimg = FieldStorePackOffset(st, FIELD_GHOST, FieldStoreFind(st, "image")),
@@ -362,9 +377,10 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, FieldStore *st)
 static PetscErrorCode ForwardSelf(Exchange *ex, FieldStore *st, PetscInt sw)
 {
   PetscFunctionBeginUser;
-  PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB, "self forward of %" PetscInt_FMT " particles, expected %" PetscInt_FMT,
-             ex->nsend[sw], ex->nrecv[sw]);
-  for (PetscInt k = 0; k < ex->nsend[sw]; k++) FieldStoreCopyFields(st, FIELD_FORWARD, ex->recv_start[sw] + k, ex->send[sw][k]);
+  PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "self forward of %" PetscInt_FMT " particles, expected %" PetscInt_FMT, ex->nsend[sw], ex->nrecv[sw]);
+  for (PetscInt k = 0; k < ex->nsend[sw]; k++)
+    FieldStoreCopyFields(st, FIELD_FORWARD, ex->recv_start[sw] + k, ex->send[sw][k]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -386,7 +402,8 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, FieldStore *st, Pets
       nr[s] = from[s] == MPI_PROC_NULL ? 0 : ex->nrecv[2 * a + s];
     }
     if (to[0] == MPI_PROC_NULL && from[0] == MPI_PROC_NULL) continue; /* walls on both sides */
-    if (to[0] == g->rank) {                                           /* one subdomain along the axis: both sides are this rank's own images */
+    /* one subdomain along the axis: both sides are this rank's own images */
+    if (to[0] == g->rank) {
       for (int s = 0; s < 2 && images; s++) PetscCall(ForwardSelf(ex, st, 2 * a + s));
       continue;
     }

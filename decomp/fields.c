@@ -3,7 +3,10 @@
 
 static size_t FieldTypeSize(FieldType t)
 {
-  return t == FIELD_INT64 ? sizeof(PetscInt64) : t == FIELD_INT32 ? sizeof(int32_t) : t == FIELD_INT8 ? sizeof(signed char) : sizeof(PetscReal);
+  return t == FIELD_INT64 ? sizeof(PetscInt64)
+       : t == FIELD_INT32 ? sizeof(int32_t)
+       : t == FIELD_INT8  ? sizeof(signed char)
+                          : sizeof(PetscReal);
 }
 
 size_t FieldStoreElementSize(const Field *f)
@@ -11,8 +14,8 @@ size_t FieldStoreElementSize(const Field *f)
   return FieldTypeSize(f->type) * (size_t)f->ncomp;
 }
 
-PetscErrorCode FieldStoreCreate(FieldStore *st, PetscInt *n, PetscInt *nghost, PetscInt64 **id, PetscReal **x, signed char **image, LocalInt **owner,
-                                LocalInt **origin, LocalInt **flags)
+PetscErrorCode FieldStoreCreate(FieldStore *st, PetscInt *n, PetscInt *nghost, PetscInt64 **id, PetscReal **x,
+                                signed char **image, LocalInt **owner, LocalInt **origin, LocalInt **flags)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(st, sizeof(*st)));
@@ -23,7 +26,8 @@ PetscErrorCode FieldStoreCreate(FieldStore *st, PetscInt *n, PetscInt *nghost, P
   PetscCall(FieldStoreAdd(st, "owner", FIELD_INT32, 1, FIELD_GHOST, (void **)owner));
   PetscCall(FieldStoreAdd(st, "origin", FIELD_INT32, 1, FIELD_GHOST, (void **)origin));
   PetscCall(FieldStoreAdd(st, "image", FIELD_INT8, 3, FIELD_GHOST, (void **)image));
-  PetscCall(FieldStoreAdd(st, "position", FIELD_REAL, 3, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)x));
+  PetscCall(FieldStoreAdd(st, "position", FIELD_REAL, 3,
+                          FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -45,14 +49,17 @@ static PetscErrorCode FieldAllocate(FieldStore *st, Field *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode FieldStoreAdd(FieldStore *st, const char *name, FieldType type, PetscInt ncomp, unsigned flags, void **data)
+PetscErrorCode FieldStoreAdd(FieldStore *st, const char *name, FieldType type, PetscInt ncomp, unsigned flags,
+                             void **data)
 {
   Field *f;
 
   PetscFunctionBeginUser;
-  PetscCheck(st->nfield < FIELD_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "field %s: a store holds at most %d fields", name, FIELD_MAX);
+  PetscCheck(st->nfield < FIELD_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "field %s: a store holds at most %d fields", name,
+             FIELD_MAX);
   PetscCheck(FieldStoreFind(st, name) < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "field %s is registered twice", name);
-  PetscCheck(!(flags & FIELD_FORWARD) || type == FIELD_REAL, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "field %s: only reals are forwarded", name);
+  PetscCheck(!(flags & FIELD_FORWARD) || type == FIELD_REAL, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "field %s: only reals are forwarded", name);
   PetscCheck(!((flags & FIELD_OWNED) && (flags & (FIELD_GHOST | FIELD_FORWARD))), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "field %s: an owned-only field does not travel to ghosts", name);
   f = &st->field[st->nfield++];
@@ -114,8 +121,9 @@ PetscErrorCode FieldStoreReserveGhosts(FieldStore *st, PetscInt cap)
   if (cap <= st->cap) PetscFunctionReturn(PETSC_SUCCESS);
   /* local indices are 32-bit, and so are the sieve's gather offsets 3 i */
   PetscCheck(cap <= LOCAL_INT_MAX / 3, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "a rank holds %" PetscInt_FMT " particles with its ghosts, more than its 32-bit local indices allow (%d): run on more ranks", cap,
-             (int)(LOCAL_INT_MAX / 3));
+             "a rank holds %" PetscInt_FMT
+             " particles with its ghosts, more than its 32-bit local indices allow (%d): run on more ranks",
+             cap, (int)(LOCAL_INT_MAX / 3));
   cap = PetscMin(LOCAL_INT_MAX / 3, PetscMax(cap, st->cap + st->cap / 4));
   PetscCall(FieldStoreGrow(st, PETSC_FALSE, cap));
   st->cap = cap;

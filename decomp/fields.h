@@ -34,7 +34,8 @@ typedef enum {
 #define FIELD_SNAPSHOT   (1u << 4) /* may be written to snapshots and final states */
 #define FIELD_PAD        (1u << 5) /* one zero element after the last row (vector loads of 3 + 1 reals) */
 #define FIELD_STEPPING   (1u << 6) /* only the time loop needs it: released when a run ends */
-#define FIELD_MIGRATE    (1u << 7) /* with FIELD_OWNED: owned rows only, but carried by migration (a state only the owner reads) */
+#define FIELD_MIGRATE \
+  (1u << 7) /* with FIELD_OWNED: owned rows only, but carried by migration (a state only the owner reads) */
 
 #define FIELD_SELF_IMAGE 2 /* flags bit: a ghost whose owner is this rank (a periodic image) */
 
@@ -69,12 +70,14 @@ typedef struct {
 /* The decomposition's fields (all but flags travel as FIELD_GHOST; position
  * also FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT, id and flags
  * FIELD_CHECKPOINT, id FIELD_SNAPSHOT), then the owner adds its own. */
-PETSC_EXTERN PetscErrorCode FieldStoreCreate(FieldStore *, PetscInt *n, PetscInt *nghost, PetscInt64 **id, PetscReal **x, signed char **image, LocalInt **owner,
-                                             LocalInt **origin, LocalInt **flags);
-PETSC_EXTERN PetscErrorCode FieldStoreAdd(FieldStore *, const char *name, FieldType, PetscInt ncomp, unsigned flags, void **data);
+PETSC_EXTERN PetscErrorCode FieldStoreCreate(FieldStore *, PetscInt *n, PetscInt *nghost, PetscInt64 **id,
+                                             PetscReal **x, signed char **image, LocalInt **owner, LocalInt **origin,
+                                             LocalInt **flags);
+PETSC_EXTERN PetscErrorCode FieldStoreAdd(FieldStore *, const char *name, FieldType, PetscInt ncomp, unsigned flags,
+                                          void **data);
 PETSC_EXTERN PetscErrorCode FieldStoreDestroy(FieldStore *);
 /* Rows with a flags bit of flag go by the 3-real field home (registered). */
-PETSC_EXTERN void           FieldStoreSetHome(FieldStore *, PetscReal **home, LocalInt flag);
+PETSC_EXTERN void FieldStoreSetHome(FieldStore *, PetscReal **home, LocalInt flag);
 /* Where row i belongs: its home or its position. */
 static inline const PetscReal *FieldStoreHomeOf(const FieldStore *st, PetscInt i)
 {
@@ -111,7 +114,8 @@ PETSC_EXTERN PetscInt FieldStorePackWidth(const FieldStore *, unsigned mask);
 /* Where field f starts in such a row, or -1 if it is not packed. */
 PETSC_EXTERN PetscInt FieldStorePackOffset(const FieldStore *, unsigned mask, PetscInt f);
 /* Rows rows[0 .. nrows-1] into consecutive packed rows of buf. */
-PETSC_EXTERN void FieldStorePack(const FieldStore *, unsigned mask, PetscInt nrows, const LocalInt *rows, PetscReal *buf);
+PETSC_EXTERN void FieldStorePack(const FieldStore *, unsigned mask, PetscInt nrows, const LocalInt *rows,
+                                 PetscReal *buf);
 /* Consecutive packed rows of buf into rows start .. start + nrows - 1. */
 PETSC_EXTERN void FieldStoreUnpack(FieldStore *, unsigned mask, PetscInt start, PetscInt nrows, const PetscReal *buf);
 /* Zero the fields with any of the flags mask in rows start .. start + nrows - 1. */

@@ -34,27 +34,33 @@ PetscErrorCode GridChooseDims(PetscMPIInt size, const PetscReal len[3], const Pe
   char        rs[96];
 
   PetscFunctionBeginUser;
-  PetscCheck(size >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a process grid needs at least one rank, got %d", size);
+  PetscCheck(size >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a process grid needs at least one rank, got %d",
+             size);
   for (int a = 0; a < 3; a++)
     PetscCheck(len[a] > 0.0 && isfinite(len[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "box edge along %c is %g; it must be finite and > 0 (-domain_lo/-domain_hi)", GridAxisName[a], (double)len[a]);
+               "box edge along %c is %g; it must be finite and > 0 (-domain_lo/-domain_hi)", GridAxisName[a],
+               (double)len[a]);
   if (dims_req)
     for (int a = 0; a < 3; a++) req[a] = dims_req[a];
   PetscCall(GridFormatRequest(req, rs, sizeof(rs)));
   for (int a = 0; a < 3; a++) {
-    PetscCheck(req[a] >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-domain_grid %s: entries must be >= 0 (0 lets hdem choose that axis)", rs);
+    PetscCheck(req[a] >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "-domain_grid %s: entries must be >= 0 (0 lets hdem choose that axis)", rs);
     if (req[a] == 0) full = PETSC_FALSE;
     else if (req[a] > size) too_big = PETSC_TRUE;
     else fixed *= req[a]; /* each factor <= size < 2^31: no overflow */
   }
   PetscCheck(!too_big, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-             "-domain_grid %s asks for more than the %d ranks of this run: the product must equal the rank count", rs, size);
+             "-domain_grid %s asks for more than the %d ranks of this run: the product must equal the rank count", rs,
+             size);
   PetscCheck(!full || fixed == size, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-             "-domain_grid %s asks for %" PetscInt64_FMT
-             " ranks but this run has %d: the product must equal the rank count (or give 0 for an axis to let hdem choose it)",
+             "-domain_grid %s asks for %" PetscInt64_FMT " ranks but this run has %d: the product must equal the rank "
+             "count (or give 0 for an axis to let hdem choose it)",
              rs, fixed, size);
   PetscCheck(size % fixed == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-             "-domain_grid %s: the fixed entries use %" PetscInt64_FMT " ranks, which does not divide the %d ranks of this run", rs, fixed, size);
+             "-domain_grid %s: the fixed entries use %" PetscInt64_FMT
+             " ranks, which does not divide the %d ranks of this run",
+             rs, fixed, size);
 
   for (PetscInt64 i = 1; i * i <= size; i++) {
     if (size % i) continue;
@@ -96,11 +102,13 @@ static PetscErrorCode GridCheckSameInputs(MPI_Comm comm, const PetscReal in[12])
   PetscCallMPI(MPI_Bcast(root, 12, MPIU_REAL, 0, comm));
   differ = memcmp(root, in, sizeof(root)) != 0;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_LOR, comm));
-  PetscCheck(!differ, comm, PETSC_ERR_ARG_WRONG, "the ranks were given different -domain_lo/-domain_hi/-domain_periodic/-domain_grid values");
+  PetscCheck(!differ, comm, PETSC_ERR_ARG_WRONG,
+             "the ranks were given different -domain_lo/-domain_hi/-domain_periodic/-domain_grid values");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GridCreate(MPI_Comm comm, const PetscReal lo[3], const PetscReal hi[3], const PetscBool periodic[3], const PetscInt dims_req[3], Grid *grid)
+PetscErrorCode GridCreate(MPI_Comm comm, const PetscReal lo[3], const PetscReal hi[3], const PetscBool periodic[3],
+                          const PetscInt dims_req[3], Grid *grid)
 {
   PetscReal   in[12], len[3];
   PetscInt    req[3] = {0, 0, 0};
@@ -123,18 +131,21 @@ PetscErrorCode GridCreate(MPI_Comm comm, const PetscReal lo[3], const PetscReal 
   /* From here on every rank has the same inputs, so every check below fails on all ranks or none. */
   for (int a = 0; a < 3; a++) {
     PetscCheck(isfinite(lo[a]) && isfinite(hi[a]) && hi[a] > lo[a], comm, PETSC_ERR_USER_INPUT,
-               "-domain_lo/-domain_hi: the box along %c is [%g, %g]; it needs finite bounds with hi > lo", GridAxisName[a], (double)lo[a], (double)hi[a]);
+               "-domain_lo/-domain_hi: the box along %c is [%g, %g]; it needs finite bounds with hi > lo",
+               GridAxisName[a], (double)lo[a], (double)hi[a]);
     len[a] = hi[a] - lo[a];
-    PetscCheck(isfinite(len[a]), comm, PETSC_ERR_USER_INPUT, "-domain_lo/-domain_hi: the box edge along %c overflows ([%g, %g])", GridAxisName[a],
-               (double)lo[a], (double)hi[a]);
+    PetscCheck(isfinite(len[a]), comm, PETSC_ERR_USER_INPUT,
+               "-domain_lo/-domain_hi: the box edge along %c overflows ([%g, %g])", GridAxisName[a], (double)lo[a],
+               (double)hi[a]);
   }
   PetscCall(GridChooseDims(grid->size, len, req, grid->dims));
   /* A box a few ulps thick could give empty or reversed slabs. */
   for (int a = 0; a < 3; a++)
     for (PetscMPIInt c = 0; c < grid->dims[a]; c++)
-      PetscCheck(GridCut(lo[a], hi[a], c, grid->dims[a]) < GridCut(lo[a], hi[a], c + 1, grid->dims[a]), comm, PETSC_ERR_USER_INPUT,
-                 "-domain_lo/-domain_hi: the box along %c, [%g, %g], is too thin to cut into %d slabs", GridAxisName[a], (double)lo[a], (double)hi[a],
-                 grid->dims[a]);
+      PetscCheck(GridCut(lo[a], hi[a], c, grid->dims[a]) < GridCut(lo[a], hi[a], c + 1, grid->dims[a]), comm,
+                 PETSC_ERR_USER_INPUT,
+                 "-domain_lo/-domain_hi: the box along %c, [%g, %g], is too thin to cut into %d slabs", GridAxisName[a],
+                 (double)lo[a], (double)hi[a], grid->dims[a]);
 
   for (int a = 0; a < 3; a++) periods[a] = grid->periodic[a] ? 1 : 0;
   PetscCallMPI(MPI_Cart_create(comm, 3, grid->dims, periods, 0, &grid->comm));
@@ -169,11 +180,13 @@ PetscErrorCode GridOwnerOf(const Grid *grid, const PetscReal x[3], PetscMPIInt c
     PetscReal lo = grid->lo[a], hi = grid->hi[a];
 
     /* %.17g: a point one ulp outside must not print as a point on the face */
-    PetscCheck(x[a] >= lo && x[a] <= hi, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "point (%.17g, %.17g, %.17g) is outside the box along %c: [%.17g, %.17g]",
-               (double)x[0], (double)x[1], (double)x[2], GridAxisName[a], (double)lo, (double)hi);
+    PetscCheck(x[a] >= lo && x[a] <= hi, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "point (%.17g, %.17g, %.17g) is outside the box along %c: [%.17g, %.17g]", (double)x[0], (double)x[1],
+               (double)x[2], GridAxisName[a], (double)lo, (double)hi);
     PetscCheck(!(grid->periodic[a] && x[a] == hi), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "point (%.17g, %.17g, %.17g) is on the high face of periodic axis %c (%.17g): wrap it into [lo, hi) first", (double)x[0], (double)x[1],
-               (double)x[2], GridAxisName[a], (double)hi);
+               "point (%.17g, %.17g, %.17g) is on the high face of periodic axis %c (%.17g): wrap it into [lo, hi) "
+               "first",
+               (double)x[0], (double)x[1], (double)x[2], GridAxisName[a], (double)hi);
     coords[a] = GridSlabOf(grid, a, x[a]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -199,11 +212,13 @@ PetscErrorCode GridSetCuts(Grid *grid, int a, const PetscReal cuts[])
   PetscMPIInt d = grid->dims[a];
 
   PetscFunctionBeginUser;
-  PetscCheck(cuts[0] == grid->lo[a] && cuts[d] == grid->hi[a], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "new cuts along %c must keep the box bounds [%g, %g]",
-             GridAxisName[a], (double)grid->lo[a], (double)grid->hi[a]);
+  PetscCheck(cuts[0] == grid->lo[a] && cuts[d] == grid->hi[a], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "new cuts along %c must keep the box bounds [%g, %g]", GridAxisName[a], (double)grid->lo[a],
+             (double)grid->hi[a]);
   for (PetscMPIInt c = 0; c < d; c++)
-    PetscCheck(cuts[c] < cuts[c + 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "new cuts along %c are not increasing at slab %d: [%.17g, %.17g]", GridAxisName[a],
-               c, (double)cuts[c], (double)cuts[c + 1]);
+    PetscCheck(cuts[c] < cuts[c + 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "new cuts along %c are not increasing at slab %d: [%.17g, %.17g]", GridAxisName[a], c, (double)cuts[c],
+               (double)cuts[c + 1]);
   PetscCall(PetscArraycpy(grid->cuts[a], cuts, d + 1));
   grid->sublo[a] = cuts[grid->coords[a]];
   grid->subhi[a] = cuts[grid->coords[a] + 1];
@@ -214,9 +229,10 @@ PetscErrorCode GridRankOfCoords(const Grid *grid, const PetscMPIInt coords[3], P
 {
   PetscFunctionBeginUser;
   for (int a = 0; a < 3; a++)
-    PetscCheck(grid->periodic[a] || (coords[a] >= 0 && coords[a] < grid->dims[a]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "grid coordinates (%d, %d, %d) are outside the %d x %d x %d grid along walled axis %c", coords[0], coords[1], coords[2], grid->dims[0],
-               grid->dims[1], grid->dims[2], GridAxisName[a]);
+    PetscCheck(grid->periodic[a] || (coords[a] >= 0 && coords[a] < grid->dims[a]), PETSC_COMM_SELF,
+               PETSC_ERR_ARG_OUTOFRANGE,
+               "grid coordinates (%d, %d, %d) are outside the %d x %d x %d grid along walled axis %c", coords[0],
+               coords[1], coords[2], grid->dims[0], grid->dims[1], grid->dims[2], GridAxisName[a]);
   PetscCallMPI(MPI_Cart_rank(grid->comm, coords, rank));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -254,17 +270,24 @@ PetscErrorCode GridView(const Grid *grid, PetscViewer viewer)
   if (!viewer) viewer = PETSC_VIEWER_STDOUT_(grid->comm);
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "grid: %d ranks as %d x %d x %d over [%g, %g] x [%g, %g] x [%g, %g], periodic:%s%s%s%s\n", grid->size, grid->dims[0],
-                                   grid->dims[1], grid->dims[2], (double)grid->lo[0], (double)grid->hi[0], (double)grid->lo[1], (double)grid->hi[1],
-                                   (double)grid->lo[2], (double)grid->hi[2], grid->periodic[0] ? " x" : "", grid->periodic[1] ? " y" : "",
-                                   grid->periodic[2] ? " z" : "", grid->periodic[0] || grid->periodic[1] || grid->periodic[2] ? "" : " none"));
+  PetscCall(
+    PetscViewerASCIIPrintf(viewer,
+                           "grid: %d ranks as %d x %d x %d over [%g, %g] x [%g, %g] x [%g, %g], periodic:%s%s%s%s\n",
+                           grid->size, grid->dims[0], grid->dims[1], grid->dims[2], (double)grid->lo[0],
+                           (double)grid->hi[0], (double)grid->lo[1], (double)grid->hi[1], (double)grid->lo[2],
+                           (double)grid->hi[2], grid->periodic[0] ? " x" : "", grid->periodic[1] ? " y" : "",
+                           grid->periodic[2] ? " z" : "",
+                           grid->periodic[0] || grid->periodic[1] || grid->periodic[2] ? "" : " none"));
   for (int a = 0; a < 3; a++)
     for (int s = 0; s < 2; s++) GridFormatNbr(n[a][s], sizeof(n[a][s]), grid->nbr[a][s]);
   PetscCall(PetscViewerASCIIPushSynchronized(viewer));
-  PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "  [%d] (%d,%d,%d) [%g, %g] x [%g, %g] x [%g, %g] neighbours x %s/%s y %s/%s z %s/%s\n", grid->rank,
-                                               grid->coords[0], grid->coords[1], grid->coords[2], (double)grid->sublo[0], (double)grid->subhi[0],
-                                               (double)grid->sublo[1], (double)grid->subhi[1], (double)grid->sublo[2], (double)grid->subhi[2], n[0][0], n[0][1],
-                                               n[1][0], n[1][1], n[2][0], n[2][1]));
+  PetscCall(PetscViewerASCIISynchronizedPrintf(viewer,
+                                               "  [%d] (%d,%d,%d) [%g, %g] x [%g, %g] x [%g, %g] neighbours x %s/%s y "
+                                               "%s/%s z %s/%s\n",
+                                               grid->rank, grid->coords[0], grid->coords[1], grid->coords[2],
+                                               (double)grid->sublo[0], (double)grid->subhi[0], (double)grid->sublo[1],
+                                               (double)grid->subhi[1], (double)grid->sublo[2], (double)grid->subhi[2],
+                                               n[0][0], n[0][1], n[1][0], n[1][1], n[2][0], n[2][1]));
   PetscCall(PetscViewerFlush(viewer));
   PetscCall(PetscViewerASCIIPopSynchronized(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -14,18 +14,21 @@ typedef struct {
   PetscBool   periodic[3];
   PetscReal   lo[3], hi[3];       /* global box */
   PetscReal   sublo[3], subhi[3]; /* this rank's subdomain */
-  PetscMPIInt nbr[3][2];          /* neighbour rank on the low [0] and high [1] side per axis, MPI_PROC_NULL at a wall */
-  PetscReal  *cuts[3];            /* dims[a] + 1 slab bounds per axis: lo, the inner cuts, hi */
+  /* neighbour rank on the low [0] and high [1] side per axis, MPI_PROC_NULL at a wall */
+  PetscMPIInt nbr[3][2];
+  PetscReal  *cuts[3]; /* dims[a] + 1 slab bounds per axis: lo, the inner cuts, hi */
 } Grid;
 
 /* Collective. dims_req entries 0 mean "choose" (NULL: choose all); periodic
  * NULL means walls on every axis. On failure grid->comm is MPI_COMM_NULL;
  * GridDestroy is safe then, and on a zero-filled Grid. */
-PETSC_EXTERN PetscErrorCode GridCreate(MPI_Comm, const PetscReal lo[3], const PetscReal hi[3], const PetscBool periodic[3], const PetscInt dims_req[3], Grid *);
+PETSC_EXTERN PetscErrorCode GridCreate(MPI_Comm, const PetscReal lo[3], const PetscReal hi[3],
+                                       const PetscBool periodic[3], const PetscInt dims_req[3], Grid *);
 PETSC_EXTERN PetscErrorCode GridDestroy(Grid *);
 
 /* Not collective: the factorisation of size GridCreate uses for box edges len[3]. */
-PETSC_EXTERN PetscErrorCode GridChooseDims(PetscMPIInt size, const PetscReal len[3], const PetscInt dims_req[3], PetscMPIInt dims[3]);
+PETSC_EXTERN PetscErrorCode GridChooseDims(PetscMPIInt size, const PetscReal len[3], const PetscInt dims_req[3],
+                                           PetscMPIInt dims[3]);
 /* Bound c of the dims slabs along an axis: lo at c = 0, hi at c = dims, the
  * same bits for the subhi of slab c - 1 and the sublo of slab c. */
 PETSC_EXTERN PetscReal GridCut(PetscReal lo, PetscReal hi, PetscMPIInt c, PetscMPIInt dims);

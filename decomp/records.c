@@ -13,7 +13,8 @@ static inline void RecordCopy(char *dst, const char *src, size_t stride)
 PetscErrorCode RecordStoreCreate(size_t width, RecordStore *s)
 {
   PetscFunctionBeginUser;
-  PetscCheck(width % sizeof(PetscReal) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "a record payload of %zu bytes is not a whole number of reals", width);
+  PetscCheck(width % sizeof(PetscReal) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "a record payload of %zu bytes is not a whole number of reals", width);
   PetscCall(PetscMemzero(s, sizeof(*s)));
   s->width  = width;
   s->stride = sizeof(RecordHead) + width;
@@ -52,9 +53,11 @@ PetscErrorCode RecordStoreAdd(RecordStore *s, const RecordKey *key, const void *
   RecordHead *h;
 
   PetscFunctionBeginUser;
-  PetscCheck(key->kind >= 0 && key->kind < 128 && key->partner >= 0 && key->partner < ((PetscInt64)1 << RECORD_KIND_SHIFT), PETSC_COMM_SELF,
-             PETSC_ERR_ARG_OUTOFRANGE, "record of %" PetscInt64_FMT ": kind %" PetscInt64_FMT " or partner %" PetscInt64_FMT " out of range", key->owner,
-             key->kind, key->partner);
+  PetscCheck(key->kind >= 0 && key->kind < 128 && key->partner >= 0 &&
+               key->partner < ((PetscInt64)1 << RECORD_KIND_SHIFT),
+             PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "record of %" PetscInt64_FMT ": kind %" PetscInt64_FMT " or partner %" PetscInt64_FMT " out of range",
+             key->owner, key->kind, key->partner);
   if (s->n == s->cap) {
     s->cap = s->cap ? 2 * s->cap : 256;
     PetscCall(PetscRealloc((size_t)s->cap * s->stride, &s->r));
@@ -101,19 +104,21 @@ static PetscErrorCode RecordStoreKeys(const RecordStore *s, RecordSortKey *a, ui
   prange = (uint64_t)pmax - (uint64_t)pmin;
   krange = (uint64_t)kmx - (uint64_t)kmin;
   PetscCheck(prange < UINT64_MAX && krange <= (UINT64_MAX - prange) / (prange + 1), PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "record keys: partners span %" PetscInt64_FMT " .. %" PetscInt64_FMT " over %" PetscInt64_FMT " kinds, more than a sort key holds", pmin, pmax,
-             (PetscInt64)krange + 1);
+             "record keys: partners span %" PetscInt64_FMT " .. %" PetscInt64_FMT " over %" PetscInt64_FMT
+             " kinds, more than a sort key holds",
+             pmin, pmax, (PetscInt64)krange + 1);
   qrange  = krange * (prange + 1) + prange;
   one     = (qrange < UINT64_MAX && orange <= (UINT64_MAX - qrange) / (qrange + 1)) ? PETSC_TRUE : PETSC_FALSE;
   kmax[0] = kmax[1] = 0;
   for (PetscInt k = 0; k < s->n; k++) {
     const RecordKey r0 = RecordStoreKey(s, k), *r = &r0;
-    uint64_t        o = (uint64_t)r->owner - (uint64_t)omin, q = ((uint64_t)r->kind - (uint64_t)kmin) * (prange + 1) + ((uint64_t)r->partner - (uint64_t)pmin);
-    a[k].key[0] = one ? o * (qrange + 1) + q : q;
-    a[k].key[1] = one ? 0 : o;
-    a[k].i      = k;
-    kmax[0]     = kmax[0] > a[k].key[0] ? kmax[0] : a[k].key[0];
-    kmax[1]     = kmax[1] > a[k].key[1] ? kmax[1] : a[k].key[1];
+    uint64_t        o = (uint64_t)r->owner - (uint64_t)omin,
+             q        = ((uint64_t)r->kind - (uint64_t)kmin) * (prange + 1) + ((uint64_t)r->partner - (uint64_t)pmin);
+    a[k].key[0]       = one ? o * (qrange + 1) + q : q;
+    a[k].key[1]       = one ? 0 : o;
+    a[k].i            = k;
+    kmax[0]           = kmax[0] > a[k].key[0] ? kmax[0] : a[k].key[0];
+    kmax[1]           = kmax[1] > a[k].key[1] ? kmax[1] : a[k].key[1];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -125,9 +130,10 @@ static PetscErrorCode RecordStoreKeys(const RecordStore *s, RecordSortKey *a, ui
  * migration) is left as it is. */
 PetscErrorCode RecordStoreSort(RecordStore *s, Scratch *sc)
 {
-  Scratch        own = {NULL, 0, 0};
-  PetscInt       n = s->n, k, nd = 0, cnt[16][256] = {{0}}; /* per byte: its values' counts, then their first places */
-  int            dw[16], dsh[16];                           /* per byte: its word and shift */
+  Scratch own = {NULL, 0, 0};
+  /* per byte: its values' counts, then their first places */
+  PetscInt       n = s->n, k, nd = 0, cnt[16][256] = {{0}};
+  int            dw[16], dsh[16]; /* per byte: its word and shift */
   uint64_t       kmax[2];
   RecordSortKey *k0, *k1, *a, *b, *t;
   char          *tmp;

@@ -14,8 +14,9 @@
 #include "decomp/fields.h"
 
 typedef struct {
-  PetscInt64 owner;   /* global id of the particle that carries it */
-  PetscInt64 kind;    /* what the partner is (an interaction's kind: another particle, a wall, ...), 0 .. 127 */
+  PetscInt64 owner; /* global id of the particle that carries it */
+  /* what the partner is (an interaction's kind: another particle, a wall, ...), 0 .. 127 */
+  PetscInt64 kind;
   PetscInt64 partner; /* its global id, or its index among its kind, 0 .. 2^56 - 1 */
 } RecordKey;
 
@@ -45,7 +46,8 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode RecordStoreCreate(size_t width, RecordStore *);
 PETSC_EXTERN PetscErrorCode RecordStoreDestroy(RecordStore *);
-PETSC_EXTERN PetscErrorCode RecordStoreReserve(RecordStore *, PetscInt need); /* room for need records, and a quarter more */
+/* room for need records, and a quarter more */
+PETSC_EXTERN PetscErrorCode RecordStoreReserve(RecordStore *, PetscInt need);
 PETSC_EXTERN PetscErrorCode RecordStoreAdd(RecordStore *, const RecordKey *, const void *payload);
 PETSC_EXTERN PetscErrorCode RecordStoreClear(RecordStore *); /* empty, keeping the room */
 /* Stable: records with equal keys keep their order.  Scratch: NULL for a buffer of its own. */

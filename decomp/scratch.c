@@ -16,7 +16,8 @@ PetscErrorCode ScratchBegin(Scratch *s, size_t bytes)
 void *ScratchTake(Scratch *s, size_t n, size_t size)
 {
   size_t off = (s->used + 63) & ~(size_t)63;
-  PetscCheckAbort(off + n * size <= s->cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "scratch overrun: %zu + %zu bytes in %zu", off, n * size, s->cap);
+  PetscCheckAbort(off + n * size <= s->cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "scratch overrun: %zu + %zu bytes in %zu",
+                  off, n * size, s->cap);
   s->used = off + n * size;
   return s->buf + off;
 }

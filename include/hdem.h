@@ -25,8 +25,10 @@
 #define HDEM_RADIUS_MAX  1.0e3  /* [m] */
 
 /* Exit codes beyond 0 (success) and 1 (an error, said on stderr). */
-#define HDEM_EXIT_FAILED       3  /* the run failed (a blow-up, a particle through a wall, a step below its floor): failed.h5 holds the state */
-#define HDEM_EXIT_CHECKPOINTED 75 /* sysexits' EX_TEMPFAIL: stopped by a signal after a checkpoint; continue with -restart */
+#define HDEM_EXIT_FAILED \
+  3 /* the run failed (a blow-up, a particle through a wall, a step below its floor): failed.h5 holds the state */
+#define HDEM_EXIT_CHECKPOINTED \
+  75 /* sysexits' EX_TEMPFAIL: stopped by a signal after a checkpoint; continue with -restart */
 
 /* Stored local indices and per-particle tags (pair members, history slots,
  * send lists, types, flags): 32 bits whatever PetscInt's width.  Debian's

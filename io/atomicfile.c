@@ -8,7 +8,8 @@ PetscErrorCode AtomicFileOpen(const char *path, AtomicFile *af)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(af, sizeof(*af)));
-  PetscCheck(strlen(path) + 1 <= sizeof(af->path), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "path %s is longer than %d characters", path, (int)sizeof(af->path) - 1);
+  PetscCheck(strlen(path) + 1 <= sizeof(af->path), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "path %s is longer than %d characters", path, (int)sizeof(af->path) - 1);
   PetscCall(PetscStrncpy(af->path, path, sizeof(af->path)));
   PetscCall(PetscSNPrintf(af->tmp, sizeof(af->tmp), "%s.tmp", path));
   af->fp = fopen(af->tmp, "w");
@@ -39,10 +40,12 @@ static int AtomicFileDirectory(const char *path)
 PetscErrorCode AtomicFileRename(const char *tmp, const char *path, PetscBool sync)
 {
   PetscFunctionBeginUser;
-  PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+  PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s: %s", tmp, path,
+             strerror(errno));
   if (sync) {
     int fd = AtomicFileDirectory(path);
-    if (fd >= 0) { /* a directory that cannot be opened or synced (some file systems) leaves the rename as done */
+    /* a directory that cannot be opened or synced (some file systems) leaves the rename as done */
+    if (fd >= 0) {
       (void)fsync(fd);
       (void)close(fd);
     }

@@ -5,7 +5,8 @@
 
 #include "hdem.h"
 
-PETSC_EXTERN PetscErrorCode CheckpointDirCreate(MPI_Comm, const char *dir); /* and removes temporaries a kill left */
+/* and removes temporaries a kill left */
+PETSC_EXTERN PetscErrorCode CheckpointDirCreate(MPI_Comm, const char *dir);
 PETSC_EXTERN PetscErrorCode CheckpointDirPath(const char *dir, PetscInt64 step, char *path, size_t len);
 /* The newest complete checkpoint's path, or found = PETSC_FALSE. */
 PETSC_EXTERN PetscErrorCode CheckpointDirLatest(MPI_Comm, const char *dir, char *path, size_t len, PetscBool *found);

@@ -31,7 +31,8 @@ PetscErrorCode CsvLogStart(const char *path, const char *header, PetscBool fresh
 PetscErrorCode CsvLogFlush(FILE *fp, const char *path, PetscInt64 step)
 {
   PetscFunctionBeginUser;
-  PetscCheck(fflush(fp) == 0 && !ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s (step %" PetscInt64_FMT "): %s", path, step, strerror(errno));
+  PetscCheck(fflush(fp) == 0 && !ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
+             "cannot write %s (step %" PetscInt64_FMT "): %s", path, step, strerror(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

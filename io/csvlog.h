@@ -11,7 +11,8 @@
 /* header: the first line, with its newline; fresh: a new run (else the rows
  * whose first column, the step, is at most step are kept).  *fp is open for
  * appending. */
-PETSC_EXTERN PetscErrorCode CsvLogStart(const char *path, const char *header, PetscBool fresh, PetscInt64 step, FILE **fp);
+PETSC_EXTERN PetscErrorCode CsvLogStart(const char *path, const char *header, PetscBool fresh, PetscInt64 step,
+                                        FILE **fp);
 /* After a row: flushed and checked; the error names the file and the step. */
 PETSC_EXTERN PetscErrorCode CsvLogFlush(FILE *fp, const char *path, PetscInt64 step);
 /* Closed (NULL: nothing to do), the error names the file. */

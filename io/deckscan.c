@@ -16,7 +16,7 @@
 #define DECK_KEY   128 /* characters of a key kept for the comparison */
 
 typedef struct {
-  int  is_map, expect_key, nkeys;
+  int is_map, expect_key, nkeys;
   char (*keys)[DECK_KEY];
   int *lines;
   char key[DECK_KEY]; /* the key whose value is open, for the path */
@@ -34,34 +34,41 @@ static void DeckPath(const Level *lv, int depth, const char *last, char *out, si
 
 int DeckScanFile(const char *path, char *msg, size_t len)
 {
-  FILE         *fp;
+  FILE          *fp;
   unsigned char *buf = NULL;
-  long          size;
-  yaml_parser_t parser;
-  yaml_event_t  ev;
-  Level         lv[DECK_DEPTH];
-  int           depth = 0, docs = 0, bad = 0, done = 0;
+  long           size;
+  yaml_parser_t  parser;
+  yaml_event_t   ev;
+  Level          lv[DECK_DEPTH];
+  int            depth = 0, docs = 0, bad = 0, done = 0;
 
   msg[0] = 0;
   fp     = InputFileOpen(path, "rb", "deck", msg, len);
   if (!fp) return 1;
-  if (fseek(fp, 0, SEEK_END) || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) return fclose(fp), snprintf(msg, len, "cannot read deck %s", path), 1;
-  if (size > (64L << 20)) return fclose(fp), snprintf(msg, len, "deck %s is %ld bytes: a deck is a text file of keys, at most 64 MiB", path, size), 1;
+  if (fseek(fp, 0, SEEK_END) || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET))
+    return fclose(fp), snprintf(msg, len, "cannot read deck %s", path), 1;
+  if (size > (64L << 20))
+    return fclose(fp),
+           snprintf(msg, len, "deck %s is %ld bytes: a deck is a text file of keys, at most 64 MiB", path, size), 1;
   buf = (unsigned char *)malloc((size_t)size + 1);
   if (!buf) return fclose(fp), snprintf(msg, len, "cannot read deck %s: out of memory", path), 1;
-  if (fread(buf, 1, (size_t)size, fp) != (size_t)size) return free(buf), fclose(fp), snprintf(msg, len, "cannot read deck %s", path), 1;
+  if (fread(buf, 1, (size_t)size, fp) != (size_t)size)
+    return free(buf), fclose(fp), snprintf(msg, len, "cannot read deck %s", path), 1;
   fclose(fp);
   for (long i = 0, line = 1; i < size; i++) {
     if (buf[i] == '\n') line++;
-    if (buf[i] == 0) return free(buf), snprintf(msg, len, "deck %s line %ld: a NUL byte (binary data in a text deck)", path, line), 1;
+    if (buf[i] == 0)
+      return free(buf), snprintf(msg, len, "deck %s line %ld: a NUL byte (binary data in a text deck)", path, line), 1;
   }
   memset(lv, 0, sizeof(lv));
-  if (!yaml_parser_initialize(&parser)) return free(buf), snprintf(msg, len, "cannot read deck %s: out of memory", path), 1;
+  if (!yaml_parser_initialize(&parser))
+    return free(buf), snprintf(msg, len, "cannot read deck %s: out of memory", path), 1;
   yaml_parser_set_input_string(&parser, buf, (size_t)size);
   while (!done && !bad) {
     if (!yaml_parser_parse(&parser, &ev)) {
-      snprintf(msg, len, "deck %s line %lu column %lu: not valid YAML: %s%s%s", path, (unsigned long)parser.problem_mark.line + 1,
-               (unsigned long)parser.problem_mark.column + 1, parser.problem ? parser.problem : "a syntax error", parser.context ? " " : "",
+      snprintf(msg, len, "deck %s line %lu column %lu: not valid YAML: %s%s%s", path,
+               (unsigned long)parser.problem_mark.line + 1, (unsigned long)parser.problem_mark.column + 1,
+               parser.problem ? parser.problem : "a syntax error", parser.context ? " " : "",
                parser.context ? parser.context : "");
       bad = 1;
       break;
@@ -69,11 +76,14 @@ int DeckScanFile(const char *path, char *msg, size_t len)
     unsigned long line = (unsigned long)ev.start_mark.line + 1;
     switch (ev.type) {
     case YAML_DOCUMENT_START_EVENT:
-      if (++docs > 1) snprintf(msg, len, "deck %s line %lu: a second YAML document ('---'): a deck is one document", path, line), bad = 1;
+      if (++docs > 1)
+        snprintf(msg, len, "deck %s line %lu: a second YAML document ('---'): a deck is one document", path, line),
+          bad = 1;
       break;
     case YAML_MAPPING_START_EVENT:
     case YAML_SEQUENCE_START_EVENT:
-      if (depth > 0 && lv[depth - 1].is_map) lv[depth - 1].expect_key = 1; /* this collection is the open key's value */
+      /* this collection is the open key's value */
+      if (depth > 0 && lv[depth - 1].is_map) lv[depth - 1].expect_key = 1;
       if (depth == DECK_DEPTH) {
         snprintf(msg, len, "deck %s line %lu: nested deeper than %d levels", path, line, DECK_DEPTH), bad = 1;
         break;
@@ -84,7 +94,8 @@ int DeckScanFile(const char *path, char *msg, size_t len)
       if (lv[depth].is_map) {
         lv[depth].keys  = malloc(sizeof(*lv[depth].keys) * DECK_KEYS);
         lv[depth].lines = malloc(sizeof(int) * DECK_KEYS);
-        if (!lv[depth].keys || !lv[depth].lines) snprintf(msg, len, "cannot read deck %s: out of memory", path), bad = 1;
+        if (!lv[depth].keys || !lv[depth].lines)
+          snprintf(msg, len, "cannot read deck %s: out of memory", path), bad = 1;
       }
       depth++;
       break;
@@ -106,7 +117,8 @@ int DeckScanFile(const char *path, char *msg, size_t len)
             if (!strncmp(m->keys[q], k, DECK_KEY - 1)) {
               char where[512];
               DeckPath(lv, depth - 1, k, where, sizeof(where));
-              snprintf(msg, len, "deck %s line %lu: duplicate key '%s' (first at line %d): a deck gives each key once", path, line, where, m->lines[q]);
+              snprintf(msg, len, "deck %s line %lu: duplicate key '%s' (first at line %d): a deck gives each key once",
+                       path, line, where, m->lines[q]);
               bad = 1;
             }
           if (bad) break;

@@ -57,14 +57,18 @@ static void H5FileLastError(char *buf, size_t len)
       char h5file_msg_[512]; \
       H5FileLastError(h5file_msg_, sizeof(h5file_msg_)); \
       PetscCheck(h5file_errno_ != ENOSPC && h5file_errno_ != EDQUOT, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, \
-                 "cannot write %s: %s", path, h5file_errno_ == ENOSPC ? "no space left on device" : "disk quota exceeded"); \
+                 "cannot write %s: %s", path, \
+                 h5file_errno_ == ENOSPC ? "no space left on device" : "disk quota exceeded"); \
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: HDF5 call %s failed%s", path, #call, h5file_msg_); \
     } \
   } while (0)
 
 static hid_t H5FileMemType(H5FileType t)
 {
-  return t == H5FILE_INT64 ? H5T_NATIVE_INT64 : t == H5FILE_INT ? H5FILE_NATIVE_INT : t == H5FILE_INT32 ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE;
+  return t == H5FILE_INT64 ? H5T_NATIVE_INT64
+       : t == H5FILE_INT   ? H5FILE_NATIVE_INT
+       : t == H5FILE_INT32 ? H5T_NATIVE_INT32
+                           : H5T_NATIVE_DOUBLE;
 }
 
 static hid_t H5FileDiskType(H5FileType t)
@@ -92,7 +96,8 @@ static PetscErrorCode H5FileAccess(MPI_Comm comm, const char *path, hid_t *fapl)
 static PetscErrorCode H5FileAlloc(MPI_Comm comm, const char *path, H5File *f)
 {
   PetscFunctionBeginUser;
-  PetscCheck(strlen(path) + 1 <= PETSC_MAX_PATH_LEN, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 path %s is too long", path);
+  PetscCheck(strlen(path) + 1 <= PETSC_MAX_PATH_LEN, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 path %s is too long",
+             path);
   PetscCall(PetscNew(f));
   (*f)->comm = comm;
   (*f)->file = (*f)->dxpl = -1;
@@ -148,7 +153,8 @@ PetscErrorCode H5FileOpen(MPI_Comm comm, const char *path, H5File *f)
   H5FileLastError(msg, sizeof(msg));
   PetscCallHDF5(path, H5Pclose(fapl));
   if ((*f)->file < 0) PetscCall(PetscFree(*f));
-  PetscCheck(*f, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "cannot open %s: not a complete HDF5 file (truncated or corrupt?)%s", path, msg);
+  PetscCheck(*f, PETSC_COMM_SELF, PETSC_ERR_FILE_READ,
+             "cannot open %s: not a complete HDF5 file (truncated or corrupt?)%s", path, msg);
   PetscCall(H5FileTransfer(*f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -240,7 +246,7 @@ PetscErrorCode H5FileAbandon(H5File *f, PetscErrorCode ierr)
  * before the last to exist, so they are tested in turn. */
 static PetscErrorCode H5FileLinkExists(H5File f, const char *path, htri_t *exists)
 {
-  char buf[256];
+  char   buf[256];
   size_t len = strlen(path);
 
   PetscFunctionBeginUser;
@@ -271,7 +277,8 @@ static PetscErrorCode H5FileParent(H5File f, const char *name, PetscBool create,
     PetscCallHDF5(f->path, *group = H5Gopen2(f->file, "/", H5P_DEFAULT));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck((size_t)(slash - name) < sizeof(gname), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 name %s is too long", name);
+  PetscCheck((size_t)(slash - name) < sizeof(gname), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 name %s is too long",
+             name);
   memcpy(gname, name, (size_t)(slash - name));
   gname[slash - name] = 0;
   PetscCall(H5FileLinkExists(f, gname, &exists));
@@ -288,7 +295,8 @@ static PetscErrorCode H5FileParent(H5File f, const char *name, PetscBool create,
 
 /* Rows [off, off + n) of an N x ncomp dataset (ncomp 1: rank 1); an empty
  * selection still takes part in the collective transfer. */
-static PetscErrorCode H5FileSelect(H5File f, PetscInt64 N, PetscInt64 off, PetscInt n, PetscInt ncomp, hid_t *fspace, hid_t *mspace)
+static PetscErrorCode H5FileSelect(H5File f, PetscInt64 N, PetscInt64 off, PetscInt n, PetscInt ncomp, hid_t *fspace,
+                                   hid_t *mspace)
 {
   int     ndims    = ncomp > 1 ? 2 : 1;
   hsize_t dims[2]  = {(hsize_t)N, (hsize_t)ncomp};
@@ -335,16 +343,18 @@ static inline uint64_t H5FileElement(H5FileType t, const void *buf, size_t i)
   }
 }
 
-PetscErrorCode H5FileChecksumRows(H5FileType t, PetscInt ncomp, PetscInt64 row0, PetscInt n, const void *buf, uint64_t *sum)
+PetscErrorCode H5FileChecksumRows(H5FileType t, PetscInt ncomp, PetscInt64 row0, PetscInt n, const void *buf,
+                                  uint64_t *sum)
 {
   uint64_t s = *sum;
 
   PetscFunctionBeginUser;
-  PetscCheck(ncomp > 0 && n >= 0 && row0 >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "checksum of %" PetscInt_FMT " rows of %" PetscInt_FMT " values", n,
-             ncomp);
+  PetscCheck(ncomp > 0 && n >= 0 && row0 >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "checksum of %" PetscInt_FMT " rows of %" PetscInt_FMT " values", n, ncomp);
   for (PetscInt i = 0; i < n; i++) {
     uint64_t h = H5FileFmix((uint64_t)(row0 + i) * 0x9e3779b97f4a7c15ULL + (uint64_t)ncomp);
-    for (PetscInt c = 0; c < ncomp; c++) h = H5FileFmix(h ^ H5FileElement(t, buf, (size_t)i * (size_t)ncomp + (size_t)c));
+    for (PetscInt c = 0; c < ncomp; c++)
+      h = H5FileFmix(h ^ H5FileElement(t, buf, (size_t)i * (size_t)ncomp + (size_t)c));
     s += h;
   }
   *sum = s;
@@ -382,15 +392,19 @@ PetscErrorCode H5FileWriteRows(H5File f, const char *name, H5FileType type, Pets
   PetscCall(CollectiveOffset(f->comm, (PetscInt64)n, &off, &N));
   PetscCall(H5FileParent(f, name, PETSC_TRUE, &group, &leaf));
   PetscCall(H5FileSelect(f, N, off, n, ncomp, &fspace, &mspace));
-  PetscCallHDF5(f->path, dset = H5Dcreate2(group, leaf, H5FileDiskType(type), fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCallHDF5(f->path,
+                dset = H5Dcreate2(group, leaf, H5FileDiskType(type), fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   /* A zero-size dataset has no storage and HDF5 1.10 refuses even an empty
    * transfer into it; N is global, so every rank skips together. */
-  if (N) PetscCallHDF5(f->path, H5Dwrite(dset, H5FileMemType(type), mspace, fspace, f->dxpl, buf && n ? buf : (const void *)&dummy));
+  if (N)
+    PetscCallHDF5(f->path,
+                  H5Dwrite(dset, H5FileMemType(type), mspace, fspace, f->dxpl, buf && n ? buf : (const void *)&dummy));
   {
     uint64_t sum = 0;
     hid_t    aspace, attr;
     PetscCall(H5FileChecksumRows(type, ncomp, off, n, buf, &sum));
-    PetscCall(H5FileChecksumCombine(f->comm, 1, &N, &sum)); /* the same on every rank: attribute writes are collective */
+    /* the same on every rank: attribute writes are collective */
+    PetscCall(H5FileChecksumCombine(f->comm, 1, &N, &sum));
     PetscCallHDF5(f->path, aspace = H5Screate(H5S_SCALAR));
     PetscCallHDF5(f->path, attr = H5Acreate2(dset, "checksum", H5T_STD_U64LE, aspace, H5P_DEFAULT, H5P_DEFAULT));
     PetscCallHDF5(f->path, H5Awrite(attr, H5T_NATIVE_UINT64, &sum));
@@ -450,7 +464,8 @@ PetscErrorCode H5FileWriteAttrString(H5File f, const char *name, const char *v)
 
 /* Opens dataset name and checks its class and shape; the metadata is the same
  * on every rank, so every rank fails these checks together. */
-static PetscErrorCode H5FileOpenDataset(H5File f, const char *name, H5FileType type, PetscInt ncomp, hid_t *dset, PetscInt64 *N, PetscBool *found)
+static PetscErrorCode H5FileOpenDataset(H5File f, const char *name, H5FileType type, PetscInt ncomp, hid_t *dset,
+                                        PetscInt64 *N, PetscBool *found)
 {
   hid_t       group, space, dtype;
   int         ndims;
@@ -485,12 +500,12 @@ static PetscErrorCode H5FileOpenDataset(H5File f, const char *name, H5FileType t
              want == H5T_INTEGER ? "an integer dataset" : "a floating-point dataset");
   PetscCallHDF5(f->path, space = H5Dget_space(*dset));
   PetscCallHDF5(f->path, ndims = H5Sget_simple_extent_ndims(space));
-  PetscCheck(ndims == (ncomp > 1 ? 2 : 1), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s has %d dimensions, expected %d", f->path, name, ndims,
-             ncomp > 1 ? 2 : 1);
+  PetscCheck(ndims == (ncomp > 1 ? 2 : 1), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: /%s has %d dimensions, expected %d", f->path, name, ndims, ncomp > 1 ? 2 : 1);
   PetscCallHDF5(f->path, H5Sget_simple_extent_dims(space, dims, NULL));
   PetscCallHDF5(f->path, H5Sclose(space));
-  PetscCheck(ncomp == 1 || dims[1] == (hsize_t)ncomp, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s has %llu columns, expected %" PetscInt_FMT, f->path,
-             name, (unsigned long long)dims[1], ncomp);
+  PetscCheck(ncomp == 1 || dims[1] == (hsize_t)ncomp, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: /%s has %llu columns, expected %" PetscInt_FMT, f->path, name, (unsigned long long)dims[1], ncomp);
   *N = (PetscInt64)dims[0];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -506,7 +521,8 @@ PetscErrorCode H5FileRows(H5File f, const char *name, H5FileType type, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode H5FileReadRows(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt64 off, PetscInt n, void *buf)
+PetscErrorCode H5FileReadRows(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt64 off, PetscInt n,
+                              void *buf)
 {
   hid_t      dset, fspace, mspace;
   PetscInt64 N;
@@ -515,9 +531,12 @@ PetscErrorCode H5FileReadRows(H5File f, const char *name, H5FileType type, Petsc
   PetscFunctionBeginUser;
   PetscCall(H5FileOpenDataset(f, name, type, ncomp, &dset, &N, NULL));
   PetscCheck(off >= 0 && n >= 0 && off + n <= N, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s: /%s has %" PetscInt64_FMT " rows, rows %" PetscInt64_FMT "..%" PetscInt64_FMT " were asked for", f->path, name, N, off, off + n);
+             "%s: /%s has %" PetscInt64_FMT " rows, rows %" PetscInt64_FMT "..%" PetscInt64_FMT " were asked for",
+             f->path, name, N, off, off + n);
   PetscCall(H5FileSelect(f, N, off, n, ncomp, &fspace, &mspace));
-  if (N) PetscCallHDF5(f->path, H5Dread(dset, H5FileMemType(type), mspace, fspace, f->dxpl, buf && n ? buf : (void *)&dummy));
+  if (N)
+    PetscCallHDF5(f->path,
+                  H5Dread(dset, H5FileMemType(type), mspace, fspace, f->dxpl, buf && n ? buf : (void *)&dummy));
   PetscCallHDF5(f->path, H5Sclose(mspace));
   PetscCallHDF5(f->path, H5Sclose(fspace));
   PetscCallHDF5(f->path, H5Dclose(dset));
@@ -537,7 +556,8 @@ PetscErrorCode H5FileReadChecksum(H5File f, const char *name, uint64_t *sum, Pet
     const char *slash      = strrchr(name, '/');
     char        gname[256] = "/";
     if (slash) {
-      PetscCheck((size_t)(slash - name) < sizeof(gname), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 name %s is too long", name);
+      PetscCheck((size_t)(slash - name) < sizeof(gname), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 name %s is too long",
+                 name);
       memcpy(gname, name, (size_t)(slash - name));
       gname[slash - name] = 0;
     }
@@ -556,8 +576,8 @@ PetscErrorCode H5FileReadChecksum(H5File f, const char *name, uint64_t *sum, Pet
     PetscCallHDF5(f->path, atype = H5Aget_type(attr));
     PetscCallHDF5(f->path, cls = H5Tget_class(atype));
     PetscCallHDF5(f->path, H5Tclose(atype));
-    PetscCheck(npoints == 1 && cls == H5T_INTEGER, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s: its checksum attribute is not one integer", f->path,
-               name);
+    PetscCheck(npoints == 1 && cls == H5T_INTEGER, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "%s: /%s: its checksum attribute is not one integer", f->path, name);
     PetscCallHDF5(f->path, H5Aread(attr, H5T_NATIVE_UINT64, sum));
     PetscCallHDF5(f->path, H5Aclose(attr));
     *exists = PETSC_TRUE;
@@ -566,8 +586,8 @@ PetscErrorCode H5FileReadChecksum(H5File f, const char *name, uint64_t *sum, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode H5FileVerifyRows(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt64 N, PetscInt64 off, PetscInt n, const void *buf,
-                                PetscBool replicated, PetscBool *present)
+PetscErrorCode H5FileVerifyRows(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt64 N,
+                                PetscInt64 off, PetscInt n, const void *buf, PetscBool replicated, PetscBool *present)
 {
   uint64_t    stored, sum = 0;
   PetscBool   has;
@@ -578,10 +598,12 @@ PetscErrorCode H5FileVerifyRows(H5File f, const char *name, H5FileType type, Pet
   if (present) *present = has;
   if (!has) PetscFunctionReturn(PETSC_SUCCESS); /* the same on every rank */
   PetscCall(CollectiveRank(f->comm, &rank, NULL));
-  if (!replicated || rank == 0) PetscCall(H5FileChecksumRows(type, ncomp, replicated ? 0 : off, replicated ? (PetscInt)N : n, buf, &sum));
+  if (!replicated || rank == 0)
+    PetscCall(H5FileChecksumRows(type, ncomp, replicated ? 0 : off, replicated ? (PetscInt)N : n, buf, &sum));
   PetscCall(H5FileChecksumCombine(f->comm, 1, &N, &sum));
-  PetscCheck(sum == stored, f->comm, PETSC_ERR_FILE_UNEXPECTED, "%s: /%s: " H5FILE_CHECKSUM_MISMATCH " (stored checksum %016llx, the data's %016llx)", f->path,
-             name, (unsigned long long)stored, (unsigned long long)sum);
+  PetscCheck(sum == stored, f->comm, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: /%s: " H5FILE_CHECKSUM_MISMATCH " (stored checksum %016llx, the data's %016llx)", f->path, name,
+             (unsigned long long)stored, (unsigned long long)sum);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -613,7 +635,8 @@ static PetscErrorCode H5FileReadAttr(H5File f, const char *name, hid_t mtype, vo
   PetscCallHDF5(f->path, space = H5Aget_space(attr));
   PetscCallHDF5(f->path, npoints = H5Sget_simple_extent_npoints(space));
   PetscCallHDF5(f->path, H5Sclose(space));
-  PetscCheck(npoints == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute /%s is not a single value", f->path, name);
+  PetscCheck(npoints == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute /%s is not a single value",
+             f->path, name);
   PetscCallHDF5(f->path, H5Aread(attr, mtype, v));
   PetscCallHDF5(f->path, H5Aclose(attr));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -647,12 +670,14 @@ PetscErrorCode H5FileReadAttrString(H5File f, const char *name, char **v, PetscB
   PetscCallHDF5(f->path, space = H5Aget_space(attr));
   PetscCallHDF5(f->path, npoints = H5Sget_simple_extent_npoints(space));
   PetscCallHDF5(f->path, H5Sclose(space));
-  if (npoints != 1) PetscCallHDF5(f->path, H5Aclose(attr)); /* one string is read: an array would overrun it */
-  PetscCheck(npoints == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute /%s is not a single string", f->path, name);
+  /* one string is read: an array would overrun it */
+  if (npoints != 1) PetscCallHDF5(f->path, H5Aclose(attr));
+  PetscCheck(npoints == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute /%s is not a single string",
+             f->path, name);
   PetscCallHDF5(f->path, ftype = H5Aget_type(attr));
   PetscCallHDF5(f->path, vlen = H5Tis_variable_str(ftype));
-  PetscCheck(H5Tget_class(ftype) == H5T_STRING && !vlen, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute /%s is not a fixed-length string", f->path,
-             name);
+  PetscCheck(H5Tget_class(ftype) == H5T_STRING && !vlen, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: attribute /%s is not a fixed-length string", f->path, name);
   len = H5Tget_size(ftype);
   PetscCallHDF5(f->path, mtype = H5Tcopy(H5T_C_S1));
   PetscCallHDF5(f->path, H5Tset_size(mtype, len + 1));
@@ -675,8 +700,8 @@ PetscErrorCode H5FileBlock(MPI_Comm comm, PetscInt64 N, PetscInt64 *off, PetscIn
   base = N / size;
   cnt  = base + (rank < N % size ? 1 : 0);
   *off = rank * base + PetscMin((PetscInt64)rank, N % size);
-  PetscCheck(cnt <= PETSC_MAX_INT / 16, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "%" PetscInt64_FMT " rows on one rank do not fit PetscInt: read on more ranks",
-             cnt);
+  PetscCheck(cnt <= PETSC_MAX_INT / 16, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW,
+             "%" PetscInt64_FMT " rows on one rank do not fit PetscInt: read on more ranks", cnt);
   *n = (PetscInt)cnt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -23,9 +23,12 @@ typedef enum {
 typedef struct _p_H5File *H5File;
 
 PETSC_EXTERN PetscErrorCode H5FileCreate(MPI_Comm, const char *path, H5File *);
-PETSC_EXTERN PetscErrorCode H5FileOpen(MPI_Comm, const char *path, H5File *); /* read-only; a missing, truncated or corrupt file is an error naming it */
-PETSC_EXTERN PetscErrorCode H5FileCommit(H5File *);                           /* close a created file and give it its final name */
-PETSC_EXTERN PetscErrorCode H5FileClose(H5File *);                            /* close an opened file, or abandon a created one (its .tmp is removed) */
+/* read-only; a missing, truncated or corrupt file is an error naming it */
+PETSC_EXTERN PetscErrorCode H5FileOpen(MPI_Comm, const char *path, H5File *);
+/* close a created file and give it its final name */
+PETSC_EXTERN PetscErrorCode H5FileCommit(H5File *);
+/* close an opened file, or abandon a created one (its .tmp is removed) */
+PETSC_EXTERN PetscErrorCode H5FileClose(H5File *);
 /* After ierr from this rank's part of a collective read or write: nothing if
  * 0; else, with other ranks, which may be waiting inside one of its
  * collectives where no cleanup reaches them, the run is aborted (a created
@@ -37,7 +40,8 @@ PETSC_EXTERN const char    *H5FilePath(H5File);
 /* Writing: n local rows of ncomp values; the global row offset is the sum of
  * the lower ranks' n. Replicated data (the same on every rank) is written with
  * n = its row count on rank 0 and 0 elsewhere. */
-PETSC_EXTERN PetscErrorCode H5FileWriteRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt n, const void *buf);
+PETSC_EXTERN PetscErrorCode H5FileWriteRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt n,
+                                            const void *buf);
 PETSC_EXTERN PetscErrorCode H5FileWriteAttrReal(H5File, const char *name, PetscReal);
 PETSC_EXTERN PetscErrorCode H5FileWriteAttrInt64(H5File, const char *name, PetscInt64);
 PETSC_EXTERN PetscErrorCode H5FileWriteAttrString(H5File, const char *name, const char *);
@@ -45,11 +49,14 @@ PETSC_EXTERN PetscErrorCode H5FileWriteAttrString(H5File, const char *name, cons
 /* Reading: the global row count of a dataset (checked to be of the type's
  * class and ncomp columns; error if missing unless exists is given), then any
  * rows [off, off + n) of it into buf. */
-PETSC_EXTERN PetscErrorCode H5FileRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt64 *N, PetscBool *exists);
-PETSC_EXTERN PetscErrorCode H5FileReadRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt64 off, PetscInt n, void *buf);
+PETSC_EXTERN PetscErrorCode H5FileRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt64 *N,
+                                       PetscBool *exists);
+PETSC_EXTERN PetscErrorCode H5FileReadRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt64 off,
+                                           PetscInt n, void *buf);
 PETSC_EXTERN PetscErrorCode H5FileReadAttrReal(H5File, const char *name, PetscReal *, PetscBool *exists);
 PETSC_EXTERN PetscErrorCode H5FileReadAttrInt64(H5File, const char *name, PetscInt64 *, PetscBool *exists);
-PETSC_EXTERN PetscErrorCode H5FileReadAttrString(H5File, const char *name, char **, PetscBool *exists); /* PetscFree the string */
+/* PetscFree the string */
+PETSC_EXTERN PetscErrorCode H5FileReadAttrString(H5File, const char *name, char **, PetscBool *exists);
 
 /* Checksums.  Every dataset H5FileWriteRows writes carries a uint64
  * attribute "checksum": over the N rows in file order,
@@ -67,7 +74,8 @@ PETSC_EXTERN PetscErrorCode H5FileReadAttrString(H5File, const char *name, char 
  * being global row row0, to *sum (local); H5FileChecksumCombine sums k such
  * partial sums over the ranks (exactly: 16-bit limbs in a real reduction)
  * and finishes each with its dataset's length N[j] (collective). */
-PETSC_EXTERN PetscErrorCode H5FileChecksumRows(H5FileType, PetscInt ncomp, PetscInt64 row0, PetscInt n, const void *buf, uint64_t *sum);
+PETSC_EXTERN PetscErrorCode H5FileChecksumRows(H5FileType, PetscInt ncomp, PetscInt64 row0, PetscInt n, const void *buf,
+                                               uint64_t *sum);
 PETSC_EXTERN PetscErrorCode H5FileChecksumCombine(MPI_Comm, PetscInt k, const PetscInt64 N[], uint64_t sum[]);
 /* The checksum stored with dataset name (*exists false, *sum 0 if it has
  * none: written before checksums were kept, or rewritten by another tool). */
@@ -77,8 +85,9 @@ PETSC_EXTERN PetscErrorCode H5FileReadChecksum(H5File, const char *name, uint64_
  * (H5FileBlock), or replicated: every rank holds all N rows.  A mismatch is
  * an error on comm naming the file and the dataset; *present (optional)
  * tells whether there was a checksum to compare with. */
-PETSC_EXTERN PetscErrorCode H5FileVerifyRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt64 N, PetscInt64 off, PetscInt n, const void *buf,
-                                             PetscBool replicated, PetscBool *present);
+PETSC_EXTERN PetscErrorCode H5FileVerifyRows(H5File, const char *name, H5FileType, PetscInt ncomp, PetscInt64 N,
+                                             PetscInt64 off, PetscInt n, const void *buf, PetscBool replicated,
+                                             PetscBool *present);
 #define H5FILE_CHECKSUM_MISMATCH "checksum mismatch: the data was changed or corrupted"
 
 /* This rank's even share [off, off + n) of N rows (the first N % size ranks one more). */

@@ -17,7 +17,8 @@
  * inconsistent file is a PETSc error naming the file, on every rank, and so
  * is data that no longer matches the checksums its writer stored with each
  * dataset (h5file.h; files written before checksums are read unverified). */
-PETSC_EXTERN PetscErrorCode H5StateRead(MPI_Comm comm, const char *path, PetscInt *n, PetscInt64 **id, int32_t **type, PetscReal **radius, PetscReal **x,
-                                        PetscReal **v, PetscReal **w, PetscReal **f, PetscReal *time, PetscInt64 *step);
+PETSC_EXTERN PetscErrorCode H5StateRead(MPI_Comm comm, const char *path, PetscInt *n, PetscInt64 **id, int32_t **type,
+                                        PetscReal **radius, PetscReal **x, PetscReal **v, PetscReal **w, PetscReal **f,
+                                        PetscReal *time, PetscInt64 *step);
 
 #endif

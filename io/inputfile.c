@@ -74,7 +74,7 @@ int InputFileCheck(const char *path, const char *what, char *msg, size_t len)
 PetscErrorCode InputRootStatus(MPI_Comm comm, PetscErrorCode root)
 {
   PetscMPIInt rank;
-  PetscInt    status = (PetscInt)root;
+  PetscInt    status    = (PetscInt)root;
   char        msg[1024] = "";
 
   PetscFunctionBeginUser;

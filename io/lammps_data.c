@@ -24,7 +24,9 @@
 #define LMP_MIN_ATOM_LINE 14
 /* What one atom costs rank 0 while reading: LammpsData's arrays, the line
  * numbers, the sorted ids and the Velocities flags. */
-#define LMP_ATOM_BYTES (sizeof(PetscInt64) + sizeof(PetscInt) + 11 * sizeof(PetscReal) + sizeof(PetscInt) + sizeof(IdIndex) + sizeof(PetscBool))
+#define LMP_ATOM_BYTES \
+  (sizeof(PetscInt64) + sizeof(PetscInt) + 11 * sizeof(PetscReal) + sizeof(PetscInt) + sizeof(IdIndex) + \
+   sizeof(PetscBool))
 
 /* "path:line: " prefix of every format error */
 #define AT         "%s:%" PetscInt_FMT ": "
@@ -177,15 +179,16 @@ static PetscErrorCode ReaderNext(Reader *rd, PetscBool *eof)
     if (len == LMP_MAX_LINE) {
       rd->line[len] = 0;
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-              "%s:%" PetscInt_FMT ": line longer than %d characters (not a LAMMPS data file?); it starts '%.64s...'", rd->path, rd->lineno + 1, LMP_MAX_LINE,
-              rd->line);
+              "%s:%" PetscInt_FMT ": line longer than %d characters (not a LAMMPS data file?); it starts '%.64s...'",
+              rd->path, rd->lineno + 1, LMP_MAX_LINE, rd->line);
     }
-    PetscCheck(ch, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": NUL byte in column %zu: not a text file", rd->path, rd->lineno + 1,
-               len + 1);
+    PetscCheck(ch, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "%s:%" PetscInt_FMT ": NUL byte in column %zu: not a text file", rd->path, rd->lineno + 1, len + 1);
     rd->line[len++] = (char)ch;
   }
   if (ch == EOF) {
-    PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", rd->path, rd->lineno + 1, strerror(errno));
+    PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", rd->path,
+               rd->lineno + 1, strerror(errno));
     if (!len) {
       *eof = PETSC_TRUE;
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -237,8 +240,8 @@ static PetscErrorCode ParseInt64(Reader *rd, const char *s, const char *what, Pe
   errno = 0;
   x     = strtoll(s, &end, 10);
   err   = errno;
-  PetscCheck(end != s && *end == 0 && err == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s %s is not an integer%s", ATARGS(rd), what, Quote(rd, s),
-             err == ERANGE ? " (beyond 64 bits)" : "");
+  PetscCheck(end != s && *end == 0 && err == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "%s %s is not an integer%s", ATARGS(rd), what, Quote(rd, s), err == ERANGE ? " (beyond 64 bits)" : "");
   *v = (PetscInt64)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -251,8 +254,8 @@ static PetscErrorCode ParseReal(Reader *rd, const char *s, const char *what, Pet
 
   PetscFunctionBeginUser;
   x = strtod(s, &end);
-  PetscCheck(end != s && *end == 0 && isfinite(x), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s %s is not a finite number", ATARGS(rd), what,
-             Quote(rd, s));
+  PetscCheck(end != s && *end == 0 && isfinite(x), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "%s %s is not a finite number", ATARGS(rd), what, Quote(rd, s));
   *v = (PetscReal)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -281,25 +284,29 @@ static PetscErrorCode ReadAtomLine(Reader *rd, LammpsData *d, PetscInt i)
 
   PetscFunctionBeginUser;
   PetscCheck(rd->ntok == 7 || rd->ntok == 10, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom_style sphere Atoms lines have 7 columns (id type diameter density x y z) or 10 (then image flags ix iy iz); found %d in %s", ATARGS(rd),
-             rd->ntok, Quote(rd, rd->text));
+             AT "atom_style sphere Atoms lines have 7 columns (id type diameter density x y z) or 10 (then image flags "
+                "ix iy iz); found %d in %s",
+             ATARGS(rd), rd->ntok, Quote(rd, rd->text));
   PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &id));
-  PetscCheck(id >= 1 && id <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom id %s is outside [1, 2^53]", ATARGS(rd), Quote(rd, rd->tok[0]));
+  PetscCheck(id >= 1 && id <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "atom id %s is outside [1, 2^53]", ATARGS(rd), Quote(rd, rd->tok[0]));
   PetscCall(ParseInt64(rd, rd->tok[1], "atom type", &t));
   PetscCheck(t >= 1 && t <= d->ntypes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has type %s, outside the header's 1..%" PetscInt_FMT " atom types", ATARGS(rd), id, Quote(rd, rd->tok[1]), d->ntypes);
+             AT "atom %" PetscInt64_FMT " has type %s, outside the header's 1..%" PetscInt_FMT " atom types",
+             ATARGS(rd), id, Quote(rd, rd->tok[1]), d->ntypes);
   PetscCall(ParseReal(rd, rd->tok[2], "diameter", &d->diameter[i]));
   PetscCheck(d->diameter[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has diameter %s: it must be positive (point particles are not supported)", ATARGS(rd), id, Quote(rd, rd->tok[2]));
+             AT "atom %" PetscInt64_FMT " has diameter %s: it must be positive (point particles are not supported)",
+             ATARGS(rd), id, Quote(rd, rd->tok[2]));
   PetscCall(ParseReal(rd, rd->tok[3], "density", &d->density[i]));
-  PetscCheck(d->density[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "atom %" PetscInt64_FMT " has density %s: it must be positive", ATARGS(rd), id,
-             Quote(rd, rd->tok[3]));
+  PetscCheck(d->density[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "atom %" PetscInt64_FMT " has density %s: it must be positive", ATARGS(rd), id, Quote(rd, rd->tok[3]));
   for (int j = 0; j < 3; j++) {
     PetscReal xj;
     PetscCall(ParseReal(rd, rd->tok[4 + j], axis[j], &xj));
     PetscCheck(xj >= d->lo[j] && xj <= d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               AT "atom %" PetscInt64_FMT " at %s = %s is outside the box [%g, %g]", ATARGS(rd), id, axis[j], Quote(rd, rd->tok[4 + j]), (double)d->lo[j],
-               (double)d->hi[j]);
+               AT "atom %" PetscInt64_FMT " at %s = %s is outside the box [%g, %g]", ATARGS(rd), id, axis[j],
+               Quote(rd, rd->tok[4 + j]), (double)d->lo[j], (double)d->hi[j]);
     d->x[3 * i + j] = xj;
   }
   for (int j = 7; j < rd->ntok; j++) PetscCall(ParseInt64(rd, rd->tok[j], "image flag", &img));
@@ -324,8 +331,8 @@ static PetscErrorCode FindAtom(Reader *rd, const LammpsData *d, const char *sect
     else hi = mid;
   }
   if (lo < d->n && rd->sorted[lo].id == key.id) *hit = &rd->sorted[lo];
-  PetscCheck(*hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s for atom id %s, which is not in the Atoms section", ATARGS(rd), section,
-             Quote(rd, rd->tok[0]));
+  PetscCheck(*hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "%s for atom id %s, which is not in the Atoms section", ATARGS(rd), section, Quote(rd, rd->tok[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -335,9 +342,11 @@ static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
 
   PetscFunctionBeginUser;
   PetscCheck(rd->ntok == 7, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d in %s", ATARGS(rd), rd->ntok, Quote(rd, rd->text));
+             AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d in %s", ATARGS(rd),
+             rd->ntok, Quote(rd, rd->text));
   PetscCall(FindAtom(rd, d, "Velocities", &hit));
-  PetscCheck(!rd->seen[hit->idx], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
+  PetscCheck(!rd->seen[hit->idx], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "second Velocities line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
   rd->seen[hit->idx] = PETSC_TRUE;
   for (int j = 0; j < 3; j++) PetscCall(ParseReal(rd, rd->tok[1 + j], "velocity", &d->v[3 * hit->idx + j]));
   for (int j = 0; j < 3; j++) PetscCall(ParseReal(rd, rd->tok[4 + j], "angular velocity", &d->w[3 * hit->idx + j]));
@@ -350,13 +359,16 @@ static PetscErrorCode ReadMoleculeLine(Reader *rd, LammpsData *d)
   PetscInt64 m;
 
   PetscFunctionBeginUser;
-  PetscCheck(rd->ntok == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules lines have 2 columns (atom id, molecule id); found %d in %s", ATARGS(rd),
-             rd->ntok, Quote(rd, rd->text));
+  PetscCheck(rd->ntok == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "Molecules lines have 2 columns (atom id, molecule id); found %d in %s", ATARGS(rd), rd->ntok,
+             Quote(rd, rd->text));
   PetscCall(FindAtom(rd, d, "Molecules line", &hit));
   PetscCall(ParseInt64(rd, rd->tok[1], "molecule id", &m));
-  PetscCheck(d->mol[hit->idx] == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
-  PetscCheck(m >= 1 && m <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "molecule id %s of atom %" PetscInt64_FMT " is outside [1, 2^53]", ATARGS(rd),
-             Quote(rd, rd->tok[1]), hit->id);
+  PetscCheck(d->mol[hit->idx] == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "second Molecules line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
+  PetscCheck(m >= 1 && m <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "molecule id %s of atom %" PetscInt64_FMT " is outside [1, 2^53]", ATARGS(rd), Quote(rd, rd->tok[1]),
+             hit->id);
   d->mol[hit->idx] = m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -369,8 +381,8 @@ static PetscErrorCode CheckDuplicateIds(Reader *rd, LammpsData *d)
   if (d->n) qsort(rd->sorted, (size_t)d->n, sizeof(IdIndex), CompareIdIndex);
   for (PetscInt i = 1; i < d->n; i++)
     PetscCheck(rd->sorted[i].id != rd->sorted[i - 1].id, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "%s:%" PetscInt_FMT ": duplicate atom id %" PetscInt64_FMT " (first at line %" PetscInt_FMT ")", rd->path, rd->atomline[rd->sorted[i].idx],
-               rd->sorted[i].id, rd->atomline[rd->sorted[i - 1].idx]);
+               "%s:%" PetscInt_FMT ": duplicate atom id %" PetscInt64_FMT " (first at line %" PetscInt_FMT ")",
+               rd->path, rd->atomline[rd->sorted[i].idx], rd->sorted[i].id, rd->atomline[rd->sorted[i - 1].idx]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -388,7 +400,8 @@ static PetscErrorCode ReaderAllocAtoms(Reader *rd, LammpsData *d)
   if (!ierr) ierr = PetscCalloc2(3 * n, &d->v, 3 * n, &d->w);
   if (!ierr) ierr = PetscMalloc3(n, &rd->atomline, n, &rd->sorted, n, &rd->seen);
   PetscCall(PetscPopErrorHandler());
-  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM, AT "out of memory: %.3g GB for the %" PetscInt_FMT " atoms the header announces could not be allocated",
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM,
+             AT "out of memory: %.3g GB for the %" PetscInt_FMT " atoms the header announces could not be allocated",
              ATARGS(rd), (double)n * (double)LMP_ATOM_BYTES / 1e9, n);
   PetscCall(PetscArrayzero(rd->seen, n));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -400,12 +413,14 @@ static PetscErrorCode ReaderAllocAtoms(Reader *rd, LammpsData *d)
 static PetscErrorCode CheckCount(Reader *rd, PetscInt64 v, const char *key, PetscInt64 max, PetscInt64 minline)
 {
   PetscFunctionBeginUser;
-  PetscCheck(v >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "negative count in %s", ATARGS(rd), Quote(rd, rd->text));
-  PetscCheck(v <= max, PETSC_COMM_SELF, PETSC_ERR_SUP, AT "%s: %" PetscInt64_FMT " %s is more than hdem reads from one file (%" PetscInt64_FMT ")", ATARGS(rd),
+  PetscCheck(v >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "negative count in %s", ATARGS(rd),
+             Quote(rd, rd->text));
+  PetscCheck(v <= max, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             AT "%s: %" PetscInt64_FMT " %s is more than hdem reads from one file (%" PetscInt64_FMT ")", ATARGS(rd),
              Quote(rd, rd->text), v, key, max);
   PetscCheck(!minline || rd->size < 0 || v <= (rd->size + 1) / minline, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "%s: %" PetscInt64_FMT " %s cannot be in a file of %" PetscInt64_FMT " bytes (at most %" PetscInt64_FMT " lines of %" PetscInt64_FMT
-                " or more bytes; count mismatch, or a truncated file?)",
+             AT "%s: %" PetscInt64_FMT " %s cannot be in a file of %" PetscInt64_FMT " bytes (at most %" PetscInt64_FMT
+                " lines of %" PetscInt64_FMT " or more bytes; count mismatch, or a truncated file?)",
              ATARGS(rd), Quote(rd, rd->text), v, key, rd->size, (rd->size + 1) / minline, minline);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -430,24 +445,28 @@ static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt6
     if (*eof || !IsNumber(rd->tok[0])) break;
     while (nnum < rd->ntok && nnum < LMP_MAX_TOKENS && IsNumber(rd->tok[nnum])) nnum++;
     JoinTokens(rd, nnum, key, sizeof(key));
-    if (!strcmp(key, "xy xz yz")) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, AT "'xy xz yz': triclinic boxes are not supported", ATARGS(rd));
+    if (!strcmp(key, "xy xz yz"))
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, AT "'xy xz yz': triclinic boxes are not supported", ATARGS(rd));
     if (!strcmp(key, "xlo xhi") || !strcmp(key, "ylo yhi") || !strcmp(key, "zlo zhi")) {
       int j = key[0] - 'x';
-      PetscCheck(nnum == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs two numbers, found %d in %s", ATARGS(rd), key, nnum,
-                 Quote(rd, rd->text));
+      PetscCheck(nnum == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs two numbers, found %d in %s",
+                 ATARGS(rd), key, nnum, Quote(rd, rd->text));
       PetscCall(ParseReal(rd, rd->tok[0], "box bound", &d->lo[j]));
       PetscCall(ParseReal(rd, rd->tok[1], "box bound", &d->hi[j]));
-      PetscCheck(d->lo[j] < d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "empty box: %s", ATARGS(rd), Quote(rd, rd->text));
+      PetscCheck(d->lo[j] < d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "empty box: %s", ATARGS(rd),
+                 Quote(rd, rd->text));
       has_box[j] = PETSC_TRUE;
       continue;
     }
     {
       size_t k, nk = sizeof(header_keys) / sizeof(header_keys[0]);
       for (k = 0; k < nk && strcmp(key, header_keys[k].key); k++) { }
-      PetscCheck(k < nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "unknown header line %s (expected e.g. 'N atoms', 'N atom types', 'lo hi xlo xhi')",
-                 ATARGS(rd), Quote(rd, rd->text));
-      PetscCheck(nnum == header_keys[k].nnum, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs %d number(s), found %d in %s", ATARGS(rd), key,
-                 header_keys[k].nnum, nnum, Quote(rd, rd->text));
+      PetscCheck(k < nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 AT "unknown header line %s (expected e.g. 'N atoms', 'N atom types', 'lo hi xlo xhi')", ATARGS(rd),
+                 Quote(rd, rd->text));
+      PetscCheck(nnum == header_keys[k].nnum, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 AT "'%s' needs %d number(s), found %d in %s", ATARGS(rd), key, header_keys[k].nnum, nnum,
+                 Quote(rd, rd->text));
       if (header_keys[k].slot < C_NCOUNT) {
         CountSlot  slot = header_keys[k].slot;
         PetscInt64 v;
@@ -457,23 +476,27 @@ static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt6
          * type numbers, and only Masses-like sections (not checked against
          * the size here: LAMMPS needs none of them) */
         if (slot == C_ATOMS)
-          PetscCall(CheckCount(rd, v, key, PetscMin((PetscInt64)PETSC_MPI_INT_MAX / 3, (PetscInt64)(SIZE_MAX / LMP_ATOM_BYTES)), LMP_MIN_ATOM_LINE));
+          PetscCall(CheckCount(rd, v, key,
+                               PetscMin((PetscInt64)PETSC_MPI_INT_MAX / 3, (PetscInt64)(SIZE_MAX / LMP_ATOM_BYTES)),
+                               LMP_MIN_ATOM_LINE));
         else if (slot == C_ATOM_TYPES) {
           PetscCall(CheckCount(rd, v, key, INT32_MAX, 0));
-          PetscCheck(v >= 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s: a file needs at least one atom type", ATARGS(rd), Quote(rd, rd->text));
+          PetscCheck(v >= 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s: a file needs at least one atom type",
+                     ATARGS(rd), Quote(rd, rd->text));
         } else PetscCall(CheckCount(rd, v, key, INT64_MAX, LMP_MIN_LINE));
         count[slot]     = v;
         has_count[slot] = PETSC_TRUE;
       }
     }
   }
-  PetscCheck(has_count[C_ATOMS], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header (to line %" PetscInt_FMT ") has no 'N atoms' line", rd->path,
-             rd->lineno);
-  PetscCheck(has_count[C_ATOM_TYPES], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header (to line %" PetscInt_FMT ") has no 'N atom types' line",
-             rd->path, rd->lineno);
+  PetscCheck(has_count[C_ATOMS], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: the header (to line %" PetscInt_FMT ") has no 'N atoms' line", rd->path, rd->lineno);
+  PetscCheck(has_count[C_ATOM_TYPES], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: the header (to line %" PetscInt_FMT ") has no 'N atom types' line", rd->path, rd->lineno);
   for (int j = 0; j < 3; j++)
-    PetscCheck(has_box[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the header (to line %" PetscInt_FMT ") has no '%clo %chi' line", rd->path,
-               rd->lineno, 'x' + j, 'x' + j);
+    PetscCheck(has_box[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "%s: the header (to line %" PetscInt_FMT ") has no '%clo %chi' line", rd->path, rd->lineno, 'x' + j,
+               'x' + j);
   d->n      = (PetscInt)count[C_ATOMS];
   d->ntypes = (PetscInt)count[C_ATOM_TYPES];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -493,7 +516,8 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
     JoinTokens(rd, 0, name, sizeof(name));
     for (s = 0; s < ns && strcmp(name, sections[s].name); s++) { }
     PetscCheck(s < ns, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               AT "unknown section %s (hdem reads Atoms and Velocities of atom_style sphere and skips Masses, Pair Coeffs and the other count-sized sections)",
+               AT "unknown section %s (hdem reads Atoms and Velocities of atom_style sphere and skips Masses, Pair "
+                  "Coeffs and the other count-sized sections)",
                ATARGS(rd), Quote(rd, rd->text));
     switch (sections[s].slot) {
     case C_ATOMS_SECTION:
@@ -502,17 +526,22 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
         char hint[64] = "";
         if (sscanf(rd->comment, "%63s", hint) == 1)
           PetscCheck(!strcmp(hint, "sphere"), PETSC_COMM_SELF, PETSC_ERR_SUP,
-                     AT "Atoms section is for atom_style %s: hdem reads atom_style sphere (id type diameter density x y z)", ATARGS(rd), Quote(rd, hint));
+                     AT "Atoms section is for atom_style %s: hdem reads atom_style sphere (id type diameter density x "
+                        "y z)",
+                     ATARGS(rd), Quote(rd, hint));
       }
       nlines = d->n;
       break;
     case C_VELOCITIES_SECTION:
-      PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Velocities section before the Atoms section", ATARGS(rd));
-      PetscCheck(!d->has_velocities, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities section", ATARGS(rd));
+      PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 AT "Velocities section before the Atoms section", ATARGS(rd));
+      PetscCheck(!d->has_velocities, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities section",
+                 ATARGS(rd));
       nlines = d->n;
       break;
     case C_MOLECULES_SECTION:
-      PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules section before the Atoms section", ATARGS(rd));
+      PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules section before the Atoms section",
+                 ATARGS(rd));
       PetscCheck(!d->mol, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules section", ATARGS(rd));
       nlines = d->n;
       PetscCall(PetscCalloc1(d->n + 1, &d->mol));
@@ -524,7 +553,8 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
       nlines = count[sections[s].slot];
     }
     /* what is left of the file must be able to hold the lines announced */
-    PetscCheck(rd->size < 0 || nlines <= (rd->size - rd->consumed + 1) / LMP_MIN_LINE, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+    PetscCheck(rd->size < 0 || nlines <= (rd->size - rd->consumed + 1) / LMP_MIN_LINE, PETSC_COMM_SELF,
+               PETSC_ERR_FILE_UNEXPECTED,
                AT "section %s needs %" PetscInt64_FMT " lines by the header's counts; the %" PetscInt64_FMT
                   " bytes left in the file cannot hold them (count mismatch with the header, or a truncated file?)",
                ATARGS(rd), name, nlines, rd->size - rd->consumed);
@@ -533,11 +563,12 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
       PetscCall(ReaderNextNonBlank(rd, &eof));
       PetscCheck(!eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                  "%s:%" PetscInt_FMT ": end of file in section %s (line %" PetscInt_FMT ") after %" PetscInt64_FMT
-                 " lines, the header announces %" PetscInt64_FMT " (count mismatch with the header, or a truncated file)",
+                 " lines, the header announces %" PetscInt64_FMT
+                 " (count mismatch with the header, or a truncated file)",
                  rd->path, rd->lineno, name, start, i, nlines);
       PetscCheck(IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 AT "section %s (line %" PetscInt_FMT ") ends after %" PetscInt64_FMT " lines at %s, the header announces %" PetscInt64_FMT
-                    " (count mismatch with the header)",
+                 AT "section %s (line %" PetscInt_FMT ") ends after %" PetscInt64_FMT
+                    " lines at %s, the header announces %" PetscInt64_FMT " (count mismatch with the header)",
                  ATARGS(rd), name, start, i, Quote(rd, rd->text), nlines);
       if (sections[s].slot == C_ATOMS_SECTION) PetscCall(ReadAtomLine(rd, d, (PetscInt)i));
       else if (sections[s].slot == C_VELOCITIES_SECTION) PetscCall(ReadVelocityLine(rd, d));
@@ -550,7 +581,8 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
     if (sections[s].slot == C_VELOCITIES_SECTION) d->has_velocities = PETSC_TRUE;
     PetscCall(ReaderNextNonBlank(rd, &eof));
     PetscCheck(eof || !IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               AT "section %s (line %" PetscInt_FMT ") has more than the %" PetscInt64_FMT " lines the header announces: %s (count mismatch with the header)",
+               AT "section %s (line %" PetscInt_FMT ") has more than the %" PetscInt64_FMT
+                  " lines the header announces: %s (count mismatch with the header)",
                ATARGS(rd), name, start, nlines, Quote(rd, rd->text));
   }
   PetscCheck(has_atoms || d->n == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
@@ -646,9 +678,11 @@ PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *data)
   if (failed) {
     PetscCall(PetscFree(idr));
     PetscCall(LammpsDataDestroy(data));
-    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM, "rank %d: out of memory for the %" PetscInt_FMT " atoms of LAMMPS data file %s (%.3g GB)", (int)rank, n,
+    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM,
+               "rank %d: out of memory for the %" PetscInt_FMT " atoms of LAMMPS data file %s (%.3g GB)", (int)rank, n,
                path, (double)n * 11 * sizeof(PetscReal) / 1e9);
-    SETERRQ(comm, PETSC_ERR_MEM, "another rank ran out of memory for the %" PetscInt_FMT " atoms of LAMMPS data file %s", n, path);
+    SETERRQ(comm, PETSC_ERR_MEM,
+            "another rank ran out of memory for the %" PetscInt_FMT " atoms of LAMMPS data file %s", n, path);
   }
   /* ids <= 2^53 were checked while reading: exact as doubles */
   if (rank == 0)

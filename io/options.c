@@ -7,10 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
-static char         deck_name[PETSC_MAX_PATH_LEN] = "";
-static char         deck_dir[PETSC_MAX_PATH_LEN]  = "";   /* with its trailing '/', "" for the working directory */
-static PetscOptions deck_opts                     = NULL; /* the deck's own keys */
-static const char  *section                       = "General";
+static char deck_name[PETSC_MAX_PATH_LEN] = "";
+/* with its trailing '/', "" for the working directory */
+static char         deck_dir[PETSC_MAX_PATH_LEN] = "";
+static PetscOptions deck_opts                    = NULL; /* the deck's own keys */
+static const char  *section                      = "General";
 static PetscBool    collecting = PETSC_FALSE, quiet = PETSC_FALSE;
 
 #define OPTIONS_MAX_RECORDS 512
@@ -25,12 +26,14 @@ PetscErrorCode OptionsReadDeck(MPI_Comm comm, const char *deck, int argc, char *
 
   PetscFunctionBeginUser;
   PetscCheck(!InputFileCheck(deck, "deck", why, sizeof(why)), comm, PETSC_ERR_FILE_OPEN, "%s", why);
-  PetscCheck(strlen(deck) < sizeof(deck_name), comm, PETSC_ERR_USER_INPUT, "the deck's path is longer than %d characters", (int)sizeof(deck_name) - 1);
+  PetscCheck(strlen(deck) < sizeof(deck_name), comm, PETSC_ERR_USER_INPUT,
+             "the deck's path is longer than %d characters", (int)sizeof(deck_name) - 1);
   {
     char msg[1024];
     PetscCheck(!DeckScanFile(deck, msg, sizeof(msg)), comm, PETSC_ERR_USER_INPUT, "%s", msg);
     for (int i = 1; i + 1 < argc; i++) /* decks layered on the command line (PETSc has read them already) */
-      if (!strcmp(argv[i], "-options_file_yaml")) PetscCheck(!DeckScanFile(argv[i + 1], msg, sizeof(msg)), comm, PETSC_ERR_USER_INPUT, "%s", msg);
+      if (!strcmp(argv[i], "-options_file_yaml"))
+        PetscCheck(!DeckScanFile(argv[i + 1], msg, sizeof(msg)), comm, PETSC_ERR_USER_INPUT, "%s", msg);
   }
   PetscCall(PetscStrncpy(deck_name, deck, sizeof(deck_name)));
   slash       = strrchr(deck, '/');
@@ -92,8 +95,8 @@ PetscErrorCode OptionsCheckSectionNeeds(MPI_Comm comm, const char *prefix, const
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < nrecords; k++)
-    PetscCheck(!(records[k].set && !strncmp(records[k].key, prefix, strlen(prefix))), comm, PETSC_ERR_USER_INPUT, "%s is given without %s", records[k].key,
-               needed);
+    PetscCheck(!(records[k].set && !strncmp(records[k].key, prefix, strlen(prefix))), comm, PETSC_ERR_USER_INPUT,
+               "%s is given without %s", records[k].key, needed);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -109,7 +112,8 @@ static OptionSource OptionsSourceOf(const char *key, const char *raw)
 {
   const char *dv = NULL;
   PetscBool   in = PETSC_FALSE;
-  if (deck_opts && !PetscOptionsFindPair(deck_opts, NULL, key, &dv, &in) && in && !strcmp(dv ? dv : "", raw ? raw : "")) return OPTION_FROM_DECK;
+  if (deck_opts && !PetscOptionsFindPair(deck_opts, NULL, key, &dv, &in) && in && !strcmp(dv ? dv : "", raw ? raw : ""))
+    return OPTION_FROM_DECK;
   return OPTION_FROM_COMMAND_LINE;
 }
 
@@ -196,7 +200,8 @@ static void OptionsNoteValue(OptionRecord *r, const char *value, OptionSource sr
 
 /* The key's raw text (PETSc marks it used) and its record; whether the
  * value is to be parsed: given, and not collecting. */
-static PetscErrorCode OptionsFetch(const OptionSpec *sp, const char **raw, PetscBool *set, PetscBool *parse, OptionRecord **rec)
+static PetscErrorCode OptionsFetch(const OptionSpec *sp, const char **raw, PetscBool *set, PetscBool *parse,
+                                   OptionRecord **rec)
 {
   PetscBool given;
 
@@ -242,7 +247,8 @@ static PetscBool OptionsNextItem(const char **s, char *tok, size_t len)
 
 /* inf_ok: a key whose range reaches infinity (a time that never comes)
  * takes .inf, inf or infinity (YAML's spelling and C's), either sign. */
-static PetscErrorCode OptionsParseReal(const char *key, const char *raw, const char *tok, PetscBool inf_ok, PetscReal *v)
+static PetscErrorCode OptionsParseReal(const char *key, const char *raw, const char *tok, PetscBool inf_ok,
+                                       PetscReal *v)
 {
   char       *end, src[PETSC_MAX_PATH_LEN + 64];
   const char *t = tok + (tok[0] == '+' || tok[0] == '-');
@@ -255,14 +261,16 @@ static PetscErrorCode OptionsParseReal(const char *key, const char *raw, const c
   }
   errno = 0;
   d     = strtod(tok, &end);
-  PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a number", key, tok,
+  PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a number",
+             key, tok, OptionsWhere(key, raw, src, sizeof(src)));
+  PetscCheck(isfinite(d), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a finite number", key, tok,
              OptionsWhere(key, raw, src, sizeof(src)));
-  PetscCheck(isfinite(d), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a finite number", key, tok, OptionsWhere(key, raw, src, sizeof(src)));
   *v = (PetscReal)d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptionsParseInt64(const char *key, const char *raw, const char *tok, PetscInt64 lo, PetscInt64 hi, PetscInt64 *v)
+static PetscErrorCode OptionsParseInt64(const char *key, const char *raw, const char *tok, PetscInt64 lo, PetscInt64 hi,
+                                        PetscInt64 *v)
 {
   char     *end, src[PETSC_MAX_PATH_LEN + 64];
   long long x;
@@ -270,10 +278,11 @@ static PetscErrorCode OptionsParseInt64(const char *key, const char *raw, const 
   PetscFunctionBeginUser;
   errno = 0;
   x     = strtoll(tok, &end, 10);
-  PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not an integer", key, tok,
-             OptionsWhere(key, raw, src, sizeof(src)));
-  PetscCheck(errno != ERANGE && x >= lo && x <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = %s%s is out of range: allowed [%lld, %lld]", key, tok,
-             OptionsWhere(key, raw, src, sizeof(src)), (long long)lo, (long long)hi);
+  PetscCheck(tok[0] && end != tok && *end == 0, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not an integer",
+             key, tok, OptionsWhere(key, raw, src, sizeof(src)));
+  PetscCheck(errno != ERANGE && x >= lo && x <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+             "%s = %s%s is out of range: allowed [%lld, %lld]", key, tok, OptionsWhere(key, raw, src, sizeof(src)),
+             (long long)lo, (long long)hi);
   *v = (PetscInt64)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -294,7 +303,8 @@ static PetscErrorCode OptionsParseBool(const char *key, const char *raw, const c
       *v = PETSC_FALSE;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not a boolean: allowed true, false (yes, no, on, off, 1, 0)", key, tok,
+  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+          "%s = '%s'%s is not a boolean: allowed true, false (yes, no, on, off, 1, 0)", key, tok,
           OptionsWhere(key, raw, src, sizeof(src)));
 }
 
@@ -312,12 +322,15 @@ static const char *OptionsWhereKey(const char *key, char *buf, size_t len)
   return OptionsWhere(dashed, raw, buf, len);
 }
 
-PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange r, const char *units)
+PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange r,
+                                const char *units)
 {
   PetscBool lo_open = (r == RANGE_OPEN_LO || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
   PetscBool hi_open = (r == RANGE_OPEN_HI || r == RANGE_OPEN) ? PETSC_TRUE : PETSC_FALSE;
   /* infinity only where the range reaches it (a time that never comes) */
-  PetscBool finite = isfinite(v) || (v == INFINITY && hi == INFINITY) || (v == -INFINITY && lo == -INFINITY) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool finite = isfinite(v) || (v == INFINITY && hi == INFINITY) || (v == -INFINITY && lo == -INFINITY)
+                     ? PETSC_TRUE
+                     : PETSC_FALSE;
   PetscBool ok     = finite && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
   char      src[PETSC_MAX_PATH_LEN + 64], range[256], bv[32];
 
@@ -325,8 +338,8 @@ PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, Pets
   if (ok) PetscFunctionReturn(PETSC_SUCCESS);
   FormatRange(range, sizeof(range), lo, hi, r);
   FormatBound(bv, sizeof(bv), v);
-  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s%s = %s%s is out of range: allowed %s %s", key[0] == '-' ? "" : "-", key, bv,
-          OptionsWhereKey(key, src, sizeof(src)), range, units ? units : "");
+  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s%s = %s%s is out of range: allowed %s %s",
+          key[0] == '-' ? "" : "-", key, bv, OptionsWhereKey(key, src, sizeof(src)), range, units ? units : "");
 }
 
 PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi)
@@ -335,12 +348,13 @@ PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscIn
 
   PetscFunctionBeginUser;
   PetscCheck(v >= lo && v <= hi, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
-             "%s%s = %" PetscInt_FMT "%s is out of range: allowed [%" PetscInt_FMT ", %" PetscInt_FMT "]", key[0] == '-' ? "" : "-", key, v,
-             OptionsWhereKey(key, src, sizeof(src)), lo, hi);
+             "%s%s = %" PetscInt_FMT "%s is out of range: allowed [%" PetscInt_FMT ", %" PetscInt_FMT "]",
+             key[0] == '-' ? "" : "-", key, v, OptionsWhereKey(key, src, sizeof(src)), lo, hi);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OptionsReal(const char *key, const char *help, const char *units, PetscReal lo, PetscReal hi, OptionRange r, PetscReal *value, PetscBool *set)
+PetscErrorCode OptionsReal(const char *key, const char *help, const char *units, PetscReal lo, PetscReal hi,
+                           OptionRange r, PetscReal *value, PetscBool *set)
 {
   OptionSpec    sp = OptionSpecMake(key, help, units, OPTION_KIND_NUMBER, PETSC_FALSE);
   const char   *raw;
@@ -357,7 +371,8 @@ PetscErrorCode OptionsReal(const char *key, const char *help, const char *units,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OptionsInt64(const char *key, const char *help, PetscInt64 lo, PetscInt64 hi, PetscInt64 *value, PetscBool *set)
+PetscErrorCode OptionsInt64(const char *key, const char *help, PetscInt64 lo, PetscInt64 hi, PetscInt64 *value,
+                            PetscBool *set)
 {
   OptionSpec    sp = OptionSpecMake(key, help, "", OPTION_KIND_NUMBER, PETSC_FALSE);
   const char   *raw;
@@ -399,7 +414,8 @@ PetscErrorCode OptionsBool(const char *key, const char *help, PetscBool *value, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OptionsEnum(const char *key, const char *help, const char *const *names, PetscEnum *value, PetscBool *set)
+PetscErrorCode OptionsEnum(const char *key, const char *help, const char *const *names, PetscEnum *value,
+                           PetscBool *set)
 {
   OptionSpec    sp = OptionSpecMake(key, help, "", OPTION_KIND_WORD, PETSC_FALSE);
   const char   *raw;
@@ -423,10 +439,12 @@ PetscErrorCode OptionsEnum(const char *key, const char *help, const char *const 
       *value = (PetscEnum)k;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not one of: %s", key, raw, OptionsWhere(key, raw, src, sizeof(src)), sp.range);
+  SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is not one of: %s", key, raw,
+          OptionsWhere(key, raw, src, sizeof(src)), sp.range);
 }
 
-static PetscErrorCode OptionsText(const char *key, const char *help, PetscBool path, char *value, size_t len, PetscBool *set)
+static PetscErrorCode OptionsText(const char *key, const char *help, PetscBool path, char *value, size_t len,
+                                  PetscBool *set)
 {
   OptionSpec    sp = OptionSpecMake(key, help, "", OPTION_KIND_TEXT, PETSC_FALSE);
   const char   *raw;
@@ -439,11 +457,14 @@ static PetscErrorCode OptionsText(const char *key, const char *help, PetscBool p
   PetscCall(OptionsFetch(&sp, &raw, set, &parse, &rec));
   if (!value[0] && rec) rec->has_default = PETSC_FALSE, snprintf(rec->dflt, sizeof(rec->dflt), "none");
   if (!parse) PetscFunctionReturn(PETSC_SUCCESS);
-  rel = path && raw[0] && raw[0] != '/' && deck_dir[0] && OptionsSourceOf(key, raw) == OPTION_FROM_DECK ? PETSC_TRUE : PETSC_FALSE;
-  PetscCheck(strlen(raw) + (rel ? strlen(deck_dir) : 0) < len, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s = '%s'%s is longer than %d characters", key, raw,
-             OptionsWhere(key, raw, src, sizeof(src)), (int)len - 1);
+  rel = path && raw[0] && raw[0] != '/' && deck_dir[0] && OptionsSourceOf(key, raw) == OPTION_FROM_DECK ? PETSC_TRUE
+                                                                                                        : PETSC_FALSE;
+  PetscCheck(strlen(raw) + (rel ? strlen(deck_dir) : 0) < len, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+             "%s = '%s'%s is longer than %d characters", key, raw, OptionsWhere(key, raw, src, sizeof(src)),
+             (int)len - 1);
   snprintf(value, len, "%s%s", rel ? deck_dir : "", raw);
-  if (rel) OptionsNoteValue(rec, value, OPTION_FROM_DECK); /* what hdem check shows, and its deck gives from anywhere */
+  /* what hdem check shows, and its deck gives from anywhere */
+  if (rel) OptionsNoteValue(rec, value, OPTION_FROM_DECK);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -470,18 +491,20 @@ static PetscErrorCode OptionsCountItems(const char *key, const char *raw, PetscI
   *n = 1;
   for (const char *c = raw; *c; c++) *n += *c == ',';
   if (nmin == nmax)
-    PetscCheck(*n == nmin, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "%s takes %" PetscInt_FMT " values%s, got %" PetscInt_FMT " ('%s')%s", key, nmin,
+    PetscCheck(*n == nmin, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+               "%s takes %" PetscInt_FMT " values%s, got %" PetscInt_FMT " ('%s')%s", key, nmin,
                nmin == 3 ? " (x, y, z)" : "", *n, raw, OptionsWhere(key, raw, src, sizeof(src)));
   else
     PetscCheck(*n >= nmin && *n <= nmax, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
-               "%s takes %" PetscInt_FMT " to %" PetscInt_FMT " values, got %" PetscInt_FMT " ('%s')%s", key, nmin, nmax, *n, raw,
-               OptionsWhere(key, raw, src, sizeof(src)));
+               "%s takes %" PetscInt_FMT " to %" PetscInt_FMT " values, got %" PetscInt_FMT " ('%s')%s", key, nmin,
+               nmax, *n, raw, OptionsWhere(key, raw, src, sizeof(src)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* What every list reader does before parsing: fetch the key's text and
  * count its items (*raw NULL when there is nothing to parse). */
-static PetscErrorCode OptionsArrayRaw(OptionSpec *sp, PetscInt nmin, PetscInt nmax, PetscInt *n, PetscBool *set, const char **raw)
+static PetscErrorCode OptionsArrayRaw(OptionSpec *sp, PetscInt nmin, PetscInt nmax, PetscInt *n, PetscBool *set,
+                                      const char **raw)
 {
   PetscBool     parse;
   OptionRecord *rec;
@@ -497,8 +520,9 @@ static PetscErrorCode OptionsArrayRaw(OptionSpec *sp, PetscInt nmin, PetscInt nm
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin, PetscInt nmax, PetscReal lo, PetscReal hi, OptionRange r,
-                                PetscReal *value, PetscInt *n, PetscBool *set)
+PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin, PetscInt nmax,
+                                PetscReal lo, PetscReal hi, OptionRange r, PetscReal *value, PetscInt *n,
+                                PetscBool *set)
 {
   OptionSpec  sp = OptionSpecMake(key, help, units, OPTION_KIND_NUMBER, PETSC_TRUE);
   const char *raw, *all;
@@ -521,8 +545,8 @@ PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *u
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscInt lo, PetscInt hi, PetscInt *value, PetscInt *n,
-                               PetscBool *set)
+PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscInt lo,
+                               PetscInt hi, PetscInt *value, PetscInt *n, PetscBool *set)
 {
   OptionSpec  sp = OptionSpecMake(key, help, "", OPTION_KIND_NUMBER, PETSC_TRUE);
   const char *raw, *all;
@@ -545,7 +569,8 @@ PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode OptionsBoolArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscBool *value, PetscInt *n, PetscBool *set)
+PetscErrorCode OptionsBoolArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscBool *value,
+                                PetscInt *n, PetscBool *set)
 {
   OptionSpec  sp = OptionSpecMake(key, help, "", OPTION_KIND_BOOL, PETSC_TRUE);
   const char *raw, *all;
@@ -559,6 +584,7 @@ PetscErrorCode OptionsBoolArray(const char *key, const char *help, PetscInt nmin
   }
   PetscCall(OptionsArrayRaw(&sp, nmin, nmax, n, set, &raw));
   all = raw;
-  for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++) PetscCall(OptionsParseBool(key, all, tok, &value[k]));
+  for (PetscInt k = 0; raw && k < *n && OptionsNextItem(&raw, tok, sizeof(tok)); k++)
+    PetscCall(OptionsParseBool(key, all, tok, &value[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

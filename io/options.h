@@ -44,24 +44,29 @@ PETSC_EXTERN PetscErrorCode OptionsSection(const char *title);
 PETSC_EXTERN void OptionsQuiet(PetscBool);
 
 /* help and units: string constants, kept by pointer. */
-PETSC_EXTERN PetscErrorCode OptionsReal(const char *key, const char *help, const char *units, PetscReal lo, PetscReal hi, OptionRange, PetscReal *value,
-                                        PetscBool *set);
-PETSC_EXTERN PetscErrorCode OptionsInt(const char *key, const char *help, PetscInt lo, PetscInt hi, PetscInt *value, PetscBool *set);
-PETSC_EXTERN PetscErrorCode OptionsInt64(const char *key, const char *help, PetscInt64 lo, PetscInt64 hi, PetscInt64 *value, PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsReal(const char *key, const char *help, const char *units, PetscReal lo,
+                                        PetscReal hi, OptionRange, PetscReal *value, PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsInt(const char *key, const char *help, PetscInt lo, PetscInt hi, PetscInt *value,
+                                       PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsInt64(const char *key, const char *help, PetscInt64 lo, PetscInt64 hi,
+                                         PetscInt64 *value, PetscBool *set);
 PETSC_EXTERN PetscErrorCode OptionsBool(const char *key, const char *help, PetscBool *value, PetscBool *set);
 /* names: a PETSc enum list (the names, then the type's name, its prefix, NULL). */
-PETSC_EXTERN PetscErrorCode OptionsEnum(const char *key, const char *help, const char *const *names, PetscEnum *value, PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsEnum(const char *key, const char *help, const char *const *names, PetscEnum *value,
+                                        PetscBool *set);
 PETSC_EXTERN PetscErrorCode OptionsString(const char *key, const char *help, char *value, size_t len, PetscBool *set);
 /* A file name: relative and given in the deck, it is taken from the deck's
  * folder; given on the command line, from the working directory. */
 PETSC_EXTERN PetscErrorCode OptionsPath(const char *key, const char *help, char *value, size_t len, PetscBool *set);
 /* Comma lists (a YAML list is one) of nmin .. nmax values, each in range;
  * n: how many were given (on entry unused). */
-PETSC_EXTERN PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin, PetscInt nmax, PetscReal lo, PetscReal hi,
-                                             OptionRange, PetscReal *value, PetscInt *n, PetscBool *set);
-PETSC_EXTERN PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscInt lo, PetscInt hi, PetscInt *value,
-                                            PetscInt *n, PetscBool *set);
-PETSC_EXTERN PetscErrorCode OptionsBoolArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax, PetscBool *value, PetscInt *n, PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsRealArray(const char *key, const char *help, const char *units, PetscInt nmin,
+                                             PetscInt nmax, PetscReal lo, PetscReal hi, OptionRange, PetscReal *value,
+                                             PetscInt *n, PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsIntArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax,
+                                            PetscInt lo, PetscInt hi, PetscInt *value, PetscInt *n, PetscBool *set);
+PETSC_EXTERN PetscErrorCode OptionsBoolArray(const char *key, const char *help, PetscInt nmin, PetscInt nmax,
+                                             PetscBool *value, PetscInt *n, PetscBool *set);
 /* The default of a key read just before, when it is not a value of its
  * own (derived from others, required, or none): text says what it is
  * ("0.2 of the largest radius", "required"); hdem check's deck leaves the
@@ -73,7 +78,8 @@ PETSC_EXTERN PetscErrorCode OptionsDefaultText(const char *key, const char *text
 PETSC_EXTERN const char *OptionsWhere(const char *key, const char *raw, char *buf, size_t len);
 
 /* A value derived from options, checked against a range: the error names key. */
-PETSC_EXTERN PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange, const char *units);
+PETSC_EXTERN PetscErrorCode OptionsCheckReal(const char *key, PetscReal v, PetscReal lo, PetscReal hi, OptionRange,
+                                             const char *units);
 PETSC_EXTERN PetscErrorCode OptionsCheckInt(const char *key, PetscInt v, PetscInt lo, PetscInt hi);
 
 /* The keys read (optionsview.c). */

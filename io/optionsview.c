@@ -41,7 +41,8 @@ static const char *OptionsNearest(const char *name)
 /* PETSc's own run-time switches, read at finalize or by PETSc, not by hdem. */
 static PetscBool OptionsPetscOwn(const char *name)
 {
-  static const char *const own[] = {"log_view", "options_left", "hdem_traceback", "malloc_debug", "malloc_dump", "options_file_yaml", "options_file"};
+  static const char *const own[] = {"log_view",    "options_left",      "hdem_traceback", "malloc_debug",
+                                    "malloc_dump", "options_file_yaml", "options_file"};
   for (size_t k = 0; k < sizeof(own) / sizeof(*own); k++)
     if (!strncmp(name, own[k], strlen(own[k]))) return PETSC_TRUE;
   return PETSC_FALSE;
@@ -60,15 +61,17 @@ PetscErrorCode OptionsCheckUnused(MPI_Comm comm)
     if (OptionsPetscOwn(names[i])) continue;
     snprintf(dashed, sizeof(dashed), "-%s", names[i]);
     near = OptionsNearest(names[i]);
-    snprintf(line, sizeof(line), "%sunknown key %s%s%s%s%s%s%s", bad ? "\n  " : "", names[i], values[i] ? " = '" : "", values[i] ? values[i] : "",
-             values[i] ? "'" : "", OptionsWhere(dashed, values[i], src, sizeof(src)), near ? ": did you mean " : "", near ? near : "");
+    snprintf(line, sizeof(line), "%sunknown key %s%s%s%s%s%s%s", bad ? "\n  " : "", names[i], values[i] ? " = '" : "",
+             values[i] ? values[i] : "", values[i] ? "'" : "", OptionsWhere(dashed, values[i], src, sizeof(src)),
+             near ? ": did you mean " : "", near ? near : "");
     if (near) PetscCall(PetscStrlcat(line, "?", sizeof(line)));
     PetscCall(PetscStrlcat(msg, line, sizeof(msg)));
     bad++;
   }
   PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
   PetscCheck(!bad, comm, PETSC_ERR_USER_INPUT, "%s%s", msg,
-             bad > 1 ? "\n  (keys misspelt, or not keys of this command: see -help)" : " (misspelt, or not a key of this command: see -help)");
+             bad > 1 ? "\n  (keys misspelt, or not keys of this command: see -help)"
+                     : " (misspelt, or not a key of this command: see -help)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -80,14 +83,15 @@ PetscErrorCode OptionsPrintHelp(MPI_Comm comm)
   for (PetscInt k = 0; k < n; k++) {
     const OptionRecord *r     = OptionsRecord(k);
     PetscBool           first = PETSC_TRUE;
-    for (PetscInt q = 0; q < k && first; q++) first = strcmp(OptionsRecord(q)->section, r->section) ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt q = 0; q < k && first; q++)
+      first = strcmp(OptionsRecord(q)->section, r->section) ? PETSC_TRUE : PETSC_FALSE;
     if (!first) continue; /* printed with its section */
     PetscCall(PetscPrintf(comm, "\n%s:\n", r->section));
     for (PetscInt q = k; q < n; q++) {
       const OptionRecord *o = OptionsRecord(q);
       if (strcmp(o->section, r->section)) continue;
-      PetscCall(PetscPrintf(comm, "  %-34s default %s%s%s%s%s\n", o->key, o->dflt[0] ? o->dflt : "none", o->units[0] ? " " : "", o->units,
-                            o->range[0] ? ", allowed " : "", o->range));
+      PetscCall(PetscPrintf(comm, "  %-34s default %s%s%s%s%s\n", o->key, o->dflt[0] ? o->dflt : "none",
+                            o->units[0] ? " " : "", o->units, o->range[0] ? ", allowed " : "", o->range));
       PetscCall(PetscPrintf(comm, "      %s\n", o->help));
     }
   }
@@ -113,11 +117,13 @@ static PetscErrorCode OptionsViewText(FILE *fp)
   PetscInt n = OptionsRecorded();
 
   PetscFunctionBeginUser;
-  fprintf(fp, "Effective configuration%s%s (key, value, where it came from):\n", OptionsDeck()[0] ? " of " : "", OptionsDeck());
+  fprintf(fp, "Effective configuration%s%s (key, value, where it came from):\n", OptionsDeck()[0] ? " of " : "",
+          OptionsDeck());
   for (PetscInt k = 0; k < n; k++) {
     const OptionRecord *r     = OptionsRecord(k);
     PetscBool           first = PETSC_TRUE;
-    for (PetscInt q = 0; q < k && first; q++) first = strcmp(OptionsRecord(q)->section, r->section) ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt q = 0; q < k && first; q++)
+      first = strcmp(OptionsRecord(q)->section, r->section) ? PETSC_TRUE : PETSC_FALSE;
     if (!first || OptionsOfCheck(r)) continue;
     fprintf(fp, "%s:\n", r->section);
     for (PetscInt q = k; q < n; q++) {
@@ -147,7 +153,8 @@ static PetscBool OptionsSharesGroup(PetscInt k)
   if (!g) return PETSC_FALSE;
   for (PetscInt q = 0; q < OptionsRecorded(); q++) {
     const char *o = OptionsRecord(q)->key + 1;
-    if (q != k && OptionsGroupLen(o) == g && !strncmp(o, key, g) && !OptionsOfCheck(OptionsRecord(q))) return PETSC_TRUE;
+    if (q != k && OptionsGroupLen(o) == g && !strncmp(o, key, g) && !OptionsOfCheck(OptionsRecord(q)))
+      return PETSC_TRUE;
   }
   return PETSC_FALSE;
 }
@@ -198,7 +205,9 @@ static PetscErrorCode OptionsViewYaml(FILE *fp)
   PetscInt n = OptionsRecorded();
 
   PetscFunctionBeginUser;
-  fprintf(fp, "# The effective configuration%s%s: every key given (by the deck or the command line),\n# the others' defaults as comments; hdem run THIS_FILE reproduces the run.\n",
+  fprintf(fp,
+          "# The effective configuration%s%s: every key given (by the deck or the command line),\n# the others' "
+          "defaults as comments; hdem run THIS_FILE reproduces the run.\n",
           OptionsDeck()[0] ? " of " : "", OptionsDeck());
   for (PetscInt k = 0; k < n; k++) {
     const OptionRecord *r     = OptionsRecord(k);
@@ -216,11 +225,13 @@ static PetscErrorCode OptionsViewYaml(FILE *fp)
     }
     if (!first) continue; /* written with its group */
     {
-      PetscBool any = PETSC_FALSE; /* a group of comments only is one too: an empty mapping is a key without a value */
+      /* a group of comments only is one too: an empty mapping is a key without a value */
+      PetscBool any = PETSC_FALSE;
       for (PetscInt q = k; q < n; q++) {
         const OptionRecord *o  = OptionsRecord(q);
         const char         *ok = o->key + 1;
-        if (!OptionsOfCheck(o) && OptionsGroupLen(ok) == g && !strncmp(ok, key, g) && o->set && o->value) any = PETSC_TRUE;
+        if (!OptionsOfCheck(o) && OptionsGroupLen(ok) == g && !strncmp(ok, key, g) && o->set && o->value)
+          any = PETSC_TRUE;
       }
       fprintf(fp, "%s%.*s:\n", any ? "" : "# ", (int)g, key);
     }

@@ -11,8 +11,8 @@ static PetscErrorCode OutputDirLength(MPI_Comm comm, const char *what, const cha
 {
   PetscFunctionBeginUser;
   PetscCheck(strlen(dir) + OUTPUT_DIR_ROOM < PETSC_MAX_PATH_LEN, comm, PETSC_ERR_USER_INPUT,
-             "%s'%.80s...' is %zu characters long: at most %d, to leave room for the files written in it", what, dir, strlen(dir),
-             (int)(PETSC_MAX_PATH_LEN - OUTPUT_DIR_ROOM - 1));
+             "%s'%.80s...' is %zu characters long: at most %d, to leave room for the files written in it", what, dir,
+             strlen(dir), (int)(PETSC_MAX_PATH_LEN - OUTPUT_DIR_ROOM - 1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -5,7 +5,8 @@
 
 #include "hdem.h"
 
-PETSC_EXTERN PetscErrorCode OutputDirCreate(MPI_Comm, const char *what, const char *dir); /* what: how the error names it, e.g. "-output_dir " */
+/* what: how the error names it, e.g. "-output_dir " */
+PETSC_EXTERN PetscErrorCode OutputDirCreate(MPI_Comm, const char *what, const char *dir);
 /* Whether OutputDirCreate would succeed, creating nothing: the path leaves room
  * for the names written in it, and exists as a writable directory, or its
  * nearest existing parent is one (hdem check). */

@@ -44,8 +44,8 @@ PetscErrorCode SnapshotFieldsParse(const FieldStore *st, const char *list, Petsc
       *fields |= SnapshotFieldsAll(st);
       continue;
     }
-    PetscCheck(k >= 0 && SnapshotField(&st->field[k]), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-snapshot_fields: unknown field '%s' (allowed: %s)", tok,
-               allowed);
+    PetscCheck(k >= 0 && SnapshotField(&st->field[k]), PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+               "-snapshot_fields: unknown field '%s' (allowed: %s)", tok, allowed);
     *fields |= (PetscInt)1 << k;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -65,7 +65,8 @@ static PetscInt SnapshotMeshMask(const SnapshotView *v)
   return mask;
 }
 
-static PetscErrorCode SnapshotSeriesAdd(SnapshotSeries *s, PetscInt64 step, PetscReal time, PetscInt64 n, PetscInt fields, PetscInt meshes)
+static PetscErrorCode SnapshotSeriesAdd(SnapshotSeries *s, PetscInt64 step, PetscReal time, PetscInt64 n,
+                                        PetscInt fields, PetscInt meshes)
 {
   PetscFunctionBeginUser;
   if (s->n == s->cap) {
@@ -82,7 +83,8 @@ static PetscErrorCode SnapshotSeriesAdd(SnapshotSeries *s, PetscInt64 step, Pets
 }
 
 /* One snapshot of an interrupted run, read back for the listing. */
-static PetscErrorCode SnapshotProbe(const SnapshotSeries *s, const char *path, PetscInt64 *step, PetscReal *time, PetscInt64 *n, PetscInt *fields, PetscInt *meshes)
+static PetscErrorCode SnapshotProbe(const SnapshotSeries *s, const char *path, PetscInt64 *step, PetscReal *time,
+                                    PetscInt64 *n, PetscInt *fields, PetscInt *meshes)
 {
   H5File f;
 
@@ -149,7 +151,8 @@ static PetscErrorCode SnapshotSeriesResume(SnapshotSeries *s, PetscInt64 resume_
     ierr = SnapshotProbe(s, path, &step, &time, &n, &fields, &meshes);
     PetscCall(PetscPopErrorHandler());
     if (ierr) {
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "hdem: warning: snapshot %s is unreadable; left out of snapshots.xdmf\n", path));
+      PetscCall(
+        PetscPrintf(PETSC_COMM_SELF, "hdem: warning: snapshot %s is unreadable; left out of snapshots.xdmf\n", path));
       continue;
     }
     PetscCall(SnapshotSeriesAdd(s, step, time, n, fields, meshes));
@@ -159,7 +162,8 @@ static PetscErrorCode SnapshotSeriesResume(SnapshotSeries *s, PetscInt64 resume_
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SnapshotSeriesCreate(MPI_Comm comm, const char *dir, PetscInt64 resume_step, const FieldStore *st, const SnapshotMeshTable *mt, SnapshotSeries *s)
+PetscErrorCode SnapshotSeriesCreate(MPI_Comm comm, const char *dir, PetscInt64 resume_step, const FieldStore *st,
+                                    const SnapshotMeshTable *mt, SnapshotSeries *s)
 {
   PetscMPIInt rank;
   char        sub[PETSC_MAX_PATH_LEN + 16];
@@ -185,17 +189,23 @@ PetscErrorCode SnapshotSeriesDestroy(SnapshotSeries *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void XdmfData(FILE *fp, const char *file, const char *path, PetscInt64 n, PetscInt ncomp, const char *numtype, int precision)
+static void XdmfData(FILE *fp, const char *file, const char *path, PetscInt64 n, PetscInt ncomp, const char *numtype,
+                     int precision)
 {
   if (ncomp > 1)
-    fprintf(fp, "          <DataItem Dimensions=\"%lld %d\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/%s</DataItem>\n", (long long)n, (int)ncomp,
-            numtype, precision, file, path);
+    fprintf(fp,
+            "          <DataItem Dimensions=\"%lld %d\" NumberType=\"%s\" Precision=\"%d\" "
+            "Format=\"HDF\">%s:/%s</DataItem>\n",
+            (long long)n, (int)ncomp, numtype, precision, file, path);
   else
-    fprintf(fp, "          <DataItem Dimensions=\"%lld\" NumberType=\"%s\" Precision=\"%d\" Format=\"HDF\">%s:/%s</DataItem>\n", (long long)n, numtype,
-            precision, file, path);
+    fprintf(fp,
+            "          <DataItem Dimensions=\"%lld\" NumberType=\"%s\" Precision=\"%d\" "
+            "Format=\"HDF\">%s:/%s</DataItem>\n",
+            (long long)n, numtype, precision, file, path);
 }
 
-static void XdmfItem(FILE *fp, const char *file, const char *name, PetscInt64 n, PetscInt ncomp, const char *numtype, int precision)
+static void XdmfItem(FILE *fp, const char *file, const char *name, PetscInt64 n, PetscInt ncomp, const char *numtype,
+                     int precision)
 {
   char path[96];
   snprintf(path, sizeof(path), "particles/%s", name);
@@ -208,7 +218,8 @@ static void XdmfGrid(FILE *fp, const Field *field, PetscInt nfield, const char *
 {
   fprintf(fp, "      <Grid Name=\"step_%09lld\" GridType=\"Uniform\">\n", (long long)e->step);
   fprintf(fp, "        <Time Value=\"%.17g\"/>\n", (double)e->time);
-  fprintf(fp, "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" NodesPerElement=\"1\">\n", (long long)e->n);
+  fprintf(fp, "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" NodesPerElement=\"1\">\n",
+          (long long)e->n);
   XdmfItem(fp, file, "connectivity", e->n, 1, "Int", 8);
   fprintf(fp, "        </Topology>\n        <Geometry GeometryType=\"XYZ\">\n");
   XdmfItem(fp, file, "position", e->n, 3, "Float", 8);
@@ -220,7 +231,8 @@ static void XdmfGrid(FILE *fp, const Field *field, PetscInt nfield, const char *
             f->ncomp == 1   ? "Scalar"
             : f->ncomp == 3 ? "Vector"
                             : "Matrix");
-    XdmfItem(fp, file, f->name, e->n, f->ncomp, f->type == FIELD_REAL ? "Float" : "Int", f->type == FIELD_INT32 ? 4 : 8);
+    XdmfItem(fp, file, f->name, e->n, f->ncomp, f->type == FIELD_REAL ? "Float" : "Int",
+             f->type == FIELD_INT32 ? 4 : 8);
     fprintf(fp, "        </Attribute>\n");
   }
   fprintf(fp, "      </Grid>\n");
@@ -243,14 +255,15 @@ static void XdmfMeshGrid(FILE *fp, const SnapshotMeshTable *mt, PetscInt k, cons
 
 /* Rank 0: an index over files[k] holding entries e[k], written atomically
  * so a reader never sees it half-written. */
-static PetscErrorCode XdmfWrite(const char *path, const Field *field, PetscInt nfield, const SnapshotMeshTable *mt, PetscInt n, char (*files)[PETSC_MAX_PATH_LEN],
-                                const SnapshotEntry *e)
+static PetscErrorCode XdmfWrite(const char *path, const Field *field, PetscInt nfield, const SnapshotMeshTable *mt,
+                                PetscInt n, char (*files)[PETSC_MAX_PATH_LEN], const SnapshotEntry *e)
 {
   AtomicFile af;
 
   PetscFunctionBeginUser;
   PetscCall(AtomicFileOpen(path, &af));
-  fprintf(af.fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <Domain>\n");
+  fprintf(af.fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  "
+                 "<Domain>\n");
   fprintf(af.fp, "    <Grid Name=\"particles\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   for (PetscInt k = 0; k < n; k++) XdmfGrid(af.fp, field, nfield, files[k], &e[k]);
   fprintf(af.fp, "    </Grid>\n");
@@ -342,7 +355,8 @@ static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields
 }
 
 /* One state file, committed whole (H5FileCommit) or not at all. */
-static PetscErrorCode SnapshotWritePath(MPI_Comm comm, const char *path, PetscInt fields, const SnapshotView *v, PetscInt64 *N)
+static PetscErrorCode SnapshotWritePath(MPI_Comm comm, const char *path, PetscInt fields, const SnapshotView *v,
+                                        PetscInt64 *N)
 {
   H5File         f;
   PetscErrorCode ierr;

@@ -62,12 +62,12 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode SnapshotWriteBodies(H5File, const SnapshotBodies *);
 
 typedef struct { /* one rank's owned particles and the (replicated) walls */
-  const FieldStore *st;
-  PetscInt          nwall;
-  const PetscReal  *wall_normal, *wall_point; /* 3 nwall */
-  PetscReal         time, dt;
-  PetscInt64        step;
-  const char       *options;
+  const FieldStore        *st;
+  PetscInt                 nwall;
+  const PetscReal         *wall_normal, *wall_point; /* 3 nwall */
+  PetscReal                time, dt;
+  PetscInt64               step;
+  const char              *options;
   const SnapshotMeshTable *meshes; /* NULL: none */
   const SnapshotMeshData  *mesh;   /* meshes->n of them */
   const SnapshotBodies    *bodies; /* NULL: none */
@@ -82,11 +82,11 @@ typedef struct {
 } SnapshotEntry;
 
 typedef struct { /* what snapshots.xdmf lists: kept on rank 0 */
-  char           dir[PETSC_MAX_PATH_LEN];
-  PetscInt       nfield;
-  Field          field[FIELD_MAX]; /* the store's table as it was (names, types, components) */
-  PetscInt       n, cap;
-  SnapshotEntry *e;
+  char              dir[PETSC_MAX_PATH_LEN];
+  PetscInt          nfield;
+  Field             field[FIELD_MAX]; /* the store's table as it was (names, types, components) */
+  PetscInt          n, cap;
+  SnapshotEntry    *e;
   SnapshotMeshTable meshes;
 } SnapshotSeries;
 
@@ -98,13 +98,15 @@ PETSC_EXTERN PetscInt       SnapshotFieldsAll(const FieldStore *);
 /* Collective. Starts a series in dir; with resume_step >= 0 (a restart) the
  * snapshots already there up to that step are kept and listed, later ones
  * (from the interrupted run) removed. */
-PETSC_EXTERN PetscErrorCode SnapshotSeriesCreate(MPI_Comm, const char *dir, PetscInt64 resume_step, const FieldStore *, const SnapshotMeshTable *, SnapshotSeries *);
+PETSC_EXTERN PetscErrorCode SnapshotSeriesCreate(MPI_Comm, const char *dir, PetscInt64 resume_step, const FieldStore *,
+                                                 const SnapshotMeshTable *, SnapshotSeries *);
 PETSC_EXTERN PetscErrorCode SnapshotSeriesDestroy(SnapshotSeries *);
 /* Collective: writes the snapshot file, then rank 0 rewrites snapshots.xdmf. */
 PETSC_EXTERN PetscErrorCode SnapshotWrite(MPI_Comm, SnapshotSeries *, PetscInt fields, const SnapshotView *);
 /* Collective: one state file at path with the selected fields (no index). */
 PETSC_EXTERN PetscErrorCode SnapshotWriteState(MPI_Comm, const char *path, PetscInt fields, const SnapshotView *);
 /* Collective: DIR/final.h5 (every snapshot field) and DIR/final.xdmf. */
-PETSC_EXTERN PetscErrorCode SnapshotWriteFinal(MPI_Comm, const char *dir, const char *name, const SnapshotView *); /* DIR/NAME.h5 and NAME.xdmf */
+/* DIR/NAME.h5 and NAME.xdmf */
+PETSC_EXTERN PetscErrorCode SnapshotWriteFinal(MPI_Comm, const char *dir, const char *name, const SnapshotView *);
 
 #endif

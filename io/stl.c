@@ -38,16 +38,17 @@ typedef struct {
 
 /* Rank 0's reading state; everything here is released by StlParseStream. */
 typedef struct {
-  FILE         *fp;
-  const char   *path;
-  PetscInt64    size;             /* the file's bytes, -1 when not known (a pipe) */
-  unsigned char head[STL_HEADER]; /* the first bytes, read to tell the format; the ASCII reader starts on them */
-  size_t        nhead, ihead;     /* how many there are, how many the ASCII reader took */
-  PetscBool     binary;           /* the format decided */
-  PetscBool     probing;          /* reading the first word: a NUL or a long line says "not an STL file" */
-  PetscInt      line, col;        /* ASCII: where the next byte is */
-  PetscInt      tokline;          /* the line of the last word read */
-  int           last;             /* the byte that ended it (a blank or EOF) */
+  FILE       *fp;
+  const char *path;
+  PetscInt64  size; /* the file's bytes, -1 when not known (a pipe) */
+  /* the first bytes, read to tell the format; the ASCII reader starts on them */
+  unsigned char head[STL_HEADER];
+  size_t        nhead, ihead; /* how many there are, how many the ASCII reader took */
+  PetscBool     binary;       /* the format decided */
+  PetscBool     probing;      /* reading the first word: a NUL or a long line says "not an STL file" */
+  PetscInt      line, col;    /* ASCII: where the next byte is */
+  PetscInt      tokline;      /* the line of the last word read */
+  int           last;         /* the byte that ended it (a blank or EOF) */
   char          tok[STL_MAX_LINE + 1];
   char          quote[STL_MAX_QUOTE + 48];
   char          where[PETSC_MAX_PATH_LEN + 96];
@@ -74,14 +75,16 @@ static PetscErrorCode XformSet(const char *path, const StlTransform *in, Xform *
 
   PetscFunctionBeginUser;
   if (!in) StlTransformDefault(&def), in = &def;
-  PetscCheck(isfinite(in->scale) && in->scale > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "STL file %s: transform scale %g must be finite and positive",
-             path, (double)in->scale);
-  PetscCheck(isfinite(in->angle), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "STL file %s: transform angle %g is not finite", path, (double)in->angle);
+  PetscCheck(isfinite(in->scale) && in->scale > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "STL file %s: transform scale %g must be finite and positive", path, (double)in->scale);
+  PetscCheck(isfinite(in->angle), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "STL file %s: transform angle %g is not finite", path, (double)in->angle);
   for (int j = 0; j < 3; j++) {
-    PetscCheck(isfinite(in->axis[j]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "STL file %s: transform axis %c component %g is not finite", path, xyz[j],
-               (double)in->axis[j]);
-    PetscCheck(isfinite(in->translate[j]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "STL file %s: transform translate %c component %g is not finite", path,
-               xyz[j], (double)in->translate[j]);
+    PetscCheck(isfinite(in->axis[j]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "STL file %s: transform axis %c component %g is not finite", path, xyz[j], (double)in->axis[j]);
+    PetscCheck(isfinite(in->translate[j]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "STL file %s: transform translate %c component %g is not finite", path, xyz[j],
+               (double)in->translate[j]);
   }
   PetscCall(PetscMemzero(xf, sizeof(*xf)));
   xf->s = in->scale;
@@ -89,8 +92,9 @@ static PetscErrorCode XformSet(const char *path, const StlTransform *in, Xform *
   if (in->angle != 0) {
     PetscReal amax = 0, k[3], norm = 0, a, c, s;
     for (int j = 0; j < 3; j++) amax = PetscMax(amax, PetscAbsReal(in->axis[j]));
-    PetscCheck(amax > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "STL file %s: transform axis (0, 0, 0) with angle %g: a rotation needs a nonzero axis",
-               path, (double)in->angle);
+    PetscCheck(amax > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "STL file %s: transform axis (0, 0, 0) with angle %g: a rotation needs a nonzero axis", path,
+               (double)in->angle);
     /* divided by the largest component first: no overflow in the norm */
     for (int j = 0; j < 3; j++) k[j] = in->axis[j] / amax, norm += k[j] * k[j];
     norm = PetscSqrtReal(norm);
@@ -117,7 +121,8 @@ static PetscErrorCode XformSet(const char *path, const StlTransform *in, Xform *
 static void XformApply(const Xform *xf, const PetscReal *x, PetscReal *y)
 {
   PetscReal sx[3] = {xf->s * x[0], xf->s * x[1], xf->s * x[2]};
-  for (int i = 0; i < 3; i++) y[i] = (xf->rotate ? xf->R[i][0] * sx[0] + xf->R[i][1] * sx[1] + xf->R[i][2] * sx[2] : sx[i]) + xf->t[i];
+  for (int i = 0; i < 3; i++)
+    y[i] = (xf->rotate ? xf->R[i][0] * sx[0] + xf->R[i][1] * sx[1] + xf->R[i][2] * sx[2] : sx[i]) + xf->t[i];
 }
 
 static PetscBool IsBlank(int c)
@@ -159,7 +164,9 @@ static const char *Where(Reader *rd, PetscInt t)
   if (rd->binary)
     snprintf(rd->where, sizeof(rd->where), "%s: triangle %" PetscInt_FMT " (byte %" PetscInt64_FMT ")", rd->path, t + 1,
              (PetscInt64)STL_HEADER + (PetscInt64)STL_RECORD * t);
-  else snprintf(rd->where, sizeof(rd->where), "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT, rd->path, rd->tline[t], t + 1);
+  else
+    snprintf(rd->where, sizeof(rd->where), "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT, rd->path, rd->tline[t],
+             t + 1);
   return rd->where;
 }
 
@@ -168,11 +175,16 @@ static void NotBinaryWhy(const Reader *rd, char *buf, size_t len)
 {
   PetscInt64 size = rd->size >= 0 ? rd->size : (PetscInt64)rd->nhead;
 
-  if (size < STL_HEADER) snprintf(buf, len, "at %" PetscInt64_FMT " bytes it is shorter than a binary STL's %d-byte header", size, STL_HEADER);
-  else if (rd->size < 0) snprintf(buf, len, "its size is not known and its first %d bytes start like an ASCII STL", STL_HEADER);
+  if (size < STL_HEADER)
+    snprintf(buf, len, "at %" PetscInt64_FMT " bytes it is shorter than a binary STL's %d-byte header", size,
+             STL_HEADER);
+  else if (rd->size < 0)
+    snprintf(buf, len, "its size is not known and its first %d bytes start like an ASCII STL", STL_HEADER);
   else
-    snprintf(buf, len, "its size, %" PetscInt64_FMT " bytes, is not %d + %d n for the n = %" PRIu32 " triangles a binary STL counts at byte 80", size,
-             STL_HEADER, STL_RECORD, Le32(rd->head + 80));
+    snprintf(buf, len,
+             "its size, %" PetscInt64_FMT " bytes, is not %d + %d n for the n = %" PRIu32
+             " triangles a binary STL counts at byte 80",
+             size, STL_HEADER, STL_RECORD, Le32(rd->head + 80));
 }
 
 static PetscErrorCode NotStl(Reader *rd, const char *asciiwhy)
@@ -181,7 +193,8 @@ static PetscErrorCode NotStl(Reader *rd, const char *asciiwhy)
 
   PetscFunctionBeginUser;
   NotBinaryWhy(rd, binwhy, sizeof(binwhy));
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is neither an ASCII nor a binary STL file (%s; %s)", rd->path, asciiwhy, binwhy);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is neither an ASCII nor a binary STL file (%s; %s)", rd->path,
+          asciiwhy, binwhy);
 }
 
 /* The next byte of an ASCII file (the detection's bytes first), lines
@@ -195,16 +208,19 @@ static PetscErrorCode Take(Reader *rd, int *ch)
   errno = 0;
   *ch   = rd->ihead < rd->nhead ? rd->head[rd->ihead++] : getc(rd->fp);
   if (*ch == EOF)
-    PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", rd->path, rd->line, strerror(errno));
+    PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", rd->path,
+               rd->line, strerror(errno));
   else if (*ch == '\n') rd->line++, rd->col = 0;
   else if (*ch == 0) {
     if (rd->probing) PetscCall(NotStl(rd, "it has a NUL byte in or before its first word"));
     NotBinaryWhy(rd, why, sizeof(why));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-            "%s:%" PetscInt_FMT ": NUL byte in column %" PetscInt_FMT ": not an ASCII STL file, nor a binary one (%s)", rd->path, rd->line, rd->col + 1, why);
+            "%s:%" PetscInt_FMT ": NUL byte in column %" PetscInt_FMT ": not an ASCII STL file, nor a binary one (%s)",
+            rd->path, rd->line, rd->col + 1, why);
   } else if (*ch != '\r' && ++rd->col > STL_MAX_LINE) {
     if (rd->probing) PetscCall(NotStl(rd, "its first line is longer than 4096 characters"));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": line longer than %d characters (not an STL file?)", rd->path, rd->line,
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+            "%s:%" PetscInt_FMT ": line longer than %d characters (not an STL file?)", rd->path, rd->line,
             STL_MAX_LINE);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -252,8 +268,9 @@ static PetscErrorCode Reserve(Reader *rd, PetscInt64 want)
 
   PetscFunctionBeginUser;
   if (want <= rd->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(want <= STL_MAX_TRIANGLES, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: more than %" PetscInt64_FMT " triangles, which is what hdem reads from one file",
-             rd->path, STL_MAX_TRIANGLES);
+  PetscCheck(want <= STL_MAX_TRIANGLES, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "%s: more than %" PetscInt64_FMT " triangles, which is what hdem reads from one file", rd->path,
+             STL_MAX_TRIANGLES);
   cap = PetscMin(PetscMax(want, PetscMax(2 * (PetscInt64)rd->cap, 256)), STL_MAX_TRIANGLES);
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = PetscMalloc1(9 * cap, &c);
@@ -261,7 +278,8 @@ static PetscErrorCode Reserve(Reader *rd, PetscInt64 want)
   PetscCall(PetscPopErrorHandler());
   if (ierr) {
     PetscCall(PetscFree(c));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "%s: out of memory: %.3g GB for %" PetscInt64_FMT " triangles could not be allocated", rd->path,
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM,
+            "%s: out of memory: %.3g GB for %" PetscInt64_FMT " triangles could not be allocated", rd->path,
             (double)cap * (double)(9 * sizeof(PetscReal) + sizeof(PetscInt)) / 1e9, cap);
   }
   if (rd->nt) PetscCall(PetscArraycpy(c, rd->c, 9 * rd->nt));
@@ -276,8 +294,9 @@ static PetscErrorCode Reserve(Reader *rd, PetscInt64 want)
 static PetscErrorCode NotEnd(Reader *rd)
 {
   PetscFunctionBeginUser;
-  PetscCheck(rd->tok[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": end of file in triangle %" PetscInt_FMT " (truncated file?)",
-             rd->path, rd->tokline, rd->nt + 1);
+  PetscCheck(rd->tok[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s:%" PetscInt_FMT ": end of file in triangle %" PetscInt_FMT " (truncated file?)", rd->path, rd->tokline,
+             rd->nt + 1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -286,8 +305,9 @@ static PetscErrorCode Expect(Reader *rd, const char *key, const char *hint)
   PetscFunctionBeginUser;
   PetscCall(NextWord(rd));
   PetscCall(NotEnd(rd));
-  PetscCheck(KeyIs(rd->tok, key), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT ": expected '%s', found %s%s",
-             rd->path, rd->tokline, rd->nt + 1, key, Quote(rd, rd->tok), hint);
+  PetscCheck(KeyIs(rd->tok, key), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT ": expected '%s', found %s%s", rd->path, rd->tokline,
+             rd->nt + 1, key, Quote(rd, rd->tok), hint);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -300,8 +320,9 @@ static PetscErrorCode ReadNumber(Reader *rd, const char *what, PetscReal *v)
   PetscCall(NextWord(rd));
   PetscCall(NotEnd(rd));
   x = strtod(rd->tok, &end);
-  PetscCheck(end != rd->tok && *end == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT ": %s %s is not a number",
-             rd->path, rd->tokline, rd->nt + 1, what, Quote(rd, rd->tok));
+  PetscCheck(end != rd->tok && *end == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT ": %s %s is not a number", rd->path, rd->tokline,
+             rd->nt + 1, what, Quote(rd, rd->tok));
   *v = (PetscReal)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -317,7 +338,8 @@ static PetscErrorCode ReadFacet(Reader *rd)
   c                 = rd->c + 9 * rd->nt;
   rd->tline[rd->nt] = rd->tokline;
   PetscCall(Expect(rd, "normal", ""));
-  for (int j = 0; j < 3; j++) PetscCall(ReadNumber(rd, "normal component", &normal)); /* orientation is not used */
+  /* orientation is not used */
+  for (int j = 0; j < 3; j++) PetscCall(ReadNumber(rd, "normal component", &normal));
   PetscCall(Expect(rd, "outer", ""));
   PetscCall(Expect(rd, "loop", ""));
   for (int v = 0; v < 3; v++) {
@@ -326,16 +348,19 @@ static PetscErrorCode ReadFacet(Reader *rd)
       char what[32];
       snprintf(what, sizeof(what), "corner %d %s", v + 1, coord[j]);
       PetscCall(ReadNumber(rd, what, &c[3 * v + j]));
-      PetscCheck(isfinite(c[3 * v + j]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT ": %s %s is not finite",
-                 rd->path, rd->tokline, rd->nt + 1, what, Quote(rd, rd->tok));
+      PetscCheck(isfinite(c[3 * v + j]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT ": %s %s is not finite", rd->path, rd->tokline,
+                 rd->nt + 1, what, Quote(rd, rd->tok));
     }
   }
   PetscCall(NextWord(rd));
   PetscCall(NotEnd(rd));
   PetscCheck(!KeyIs(rd->tok, "vertex"), PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT " has more than 3 corners (hdem reads triangles only)", rd->path, rd->tokline, rd->nt + 1);
+             "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT " has more than 3 corners (hdem reads triangles only)",
+             rd->path, rd->tokline, rd->nt + 1);
   PetscCheck(KeyIs(rd->tok, "endloop"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT ": expected 'endloop', found %s", rd->path, rd->tokline, rd->nt + 1, Quote(rd, rd->tok));
+             "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT ": expected 'endloop', found %s", rd->path, rd->tokline,
+             rd->nt + 1, Quote(rd, rd->tok));
   PetscCall(Expect(rd, "endfacet", ""));
   rd->nt++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -360,17 +385,20 @@ static PetscErrorCode ReadAscii(Reader *rd)
     while (PETSC_TRUE) {
       PetscCall(NextWord(rd));
       PetscCheck(rd->tok[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s:%" PetscInt_FMT ": end of file after triangle %" PetscInt_FMT ", before 'endsolid' (truncated file?)", rd->path, rd->tokline, rd->nt);
+                 "%s:%" PetscInt_FMT ": end of file after triangle %" PetscInt_FMT
+                 ", before 'endsolid' (truncated file?)",
+                 rd->path, rd->tokline, rd->nt);
       if (KeyIs(rd->tok, "endsolid")) break;
       PetscCheck(KeyIs(rd->tok, "facet"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s:%" PetscInt_FMT ": expected 'facet' (triangle %" PetscInt_FMT ") or 'endsolid', found %s", rd->path, rd->tokline, rd->nt + 1,
-                 Quote(rd, rd->tok));
+                 "%s:%" PetscInt_FMT ": expected 'facet' (triangle %" PetscInt_FMT ") or 'endsolid', found %s",
+                 rd->path, rd->tokline, rd->nt + 1, Quote(rd, rd->tok));
       PetscCall(ReadFacet(rd));
     }
     PetscCall(SkipLine(rd));
     PetscCall(NextWord(rd));
     PetscCheck(!rd->tok[0] || KeyIs(rd->tok, "solid"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "%s:%" PetscInt_FMT ": expected 'solid' or the end of the file after 'endsolid', found %s", rd->path, rd->tokline, Quote(rd, rd->tok));
+               "%s:%" PetscInt_FMT ": expected 'solid' or the end of the file after 'endsolid', found %s", rd->path,
+               rd->tokline, Quote(rd, rd->tok));
   }
   PetscCheck(rd->nt, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no triangles", rd->path);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -384,32 +412,37 @@ static PetscErrorCode ReadBinary(Reader *rd)
   unsigned char rec[STL_RECORD];
 
   PetscFunctionBeginUser;
-  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no triangles (binary STL, count 0 at byte 80)", rd->path);
+  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no triangles (binary STL, count 0 at byte 80)",
+             rd->path);
   PetscCheck(n <= STL_MAX_TRIANGLES, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "%s: %" PRIu32 " triangles (binary STL, the count at byte 80) is more than hdem reads from one file (%" PetscInt64_FMT ")", rd->path, n,
-             STL_MAX_TRIANGLES);
+             "%s: %" PRIu32
+             " triangles (binary STL, the count at byte 80) is more than hdem reads from one file (%" PetscInt64_FMT
+             ")",
+             rd->path, n, STL_MAX_TRIANGLES);
   if (rd->size >= 0) PetscCall(Reserve(rd, n));
   for (PetscInt t = 0; t < (PetscInt)n; t++) {
     PetscCall(Reserve(rd, (PetscInt64)t + 1));
     errno = 0;
     if (fread(rec, 1, STL_RECORD, rd->fp) != STL_RECORD) {
-      PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error: %s", Where(rd, t), strerror(errno));
+      PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error: %s", Where(rd, t),
+                 strerror(errno));
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-              "%s: end of file in triangle %" PetscInt_FMT " (byte %" PetscInt64_FMT ") of the %" PRIu32 " its binary count at byte 80 says (truncated file?)",
+              "%s: end of file in triangle %" PetscInt_FMT " (byte %" PetscInt64_FMT ") of the %" PRIu32
+              " its binary count at byte 80 says (truncated file?)",
               rd->path, t + 1, (PetscInt64)STL_HEADER + (PetscInt64)STL_RECORD * t, n);
     }
     for (int k = 0; k < 9; k++) {
       float f = LeFloat(rec + 12 + 4 * k);
-      PetscCheck(isfinite(f), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: corner %d %c is %g, not a finite number", Where(rd, t), k / 3 + 1, "xyz"[k % 3],
-                 (double)f);
+      PetscCheck(isfinite(f), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: corner %d %c is %g, not a finite number",
+                 Where(rd, t), k / 3 + 1, "xyz"[k % 3], (double)f);
       rd->c[9 * t + k] = (PetscReal)f;
     }
     rd->nt = t + 1;
   }
   if (rd->size < 0)
     PetscCheck(getc(rd->fp) == EOF, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "%s: read as a binary STL (its first %d bytes do not start like an ASCII one), it holds more than the %" PRIu32
-               " triangles its count at byte 80 says",
+               "%s: read as a binary STL (its first %d bytes do not start like an ASCII one), it holds more than the "
+               "%" PRIu32 " triangles its count at byte 80 says",
                rd->path, STL_HEADER, n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -429,9 +462,11 @@ static PetscErrorCode Detect(Reader *rd)
   PetscFunctionBeginUser;
   errno     = 0;
   rd->nhead = fread(rd->head, 1, STL_HEADER, rd->fp);
-  PetscCheck(rd->nhead == STL_HEADER || !ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error: %s", rd->path, strerror(errno));
+  PetscCheck(rd->nhead == STL_HEADER || !ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error: %s",
+             rd->path, strerror(errno));
   if (rd->nhead < STL_HEADER) rd->binary = PETSC_FALSE;
-  else if (rd->size >= 0) rd->binary = rd->size == STL_HEADER + (PetscInt64)STL_RECORD * Le32(rd->head + 80) ? PETSC_TRUE : PETSC_FALSE;
+  else if (rd->size >= 0)
+    rd->binary = rd->size == STL_HEADER + (PetscInt64)STL_RECORD * Le32(rd->head + 80) ? PETSC_TRUE : PETSC_FALSE;
   else rd->binary = memchr(rd->head, 0, STL_HEADER) || !HeadStartsSolid(rd) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -444,7 +479,8 @@ static PetscErrorCode AllocFor(Reader *rd, size_t bytes, const char *what, void 
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = PetscMalloc(bytes, p);
   PetscCall(PetscPopErrorHandler());
-  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM, "%s: out of memory: %.3g GB for %s of %" PetscInt_FMT " triangles could not be allocated", rd->path,
+  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM,
+             "%s: out of memory: %.3g GB for %s of %" PetscInt_FMT " triangles could not be allocated", rd->path,
              (double)bytes / 1e9, what, rd->nt);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -488,8 +524,9 @@ static PetscErrorCode BuildMesh(Reader *rd, const Xform *xf, StlMesh *m)
       PetscReal *y = m->x + 3 * nv;
       XformApply(xf, rd->c + 3 * k, y);
       PetscCheck(isfinite(y[0]) && isfinite(y[1]) && isfinite(y[2]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s: corner %d (%g %g %g in the file) is not finite after the transform (%g %g %g)", Where(rd, k / 3), (int)(k % 3) + 1, (double)rd->c[3 * k],
-                 (double)rd->c[3 * k + 1], (double)rd->c[3 * k + 2], (double)y[0], (double)y[1], (double)y[2]);
+                 "%s: corner %d (%g %g %g in the file) is not finite after the transform (%g %g %g)", Where(rd, k / 3),
+                 (int)(k % 3) + 1, (double)rd->c[3 * k], (double)rd->c[3 * k + 1], (double)rd->c[3 * k + 2],
+                 (double)y[0], (double)y[1], (double)y[2]);
       m->tri[k] = nv++;
     } else m->tri[k] = m->tri[m->tri[k]];
   }
@@ -501,8 +538,9 @@ static PetscErrorCode BuildMesh(Reader *rd, const Xform *xf, StlMesh *m)
 
     for (int a = 0; a < 3; a++)
       for (int b = a + 1; b < 3; b++)
-        PetscCheck(v[a] != v[b], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is degenerate: corners %d and %d are the same vertex (%g %g %g)", Where(rd, t),
-                   a + 1, b + 1, (double)m->x[3 * v[a]], (double)m->x[3 * v[a] + 1], (double)m->x[3 * v[a] + 2]);
+        PetscCheck(v[a] != v[b], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                   "%s is degenerate: corners %d and %d are the same vertex (%g %g %g)", Where(rd, t), a + 1, b + 1,
+                   (double)m->x[3 * v[a]], (double)m->x[3 * v[a] + 1], (double)m->x[3 * v[a] + 2]);
     for (int j = 0; j < 3; j++) e[0][j] = q[j] - p[j], e[1][j] = r[j] - p[j], e[2][j] = r[j] - q[j];
     for (int a = 0; a < 3; a++) len2 = PetscMax(len2, e[a][0] * e[a][0] + e[a][1] * e[a][1] + e[a][2] * e[a][2]);
     cr[0] = e[0][1] * e[1][2] - e[0][2] * e[1][1];
@@ -510,15 +548,18 @@ static PetscErrorCode BuildMesh(Reader *rd, const Xform *xf, StlMesh *m)
     cr[2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
     cn    = PetscSqrtReal(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]);
     PetscCheck(isfinite(cn) && isfinite(len2), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "%s is too large for double precision: corners (%g %g %g) (%g %g %g) (%g %g %g)", Where(rd, t), (double)p[0], (double)p[1], (double)p[2],
-               (double)q[0], (double)q[1], (double)q[2], (double)r[0], (double)r[1], (double)r[2]);
+               "%s is too large for double precision: corners (%g %g %g) (%g %g %g) (%g %g %g)", Where(rd, t),
+               (double)p[0], (double)p[1], (double)p[2], (double)q[0], (double)q[1], (double)q[2], (double)r[0],
+               (double)r[1], (double)r[2]);
     PetscCheck(cn > 0 && cn >= STL_MIN_AREA_RATIO * len2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "%s is degenerate (zero area): corners (%g %g %g) (%g %g %g) (%g %g %g)", Where(rd, t), (double)p[0], (double)p[1], (double)p[2], (double)q[0],
-               (double)q[1], (double)q[2], (double)r[0], (double)r[1], (double)r[2]);
+               "%s is degenerate (zero area): corners (%g %g %g) (%g %g %g) (%g %g %g)", Where(rd, t), (double)p[0],
+               (double)p[1], (double)p[2], (double)q[0], (double)q[1], (double)q[2], (double)r[0], (double)r[1],
+               (double)r[2]);
   }
   for (int j = 0; j < 3; j++) m->lo[j] = PETSC_MAX_REAL, m->hi[j] = -PETSC_MAX_REAL;
   for (PetscInt i = 0; i < nv; i++)
-    for (int j = 0; j < 3; j++) m->lo[j] = PetscMin(m->lo[j], m->x[3 * i + j]), m->hi[j] = PetscMax(m->hi[j], m->x[3 * i + j]);
+    for (int j = 0; j < 3; j++)
+      m->lo[j] = PetscMin(m->lo[j], m->x[3 * i + j]), m->hi[j] = PetscMax(m->hi[j], m->x[3 * i + j]);
   m->binary = rd->binary;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -613,9 +654,11 @@ PetscErrorCode StlRead(MPI_Comm comm, const char *path, const StlTransform *tr, 
     PetscInt nv = hdr[0], nt = hdr[1];
     PetscCall(StlMeshDestroy(m));
     PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM,
-               "rank %d: out of memory for the %" PetscInt_FMT " vertices and %" PetscInt_FMT " triangles of STL file %s (%.3g GB)", (int)rank, nv, nt, path,
-               (double)(3 * nv * sizeof(PetscReal) + 3 * nt * sizeof(PetscInt)) / 1e9);
-    SETERRQ(comm, PETSC_ERR_MEM, "another rank ran out of memory for the %" PetscInt_FMT " triangles of STL file %s", nt, path);
+               "rank %d: out of memory for the %" PetscInt_FMT " vertices and %" PetscInt_FMT
+               " triangles of STL file %s (%.3g GB)",
+               (int)rank, nv, nt, path, (double)(3 * nv * sizeof(PetscReal) + 3 * nt * sizeof(PetscInt)) / 1e9);
+    SETERRQ(comm, PETSC_ERR_MEM, "another rank ran out of memory for the %" PetscInt_FMT " triangles of STL file %s",
+            nt, path);
   }
   PetscCall(CollectiveBcastReal(comm, m->x, 3 * m->nv));
   PetscCall(CollectiveBcastInt(comm, m->tri, 3 * m->nt));
@@ -623,8 +666,13 @@ PetscErrorCode StlRead(MPI_Comm comm, const char *path, const StlTransform *tr, 
   /* C's %g: PETSc's would print 25000 as "25000." */
   snprintf(spans, sizeof(spans), "%g", (double)span);
   if (span < STL_SPAN_SMALL)
-    PetscCall(PetscPrintf(comm, "Warning: STL file %s spans only %s m: is its scale right (file units times scale are metres)?\n", path, spans));
-  else if (span > STL_SPAN_LARGE) PetscCall(PetscPrintf(comm, "Warning: STL file %s spans %s m: a file in millimetres needs scale: 0.001\n", path, spans));
+    PetscCall(
+      PetscPrintf(comm,
+                  "Warning: STL file %s spans only %s m: is its scale right (file units times scale are metres)?\n",
+                  path, spans));
+  else if (span > STL_SPAN_LARGE)
+    PetscCall(
+      PetscPrintf(comm, "Warning: STL file %s spans %s m: a file in millimetres needs scale: 0.001\n", path, spans));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -8,7 +8,8 @@
 #define TABLE_NCOL_MAX 8
 
 /* One line's ncol numbers into a; else a message into err. */
-static PetscBool TableLine(char *line, const char *path, PetscInt lineno, PetscInt ncol, const char *what, double *a, char *err, size_t len)
+static PetscBool TableLine(char *line, const char *path, PetscInt lineno, PetscInt ncol, const char *what, double *a,
+                           char *err, size_t len)
 {
   char *c = line, *end;
   for (char *p = line; *p; p++)
@@ -18,7 +19,8 @@ static PetscBool TableLine(char *line, const char *path, PetscInt lineno, PetscI
     a[k] = strtod(c, &end);
     if (end == c || (*end && *end != ' ' && *end != '#')) {
       if (*c && *c != '#')
-        snprintf(err, len, "%s:%d: \"%.40s\" is not a number: expected %s, then nothing but a # comment", path, (int)lineno, c, what);
+        snprintf(err, len, "%s:%d: \"%.40s\" is not a number: expected %s, then nothing but a # comment", path,
+                 (int)lineno, c, what);
       else snprintf(err, len, "%s:%d: expected %s, then nothing but a # comment", path, (int)lineno, what);
       return PETSC_FALSE;
     }
@@ -36,7 +38,8 @@ static PetscBool TableLine(char *line, const char *path, PetscInt lineno, PetscI
   return PETSC_TRUE;
 }
 
-PetscErrorCode TableReadRows(MPI_Comm comm, const char *path, PetscInt ncol, const char *what, PetscInt maxrows, PetscInt *n, PetscReal **v)
+PetscErrorCode TableReadRows(MPI_Comm comm, const char *path, PetscInt ncol, const char *what, PetscInt maxrows,
+                             PetscInt *n, PetscReal **v)
 {
   PetscMPIInt rank;
   PetscInt    cap = 0, cnt = 0;
@@ -44,7 +47,8 @@ PetscErrorCode TableReadRows(MPI_Comm comm, const char *path, PetscInt ncol, con
   char        err[PETSC_MAX_PATH_LEN + 256] = "";
 
   PetscFunctionBeginUser;
-  PetscCheck(ncol > 0 && ncol <= TABLE_NCOL_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a table of %d columns", (int)ncol);
+  PetscCheck(ncol > 0 && ncol <= TABLE_NCOL_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a table of %d columns",
+             (int)ncol);
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0) {
     FILE    *fp = InputFileOpen(path, "r", "file", err, sizeof(err));

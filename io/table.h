@@ -10,7 +10,8 @@
 /* Rows of ncol numbers into *v (n ncol reals, PetscFree'd by the caller);
  * what: the row's form for messages ("two finite numbers (overlap [m],
  * force [N])"); at most maxrows rows.  Collective. */
-PETSC_EXTERN PetscErrorCode TableReadRows(MPI_Comm, const char *path, PetscInt ncol, const char *what, PetscInt maxrows, PetscInt *n, PetscReal **v);
+PETSC_EXTERN PetscErrorCode TableReadRows(MPI_Comm, const char *path, PetscInt ncol, const char *what, PetscInt maxrows,
+                                          PetscInt *n, PetscReal **v);
 /* Two columns, into x and y (PetscFree2'd by the caller). */
 PETSC_EXTERN PetscErrorCode TableRead(MPI_Comm, const char *path, PetscInt *n, PetscReal **x, PetscReal **y);
 

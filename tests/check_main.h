@@ -12,7 +12,8 @@ int HdemCheckRun(int argc, char **argv, Suite *suite);
 #define ck_assert_rel(a, b, tol) \
   do { \
     double _a = (a), _b = (b), _t = (tol); \
-    ck_assert_msg(fabs(_a - _b) <= _t * fabs(_b), "%s = %.12g, expected %s = %.12g within %.3g relative (off by %.3g)", #a, _a, #b, _b, _t, \
+    ck_assert_msg(fabs(_a - _b) <= _t * fabs(_b), \
+                  "%s = %.12g, expected %s = %.12g within %.3g relative (off by %.3g)", #a, _a, #b, _b, _t, \
                   fabs(_a - _b) / fabs(_b)); \
   } while (0)
 

@@ -33,8 +33,9 @@ END_TEST
 /* Equal costs, zero costs and an empty slab. */
 START_TEST(test_shift_degenerate)
 {
-  const PetscReal old[5] = {0.0, 1.0, 2.0, 3.0, 4.0}, even[4] = {2, 2, 2, 2}, zero[4] = {0, 0, 0, 0}, hole[4] = {1, 0, 0, 1};
-  PetscReal       cuts[5];
+  const PetscReal old[5] = {0.0, 1.0, 2.0, 3.0, 4.0}, even[4] = {2, 2, 2, 2}, zero[4] = {0, 0, 0, 0},
+                  hole[4] = {1, 0, 0, 1};
+  PetscReal cuts[5];
 
   BalanceShiftCuts(4, even, old, 0.1, 1.0, cuts);
   for (int k = 0; k <= 4; k++) EXPECT(fabs(cuts[k] - old[k]) < 1e-14, "even costs moved cut %d to %.17g", k, cuts[k]);
@@ -68,10 +69,12 @@ START_TEST(test_shift_invariants)
     BalanceShiftCuts(n, cost, old, wmin, trial % 2 ? 1.0 : 0.5, cuts);
     EXPECT(cuts[0] == old[0] && cuts[n] == old[n], "trial %d: ends moved", trial);
     for (PetscMPIInt c = 0; c < n; c++)
-      EXPECT(cuts[c + 1] - cuts[c] >= wmin * (1.0 - 1e-12), "trial %d: slab %d is %g wide, below wmin", trial, c, cuts[c + 1] - cuts[c]);
+      EXPECT(cuts[c + 1] - cuts[c] >= wmin * (1.0 - 1e-12), "trial %d: slab %d is %g wide, below wmin", trial, c,
+             cuts[c + 1] - cuts[c]);
     for (PetscMPIInt k = 1; k < n; k++) {
       EXPECT(cuts[k] > old[k - 1] && cuts[k] < old[k + 1], "trial %d: cut %d left its neighbours' slabs", trial, k);
-      EXPECT(fabs(cuts[k] - old[k]) <= 0.5 * (PetscMin(old[k] - old[k - 1], old[k + 1] - old[k]) - wmin) * (1.0 + 1e-12) + 1e-15,
+      EXPECT(fabs(cuts[k] - old[k]) <=
+               0.5 * (PetscMin(old[k] - old[k - 1], old[k + 1] - old[k]) - wmin) * (1.0 + 1e-12) + 1e-15,
              "trial %d: cut %d moved beyond its limit", trial, k);
     }
   }
@@ -89,7 +92,8 @@ START_TEST(test_shift_converges)
 
   for (int it = 0; it < 12; it++) {
     PetscReal sum = 0.0, max = 0.0;
-    for (int c = 0; c < 4; c++) cost[c] = (cuts[c + 1] - cuts[c]) / speed[c], sum += cost[c], max = PetscMax(max, cost[c]);
+    for (int c = 0; c < 4; c++)
+      cost[c] = (cuts[c + 1] - cuts[c]) / speed[c], sum += cost[c], max = PetscMax(max, cost[c]);
     imb = max * 4.0 / sum;
     BalanceShiftCuts(4, cost, cuts, 1.0, BALANCE_FRACTION, next);
     memcpy(cuts, next, sizeof(cuts));
@@ -126,7 +130,8 @@ START_TEST(test_grid_balance)
     PetscMPIInt d = g.dims[a];
     PetscReal  *mine, *root;
     EXPECT(g.cuts[a][0] == lo[a] && g.cuts[a][d] == hi[a], "axis %d: ends moved", a);
-    EXPECT(g.sublo[a] == g.cuts[a][g.coords[a]] && g.subhi[a] == g.cuts[a][g.coords[a] + 1], "axis %d: bounds are not the slab's", a);
+    EXPECT(g.sublo[a] == g.cuts[a][g.coords[a]] && g.subhi[a] == g.cuts[a][g.coords[a] + 1],
+           "axis %d: bounds are not the slab's", a);
     mine = malloc((size_t)(d + 1) * sizeof(*mine));
     root = malloc((size_t)(d + 1) * sizeof(*root));
     memcpy(mine, g.cuts[a], (size_t)(d + 1) * sizeof(*mine));
@@ -140,7 +145,8 @@ START_TEST(test_grid_balance)
       x[a] = g.cuts[a][c]; /* a point on a cut belongs to the slab above */
       EXPECT(GridOwnerOf(&g, x, own) == 0 && own[a] == c, "axis %d: the point on cut %d went to slab %d", a, c, own[a]);
       x[a] = nextafter(g.cuts[a][c + 1], -1e300);
-      EXPECT(GridOwnerOf(&g, x, own) == 0 && own[a] == c, "axis %d: the point below cut %d went to slab %d", a, c + 1, own[a]);
+      EXPECT(GridOwnerOf(&g, x, own) == 0 && own[a] == c, "axis %d: the point below cut %d went to slab %d", a, c + 1,
+             own[a]);
       EXPECT(GridSlabOf(&g, a, x[a]) == c, "GridSlabOf disagrees with GridOwnerOf");
     }
     free(mine);

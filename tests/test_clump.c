@@ -21,10 +21,12 @@
 /* Moments (as UnionMoments') of the part of sphere (c, r) whose axial
  * coordinate t = (x - c).u lies in [t0, t1], added with sign sg: every
  * integrand is a polynomial of degree <= 4 in t, exact by 5-point Gauss. */
-static void SlabAdd(const PetscReal c[3], PetscReal r, const PetscReal u[3], PetscReal t0, PetscReal t1, PetscReal sg, PetscReal m[10])
+static void SlabAdd(const PetscReal c[3], PetscReal r, const PetscReal u[3], PetscReal t0, PetscReal t1, PetscReal sg,
+                    PetscReal m[10])
 {
   const PetscReal x5[5] = {-0.9061798459386640, -0.5384693101056831, 0.0, 0.5384693101056831, 0.9061798459386640};
-  const PetscReal w5[5] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889, 0.4786286704993665, 0.2369268850561891};
+  const PetscReal w5[5] = {0.2369268850561891, 0.4786286704993665, 0.5688888888888889, 0.4786286704993665,
+                           0.2369268850561891};
   const int       pa[6] = {0, 1, 2, 0, 0, 1}, pb[6] = {0, 1, 2, 1, 2, 2};
   PetscReal       V = 0, S1 = 0, S2 = 0, T = 0;
   for (int i = 0; i < 5; i++) {
@@ -35,7 +37,8 @@ static void SlabAdd(const PetscReal c[3], PetscReal r, const PetscReal u[3], Pet
   for (int a = 0; a < 3; a++) m[1 + a] += sg * (c[a] * V + u[a] * S1);
   for (int k = 0; k < 6; k++) {
     int a = pa[k], b = pb[k];
-    m[4 + k] += sg * (c[a] * c[b] * V + (c[a] * u[b] + u[a] * c[b]) * S1 + u[a] * u[b] * S2 + ((a == b) - u[a] * u[b]) * T);
+    m[4 + k] += sg *
+                (c[a] * c[b] * V + (c[a] * u[b] + u[a] * c[b]) * S1 + u[a] * u[b] * S2 + ((a == b) - u[a] * u[b]) * T);
   }
 }
 
@@ -81,21 +84,24 @@ static void CheckTemplate(PetscInt n, const PetscReal *s, const PetscReal m[10],
   MassProperties(m, &V, com, lam);
   scale = cbrt(V);
   ck_assert_rel(t.volume, V, tol);
-  for (int a = 0; a < 3; a++) ck_assert_msg(fabs(t.com[a] - com[a]) <= tol * scale, "com %d: %.15g against %.15g", a, t.com[a], com[a]);
+  for (int a = 0; a < 3; a++)
+    ck_assert_msg(fabs(t.com[a] - com[a]) <= tol * scale, "com %d: %.15g against %.15g", a, t.com[a], com[a]);
   for (int a = 0; a < 3; a++) ck_assert_rel(t.inertia_unit[a], lam[a], tol);
   ck_assert_msg(t.error <= 1e-4, "error bound %g", t.error);
   ck_assert_rel(t.r_equiv, cbrt(3 * V / (4 * HDEM_PI)), tol);
   for (PetscInt k = 0; k < n; k++) { /* distances from the centre of mass are kept */
     PetscReal d0 = 0, d1 = 0;
-    for (int a = 0; a < 3; a++) d0 += (s[4 * k + a] - com[a]) * (s[4 * k + a] - com[a]), d1 += t.s[4 * k + a] * t.s[4 * k + a];
-    ck_assert_msg(fabs(sqrt(d0) - sqrt(d1)) <= PetscMax(1e-9, tol) * scale, "sphere %d at %.15g from the centre, template %.15g", (int)k, sqrt(d0), sqrt(d1));
+    for (int a = 0; a < 3; a++)
+      d0 += (s[4 * k + a] - com[a]) * (s[4 * k + a] - com[a]), d1 += t.s[4 * k + a] * t.s[4 * k + a];
+    ck_assert_msg(fabs(sqrt(d0) - sqrt(d1)) <= PetscMax(1e-9, tol) * scale,
+                  "sphere %d at %.15g from the centre, template %.15g", (int)k, sqrt(d0), sqrt(d1));
   }
   PetscCallAbort(PETSC_COMM_SELF, PetscFree(t.s));
 }
 
 START_TEST(test_union_one_sphere)
 {
-  const PetscReal s[4] = {0.3, -0.2, 1.5, 0.7};
+  const PetscReal s[4]  = {0.3, -0.2, 1.5, 0.7};
   PetscReal       m[10] = {0};
   SphereAdd(s, m);
   CheckTemplate(1, s, m, 1e-12);
@@ -121,7 +127,8 @@ START_TEST(test_union_trimer)
   PetscReal s[12], m[10] = {0}, r = 1.0, side = 1.8 * r;
   for (int k = 0; k < 3; k++) {
     PetscReal ang = 2 * HDEM_PI * k / 3 + 0.3;
-    s[4 * k] = side / sqrt(3.0) * cos(ang), s[4 * k + 1] = side / sqrt(3.0) * sin(ang), s[4 * k + 2] = 0.25, s[4 * k + 3] = r;
+    s[4 * k] = side / sqrt(3.0) * cos(ang), s[4 * k + 1] = side / sqrt(3.0) * sin(ang), s[4 * k + 2] = 0.25,
+          s[4 * k + 3] = r;
     SphereAdd(s + 4 * k, m);
   }
   for (int k = 0; k < 3; k++) LensSubtract(s + 4 * k, s + 4 * ((k + 1) % 3), m);
@@ -147,7 +154,8 @@ START_TEST(test_union_nested)
   SphereAdd(s, m);
   CheckTemplate(2, s, m, 1e-12);
   PetscCallAbort(PETSC_COMM_SELF, UnionMoments(3, s, 1e-10, mu, &err));
-  for (int k = 0; k < 10; k++) ck_assert_msg(fabs(mu[k] - m[k]) <= 1e-12 * m[0], "moment %d: %.15g against %.15g", k, mu[k], m[k]);
+  for (int k = 0; k < 10; k++)
+    ck_assert_msg(fabs(mu[k] - m[k]) <= 1e-12 * m[0], "moment %d: %.15g against %.15g", k, mu[k], m[k]);
   PetscCallAbort(PETSC_COMM_SELF, PetscMemzero(&t, sizeof(t)));
   PetscCallAbort(PETSC_COMM_SELF, PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = ClumpTemplateSetUp(PETSC_COMM_SELF, "test", 3, s, &t);
@@ -172,8 +180,9 @@ START_TEST(test_union_tetrahedral)
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N; j++)
       for (int l = 0; l < N; l++) {
-        PetscReal x[3] = {lo + (i + 0.5) * h + 0.05 * 1.5, lo + (j + 0.5) * h + 0.05 * 1.5, lo + (l + 0.5) * h + 0.05 * 1.5};
-        PetscBool in = PETSC_FALSE;
+        PetscReal x[3] = {lo + (i + 0.5) * h + 0.05 * 1.5, lo + (j + 0.5) * h + 0.05 * 1.5,
+                          lo + (l + 0.5) * h + 0.05 * 1.5};
+        PetscBool in   = PETSC_FALSE;
         for (int k = 0; k < 4 && !in; k++) {
           PetscReal d2 = 0;
           for (int a = 0; a < 3; a++) d2 += (x[a] - s[4 * k + a]) * (x[a] - s[4 * k + a]);
@@ -194,7 +203,8 @@ END_TEST
  * over nstep steps of dt: the largest relative changes of |L_world| and of
  * the energy over the first and the second half, and the mean period of
  * the body-frame w[1]'s rising zero crossings. */
-static void TopRun(const PetscReal Ip[3], const PetscReal wb[3], PetscReal dt, PetscInt nstep, PetscReal *dL, PetscReal dE[2], PetscReal *period)
+static void TopRun(const PetscReal Ip[3], const PetscReal wb[3], PetscReal dt, PetscInt nstep, PetscReal *dL,
+                   PetscReal dE[2], PetscReal *period)
 {
   PetscReal q[4] = {1, 0, 0, 0}, p[4], Lb[3], R[9], L0[3], E0 = 0, prev = 0, tprev = -1, first = -1, last = -1;
   PetscInt  ncross = 0;
@@ -218,7 +228,7 @@ static void TopRun(const PetscReal Ip[3], const PetscReal wb[3], PetscReal dt, P
       d += (L[a] - L0[a]) * (L[a] - L0[a]);
       E += 0.5 * Lb[a] * Lb[a] / Ip[a];
     }
-    *dL                   = PetscMax(*dL, sqrt(d) / sqrt(L0[0] * L0[0] + L0[1] * L0[1] + L0[2] * L0[2]));
+    *dL               = PetscMax(*dL, sqrt(d) / sqrt(L0[0] * L0[0] + L0[1] * L0[1] + L0[2] * L0[2]));
     dE[2 * n > nstep] = PetscMax(dE[2 * n > nstep], fabs(E - E0) / E0);
     if (prev < 0 && Lb[1] >= 0 && n > 1) {
       PetscReal tc = tprev + dt * (-prev) / (Lb[1] - prev);
@@ -326,7 +336,7 @@ static PetscErrorCode MeshWall(void *ctx, const PetscReal x[3], PetscReal r, Pet
   n[0] = n[1] = 0.0, n[2] = 1.0;
   if (np) {
     const MeshFeature *g = &f[pick[0]];
-    *d = r - g->dist;
+    *d                   = r - g->dist;
     for (int a = 0; a < 3; a++) n[a] = (x[a] - g->c[a]) / g->dist;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -341,7 +351,8 @@ static void DumbbellImpact(PetscBool projected, const Mesh *mesh, DumbbellOut *o
   RigidImpactSetup  set;
   RigidImpactResult r;
   ck_assert(!PetscOptionsClear(NULL));
-  ck_assert(!PetscOptionsInsertString(NULL, "-material1_E 7e10 -material1_nu 0.3 -material1_density 2500 -material2_E inf -contact_damping harmonic "
+  ck_assert(!PetscOptionsInsertString(NULL, "-material1_E 7e10 -material1_nu 0.3 -material1_density 2500 -material2_E "
+                                            "inf -contact_damping harmonic "
                                             "-contact_e 0.7 -contact_mu 0 -timestep_steps_per_contact 400"));
   ck_assert(!ContactModelSetFromOptions(PETSC_COMM_SELF, &md));
   ck_assert(!StepControlSetFromOptions(PETSC_COMM_SELF, &ctl));
@@ -355,7 +366,8 @@ static void DumbbellImpact(PetscBool projected, const Mesh *mesh, DumbbellOut *o
   set.wall = mesh ? MeshWall : NULL, set.wall_ctx = (void *)mesh;
   ck_assert(!RigidImpactRun(&md, &ctl, &set, &r));
   o->e = r.e;
-  for (int a = 0; a < 3; a++) o->V[a] = r.v_out[a], o->W[a] = r.w_out[a], o->Vref[a] = r.v_ref[a], o->Wref[a] = r.w_ref[a];
+  for (int a = 0; a < 3; a++)
+    o->V[a] = r.v_out[a], o->W[a] = r.w_out[a], o->Vref[a] = r.v_ref[a], o->Wref[a] = r.w_ref[a];
   ck_assert(r.spheres == 1);
   ck_assert(!ContactModelDestroy(&md));
   ck_assert(!PetscFree(t.s));
@@ -365,8 +377,9 @@ static void DumbbellImpact(PetscBool projected, const Mesh *mesh, DumbbellOut *o
  * first touch (the contact starts on the edge and moves onto a face) */
 static void DumbbellFloor(Mesh *m)
 {
-  const PetscReal y0 = -0.6e-3 * cos(HDEM_PI / 6), x[12] = {-5e-3, -5e-3 + y0, 0, 5e-3, -5e-3 + y0, 0, 5e-3, 5e-3 + y0, 0, -5e-3, 5e-3 + y0, 0};
-  const PetscInt  tri[6] = {0, 1, 2, 0, 2, 3};
+  const PetscReal y0    = -0.6e-3 * cos(HDEM_PI / 6),
+                  x[12] = {-5e-3, -5e-3 + y0, 0, 5e-3, -5e-3 + y0, 0, 5e-3, 5e-3 + y0, 0, -5e-3, 5e-3 + y0, 0};
+  const PetscInt tri[6] = {0, 1, 2, 0, 2, 3};
   ck_assert(!MeshCreateFromArrays("floor", 4, x, 2, tri, 1.0, NULL, m));
 }
 
@@ -376,13 +389,16 @@ START_TEST(test_dumbbell_restitution)
   PetscReal   wn = 0.0;
   Mesh        floor;
   DumbbellImpact(PETSC_TRUE, NULL, &o);
-  fprintf(stderr, "dumbbell: e %.6f; V %.6g %.6g %.6g (%.6g %.6g %.6g); W %.6g %.6g %.6g (%.6g %.6g %.6g)\n", o.e, o.V[0], o.V[1], o.V[2], o.Vref[0], o.Vref[1],
-          o.Vref[2], o.W[0], o.W[1], o.W[2], o.Wref[0], o.Wref[1], o.Wref[2]);
+  fprintf(stderr, "dumbbell: e %.6f; V %.6g %.6g %.6g (%.6g %.6g %.6g); W %.6g %.6g %.6g (%.6g %.6g %.6g)\n", o.e,
+          o.V[0], o.V[1], o.V[2], o.Vref[0], o.Vref[1], o.Vref[2], o.W[0], o.W[1], o.W[2], o.Wref[0], o.Wref[1],
+          o.Wref[2]);
   ck_assert_rel(o.e, 0.7, 5e-3);
   for (int a = 0; a < 3; a++) wn += o.Wref[a] * o.Wref[a];
   for (int a = 0; a < 3; a++) {
-    ck_assert_msg(fabs(o.V[a] - o.Vref[a]) <= 0.01 * 1.0, "V[%d] %.6g, the impulse solution %.6g", a, o.V[a], o.Vref[a]);
-    ck_assert_msg(fabs(o.W[a] - o.Wref[a]) <= 0.01 * sqrt(wn), "W[%d] %.6g, the impulse solution %.6g", a, o.W[a], o.Wref[a]);
+    ck_assert_msg(fabs(o.V[a] - o.Vref[a]) <= 0.01 * 1.0, "V[%d] %.6g, the impulse solution %.6g", a, o.V[a],
+                  o.Vref[a]);
+    ck_assert_msg(fabs(o.W[a] - o.Wref[a]) <= 0.01 * sqrt(wn), "W[%d] %.6g, the impulse solution %.6g", a, o.W[a],
+                  o.Wref[a]);
   }
   { /* the same on a mesh floor */
     DumbbellOut om;
@@ -391,14 +407,17 @@ START_TEST(test_dumbbell_restitution)
     ck_assert(!MeshDestroy(&floor));
     ck_assert_rel(om.e, 0.7, 5e-3);
     for (int a = 0; a < 3; a++) {
-      ck_assert_msg(fabs(om.V[a] - om.Vref[a]) <= 0.01 * 1.0, "mesh: V[%d] %.6g, the impulse solution %.6g", a, om.V[a], om.Vref[a]);
-      ck_assert_msg(fabs(om.W[a] - om.Wref[a]) <= 0.01 * sqrt(wn), "mesh: W[%d] %.6g, the impulse solution %.6g", a, om.W[a], om.Wref[a]);
+      ck_assert_msg(fabs(om.V[a] - om.Vref[a]) <= 0.01 * 1.0, "mesh: V[%d] %.6g, the impulse solution %.6g", a, om.V[a],
+                    om.Vref[a]);
+      ck_assert_msg(fabs(om.W[a] - om.Wref[a]) <= 0.01 * sqrt(wn), "mesh: W[%d] %.6g, the impulse solution %.6g", a,
+                    om.W[a], om.Wref[a]);
     }
   }
   /* damped with the body's total mass instead, the contact point's restitution is not the target */
   DumbbellImpact(PETSC_FALSE, NULL, &m);
   fprintf(stderr, "dumbbell with the total mass: e %.6f\n", m.e);
-  ck_assert_msg(fabs(m.e - 0.7) > 0.02, "restitution %.4f with the total mass: the test does not tell the masses apart", m.e);
+  ck_assert_msg(fabs(m.e - 0.7) > 0.02, "restitution %.4f with the total mass: the test does not tell the masses apart",
+                m.e);
 }
 END_TEST
 
@@ -408,7 +427,7 @@ START_TEST(test_uniform_rotations)
    * the rotated x axis is uniform on the sphere (each of its components has
    * mean 0 and mean square 1/3) and the angle of rotation follows
    * (t - sin t) / pi (its mean is pi/2 + 2/pi) */
-  const PetscInt n = 200000;
+  const PetscInt n     = 200000;
   PetscReal      mx[3] = {0, 0, 0}, m2[3] = {0, 0, 0}, ang = 0.0;
   for (PetscInt id = 0; id < n; id++) {
     PetscReal q[4], R[9], nq = 0.0;
@@ -423,7 +442,8 @@ START_TEST(test_uniform_rotations)
     ck_assert_msg(fabs(mx[a]) < 5e-3, "mean of the rotated x's component %d: %g", a, mx[a]);
     ck_assert_msg(fabs(m2[a] - 1.0 / 3.0) < 5e-3, "mean square of component %d: %g", a, m2[a]);
   }
-  ck_assert_msg(fabs(ang - (HDEM_PI / 2 + 2 / HDEM_PI)) < 5e-3, "mean rotation angle %g, uniform gives %g", ang, HDEM_PI / 2 + 2 / HDEM_PI);
+  ck_assert_msg(fabs(ang - (HDEM_PI / 2 + 2 / HDEM_PI)) < 5e-3, "mean rotation angle %g, uniform gives %g", ang,
+                HDEM_PI / 2 + 2 / HDEM_PI);
 }
 END_TEST
 

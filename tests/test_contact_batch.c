@@ -31,13 +31,16 @@ static int Kind(PetscInt b)
  * two kinds each; href keeps the histories as given.  scale: from the
  * spring's displacement [m] to its history's unit (the incremental
  * spring's is a force). */
-static void FillPairs(ContactBatch *bt, const ContactBatchConst bc[2], PetscReal rs, PetscReal scale, ContactHistory h[], ContactHistory href[], unsigned *seedp)
+static void FillPairs(ContactBatch *bt, const ContactBatchConst bc[2], PetscReal rs, PetscReal scale,
+                      ContactHistory h[], ContactHistory href[], unsigned *seedp)
 {
   unsigned seed = *seedp;
   for (PetscInt b = 0; b < NPAIR; b++) {
-    PetscReal dir[3] = {Uniform(&seed, -1, 1), Uniform(&seed, -1, 1), Uniform(&seed, -1, 1)}, nd, d = b % 9 == 4 ? -1e-6 : Uniform(&seed, 0.0, 2e-5),
-              xs = (b >= 64 && b < 96) ? 1e-9 : (b % 3 == 0 ? 1e-7 : (b % 3 == 1 ? 1e-9 : 1e-1)); /* pairs 64..95: whole lane groups sticking */
-    nd           = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    PetscReal dir[3] = {Uniform(&seed, -1, 1), Uniform(&seed, -1, 1), Uniform(&seed, -1, 1)}, nd,
+              d      = b % 9 == 4 ? -1e-6 : Uniform(&seed, 0.0, 2e-5),
+              /* pairs 64..95: whole lane groups sticking */
+      xs = (b >= 64 && b < 96) ? 1e-9 : (b % 3 == 0 ? 1e-7 : (b % 3 == 1 ? 1e-9 : 1e-1));
+    nd   = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
     PetscCallVoid(PetscMemzero(&h[b], sizeof(h[b])));
     h[b].touched = 1;
     h[b].v_imp   = 0.3;
@@ -61,9 +64,9 @@ static void RunCase(const char *opts)
   ContactBatchConst bc[2];
   ContactBatch     *bt;
   ContactHistory    h[NPAIR], href[NPAIR];
-  PetscReal v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[CONTACT_RESULTS * NPAIR], rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R,
-                                                                                                      dt = 1e-6;
-  unsigned seed                                                                                          = 12345;
+  PetscReal v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[CONTACT_RESULTS * NPAIR],
+    rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R, dt = 1e-6;
+  unsigned seed  = 12345;
   PetscInt nslip = 0, nstick = 0;
 
   ck_assert_int_eq(PetscOptionsClear(NULL), 0);
@@ -123,20 +126,25 @@ static void RunCase(const char *opts)
       if (sqrt(ft) > (1.0 - 1e-9) * model.tangential.mu * cr.Fn) nslip++;
       else nstick++;
     }
-    ck_assert_msg(!memcmp(res + CONTACT_RESULTS * b, cr.F, sizeof(cr.F)) && !memcmp(res + CONTACT_RESULTS * b + 3, cr.Ti, sizeof(cr.Ti)) &&
+    ck_assert_msg(!memcmp(res + CONTACT_RESULTS * b, cr.F, sizeof(cr.F)) &&
+                    !memcmp(res + CONTACT_RESULTS * b + 3, cr.Ti, sizeof(cr.Ti)) &&
                     !memcmp(res + CONTACT_RESULTS * b + 6, cr.Tj, sizeof(cr.Tj)),
-                  "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b, res[CONTACT_RESULTS * b], res[CONTACT_RESULTS * b + 1],
-                  res[CONTACT_RESULTS * b + 2], cr.F[0], cr.F[1], cr.F[2], opts);
+                  "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b,
+                  res[CONTACT_RESULTS * b], res[CONTACT_RESULTS * b + 1], res[CONTACT_RESULTS * b + 2], cr.F[0],
+                  cr.F[1], cr.F[2], opts);
     /* the ledger's powers, the same bits; no first touch in the lanes: no work of one */
-    ck_assert_msg(!memcmp(res + CONTACT_RESULTS * b + 9, cr.P, 2 * sizeof(cr.P[0])) && res[CONTACT_RESULTS * b + 11] == 0.0,
-                  "pair %d: lanes powers (%.17g %.17g) scalar (%.17g %.17g) (%s)", (int)b, res[CONTACT_RESULTS * b + 9], res[CONTACT_RESULTS * b + 10], cr.P[0],
-                  cr.P[1], opts);
+    ck_assert_msg(!memcmp(res + CONTACT_RESULTS * b + 9, cr.P, 2 * sizeof(cr.P[0])) &&
+                    res[CONTACT_RESULTS * b + 11] == 0.0,
+                  "pair %d: lanes powers (%.17g %.17g) scalar (%.17g %.17g) (%s)", (int)b, res[CONTACT_RESULTS * b + 9],
+                  res[CONTACT_RESULTS * b + 10], cr.P[0], cr.P[1], opts);
     ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])), "pair %d: histories differ (%s)", (int)b, opts);
     ck_assert_msg(!memcmp(&bt->ddot[b], &cr.ddot, sizeof(cr.ddot)) && !memcmp(&bt->U[b], &cr.U, sizeof(cr.U)),
-                  "pair %d: the step bound's inputs differ: ddot %.17g vs %.17g, U %.17g vs %.17g (%s)", (int)b, bt->ddot[b], cr.ddot, bt->U[b], cr.U, opts);
+                  "pair %d: the step bound's inputs differ: ddot %.17g vs %.17g, U %.17g vs %.17g (%s)", (int)b,
+                  bt->ddot[b], cr.ddot, bt->U[b], cr.U, opts);
   }
   if (model.tangential.mu > 0.0)
-    ck_assert_msg(nslip > 5 && nstick > 5, "%d slipping, %d sticking contacts: the cases do not cover both (%s)", (int)nslip, (int)nstick, opts);
+    ck_assert_msg(nslip > 5 && nstick > 5, "%d slipping, %d sticking contacts: the cases do not cover both (%s)",
+                  (int)nslip, (int)nstick, opts);
   PetscCallVoid(PetscFree(bt));
   ContactModelDestroy(&model);
 }
@@ -144,25 +152,35 @@ static void RunCase(const char *opts)
 START_TEST(test_lanes_equal_scalar)
 {
   static const char *cases[] = {
-    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -contact_tangential_stiffness mindlin -material_E 1e7 "
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 "
+    "-contact_tangential_stiffness mindlin -material_E 1e7 "
     "-material_nu 0.3 -contact_separation force",
-    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.9 -contact_mu 0.3 -contact_tangential_stiffness mindlin -material_E 1e7 "
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.9 -contact_mu 0.3 "
+    "-contact_tangential_stiffness mindlin -material_E 1e7 "
     "-material_nu 0.25 -contact_tangential_damping 0.2 -contact_separation overlap",
-    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.3 -contact_mu 0.4 -contact_tangential_stiffness constant -contact_kt 2e5 "
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.3 -contact_mu 0.4 "
+    "-contact_tangential_stiffness constant -contact_kt 2e5 "
     "-contact_separation force",
-    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.7 -contact_mu 0 -contact_separation overlap",
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.7 -contact_mu 0 -contact_separation "
+    "overlap",
     /* two materials (Hertz from E*): the pairs of types 1-1 and 1-2 differ in every constant, lanes mixed */
-    "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -material_E 1e7 -material_nu 0.3 -material1_E 2e7 -material2_E 5e6 "
+    "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -material_E 1e7 -material_nu 0.3 "
+    "-material1_E 2e7 -material2_E 5e6 "
     "-material2_nu 0.2 -pair_1_2_e 0.8 -pair_1_2_mu 0.2 -pair_1_2_tangential_damping 0.1 -contact_separation force",
-    "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -material_E 1e7 -material1_E 2e7 -material2_E 5e6 -pair_2_1_mu 0 "
+    "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -material_E 1e7 -material1_E 2e7 "
+    "-material2_E 5e6 -pair_2_1_mu 0 "
     "-contact_separation overlap",
-    "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0 -material_E 1e7 -material1_nu 0.1 -material2_E 5e6 -pair_1_2_mu 0.6 "
+    "-contact_law hertz -contact_damping harmonic -contact_e 0.5 -contact_mu 0 -material_E 1e7 -material1_nu 0.1 "
+    "-material2_E 5e6 -pair_1_2_mu 0.6 "
     "-contact_separation force",
     /* the incremental spring, Mindlin and constant */
-    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 -contact_tangential_stiffness mindlin -material_E 1e7 "
+    "-contact_law hertz -contact_k 1e9 -contact_damping harmonic -contact_e 0.5 -contact_mu 0.5 "
+    "-contact_tangential_stiffness mindlin -material_E 1e7 "
     "-contact_tangential_model incremental -contact_tangential_damping 0.1 -contact_separation force",
-    "-contact_law hertz -contact_damping harmonic -contact_e 0.4 -contact_mu 0.3 -contact_tangential_stiffness constant -contact_kt 2e5 "
-    "-contact_tangential_model incremental -material_E 1e7 -material1_E 2e7 -material2_nu 0.25 -pair_1_2_mu 0.1 -contact_separation overlap",
+    "-contact_law hertz -contact_damping harmonic -contact_e 0.4 -contact_mu 0.3 -contact_tangential_stiffness "
+    "constant -contact_kt 2e5 "
+    "-contact_tangential_model incremental -material_E 1e7 -material1_E 2e7 -material2_nu 0.25 -pair_1_2_mu 0.1 "
+    "-contact_separation overlap",
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) RunCase(cases[c]);
 }

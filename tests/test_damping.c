@@ -10,7 +10,8 @@ START_TEST(test_zeta_roundtrip)
       PetscReal e = i / 100.0, z = DampingZetaFromE(e, (SeparationType)c);
       ck_assert_rel(DampingEFromZeta(z, (SeparationType)c), e, 1e-12);
     }
-  for (PetscReal e = 1e-8; e < 1e-2; e *= 3.0) ck_assert_rel(DampingEFromZeta(DampingZetaFromE(e, SEPARATION_FORCE), SEPARATION_FORCE), e, 1e-10);
+  for (PetscReal e = 1e-8; e < 1e-2; e *= 3.0)
+    ck_assert_rel(DampingEFromZeta(DampingZetaFromE(e, SEPARATION_FORCE), SEPARATION_FORCE), e, 1e-10);
   ck_assert(DampingZetaFromE(1.0, SEPARATION_FORCE) == 0.0);
 }
 END_TEST
@@ -45,9 +46,10 @@ END_TEST
 /* shared/refs/cases.json poursina_nikravesh: exact c_hat(e, n). */
 START_TEST(test_constant_damper)
 {
-  static const PetscReal tab[][3] = {{1.0, 0.1, 2.4863757020439},    {1.0, 0.5, 0.5105512753054737},  {1.0, 0.9, 0.06853040825880134},
-                                     {1.5, 0.1, 2.1196100990484834}, {1.5, 0.5, 0.49390829253797974}, {1.5, 0.9, 0.06730459610838173},
-                                     {2.0, 0.5, 0.4850688046966636}, {2.0, 0.9, 0.06725858287402227}};
+  static const PetscReal tab[][3] = {{1.0, 0.1, 2.4863757020439},     {1.0, 0.5, 0.5105512753054737},
+                                     {1.0, 0.9, 0.06853040825880134}, {1.5, 0.1, 2.1196100990484834},
+                                     {1.5, 0.5, 0.49390829253797974}, {1.5, 0.9, 0.06730459610838173},
+                                     {2.0, 0.5, 0.4850688046966636},  {2.0, 0.9, 0.06725858287402227}};
   for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
     PetscReal c, e;
     ck_assert_int_eq(DampingConstantDamperCHat(tab[i][1], tab[i][0], &c), 0);
@@ -78,7 +80,9 @@ START_TEST(test_coefficients_agree)
     t.type = DAMPING_TSUJI, t.separation = (SeparationType)c;
     ck_assert_int_eq(DampingSetUp(&h, &hz, 0.4, 0, PETSC_FALSE), 0);
     ck_assert_int_eq(DampingSetUp(&t, &hz, 0.4, 0, PETSC_FALSE), 0);
-    for (int j = 1; j < 10; j++) ck_assert_rel(DampingCoefficient(&t, &hz, 2.0, m, 1.0, j * 1e-7), DampingCoefficient(&h, &hz, 2.0, m, 1.0, j * 1e-7), 1e-12);
+    for (int j = 1; j < 10; j++)
+      ck_assert_rel(DampingCoefficient(&t, &hz, 2.0, m, 1.0, j * 1e-7),
+                    DampingCoefficient(&h, &hz, 2.0, m, 1.0, j * 1e-7), 1e-12);
   }
   h.separation = l.separation = SEPARATION_OVERLAP;
   l.type                      = DAMPING_LINEAR_DASHPOT;

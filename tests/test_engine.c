@@ -20,18 +20,21 @@ static char tmpdir[256];
 
 /* Rank 0 writes a LAMMPS data file of the given spheres (x, y, z, vx, vy, vz),
  * of diameter d, or diam[i] where diam is given. */
-static void WriteDataTyped(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscInt *type,
-                           const PetscReal lo[3], const PetscReal hi[3])
+static void WriteDataTyped(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam,
+                           const PetscInt *type, const PetscReal lo[3], const PetscReal hi[3])
 {
   PetscMPIInt rank;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (rank == 0) {
     FILE *fp = fopen(path, "w");
     ck_assert_msg(fp != NULL, "cannot write %s", path);
-    fprintf(fp, "test\n\n%d atoms\n2 atom types\n\n%.17g %.17g xlo xhi\n%.17g %.17g ylo yhi\n%.17g %.17g zlo zhi\n\nAtoms # sphere\n\n", (int)n, lo[0], hi[0],
-            lo[1], hi[1], lo[2], hi[2]);
+    fprintf(fp,
+            "test\n\n%d atoms\n2 atom types\n\n%.17g %.17g xlo xhi\n%.17g %.17g ylo yhi\n%.17g %.17g zlo zhi\n\nAtoms "
+            "# sphere\n\n",
+            (int)n, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
     for (PetscInt i = 0; i < n; i++)
-      fprintf(fp, "%d %d %.17g 2500 %.17g %.17g %.17g\n", (int)i + 1, type ? (int)type[i] : 1, diam ? diam[i] : d, s[i][0], s[i][1], s[i][2]);
+      fprintf(fp, "%d %d %.17g 2500 %.17g %.17g %.17g\n", (int)i + 1, type ? (int)type[i] : 1, diam ? diam[i] : d,
+              s[i][0], s[i][1], s[i][2]);
     fprintf(fp, "\nVelocities\n\n");
     for (PetscInt i = 0; i < n; i++) fprintf(fp, "%d %.17g %.17g %.17g 0 0 0\n", (int)i + 1, s[i][3], s[i][4], s[i][5]);
     fclose(fp);
@@ -39,13 +42,14 @@ static void WriteDataTyped(const char *path, PetscInt n, const PetscReal (*s)[6]
   MPI_Barrier(PETSC_COMM_WORLD);
 }
 
-static void WriteDataSized(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam, const PetscReal lo[3],
-                           const PetscReal hi[3])
+static void WriteDataSized(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal *diam,
+                           const PetscReal lo[3], const PetscReal hi[3])
 {
   WriteDataTyped(path, n, s, d, diam, NULL, lo, hi);
 }
 
-static void WriteData(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal lo[3], const PetscReal hi[3])
+static void WriteData(const char *path, PetscInt n, const PetscReal (*s)[6], PetscReal d, const PetscReal lo[3],
+                      const PetscReal hi[3])
 {
   WriteDataSized(path, n, s, d, NULL, lo, hi);
 }
@@ -81,7 +85,8 @@ static void EngineOneSphere(const char *name, const PetscReal (*s)[6], const cha
   snprintf(path, sizeof(path), "%s/%s.data", tmpdir, name);
   WriteData(path, 1, s, 1e-3, lo, hi);
   snprintf(opts, sizeof(opts),
-           "-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.01 -domain_periodic true,true,true -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0 "
+           "-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.01 -domain_periodic true,true,true -insert_mode lammps "
+           "-insert_file %s -contact_law hertz -contact_mu 0 "
            "-timestep_dt_max 1e-5 %s",
            path, extra);
   EngineFromString(opts, e);
@@ -92,13 +97,15 @@ START_TEST(test_periodic_corner)
   PetscReal s[1][6] = {{0.0095, 0.0095, 0.0095, 1.0, 1.0, 1.0}}, g[7];
   Engine    e;
   EngineOneSphere("corner", s, "-neighbor_skin 2e-4", &e);
-  for (int k = 0; k < 300; k++) ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0); /* 3 mm along the diagonal: across the corner */
+  /* 3 mm along the diagonal: across the corner */
+  for (int k = 0; k < 300; k++) ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0);
   GlobalParticle(&e, 1, g);
   ck_assert_msg(g[6] == 1.0, "the particle is owned %g times", g[6]);
   for (int a = 0; a < 3; a++) {
     PetscReal x = 0.0095 + e.t * 1.0;
     x -= 0.01 * floor(x / 0.01);
-    ck_assert_msg(fabs(g[a] - x) < 1e-4, "axis %d: %g, expected %g (wrapped)", a, g[a], x); /* up to the lazy wrap between rebuilds */
+    /* up to the lazy wrap between rebuilds */
+    ck_assert_msg(fabs(g[a] - x) < 1e-4, "axis %d: %g, expected %g (wrapped)", a, g[a], x);
     ck_assert(g[3 + a] == 1.0);
   }
   EngineDestroy(&e);
@@ -128,14 +135,16 @@ END_TEST
 START_TEST(test_sparse_class)
 {
   char      path[512], opts[1024];
-  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0.5, 0.5, 0.5}, s[3][6] = {{0.01, 0.01, 0.01, 0, 0, 0}, {0.49, 0.49, 0.49, 0, 0, 0}, {0.25, 0.49, 0.02, 0, 0, 0}},
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0.5, 0.5, 0.5},
+            s[3][6] = {{0.01, 0.01, 0.01, 0, 0, 0}, {0.49, 0.49, 0.49, 0, 0, 0}, {0.25, 0.49, 0.02, 0, 0, 0}},
             diam[3] = {2e-3, 2e-4, 2e-4};
   Engine        e;
   struct rusage ru;
   snprintf(path, sizeof(path), "%s/fines.data", tmpdir);
   WriteDataSized(path, 3, s, 0.0, diam, lo, hi);
   snprintf(opts, sizeof(opts),
-           "-domain_lo 0,0,0 -domain_hi 0.5,0.5,0.5 -domain_periodic false,false,false -insert_mode lammps -insert_file %s -contact_law hertz -contact_mu 0",
+           "-domain_lo 0,0,0 -domain_hi 0.5,0.5,0.5 -domain_periodic false,false,false -insert_mode lammps "
+           "-insert_file %s -contact_law hertz -contact_mu 0",
            path);
   EngineFromString(opts, &e);
   for (int k = 0; k < 3; k++) {
@@ -152,16 +161,18 @@ END_TEST
  * the contact point stays on the cut.  Restitution as in hdem impact. */
 START_TEST(test_contact_across_boundary)
 {
-  char         path[512], opts[1024];
-  PetscReal    lo[3] = {0, 0, 0}, hi[3] = {0.02, 0.01, 0.01}, R = 1e-3, v = 0.5, gap = 2e-4;
-  PetscReal    s[2][6] = {{0.01 - R - gap / 2, 0.005, 0.005, v, 0, 0}, {0.01 + R + gap / 2, 0.005, 0.005, -v, 0, 0}}, a[7], b[7], e_run;
+  char      path[512], opts[1024];
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0.02, 0.01, 0.01}, R = 1e-3, v = 0.5, gap = 2e-4;
+  PetscReal s[2][6] = {{0.01 - R - gap / 2, 0.005, 0.005, v, 0, 0}, {0.01 + R + gap / 2, 0.005, 0.005, -v, 0, 0}}, a[7],
+            b[7], e_run;
   Engine       e;
   ImpactSetup  set = {.target = IMPACT_TARGET_SPHERE, .v0 = 2 * v, .radius = R, .phase = 0.5, .max_steps = 10000000};
   ImpactResult r;
   snprintf(path, sizeof(path), "%s/pair.data", tmpdir);
   WriteData(path, 2, s, 2 * R, lo, hi);
   snprintf(opts, sizeof(opts),
-           "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false -insert_mode lammps -insert_file %s -contact_law "
+           "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false "
+           "-insert_mode lammps -insert_file %s -contact_law "
            "hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4",
            path);
   EngineFromString(opts, &e);
@@ -170,7 +181,8 @@ START_TEST(test_contact_across_boundary)
   GlobalParticle(&e, 2, b);
   e_run = (b[3] - a[3]) / (2 * v);
   ck_assert_int_eq(ImpactRun(&e.model, &e.ctl, &set, &r), 0);
-  ck_assert_msg(fabs(e_run - r.e) < 2e-3 && fabs(e_run / 0.6 - 1) < 5e-3, "e across the boundary %.6f, hdem impact %.6f, target 0.6", e_run, r.e);
+  ck_assert_msg(fabs(e_run - r.e) < 2e-3 && fabs(e_run / 0.6 - 1) < 5e-3,
+                "e across the boundary %.6f, hdem impact %.6f, target 0.6", e_run, r.e);
   ck_assert(a[0] < 0.01 && b[0] > 0.01);
   EngineDestroy(&e);
 }
@@ -182,15 +194,17 @@ END_TEST
  * rank's largest speed) is tightest, and just outside it. */
 static PetscReal ApproachBoundRun(PetscReal g, PetscReal *expected)
 {
-  char        path[512], opts[1024];
-  PetscReal   lo[3] = {0, 0, 0}, hi[3] = {0.02, 0.01, 0.01}, R = 1e-3, v = 0.5, m = 2500.0 * 4.0 / 3.0 * PETSC_PI * R * R * R, bound;
+  char      path[512], opts[1024];
+  PetscReal lo[3] = {0, 0, 0}, hi[3] = {0.02, 0.01, 0.01}, R = 1e-3, v = 0.5,
+            m         = 2500.0 * 4.0 / 3.0 * PETSC_PI * R * R * R, bound;
   PetscReal   s[2][6] = {{0.01 - R - g / 2, 0.005, 0.005, v, 0, 0}, {0.01 + R + g / 2, 0.005, 0.005, -v, 0, 0}};
   Engine      e;
   ContactPair cp;
   snprintf(path, sizeof(path), "%s/approach.data", tmpdir);
   WriteData(path, 2, s, 2 * R, lo, hi);
   snprintf(opts, sizeof(opts),
-           "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false -insert_mode lammps -insert_file %s -contact_law "
+           "-domain_lo 0,0,0 -domain_hi 0.02,0.01,0.01 -domain_periodic false,false,false -domain_walls false "
+           "-insert_mode lammps -insert_file %s -contact_law "
            "hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4 -timestep_dt_max 1e-5",
            path);
   EngineFromString(opts, &e); /* the set-up's forces give the first bound (dt_up = dt_max) */
@@ -204,7 +218,8 @@ static PetscReal ApproachBoundRun(PetscReal g, PetscReal *expected)
 START_TEST(test_approach_bound)
 {
   PetscReal expected, in = ApproachBoundRun(0.995 * 2.0 * 1.0 * 1e-5, &expected), out;
-  ck_assert_msg(fabs(in / expected - 1.0) < 1e-9, "a pair about to touch: bound %g, its approach bound %g", in, expected);
+  ck_assert_msg(fabs(in / expected - 1.0) < 1e-9, "a pair about to touch: bound %g, its approach bound %g", in,
+                expected);
   out = ApproachBoundRun(1.005 * 2.0 * 1.0 * 1e-5, &expected);
   ck_assert_msg(out > 2.0 * expected, "a pair out of reach bounds the step: %g (its approach bound %g)", out, expected);
 }
@@ -216,8 +231,10 @@ static void ElasticBoxRun(const char *extra, PetscReal vrand, Engine *e, EngineS
 {
   char opts[1024];
   snprintf(opts, sizeof(opts),
-           "-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true %s -insert_count 400 -insert_spacing 1.02 -insert_radius_min 0.5e-3 "
-           "-insert_radius_max 0.7e-3 -insert_velocity_random %g -contact_law hertz -material_E 1e7 -contact_damping none -contact_mu 0 -neighbor_skin 1e-4",
+           "-domain_lo 0,0,0 -domain_hi 0.012,0.012,0.012 -domain_periodic true,true,true %s -insert_count 400 "
+           "-insert_spacing 1.02 -insert_radius_min 0.5e-3 "
+           "-insert_radius_max 0.7e-3 -insert_velocity_random %g -contact_law hertz -material_E 1e7 -contact_damping "
+           "none -contact_mu 0 -neighbor_skin 1e-4",
            extra, (double)vrand);
   EngineFromString(opts, e);
   ck_assert_int_eq(EngineGetStats(e, s0), 0);
@@ -232,8 +249,8 @@ START_TEST(test_energy_conservation)
   EngineStats s0, s;
   ElasticBoxRun("", 0.3, &e, &s0, &s);
   ck_assert_msg(s.contacts > 0 || e.rebuilds > 0, "nothing happened");
-  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) / (s0.ke + s0.kr + s0.elastic) - 1.0) < 1e-3, "energy %.9g -> %.9g", s0.ke + s0.kr + s0.elastic,
-                s.ke + s.kr + s.elastic);
+  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) / (s0.ke + s0.kr + s0.elastic) - 1.0) < 1e-3, "energy %.9g -> %.9g",
+                s0.ke + s0.kr + s0.elastic, s.ke + s.kr + s.elastic);
   EngineDestroy(&e);
 }
 END_TEST
@@ -247,8 +264,9 @@ START_TEST(test_gravity_work)
   EngineStats s0, s;
   ElasticBoxRun("-gravity 300,-200,100", 0.1, &e, &s0, &s);
   ck_assert_msg(s.gravity > 0.1 * (s0.ke + s0.kr + s0.elastic), "gravity did little work: %g", s.gravity);
-  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic) - s.gravity) < 2e-3 * s.gravity, "energy gained %.9g, work of gravity %.9g",
-                (s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic), s.gravity);
+  ck_assert_msg(fabs((s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic) - s.gravity) < 2e-3 * s.gravity,
+                "energy gained %.9g, work of gravity %.9g", (s.ke + s.kr + s.elastic) - (s0.ke + s0.kr + s0.elastic),
+                s.gravity);
   EngineDestroy(&e);
 }
 END_TEST
@@ -258,8 +276,10 @@ START_TEST(test_random_fill)
 {
   Engine      e;
   EngineStats s;
-  EngineFromString("-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.02 -domain_periodic true,false,false -insert_mode random -insert_count 600 "
-                   "-insert_radius_distribution lognormal -insert_radius_mean 0.4e-3 -insert_radius_sigma 0.3 -insert_radius_min 0.2e-3 -insert_radius_max "
+  EngineFromString("-domain_lo 0,0,0 -domain_hi 0.01,0.01,0.02 -domain_periodic true,false,false -insert_mode random "
+                   "-insert_count 600 "
+                   "-insert_radius_distribution lognormal -insert_radius_mean 0.4e-3 -insert_radius_sigma 0.3 "
+                   "-insert_radius_min 0.2e-3 -insert_radius_max "
                    "0.8e-3",
                    &e);
   ck_assert_int_eq(EngineGetStats(&e, &s), 0);
@@ -345,8 +365,9 @@ static PetscInt ContactsUnlisted(const Engine *e)
       if (!bsearch(&key, keys, (size_t)nk, sizeof(*keys), ContactKeyCompare)) miss++;
     }
     for (PetscInt w = 0; w < e->planes.n; w++) {
-      const PlaneWall *wl = &e->planes.w[w];
-      PetscReal gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
+      const PlaneWall *wl  = &e->planes.w[w];
+      PetscReal        gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] +
+                      (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
       if (gap < 0.0 && !wall[i * PLANES_MAX + w]) miss++;
     }
   }
@@ -375,8 +396,9 @@ static PetscInt RootsWrong(Engine *e)
   for (PetscInt g = p->n; g < ntot; g++) {
     PetscInt r = e->ex.root[g];
     for (int a = 0; a < 3; a++)
-      if (p->x[3 * g + a] != p->x[3 * r + a] || p->v[3 * g + a] != p->v[3 * r + a] || p->w[3 * g + a] != p->w[3 * r + a] ||
-          p->vp[3 * g + a] != p->vp[3 * r + a] || p->wp[3 * g + a] != p->wp[3 * r + a]) {
+      if (p->x[3 * g + a] != p->x[3 * r + a] || p->v[3 * g + a] != p->v[3 * r + a] ||
+          p->w[3 * g + a] != p->w[3 * r + a] || p->vp[3 * g + a] != p->vp[3 * r + a] ||
+          p->wp[3 * g + a] != p->wp[3 * r + a]) {
         bad++;
         break;
       }
@@ -426,7 +448,8 @@ START_TEST(test_drifting_bed_listed)
   snprintf(path, sizeof(path), "%s/drift.data", tmpdir);
   WriteDataTyped(path, n, (const PetscReal(*)[6])s, d, NULL, type, lo, hi);
   snprintf(opts, sizeof(opts),
-           "-domain_lo 0,0,0 -domain_hi %g,%g,0.01 -domain_periodic true,true,false -insert_mode lammps -insert_file %s -insert_frozen_type 2 -gravity "
+           "-domain_lo 0,0,0 -domain_hi %g,%g,0.01 -domain_periodic true,true,false -insert_mode lammps -insert_file "
+           "%s -insert_frozen_type 2 -gravity "
            "0,0,-9.81 -contact_law hertz -material_E 1e7 -contact_mu 0.5 -neighbor_skin 1e-4",
            (double)hi[0], (double)hi[1], path);
   EngineFromString(opts, &e);
@@ -434,14 +457,17 @@ START_TEST(test_drifting_bed_listed)
   {
     EngineStats st;
     ck_assert_int_eq(EngineGetStats(&e, &st), 0);
-    ck_assert_msg(e.t * 1.0 > 10.0 * 1e-4 && st.contacts > 50 && e.rebuilds > 2, "the bed moved %g m (not many skins), %g contacts, %d rebuilds", (double)e.t,
-                  (double)st.contacts, (int)e.rebuilds);
+    ck_assert_msg(e.t * 1.0 > 10.0 * 1e-4 && st.contacts > 50 && e.rebuilds > 2,
+                  "the bed moved %g m (not many skins), %g contacts, %d rebuilds", (double)e.t, (double)st.contacts,
+                  (int)e.rebuilds);
   }
   /* between rebuilds the scratch holds nothing: its room is the histories' (EngineAttach) */
-  ck_assert_msg(e.scratch.buf == NULL && e.scratch.cap == 0, "the scratch keeps %zu bytes of its own between rebuilds", e.scratch.cap);
+  ck_assert_msg(e.scratch.buf == NULL && e.scratch.cap == 0, "the scratch keeps %zu bytes of its own between rebuilds",
+                e.scratch.cap);
   {
     const HistorySlots *hs = &SphereList(&e)->hs;
-    ck_assert_msg(hs->h != NULL && hs->n > 0 && hs->n <= hs->cap, "histories %d in room for %d", (int)hs->n, (int)hs->cap);
+    ck_assert_msg(hs->h != NULL && hs->n > 0 && hs->n <= hs->cap, "histories %d in room for %d", (int)hs->n,
+                  (int)hs->cap);
   }
   EngineDestroy(&e);
 }
@@ -471,7 +497,8 @@ START_TEST(test_slab_into_wall_listed)
   snprintf(path, sizeof(path), "%s/slab.data", tmpdir);
   WriteData(path, n, (const PetscReal(*)[6])s, 0.95e-3, lo, hi);
   snprintf(opts, sizeof(opts),
-           "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 "
+           "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s "
+           "-contact_law hertz -material_E 1e7 "
            "-contact_mu 0.3 -neighbor_skin 1e-4 -timestep_mode fixed -timestep_dt 2e-7",
            (double)hi[0], (double)hi[1], (double)hi[2], path);
   EngineFromString(opts, &e);
@@ -480,7 +507,9 @@ START_TEST(test_slab_into_wall_listed)
     PetscReal xmax = 0.0;
     for (PetscInt i = 0; i < e.p.n; i++) xmax = PetscMax(xmax, e.p.x[3 * i]);
     ck_assert_int_eq(CollectiveMaxAll(PETSC_COMM_WORLD, &xmax, 1), 0);
-    ck_assert_msg(e.rebuilds > 2 && xmax > 0.0115, "the slab's front at %g m after %d rebuilds: it never reached the wall", (double)xmax, (int)e.rebuilds);
+    ck_assert_msg(e.rebuilds > 2 && xmax > 0.0115,
+                  "the slab's front at %g m after %d rebuilds: it never reached the wall", (double)xmax,
+                  (int)e.rebuilds);
   }
   EngineDestroy(&e);
 }
@@ -509,7 +538,8 @@ START_TEST(test_converging_listed)
   snprintf(path, sizeof(path), "%s/converge.data", tmpdir);
   WriteData(path, n, (const PetscReal(*)[6])s, d, lo, hi);
   snprintf(opts, sizeof(opts),
-           "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s -contact_law hertz -material_E 1e7 "
+           "-domain_lo 0,0,0 -domain_hi %g,%g,%g -domain_periodic false,true,true -insert_mode lammps -insert_file %s "
+           "-contact_law hertz -material_E 1e7 "
            "-contact_mu 0 -neighbor_skin %g -timestep_mode fixed -timestep_dt 2e-7",
            (double)hi[0], (double)hi[1], (double)hi[2], path, (double)skin);
   EngineFromString(opts, &e);

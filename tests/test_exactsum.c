@@ -203,7 +203,8 @@ START_TEST(test_ties_to_even)
   CHECK_SUM(0x1p-1014 + 0x1p-1065, 0x1p-1014 + 0x1p-1066, 0x1p-1067);
   /* random x: x + half an ulp goes to the even neighbour; a bit more or less decides */
   for (int i = 0; i < 20000; i++) {
-    double x = RandomDouble(&st, 60, 2000), ax = fabs(x), up = nextafter(ax, INFINITY), h = (up - ax) / 2, s = x < 0 ? -1.0 : 1.0;
+    double x = RandomDouble(&st, 60, 2000), ax = fabs(x), up = nextafter(ax, INFINITY), h = (up - ax) / 2,
+           s    = x < 0 ? -1.0 : 1.0;
     double ev   = (Bits(ax) & 1) ? up : ax;
     double a[3] = {x, s * h, 0.0};
     ck_assert_msg(SameBits(Exact(a, 2), s * ev), "%a + half ulp: %a, expected %a", x, Exact(a, 2), s * ev);
@@ -305,7 +306,8 @@ START_TEST(test_specials)
   ck_assert(isnan(Exact((const double[]){INFINITY, -INFINITY}, 2)));
   ck_assert(isnan(Exact((const double[]){-INFINITY, 1.0, INFINITY}, 3)));
   ck_assert(isnan(Exact((const double[]){INFINITY, NAN}, 2)));
-  ck_assert(isnan(Exact((const double[]){FromBits(0x7ff0000000000001ull), 0.0}, 2))); /* a signalling NaN's pattern */
+  /* a signalling NaN's pattern */
+  ck_assert(isnan(Exact((const double[]){FromBits(0x7ff0000000000001ull), 0.0}, 2)));
   /* flags travel through merges; the digits are kept beside them */
   ExactSumZero(&a), ExactSumZero(&b);
   ExactSumAdd(&a, 2.0), ExactSumAdd(&b, INFINITY);
@@ -342,12 +344,14 @@ START_TEST(test_renormalisation)
     ExactSumAddSum(&s, &s);
     ck_assert(s.adds >= 0 && s.adds < EXACTSUM_RENORM);
     for (int i = 0; i < 64; i++) w[i] = ldexp(v[i], k);
-    ck_assert_msg(SameBits(ExactSumValue(&s), Fsum(w, 64)), "doubled %d times: %a, expected %a", k, ExactSumValue(&s), Fsum(w, 64));
+    ck_assert_msg(SameBits(ExactSumValue(&s), Fsum(w, 64)), "doubled %d times: %a, expected %a", k, ExactSumValue(&s),
+                  Fsum(w, 64));
   }
   /* on to overflow: rounding commutes with doubling until the rounded value reaches 2^1024 */
   for (int k = 1001; k <= 1100; k++) {
     ExactSumAddSum(&s, &s);
-    ck_assert_msg(SameBits(ExactSumValue(&s), ldexp(Fsum(v, 64), k)), "doubled %d times: %a, expected %a", k, ExactSumValue(&s), ldexp(Fsum(v, 64), k));
+    ck_assert_msg(SameBits(ExactSumValue(&s), ldexp(Fsum(v, 64), k)), "doubled %d times: %a, expected %a", k,
+                  ExactSumValue(&s), ldexp(Fsum(v, 64), k));
   }
   ck_assert(isinf(ExactSumValue(&s)));
 }
@@ -415,7 +419,8 @@ START_TEST(test_allreduce)
       if (fabs(v[i]) != DBL_MAX) w[m++] = v[i];
     ExactSumZero(&s);
     for (int i = 0; i < N; i++) ExactSumAdd(&s, v[i]);
-    EXPECT(SameBits(ExactSumValue(&s), Fsum(w, m)), "one rank's total %a, the oracle's %a", ExactSumValue(&s), Fsum(w, m));
+    EXPECT(SameBits(ExactSumValue(&s), Fsum(w, m)), "one rank's total %a, the oracle's %a", ExactSumValue(&s),
+           Fsum(w, m));
     ck_assert(PetscFree(w) == 0);
   }
   AddShare(ref, v, N, 3, 0, 1); /* everything on one rank */
@@ -425,11 +430,13 @@ START_TEST(test_allreduce)
     EXPECT(ExactSumAllreduce(PETSC_COMM_WORLD, acc, NACC) == 0, "ExactSumAllreduce");
     for (int i = 0; i < NACC; i++) {
       double got = ExactSumValue(&acc[i]), want = ExactSumValue(&ref[i]);
-      EXPECT(SameBits(got, want) || (isnan(got) && isnan(want)), "scheme %d accumulator %d: %a, one rank's %a", scheme, i, got, want);
-      EXPECT(!memcmp(acc[i].d, ref[i].d, sizeof(acc[i].d)) && acc[i].special == ref[i].special && acc[i].adds == 0, "scheme %d accumulator %d: other digits",
-             scheme, i);
+      EXPECT(SameBits(got, want) || (isnan(got) && isnan(want)), "scheme %d accumulator %d: %a, one rank's %a", scheme,
+             i, got, want);
+      EXPECT(!memcmp(acc[i].d, ref[i].d, sizeof(acc[i].d)) && acc[i].special == ref[i].special && acc[i].adds == 0,
+             "scheme %d accumulator %d: other digits", scheme, i);
     }
-    EXPECT(isnan(ExactSumValue(&acc[3])) && isnan(ExactSumValue(&acc[4])) && ExactSumValue(&acc[2]) == INFINITY && SameBits(ExactSumValue(&acc[5]), 0.0),
+    EXPECT(isnan(ExactSumValue(&acc[3])) && isnan(ExactSumValue(&acc[4])) && ExactSumValue(&acc[2]) == INFINITY &&
+             SameBits(ExactSumValue(&acc[5]), 0.0),
            "scheme %d: the specials", scheme);
     /* the reduced sums go on adding */
     ExactSumAdd(&acc[0], 0.5), ExactSumAdd(&ref[0], 0.5);

@@ -21,11 +21,13 @@ static PetscReal Scratch2(PetscInt64 id, int c)
   return 1000.0 * (PetscReal)id + 0.25 * c + 1.0 / 3.0;
 }
 
-/* A bed of 300 spheres thrown about at 3 m/s in a box periodic in x and y. */
-static const char
-  *deck = "-domain_lo 0,0,0 -domain_hi 0.012,0.009,0.02 -domain_periodic true,true,false -gravity 0,0,-9.81 -material_E 1e7 -contact_e 0.5 "
-          "-insert_count 300 -insert_seed 5 -insert_spacing 1.05 -insert_radius_min 4e-4 -insert_radius_max 8e-4 -insert_velocity_random 3 -neighbor_skin 2e-4 "
-          "-balance_mode none"; /* equal slabs: which particles change rank does not depend on timings */
+/* A bed of 300 spheres thrown about at 3 m/s in a box periodic in x and y; -balance_mode none: equal slabs, so which
+ * particles change rank does not depend on timings. */
+static const char *deck = "-domain_lo 0,0,0 -domain_hi 0.012,0.009,0.02 -domain_periodic true,true,false -gravity "
+                          "0,0,-9.81 -material_E 1e7 -contact_e 0.5 "
+                          "-insert_count 300 -insert_seed 5 -insert_spacing 1.05 -insert_radius_min 4e-4 "
+                          "-insert_radius_max 8e-4 -insert_velocity_random 3 -neighbor_skin 2e-4 "
+                          "-balance_mode none";
 
 static void Options(const char *extra)
 {
@@ -58,7 +60,9 @@ START_TEST(test_added_field_travels)
   Options("");
   ck_assert_int_eq(EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, &e), 0);
   /* the one line: a field of two reals that travels, is checkpointed and written */
-  ck_assert_int_eq(ParticlesAddField(&e.p, "scratch", FIELD_REAL, 2, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&scratch), 0);
+  ck_assert_int_eq(ParticlesAddField(&e.p, "scratch", FIELD_REAL, 2, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT,
+                                     (void **)&scratch),
+                   0);
   for (PetscInt i = 0; i < e.p.n; i++)
     for (int c = 0; c < 2; c++) scratch[2 * i + c] = Scratch2(e.p.id[i], c);
   nfirst = e.p.n;
@@ -103,7 +107,9 @@ START_TEST(test_added_field_travels)
       Options("");
       scratch = NULL;
       ck_assert_int_eq(EngineSetFromOptions(comm, PETSC_FALSE, &e), 0);
-      ck_assert_int_eq(ParticlesAddField(&e.p, "scratch", FIELD_REAL, 2, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&scratch), 0);
+      ck_assert_int_eq(ParticlesAddField(&e.p, "scratch", FIELD_REAL, 2,
+                                         FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&scratch),
+                       0);
       ck_assert_int_eq(CheckpointRead(&e, path), 0);
       bad   = (PetscReal)WrongRows(&e, scratch);
       total = (PetscReal)e.p.n;
@@ -112,7 +118,8 @@ START_TEST(test_added_field_travels)
       MPI_Comm_free(&comm);
     }
     ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, &bad, 1), 0);
-    ck_assert_msg(bad == 0, "restart%s: %g values of the added field are not their particle's", alone ? " on rank 0 alone" : "", bad);
+    ck_assert_msg(bad == 0, "restart%s: %g values of the added field are not their particle's",
+                  alone ? " on rank 0 alone" : "", bad);
     if (rank == 0) ck_assert_msg(total == 300, "restart: %g particles", total);
   }
 }
@@ -141,7 +148,8 @@ START_TEST(test_record_sort)
     ck_assert(p[0] == (PetscReal)a.owner && p[1] == (PetscReal)(a.kind * 1000003 + a.partner));
     if (k) {
       RecordKey b = RecordStoreKey(&s, k - 1);
-      ck_assert(b.owner < a.owner || (b.owner == a.owner && (b.kind < a.kind || (b.kind == a.kind && b.partner <= a.partner))));
+      ck_assert(b.owner < a.owner ||
+                (b.owner == a.owner && (b.kind < a.kind || (b.kind == a.kind && b.partner <= a.partner))));
     }
     ck_assert(RecordStoreFind(&s, RecordStoreFirst(&s, a.owner), &a) != NULL);
     RecordStorePack(&s, k, buf);

@@ -30,8 +30,8 @@ static PetscMPIInt RowMajor(const PetscMPIInt d[3], const PetscMPIInt c[3])
 /* A silent handler (as PetscReturnErrorHandler) that also keeps the first
  * message, to check what the user would read. */
 static char           last_error[4096];
-static PetscErrorCode CaptureErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess,
-                                          void *ctx)
+static PetscErrorCode CaptureErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n,
+                                          PetscErrorType p, const char *mess, void *ctx)
 {
   (void)comm, (void)line, (void)func, (void)file, (void)ctx;
   if (p == PETSC_ERROR_INITIAL) snprintf(last_error, sizeof(last_error), "%s", mess ? mess : "");
@@ -86,18 +86,22 @@ START_TEST(test_dims_product)
       Grid        g;
       PetscMPIInt choose[3], cd[3], cp[3], cc[3], topo;
       EXPECT(GridCreate(PETSC_COMM_WORLD, lo, boxes[b], NULL, reqs[q], &g) == 0, "box %zu req %zu", b, q);
-      EXPECT(g.dims[0] * g.dims[1] * g.dims[2] == size, "dims %d x %d x %d for %d ranks", g.dims[0], g.dims[1], g.dims[2], size);
+      EXPECT(g.dims[0] * g.dims[1] * g.dims[2] == size, "dims %d x %d x %d for %d ranks", g.dims[0], g.dims[1],
+             g.dims[2], size);
       EXPECT(g.size == size && g.rank == rank, "grid rank %d/%d, world %d/%d", g.rank, g.size, rank, size);
-      for (int a = 0; a < 3; a++) EXPECT(!reqs[q][a] || g.dims[a] == reqs[q][a], "axis %d: dims %d, asked %d", a, g.dims[a], (int)reqs[q][a]);
+      for (int a = 0; a < 3; a++)
+        EXPECT(!reqs[q][a] || g.dims[a] == reqs[q][a], "axis %d: dims %d, asked %d", a, g.dims[a], (int)reqs[q][a]);
       {
         PetscReal len[3] = {boxes[b][0], boxes[b][1], boxes[b][2]};
         EXPECT(GridChooseDims(size, len, reqs[q], choose) == 0, "GridChooseDims");
-        for (int a = 0; a < 3; a++) EXPECT(choose[a] == g.dims[a], "GridCreate and GridChooseDims disagree on axis %d", a);
+        for (int a = 0; a < 3; a++)
+          EXPECT(choose[a] == g.dims[a], "GridCreate and GridChooseDims disagree on axis %d", a);
       }
       EXPECT(MPI_Topo_test(g.comm, &topo) == MPI_SUCCESS, "MPI_Topo_test");
       EXPECT(topo == MPI_CART, "not a Cartesian communicator");
       EXPECT(MPI_Cart_get(g.comm, 3, cd, cp, cc) == MPI_SUCCESS, "MPI_Cart_get");
-      for (int a = 0; a < 3; a++) EXPECT(cd[a] == g.dims[a] && cc[a] == g.coords[a] && cp[a] == 0, "MPI_Cart_get axis %d", a);
+      for (int a = 0; a < 3; a++)
+        EXPECT(cd[a] == g.dims[a] && cc[a] == g.coords[a] && cp[a] == 0, "MPI_Cart_get axis %d", a);
       EXPECT(GridDestroy(&g) == 0 && g.comm == MPI_COMM_NULL, "GridDestroy");
       EXPECT(GridDestroy(&g) == 0, "a second GridDestroy is harmless");
     }
@@ -118,28 +122,40 @@ START_TEST(test_shape_choice)
     PetscInt    req[3];
     PetscMPIInt dims[3];
   } tab[] = {
-    {{40, 20, 10}, 1, {0, 0, 0}, {1, 1, 1}},    {{40, 20, 10}, 2, {0, 0, 0}, {2, 1, 1}},
-    {{40, 20, 10}, 3, {0, 0, 0}, {3, 1, 1}},    {{40, 20, 10}, 4, {0, 0, 0}, {4, 1, 1}}, /* ties 2 x 2 x 1: more cuts along x */
-    {{40, 20, 10}, 8, {0, 0, 0}, {4, 2, 1}},    {{10, 20, 40}, 2, {0, 0, 0}, {1, 1, 2}},
+    {{40, 20, 10}, 1, {0, 0, 0}, {1, 1, 1}},
+    {{40, 20, 10}, 2, {0, 0, 0}, {2, 1, 1}},
+    /* ties 2 x 2 x 1: more cuts along x */
+    {{40, 20, 10}, 3, {0, 0, 0}, {3, 1, 1}},
+    {{40, 20, 10}, 4, {0, 0, 0}, {4, 1, 1}},
+    {{40, 20, 10}, 8, {0, 0, 0}, {4, 2, 1}},
+    {{10, 20, 40}, 2, {0, 0, 0}, {1, 1, 2}},
     {{10, 20, 40}, 4, {0, 0, 0}, {1, 2, 2}}, /* ties 1 x 1 x 4: more cuts along y */
-    {{1, 1, 1}, 2, {0, 0, 0}, {2, 1, 1}},       {{1, 1, 1}, 4, {0, 0, 0}, {2, 2, 1}},
-    {{1, 1, 1}, 6, {0, 0, 0}, {3, 2, 1}},       {{1, 1, 1}, 8, {0, 0, 0}, {2, 2, 2}},
-    {{1, 1, 1}, 12, {0, 0, 0}, {3, 2, 2}},      {{1, 1, 1}, 27, {0, 0, 0}, {3, 3, 3}},
+    {{1, 1, 1}, 2, {0, 0, 0}, {2, 1, 1}},
+    {{1, 1, 1}, 4, {0, 0, 0}, {2, 2, 1}},
+    {{1, 1, 1}, 6, {0, 0, 0}, {3, 2, 1}},
+    {{1, 1, 1}, 8, {0, 0, 0}, {2, 2, 2}},
+    {{1, 1, 1}, 12, {0, 0, 0}, {3, 2, 2}},
+    {{1, 1, 1}, 27, {0, 0, 0}, {3, 3, 3}},
     {{0.1, 0.1, 0.1}, 4, {0, 0, 0}, {2, 2, 1}}, /* inexact edges: the tie still goes to x, y */
-    {{1, 100, 1}, 4, {0, 0, 0}, {1, 4, 1}},     {{1, 1, 1}, 4, {0, 0, 4}, {1, 1, 4}},
-    {{1, 1, 1}, 4, {1, 0, 0}, {1, 2, 2}},       {{1, 1, 1}, 4, {0, 2, 0}, {2, 2, 1}},
-    {{40, 20, 10}, 4, {0, 0, 2}, {2, 1, 2}},    {{1, 1, 1}, 4, {2, 2, 1}, {2, 2, 1}},
+    {{1, 100, 1}, 4, {0, 0, 0}, {1, 4, 1}},
+    {{1, 1, 1}, 4, {0, 0, 4}, {1, 1, 4}},
+    {{1, 1, 1}, 4, {1, 0, 0}, {1, 2, 2}},
+    {{1, 1, 1}, 4, {0, 2, 0}, {2, 2, 1}},
+    {{40, 20, 10}, 4, {0, 0, 2}, {2, 1, 2}},
+    {{1, 1, 1}, 4, {2, 2, 1}, {2, 2, 1}},
     {{1, 1, 1}, 7, {0, 0, 0}, {7, 1, 1}},
   };
   for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
     PetscMPIInt d[3] = {0, 0, 0};
     EXPECT(GridChooseDims(tab[i].size, tab[i].len, tab[i].req, d) == 0, "case %zu", i);
-    EXPECT(d[0] == tab[i].dims[0] && d[1] == tab[i].dims[1] && d[2] == tab[i].dims[2], "case %zu: %d x %d x %d, expected %d x %d x %d", i, d[0], d[1], d[2],
-           tab[i].dims[0], tab[i].dims[1], tab[i].dims[2]);
+    EXPECT(d[0] == tab[i].dims[0] && d[1] == tab[i].dims[1] && d[2] == tab[i].dims[2],
+           "case %zu: %d x %d x %d, expected %d x %d x %d", i, d[0], d[1], d[2], tab[i].dims[0], tab[i].dims[1],
+           tab[i].dims[2]);
   }
   /* Against brute force: least surface, ties to the most cuts along x, then y. */
   {
-    static const PetscReal boxes[][3] = {{40, 20, 10}, {1, 1, 1}, {10, 20, 40}, {0.3, 0.7, 1.1}, {1, 100, 1}, {5, 5, 1}};
+    static const PetscReal boxes[][3] = {{40, 20, 10},    {1, 1, 1},   {10, 20, 40},
+                                         {0.3, 0.7, 1.1}, {1, 100, 1}, {5, 5, 1}};
     static const PetscInt  reqs[][3]  = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {0, 2, 0}};
     for (size_t b = 0; b < sizeof(boxes) / sizeof(boxes[0]); b++)
       for (size_t q = 0; q < sizeof(reqs) / sizeof(reqs[0]); q++)
@@ -151,16 +167,20 @@ START_TEST(test_shape_choice)
           for (PetscMPIInt x = 1; x <= P; x++)
             for (PetscMPIInt y = 1; x * y <= P; y++) {
               PetscMPIInt z = P / (x * y);
-              if (x * y * z != P || (reqs[q][0] && reqs[q][0] != x) || (reqs[q][1] && reqs[q][1] != y) || (reqs[q][2] && reqs[q][2] != z)) continue;
+              if (x * y * z != P || (reqs[q][0] && reqs[q][0] != x) || (reqs[q][1] && reqs[q][1] != y) ||
+                  (reqs[q][2] && reqs[q][2] != z))
+                continue;
               any  = PETSC_TRUE;
               best = PetscMin(best, x / boxes[b][0] + y / boxes[b][1] + z / boxes[b][2]);
             }
           for (PetscMPIInt x = P; x >= 1 && !want[0]; x--)
             for (PetscMPIInt y = P; y >= 1 && !want[0]; y--) {
               PetscMPIInt z = P / (x * y);
-              if (x * y > P || x * y * z != P || (reqs[q][0] && reqs[q][0] != x) || (reqs[q][1] && reqs[q][1] != y) || (reqs[q][2] && reqs[q][2] != z))
+              if (x * y > P || x * y * z != P || (reqs[q][0] && reqs[q][0] != x) || (reqs[q][1] && reqs[q][1] != y) ||
+                  (reqs[q][2] && reqs[q][2] != z))
                 continue;
-              if (x / boxes[b][0] + y / boxes[b][1] + z / boxes[b][2] <= best * (1 + 1e-12)) want[0] = x, want[1] = y, want[2] = z;
+              if (x / boxes[b][0] + y / boxes[b][1] + z / boxes[b][2] <= best * (1 + 1e-12))
+                want[0] = x, want[1] = y, want[2] = z;
             }
           QUIETLY(ierr, GridChooseDims(P, boxes[b], reqs[q], d));
           if (!any) {
@@ -168,8 +188,9 @@ START_TEST(test_shape_choice)
             continue;
           }
           EXPECT(ierr == 0, "box %zu req %zu P %d: %s", b, q, P, last_error);
-          EXPECT(d[0] == want[0] && d[1] == want[1] && d[2] == want[2], "box %zu req %zu P %d: %d x %d x %d, brute force %d x %d x %d", b, q, P, d[0], d[1],
-                 d[2], want[0], want[1], want[2]);
+          EXPECT(d[0] == want[0] && d[1] == want[1] && d[2] == want[2],
+                 "box %zu req %zu P %d: %d x %d x %d, brute force %d x %d x %d", b, q, P, d[0], d[1], d[2], want[0],
+                 want[1], want[2]);
         }
   }
   /* The run's own grid for the 40 x 20 x 10 box never cuts z (at 1 to 4 ranks). */
@@ -177,7 +198,8 @@ START_TEST(test_shape_choice)
     Grid      g;
     PetscReal lo[3] = {0, 0, 0}, hi[3] = {40, 20, 10};
     EXPECT(GridCreate(PETSC_COMM_WORLD, lo, hi, NULL, NULL, &g) == 0, "GridCreate");
-    EXPECT(g.dims[2] == 1 && g.dims[0] == WorldSize(), "40 x 20 x 10 on %d ranks: %d x %d x %d", WorldSize(), g.dims[0], g.dims[1], g.dims[2]);
+    EXPECT(g.dims[2] == 1 && g.dims[0] == WorldSize(), "40 x 20 x 10 on %d ranks: %d x %d x %d", WorldSize(), g.dims[0],
+           g.dims[1], g.dims[2]);
     EXPECT(GridDestroy(&g) == 0, "GridDestroy");
   }
   ASSERT_ALL_RANKS();
@@ -199,7 +221,8 @@ START_TEST(test_tiling)
     EXPECT(GridCreate(PETSC_COMM_WORLD, cf->lo, cf->hi, cf->per, cf->req, &g) == 0, "config %d", k);
     Gather(&g, all);
     for (int a = 0; a < 3; a++) {
-      EXPECT(SameBits(g.sublo[a], GridCut(cf->lo[a], cf->hi[a], g.coords[a], g.dims[a])), "config %d axis %d: sublo off the formula", k, a);
+      EXPECT(SameBits(g.sublo[a], GridCut(cf->lo[a], cf->hi[a], g.coords[a], g.dims[a])),
+             "config %d axis %d: sublo off the formula", k, a);
       boxvol *= cf->hi[a] - cf->lo[a];
     }
     for (PetscMPIInt r = 0; r < size; r++) {
@@ -208,13 +231,16 @@ START_TEST(test_tiling)
       PetscReal     v = 1.0;
       for (int a = 0; a < 3; a++) c[a] = (PetscMPIInt)R->coords[a];
       EXPECT(MPI_Cart_coords(g.comm, r, 3, cr) == MPI_SUCCESS, "MPI_Cart_coords");
-      EXPECT(c[0] == cr[0] && c[1] == cr[1] && c[2] == cr[2], "config %d: rank %d gathered coords differ from MPI_Cart_coords", k, r);
+      EXPECT(c[0] == cr[0] && c[1] == cr[1] && c[2] == cr[2],
+             "config %d: rank %d gathered coords differ from MPI_Cart_coords", k, r);
       EXPECT(RowMajor(g.dims, c) == r, "config %d: rank %d is not row-major at (%d,%d,%d)", k, r, c[0], c[1], c[2]);
       if (RowMajor(g.dims, c) >= 0 && RowMajor(g.dims, c) < 64) seen[RowMajor(g.dims, c)]++;
       for (int a = 0; a < 3; a++) {
         EXPECT(R->sublo[a] < R->subhi[a], "config %d rank %d axis %d: empty slab", k, r, a);
-        EXPECT(c[a] != 0 || SameBits(R->sublo[a], cf->lo[a]), "config %d rank %d axis %d: first slab does not start at lo", k, r, a);
-        EXPECT(c[a] != g.dims[a] - 1 || SameBits(R->subhi[a], cf->hi[a]), "config %d rank %d axis %d: last slab does not end at hi exactly", k, r, a);
+        EXPECT(c[a] != 0 || SameBits(R->sublo[a], cf->lo[a]),
+               "config %d rank %d axis %d: first slab does not start at lo", k, r, a);
+        EXPECT(c[a] != g.dims[a] - 1 || SameBits(R->subhi[a], cf->hi[a]),
+               "config %d rank %d axis %d: last slab does not end at hi exactly", k, r, a);
         v *= R->subhi[a] - R->sublo[a];
       }
       vol += v;
@@ -224,16 +250,19 @@ START_TEST(test_tiling)
         if (c[a] + 1 >= g.dims[a]) continue;
         cn[a]++;
         s = RowMajor(g.dims, cn);
-        EXPECT(SameBits(R->subhi[a], all[s].sublo[a]), "config %d axis %d: subhi of rank %d (%.17g) != sublo of rank %d (%.17g)", k, a, r, (double)R->subhi[a],
+        EXPECT(SameBits(R->subhi[a], all[s].sublo[a]),
+               "config %d axis %d: subhi of rank %d (%.17g) != sublo of rank %d (%.17g)", k, a, r, (double)R->subhi[a],
                s, (double)all[s].sublo[a]);
         for (int b = 0; b < 3; b++)
           if (b != a)
-            EXPECT(SameBits(R->sublo[b], all[s].sublo[b]) && SameBits(R->subhi[b], all[s].subhi[b]), "config %d: ranks %d and %d differ along axis %d", k, r, s,
-                   b);
+            EXPECT(SameBits(R->sublo[b], all[s].sublo[b]) && SameBits(R->subhi[b], all[s].subhi[b]),
+                   "config %d: ranks %d and %d differ along axis %d", k, r, s, b);
       }
     }
-    for (PetscMPIInt r = 0; r < size && r < 64; r++) EXPECT(seen[r] == 1, "config %d: coords of rank %d seen %d times", k, r, (int)seen[r]);
-    EXPECT(fabs(vol - boxvol) <= 1e-12 * boxvol, "config %d: slabs fill %.17g of %.17g", k, (double)vol, (double)boxvol);
+    for (PetscMPIInt r = 0; r < size && r < 64; r++)
+      EXPECT(seen[r] == 1, "config %d: coords of rank %d seen %d times", k, r, (int)seen[r]);
+    EXPECT(fabs(vol - boxvol) <= 1e-12 * boxvol, "config %d: slabs fill %.17g of %.17g", k, (double)vol,
+           (double)boxvol);
     EXPECT(GridDestroy(&g) == 0, "GridDestroy");
   }
   ck_assert(PetscFree(all) == 0);
@@ -290,10 +319,12 @@ START_TEST(test_owner)
             if (cf->per[a] && x[a] == cf->hi[a]) on_periodic_hi = PETSC_TRUE;
           QUIETLY(ierr, GridOwnerOf(&g, x, c));
           if (on_periodic_hi) {
-            EXPECT(ierr != 0, "config %d: (%.17g, %.17g, %.17g) on a periodic high face accepted", k, (double)x[0], (double)x[1], (double)x[2]);
+            EXPECT(ierr != 0, "config %d: (%.17g, %.17g, %.17g) on a periodic high face accepted", k, (double)x[0],
+                   (double)x[1], (double)x[2]);
             continue;
           }
-          EXPECT(ierr == 0, "config %d: (%.17g, %.17g, %.17g): %s", k, (double)x[0], (double)x[1], (double)x[2], last_error);
+          EXPECT(ierr == 0, "config %d: (%.17g, %.17g, %.17g): %s", k, (double)x[0], (double)x[1], (double)x[2],
+                 last_error);
           if (ierr) continue;
           EXPECT(GridRankOfCoords(&g, c, &owner) == 0, "GridRankOfCoords");
           /* Independently of GridCut: the gathered bounds, half-open, the box's hi closed on walls. */
@@ -301,12 +332,14 @@ START_TEST(test_owner)
             PetscBool in = PETSC_TRUE;
             for (int a = 0; a < 3; a++) {
               PetscBool top = (PetscMPIInt)all[r].coords[a] == g.dims[a] - 1 ? PETSC_TRUE : PETSC_FALSE;
-              if (!(x[a] >= all[r].sublo[a] && (x[a] < all[r].subhi[a] || (top && !cf->per[a] && x[a] == cf->hi[a])))) in = PETSC_FALSE;
+              if (!(x[a] >= all[r].sublo[a] && (x[a] < all[r].subhi[a] || (top && !cf->per[a] && x[a] == cf->hi[a]))))
+                in = PETSC_FALSE;
             }
             if (in) claims++, claimant = r;
           }
-          EXPECT(claims == 1 && claimant == owner, "config %d: (%.17g, %.17g, %.17g) owned by %d, claimed by %d ranks (last %d)", k, (double)x[0], (double)x[1],
-                 (double)x[2], owner, claims, claimant);
+          EXPECT(claims == 1 && claimant == owner,
+                 "config %d: (%.17g, %.17g, %.17g) owned by %d, claimed by %d ranks (last %d)", k, (double)x[0],
+                 (double)x[1], (double)x[2], owner, claims, claimant);
           /* On a cut: the higher slab. */
           for (int a = 0; a < 3; a++)
             for (PetscMPIInt cc = 1; cc < g.dims[a]; cc++)
@@ -342,8 +375,9 @@ START_TEST(test_neighbours)
 
   for (int pm = 0; pm < 8; pm++)
     for (size_t q = 0; q < sizeof(reqs) / sizeof(reqs[0]); q++) {
-      PetscBool per[3] = {(pm & 1) ? PETSC_TRUE : PETSC_FALSE, (pm & 2) ? PETSC_TRUE : PETSC_FALSE, (pm & 4) ? PETSC_TRUE : PETSC_FALSE};
-      Grid      g;
+      PetscBool per[3] = {(pm & 1) ? PETSC_TRUE : PETSC_FALSE, (pm & 2) ? PETSC_TRUE : PETSC_FALSE,
+                          (pm & 4) ? PETSC_TRUE : PETSC_FALSE};
+      Grid g;
       EXPECT(GridCreate(PETSC_COMM_WORLD, lo, hi, per, reqs[q], &g) == 0, "periodic %d req %zu", pm, q);
       EXPECT(RowMajor(g.dims, g.coords) == rank, "rank %d at (%d,%d,%d)", rank, g.coords[0], g.coords[1], g.coords[2]);
       /* All 27 offsets against the row-major rule; the face ones also against nbr[][]. */
@@ -356,10 +390,11 @@ START_TEST(test_neighbours)
           else if (c[a] < 0 || c[a] >= g.dims[a]) wall = PETSC_TRUE;
         }
         want = wall ? MPI_PROC_NULL : RowMajor(g.dims, c);
-        EXPECT(GridNeighbourRank(&g, off, &got) == 0 && got == want, "periodic %d req %zu offset (%d,%d,%d): %d, expected %d", pm, q, off[0], off[1], off[2],
-               got, want);
+        EXPECT(GridNeighbourRank(&g, off, &got) == 0 && got == want,
+               "periodic %d req %zu offset (%d,%d,%d): %d, expected %d", pm, q, off[0], off[1], off[2], got, want);
         if (!wall) {
-          EXPECT(GridRankOfCoords(&g, c, &got) == 0 && got == want, "GridRankOfCoords (%d,%d,%d): %d, expected %d", c[0], c[1], c[2], got, want);
+          EXPECT(GridRankOfCoords(&g, c, &got) == 0 && got == want, "GridRankOfCoords (%d,%d,%d): %d, expected %d",
+                 c[0], c[1], c[2], got, want);
           for (int a = 0; a < 3; a++) {
             PetscMPIInt cw[3] = {c[0], c[1], c[2]};
             if (!per[a]) continue;
@@ -369,9 +404,12 @@ START_TEST(test_neighbours)
         }
         if (abs(off[0]) + abs(off[1]) + abs(off[2]) == 1) {
           int a = off[0] ? 0 : (off[1] ? 1 : 2), side = off[a] > 0;
-          EXPECT(g.nbr[a][side] == want, "periodic %d req %zu: nbr[%d][%d] = %d, expected %d", pm, q, a, side, g.nbr[a][side], want);
-          if (per[a] && g.dims[a] == 1) EXPECT(g.nbr[a][side] == rank, "periodic axis %d with one slab: the neighbour is the rank itself", a);
-          if (!per[a] && (side ? g.coords[a] == g.dims[a] - 1 : g.coords[a] == 0)) EXPECT(g.nbr[a][side] == MPI_PROC_NULL, "a wall gives MPI_PROC_NULL");
+          EXPECT(g.nbr[a][side] == want, "periodic %d req %zu: nbr[%d][%d] = %d, expected %d", pm, q, a, side,
+                 g.nbr[a][side], want);
+          if (per[a] && g.dims[a] == 1)
+            EXPECT(g.nbr[a][side] == rank, "periodic axis %d with one slab: the neighbour is the rank itself", a);
+          if (!per[a] && (side ? g.coords[a] == g.dims[a] - 1 : g.coords[a] == 0))
+            EXPECT(g.nbr[a][side] == MPI_PROC_NULL, "a wall gives MPI_PROC_NULL");
         }
       }
       /* Out of range on a walled axis is an error, not a clamp. */
@@ -390,8 +428,8 @@ START_TEST(test_neighbours)
 END_TEST
 
 /* Every case fails the same way on every rank, so none is left in a collective. */
-static PetscErrorCode CreateExpectingError(const PetscReal lo[3], const PetscReal hi[3], const PetscInt req[3], const char *needle1, const char *needle2,
-                                           int line)
+static PetscErrorCode CreateExpectingError(const PetscReal lo[3], const PetscReal hi[3], const PetscInt req[3],
+                                           const char *needle1, const char *needle2, int line)
 {
   Grid           g;
   PetscErrorCode ierr;
@@ -415,7 +453,8 @@ START_TEST(test_bad_request)
   snprintf(nranks, sizeof(nranks), "%d", size);
   {
     /* {3,1,1} where 3 is not the rank count, else {2,1,1} */
-    PetscInt full[3] = {size == 3 ? 2 : 3, 1, 1}, part[3] = {0, 0, size == 3 ? 2 : 3}, neg[3] = {-1, 0, 0}, big[3] = {2 * size, 0, 0};
+    PetscInt full[3] = {size == 3 ? 2 : 3, 1, 1}, part[3] = {0, 0, size == 3 ? 2 : 3}, neg[3] = {-1, 0, 0},
+             big[3] = {2 * size, 0, 0};
     ck_assert(CreateExpectingError(lo, hi, full, "-domain_grid", nranks, __LINE__) == 0);
     ck_assert(CreateExpectingError(lo, hi, part, "-domain_grid", nranks, __LINE__) == 0);
     ck_assert(CreateExpectingError(lo, hi, neg, "-domain_grid", NULL, __LINE__) == 0);
@@ -426,8 +465,8 @@ START_TEST(test_bad_request)
     }
   }
   {
-    PetscReal flat[3] = {40, 0, 10}, rev[3] = {40, -1, 10}, nan[3] = {NAN, 20, 10}, inf[3] = {40, 20, INFINITY}, thin_lo[3] = {1e16, 0, 0},
-              thin_hi[3] = {1e16 + 2, 20, 10};
+    PetscReal flat[3] = {40, 0, 10}, rev[3] = {40, -1, 10}, nan[3] = {NAN, 20, 10}, inf[3] = {40, 20, INFINITY},
+              thin_lo[3] = {1e16, 0, 0}, thin_hi[3] = {1e16 + 2, 20, 10};
     ck_assert(CreateExpectingError(lo, flat, NULL, "-domain_lo/-domain_hi", NULL, __LINE__) == 0);
     ck_assert(CreateExpectingError(lo, rev, NULL, "-domain_lo/-domain_hi", NULL, __LINE__) == 0);
     ck_assert(CreateExpectingError(lo, nan, NULL, "-domain_lo/-domain_hi", NULL, __LINE__) == 0);

@@ -304,11 +304,13 @@ START_TEST(test_layout)
     file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     g    = H5Gopen2(file, "particles", H5P_DEFAULT);
     ok   = file >= 0 && g >= 0;
-    ok   = ok && CheckDataset(g, "id", H5T_STD_I64LE, 1, N) && CheckDataset(g, "type", H5T_STD_I32LE, 1, N) && CheckDataset(g, "radius", H5T_IEEE_F64LE, 1, N);
-    ok   = ok && CheckDataset(g, "position", H5T_IEEE_F64LE, 2, N) && CheckDataset(g, "velocity", H5T_IEEE_F64LE, 2, N);
-    ok   = ok && CheckDataset(g, "angular_velocity", H5T_IEEE_F64LE, 2, N) && CheckDataset(g, "force", H5T_IEEE_F64LE, 2, N);
-    a    = H5Aopen(file, "time", H5P_DEFAULT);
-    ok   = ok && H5Aread(a, H5T_NATIVE_DOUBLE, &time) >= 0 && time == 0.25;
+    ok   = ok && CheckDataset(g, "id", H5T_STD_I64LE, 1, N) && CheckDataset(g, "type", H5T_STD_I32LE, 1, N) &&
+         CheckDataset(g, "radius", H5T_IEEE_F64LE, 1, N);
+    ok = ok && CheckDataset(g, "position", H5T_IEEE_F64LE, 2, N) && CheckDataset(g, "velocity", H5T_IEEE_F64LE, 2, N);
+    ok = ok && CheckDataset(g, "angular_velocity", H5T_IEEE_F64LE, 2, N) &&
+         CheckDataset(g, "force", H5T_IEEE_F64LE, 2, N);
+    a  = H5Aopen(file, "time", H5P_DEFAULT);
+    ok = ok && H5Aread(a, H5T_NATIVE_DOUBLE, &time) >= 0 && time == 0.25;
     H5Aclose(a);
     a  = H5Aopen(file, "step", H5P_DEFAULT);
     ok = ok && H5Aread(a, H5T_NATIVE_LLONG, &step) >= 0 && step == -3;
@@ -318,7 +320,8 @@ START_TEST(test_layout)
     H5Aclose(a);
     a  = H5Aopen(file, "hdem_version", H5P_DEFAULT);
     t  = H5Aget_type(a);
-    ok = ok && H5Tget_class(t) == H5T_STRING && H5Tget_size(t) < sizeof(version) && H5Aread(a, t, version) >= 0 && strcmp(version, HDEM_VERSION) == 0;
+    ok = ok && H5Tget_class(t) == H5T_STRING && H5Tget_size(t) < sizeof(version) && H5Aread(a, t, version) >= 0 &&
+         strcmp(version, HDEM_VERSION) == 0;
     H5Tclose(t);
     H5Aclose(a);
     H5Gclose(g);
@@ -350,7 +353,8 @@ START_TEST(test_overwrite)
 END_TEST
 
 /* Keeps the first error message, to check it names the file. */
-static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n,
+                                  PetscErrorType p, const char *mess, void *ctx)
 {
   (void)comm, (void)line, (void)fun, (void)file;
   if (p == PETSC_ERROR_INITIAL && mess) PetscStrncpy((char *)ctx, mess, 1024);
@@ -376,7 +380,8 @@ static int RefusedSaying(MPI_Comm comm, const char *path, const char *needle)
   (void)MPI_Comm_rank(comm, &rank);
   PetscOptionsGetBool(NULL, NULL, "-h5state_verbose", &verbose, NULL);
   if (verbose && rank == 0) printf("  refused: %s\n", msg);
-  return AllTrue(comm, ierr != 0 && n == 0 && id == NULL && strstr(msg, path) != NULL && (!needle || strstr(msg, needle) != NULL));
+  return AllTrue(comm, ierr != 0 && n == 0 && id == NULL && strstr(msg, path) != NULL &&
+                         (!needle || strstr(msg, needle) != NULL));
 }
 
 static int Refused(MPI_Comm comm, const char *path)
@@ -386,8 +391,8 @@ static int Refused(MPI_Comm comm, const char *path)
 
 START_TEST(test_bad_files)
 {
-  char path[PETSC_MAX_PATH_LEN], half[PETSC_MAX_PATH_LEN], text[PETSC_MAX_PATH_LEN], nodset[PETSC_MAX_PATH_LEN], rows[PETSC_MAX_PATH_LEN],
-    missing[PETSC_MAX_PATH_LEN];
+  char path[PETSC_MAX_PATH_LEN], half[PETSC_MAX_PATH_LEN], text[PETSC_MAX_PATH_LEN], nodset[PETSC_MAX_PATH_LEN],
+    rows[PETSC_MAX_PATH_LEN], missing[PETSC_MAX_PATH_LEN];
   int rank, size;
   (void)MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   (void)MPI_Comm_size(PETSC_COMM_WORLD, &size);
@@ -455,7 +460,8 @@ START_TEST(test_bad_files)
 END_TEST
 
 /* Dataset name of file (opened serially) whole, as H5FileReadRows gives it. */
-static int SerialChecksum(hid_t file, const char *name, H5FileType t, hid_t mtype, size_t es, int ncomp, uint64_t *sum, uint64_t *stored)
+static int SerialChecksum(hid_t file, const char *name, H5FileType t, hid_t mtype, size_t es, int ncomp, uint64_t *sum,
+                          uint64_t *stored)
 {
   hid_t   d       = H5Dopen2(file, name, H5P_DEFAULT), s, a;
   hsize_t dims[2] = {0, 0};

@@ -42,27 +42,29 @@ static void RowsFill(Rows *b, PetscInt frozen)
 
 static void ExpectSameBits(const PetscReal *a, const PetscReal *b, PetscInt n, const char *what)
 {
-  for (PetscInt k = 0; k < n; k++) ck_assert_msg(memcmp(&a[k], &b[k], sizeof(PetscReal)) == 0, "%s[%d]: %.17g vs %.17g", what, (int)k, a[k], b[k]);
+  for (PetscInt k = 0; k < n; k++)
+    ck_assert_msg(memcmp(&a[k], &b[k], sizeof(PetscReal)) == 0, "%s[%d]: %.17g vs %.17g", what, (int)k, a[k], b[k]);
 }
 
 static PetscReal Open(Rows *b, PetscInt lo, PetscInt n, PetscReal dt, const PetscReal g[3])
 {
-  return IntegratorOpenStep(n, b->fl + lo, b->m + lo, b->in + lo, b->f + 3 * lo, b->t + 3 * lo, dt, g, b->x + 3 * lo, b->v + 3 * lo, b->w + 3 * lo,
-                                  b->vp + 3 * lo, b->wp + 3 * lo, b->gw + lo);
+  return IntegratorOpenStep(n, b->fl + lo, b->m + lo, b->in + lo, b->f + 3 * lo, b->t + 3 * lo, dt, g, b->x + 3 * lo,
+                            b->v + 3 * lo, b->w + 3 * lo, b->vp + 3 * lo, b->wp + 3 * lo, b->gw + lo);
 }
 
-static PetscInt CloseRanges(Rows *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, const IntegratorRebuild *rb, PetscReal rlo[3],
-                            PetscReal rhi[3])
+static PetscInt CloseRanges(Rows *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h,
+                            const IntegratorRebuild *rb, PetscReal rlo[3], PetscReal rhi[3])
 {
-  return IntegratorCloseStep(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo, b->x0 + 3 * lo, rb, rlo, rhi,
-                                   b->v + 3 * lo, b->w + 3 * lo);
+  return IntegratorCloseStep(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo,
+                             b->x0 + 3 * lo, rb, rlo, rhi, b->v + 3 * lo, b->w + 3 * lo);
 }
 
 /* no drift */
 static PetscInt Close(Rows *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h, PetscReal dt_up, PetscReal hs)
 {
   IntegratorRebuild rb     = {dt_up, hs, {0.0, 0.0, 0.0}};
-  PetscReal         rlo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, rhi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
+  PetscReal         rlo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
+            rhi[3]         = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
   return CloseRanges(b, lo, n, g, h, &rb, rlo, rhi);
 }
 
@@ -74,14 +76,16 @@ static PetscInt MayPass(const Rows *b, const IntegratorRebuild *rb, PetscReal rl
 /* the engine's decision from the bits */
 static PetscBool Rebuild(PetscInt bits)
 {
-  return ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) || (bits & INTEGRATOR_BEYOND_SKIN) ? PETSC_TRUE : PETSC_FALSE;
+  return ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) || (bits & INTEGRATOR_BEYOND_SKIN)
+         ? PETSC_TRUE
+         : PETSC_FALSE;
 }
 
 /* every body through the lanes (all NB at once) and alone (the scalar tail) */
 START_TEST(test_lanes_match_tail)
 {
   const PetscReal g[3] = {0.3, -0.1, -9.81}, dt = 1e-3;
-  Rows          all, one;
+  Rows            all, one;
   PetscReal       work_all, work_one = 0.0;
   RowsFill(&all, 5);
   RowsFill(&one, 5);
@@ -95,9 +99,12 @@ START_TEST(test_lanes_match_tail)
   ExpectSameBits(all.gw, one.gw, NB, "each body's gravity work");
   ck_assert(all.gw[5] == 0.0); /* frozen */
   for (PetscInt i = 0; i < NB; i++)
-    if (i != 5) ck_assert_rel(all.gw[i], all.m[i] * (g[0] * all.v[3 * i] + g[1] * all.v[3 * i + 1] + g[2] * all.v[3 * i + 2]) * dt, 1e-12);
+    if (i != 5)
+      ck_assert_rel(all.gw[i],
+                    all.m[i] * (g[0] * all.v[3 * i] + g[1] * all.v[3 * i + 1] + g[2] * all.v[3 * i + 2]) * dt, 1e-12);
   ck_assert_rel(work_all, work_one, 1e-12); /* summed in another order */
-  for (PetscInt k = 0; k < 3 * NB; k++) ck_assert(all.f[k] == 0.0 && !signbit(all.f[k]) && all.t[k] == 0.0 && !signbit(all.t[k]));
+  for (PetscInt k = 0; k < 3 * NB; k++)
+    ck_assert(all.f[k] == 0.0 && !signbit(all.f[k]) && all.t[k] == 0.0 && !signbit(all.t[k]));
   /* the second half, with gravity into the force */
   for (PetscInt k = 0; k < 3 * NB; k++) all.f[k] = one.f[k] = 4.0 * Draw(k, 20), all.t[k] = one.t[k] = Draw(k, 21);
   (void)Close(&all, 0, NB, g, 0.5 * dt, dt, 1e3);
@@ -119,20 +126,24 @@ START_TEST(test_close_open_fused)
     for (int variant = 0; variant < 4; variant++) {
       const PetscReal  *gc = variant & 1 ? g : NULL;
       IntegratorRebuild rb = {dt_next, 2e-3, {1e-4, -2e-4, 0.0}};
-      Rows            two, one;
-      PetscReal lo2[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi2[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo1[3], hi1[3], work2;
-      PetscInt  bits2, bits1;
+      Rows              two, one;
+      PetscReal         lo2[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
+                hi2[3]         = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo1[3], hi1[3], work2;
+      PetscInt       bits2, bits1;
       IntegratorOpen op;
       RowsFill(&two, variant & 2 ? 6 : -1);
-      for (PetscInt k = 0; k < 3 * NB; k++) two.x[k] += 1e-3 * Draw(k, 30); /* displacements since the build */
+      /* displacements since the build */
+      for (PetscInt k = 0; k < 3 * NB; k++) two.x[k] += 1e-3 * Draw(k, 30);
       one = two;
       memcpy(lo1, lo2, sizeof(lo1)), memcpy(hi1, hi2, sizeof(hi1));
       bits2 = CloseRanges(&two, 0, n, gc, 0.5 * dt, &rb, lo2, hi2);
       work2 = Open(&two, 0, n, dt_next, g);
       op    = (IntegratorOpen){dt_next, g, one.vp, one.wp, one.gw, 0.0};
-      bits1 = IntegratorCloseOpen(n, one.fl, one.m, one.in, gc, one.f, one.t, 0.5 * dt, one.x, one.x0, &rb, lo1, hi1, one.v, one.w, &op);
+      bits1 = IntegratorCloseOpen(n, one.fl, one.m, one.in, gc, one.f, one.t, 0.5 * dt, one.x, one.x0, &rb, lo1, hi1,
+                                  one.v, one.w, &op);
       ck_assert_msg(bits1 == bits2, "n %d variant %d: bits %d vs %d", (int)n, variant, (int)bits1, (int)bits2);
-      ck_assert_msg(memcmp(&op.work, &work2, sizeof(work2)) == 0, "n %d variant %d: work %.17g vs %.17g", (int)n, variant, op.work, work2);
+      ck_assert_msg(memcmp(&op.work, &work2, sizeof(work2)) == 0, "n %d variant %d: work %.17g vs %.17g", (int)n,
+                    variant, op.work, work2);
       ExpectSameBits(lo1, lo2, 3, "lo");
       ExpectSameBits(hi1, hi2, 3, "hi");
       ExpectSameBits(one.x, two.x, 3 * NB, "x");
@@ -150,7 +161,7 @@ END_TEST
 START_TEST(test_frozen_and_gravity)
 {
   const PetscReal g[3] = {0.0, 0.0, -9.81}, dt = 2e-3;
-  Rows          b, ref;
+  Rows            b, ref;
   RowsFill(&b, 2);
   ref = b;
   (void)Open(&b, 0, NB, dt, g);
@@ -173,7 +184,7 @@ END_TEST
 START_TEST(test_constant_force)
 {
   const PetscReal g[3] = {0, 0, 0}, dt = 1e-3, F[3] = {2.0, -1.0, 0.5};
-  Rows          b;
+  Rows            b;
   const PetscInt  steps = 1000;
   RowsFill(&b, -1);
   for (PetscInt s = 0; s < steps; s++) {
@@ -201,19 +212,21 @@ START_TEST(test_rebuild_criterion)
 {
   const PetscReal dt = 1e-3;
   for (PetscInt trial = 0; trial < 600; trial++) {
-    Rows            b;
-    PetscReal         hs = 0.05 * (1.0 + RandomUniform(9, trial, 0, 0)), far = hs * (0.6 + 0.8 * RandomUniform(9, trial, 0, 1)), rel;
+    Rows      b;
+    PetscReal hs = 0.05 * (1.0 + RandomUniform(9, trial, 0, 0)), far = hs * (0.6 + 0.8 * RandomUniform(9, trial, 0, 1)),
+              rel;
     PetscInt          who = (PetscInt)(NB * RandomUniform(9, trial, 0, 2)), frozen = trial % 3 ? -1 : who;
-    IntegratorRebuild rb = {dt, hs, {0.0, 0.0, 0.0}};
-    PetscReal llo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, lhi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, slo[3], shi[3], dlo[3],
-              dhi[3];
+    IntegratorRebuild rb     = {dt, hs, {0.0, 0.0, 0.0}};
+    PetscReal         llo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
+              lhi[3]         = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, slo[3], shi[3], dlo[3], dhi[3];
     PetscInt lanes, scalar;
     RowsFill(&b, frozen);
     for (PetscInt k = 0; k < 3 * NB; k++) b.v[k] *= 1e-3, b.f[k] *= 1e-3;
     b.x[3 * who] = b.x0[3 * who] + far;
     if (trial % 2) /* a drift a fraction of the way along the displaced body's */
       for (int a = 0; a < 3; a++)
-        rb.c[a] = (a == 0 ? far : 0.0) * 0.3 * RandomUniform(9, trial, 0, 3 + a) + (a ? 0.1 * hs * (RandomUniform(9, trial, 0, 6 + a) - 0.5) : 0.0);
+        rb.c[a] = (a == 0 ? far : 0.0) * 0.3 * RandomUniform(9, trial, 0, 3 + a) +
+                  (a ? 0.1 * hs * (RandomUniform(9, trial, 0, 6 + a) - 0.5) : 0.0);
     for (int a = 0; a < 3; a++) slo[a] = llo[a], shi[a] = lhi[a], dlo[a] = PETSC_INFINITY, dhi[a] = PETSC_NINFINITY;
     for (PetscInt i = 0; i < NB; i++)
       for (int a = 0; a < 3; a++) {
@@ -225,13 +238,14 @@ START_TEST(test_rebuild_criterion)
     ck_assert_msg(lanes == scalar, "trial %d: lanes %d, IntegratorMayPass %d", (int)trial, (int)lanes, (int)scalar);
     for (int a = 0; a < 3; a++)
       ck_assert_msg(llo[a] == dlo[a] && lhi[a] == dhi[a] && slo[a] == dlo[a] && shi[a] == dhi[a],
-                    "trial %d axis %d: ranges [%g, %g] (lanes), [%g, %g] (scalar), [%g, %g] direct", (int)trial, a, llo[a], lhi[a], slo[a], shi[a], dlo[a],
-                    dhi[a]);
+                    "trial %d axis %d: ranges [%g, %g] (lanes), [%g, %g] (scalar), [%g, %g] direct", (int)trial, a,
+                    llo[a], lhi[a], slo[a], shi[a], dlo[a], dhi[a]);
     /* the others sit at their build positions, |c| from the drift, which stays small */
     rel = sqrt((far - rb.c[0]) * (far - rb.c[0]) + rb.c[1] * rb.c[1] + rb.c[2] * rb.c[2]);
     ck_assert(!(lanes & INTEGRATOR_BEYOND_SKIN)); /* far < 1.4 hs: within the whole skin */
     if (frozen == who || rel < 0.95 * hs)
-      ck_assert_msg(!(lanes & INTEGRATOR_BEYOND_DRIFT), "trial %d: beyond the drift's bound at %g of hs", (int)trial, rel / hs);
+      ck_assert_msg(!(lanes & INTEGRATOR_BEYOND_DRIFT), "trial %d: beyond the drift's bound at %g of hs", (int)trial,
+                    rel / hs);
     if (frozen != who && rel > 1.05 * hs) ck_assert(lanes & INTEGRATOR_BEYOND_DRIFT);
     if (frozen == who || far < 0.95 * hs) ck_assert(!(lanes & INTEGRATOR_BEYOND_HALF));
     if (frozen != who && far > 1.05 * hs) ck_assert(lanes & INTEGRATOR_BEYOND_HALF);
@@ -245,14 +259,16 @@ START_TEST(test_rebuild_drift)
 {
   const PetscReal dt = 1e-3, hs = 0.05;
   for (PetscInt trial = 0; trial < 60; trial++) {
-    Rows    b;
-    PetscReal D[3]           = {RandomUniform(10, trial, 0, 0) - 0.5, RandomUniform(10, trial, 0, 1) - 0.5, RandomUniform(10, trial, 0, 2) - 0.5}, len,
-              s              = 3.0 * hs * RandomUniform(10, trial, 0, 3);
+    Rows      b;
+    PetscReal D[3] = {RandomUniform(10, trial, 0, 0) - 0.5, RandomUniform(10, trial, 0, 1) - 0.5,
+                      RandomUniform(10, trial, 0, 2) - 0.5},
+              len, s = 3.0 * hs * RandomUniform(10, trial, 0, 3);
     PetscInt          frozen = trial % 3 == 2 ? (PetscInt)(NB * RandomUniform(10, trial, 0, 4)) : -1;
     IntegratorRebuild rb     = {dt, hs, {0.0, 0.0, 0.0}};
-    PetscReal         lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo2[3], hi2[3];
-    PetscInt          lanes, scalar;
-    PetscBool         expect;
+    PetscReal         lo[3]  = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
+              hi[3]          = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo2[3], hi2[3];
+    PetscInt  lanes, scalar;
+    PetscBool expect;
     RowsFill(&b, frozen);
     for (PetscInt k = 0; k < 3 * NB; k++) b.v[k] = b.f[k] = 0.0;
     len = sqrt(D[0] * D[0] + D[1] * D[1] + D[2] * D[2]);
@@ -263,20 +279,25 @@ START_TEST(test_rebuild_drift)
     /* the drift the engine takes, the ranges' midpoint, or (every other trial
      * with a frozen body) the bed's own, which leaves the frozen body |c| behind */
     (void)MayPass(&b, &rb, lo, hi);
-    for (int a = 0; a < 3; a++) rb.c[a] = (frozen >= 0 && trial % 2 ? D[a] : 0.5 * (lo[a] + hi[a])) + 0.0, lo2[a] = PETSC_INFINITY, hi2[a] = PETSC_NINFINITY;
+    for (int a = 0; a < 3; a++)
+      rb.c[a] = (frozen >= 0 && trial % 2 ? D[a] : 0.5 * (lo[a] + hi[a])) + 0.0, lo2[a] = PETSC_INFINITY,
+      hi2[a] = PETSC_NINFINITY;
     {
-      Rows    c8 = b;
+      Rows      c8 = b;
       PetscBool lanes8;
       PetscReal behind = frozen >= 0 && trial % 2 ? s : 0.5 * s; /* the frozen body from the drift */
       lanes            = CloseRanges(&b, 0, NB, NULL, 0.0, &rb, lo2, hi2);
       scalar           = MayPass(&b, &rb, lo2, hi2);
-      lanes8           = Rebuild(CloseRanges(&c8, 0, 8, NULL, 0.0, &rb, lo2, hi2)); /* lanes alone, no scalar tail */
+      /* lanes alone, no scalar tail */
+      lanes8 = Rebuild(CloseRanges(&c8, 0, 8, NULL, 0.0, &rb, lo2, hi2));
       /* beyond the whole skin; or beyond half of it, and the frozen body as far from the drift */
-      expect = s > 2.0 * hs * 1.001 || (frozen >= 0 && frozen < 8 && behind > hs * 1.001 && s > hs * 1.001) ? PETSC_TRUE : PETSC_FALSE;
+      expect = s > 2.0 * hs * 1.001 || (frozen >= 0 && frozen < 8 && behind > hs * 1.001 && s > hs * 1.001)
+               ? PETSC_TRUE
+               : PETSC_FALSE;
       ck_assert_msg(lanes == scalar, "trial %d: lanes %d, IntegratorMayPass %d", (int)trial, (int)lanes, (int)scalar);
       if (fabs(s - 2.0 * hs) > 0.002 * hs && fabs(behind - hs) > 0.002 * hs && fabs(s - hs) > 0.002 * hs)
-        ck_assert_msg(lanes8 == expect, "trial %d: moved %g hs as a whole (frozen %d): rebuild %d, expected %d", (int)trial, s / hs, (int)frozen, (int)lanes8,
-                      (int)expect);
+        ck_assert_msg(lanes8 == expect, "trial %d: moved %g hs as a whole (frozen %d): rebuild %d, expected %d",
+                      (int)trial, s / hs, (int)frozen, (int)lanes8, (int)expect);
     }
   }
 }

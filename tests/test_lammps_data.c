@@ -113,7 +113,8 @@ START_TEST(test_no_velocities)
   char       path[PETSC_MAX_PATH_LEN];
   LammpsData d;
   WriteFile("novel.data",
-            "title\r\n\r\n2 atoms\r\n1 atom types\r\n0 bonds\r\n0 1 xlo xhi\r\n0 1 ylo yhi\r\n0 1 zlo zhi\r\n\r\nAtoms\r\n\r\n7 1 0.1 2 0.5 0.5 0.5\r\n8 1 0.1 "
+            "title\r\n\r\n2 atoms\r\n1 atom types\r\n0 bonds\r\n0 1 xlo xhi\r\n0 1 ylo yhi\r\n0 1 zlo "
+            "zhi\r\n\r\nAtoms\r\n\r\n7 1 0.1 2 0.5 0.5 0.5\r\n8 1 0.1 "
             "2 1 1 1\r\n\r\nBonds\r\n\r\n",
             path, sizeof(path));
   ck_assert_int_eq(LammpsDataRead(PETSC_COMM_WORLD, path, &d), 0);
@@ -143,27 +144,48 @@ START_TEST(test_errors)
   static const struct {
     const char *from, *to, *where; /* where: "line" the message must name, or a phrase */
   } cases[] = {
-    {"3 1 0.5 2500 1.0 0.0 1.0 0 0 0", "3 1 0.5 2500 1.0 0.0 1.0 0 0", ":17:"},                   /* 9 columns */
-    {"10 2 1e-1 3000 10 1 5", "10 2 1e-1 3000 10 1", ":20:"},                                     /* 6 columns */
-    {"4 atoms", "5 atoms", ":22:"},                                                               /* Atoms too short: ends at Velocities */
-    {"4 atoms", "3 atoms", ":20:"},                                                               /* Atoms too long */
-    {"3 1 1 1 1 1 1\n\nPair Coeffs # granular\n\n1 hooke 1e5\n2 hooke 1e5\n", "", "end of file"}, /* Velocities short by one, at the end */
-    {"3 1 1 1 1 1 1\n", "", ":28:"},                                                              /* ... or ended by the next section */
-    {"2 1 0.25 2500", "1 1 0.25 2500", "first at line 18"},                                       /* duplicate id */
-    {"1 2 1.0 1000", "1 2 0 1000", ":18:"},                                                       /* zero diameter */
-    {"1 2 1.0 1000", "1 2 1.0 -1000", ":18:"},                                                    /* negative density */
-    {"2 1 0.25 2500 3.0 -0.5 3.0", "2 1 0.25 2500 3.0 -1.5 3.0", ":19:"},                         /* outside the box */
-    {"10 2 1e-1 3000 10 1 5", "10 2 1e-1 3000 10.5 1 5", ":20:"},                                 /* outside the box */
-    {"0 5.0e0 zlo zhi", "0 5 zlo zhi\n0 0 0 xy xz yz", ":9:"},                                    /* triclinic */
-    {"Atoms # sphere", "Atoms # atomic", ":15:"},                                                 /* another atom_style */
-    {"10 2 1e-1", "10 3 1e-1", ":20:"},                                                           /* type beyond atom types */
-    {"1 -1 0 # image", "1 -1 0.5 # image", ":19:"},                                               /* non-integer image flag */
-    {"10 -1 -2 -3", "11 -1 -2 -3", ":26:"},                                                       /* velocity of an unknown atom */
-    {"10 -1 -2 -3", "2 -1 -2 -3", ":26:"},                                                        /* two velocities for one atom */
-    {"1 2 1.0 1000", "1 2 1.0 1e3x", ":18:"},                                                     /* not a number */
-    {"2 atom types", "2 atom types\n3 widgets", ":5:"},                                           /* unknown header line */
-    {"Masses", "Nonsense", ":10:"},                                                               /* unknown section */
-    {"-1 1 ylo yhi\n", "", "ylo yhi"},                                                            /* missing box line */
+    /* 9 columns */
+    {"3 1 0.5 2500 1.0 0.0 1.0 0 0 0", "3 1 0.5 2500 1.0 0.0 1.0 0 0", ":17:"},
+    /* 6 columns */
+    {"10 2 1e-1 3000 10 1 5", "10 2 1e-1 3000 10 1", ":20:"},
+    /* Atoms too short: ends at Velocities */
+    {"4 atoms", "5 atoms", ":22:"},
+    /* Atoms too long */
+    {"4 atoms", "3 atoms", ":20:"},
+    /* Velocities short by one, at the end */
+    {"3 1 1 1 1 1 1\n\nPair Coeffs # granular\n\n1 hooke 1e5\n2 hooke 1e5\n", "", "end of file"},
+    /* ... or ended by the next section */
+    {"3 1 1 1 1 1 1\n", "", ":28:"},
+    /* duplicate id */
+    {"2 1 0.25 2500", "1 1 0.25 2500", "first at line 18"},
+    /* zero diameter */
+    {"1 2 1.0 1000", "1 2 0 1000", ":18:"},
+    /* negative density */
+    {"1 2 1.0 1000", "1 2 1.0 -1000", ":18:"},
+    /* outside the box */
+    {"2 1 0.25 2500 3.0 -0.5 3.0", "2 1 0.25 2500 3.0 -1.5 3.0", ":19:"},
+    /* outside the box */
+    {"10 2 1e-1 3000 10 1 5", "10 2 1e-1 3000 10.5 1 5", ":20:"},
+    /* triclinic */
+    {"0 5.0e0 zlo zhi", "0 5 zlo zhi\n0 0 0 xy xz yz", ":9:"},
+    /* another atom_style */
+    {"Atoms # sphere", "Atoms # atomic", ":15:"},
+    /* type beyond atom types */
+    {"10 2 1e-1", "10 3 1e-1", ":20:"},
+    /* non-integer image flag */
+    {"1 -1 0 # image", "1 -1 0.5 # image", ":19:"},
+    /* velocity of an unknown atom */
+    {"10 -1 -2 -3", "11 -1 -2 -3", ":26:"},
+    /* two velocities for one atom */
+    {"10 -1 -2 -3", "2 -1 -2 -3", ":26:"},
+    /* not a number */
+    {"1 2 1.0 1000", "1 2 1.0 1e3x", ":18:"},
+    /* unknown header line */
+    {"2 atom types", "2 atom types\n3 widgets", ":5:"},
+    /* unknown section */
+    {"Masses", "Nonsense", ":10:"},
+    /* missing box line */
+    {"-1 1 ylo yhi\n", "", "ylo yhi"},
   };
   char path[PETSC_MAX_PATH_LEN];
   int  rank, badmsg = 0;
@@ -186,7 +208,8 @@ START_TEST(test_errors)
       char *msg = NULL;
       PetscErrorMessage(0, NULL, &msg);
       if (!(msg && strstr(msg, cases[c].where) && strstr(msg, path))) {
-        fprintf(stderr, "case %d: message '%s' does not name %s and %s\n", (int)c, msg ? msg : "", path, cases[c].where);
+        fprintf(stderr, "case %d: message '%s' does not name %s and %s\n", (int)c, msg ? msg : "", path,
+                cases[c].where);
         badmsg++;
       }
     }
@@ -230,7 +253,8 @@ static int Refused(const char *name, const char *bytes, size_t nbytes, const cha
     const char *msg = NULL;
     PetscErrorMessage(0, NULL, (char **)&msg);
     if (!(msg && strstr(msg, path) && (!want1 || strstr(msg, want1)) && (!want2 || strstr(msg, want2)))) {
-      fprintf(stderr, "%s: message '%s' does not name %s, '%s' and '%s'\n", name, msg ? msg : "", path, want1 ? want1 : "", want2 ? want2 : "");
+      fprintf(stderr, "%s: message '%s' does not name %s, '%s' and '%s'\n", name, msg ? msg : "", path,
+              want1 ? want1 : "", want2 ? want2 : "");
       bad = 1;
     }
   }
@@ -269,7 +293,8 @@ START_TEST(test_hostile)
     {"2 atom types", "3000000000 atom types", ":4:", "'3000000000 atom types'"},
     {"2 atom types\n", "2 atom types\n1000000000000 bonds\n", ":5:", "'1000000000000 bonds'"},
     {"2 atom types", "2000000000 atom types", ":10:", "section Masses needs 2000000000 lines"},
-    {"Pair Coeffs # granular\n\n1 hooke 1e5\n2 hooke 1e5\n", "PairIJ Coeffs\n\n1 1 hooke 1e5\n", "end of file in section PairIJ Coeffs", NULL},
+    {"Pair Coeffs # granular\n\n1 hooke 1e5\n2 hooke 1e5\n", "PairIJ Coeffs\n\n1 1 hooke 1e5\n",
+     "end of file in section PairIJ Coeffs", NULL},
     {"0 10 xlo xhi", "10 xlo xhi", ":6:", "'10 xlo xhi'"},
     {"0 10 xlo xhi", "0 nan xlo xhi", ":6:", "'nan'"},
     {"2 atom types\n", "2 atom types\n3 widgets and gadgets\n", ":5:", "'3 widgets and gadgets'"},
@@ -310,7 +335,8 @@ START_TEST(test_hostile)
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     char *text = Edit(cases[c].from, cases[c].to), name[32];
     snprintf(name, sizeof(name), "hostile%02d.data", (int)c);
-    if (!strcmp(cases[c].to, "Atoms") || strstr(cases[c].to, "extra")) { /* these two are fine: the hint is optional, and only its first word counts */
+    /* these two are fine: the hint is optional, and only its first word counts */
+    if (!strcmp(cases[c].to, "Atoms") || strstr(cases[c].to, "extra")) {
       LammpsData d;
       WriteFile(name, text, path, sizeof(path));
       EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "case %d (%s) refused", (int)c, cases[c].to);
@@ -332,7 +358,8 @@ START_TEST(test_hostile)
   }
   { /* truncated: at a line end in Atoms, then in the middle of a line */
     size_t cut = (size_t)(strstr(valid, "2 1 0.25 2500") - valid);
-    bad += Refused("trunc_line.data", valid, cut, ":18: end of file in section Atoms", "after 2 lines, the header announces 4");
+    bad += Refused("trunc_line.data", valid, cut, ":18: end of file in section Atoms",
+                   "after 2 lines, the header announces 4");
     bad += Refused("trunc_mid.data", valid, cut + 11, ":19:", "found 4 in '2 1 0.25 25'");
     bad += Refused("trunc_header.data", valid, (size_t)(strstr(valid, "-1 1 ylo") - valid), "no 'ylo yhi' line", NULL);
   }

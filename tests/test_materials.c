@@ -29,7 +29,9 @@ START_TEST(test_moduli)
 {
   ContactModel md;
   PetscReal    E1 = 7e10, n1 = 0.33, E2 = 2e11, n2 = 0.29, G1 = E1 / (2 * (1 + n1)), G2 = E2 / (2 * (1 + n2));
-  ck_assert(!ModelFrom("-material1_E 7e10 -material1_nu 0.33 -material2_E 2e11 -material2_nu 0.29 -material3_E inf -material3_nu 0.2", &md, NULL));
+  ck_assert(!ModelFrom("-material1_E 7e10 -material1_nu 0.33 -material2_E 2e11 -material2_nu 0.29 -material3_E inf "
+                       "-material3_nu 0.2",
+                       &md, NULL));
   ck_assert_rel(ContactCoeffOf(&md, 1, 2)->Estar, 1.0 / ((1 - n1 * n1) / E1 + (1 - n2 * n2) / E2), 1e-15);
   ck_assert_rel(ContactCoeffOf(&md, 2, 1)->Gstar, 1.0 / ((2 - n1) / G1 + (2 - n2) / G2), 1e-15);
   ck_assert_rel(ContactCoeffOf(&md, 1, 3)->Estar, E1 / (1 - n1 * n1), 1e-15); /* rigid */
@@ -45,8 +47,9 @@ END_TEST
 /* Elastic impacts (no damping): the contact time is Hertz's with the pair's E* and R*. */
 START_TEST(test_hertz_two_materials)
 {
-  const char *base = "-contact_damping none -contact_mu 0 -timestep_steps_per_contact 200 -material1_E 7e10 -material1_nu 0.33 -material1_density 2700 "
-                     "-material2_E 2e11 -material2_nu 0.29 -material2_density 7800 -material3_E inf";
+  const char  *base = "-contact_damping none -contact_mu 0 -timestep_steps_per_contact 200 -material1_E 7e10 "
+                      "-material1_nu 0.33 -material1_density 2700 "
+                      "-material2_E 2e11 -material2_nu 0.29 -material2_density 7800 -material3_E inf";
   ContactModel md;
   StepControl  ctl;
   ImpactResult r;
@@ -56,17 +59,22 @@ START_TEST(test_hertz_two_materials)
     PetscInt     t2;
     PetscReal    R2, rho2;
   } cs[] = {
-    {IMPACT_TARGET_WALL,   2, 0,    0   },
-    {IMPACT_TARGET_WALL,   3, 0,    0   },
-    {IMPACT_TARGET_SPHERE, 2, 0,    0   },
-    {IMPACT_TARGET_SPHERE, 2, 2e-3, 0   },
-    {IMPACT_TARGET_SPHERE, 2, 8e-3, 1000},
+    {IMPACT_TARGET_WALL, 2, 0, 0},      {IMPACT_TARGET_WALL, 3, 0, 0},         {IMPACT_TARGET_SPHERE, 2, 0, 0},
+    {IMPACT_TARGET_SPHERE, 2, 2e-3, 0}, {IMPACT_TARGET_SPHERE, 2, 8e-3, 1000},
   };
   ck_assert(!ModelFrom(base, &md, &ctl));
   for (size_t c = 0; c < sizeof(cs) / sizeof(cs[0]); c++) {
-    ImpactSetup set = {.target = cs[c].target, .v0 = v, .radius = R, .phase = 0.5, .max_steps = 10000000, .radius2 = cs[c].R2, .density2 = cs[c].rho2, .type = 1,
-                       .type2 = cs[c].t2};
-    PetscReal   R2 = cs[c].R2 > 0 ? cs[c].R2 : R, m2 = 4.0 / 3.0 * HDEM_PI * R2 * R2 * R2 * (cs[c].rho2 > 0 ? cs[c].rho2 : 7800), m, Rs;
+    ImpactSetup set = {.target    = cs[c].target,
+                       .v0        = v,
+                       .radius    = R,
+                       .phase     = 0.5,
+                       .max_steps = 10000000,
+                       .radius2   = cs[c].R2,
+                       .density2  = cs[c].rho2,
+                       .type      = 1,
+                       .type2     = cs[c].t2};
+    PetscReal   R2  = cs[c].R2 > 0 ? cs[c].R2 : R,
+              m2    = 4.0 / 3.0 * HDEM_PI * R2 * R2 * R2 * (cs[c].rho2 > 0 ? cs[c].rho2 : 7800), m, Rs;
     ck_assert(!ImpactRun(&md, &ctl, &set, &r));
     m  = cs[c].target == IMPACT_TARGET_WALL ? m1 : m1 * m2 / (m1 + m2);
     Rs = cs[c].target == IMPACT_TARGET_WALL ? R : R * R2 / (R + R2);
@@ -84,11 +92,18 @@ START_TEST(test_pair_coefficients)
   ContactModel md;
   StepControl  ctl;
   ImpactResult r;
-  ck_assert(!ModelFrom("-contact_e 0.8 -contact_mu 0.5 -material1_E 1e8 -material2_E 5e9 -material2_nu 0.25 -pair_2_1_e 0.3 -pair_2_1_mu 0.1 -pair_1_1_e 0.6",
+  ck_assert(!ModelFrom("-contact_e 0.8 -contact_mu 0.5 -material1_E 1e8 -material2_E 5e9 -material2_nu 0.25 "
+                       "-pair_2_1_e 0.3 -pair_2_1_mu 0.1 -pair_1_1_e 0.6",
                        &md, &ctl));
   for (int s = 0; s < 3; s++) {
     const PetscReal speeds[] = {0.1, 1.0, 5.0};
-    ImpactSetup     set = {.target = IMPACT_TARGET_WALL, .v0 = speeds[s], .radius = 1e-3, .phase = 0.5, .max_steps = 10000000, .type = 1, .type2 = 2};
+    ImpactSetup     set      = {.target    = IMPACT_TARGET_WALL,
+                                .v0        = speeds[s],
+                                .radius    = 1e-3,
+                                .phase     = 0.5,
+                                .max_steps = 10000000,
+                                .type      = 1,
+                                .type2     = 2};
     ck_assert(!ImpactRun(&md, &ctl, &set, &r));
     ck_assert_rel(r.e, 0.3, 5e-3);
     set.type2 = 1; /* the same material: its own pair */
@@ -97,14 +112,22 @@ START_TEST(test_pair_coefficients)
     set.target = IMPACT_TARGET_SPHERE, set.type2 = 2, set.radius2 = 2e-3, set.density2 = 500;
     ck_assert(!ImpactRun(&md, &ctl, &set, &r));
     ck_assert_rel(r.e, 0.3, 5e-3);
-    set.target = IMPACT_TARGET_WALL, set.type = 4, set.type2 = 4, set.radius2 = set.density2 = 0; /* no material: the defaults */
+    /* no material: the defaults */
+    set.target = IMPACT_TARGET_WALL, set.type = 4, set.type2 = 4, set.radius2 = set.density2 = 0;
     ck_assert(!ImpactRun(&md, &ctl, &set, &r));
     ck_assert_rel(r.e, 0.8, 5e-3);
   }
   /* sliding throughout at 80 deg (tan 80 > 3.5 mu (1 + e)): the centre's tangential speed drops by mu (1 + e) vn */
   for (int c = 0; c < 2; c++) {
     PetscReal   mu = c ? 0.5 : 0.1, e = c ? 0.6 : 0.3;
-    ImpactSetup set = {.target = IMPACT_TARGET_WALL, .v0 = 1.0, .angle = 80.0, .radius = 1e-3, .phase = 0.5, .max_steps = 10000000, .type = 1, .type2 = c ? 1 : 2};
+    ImpactSetup set = {.target    = IMPACT_TARGET_WALL,
+                       .v0        = 1.0,
+                       .angle     = 80.0,
+                       .radius    = 1e-3,
+                       .phase     = 0.5,
+                       .max_steps = 10000000,
+                       .type      = 1,
+                       .type2     = c ? 1 : 2};
     ck_assert(!ImpactRun(&md, &ctl, &set, &r));
     ck_assert_rel(r.vt_in - r.vt_out, mu * (1.0 + e) * r.vn_in, 1e-2);
   }
@@ -114,12 +137,13 @@ END_TEST
 
 START_TEST(test_bad_keys)
 {
-  ContactModel md;
+  ContactModel   md;
   PetscErrorCode ierr;
-  const char    *bad[] = {"-material1_E 1e9 -pair_1_3_e 0.5",         /* type 3 has no material */
-                          "-material1_E 1e9 -material2_E 1e9 -pair_1_2_e 0.5 -pair_2_1_mu 0.2", /* one pair twice */
-                          "-material1_E 1e9 -pair_1_1_kt 1e4",        /* kt with Mindlin */
-                          "-material1_E -5",                          /* out of range */
+  const char    *bad[] = {"-material1_E 1e9 -pair_1_3_e 0.5", /* type 3 has no material */
+                          /* one pair twice */
+                          "-material1_E 1e9 -material2_E 1e9 -pair_1_2_e 0.5 -pair_2_1_mu 0.2",
+                          "-material1_E 1e9 -pair_1_1_kt 1e4", /* kt with Mindlin */
+                          "-material1_E -5",                   /* out of range */
                           "-material2_nu 0.7"};
   ck_assert(!PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   for (size_t c = 0; c < sizeof(bad) / sizeof(bad[0]); c++) {

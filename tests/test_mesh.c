@@ -14,7 +14,8 @@ static void GridMesh(PetscInt n, PetscBool flip_one, Mesh *m)
 
   ck_assert(!PetscMalloc2(3 * nv, &x, 3 * nt, &tri));
   for (PetscInt j = 0; j <= n; j++)
-    for (PetscInt i = 0; i <= n; i++) x[3 * (j * (n + 1) + i)] = i, x[3 * (j * (n + 1) + i) + 1] = j, x[3 * (j * (n + 1) + i) + 2] = 0.0;
+    for (PetscInt i = 0; i <= n; i++)
+      x[3 * (j * (n + 1) + i)] = i, x[3 * (j * (n + 1) + i) + 1] = j, x[3 * (j * (n + 1) + i) + 2] = 0.0;
   for (PetscInt j = 0; j < n; j++)
     for (PetscInt i = 0; i < n; i++) {
       PetscInt a = j * (n + 1) + i, b = a + 1, c = a + n + 2, d = a + n + 1;
@@ -37,7 +38,7 @@ static void GridMesh(PetscInt n, PetscBool flip_one, Mesh *m)
 /* The unit cube [0, 1]^3, two triangles a face, wound outward or inward. */
 static void CubeMesh(PetscBool inward, Mesh *m)
 {
-  static const PetscReal x[24]  = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+  static const PetscReal x[24]   = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
   static const PetscInt  q[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {2, 3, 7, 6}, {1, 2, 6, 5}, {0, 4, 7, 3}};
   PetscInt               tri[36];
   for (int f = 0; f < 6; f++) {
@@ -63,7 +64,7 @@ static PetscInt Contacts(const Mesh *m, const PetscReal x[3], PetscReal r, MeshF
 
 START_TEST(test_closest_features)
 {
-  static const PetscReal x[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+  static const PetscReal x[9]   = {0, 0, 0, 1, 0, 0, 0, 1, 0};
   static const PetscInt  tri[3] = {0, 1, 2};
   Mesh                   m;
   MeshFeature            f;
@@ -110,7 +111,8 @@ START_TEST(test_flat_plane_one_contact)
 {
   for (int flip = 0; flip < 2; flip++) {
     Mesh      m;
-    PetscReal pts[][2] = {{2.3, 2.6}, {2.0, 2.5}, {2.5, 3.0}, {2.0, 2.0}, {2.5, 2.5}, {3.5, 2.5}, {2.25, 2.75}, {1e-9, 2.0}, {2.0, 3.0 - 1e-12}};
+    PetscReal pts[][2] = {{2.3, 2.6}, {2.0, 2.5},   {2.5, 3.0},  {2.0, 2.0},        {2.5, 2.5},
+                          {3.5, 2.5}, {2.25, 2.75}, {1e-9, 2.0}, {2.0, 3.0 - 1e-12}};
     GridMesh(6, flip ? PETSC_TRUE : PETSC_FALSE, &m);
     ck_assert_int_eq(m.nsurf, 1);
     for (size_t k = 0; k < sizeof(pts) / sizeof(*pts); k++) {
@@ -179,7 +181,8 @@ START_TEST(test_bins_complete)
   GridMesh(8, PETSC_FALSE, &m);
   ck_assert(!MeshSetUp(&m, reach));
   for (int s = 0; s < 4000; s++) {
-    PetscReal       x[3] = {-1.0 + 10.0 * ((s * 7919) % 1000) / 1000.0, -1.0 + 10.0 * ((s * 104729) % 997) / 997.0, -1.0 + 2.0 * ((s * 31) % 101) / 101.0};
+    PetscReal       x[3] = {-1.0 + 10.0 * ((s * 7919) % 1000) / 1000.0, -1.0 + 10.0 * ((s * 104729) % 997) / 997.0,
+                            -1.0 + 2.0 * ((s * 31) % 101) / 101.0};
     const PetscInt *items;
     PetscInt        n;
     MeshCellItems(&m, x, &items, &n);
@@ -189,7 +192,8 @@ START_TEST(test_bins_complete)
       MeshClosest(&m, t, x, &f);
       if (!(f.dist < reach)) continue;
       for (PetscInt k = 0; k < n; k++) found = found || items[k] == t;
-      ck_assert_msg(found, "triangle %d at %g from (%g, %g, %g) not in its cell", (int)t, (double)f.dist, (double)x[0], (double)x[1], (double)x[2]);
+      ck_assert_msg(found, "triangle %d at %g from (%g, %g, %g) not in its cell", (int)t, (double)f.dist, (double)x[0],
+                    (double)x[1], (double)x[2]);
     }
     for (PetscInt k = 1; k < n; k++) ck_assert(items[k] > items[k - 1]);
   }
@@ -216,7 +220,8 @@ START_TEST(test_motion_closed_form)
   /* vibrate: the velocity is the derivative of the pose; the travel bounds the displacement */
   PetscMemzero(&mo, sizeof(mo));
   mo.stop = mo.remove = INFINITY;
-  mo.kind = MOTION_VIBRATE, mo.frequency = 20.0, mo.amplitude[2] = 1e-3, mo.amplitude2[0] = 2e-3, mo.phase = 0.5 * HDEM_PI, mo.start = 0.1;
+  mo.kind = MOTION_VIBRATE, mo.frequency = 20.0, mo.amplitude[2] = 1e-3, mo.amplitude2[0] = 2e-3,
+  mo.phase = 0.5 * HDEM_PI, mo.start = 0.1;
   for (int k = 1; k < 20; k++) { /* inside the motion: the pose holds before its start */
     PetscReal t = 0.1 + 0.0137 * k, h = 1e-7;
     WallPose  pa, pb;

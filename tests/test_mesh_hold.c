@@ -69,7 +69,8 @@ static PetscInt HeldNear(const Mesh *m, const PetscReal x[3], PetscReal reach, P
 /* Two contacts are the same: kind, feature (a face by its whole-mesh triangle), point and distance bit for bit. */
 static PetscBool SameContact(const Mesh *w, const MeshFeature *a, const Mesh *m, const MeshFeature *b)
 {
-  PetscInt ta = a->kind == MESH_FEATURE_FACE ? w->tid[a->v[0]] : a->v[0], tb = b->kind == MESH_FEATURE_FACE ? m->tid[b->v[0]] : b->v[0];
+  PetscInt ta = a->kind == MESH_FEATURE_FACE ? w->tid[a->v[0]] : a->v[0],
+           tb = b->kind == MESH_FEATURE_FACE ? m->tid[b->v[0]] : b->v[0];
   if (a->kind != b->kind || ta != tb || a->v[1] != b->v[1] || a->dist != b->dist) return PETSC_FALSE;
   return a->c[0] == b->c[0] && a->c[1] == b->c[1] && a->c[2] == b->c[2] ? PETSC_TRUE : PETSC_FALSE;
 }
@@ -78,13 +79,13 @@ static PetscBool SameContact(const Mesh *w, const MeshFeature *a, const Mesh *m,
 
 START_TEST(test_held_is_whole_near_subdomain)
 {
-  Grid        g;
-  Meshes     *ms;
-  Mesh        whole;
-  WallMotion  mo;
-  PetscReal   lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1}, reach = 0.07;
-  PetscInt   *cw, *ch, *lh, *pw, *ph, *nw, *nh, nshare[2];
-  MeshFeature *fw, *fh;
+  Grid               g;
+  Meshes            *ms;
+  Mesh               whole;
+  WallMotion         mo;
+  PetscReal          lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1}, reach = 0.07;
+  PetscInt          *cw, *ch, *lh, *pw, *ph, *nw, *nh, nshare[2];
+  MeshFeature       *fw, *fh;
   unsigned long long seed;
 
   ck_assert(!PetscMemzero(&mo, sizeof(mo)));
@@ -99,11 +100,13 @@ START_TEST(test_held_is_whole_near_subdomain)
   ck_assert(!MeshDistribute(PETSC_COMM_WORLD, &ms->m[0]));
   ck_assert(!MeshesSetUp(ms, reach));
   ck_assert(!MeshSetUp(&whole, reach));
-  EXPECT(ms->m[0].nt_total == whole.nt && ms->m[0].nv_total == whole.nv, "totals %d %d", (int)ms->m[0].nt_total, (int)ms->m[0].nv_total);
+  EXPECT(ms->m[0].nt_total == whole.nt && ms->m[0].nv_total == whole.nv, "totals %d %d", (int)ms->m[0].nt_total,
+         (int)ms->m[0].nv_total);
   /* the shares tile the mesh in rank order */
   nshare[0] = ms->m[0].whole ? whole.nv : ms->m[0].hnv, nshare[1] = ms->m[0].whole ? whole.nt : ms->m[0].hnt;
   ck_assert(MPI_Allreduce(MPI_IN_PLACE, nshare, 2, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD) == MPI_SUCCESS);
-  EXPECT(nshare[0] == whole.nv && nshare[1] == whole.nt, "shares %d %d of %d %d", (int)nshare[0], (int)nshare[1], (int)whole.nv, (int)whole.nt);
+  EXPECT(nshare[0] == whole.nv && nshare[1] == whole.nt, "shares %d %d of %d %d", (int)nshare[0], (int)nshare[1],
+         (int)whole.nv, (int)whole.nt);
   ck_assert(!PetscMalloc5(NMAX, &cw, NMAX, &ch, NMAX, &lh, NMAX, &pw, NMAX, &ph));
   ck_assert(!PetscMalloc4(NMAX, &nw, NMAX, &nh, NMAX, &fw, NMAX, &fh));
   seed = 12345 + 977 * (unsigned long long)g.rank;
@@ -117,26 +120,33 @@ START_TEST(test_held_is_whole_near_subdomain)
       ck_assert(!GridSetCuts(&g, 0, cuts));
     }
     ck_assert(!MeshesHold(ms, &g, tb));
-    if (stage == 0 && g.size > 1) EXPECT(ms->m[0].nt < whole.nt, "rank %d holds %d of %d triangles", g.rank, (int)ms->m[0].nt, (int)whole.nt);
+    if (stage == 0 && g.size > 1)
+      EXPECT(ms->m[0].nt < whole.nt, "rank %d holds %d of %d triangles", g.rank, (int)ms->m[0].nt, (int)whole.nt);
     WallMotionPose(&mo, tb, &ps);
     for (int k = 0; k < 1500; k++) {
       PetscReal xw[3], x0[3];
       PetscInt  n1, n2, np1, np2, nn1, nn2;
-      for (int a = 0; a < 3; a++) { /* half of them within reach of the subdomain's faces, where a held set is tight */
+      /* half of them within reach of the subdomain's faces, where a held set is tight */
+      for (int a = 0; a < 3; a++) {
         PetscReal u = Uniform(&seed), s = Uniform(&seed) * reach;
-        xw[a] = u < 0.25 ? g.sublo[a] + s : u < 0.5 ? g.subhi[a] - s : g.sublo[a] + Uniform(&seed) * (g.subhi[a] - g.sublo[a]);
+        xw[a] = u < 0.25 ? g.sublo[a] + s
+              : u < 0.5  ? g.subhi[a] - s
+                         : g.sublo[a] + Uniform(&seed) * (g.subhi[a] - g.sublo[a]);
       }
       WallPoseInverse(&ps, xw, x0);
       n1 = WholeNear(&whole, x0, reach, cw);
       n2 = HeldNear(&ms->m[0], x0, reach, lh, ch);
       EXPECT(n1 == n2, "stage %d point %d: %d candidates held, %d in the whole mesh", stage, k, (int)n2, (int)n1);
       if (n1 != n2) continue;
-      for (PetscInt q = 0; q < n1; q++) EXPECT(cw[q] == ch[q], "stage %d point %d: candidate %d is %d, not %d", stage, k, (int)q, (int)ch[q], (int)cw[q]);
+      for (PetscInt q = 0; q < n1; q++)
+        EXPECT(cw[q] == ch[q], "stage %d point %d: candidate %d is %d, not %d", stage, k, (int)q, (int)ch[q],
+               (int)cw[q]);
       MeshContactsSelect(&whole, cw, n1, x0, 0.8 * reach, fw, pw, &np1, nw, &nn1);
       MeshContactsSelect(&ms->m[0], lh, n2, x0, 0.8 * reach, fh, ph, &np2, nh, &nn2);
       EXPECT(np1 == np2 && nn1 == nn2, "stage %d point %d: %d contacts held, %d whole", stage, k, (int)np2, (int)np1);
       for (PetscInt q = 0; q < PetscMin(np1, np2); q++)
-        EXPECT(SameContact(&whole, &fw[pw[q]], &ms->m[0], &fh[ph[q]]), "stage %d point %d: contact %d differs", stage, k, (int)q);
+        EXPECT(SameContact(&whole, &fw[pw[q]], &ms->m[0], &fh[ph[q]]), "stage %d point %d: contact %d differs", stage,
+               k, (int)q);
     }
   }
   ASSERT_ALL_RANKS();

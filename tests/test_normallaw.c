@@ -40,7 +40,8 @@ START_TEST(test_derivatives)
       NormalLawEval(&laws[l], 1.0, d - h, &Um, &Fm, &Km);
       ck_assert_msg(fabs((Up - Um) / (2 * h) - F) <= 1e-6 * F, "%s: U' != F at d = %g", names[l], d);
       if (l == 5 && fabs(fmod(d, 1e-7)) < 2 * h) continue; /* U'' jumps at table knots */
-      ck_assert_msg(fabs((Fp - Fm) / (2 * h) - K) <= 1e-5 * K + 1e-9, "%s: U'' != dF/dd at d = %g (%g vs %g)", names[l], d, (Fp - Fm) / (2 * h), K);
+      ck_assert_msg(fabs((Fp - Fm) / (2 * h) - K) <= 1e-5 * K + 1e-9, "%s: U'' != dF/dd at d = %g (%g vs %g)", names[l],
+                    d, (Fp - Fm) / (2 * h), K);
       ck_assert_msg(F > 0 && U > 0, "%s: not positive at %g", names[l], d);
     }
   }
@@ -61,11 +62,12 @@ START_TEST(test_monotone_and_limits)
       ck_assert_rel(NormalLawForceOverSqrtU(&laws[l], 1.0, d), F / sqrt(U), 1e-12);
     }
     /* no 0/0: the limit at d = 0 is finite and continuous */
-    PetscReal lim = NormalLawForceOverSqrtU(&laws[l], 1.0, 0.0), near = NormalLawForceOverSqrtU(&laws[l], 1.0, 1e-6 * dscale[l]);
+    PetscReal lim  = NormalLawForceOverSqrtU(&laws[l], 1.0, 0.0),
+              near = NormalLawForceOverSqrtU(&laws[l], 1.0, 1e-6 * dscale[l]);
     ck_assert(isfinite(lim));
     /* Hertz approaches its limit as d^(1/4): (1e-6)^(1/4) = 0.03 of the typical value */
-    ck_assert_msg(fabs(near - lim) <= 0.05 * NormalLawForceOverSqrtU(&laws[l], 1.0, dscale[l]), "%s: F/sqrt(U) discontinuous at 0 (%g vs %g)", names[l], lim,
-                  near);
+    ck_assert_msg(fabs(near - lim) <= 0.05 * NormalLawForceOverSqrtU(&laws[l], 1.0, dscale[l]),
+                  "%s: F/sqrt(U) discontinuous at 0 (%g vs %g)", names[l], lim, near);
   }
   ck_assert_rel(NormalLawForceOverSqrtU(&laws[0], 1.0, 0.0), sqrt(2e5), 1e-14);
   ck_assert(NormalLawForceOverSqrtU(&laws[1], 1.0, 0.0) == 0.0);
@@ -93,7 +95,8 @@ START_TEST(test_max_stiffness)
       NormalLawEval(&laws[l], 1.0, dmax * j / 20000.0, &U, &F, &K);
       kmax = PetscMax(kmax, K);
     }
-    ck_assert_msg(NormalLawMaxStiffness(&laws[l], 1.0, dmax) >= kmax * (1 - 1e-9), "%s: max stiffness too small", names[l]);
+    ck_assert_msg(NormalLawMaxStiffness(&laws[l], 1.0, dmax) >= kmax * (1 - 1e-9), "%s: max stiffness too small",
+                  names[l]);
     ck_assert_rel(NormalLawMaxStiffness(&laws[l], 1.0, dmax), kmax, 1e-4);
   }
 }
@@ -117,7 +120,8 @@ END_TEST
 START_TEST(test_bad_tables)
 {
   NormalLaw law;
-  PetscReal d1[3] = {0, 1e-6, 1e-6}, f1[3] = {0, 1, 2}, d2[3] = {0, 1e-6, 2e-6}, f2[3] = {0, 1, 1}, d3[2] = {1e-7, 1e-6}, f3[2] = {0, 1};
+  PetscReal d1[3] = {0, 1e-6, 1e-6}, f1[3] = {0, 1, 2}, d2[3] = {0, 1e-6, 2e-6}, f2[3] = {0, 1, 1},
+            d3[2] = {1e-7, 1e-6}, f3[2] = {0, 1};
   PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
   ck_assert_int_ne(NormalLawCreateTable(3, d1, f1, &law), 0);
   ck_assert_int_ne(NormalLawCreateTable(3, d2, f2, &law), 0);

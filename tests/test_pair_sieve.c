@@ -44,11 +44,14 @@ static void PairsFill(Pairs *q, PetscInt trial, PetscReal reach)
   for (PetscInt k = 0; k < NK; k++) {
     PetscInt  i = (PetscInt)(NP * RandomUniform(12, trial, k, 0)), j = (PetscInt)(NP * RandomUniform(12, trial, k, 1));
     PetscReal u      = RandomUniform(12, trial, k, 2),
-              dir[3] = {RandomUniform(12, trial, k, 3) - 0.5, RandomUniform(12, trial, k, 4) - 0.5, RandomUniform(12, trial, k, 5) - 0.5};
-    PetscReal len = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]), dist = (q->rad[i] + q->rad[j]) * (0.8 + 0.4 * RandomUniform(12, trial, k, 6));
+              dir[3] = {RandomUniform(12, trial, k, 3) - 0.5, RandomUniform(12, trial, k, 4) - 0.5,
+                        RandomUniform(12, trial, k, 5) - 0.5};
+    PetscReal len    = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]),
+              dist   = (q->rad[i] + q->rad[j]) * (0.8 + 0.4 * RandomUniform(12, trial, k, 6));
     if (j == i) j = (i + 1) % NP;
     q->ij[2 * k] = i, q->ij[2 * k + 1] = j;
-    for (int a = 0; a < 3; a++) q->x[3 * j + a] = q->x[3 * i + a] - dist * dir[a] / len; /* a later pair may move j again */
+    /* a later pair may move j again */
+    for (int a = 0; a < 3; a++) q->x[3 * j + a] = q->x[3 * i + a] - dist * dir[a] / len;
     if (u < 0.25) q->fl[k] = NEIGHBOR_TOUCHED;
     else if (u < 0.30) q->fl[k] = NEIGHBOR_IMAGED;
     else if (u < 0.32) q->x[3 * j] = NAN;
@@ -83,11 +86,15 @@ static void CheckRun(const Pairs *q, PetscReal reach, PetscInt k0, PetscInt k1, 
     if (Passes(q, k, reach)) want[nw++] = k;
   na = PairSieveRun(&sv, k0, k1, at);
   nb = PairSieveRunPortable(&sv, k0, k1, bt);
-  ck_assert_msg(na == nw, "trial %d [%d, %d): %d pass, the definition says %d", (int)trial, (int)k0, (int)k1, (int)na, (int)nw);
-  ck_assert_msg(nb == nw, "trial %d [%d, %d): portable %d pass, the definition says %d", (int)trial, (int)k0, (int)k1, (int)nb, (int)nw);
+  ck_assert_msg(na == nw, "trial %d [%d, %d): %d pass, the definition says %d", (int)trial, (int)k0, (int)k1, (int)na,
+                (int)nw);
+  ck_assert_msg(nb == nw, "trial %d [%d, %d): portable %d pass, the definition says %d", (int)trial, (int)k0, (int)k1,
+                (int)nb, (int)nw);
   for (PetscInt a = 0; a < nw; a++) {
-    ck_assert_msg(at[a] == want[a], "trial %d: pass %d is pair %d, expected %d", (int)trial, (int)a, (int)at[a], (int)want[a]);
-    ck_assert_msg(bt[a] == want[a], "trial %d: portable pass %d is pair %d, expected %d", (int)trial, (int)a, (int)bt[a], (int)want[a]);
+    ck_assert_msg(at[a] == want[a], "trial %d: pass %d is pair %d, expected %d", (int)trial, (int)a, (int)at[a],
+                  (int)want[a]);
+    ck_assert_msg(bt[a] == want[a], "trial %d: portable pass %d is pair %d, expected %d", (int)trial, (int)a,
+                  (int)bt[a], (int)want[a]);
   }
 }
 
@@ -127,7 +134,8 @@ int main(int argc, char **argv)
 {
   Suite *s = suite_create("pair_sieve");
   /* where there are no AVX-512 lanes both paths are the portable one: say so */
-  printf("pair_sieve: PairSieveRun takes the %s path on this processor\n", PairSieveVectorised() ? "AVX-512" : "portable (the AVX-512 one is not tested here)");
+  printf("pair_sieve: PairSieveRun takes the %s path on this processor\n",
+         PairSieveVectorised() ? "AVX-512" : "portable (the AVX-512 one is not tested here)");
   TCase *tc = tcase_create("pair_sieve");
   tcase_add_test(tc, test_definition);
   tcase_add_test(tc, test_threshold_bits);

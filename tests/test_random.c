@@ -9,7 +9,9 @@
 /* Random123 kat_vectors, philox4x32 with 10 rounds */
 START_TEST(test_philox_known_answers)
 {
-  static const uint32_t ctr[3][4] = {{0, 0, 0, 0}, {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, {0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}};
+  static const uint32_t ctr[3][4] = {{0, 0, 0, 0},
+                                     {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
+                                     {0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}};
   static const uint32_t key[3][2] = {{0, 0}, {0xffffffffu, 0xffffffffu}, {0xa4093822u, 0x299f31d0u}};
   static const uint32_t ref[3][4] = {{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u},
                                      {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu},
@@ -17,7 +19,8 @@ START_TEST(test_philox_known_answers)
   for (int t = 0; t < 3; t++) {
     uint32_t out[4];
     RandomPhilox4x32(ctr[t], key[t], out);
-    for (int j = 0; j < 4; j++) ck_assert_msg(out[j] == ref[t][j], "vector %d word %d: %08x, expected %08x", t, j, out[j], ref[t][j]);
+    for (int j = 0; j < 4; j++)
+      ck_assert_msg(out[j] == ref[t][j], "vector %d word %d: %08x, expected %08x", t, j, out[j], ref[t][j]);
   }
 }
 END_TEST
@@ -37,7 +40,8 @@ START_TEST(test_uniform_statistics)
   ck_assert(fabs(s / NDRAW - 0.5) < 5 * sqrt(1.0 / 12 / NDRAW));
   ck_assert(fabs(s2 / NDRAW - 1.0 / 12) < 5 * sqrt((1.0 / 80 - 1.0 / 144) / NDRAW));
   ck_assert(lo < 1e-3 && hi > 1 - 1e-3);
-  for (int b = 0; b < 10; b++) ck_assert_msg(fabs(bin[b] - 0.1 * NDRAW) < 5 * sqrt(0.09 * NDRAW), "bin %d holds %d", b, (int)bin[b]);
+  for (int b = 0; b < 10; b++)
+    ck_assert_msg(fabs(bin[b] - 0.1 * NDRAW) < 5 * sqrt(0.09 * NDRAW), "bin %d holds %d", b, (int)bin[b]);
   /* the index k also runs a sequence for one particle */
   s = 0;
   for (PetscInt k = 0; k < NDRAW; k++) s += RandomUniform(7, 123456789012345LL, 0, k);
@@ -126,8 +130,8 @@ START_TEST(test_radius_normal)
 {
   /* truncated at -0.5 and +2.5 sigma: mean mu + sigma (phi(a) - phi(b)) / (Phi(b) - Phi(a)) */
   RadiusDistribution d = {.type = RADIUS_NORMAL, .min = 0.9e-3, .max = 1.5e-3, .mean = 1e-3, .sigma = 2e-4};
-  double             a = -0.5, b = 2.5, phia = exp(-a * a / 2) / sqrt(2 * HDEM_PI), phib = exp(-b * b / 2) / sqrt(2 * HDEM_PI);
-  double             expect = 1e-3 + 2e-4 * (phia - phib) / (Phi(b) - Phi(a)), mean, sd;
+  double a = -0.5, b = 2.5, phia = exp(-a * a / 2) / sqrt(2 * HDEM_PI), phib = exp(-b * b / 2) / sqrt(2 * HDEM_PI);
+  double expect = 1e-3 + 2e-4 * (phia - phib) / (Phi(b) - Phi(a)), mean, sd;
   DrawMoments(&d, 0.9e-3, 1.5e-3, &mean, &sd);
   ck_assert(fabs(mean - expect) < 5 * sd / sqrt(NDRAW));
   ck_assert(RadiusDistributionMax(&d) == 1.5e-3);
@@ -158,7 +162,10 @@ END_TEST
 
 START_TEST(test_radius_discrete)
 {
-  RadiusDistribution d      = {.type = RADIUS_DISCRETE, .ndiscrete = 4, .values = {1e-3, 2e-3, 3e-3, 9e-3}, .weights = {1, 0, 3, 0}};
+  RadiusDistribution d      = {.type      = RADIUS_DISCRETE,
+                               .ndiscrete = 4,
+                               .values    = {1e-3, 2e-3, 3e-3, 9e-3},
+                               .weights   = {1, 0, 3, 0}};
   PetscInt           cnt[4] = {0};
   ck_assert_int_eq(RadiusDistributionCheck(PETSC_COMM_SELF, "-insert", &d), 0);
   for (PetscInt i = 0; i < NDRAW; i++) {

@@ -26,8 +26,9 @@ static PetscErrorCode RollRun(const char *opts, PetscReal alpha_deg, PetscReal v
   ContactHistory h;
   ContactRolling rl;
   Ball           b;
-  PetscReal      R = 1e-3, rho = 2500.0, gmag = 9.81, al = alpha_deg * HDEM_PI / 180.0, g[3], m, Iner, dt = 2e-6, d0, t = 0.0, mur;
-  PetscBool      stopped = PETSC_FALSE;
+  PetscReal      R = 1e-3, rho = 2500.0, gmag = 9.81, al = alpha_deg * HDEM_PI / 180.0, g[3], m, Iner, dt = 2e-6, d0,
+            t       = 0.0, mur;
+  PetscBool stopped = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsClear(NULL));
@@ -67,8 +68,9 @@ static PetscErrorCode RollRun(const char *opts, PetscReal alpha_deg, PetscReal v
     for (int a = 0; a < 3; a++) b.f[a] = cr.F[a] + m * g[a], b.t[a] = cr.Ti[a];
     for (int a = 0; a < 3; a++) b.v[a] += 0.5 * dt * b.f[a] / m, b.w[a] += 0.5 * dt * b.t[a] / Iner;
     if (mur > 0.0 && cr.Fn > 0.0) {
-      PetscReal ratio = sqrt(rl.mr[0] * rl.mr[0] + rl.mr[1] * rl.mr[1] + rl.mr[2] * rl.mr[2]) / (mur * cp.Rstar * cr.Fn);
-      res->cap_max    = PetscMax(res->cap_max, ratio);
+      PetscReal ratio = sqrt(rl.mr[0] * rl.mr[0] + rl.mr[1] * rl.mr[1] + rl.mr[2] * rl.mr[2]) /
+                        (mur * cp.Rstar * cr.Fn);
+      res->cap_max = PetscMax(res->cap_max, ratio);
       if (!stopped && v0 > 0.0 && b.v[0] < 0.5 * v0 && res->cap_roll == 0.0) res->cap_roll = ratio;
     }
     if (!stopped && v0 > 0.0 && b.v[0] <= 0.0) stopped = PETSC_TRUE, res->stop_x = b.x[0];
@@ -83,7 +85,8 @@ static PetscErrorCode RollRun(const char *opts, PetscReal alpha_deg, PetscReal v
 
 START_TEST(test_rolling_stops)
 {
-  const char *cases[] = {BASE "-contact_mu_roll 0.1", BASE "-contact_mu_roll 0.1 -contact_rolling constant", BASE "-contact_mu_roll 0.25 -contact_roll_damping 0.5"};
+  const char *cases[] = {BASE "-contact_mu_roll 0.1", BASE "-contact_mu_roll 0.1 -contact_rolling constant",
+                         BASE "-contact_mu_roll 0.25 -contact_roll_damping 0.5"};
   PetscReal   mus[]   = {0.1, 0.1, 0.25};
   for (int c = 0; c < 3; c++) {
     RollResult r;
@@ -91,7 +94,8 @@ START_TEST(test_rolling_stops)
     ck_assert(!RollRun(cases[c], 0.0, v0, 1.3 * v0 / (5.0 / 7.0 * mus[c] * 9.81), &r));
     ck_assert_rel(r.stop_x, s, 0.02);
     if (c != 1) {
-      ck_assert_msg(r.cap_max <= 1.0 + 1e-12, "case %d: the torque exceeds mu_r R* Fn by %g", c, (double)(r.cap_max - 1.0));
+      ck_assert_msg(r.cap_max <= 1.0 + 1e-12, "case %d: the torque exceeds mu_r R* Fn by %g", c,
+                    (double)(r.cap_max - 1.0));
       ck_assert_rel(r.cap_roll, 1.0, 1e-9); /* fully mobilised while it rolls */
     }
   }
@@ -102,9 +106,11 @@ START_TEST(test_rolling_incline)
 {
   RollResult r;
   PetscReal  mu = 0.1, T = 0.1;
-  /* tan(alpha) = 0.06 < mu_r: it stays, after the spring's elastic give (a rotation of M / k_r, a hundredth of R at most here) */
+  /* tan(alpha) = 0.06 < mu_r: it stays, after the spring's elastic give (a rotation of M / k_r, a hundredth of R at
+   * most here) */
   ck_assert(!RollRun(BASE "-contact_mu_roll 0.1", atan(0.06) * 180.0 / HDEM_PI, 0.0, T, &r));
-  ck_assert_msg(fabs(r.x) < 1e-5 && fabs(r.vx) < 1e-8, "on tan(alpha) = 0.06 it moved %g m, speed %g m/s", (double)r.x, (double)r.vx);
+  ck_assert_msg(fabs(r.x) < 1e-5 && fabs(r.vx) < 1e-8, "on tan(alpha) = 0.06 it moved %g m, speed %g m/s", (double)r.x,
+                (double)r.vx);
   {
     PetscReal x1 = r.x;
     ck_assert(!RollRun(BASE "-contact_mu_roll 0.1", atan(0.06) * 180.0 / HDEM_PI, 0.0, 2.0 * T, &r));

@@ -16,10 +16,13 @@ START_TEST(test_linear)
   StepControl  ctl;
   ContactPair  pair;
   PetscReal    m = 1e-5, k = 1e5, E = 0.5 * m;
-  ModelFromString("-contact_law linear -contact_k 1e5 -contact_mu 0 -contact_damping none -timestep_steps_per_contact 50", &model, &ctl);
+  ModelFromString("-contact_law linear -contact_k 1e5 -contact_mu 0 -contact_damping none -timestep_steps_per_contact "
+                  "50",
+                  &model, &ctl);
   ContactPairSetUp(&model, 1, 1, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pair);
   /* elastic: T = pi sqrt(m/k), stability 0.7 * 2 sqrt(m/k) */
-  ck_assert_rel(ContactStepBound(&model, &pair, &ctl, E, 1.0), PetscMin(HDEM_PI * sqrt(m / k) / 50.0, 0.7 * 2.0 * sqrt(m / k)), 1e-12);
+  ck_assert_rel(ContactStepBound(&model, &pair, &ctl, E, 1.0),
+                PetscMin(HDEM_PI * sqrt(m / k) / 50.0, 0.7 * 2.0 * sqrt(m / k)), 1e-12);
   ctl.steps_per_contact = 1;
   ck_assert_rel(ContactStepBound(&model, &pair, &ctl, E, 1.0), 0.7 * 2.0 * sqrt(m / k), 1e-12);
   /* the linear law's bound does not depend on the energy */
@@ -36,8 +39,9 @@ START_TEST(test_hertz_tangent)
   StepControl  ctl;
   ContactPair  pair;
   PetscReal    m = 1e-5, v0 = 1.0, E = 0.5 * m * v0 * v0, dmax, secant, tangent;
-  ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_damping none -timestep_steps_per_contact 1 -timestep_stability_factor 1", &model,
-                  &ctl);
+  ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_damping none -timestep_steps_per_contact 1 "
+                  "-timestep_stability_factor 1",
+                  &model, &ctl);
   ContactPairSetUp(&model, 1, 1, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pair);
   dmax    = NormalLawOverlapAtEnergy(&model.law, pair.s, E);
   secant  = 2.0 * m * v0 / NormalLawForce(&model.law, pair.s, dmax);
@@ -55,7 +59,8 @@ START_TEST(test_force_criterion_shortens)
   StepControl  ctl;
   ContactPair  pa, pb;
   PetscReal    m = 1e-5, E = 0.5 * m;
-  ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_e 0.2 -contact_separation overlap", &a, &ctl);
+  ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_e 0.2 -contact_separation overlap", &a,
+                  &ctl);
   ModelFromString("-contact_law hertz -contact_k 1e9 -contact_mu 0 -contact_e 0.2 -contact_separation force", &b, &ctl);
   ContactPairSetUp(&a, 1, 1, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pa);
   ContactPairSetUp(&b, 1, 1, 1e-3, m, 1.0, 0, 0, 0, PETSC_TRUE, &pb);

@@ -37,7 +37,8 @@ static void FileOf(const char *name, const void *bytes, size_t n, char *path, si
 }
 
 /* StlParseStream on n bytes in memory; size as the reader is told (-1: unknown). */
-static PetscErrorCode ParseBytes(const char *name, const void *bytes, size_t n, PetscInt64 size, const StlTransform *tr, StlMesh *m)
+static PetscErrorCode ParseBytes(const char *name, const void *bytes, size_t n, PetscInt64 size, const StlTransform *tr,
+                                 StlMesh *m)
 {
   static char    one[1];
   FILE          *fp = fmemopen(n ? (void *)bytes : one, n ? n : 1, "r");
@@ -76,7 +77,9 @@ static char *Ascii(const double *c, int nt, int split, const char *nl, int mixed
   for (int t = 0; t < nt; t++) {
     if (split && t == split) p += sprintf(p, "%s %s%s%s %s%s", k[6], k[7], nl, k[0], k[8], nl);
     p += sprintf(p, "  %s 0 0 1%s    %s%s", k[1], nl, k[2], nl);
-    for (int v = 0; v < 3; v++) p += sprintf(p, "      %s %.17g %.17g %.17g%s", k[3], c[9 * t + 3 * v], c[9 * t + 3 * v + 1], c[9 * t + 3 * v + 2], nl);
+    for (int v = 0; v < 3; v++)
+      p += sprintf(p, "      %s %.17g %.17g %.17g%s", k[3], c[9 * t + 3 * v], c[9 * t + 3 * v + 1],
+                   c[9 * t + 3 * v + 2], nl);
     p += sprintf(p, "    %s%s  %s%s", k[4], nl, k[5], nl);
   }
   sprintf(p, "%s %s%s", k[6], split ? k[8] : k[7], nl);
@@ -131,7 +134,8 @@ static void ExpectCube(const StlMesh *m, double size, const char *what)
       if (a >= 0 && a < 8 && b >= 0 && b < 8) nedge[PetscMin(a, b)][PetscMax(a, b)]++;
     }
   for (int a = 0; a < 8; a++)
-    for (int b = a + 1; b < 8; b++) EXPECT(nedge[a][b] == 0 || nedge[a][b] == 2, "%s: edge %d-%d in %d triangles", what, a, b, nedge[a][b]);
+    for (int b = a + 1; b < 8; b++)
+      EXPECT(nedge[a][b] == 0 || nedge[a][b] == 2, "%s: edge %d-%d in %d triangles", what, a, b, nedge[a][b]);
   for (int j = 0; j < 3; j++) EXPECT(m->lo[j] == 0 && m->hi[j] == size, "%s: box", what);
 }
 
@@ -177,7 +181,8 @@ START_TEST(test_cube)
   /* ... also from a stream of unknown size when its header holds a NUL */
   free(bin);
   bin = Binary(c, 12, "solid", 0, 12, &nbin);
-  EXPECT(ParseBytes("solid-nul (stream)", bin, nbin, -1, NULL, &b) == 0, "binary with 'solid' and NULs refused from a stream");
+  EXPECT(ParseBytes("solid-nul (stream)", bin, nbin, -1, NULL, &b) == 0,
+         "binary with 'solid' and NULs refused from a stream");
   EXPECT(b.binary, "binary with 'solid' and NULs from a stream read as ASCII");
   ExpectSame(&a, &b, "binary with 'solid' and NULs from a stream");
   PetscCallVoid(StlMeshDestroy(&b));
@@ -220,7 +225,8 @@ START_TEST(test_ascii_variants)
       EXPECT(ParseBytes(v[i].name, text, strlen(text), -1, NULL, &b) == 0, "%s refused from a stream", v[i].name);
       ExpectSame(&a, &b, v[i].name);
       PetscCallVoid(StlMeshDestroy(&b));
-      EXPECT(ParseBytes(v[i].name, text, strlen(text) - strlen(v[i].nl), (PetscInt64)(strlen(text) - strlen(v[i].nl)), NULL, &b) == 0,
+      EXPECT(ParseBytes(v[i].name, text, strlen(text) - strlen(v[i].nl), (PetscInt64)(strlen(text) - strlen(v[i].nl)),
+                        NULL, &b) == 0,
              "%s without its last line end refused", v[i].name);
       ExpectSame(&a, &b, v[i].name);
       PetscCallVoid(StlMeshDestroy(&b));
@@ -233,7 +239,8 @@ START_TEST(test_ascii_variants)
     p += sprintf(p, "solid ");
     memset(p, 'n', 4090), p += 4090;
     p += sprintf(p, "\r%s", strchr(ref, '\n'));
-    EXPECT(ParseBytes("name4096.stl", s, strlen(s), (PetscInt64)strlen(s), NULL, &b) == 0, "a 4096-character line refused");
+    EXPECT(ParseBytes("name4096.stl", s, strlen(s), (PetscInt64)strlen(s), NULL, &b) == 0,
+           "a 4096-character line refused");
     ExpectSame(&a, &b, "4096-character line");
     PetscCallVoid(StlMeshDestroy(&b));
     free(s);
@@ -258,7 +265,8 @@ START_TEST(test_merge)
   ck_assert_int_eq(ParseBytes("merge.stl", text, strlen(text), (PetscInt64)strlen(text), NULL, &m), 0);
   EXPECT(m.nv == 7 && m.nt == 4, "%d vertices, %d triangles", (int)m.nv, (int)m.nt);
   if (m.nt == 4)
-    for (int k = 0; k < 12; k++) EXPECT(m.tri[k] == want[k], "corner %d is vertex %d, not %d", k, (int)m.tri[k], want[k]);
+    for (int k = 0; k < 12; k++)
+      EXPECT(m.tri[k] == want[k], "corner %d is vertex %d, not %d", k, (int)m.tri[k], want[k]);
   if (m.nv == 7) {
     EXPECT(m.x[12] == 1.0000001 && m.x[15] == 5 && m.x[18] == 0.1 && m.x[20] == 0.3, "coordinates");
     EXPECT(m.lo[0] == 0 && m.lo[1] == 0 && m.lo[2] == 0 && m.hi[0] == 5 && m.hi[1] == 5 && m.hi[2] == 5, "box");
@@ -280,12 +288,12 @@ START_TEST(test_transform)
     double scale, axis[3], angle, translate[3];
     int    map; /* which hand-worked formula */
   } cases[] = {
-    {1e-3, {0, 0, 2}, 90, {1, 2, 3}, 0},  /* (1 - s y, 2 + s x, 3 + s z): quarter turn about z, axis not unit */
-    {1e-3, {0, 0, 1}, 450, {1, 2, 3}, 0}, /* the same turn, once round more */
-    {2, {0, 0, 1}, -90, {0, 0, 0}, 1},    /* (2 y, -2 x, 2 z) */
-    {1, {3, 0, 0}, 30, {0, 0, -1}, 2},    /* (x, c30 y - s30 z, s30 y + c30 z - 1) */
-    {1, {1, 1, 1}, 120, {0, 0, 0}, 3},    /* (z, x, y): x goes to y about the diagonal */
-    {0.5, {0, 0, 0}, 0, {-1, 0, 0}, 4},   /* no rotation: the axis is not looked at */
+    /* (1 - s y, 2 + s x, 3 + s z): quarter turn about z, axis not unit */
+    {1e-3, {0, 0, 2}, 90, {1, 2, 3}, 0}, {1e-3, {0, 0, 1}, 450, {1, 2, 3}, 0}, /* the same turn, once round more */
+    {2, {0, 0, 1}, -90, {0, 0, 0}, 1},                                         /* (2 y, -2 x, 2 z) */
+    {1, {3, 0, 0}, 30, {0, 0, -1}, 2},  /* (x, c30 y - s30 z, s30 y + c30 z - 1) */
+    {1, {1, 1, 1}, 120, {0, 0, 0}, 3},  /* (z, x, y): x goes to y about the diagonal */
+    {0.5, {0, 0, 0}, 0, {-1, 0, 0}, 4}, /* no rotation: the axis is not looked at */
   };
 
   Cube(c, 1);
@@ -293,8 +301,8 @@ START_TEST(test_transform)
   FileOf("transform.stl", text, strlen(text), path, sizeof(path));
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     /* quarter turns and none are exact */
-    double s = cases[i].scale, tol = cases[i].map == 2 || cases[i].map == 3 ? 1e-15 : 0, lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL},
-           hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    double s = cases[i].scale, tol = cases[i].map == 2 || cases[i].map == 3 ? 1e-15 : 0,
+           lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     StlTransformDefault(&tr);
     tr.scale = s, tr.angle = cases[i].angle;
     for (int j = 0; j < 3; j++) tr.axis[j] = cases[i].axis[j], tr.translate[j] = cases[i].translate[j];
@@ -323,11 +331,13 @@ START_TEST(test_transform)
         w[0] = 0.5 * x - 1, w[1] = 0.5 * y, w[2] = 0.5 * z;
       }
       for (int j = 0; j < 3; j++) {
-        EXPECT(fabs(m.x[3 * v + j] - w[j]) <= tol, "case %d vertex %d: %c = %.17g, expected %.17g", (int)i, v, 'x' + j, (double)m.x[3 * v + j], w[j]);
+        EXPECT(fabs(m.x[3 * v + j] - w[j]) <= tol, "case %d vertex %d: %c = %.17g, expected %.17g", (int)i, v, 'x' + j,
+               (double)m.x[3 * v + j], w[j]);
         lo[j] = PetscMin(lo[j], w[j]), hi[j] = PetscMax(hi[j], w[j]);
       }
     }
-    for (int j = 0; j < 3; j++) EXPECT(fabs(m.lo[j] - lo[j]) <= tol && fabs(m.hi[j] - hi[j]) <= tol, "case %d: box", (int)i);
+    for (int j = 0; j < 3; j++)
+      EXPECT(fabs(m.lo[j] - lo[j]) <= tol && fabs(m.hi[j] - hi[j]) <= tol, "case %d: box", (int)i);
     PetscCallVoid(StlMeshDestroy(&m));
   }
   free(text);
@@ -338,7 +348,8 @@ END_TEST
 /* One reader's refusal: an error, the mesh left empty, and (when msg) the
  * message naming file and holding want1 and want2 (NULL: nothing more);
  * 1 when not, with the details on stderr. */
-static int Verdict(PetscErrorCode ierr, StlMesh *m, const char *who, const char *file, PetscBool msg, const char *want1, const char *want2)
+static int Verdict(PetscErrorCode ierr, StlMesh *m, const char *who, const char *file, PetscBool msg, const char *want1,
+                   const char *want2)
 {
   char *text = NULL;
 
@@ -347,18 +358,21 @@ static int Verdict(PetscErrorCode ierr, StlMesh *m, const char *who, const char 
     PetscCall(StlMeshDestroy(m));
     return 1;
   }
-  if (m->x || m->tri || m->nv || m->nt) return fprintf(stderr, "%s refused %s but did not leave the mesh empty\n", who, file), 1;
+  if (m->x || m->tri || m->nv || m->nt)
+    return fprintf(stderr, "%s refused %s but did not leave the mesh empty\n", who, file), 1;
   if (!msg) return 0;
   PetscErrorMessage(0, NULL, &text);
   if (text && strstr(text, file) && (!want1 || strstr(text, want1)) && (!want2 || strstr(text, want2))) return 0;
-  fprintf(stderr, "%s: message '%s' does not name %s, '%s' and '%s'\n", who, text ? text : "", file, want1 ? want1 : "", want2 ? want2 : "");
+  fprintf(stderr, "%s: message '%s' does not name %s, '%s' and '%s'\n", who, text ? text : "", file, want1 ? want1 : "",
+          want2 ? want2 : "");
   return 1;
 }
 
 /* The bytes refused by StlParseStream on every rank (told size, -1:
  * unknown) and, when the size is told, by StlRead (only rank 0 has its
  * message: the others say rank 0 failed); returns the failures. */
-static int Refused(const char *name, const void *bytes, size_t n, PetscInt64 size, const StlTransform *tr, const char *want1, const char *want2)
+static int Refused(const char *name, const void *bytes, size_t n, PetscInt64 size, const StlTransform *tr,
+                   const char *want1, const char *want2)
 {
   char           path[PETSC_MAX_PATH_LEN];
   StlMesh        m;
@@ -391,22 +405,35 @@ START_TEST(test_bad_ascii)
   static const struct {
     const char *name, *text, *want1, *want2;
   } cases[] = {
-    {"nan.stl", "solid s\n" OK3 OK3 FACET("0 0 0", "1 nan 0", "0 1 0") "endsolid s\n", ":19: triangle 3", "corner 2 y 'nan' is not finite"},
-    {"inf.stl", "solid s\n" OK3 FACET("1e999 0 0", "1 0 0", "0 1 0") "endsolid s\n", ":11: triangle 2", "corner 1 x '1e999' is not finite"},
-    {"minus_inf.stl", "solid s\n" FACET("0 0 0", "1 0 0", "0 1 -inf") "endsolid s\n", ":6: triangle 1", "corner 3 z '-inf'"},
-    {"repeated.stl", "solid s\n" OK3 FACET("0 0 0", "1 0 0", "0.0 0 0") "endsolid s\n", ":9: triangle 2 is degenerate", "corners 1 and 3 are the same vertex"},
-    {"collinear.stl", "solid s\n" FACET("0 0 0", "1 1 1", "2 2 2") "endsolid s\n", ":2: triangle 1 is degenerate (zero area)", "(2. 2. 2.)"},
-    {"sliver.stl", "solid s\n" OK3 OK3 FACET("0 0 0", "1 0 0", "0.5 1e-15 0") "endsolid s\n", ":16: triangle 3 is degenerate (zero area)", NULL},
-    {"truncated.stl", "solid s\n" OK3 "facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0", ":12: end of file in triangle 2", NULL},
+    {"nan.stl", "solid s\n" OK3 OK3 FACET("0 0 0", "1 nan 0", "0 1 0") "endsolid s\n", ":19: triangle 3",
+     "corner 2 y 'nan' is not finite"},
+    {"inf.stl", "solid s\n" OK3 FACET("1e999 0 0", "1 0 0", "0 1 0") "endsolid s\n", ":11: triangle 2",
+     "corner 1 x '1e999' is not finite"},
+    {"minus_inf.stl", "solid s\n" FACET("0 0 0", "1 0 0", "0 1 -inf") "endsolid s\n", ":6: triangle 1",
+     "corner 3 z '-inf'"},
+    {"repeated.stl", "solid s\n" OK3 FACET("0 0 0", "1 0 0", "0.0 0 0") "endsolid s\n", ":9: triangle 2 is degenerate",
+     "corners 1 and 3 are the same vertex"},
+    {"collinear.stl", "solid s\n" FACET("0 0 0", "1 1 1", "2 2 2") "endsolid s\n",
+     ":2: triangle 1 is degenerate (zero area)", "(2. 2. 2.)"},
+    {"sliver.stl", "solid s\n" OK3 OK3 FACET("0 0 0", "1 0 0", "0.5 1e-15 0") "endsolid s\n",
+     ":16: triangle 3 is degenerate (zero area)", NULL},
+    {"truncated.stl", "solid s\n" OK3 "facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0",
+     ":12: end of file in triangle 2", NULL},
     {"truncated_facet.stl", "solid s\n" OK3 OK3, ":15: end of file after triangle 2, before 'endsolid'", NULL},
-    {"four.stl", "solid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nvertex 1 1 0\nendloop\nendfacet\nendsolid\n",
+    {"four.stl",
+     "solid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nvertex 1 1 "
+     "0\nendloop\nendfacet\nendsolid\n",
      ":7: triangle 1 has more than 3 corners", NULL},
-    {"two.stl", "solid s\n" OK3 "facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nendloop\nendfacet\nendsolid\n",
+    {"two.stl",
+     "solid s\n" OK3 "facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nendloop\nendfacet\nendsolid\n",
      ":13: triangle 2: expected 'vertex', found 'endloop'", NULL},
-    {"word.stl", "solid s\n" FACET("0 0 0", "1 zero 0", "0 1 0") "endsolid s\n", ":5: triangle 1: corner 2 y 'zero' is not a number", NULL},
+    {"word.stl", "solid s\n" FACET("0 0 0", "1 zero 0", "0 1 0") "endsolid s\n",
+     ":5: triangle 1: corner 2 y 'zero' is not a number", NULL},
     {"normal.stl", "solid s\nfacet normal 0 0 1x\n", ":2: triangle 1: normal component '1x' is not a number", NULL},
-    {"keyword.stl", "solid s\n" OK3 "facet normal 0 0 1\nouter lop\n", ":10: triangle 2: expected 'loop', found 'lop'", NULL},
-    {"after.stl", "solid s\n" OK3 "endsolid s\nsolid t\n" OK3 "endsolid t\ngarbage\n", ":19: expected 'solid' or the end", "'garbage'"},
+    {"keyword.stl", "solid s\n" OK3 "facet normal 0 0 1\nouter lop\n", ":10: triangle 2: expected 'loop', found 'lop'",
+     NULL},
+    {"after.stl", "solid s\n" OK3 "endsolid s\nsolid t\n" OK3 "endsolid t\ngarbage\n",
+     ":19: expected 'solid' or the end", "'garbage'"},
     {"between.stl", "solid s\n" OK3 "vertex 0 0 0\n", ":9: expected 'facet' (triangle 2) or 'endsolid'", NULL},
     {"no_triangles.stl", "solid s\nendsolid s\nsolid t\nendsolid t\n", "has no triangles", NULL},
     {"hello.stl", "hello world\n", "is neither an ASCII nor a binary STL file", "first word is 'hello'"},
@@ -476,24 +503,28 @@ START_TEST(test_bad_binary)
   Cube(c, 1);
   for (int j = 0; j < 3; j++) c[9 * 6 + 3 + j] = c[9 * 6 + j];
   b = Binary(c, 12, "binary", 0, 12, &n);
-  bad += Refused("repeated_bin.stl", b, n, (PetscInt64)n, NULL, "triangle 7 (byte 384) is degenerate: corners 1 and 2", NULL);
+  bad += Refused("repeated_bin.stl", b, n, (PetscInt64)n, NULL, "triangle 7 (byte 384) is degenerate: corners 1 and 2",
+                 NULL);
   free(b);
   Cube(c, 1);
   /* counts that do not match the size */
   b = Binary(c, 12, "binary", 0, 13, &n);
-  bad += Refused("count_bin.stl", b, n, (PetscInt64)n, NULL, "neither an ASCII nor a binary STL", "not 84 + 50 n for the n = 13");
+  bad += Refused("count_bin.stl", b, n, (PetscInt64)n, NULL, "neither an ASCII nor a binary STL",
+                 "not 84 + 50 n for the n = 13");
   free(b);
   b = Binary(c, 12, "binary", 0, 4000000000u, &n);
   bad += Refused("huge_bin.stl", b, n, (PetscInt64)n, NULL, "neither an ASCII nor a binary STL", "n = 4000000000");
   free(b);
   b = Binary(c, 12, "solid binary", ' ', 11, &n);
-  bad += Refused("count_solid_bin.stl", b, n, (PetscInt64)n, NULL, ":1: NUL byte in column 82", "not 84 + 50 n for the n = 11");
+  bad += Refused("count_solid_bin.stl", b, n, (PetscInt64)n, NULL, ":1: NUL byte in column 82",
+                 "not 84 + 50 n for the n = 11");
   free(b);
   b = Binary(c, 0, "binary", 0, 0, &n);
   bad += Refused("zero_bin.stl", b, n, (PetscInt64)n, NULL, "has no triangles", NULL);
   free(b);
   b = Binary(c, 2, "bin", 0, 2, &n);
-  bad += Refused("short.stl", b, 40, 40, NULL, "neither an ASCII nor a binary STL", "at 40 bytes it is shorter than a binary STL's 84-byte header");
+  bad += Refused("short.stl", b, 40, 40, NULL, "neither an ASCII nor a binary STL",
+                 "at 40 bytes it is shorter than a binary STL's 84-byte header");
   /* streams of unknown size: the records must end the stream */
   bad += Refused("trunc_stream.stl", b, n - 1, -1, NULL, "end of file in triangle 2 (byte 134) of the 2", NULL);
   free(b);
@@ -513,26 +544,32 @@ START_TEST(test_bad_transform)
   int               bad = 0;
 
   StlTransformDefault(&tr), tr.scale = 0;
-  bad += Refused("scale0.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, "transform scale 0. must be finite and positive", NULL);
+  bad += Refused("scale0.stl", text, strlen(text), (PetscInt64)strlen(text), &tr,
+                 "transform scale 0. must be finite and positive", NULL);
   StlTransformDefault(&tr), tr.scale = -1;
   bad += Refused("scale-1.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, "transform scale -1", NULL);
   StlTransformDefault(&tr), tr.scale = NAN;
   bad += Refused("scalenan.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, "transform scale nan", NULL);
   StlTransformDefault(&tr), tr.angle = 90, tr.axis[2] = 0;
-  bad += Refused("axis0.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, "transform axis (0, 0, 0) with angle 90", NULL);
+  bad += Refused("axis0.stl", text, strlen(text), (PetscInt64)strlen(text), &tr,
+                 "transform axis (0, 0, 0) with angle 90", NULL);
   StlTransformDefault(&tr), tr.axis[0] = INFINITY;
-  bad += Refused("axisinf.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, "transform axis x component inf", NULL);
+  bad += Refused("axisinf.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, "transform axis x component inf",
+                 NULL);
   StlTransformDefault(&tr), tr.angle = INFINITY;
   bad += Refused("angleinf.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, "transform angle inf", NULL);
   StlTransformDefault(&tr), tr.translate[1] = NAN;
-  bad += Refused("translatenan.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, "transform translate y component nan", NULL);
+  bad += Refused("translatenan.stl", text, strlen(text), (PetscInt64)strlen(text), &tr,
+                 "transform translate y component nan", NULL);
   /* what the file holds may overflow only after the transform, or in the area */
   StlTransformDefault(&tr), tr.scale = 1e300;
-  bad += Refused("overflow.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, ":2: triangle 1: corner 2", "not finite after the transform");
+  bad += Refused("overflow.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, ":2: triangle 1: corner 2",
+                 "not finite after the transform");
   bad += RefusedText("huge.stl", huge, ":2: triangle 1 is too large", NULL);
   /* ... or underflow to a point */
   StlTransformDefault(&tr), tr.scale = 1e-320;
-  bad += Refused("underflow.stl", text, strlen(text), (PetscInt64)strlen(text), &tr, ":2: triangle 1 is degenerate (zero area)", NULL);
+  bad += Refused("underflow.stl", text, strlen(text), (PetscInt64)strlen(text), &tr,
+                 ":2: triangle 1 is degenerate (zero area)", NULL);
   ck_assert_int_eq(bad, 0);
   ASSERT_ALL_RANKS();
 }
@@ -594,7 +631,8 @@ START_TEST(test_warning)
   FileOf("mm.stl", text, strlen(text), path, sizeof(path));
   out = ReadPrinting(path, 1);
   if (rank == 0)
-    EXPECT(!strncmp(out, "Warning:", 8) && strstr(out, path) && strstr(out, "spans 25000 m: a file in millimetres needs scale: 0.001") && strchr(out, '\n') &&
+    EXPECT(!strncmp(out, "Warning:", 8) && strstr(out, path) &&
+             strstr(out, "spans 25000 m: a file in millimetres needs scale: 0.001") && strchr(out, '\n') &&
              !strchr(out, '\n')[1],
            "printed '%s'", out);
   out = ReadPrinting(path, 1e-3);
@@ -602,7 +640,9 @@ START_TEST(test_warning)
   out = ReadPrinting(path, 0.4); /* 1e4 m: the limit itself is fine */
   EXPECT(!out[0], "a 1e4 m cube printed '%s'", out);
   out = ReadPrinting(path, 1e-9);
-  if (rank == 0) EXPECT(!strncmp(out, "Warning:", 8) && strstr(out, path) && strstr(out, "spans only 2.5e-05 m"), "printed '%s'", out);
+  if (rank == 0)
+    EXPECT(!strncmp(out, "Warning:", 8) && strstr(out, path) && strstr(out, "spans only 2.5e-05 m"), "printed '%s'",
+           out);
   free(text);
   ASSERT_ALL_RANKS();
 }

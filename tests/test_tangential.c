@@ -14,25 +14,37 @@
 #include "contact/impact.h"
 #include "contact/tangential_md.h"
 
-#define ALUMINA "-material1_E 3.8e11 -material1_nu 0.23 -material1_density 4000 -material2_E inf -contact_damping none -contact_mu 0.092 " \
-                "-timestep_steps_per_contact 400 "
+#define ALUMINA \
+  "-material1_E 3.8e11 -material1_nu 0.23 -material1_density 4000 -material2_E inf -contact_damping none -contact_mu " \
+  "0.092 " \
+  "-timestep_steps_per_contact 400 "
 
-/* psi1 = vt / (mu vn) at vn = 5 m/s: the rebound's psi2 = v_ct,out / (mu vn) and its energy gain (KE_out / KE_in - 1). */
+/* psi1 = vt / (mu vn) at vn = 5 m/s: the rebound's psi2 = v_ct,out / (mu vn) and its energy gain (KE_out / KE_in - 1).
+ */
 static void Oblique(const char *opts, PetscReal psi1, PetscReal *psi2, PetscReal *gain)
 {
   ContactModel md;
   StepControl  ctl;
   ImpactResult r;
-  PetscReal    mu = 0.092, vn = 5.0, vt = psi1 * mu * vn, R = 2.5e-3, m = 4.0 / 3.0 * HDEM_PI * R * R * R * 4000.0, I0 = 0.4 * m * R * R;
-  ImpactSetup  set = {.target = IMPACT_TARGET_WALL, .v0 = sqrt(vn * vn + vt * vt), .angle = atan2(vt, vn) * 180.0 / HDEM_PI, .radius = R, .phase = 0.5,
-                      .max_steps = 10000000, .type = 1, .type2 = 2};
+  PetscReal    mu = 0.092, vn = 5.0, vt = psi1 * mu * vn, R = 2.5e-3, m = 4.0 / 3.0 * HDEM_PI * R * R * R * 4000.0,
+            I0    = 0.4 * m * R * R;
+  ImpactSetup set = {.target    = IMPACT_TARGET_WALL,
+                     .v0        = sqrt(vn * vn + vt * vt),
+                     .angle     = atan2(vt, vn) * 180.0 / HDEM_PI,
+                     .radius    = R,
+                     .phase     = 0.5,
+                     .max_steps = 10000000,
+                     .type      = 1,
+                     .type2     = 2};
   ck_assert(!PetscOptionsClear(NULL));
   ck_assert(!PetscOptionsInsertString(NULL, opts));
   ck_assert(!ContactModelSetFromOptions(PETSC_COMM_SELF, &md));
   ck_assert(!StepControlSetFromOptions(PETSC_COMM_SELF, &ctl));
   ck_assert(!ImpactRun(&md, &ctl, &set, &r));
   *psi2 = -r.et * psi1;
-  *gain = (0.5 * m * (r.vn_out * r.vn_out + r.vt_out * r.vt_out) + 0.5 * I0 * r.omega_out * r.omega_out) / (0.5 * m * set.v0 * set.v0) - 1.0;
+  *gain = (0.5 * m * (r.vn_out * r.vn_out + r.vt_out * r.vt_out) + 0.5 * I0 * r.omega_out * r.omega_out) /
+            (0.5 * m * set.v0 * set.v0) -
+          1.0;
   ck_assert(!ContactModelDestroy(&md));
 }
 
@@ -47,7 +59,9 @@ START_TEST(test_incremental_no_energy_gain)
     sd_most = PetscMax(sd_most, gain);
   }
   ck_assert_msg(most <= 1e-9, "the incremental spring returned %g more energy than came in", (double)most);
-  ck_assert_msg(sd_most > 1e-5, "the shear-displacement spring gained at most %g: the check does not tell the models apart", (double)sd_most);
+  ck_assert_msg(sd_most > 1e-5,
+                "the shear-displacement spring gained at most %g: the check does not tell the models apart",
+                (double)sd_most);
 }
 END_TEST
 
@@ -66,8 +80,10 @@ START_TEST(test_constant_stiffness_same)
   for (int k = 1; k <= 4; k++) {
     PetscReal a2, b2, ga, gb;
     Oblique(ALUMINA "-contact_tangential_stiffness constant -contact_kt 2e6", 0.4 * k, &a2, &ga);
-    Oblique(ALUMINA "-contact_tangential_stiffness constant -contact_kt 2e6 -contact_tangential_model incremental", 0.4 * k, &b2, &gb);
-    ck_assert_msg(fabs(a2 - b2) <= 1e-9 * fabs(a2) + 1e-12, "psi1 %g: psi2 %.15g (displacement) and %.15g (incremental)", 0.4 * k, (double)a2, (double)b2);
+    Oblique(ALUMINA "-contact_tangential_stiffness constant -contact_kt 2e6 -contact_tangential_model incremental",
+            0.4 * k, &b2, &gb);
+    ck_assert_msg(fabs(a2 - b2) <= 1e-9 * fabs(a2) + 1e-12,
+                  "psi1 %g: psi2 %.15g (displacement) and %.15g (incremental)", 0.4 * k, (double)a2, (double)b2);
   }
 }
 END_TEST
@@ -82,7 +98,14 @@ START_TEST(test_spinning_sphere)
     StepControl  ctl;
     ImpactResult r;
     PetscReal    R = 2.5e-3, vn = 5.0, w0 = 4000.0, mu = 0.092, J = mu * 2.0 * vn;
-    ImpactSetup  set = {.target = IMPACT_TARGET_WALL, .v0 = vn, .radius = R, .phase = 0.5, .max_steps = 10000000, .type = 1, .type2 = 2, .omega = {0, w0, 0}};
+    ImpactSetup  set = {.target    = IMPACT_TARGET_WALL,
+                        .v0        = vn,
+                        .radius    = R,
+                        .phase     = 0.5,
+                        .max_steps = 10000000,
+                        .type      = 1,
+                        .type2     = 2,
+                        .omega     = {0, w0, 0}};
     ck_assert(!PetscOptionsClear(NULL));
     ck_assert(!PetscOptionsInsertString(NULL, m ? ALUMINA "-contact_tangential_model incremental" : ALUMINA));
     ck_assert(!ContactModelSetFromOptions(PETSC_COMM_SELF, &md));
@@ -95,7 +118,6 @@ START_TEST(test_spinning_sphere)
   }
 }
 END_TEST
-
 
 /* Mindlin & Deresiewicz at constant normal force, the spring driven alone
  * through loading to 0.8 of the full-slip displacement ds = 3 mu N / (2 kt0),
@@ -116,14 +138,16 @@ static PetscReal MDBranch(PetscReal kt0, PetscReal muN, PetscReal Tturn, PetscRe
 }
 
 /* the spring moved from d0 to d1 in n steps along x; the largest error against f(d) relative to mu N */
-static PetscReal MDDrive(ContactTurning *tn, PetscReal T[3], PetscReal kt0, PetscReal muN, PetscReal d0, PetscReal d1, PetscInt n, PetscReal (*f)(PetscReal, void *), void *ctx)
+static PetscReal MDDrive(ContactTurning *tn, PetscReal T[3], PetscReal kt0, PetscReal muN, PetscReal d0, PetscReal d1,
+                         PetscInt n, PetscReal (*f)(PetscReal, void *), void *ctx)
 {
   const PetscReal nrm[3] = {0, 0, 1}, zero[3] = {0, 0, 0};
   PetscReal       err = 0.0, Ft[3];
   for (PetscInt k = 1; k <= n; k++) {
     PetscReal vt[3] = {(d1 - d0) / n, 0, 0}, d = d0 + (d1 - d0) * k / n;
     ContactTangentialMD(tn, T, nrm, vt, zero, 1.0, kt0, 0.0, 1.0, muN, Ft);
-    ck_assert_msg(fabs(Ft[0] - T[0]) < 1e-12 * muN && Ft[1] == 0.0 && Ft[2] == 0.0, "undamped: the force is the spring");
+    ck_assert_msg(fabs(Ft[0] - T[0]) < 1e-12 * muN && Ft[1] == 0.0 && Ft[2] == 0.0,
+                  "undamped: the force is the spring");
     if (f) err = PetscMax(err, fabs(-T[0] - f(d, ctx)) / muN);
   }
   return err;
@@ -225,7 +249,8 @@ START_TEST(test_md_rising_normal_force_adds)
     change[1][rise] = -T[0] - S0;
   }
   ck_assert_msg(change[0][1] > change[0][0], "loading: %g with N rising, %g at constant N", change[0][1], change[0][0]);
-  ck_assert_msg(change[1][1] < change[1][0], "unloading: %g with N rising, %g at constant N", change[1][1], change[1][0]);
+  ck_assert_msg(change[1][1] < change[1][0], "unloading: %g with N rising, %g at constant N", change[1][1],
+                change[1][0]);
 }
 END_TEST
 

@@ -12,9 +12,10 @@
 
 static int Faulty(int fd)
 {
-  const char *rank = getenv("OMPI_COMM_WORLD_RANK"), *want = getenv("HDEM_FAULT_RANK"), *pat = getenv("HDEM_FAULT_FILE");
-  char        link[64], path[4096];
-  ssize_t     n;
+  const char *rank = getenv("OMPI_COMM_WORLD_RANK"), *want = getenv("HDEM_FAULT_RANK"),
+             *pat = getenv("HDEM_FAULT_FILE");
+  char    link[64], path[4096];
+  ssize_t n;
   if (fd <= 2 || !rank || !want || !pat || strcmp(rank, want)) return 0;
   snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
   n = readlink(link, path, sizeof(path) - 1);

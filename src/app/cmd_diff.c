@@ -25,7 +25,8 @@ static int          ById(const void *a, const void *b)
 static PetscErrorCode StateLoad(const char *path, State *s)
 {
   PetscFunctionBeginUser;
-  PetscCall(H5StateRead(PETSC_COMM_SELF, path, &s->n, &s->id, &s->type, &s->radius, &s->x, &s->v, &s->w, &s->f, &s->time, &s->step));
+  PetscCall(H5StateRead(PETSC_COMM_SELF, path, &s->n, &s->id, &s->type, &s->radius, &s->x, &s->v, &s->w, &s->f,
+                        &s->time, &s->step));
   PetscCall(PetscMalloc1(s->n + 1, &s->perm));
   for (PetscInt i = 0; i < s->n; i++) s->perm[i] = i;
   sort_state = s;
@@ -86,7 +87,8 @@ PetscErrorCode CommandDiff(MPI_Comm comm, const char *a, const char *b, int *sta
   {
     JsonWriter w;
     JsonBegin(&w, stdout);
-    JsonBool(&w, "identical", ids_equal && nbits == 0 && A.step == B.step && A.time == B.time ? PETSC_TRUE : PETSC_FALSE);
+    JsonBool(&w, "identical",
+             ids_equal && nbits == 0 && A.step == B.step && A.time == B.time ? PETSC_TRUE : PETSC_FALSE);
     *status = ids_equal && nbits == 0 && A.step == B.step && A.time == B.time ? 0 : 1; /* as cmp(1) */
     JsonBool(&w, "same_ids", ids_equal);
     JsonInt(&w, "particles", A.n);

@@ -15,7 +15,8 @@ typedef struct {
   PetscReal q[4];
 } ImpactBody;
 
-static PetscErrorCode ImpactBodySetFromOptions(MPI_Comm comm, const ClumpTemplates *ts, const ImpactSetup *set, ImpactBody *b)
+static PetscErrorCode ImpactBodySetFromOptions(MPI_Comm comm, const ClumpTemplates *ts, const ImpactSetup *set,
+                                               ImpactBody *b)
 {
   char      name[32] = "sphere";
   PetscInt  nq;
@@ -24,20 +25,26 @@ static PetscErrorCode ImpactBodySetFromOptions(MPI_Comm comm, const ClumpTemplat
   PetscFunctionBeginUser;
   b->body = -1;
   b->q[0] = 1.0, b->q[1] = b->q[2] = b->q[3] = 0.0;
-  PetscCall(OptionsString("-impact_body", "what strikes: sphere, or a multi-sphere body clumpN (clumpN_*; a wall target)", name, sizeof(name), &bset));
-  PetscCall(OptionsRealArray("-impact_orientation", "the body's orientation, a quaternion w, x, y, z from its principal frame (normalised)", "[-]", 4, 4, PETSC_MIN_REAL,
-                             PETSC_MAX_REAL, RANGE_CLOSED, b->q, &nq, NULL));
+  PetscCall(OptionsString("-impact_body",
+                          "what strikes: sphere, or a multi-sphere body clumpN (clumpN_*; a wall target)", name,
+                          sizeof(name), &bset));
+  PetscCall(OptionsRealArray("-impact_orientation",
+                             "the body's orientation, a quaternion w, x, y, z from its principal frame (normalised)",
+                             "[-]", 4, 4, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, b->q, &nq, NULL));
   if (OptionsCollecting() || !strcmp(name, "sphere")) PetscFunctionReturn(PETSC_SUCCESS);
   {
     char *end;
     long  k = strncmp(name, "clump", 5) ? -1 : strtol(name + 5, &end, 10);
-    PetscCheck(k >= 0 && k < CLUMP_TEMPLATES_MAX && name[5] && !*end, comm, PETSC_ERR_USER_INPUT, "-impact_body '%s': allowed sphere, clump0 .. clump%d", name,
-               CLUMP_TEMPLATES_MAX - 1);
-    PetscCheck(ts->t[k].on, comm, PETSC_ERR_USER_INPUT, "-impact_body %s: no such template (give %s_spheres or %s_file)", name, name, name);
+    PetscCheck(k >= 0 && k < CLUMP_TEMPLATES_MAX && name[5] && !*end, comm, PETSC_ERR_USER_INPUT,
+               "-impact_body '%s': allowed sphere, clump0 .. clump%d", name, CLUMP_TEMPLATES_MAX - 1);
+    PetscCheck(ts->t[k].on, comm, PETSC_ERR_USER_INPUT,
+               "-impact_body %s: no such template (give %s_spheres or %s_file)", name, name, name);
     b->body = (PetscInt)k;
   }
-  PetscCheck(set->target == IMPACT_TARGET_WALL, comm, PETSC_ERR_USER_INPUT, "-impact_body %s strikes a wall: -impact_target wall", name);
-  PetscCheck(b->q[0] != 0.0 || b->q[1] != 0.0 || b->q[2] != 0.0 || b->q[3] != 0.0, comm, PETSC_ERR_USER_INPUT, "-impact_orientation: not a rotation (all zero)");
+  PetscCheck(set->target == IMPACT_TARGET_WALL, comm, PETSC_ERR_USER_INPUT,
+             "-impact_body %s strikes a wall: -impact_target wall", name);
+  PetscCheck(b->q[0] != 0.0 || b->q[1] != 0.0 || b->q[2] != 0.0 || b->q[3] != 0.0, comm, PETSC_ERR_USER_INPUT,
+             "-impact_orientation: not a rotation (all zero)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -57,31 +64,39 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   set->radius2 = set->density2 = 0.0;
   set->type = set->type2 = 0;
   for (int a = 0; a < 3; a++) set->omega[a] = 0.0;
-  v0[0]          = set->v0;
+  v0[0] = set->v0;
   PetscCall(OptionsSection("Impact experiment"));
+  PetscCall(OptionsEnum("-impact_target",
+                        "what the sphere hits: a wall, or a sphere (centre-of-mass frame; equal unless -impact_radius2 "
+                        "or -impact_density2)",
+                        ImpactTargets, (PetscEnum *)&set->target, NULL));
+  PetscCall(OptionsRealArray("-impact_v0",
+                             "relative approach speed; a comma list runs one impact per speed, shared over the ranks",
+                             "[m/s]", 1, IMPACT_MAX_SPEEDS, 0.0, PETSC_MAX_REAL, RANGE_OPEN, v0, nv, &vset));
+  PetscCall(OptionsReal("-impact_angle", "angle of the incoming velocity from the surface normal", "[deg]", 0.0, 90.0,
+                        RANGE_OPEN_HI, &set->angle, NULL));
+  PetscCall(OptionsReal("-impact_mass", "effective mass of the contact (1-D checks); 0: from radius and density",
+                        "[kg]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &set->mass, NULL));
   PetscCall(
-    OptionsEnum("-impact_target", "what the sphere hits: a wall, or a sphere (centre-of-mass frame; equal unless -impact_radius2 or -impact_density2)",
-                ImpactTargets, (PetscEnum *)&set->target, NULL));
-  PetscCall(OptionsRealArray("-impact_v0", "relative approach speed; a comma list runs one impact per speed, shared over the ranks", "[m/s]", 1,
-                             IMPACT_MAX_SPEEDS, 0.0, PETSC_MAX_REAL, RANGE_OPEN, v0, nv, &vset));
-  PetscCall(OptionsReal("-impact_angle", "angle of the incoming velocity from the surface normal", "[deg]", 0.0, 90.0, RANGE_OPEN_HI, &set->angle, NULL));
-  PetscCall(OptionsReal("-impact_mass", "effective mass of the contact (1-D checks); 0: from radius and density", "[kg]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &set->mass, NULL));
-  PetscCall(OptionsReal("-particle_radius", "sphere radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->radius, NULL));
-  PetscCall(OptionsReal("-impact_radius2", "radius of the target sphere (default: -particle_radius)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->radius2,
-                        NULL));
-  PetscCall(OptionsReal("-impact_density2", "density of the target sphere (default: its type's)", "[kg/m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->density2,
-                        NULL));
-  PetscCall(OptionsInt("-impact_type", "material type of the sphere (materialK; its density unless -impact_mass)", 0, LOCAL_INT_MAX, &set->type, NULL));
-  PetscCall(OptionsInt("-impact_type2", "material type of the target, sphere or wall", 0, LOCAL_INT_MAX, &set->type2, NULL));
+    OptionsReal("-particle_radius", "sphere radius", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &set->radius, NULL));
+  PetscCall(OptionsReal("-impact_radius2", "radius of the target sphere (default: -particle_radius)", "[m]", 0.0,
+                        PETSC_MAX_REAL, RANGE_OPEN, &set->radius2, NULL));
+  PetscCall(OptionsReal("-impact_density2", "density of the target sphere (default: its type's)", "[kg/m^3]", 0.0,
+                        PETSC_MAX_REAL, RANGE_OPEN, &set->density2, NULL));
+  PetscCall(OptionsInt("-impact_type", "material type of the sphere (materialK; its density unless -impact_mass)", 0,
+                       LOCAL_INT_MAX, &set->type, NULL));
+  PetscCall(
+    OptionsInt("-impact_type2", "material type of the target, sphere or wall", 0, LOCAL_INT_MAX, &set->type2, NULL));
   {
     PetscInt nw;
-    PetscCall(OptionsRealArray("-impact_omega", "initial angular velocity of the sphere, x, y, z (y turns it in the plane of incidence)", "[rad/s]", 3, 3,
-                               PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, set->omega, &nw, NULL));
+    PetscCall(OptionsRealArray("-impact_omega",
+                               "initial angular velocity of the sphere, x, y, z (y turns it in the plane of incidence)",
+                               "[rad/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, set->omega, &nw, NULL));
   }
   PetscCall(OptionsDefaultText("-impact_radius2", "-particle_radius"));
   PetscCall(OptionsDefaultText("-impact_density2", "the type's"));
-  PetscCall(OptionsReal("-impact_phase", "fraction of a step at which first touch falls", "[-]", 0.0, 1.0, RANGE_OPEN_HI, &set->phase, NULL));
+  PetscCall(OptionsReal("-impact_phase", "fraction of a step at which first touch falls", "[-]", 0.0, 1.0,
+                        RANGE_OPEN_HI, &set->phase, NULL));
   PetscCall(OptionsInt("-impact_max_steps", "give up after this many steps", 1, PETSC_MAX_INT, &set->max_steps, NULL));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   if (!vset) {
@@ -90,8 +105,8 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
   }
   PetscCheck(!(set->mass > 0.0 && (set->radius2 > 0.0 || set->density2 > 0.0)), comm, PETSC_ERR_USER_INPUT,
              "-impact_mass sets both bodies' masses: give it without -impact_radius2 and -impact_density2");
-  PetscCheck(!((set->radius2 > 0.0 || set->density2 > 0.0) && set->target == IMPACT_TARGET_WALL), comm, PETSC_ERR_USER_INPUT,
-             "-impact_radius2 and -impact_density2 are for -impact_target sphere");
+  PetscCheck(!((set->radius2 > 0.0 || set->density2 > 0.0) && set->target == IMPACT_TARGET_WALL), comm,
+             PETSC_ERR_USER_INPUT, "-impact_radius2 and -impact_density2 are for -impact_target sphere");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -135,7 +150,8 @@ static void ImpactResultWrite(const ContactModel *model, const ImpactSetup *set,
 }
 
 /* A body's impact as JSON. */
-static void RigidResultWrite(const ContactModel *model, const ImpactSetup *set, const ImpactBody *b, const RigidImpactResult *r, FILE *fp)
+static void RigidResultWrite(const ContactModel *model, const ImpactSetup *set, const ImpactBody *b,
+                             const RigidImpactResult *r, FILE *fp)
 {
   const ContactCoeff *co = ContactCoeffOf(model, set->type, set->type2);
   JsonWriter          w;
@@ -166,15 +182,21 @@ static void RigidResultWrite(const ContactModel *model, const ImpactSetup *set, 
 #define RIGID_NFIELD 24
 static void RigidResultPack(const RigidImpactResult *r, PetscReal *f)
 {
-  f[0] = r->e, f[1] = r->mass, f[2] = r->mass_normal, f[3] = r->dt, f[4] = (PetscReal)r->steps, f[5] = (PetscReal)r->spheres;
-  for (int a = 0; a < 3; a++) f[6 + a] = r->v_out[a], f[9 + a] = r->w_out[a], f[12 + a] = r->v_ref[a], f[15 + a] = r->w_ref[a], f[18 + a] = r->inertia[a];
+  f[0] = r->e, f[1] = r->mass, f[2] = r->mass_normal, f[3] = r->dt, f[4] = (PetscReal)r->steps,
+  f[5] = (PetscReal)r->spheres;
+  for (int a = 0; a < 3; a++)
+    f[6 + a] = r->v_out[a], f[9 + a] = r->w_out[a], f[12 + a] = r->v_ref[a], f[15 + a] = r->w_ref[a],
+          f[18 + a] = r->inertia[a];
   f[21] = f[22] = f[23] = 0.0;
 }
 
 static void RigidResultUnpack(const PetscReal *f, RigidImpactResult *r)
 {
-  r->e = f[0], r->mass = f[1], r->mass_normal = f[2], r->dt = f[3], r->steps = (PetscInt)f[4], r->spheres = (PetscInt)f[5];
-  for (int a = 0; a < 3; a++) r->v_out[a] = f[6 + a], r->w_out[a] = f[9 + a], r->v_ref[a] = f[12 + a], r->w_ref[a] = f[15 + a], r->inertia[a] = f[18 + a];
+  r->e = f[0], r->mass = f[1], r->mass_normal = f[2], r->dt = f[3], r->steps = (PetscInt)f[4],
+  r->spheres = (PetscInt)f[5];
+  for (int a = 0; a < 3; a++)
+    r->v_out[a] = f[6 + a], r->w_out[a] = f[9 + a], r->v_ref[a] = f[12 + a], r->w_ref[a] = f[15 + a],
+    r->inertia[a] = f[18 + a];
 }
 
 /* The fields of ImpactResult that travel between ranks, in order. */
@@ -212,8 +234,8 @@ static void ImpactResultUnpack(const PetscReal *f, ImpactResult *r)
 
 /* The impacts, one per speed (the sphere's, or the body's when b->body >= 0):
  * round-robin over the ranks, gathered on rank 0 and printed in speed order. */
-static PetscErrorCode ImpactSpeeds(MPI_Comm comm, const ContactModel *model, const StepControl *ctl, ImpactSetup *set, const ClumpTemplates *ts,
-                                   const ImpactBody *b, PetscInt nv, const PetscReal v0[])
+static PetscErrorCode ImpactSpeeds(MPI_Comm comm, const ContactModel *model, const StepControl *ctl, ImpactSetup *set,
+                                   const ClumpTemplates *ts, const ImpactBody *b, PetscInt nv, const PetscReal v0[])
 {
   const PetscInt   nf = b->body >= 0 ? RIGID_NFIELD : IMPACT_NFIELD;
   PetscMPIInt      rank, size;
@@ -224,7 +246,8 @@ static PetscErrorCode ImpactSpeeds(MPI_Comm comm, const ContactModel *model, con
   PetscCall(CollectiveRank(comm, &rank, &size));
   PetscCall(PetscMemzero(&rs, sizeof(rs)));
   if (b->body >= 0) {
-    rs.tmpl = &ts->t[b->body], rs.density = ContactMaterialOf(model, set->type)->density, rs.type = set->type, rs.type2 = set->type2;
+    rs.tmpl = &ts->t[b->body], rs.density = ContactMaterialOf(model, set->type)->density, rs.type = set->type,
+    rs.type2 = set->type2;
     rs.angle = set->angle, rs.phase = set->phase, rs.max_steps = set->max_steps;
     for (int a = 0; a < 4; a++) rs.q[a] = b->q[a];
     for (int a = 0; a < 3; a++) rs.omega[a] = set->omega[a];
@@ -287,10 +310,11 @@ PetscErrorCode CommandImpact(MPI_Comm comm, PetscBool help)
   PetscCall(ClumpTemplatesDestroy(&clumps));
   OptionsSetCollect(PETSC_FALSE);
   if (help) {
-    PetscCall(PetscPrintf(comm,
-                          "usage: hdem impact [-key value ...] [-options_file_yaml DECK.yaml]\n"
-                          "One calibration impact per speed (a sphere on a wall or on another sphere, of any two material types), each a JSON object on standard output.\n"
-                          "Keys as a deck writes them (YAML, nested at underscores: contact: {e: 0.5} is contact_e) or on the command line. Units are SI.\n"));
+    PetscCall(PetscPrintf(comm, "usage: hdem impact [-key value ...] [-options_file_yaml DECK.yaml]\n"
+                                "One calibration impact per speed (a sphere on a wall or on another sphere, of any two "
+                                "material types), each a JSON object on standard output.\n"
+                                "Keys as a deck writes them (YAML, nested at underscores: contact: {e: 0.5} is "
+                                "contact_e) or on the command line. Units are SI.\n"));
     PetscCall(OptionsPrintHelp(comm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

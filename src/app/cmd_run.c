@@ -13,21 +13,22 @@
 #include "decomp/collective.h"
 
 typedef struct {
-  EngineRunLimits   lim;
-  PetscBool         steps_set, time_set;
-  char              dir[PETSC_MAX_PATH_LEN];
-  PetscInt          thermo_interval;
-  PetscReal         thermo_period; /* [s] of simulated time, 0: none */
-  PetscBool         thermo_screen;
-  PetscReal         progress_seconds;
-  char              restart[PETSC_MAX_PATH_LEN]; /* FILE, latest or auto; empty: a fresh start */
-  PetscInt          ckpt_steps, ckpt_keep;       /* 0: no step cadence */
-  PetscReal         ckpt_wall;                   /* [s] of wall clock, 0: none */
-  PetscInt          snap_steps, snap_fields;     /* 0: no step cadence; fields: a mask over the particle store's table */
-  PetscReal         snap_time;                   /* [s] of simulated time, 0: none */
-  PetscInt          snap_frames;                 /* without a cadence: about this many over the run */
-  char              snap_list[512];              /* -snapshot_fields, parsed once the store exists */
-  OptionsViewFormat format;                      /* hdem check's */
+  EngineRunLimits lim;
+  PetscBool       steps_set, time_set;
+  char            dir[PETSC_MAX_PATH_LEN];
+  PetscInt        thermo_interval;
+  PetscReal       thermo_period; /* [s] of simulated time, 0: none */
+  PetscBool       thermo_screen;
+  PetscReal       progress_seconds;
+  char            restart[PETSC_MAX_PATH_LEN]; /* FILE, latest or auto; empty: a fresh start */
+  PetscInt        ckpt_steps, ckpt_keep;       /* 0: no step cadence */
+  PetscReal       ckpt_wall;                   /* [s] of wall clock, 0: none */
+  /* 0: no step cadence; fields: a mask over the particle store's table */
+  PetscInt          snap_steps, snap_fields;
+  PetscReal         snap_time;      /* [s] of simulated time, 0: none */
+  PetscInt          snap_frames;    /* without a cadence: about this many over the run */
+  char              snap_list[512]; /* -snapshot_fields, parsed once the store exists */
+  OptionsViewFormat format;         /* hdem check's */
 } RunControl;
 
 static PetscErrorCode RunControlDefaults(RunControl *rc)
@@ -50,25 +51,33 @@ static PetscErrorCode RunOutputsSetFromOptions(RunControl *rc, PetscBool *tiset,
 {
   PetscFunctionBeginUser;
   PetscCall(OptionsSection("Thermo and progress"));
-  PetscCall(OptionsInt("-thermo_interval", "steps between thermo rows (0: none; by default 0 when thermo_interval_time is given)", 0, PETSC_MAX_INT,
-                       &rc->thermo_interval, tiset));
-  PetscCall(OptionsReal("-thermo_interval_time", "simulated seconds between thermo rows (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &rc->thermo_period, NULL));
-  PetscCall(OptionsBool("-thermo_screen", "print the thermo rows as a table on standard output too", &rc->thermo_screen, NULL));
-  PetscCall(OptionsReal("-progress_interval", "wall-clock seconds between progress lines (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &rc->progress_seconds, NULL));
-  PetscCall(OptionsSection("Checkpoints"));
-  PetscCall(OptionsInt("-checkpoint_interval_steps", "steps between checkpoints (0: none)", 0, PETSC_MAX_INT, &rc->ckpt_steps, NULL));
-  PetscCall(OptionsReal("-checkpoint_interval_walltime", "wall-clock seconds between checkpoints (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &rc->ckpt_wall, NULL));
-  PetscCall(OptionsInt("-checkpoint_keep", "how many of the newest checkpoints are kept", 1, PETSC_MAX_INT, &rc->ckpt_keep, NULL));
-  PetscCall(OptionsSection("Snapshots"));
-  PetscCall(OptionsInt("-snapshot_interval_steps", "steps between snapshots (0: none)", 0, PETSC_MAX_INT, &rc->snap_steps, ssset));
+  PetscCall(OptionsInt("-thermo_interval",
+                       "steps between thermo rows (0: none; by default 0 when thermo_interval_time is given)", 0,
+                       PETSC_MAX_INT, &rc->thermo_interval, tiset));
+  PetscCall(OptionsReal("-thermo_interval_time", "simulated seconds between thermo rows (0: none)", "[s]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &rc->thermo_period, NULL));
   PetscCall(
-    OptionsReal("-snapshot_interval_time", "simulated seconds between snapshots (0: none)", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->snap_time, stset));
-  PetscCall(OptionsInt("-snapshot_frames", "without an interval: snapshots at an even cadence, about this many over the run (0: none)", 0, 100000,
-                       &rc->snap_frames, NULL));
-  PetscCall(OptionsString("-snapshot_fields", "comma list of snapshot fields: all, id, type, radius, velocity, angular_velocity, force (position always)",
+    OptionsBool("-thermo_screen", "print the thermo rows as a table on standard output too", &rc->thermo_screen, NULL));
+  PetscCall(OptionsReal("-progress_interval", "wall-clock seconds between progress lines (0: none)", "[s]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &rc->progress_seconds, NULL));
+  PetscCall(OptionsSection("Checkpoints"));
+  PetscCall(OptionsInt("-checkpoint_interval_steps", "steps between checkpoints (0: none)", 0, PETSC_MAX_INT,
+                       &rc->ckpt_steps, NULL));
+  PetscCall(OptionsReal("-checkpoint_interval_walltime", "wall-clock seconds between checkpoints (0: none)", "[s]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &rc->ckpt_wall, NULL));
+  PetscCall(OptionsInt("-checkpoint_keep", "how many of the newest checkpoints are kept", 1, PETSC_MAX_INT,
+                       &rc->ckpt_keep, NULL));
+  PetscCall(OptionsSection("Snapshots"));
+  PetscCall(OptionsInt("-snapshot_interval_steps", "steps between snapshots (0: none)", 0, PETSC_MAX_INT,
+                       &rc->snap_steps, ssset));
+  PetscCall(OptionsReal("-snapshot_interval_time", "simulated seconds between snapshots (0: none)", "[s]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &rc->snap_time, stset));
+  PetscCall(OptionsInt("-snapshot_frames",
+                       "without an interval: snapshots at an even cadence, about this many over the run (0: none)", 0,
+                       100000, &rc->snap_frames, NULL));
+  PetscCall(OptionsString("-snapshot_fields",
+                          "comma list of snapshot fields: all, id, type, radius, velocity, angular_velocity, force "
+                          "(position always)",
                           rc->snap_list, sizeof(rc->snap_list), NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -80,24 +89,32 @@ static PetscErrorCode RunControlSetFromOptions(MPI_Comm comm, RunControl *rc, Pe
   PetscFunctionBeginUser;
   PetscCall(RunControlDefaults(rc));
   PetscCall(OptionsSection("Run"));
-  PetscCall(OptionsInt64("-steps", "stop after this many steps from the start of the simulation", 0, INT64_MAX, &rc->lim.steps, &rc->steps_set));
+  PetscCall(OptionsInt64("-steps", "stop after this many steps from the start of the simulation", 0, INT64_MAX,
+                         &rc->lim.steps, &rc->steps_set));
   PetscCall(OptionsDefaultText("-steps", "none"));
-  PetscCall(OptionsReal("-end_time", "stop at this simulated time", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rc->lim.end_time, &rc->time_set));
+  PetscCall(OptionsReal("-end_time", "stop at this simulated time", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &rc->lim.end_time, &rc->time_set));
   PetscCall(OptionsDefaultText("-end_time", "none"));
-  PetscCall(OptionsString("-output_dir", "where every output goes (relative: to the working directory)", rc->dir, sizeof(rc->dir), NULL));
+  PetscCall(OptionsString("-output_dir", "where every output goes (relative: to the working directory)", rc->dir,
+                          sizeof(rc->dir), NULL));
   PetscCall(OptionsPath("-restart",
-                        "continue from a checkpoint: FILE, latest (the newest in DIR/checkpoints) or auto (latest if there is one, else a fresh start)",
+                        "continue from a checkpoint: FILE, latest (the newest in DIR/checkpoints) or auto (latest if "
+                        "there is one, else a fresh start)",
                         rc->restart, sizeof(rc->restart), NULL));
   PetscCall(RunOutputsSetFromOptions(rc, &tiset, &ssset, &stset));
   if (check_only) {
     PetscCall(OptionsSection("Check"));
-    PetscCall(OptionsEnum("-format", "hdem check's output: text (every key, its value and source), yaml (a deck that reproduces the run)", OptionsViewFormats,
-                          (PetscEnum *)&rc->format, NULL));
+    PetscCall(
+      OptionsEnum("-format",
+                  "hdem check's output: text (every key, its value and source), yaml (a deck that reproduces the run)",
+                  OptionsViewFormats, (PetscEnum *)&rc->format, NULL));
   }
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(rc->steps_set || rc->time_set, comm, PETSC_ERR_USER_INPUT, "give -steps N or -end_time T (deck keys steps, end_time)");
+  PetscCheck(rc->steps_set || rc->time_set, comm, PETSC_ERR_USER_INPUT,
+             "give -steps N or -end_time T (deck keys steps, end_time)");
   if (rc->thermo_period > 0.0 && !tiset) rc->thermo_interval = 0;
-  if (!ssset && !stset && rc->snap_frames > 0) { /* an even cadence over the run's limit, whichever of the two ends it */
+  /* an even cadence over the run's limit, whichever of the two ends it */
+  if (!ssset && !stset && rc->snap_frames > 0) {
     if (rc->time_set) rc->snap_time = rc->lim.end_time / (PetscReal)rc->snap_frames;
     if (rc->steps_set) rc->snap_steps = (PetscInt)PetscMax(1, rc->lim.steps / rc->snap_frames);
   }
@@ -111,10 +128,13 @@ static PetscErrorCode RunPlan(const RunControl *rc, char *buf, size_t len)
 
   PetscFunctionBeginUser;
   if (rc->steps_set) snprintf(lim, sizeof(lim), "%" PetscInt64_FMT " steps", rc->lim.steps);
-  if (rc->time_set) snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%st = %g s", rc->steps_set ? " or " : "", (double)rc->lim.end_time);
+  if (rc->time_set)
+    snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%st = %g s", rc->steps_set ? " or " : "",
+             (double)rc->lim.end_time);
   if (rc->thermo_interval > 0) snprintf(thermo, sizeof(thermo), "every %" PetscInt_FMT " steps", rc->thermo_interval);
   if (rc->thermo_period > 0.0)
-    snprintf(thermo + strlen(thermo), sizeof(thermo) - strlen(thermo), "%severy %g s", thermo[0] ? " and " : "", (double)rc->thermo_period);
+    snprintf(thermo + strlen(thermo), sizeof(thermo) - strlen(thermo), "%severy %g s", thermo[0] ? " and " : "",
+             (double)rc->thermo_period);
   if (!thermo[0]) PetscCall(PetscStrncpy(thermo, "at the start and the end", sizeof(thermo)));
   if (rc->snap_steps > 0) snprintf(snap, sizeof(snap), "every %" PetscInt_FMT " steps", rc->snap_steps);
   if (rc->snap_time > 0.0) {
@@ -122,10 +142,13 @@ static PetscErrorCode RunPlan(const RunControl *rc, char *buf, size_t len)
     snprintf(snap + at, sizeof(snap) - at, "%severy %g s", at ? " and " : "", (double)rc->snap_time);
   }
   if (rc->ckpt_steps > 0) snprintf(ckpt, sizeof(ckpt), "every %" PetscInt_FMT " steps, ", rc->ckpt_steps);
-  if (rc->ckpt_wall > 0.0) snprintf(ckpt + strlen(ckpt), sizeof(ckpt) - strlen(ckpt), "every %.0f s of wall clock, ", (double)rc->ckpt_wall);
+  if (rc->ckpt_wall > 0.0)
+    snprintf(ckpt + strlen(ckpt), sizeof(ckpt) - strlen(ckpt), "every %.0f s of wall clock, ", (double)rc->ckpt_wall);
   PetscCall(PetscStrlcat(ckpt, ckpt[0] ? "at the end and on a signal" : "on a signal", sizeof(ckpt)));
-  PetscCall(PetscSNPrintf(buf, len, "  run to      %s\n  output      %s: thermo %s; snapshots %s; checkpoints %s; final state at the end\n", lim, rc->dir,
-                          thermo, snap, ckpt));
+  PetscCall(PetscSNPrintf(buf, len,
+                          "  run to      %s\n  output      %s: thermo %s; snapshots %s; checkpoints %s; final state at "
+                          "the end\n",
+                          lim, rc->dir, thermo, snap, ckpt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -138,27 +161,36 @@ static PetscErrorCode CheckPrint(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(CollectiveSumAll(e->grid.comm, &cnt, 1));
   mrep = (4.0 / 3.0) * HDEM_PI * pow(e->rmax, 3) * e->model.material.density;
-  ContactPairSetUp(&e->model, MATERIAL_TYPES, MATERIAL_TYPES, e->rmax, mrep, 0.4 * mrep * e->rmax * e->rmax, e->rmax, mrep, 0.4 * mrep * e->rmax * e->rmax, PETSC_FALSE, &cp);
+  ContactPairSetUp(&e->model, MATERIAL_TYPES, MATERIAL_TYPES, e->rmax, mrep, 0.4 * mrep * e->rmax * e->rmax, e->rmax,
+                   mrep, 0.4 * mrep * e->rmax * e->rmax, PETSC_FALSE, &cp);
   bound = ContactStepBound(&e->model, &cp, &e->ctl, 0.5 * cp.m * 1.0, 1.0);
   PetscCall(ReportPrintf(e->grid.comm, "deck            %s\n", OptionsDeck()));
   PetscCall(ReportPrintf(e->grid.comm, "particles       %.0f (largest radius %g m)\n", (double)cnt, (double)e->rmax));
-  PetscCall(ReportPrintf(e->grid.comm, "ranks           %d as %d x %d x %d\n", e->grid.size, e->grid.dims[0], e->grid.dims[1], e->grid.dims[2]));
-  PetscCall(ReportPrintf(e->grid.comm, "box             [%g, %g] x [%g, %g] x [%g, %g] m, periodic %d %d %d, %" PetscInt_FMT " walls\n", (double)e->grid.lo[0],
-                        (double)e->grid.hi[0], (double)e->grid.lo[1], (double)e->grid.hi[1], (double)e->grid.lo[2], (double)e->grid.hi[2], e->grid.periodic[0],
-                        e->grid.periodic[1], e->grid.periodic[2], e->planes.n));
-  PetscCall(ReportPrintf(e->grid.comm, "contact         law %s, damping %s (e %g, zeta %g), separation %s, mu %g\n", NormalLawTypes[e->model.law.type],
-                        DampingTypes[d->type], (double)d->e, (double)d->zeta, SeparationTypes[d->separation], (double)e->model.tangential.mu));
-  PetscCall(
-    ReportPrintf(e->grid.comm, "timestep        %s, %" PetscInt_FMT " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n",
-                TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound, (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
+  PetscCall(ReportPrintf(e->grid.comm, "ranks           %d as %d x %d x %d\n", e->grid.size, e->grid.dims[0],
+                         e->grid.dims[1], e->grid.dims[2]));
+  PetscCall(ReportPrintf(e->grid.comm,
+                         "box             [%g, %g] x [%g, %g] x [%g, %g] m, periodic %d %d %d, %" PetscInt_FMT
+                         " walls\n",
+                         (double)e->grid.lo[0], (double)e->grid.hi[0], (double)e->grid.lo[1], (double)e->grid.hi[1],
+                         (double)e->grid.lo[2], (double)e->grid.hi[2], e->grid.periodic[0], e->grid.periodic[1],
+                         e->grid.periodic[2], e->planes.n));
+  PetscCall(ReportPrintf(e->grid.comm, "contact         law %s, damping %s (e %g, zeta %g), separation %s, mu %g\n",
+                         NormalLawTypes[e->model.law.type], DampingTypes[d->type], (double)d->e, (double)d->zeta,
+                         SeparationTypes[d->separation], (double)e->model.tangential.mu));
+  PetscCall(ReportPrintf(e->grid.comm,
+                         "timestep        %s, %" PetscInt_FMT
+                         " steps per contact; bound of a 1 m/s impact of two largest spheres %g s (contact %g s)\n",
+                         TimestepModes[e->ctl.mode], e->ctl.steps_per_contact, (double)bound,
+                         (double)NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m)));
   PetscCall(OutputPairTable(e));
   if (e->model.liquid.on) {
     const Liquid *lq = &e->model.liquid;
     PetscCall(ReportPrintf(e->grid.comm,
-                          "liquid bridges  %s, gamma %g N/m, theta %g deg, viscosity %g Pa s; each takes %g of each particle's liquid, at most %g m^3, "
-                          "rupture at most %g m (the lists' reach beyond contact)\n",
-                          LiquidForceTypes[lq->force], (double)lq->gamma, (double)(lq->theta * 180.0 / HDEM_PI), (double)lq->viscosity, (double)lq->fraction,
-                          (double)lq->vmax, (double)lq->reach));
+                           "liquid bridges  %s, gamma %g N/m, theta %g deg, viscosity %g Pa s; each takes %g of each "
+                           "particle's liquid, at most %g m^3, "
+                           "rupture at most %g m (the lists' reach beyond contact)\n",
+                           LiquidForceTypes[lq->force], (double)lq->gamma, (double)(lq->theta * 180.0 / HDEM_PI),
+                           (double)lq->viscosity, (double)lq->fraction, (double)lq->vmax, (double)lq->reach));
   }
   for (PetscInt k = 0; k < CLUMP_TEMPLATES_MAX; k++) {
     char line[512];
@@ -170,10 +202,12 @@ static PetscErrorCode CheckPrint(Engine *e)
   if (e->balance_mode == BALANCE_NONE) PetscCall(ReportPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
   else
     PetscCall(ReportPrintf(e->grid.comm,
-                          "load balance    %s, every %" PetscInt_FMT
-                          " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost cutoff%s)\n",
-                          BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold, (double)(EngineGhostCutoff(e) + e->body_reach),
-                          e->body_reach > 0.0 ? " and the bodies' reach" : ""));
+                           "load balance    %s, every %" PetscInt_FMT
+                           " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost "
+                           "cutoff%s)\n",
+                           BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold,
+                           (double)(EngineGhostCutoff(e) + e->body_reach),
+                           e->body_reach > 0.0 ? " and the bodies' reach" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -198,7 +232,8 @@ static PetscErrorCode RestartResolve(MPI_Comm comm, const RunControl *rc, char *
 
 /* The outputs, in the order they start, write and finish: the banner
  * first, the closing report last. */
-static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const char *options, const char *plan, OutputTally *tally, PetscInt *n, Monitor mons[])
+static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const char *options, const char *plan,
+                                  OutputTally *tally, PetscInt *n, Monitor mons[])
 {
   PetscFunctionBeginUser;
   *n = 0;
@@ -209,11 +244,13 @@ static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const cha
   /* checkpoints start before the thermo table: what they say of an earlier run's comes before it */
   PetscCall(CheckpointMonitorCreate(comm, rc->dir, rc->ckpt_steps, rc->ckpt_wall, rc->ckpt_keep, options, tally,
                                     &mons[(*n)++])); /* signals checkpoint even with no cadence */
-  PetscCall(ThermoMonitorCreate(comm, rc->dir, rc->thermo_interval, rc->thermo_period, rc->thermo_screen, &mons[(*n)++]));
+  PetscCall(
+    ThermoMonitorCreate(comm, rc->dir, rc->thermo_interval, rc->thermo_period, rc->thermo_screen, &mons[(*n)++]));
   PetscCall(WallsMonitorCreate(rc->dir, rc->thermo_interval, rc->thermo_period, &mons[(*n)++]));
   PetscCall(FlowMonitorCreate(rc->dir, rc->thermo_interval, rc->thermo_period, &mons[(*n)++]));
   if (rc->snap_steps > 0 || rc->snap_time > 0.0)
-    PetscCall(SnapshotMonitorCreate(comm, rc->dir, rc->snap_steps, rc->snap_time, rc->snap_fields, options, tally, &mons[(*n)++]));
+    PetscCall(SnapshotMonitorCreate(comm, rc->dir, rc->snap_steps, rc->snap_time, rc->snap_fields, options, tally,
+                                    &mons[(*n)++]));
   PetscCall(ProgressMonitorCreate(comm, rc->progress_seconds, &rc->lim, &mons[(*n)++]));
   PetscCall(FinalMonitorCreate(comm, rc->dir, options, tally, &mons[(*n)++]));
   PetscCall(SummaryMonitorCreate(comm, rc->dir, &mons[(*n)++]));
@@ -243,10 +280,13 @@ static PetscErrorCode RunHelp(MPI_Comm comm, PetscBool check_only)
   PetscCall(PetscPrintf(comm,
                         "usage: hdem %s DECK.yaml [-key value ...]\n"
                         "%s\n"
-                        "Keys, as a deck writes them (YAML, nested at underscores: contact: {e: 0.5} is contact_e) or on the command line\n"
-                        "(-contact_e 0.5, over the deck's). Relative paths in a deck are taken from the deck's folder. Units are SI.\n",
+                        "Keys, as a deck writes them (YAML, nested at underscores: contact: {e: 0.5} is contact_e) or "
+                        "on the command line\n"
+                        "(-contact_e 0.5, over the deck's). Relative paths in a deck are taken from the deck's folder. "
+                        "Units are SI.\n",
                         check_only ? "check" : "run",
-                        check_only ? "Checks the deck as hdem run would, writes nothing, and prints the effective configuration (-format text|yaml)."
+                        check_only ? "Checks the deck as hdem run would, writes nothing, and prints the effective "
+                                     "configuration (-format text|yaml)."
                                    : "Runs a simulation; under MPI: mpirun -np N hdem run DECK.yaml."));
   PetscCall(OptionsPrintHelp(comm));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -264,7 +304,8 @@ static PetscErrorCode RunCheck(MPI_Comm comm, const RunControl *rc, const char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, PetscBool check_only, int argc, char **argv, int *status)
+PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, PetscBool check_only, int argc, char **argv,
+                          int *status)
 {
   Engine       e;
   RunControl   rc;
@@ -279,7 +320,8 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   *status = 0;
   if (deck) PetscCall(OptionsReadDeck(comm, deck, argc, argv));
   else
-    PetscCheck(help, comm, PETSC_ERR_USER_INPUT, "usage: hdem %s DECK.yaml [-key value ...] (hdem %s -help lists the keys)", check_only ? "check" : "run",
+    PetscCheck(help, comm, PETSC_ERR_USER_INPUT,
+               "usage: hdem %s DECK.yaml [-key value ...] (hdem %s -help lists the keys)", check_only ? "check" : "run",
                check_only ? "check" : "run");
   PetscCall(RunCollect(comm, check_only));
   if (help) PetscCall(RunHelp(comm, check_only));
@@ -305,7 +347,8 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
   PetscCall(OutputDirCreate(comm, "-output_dir ", rc.dir));
   PetscCall(RunPlan(&rc, plan, sizeof(plan)));
-  if (restart[0]) PetscCall(PetscSNPrintf(plan + strlen(plan), sizeof(plan) - strlen(plan), "  continued   from %s\n", restart));
+  if (restart[0])
+    PetscCall(PetscSNPrintf(plan + strlen(plan), sizeof(plan) - strlen(plan), "  continued   from %s\n", restart));
   PetscCall(RunMonitors(comm, &rc, options, plan, &tally, &nmon, mons));
   PetscCall(EngineRun(&e, &rc.lim, restart[0] ? PETSC_FALSE : PETSC_TRUE, nmon, mons, &end));
   for (PetscInt k = 0; k < nmon; k++) PetscCall(MonitorDestroy(&mons[k]));

@@ -8,13 +8,14 @@
 #include "decomp/collective.h"
 #include "io/inputfile.h"
 
-static const char usage[] = "hdem " HDEM_VERSION ": distributed DEM with harmonic-regularised contacts\n"
-                            "usage: hdem run DECK.yaml [-key value ...]    a simulation (mpirun -np N for N ranks)\n"
-                            "       hdem check DECK.yaml [-key value ...]  validate and print the effective configuration\n"
-                            "       hdem impact [options]   one calibration impact, JSON on stdout\n"
-                            "       hdem diff A.h5 B.h5     compare two particle states by id, bitwise\n"
-                            "       hdem version\n"
-                            "       hdem COMMAND -help      the options of a command, with units and defaults\n";
+static const char
+  usage[] = "hdem " HDEM_VERSION ": distributed DEM with harmonic-regularised contacts\n"
+            "usage: hdem run DECK.yaml [-key value ...]    a simulation (mpirun -np N for N ranks)\n"
+            "       hdem check DECK.yaml [-key value ...]  validate and print the effective configuration\n"
+            "       hdem impact [options]   one calibration impact, JSON on stdout\n"
+            "       hdem diff A.h5 B.h5     compare two particle states by id, bitwise\n"
+            "       hdem version\n"
+            "       hdem COMMAND -help      the options of a command, with units and defaults\n";
 
 static PetscBool error_collective = PETSC_FALSE;
 
@@ -22,7 +23,8 @@ static PetscBool error_collective = PETSC_FALSE;
  * An error raised on a communicator of several ranks is raised by all of
  * them (input checks): rank 0 says it and every rank exits cleanly; one
  * raised by a rank alone is said by that rank, which then aborts the run. */
-static PetscErrorCode ErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+static PetscErrorCode ErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n,
+                                   PetscErrorType p, const char *mess, void *ctx)
 {
   PetscBool  *trace = (PetscBool *)ctx;
   PetscMPIInt rank = 0, size = 1;
@@ -87,16 +89,20 @@ int main(int argc, char **argv)
   if (!strcmp(cmd, "help")) help = PETSC_TRUE, cmd = "";
   ierr = PetscInitialize(&argc, &argv, NULL, NULL);
   if (ierr) return 1;
-  signal(SIGPIPE, SIG_DFL); /* output piped into head: end quietly, as any command-line tool, not as PETSc's crash */
+  /* output piped into head: end quietly, as any command-line tool, not as PETSc's crash */
+  signal(SIGPIPE, SIG_DFL);
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-hdem_traceback", &trace, NULL));
   PetscCall(PetscPushErrorHandler(ErrorHandler, &trace));
   if (!strcmp(cmd, "impact")) ierr = CommandImpact(PETSC_COMM_WORLD, help);
   else if (!strcmp(cmd, "run") || !strcmp(cmd, "check"))
-    ierr = CommandRun(PETSC_COMM_WORLD, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL, help, cmd[0] == 'c' ? PETSC_TRUE : PETSC_FALSE, argc, argv, &status);
+    ierr = CommandRun(PETSC_COMM_WORLD, argc > 2 && argv[2][0] != '-' ? argv[2] : NULL, help,
+                      cmd[0] == 'c' ? PETSC_TRUE : PETSC_FALSE, argc, argv, &status);
   else if (!strcmp(cmd, "diff") && help)
-    ierr = PetscPrintf(PETSC_COMM_WORLD, "usage: hdem diff A.h5 B.h5\nCompares two particle states (final.h5, snapshots, checkpoints) by particle id, bitwise;\n"
+    ierr = PetscPrintf(PETSC_COMM_WORLD, "usage: hdem diff A.h5 B.h5\nCompares two particle states (final.h5, "
+                                         "snapshots, checkpoints) by particle id, bitwise;\n"
                                          "prints a JSON report; exit 0 when identical, 1 when not (or on an error).\n");
-  else if (!strcmp(cmd, "diff")) ierr = CommandDiff(PETSC_COMM_WORLD, argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL, &status);
+  else if (!strcmp(cmd, "diff"))
+    ierr = CommandDiff(PETSC_COMM_WORLD, argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL, &status);
   else if (!strcmp(cmd, "version")) ierr = PetscPrintf(PETSC_COMM_WORLD, "hdem %s\n", HDEM_VERSION);
   else {
     ierr = PetscPrintf(PETSC_COMM_WORLD, "%s", usage);

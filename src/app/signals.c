@@ -19,7 +19,9 @@ PetscErrorCode SignalsInstall(void)
   sa.sa_handler = SignalsRecord;
   sa.sa_flags   = SA_RESTART | SA_RESETHAND; /* the second signal is not caught */
   sigemptyset(&sa.sa_mask);
-  for (int k = 0; k < 2; k++) PetscCheck(!sigaction(sigs[k], &sa, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot install the handler of signal %d", sigs[k]);
+  for (int k = 0; k < 2; k++)
+    PetscCheck(!sigaction(sigs[k], &sa, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS,
+               "cannot install the handler of signal %d", sigs[k]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -34,7 +36,8 @@ static PetscInt SignalsRequest(Monitor m, const Engine *e, PetscLogDouble elapse
   return caught ? ENGINE_REQUEST_STOP : ENGINE_REQUEST_NONE;
 }
 
-static PetscBool SignalsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+static PetscBool SignalsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req,
+                            PetscLogDouble elapsed)
 {
   (void)m, (void)e, (void)step, (void)t_prev, (void)t, (void)req, (void)elapsed;
   return PETSC_FALSE;
@@ -46,7 +49,8 @@ static PetscErrorCode SignalsDestroy(Monitor m)
   return PETSC_SUCCESS;
 }
 
-static const MonitorOps SignalsOps = {"signals", PETSC_FALSE, NULL, SignalsRequest, SignalsDue, NULL, NULL, SignalsDestroy};
+static const MonitorOps SignalsOps = {"signals",  PETSC_FALSE, NULL, SignalsRequest,
+                                      SignalsDue, NULL,        NULL, SignalsDestroy};
 
 PetscErrorCode SignalsMonitorCreate(Monitor *m)
 {

@@ -4,24 +4,26 @@
 #include <stddef.h>
 
 #define CH(f) (offsetof(ContactRecord, h) + offsetof(ContactHistory, f))
-const RecordField ContactHistoryFields[] = {{"spring", FIELD_REAL, 3, CH(xi)},
-                                            {"impact_speed", FIELD_REAL, 1, CH(v_imp)},
-                                            {"overlap", FIELD_REAL, 1, CH(d_last)},
-                                            {"normal_force", FIELD_REAL, 1, CH(Fn_last)},
-                                            {"step", FIELD_REAL, 1, CH(dt_last)},
-                                            {"touched", FIELD_INT64, 1, CH(touched)},
-                                            {"rolling_torque", FIELD_REAL, 3, offsetof(ContactRecord, r) + offsetof(ContactRolling, mr)},
-                                            {"bridge_liquid", FIELD_REAL, 1, offsetof(ContactRecord, b) + offsetof(ContactBridge, V)},
-                                            {"turning_force_unloading", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, ts)},
-                                            {"turning_force_reloading", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, tss)},
-                                            {"turning_last_increment", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, dlast)},
-                                            {"turning_friction_limit", FIELD_REAL, 1, offsetof(ContactRecord, t) + offsetof(ContactTurning, mun)},
-                                            {"turning_phase", FIELD_REAL, 1, offsetof(ContactRecord, t) + offsetof(ContactTurning, phase)},
-                                            {NULL, FIELD_REAL, 0, 0}};
+const RecordField ContactHistoryFields[] =
+  {{"spring", FIELD_REAL, 3, CH(xi)},
+   {"impact_speed", FIELD_REAL, 1, CH(v_imp)},
+   {"overlap", FIELD_REAL, 1, CH(d_last)},
+   {"normal_force", FIELD_REAL, 1, CH(Fn_last)},
+   {"step", FIELD_REAL, 1, CH(dt_last)},
+   {"touched", FIELD_INT64, 1, CH(touched)},
+   {"rolling_torque", FIELD_REAL, 3, offsetof(ContactRecord, r) + offsetof(ContactRolling, mr)},
+   {"bridge_liquid", FIELD_REAL, 1, offsetof(ContactRecord, b) + offsetof(ContactBridge, V)},
+   {"turning_force_unloading", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, ts)},
+   {"turning_force_reloading", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, tss)},
+   {"turning_last_increment", FIELD_REAL, 3, offsetof(ContactRecord, t) + offsetof(ContactTurning, dlast)},
+   {"turning_friction_limit", FIELD_REAL, 1, offsetof(ContactRecord, t) + offsetof(ContactTurning, mun)},
+   {"turning_phase", FIELD_REAL, 1, offsetof(ContactRecord, t) + offsetof(ContactTurning, phase)},
+   {NULL, FIELD_REAL, 0, 0}};
 #undef CH
 
 const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
-const char *const TangentialModels[]         = {"shear_displacement", "incremental", "mindlin_deresiewicz", "TangentialModel", "TANGENTIAL_", NULL};
+const char *const TangentialModels[]         = {"shear_displacement", "incremental", "mindlin_deresiewicz",
+                                                "TangentialModel",    "TANGENTIAL_", NULL};
 const char *const RollingTypes[]             = {"epsd", "constant", "RollingType", "ROLLING_", NULL};
 const char *const LiquidForceTypes[]         = {"willett", "willett_simple", "LiquidForceType", "LIQUID_", NULL};
 
@@ -33,8 +35,8 @@ PetscErrorCode ContactModelDestroy(ContactModel *model)
 }
 
 /* A wall is a flat body of the particles' material with infinite mass. */
-void ContactPairSetUp(const ContactModel *model, PetscInt ti, PetscInt tj, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij,
-                      PetscBool wall, ContactPair *pair)
+void ContactPairSetUp(const ContactModel *model, PetscInt ti, PetscInt tj, PetscReal Ri, PetscReal mi, PetscReal Ii,
+                      PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall, ContactPair *pair)
 {
   const ContactCoeff *co = ContactCoeffOf(model, ti, tj);
 
@@ -57,8 +59,8 @@ void ContactPairTangential(const ContactModel *model, ContactPair *pair)
 {
   const Tangential *tg = &pair->co->tangential;
   (void)model;
-  pair->kc             = tg->stiffness == TANGENTIAL_MINDLIN ? 8.0 * pair->Gstar * sqrt(pair->Rstar) : tg->kt;
-  pair->gc             = 2.0 * tg->zeta * sqrt(pair->mt * pair->kc);
+  pair->kc = tg->stiffness == TANGENTIAL_MINDLIN ? 8.0 * pair->Gstar * sqrt(pair->Rstar) : tg->kt;
+  pair->gc = 2.0 * tg->zeta * sqrt(pair->mt * pair->kc);
 }
 
 PetscReal ContactTangentialStiffness(const ContactModel *model, const ContactPair *pair, PetscReal d)
@@ -96,8 +98,8 @@ PetscReal ContactRollingStiffness(const ContactPair *pair, PetscReal kn)
  * step, as the tangential spring), capped at mu R* Fn; below the cap the
  * dashpot -C_r wr (wr predicted at the step's end), C_r = 2 eta sqrt(I_r k_r),
  * at the cap none.  constant: mu R* Fn against wr. */
-static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, const ContactKinematics *k, PetscReal dt, PetscReal Fn, PetscReal kn,
-                                 PetscReal M[3])
+static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, const ContactKinematics *k, PetscReal dt,
+                                 PetscReal Fn, PetscReal kn, PetscReal M[3])
 {
   const Rolling *rl   = &pair->co->rolling;
   PetscReal      Mmax = rl->mu * pair->Rstar * PetscMax(Fn, 0.0), wr[3], wrp[3], kr, msq;
@@ -122,14 +124,16 @@ static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, con
   }
 }
 
-PetscReal ContactTangentialEnergy(const ContactModel *model, const ContactPair *pair, const ContactHistory *h, PetscReal d)
+PetscReal ContactTangentialEnergy(const ContactModel *model, const ContactPair *pair, const ContactHistory *h,
+                                  PetscReal d)
 {
   PetscReal kt = ContactTangentialStiffness(model, pair, d), x2 = Dot3(h->xi, h->xi);
   if (!(kt > 0.0)) return 0.0;
   return model->tangential.model != TANGENTIAL_SHEAR_DISPLACEMENT ? 0.5 * x2 / kt : 0.5 * kt * x2;
 }
 
-PetscReal ContactRollingEnergy(const ContactModel *model, const ContactPair *pair, const ContactRolling *rl, PetscReal d)
+PetscReal ContactRollingEnergy(const ContactModel *model, const ContactPair *pair, const ContactRolling *rl,
+                               PetscReal d)
 {
   PetscReal U, F, kn, kr;
   if (!rl || pair->co->rolling.mu <= 0.0 || pair->co->rolling.type != ROLLING_EPSD || !(d > 0.0)) return 0.0;
@@ -153,8 +157,9 @@ PetscReal ContactDampingWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal d
 /* The Mindlin-Deresiewicz spring (tangential_md.c) after the kernel's
  * normal force: its force weighted as the kernel weighs a first touch's
  * (Fn_applied / Fn), added with its torques; the ledger's power. */
-static void ContactTurningForce(const ContactKernelModel *km, const ContactPair *pair, ContactHistory *h, ContactTurning *tn, const ContactKinematics *k,
-                                PetscReal dt, PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r)
+static void ContactTurningForce(const ContactKernelModel *km, const ContactPair *pair, ContactHistory *h,
+                                ContactTurning *tn, const ContactKinematics *k, PetscReal dt, PetscReal sd,
+                                PetscReal qd, PetscReal Fn, ContactResult *r)
 {
   PetscReal vt[3], vtp[3], Ft[3], w[3], kt = pair->kc, gt = pair->gc, wgt = Fn > 0.0 ? r->Fn / Fn : 1.0;
   if (km->mindlin) kt = kt * sd, gt = gt * qd;
@@ -169,8 +174,8 @@ static void ContactTurningForce(const ContactKernelModel *km, const ContactPair 
   for (int a = 0; a < 3; a++) r->Ti[a] = -pair->ri * w[a], r->Tj[a] = -pair->rj * w[a];
 }
 
-void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *k,
-                     PetscReal dt, ContactResult *r)
+void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl,
+                     ContactTurning *tn, const ContactKinematics *k, PetscReal dt, ContactResult *r)
 {
   ContactKernelModel km = ContactKernelModelOf(model), kk = km;
   PetscReal          Fel, dF, C, J = 0.0, sd = 0.0, qd = 0.0, Fn;
@@ -180,17 +185,20 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
   if (!h->touched) {
     h->touched = 1;
     h->v_imp   = -Dot3(k->v, k->n);
-    first      = dt > 0.0 && h->v_imp > 0.0 ? PETSC_TRUE : PETSC_FALSE; /* dt = 0: a contact present at the start */
+    /* dt = 0: a contact present at the start */
+    first = dt > 0.0 && h->v_imp > 0.0 ? PETSC_TRUE : PETSC_FALSE;
   }
   NormalLawEval(&model->law, pair->s, k->d, &r->U, &Fel, &dF);
   C = DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
   /* impulse since first touch: int F dt = (U(d) + v int_0^d C) / v */
-  if (first) J = r->U / h->v_imp + DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
+  if (first)
+    J = r->U / h->v_imp + DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, k->d);
   r->W = 0.0;
   if (km.friction && km.mindlin) sd = sqrt(k->d), qd = sqrt(sd);
   if (tn) kk.friction = PETSC_FALSE; /* the kernel's normal force, then the turning spring's */
-  ContactScalarContact(&kk, pair->co->tangential.mu, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi, k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi,
-                       &r->ddot, &Fn, &r->Fn_raw, &r->Fn, r->F, r->Ti, r->Tj, r->P);
+  ContactScalarContact(&kk, pair->co->tangential.mu, pair->ri, pair->rj, pair->kc, pair->gc, k->n, k->v, k->vp, k->wi,
+                       k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi, &r->ddot, &Fn, &r->Fn_raw, &r->Fn,
+                       r->F, r->Ti, r->Tj, r->P);
   r->P[2] = 0.0;
   if (tn && km.friction) ContactTurningForce(&km, pair, h, tn, k, dt, sd, qd, Fn, r);
   if (first) r->W = ContactDampingWork(h->v_imp, J - r->U / h->v_imp, r->P[0], dt);
@@ -212,19 +220,24 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
  * to separation (overlap shrinking at v, the unclipped 'overlap' criterion
  * only: under 'force' the clipped force ends continuously).  The difference
  * is returned as a force that this step's two half-kicks apply. */
-void ContactSeparate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *k,
-                     PetscReal dt, ContactResult *r)
+void ContactSeparate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl,
+                     ContactTurning *tn, const ContactKinematics *k, PetscReal dt, ContactResult *r)
 {
   PetscReal v = Dot3(k->v, k->n), corr = 0.0;
 
   PetscCallVoid(PetscMemzero(r, sizeof(*r)));
   if (h->touched && model->damping.separation == SEPARATION_OVERLAP && h->d_last > 0.0 && v > 0.0) {
-    PetscReal U, F, dF, J, IC = DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last);
+    PetscReal U, F, dF, J,
+      IC = DampingCoefficientIntegral(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last);
     NormalLawEval(&model->law, pair->s, h->d_last, &U, &F, &dF);
     J    = U / v - IC;
     corr = (J - 0.5 * h->Fn_last * h->dt_last) / dt;
     /* the damping's work up to the separation, where the trapezoid booked half the last power C(d) v^2 */
-    r->W = ContactDampingWork(v, IC, DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, h->d_last) * v * v, dt);
+    r->W = ContactDampingWork(v, IC,
+                              DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp,
+                                                 h->d_last) *
+                                v * v,
+                              dt);
   }
   r->Fn = corr;
   for (int a = 0; a < 3; a++) r->F[a] = corr * k->n[a];

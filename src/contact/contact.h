@@ -48,8 +48,9 @@ typedef enum {
 PETSC_EXTERN const char *const TangentialModels[];
 
 typedef struct {
-  PetscReal E, nu, density; /* Young's modulus [Pa] (inf: rigid, walls only), Poisson ratio, density [kg/m^3] */
-  PetscReal liquid;         /* liquid volume of each of its particles at insertion [m^3] */
+  /* Young's modulus [Pa] (inf: rigid, walls only), Poisson ratio, density [kg/m^3] */
+  PetscReal E, nu, density;
+  PetscReal liquid; /* liquid volume of each of its particles at insertion [m^3] */
 } Material;
 
 /* Particle and wall types 0 .. MATERIAL_TYPES - 1 may have materials and
@@ -90,11 +91,12 @@ typedef struct {
 /* What a pair of types has of its own: the two-material moduli, its
  * damping (from its restitution) and its tangential spring. */
 typedef struct {
-  PetscReal  Estar, Gstar; /* 1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2, 1/G* = (2 - nu1)/G1 + (2 - nu2)/G2 [Pa] */
+  /* 1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2, 1/G* = (2 - nu1)/G1 + (2 - nu2)/G2 [Pa] */
+  PetscReal  Estar, Gstar;
   Damping    damping;
   Tangential tangential;
   Rolling    rolling;
-  PetscBool  set;          /* some coefficient given for this pair (pair_I_J) */
+  PetscBool  set; /* some coefficient given for this pair (pair_I_J) */
 } ContactCoeff;
 
 typedef enum {
@@ -128,10 +130,11 @@ typedef struct {
   Material     mat[MATERIAL_SLOTS]; /* each type's (materialK_*), the default's last */
   PetscBool    mat_set[MATERIAL_TYPES];
   ContactCoeff coeff[MATERIAL_SLOTS][MATERIAL_SLOTS]; /* by slot, symmetric */
-  PetscBool    friction; /* some pair has mu > 0 */
-  PetscBool    rolls;    /* some pair has rolling resistance */
-  PetscBool    several;  /* some type has a material or pair coefficients of its own */
-  PetscBool    ledger;   /* the energy ledger is kept: the kernel gives its powers (thermo_ledger, the engine's) */
+  PetscBool    friction;                              /* some pair has mu > 0 */
+  PetscBool    rolls;                                 /* some pair has rolling resistance */
+  PetscBool    several;                               /* some type has a material or pair coefficients of its own */
+  /* the energy ledger is kept: the kernel gives its powers (thermo_ledger, the engine's) */
+  PetscBool ledger;
 } ContactModel;
 
 /* Constants of one pair, fixed while the two bodies keep their shapes. */
@@ -145,7 +148,7 @@ typedef struct {
   PetscReal Ir;     /* rolling inertia, 1/Ir = 1/(I_i + m_i ri^2) + 1/(I_j + m_j rj^2) [kg m^2] */
   /* tangential spring and damper, kt = kc d^(1/2) and gt = gc d^(1/4) (Mindlin)
    * or kt = kc and gt = gc (constant): the roots that depend on the pair alone */
-  PetscReal kc, gc;
+  PetscReal           kc, gc;
   const ContactCoeff *co; /* the coefficients of the pair's types */
 } ContactPair;
 
@@ -171,7 +174,8 @@ typedef struct {
   PetscReal tss[3];   /* T**: where unloading last turned to reloading [N] */
   PetscReal dlast[3]; /* the last step's tangential displacement increment [m] */
   PetscReal mun;      /* mu N at the last step [N] */
-  PetscReal phase;    /* 0 loading; unloading -1, reloading +1 in a loop from the virgin curve, -2, +2 inside one */
+  /* 0 loading; unloading -1, reloading +1 in a loop from the virgin curve, -2, +2 inside one */
+  PetscReal phase;
 } ContactTurning;
 
 /* A pair's liquid bridge, kept beside the history only in wet runs; it
@@ -200,13 +204,15 @@ typedef struct {
   PetscReal U;      /* elastic energy [J] */
   PetscReal ddot;   /* overlap rate [m/s] */
   PetscReal P[3];   /* the ledger's powers [W]: normal beyond elastic, tangential, rolling (kernel.h) */
-  PetscReal W;      /* the ledger's normal work where the step's trapezoid of P misses it: a first touch's, a separation's [J] */
+  /* the ledger's normal work where the step's trapezoid of P misses it: a first touch's, a separation's [J] */
+  PetscReal W;
 } ContactResult;
 
 PETSC_EXTERN PetscErrorCode ContactModelDestroy(ContactModel *);
 /* A pair of bodies of types ti and tj (a wall's type for a wall). */
-PETSC_EXTERN void ContactPairSetUp(const ContactModel *, PetscInt ti, PetscInt tj, PetscReal Ri, PetscReal mi, PetscReal Ii, PetscReal Rj, PetscReal mj,
-                                   PetscReal Ij, PetscBool wall, ContactPair *);
+PETSC_EXTERN void ContactPairSetUp(const ContactModel *, PetscInt ti, PetscInt tj, PetscReal Ri, PetscReal mi,
+                                   PetscReal Ii, PetscReal Rj, PetscReal mj, PetscReal Ij, PetscBool wall,
+                                   ContactPair *);
 /* The coefficients of the pair of types ti, tj. */
 static inline const ContactCoeff *ContactCoeffOf(const ContactModel *m, PetscInt ti, PetscInt tj)
 {
@@ -226,7 +232,8 @@ typedef struct {
   PetscReal n[3], d;               /* normal j -> i, overlap [m] */
   PetscReal v[3], wi[3], wj[3];    /* half-step relative and angular velocities */
   PetscReal vp[3], wip[3], wjp[3]; /* the same predicted at the end of the step */
-  PetscReal vw[3];                 /* a wall's velocity at the contact point, predicted (the ledger's work of walls) */
+  /* a wall's velocity at the contact point, predicted (the ledger's work of walls) */
+  PetscReal vw[3];
 } ContactKinematics;
 
 /* The unit normal r / |r| (one division), shared by every path that forms it. */
@@ -239,9 +246,9 @@ static inline void ContactNormal(const PetscReal r[3], PetscReal len, PetscReal 
 /* What the contact kernel (kernel.h) takes of the model: the same for every
  * contact (each contact's friction coefficient is its pair's). */
 typedef struct {
-  PetscBool clip;     /* separation 'force': the normal force is clipped at zero */
-  PetscBool friction; /* some pair has mu > 0: the spring runs (with mu = 0 it holds no force) */
-  PetscBool mindlin;  /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
+  PetscBool clip;        /* separation 'force': the normal force is clipped at zero */
+  PetscBool friction;    /* some pair has mu > 0: the spring runs (with mu = 0 it holds no force) */
+  PetscBool mindlin;     /* kt = kc d^(1/2), gt = gc d^(1/4), else kt = kc, gt = gc */
   PetscBool incremental; /* the history is the elastic force (TANGENTIAL_INCREMENTAL) */
   PetscBool ledger;      /* the energy ledger's powers wanted */
 } ContactKernelModel;
@@ -257,13 +264,15 @@ static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
 /* The ledger's correction of a first touch's or a separation's damping work (contact.c). */
 PETSC_EXTERN PetscReal ContactDampingWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal dt);
 /* The elastic energy a contact's tangential and rolling springs hold at overlap d [J]. */
-PETSC_EXTERN PetscReal ContactTangentialEnergy(const ContactModel *, const ContactPair *, const ContactHistory *, PetscReal d);
-PETSC_EXTERN PetscReal ContactRollingEnergy(const ContactModel *, const ContactPair *, const ContactRolling *, PetscReal d);
+PETSC_EXTERN PetscReal ContactTangentialEnergy(const ContactModel *, const ContactPair *, const ContactHistory *,
+                                               PetscReal d);
+PETSC_EXTERN PetscReal ContactRollingEnergy(const ContactModel *, const ContactPair *, const ContactRolling *,
+                                            PetscReal d);
 
 /* rl: the contact's rolling spring, NULL in a run without rolling resistance. */
-PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *, PetscReal dt,
-                                  ContactResult *);
-PETSC_EXTERN void ContactSeparate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *, PetscReal dt,
-                                  ContactResult *);
+PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl,
+                                  ContactTurning *tn, const ContactKinematics *, PetscReal dt, ContactResult *);
+PETSC_EXTERN void ContactSeparate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl,
+                                  ContactTurning *tn, const ContactKinematics *, PetscReal dt, ContactResult *);
 
 #endif

@@ -14,7 +14,8 @@ typedef long long M __attribute__((vector_size(8 * CONTACT_LANES)));
 
 /* Lanes moves histories and particles' three components as rows of four */
 _Static_assert(CONTACT_LANES == 4, "the lanes' transposes are 4 x 4");
-_Static_assert(sizeof(ContactHistory) == 8 * sizeof(PetscReal) && offsetof(ContactHistory, v_imp) == 3 * sizeof(PetscReal) &&
+_Static_assert(sizeof(ContactHistory) == 8 * sizeof(PetscReal) &&
+                 offsetof(ContactHistory, v_imp) == 3 * sizeof(PetscReal) &&
                  offsetof(ContactHistory, d_last) == 4 * sizeof(PetscReal),
                "a history is two rows of four reals: xi, v_imp | d_last, Fn_last, dt_last, touched");
 
@@ -104,8 +105,9 @@ INLINE PetscBool Any(M m)
 
 /* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
  * at or past nreal compute on the last contact's inputs and write nothing. */
-INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp,
-                  const PetscReal *w, const PetscReal *wp, ContactHistory *h, PetscReal *res)
+INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt,
+                  const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
+                  PetscReal *res)
 {
   ContactHistory *hl[CONTACT_LANES];
   PetscInt        il[CONTACT_LANES], jl[CONTACT_LANES];
@@ -133,12 +135,14 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
     PetscBool                same = PETSC_TRUE;
     for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
     if (same) { /* the usual case: one kind of pair */
-      ri = Splat(c0->ri), rj = Splat(c0->rj), cs = Splat(c0->s), czs = Splat(c0->zs), ccF = Splat(c0->cF), ckc = Splat(c0->kc), cgc = Splat(c0->gc);
+      ri = Splat(c0->ri), rj = Splat(c0->rj), cs = Splat(c0->s), czs = Splat(c0->zs), ccF = Splat(c0->cF),
+      ckc = Splat(c0->kc), cgc = Splat(c0->gc);
       cmu = Splat(c0->mu);
     } else
       for (int l = 0; l < CONTACT_LANES; l++) {
         const ContactBatchConst *cl = bt->c[b0 + l];
-        ri[l] = cl->ri, rj[l] = cl->rj, cs[l] = cl->s, czs[l] = cl->zs, ccF[l] = cl->cF, ckc[l] = cl->kc, cgc[l] = cl->gc, cmu[l] = cl->mu;
+        ri[l] = cl->ri, rj[l] = cl->rj, cs[l] = cl->s, czs[l] = cl->zs, ccF[l] = cl->cF, ckc[l] = cl->kc,
+        cgc[l] = cl->gc, cmu[l] = cl->mu;
       }
   }
   for (int a = 0; a < 3; a++) r[a] = Load(bt->r[a] + b0);
@@ -148,18 +152,20 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   touch = d > Splat(0.0);
   /* padded lanes repeat a real one */
   if (Any(d > Splat(CONTACT_OVERLAP_LIMIT) * Select(ri < rj, ri, rj))) bt->deep = PETSC_TRUE;
-  inv   = Splat(1.0) / len;
+  inv = Splat(1.0) / len;
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
   LanesHertzHarmonic(Splat(md->k), cs, czs, ccF, d, &sd, &qd, &dp, &Fel, &C);
-  LanesContact(&md->km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE, Splat(0.0), xi, &ddot, &Fn, &Fn_raw,
-               &Fn_applied, F, Ti, Tj, P);
+  LanesContact(&md->km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
+               Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
     V U = LanesHertzEnergy(Splat(md->k), Splat(md->kp1), cs, dp, d);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }
   {
-    V fr[4], gr[4], er[4], c0[4] = {F[0], F[1], F[2], Ti[0]}, c1[4] = {Ti[1], Ti[2], Tj[0], Tj[1]}, c2[4] = {Tj[2], P[0], P[1], Splat(0.0)};
-    for (int l = 0; l < CONTACT_LANES; l++) rows[l] = Load(&hl[l]->d_last); /* d_last, Fn_last, dt_last, touched */
+    V fr[4], gr[4], er[4], c0[4] = {F[0], F[1], F[2], Ti[0]}, c1[4] = {Ti[1], Ti[2], Tj[0], Tj[1]},
+                           c2[4] = {Tj[2], P[0], P[1], Splat(0.0)};
+    /* d_last, Fn_last, dt_last, touched */
+    for (int l = 0; l < CONTACT_LANES; l++) rows[l] = Load(&hl[l]->d_last);
     Transpose(rows, h1);
     h1[0] = d, h1[1] = Fn, h1[2] = Splat(dt);
     Transpose(h1, rows);
@@ -195,8 +201,9 @@ static void Pad(ContactBatch *bt, PetscInt to)
 }
 
 /* The AVX2 clone runs where the processor has it, chosen once at load time. */
-VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w,
-                                     const PetscReal *wp, ContactHistory *h, PetscReal *res)
+VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v,
+                                     const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
+                                     PetscReal *res)
 {
   PetscInt n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
 

@@ -17,7 +17,8 @@
 
 #define CONTACT_LANES 4
 #define CONTACT_BATCH 128 /* contacts gathered before an evaluation: a multiple of CONTACT_LANES */
-#define CONTACT_RESULTS 12 /* a contact's results: force on i, torques on i and j, the ledger's normal and tangential powers and normal work */
+/* a contact's results: force on i, torques on i and j, the ledger's normal and tangential powers and normal work */
+#define CONTACT_RESULTS 12
 
 /* What the fused model needs beyond the pair (see EngineFusable). */
 typedef struct {
@@ -60,7 +61,8 @@ typedef struct {
  * res + CONTACT_RESULTS out[b]; sets apart[b] for the others.
  * v, vp, w, wp: 3 per particle and one more real after the last (read as
  * rows of four, never used). */
-PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v, const PetscReal *vp, const PetscReal *w,
-                                       const PetscReal *wp, ContactHistory *h, PetscReal *res);
+PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v,
+                                       const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
+                                       PetscReal *res);
 
 #endif

@@ -17,17 +17,20 @@ static PetscErrorCode NormalLawKeys(MPI_Comm comm, ContactModel *model, PetscRea
   PetscFunctionBeginUser;
   PetscCall(OptionsSection("Normal contact law"));
   PetscCall(OptionsEnum("-contact_law", "normal contact law", NormalLawTypes, (PetscEnum *)&type, NULL));
-  PetscCall(OptionsReal("-contact_k", "law stiffness k of F = k d^p; hertz: default (4/3) E* sqrt(R*) from the material", "[N/m^p]", 0.0, PETSC_MAX_REAL,
-                        RANGE_OPEN, &k, &kset));
+  PetscCall(OptionsReal("-contact_k",
+                        "law stiffness k of F = k d^p; hertz: default (4/3) E* sqrt(R*) from the material", "[N/m^p]",
+                        0.0, PETSC_MAX_REAL, RANGE_OPEN, &k, &kset));
   PetscCall(OptionsReal("-contact_p", "power-law exponent p (law power)", "[-]", 1.0, 1e3, RANGE_CLOSED, &p, &pset));
-  PetscCall(OptionsRealArray("-contact_poly_k", "coefficients k1,k2,.. of F = sum k_i d^p_i (law poly)", "[N/m^p]", 1, NORMAL_LAW_MAX_TERMS, 0.0,
-                             PETSC_MAX_REAL, RANGE_OPEN, pk, &nk, &pkset));
-  PetscCall(OptionsRealArray("-contact_poly_p", "exponents p1,p2,.. (law poly)", "[-]", 1, NORMAL_LAW_MAX_TERMS, 1.0, 1e3, RANGE_CLOSED, pp, &np, &ppset));
-  PetscCall(OptionsRealArray("-contact_table_delta", "overlaps of the tabulated law, from 0, increasing (law table)", "[m]", 1, 4096, PETSC_MIN_REAL,
-                             PETSC_MAX_REAL, RANGE_CLOSED, td, &ntd, &tdset));
-  PetscCall(OptionsRealArray("-contact_table_force", "forces at those overlaps, from 0, increasing (law table)", "[N]", 1, 4096, PETSC_MIN_REAL, PETSC_MAX_REAL,
-                             RANGE_CLOSED, tf, &ntf, &tfset));
-  PetscCall(OptionsPath("-contact_table_file", "two-column file: overlap [m], force [N] (law table)", file, sizeof(file), &fileset));
+  PetscCall(OptionsRealArray("-contact_poly_k", "coefficients k1,k2,.. of F = sum k_i d^p_i (law poly)", "[N/m^p]", 1,
+                             NORMAL_LAW_MAX_TERMS, 0.0, PETSC_MAX_REAL, RANGE_OPEN, pk, &nk, &pkset));
+  PetscCall(OptionsRealArray("-contact_poly_p", "exponents p1,p2,.. (law poly)", "[-]", 1, NORMAL_LAW_MAX_TERMS, 1.0,
+                             1e3, RANGE_CLOSED, pp, &np, &ppset));
+  PetscCall(OptionsRealArray("-contact_table_delta", "overlaps of the tabulated law, from 0, increasing (law table)",
+                             "[m]", 1, 4096, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, td, &ntd, &tdset));
+  PetscCall(OptionsRealArray("-contact_table_force", "forces at those overlaps, from 0, increasing (law table)", "[N]",
+                             1, 4096, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, tf, &ntf, &tfset));
+  PetscCall(OptionsPath("-contact_table_file", "two-column file: overlap [m], force [N] (law table)", file,
+                        sizeof(file), &fileset));
   PetscCall(OptionsDefaultText("-contact_k", "hertz: from the material; linear, power: required"));
   PetscCall(OptionsDefaultText("-contact_poly_k", "required with law poly"));
   PetscCall(OptionsDefaultText("-contact_poly_p", "required with law poly"));
@@ -53,30 +56,38 @@ static PetscErrorCode NormalLawKeys(MPI_Comm comm, ContactModel *model, PetscRea
     PetscCall(NormalLawCreatePoly(type, 1, &k, &p, &model->law));
     break;
   case NORMAL_LAW_POLY:
-    PetscCheck(pkset && ppset, comm, PETSC_ERR_USER_INPUT, "-contact_law poly needs -contact_poly_k and -contact_poly_p");
-    PetscCheck(nk == np, comm, PETSC_ERR_USER_INPUT, "-contact_poly_k has %" PetscInt_FMT " values but -contact_poly_p has %" PetscInt_FMT, nk, np);
+    PetscCheck(pkset && ppset, comm, PETSC_ERR_USER_INPUT,
+               "-contact_law poly needs -contact_poly_k and -contact_poly_p");
+    PetscCheck(nk == np, comm, PETSC_ERR_USER_INPUT,
+               "-contact_poly_k has %" PetscInt_FMT " values but -contact_poly_p has %" PetscInt_FMT, nk, np);
     PetscCall(NormalLawCreatePoly(type, nk, pk, pp, &model->law));
     break;
   case NORMAL_LAW_TABLE:
     if (fileset) {
       PetscInt   n;
       PetscReal *x, *y;
-      PetscCheck(!tdset && !tfset, comm, PETSC_ERR_USER_INPUT, "give either -contact_table_file or -contact_table_delta/-contact_table_force, not both");
+      PetscCheck(!tdset && !tfset, comm, PETSC_ERR_USER_INPUT,
+                 "give either -contact_table_file or -contact_table_delta/-contact_table_force, not both");
       PetscErrorCode ierr;
       PetscCall(TableRead(comm, file, &n, &x, &y));
-      ierr = NormalLawCreateTable(n, x, y, &model->law); /* the table is freed whether it is taken or refused */
+      /* the table is freed whether it is taken or refused */
+      ierr = NormalLawCreateTable(n, x, y, &model->law);
       PetscCall(PetscFree2(x, y));
       PetscCall(ierr);
     } else {
-      PetscCheck(tdset && tfset, comm, PETSC_ERR_USER_INPUT, "-contact_law table needs -contact_table_file, or -contact_table_delta and -contact_table_force");
-      PetscCheck(ntd == ntf, comm, PETSC_ERR_USER_INPUT, "-contact_table_delta has %" PetscInt_FMT " values but -contact_table_force has %" PetscInt_FMT, ntd,
+      PetscCheck(tdset && tfset, comm, PETSC_ERR_USER_INPUT,
+                 "-contact_law table needs -contact_table_file, or -contact_table_delta and -contact_table_force");
+      PetscCheck(ntd == ntf, comm, PETSC_ERR_USER_INPUT,
+                 "-contact_table_delta has %" PetscInt_FMT " values but -contact_table_force has %" PetscInt_FMT, ntd,
                  ntf);
       PetscCall(NormalLawCreateTable(ntd, td, tf, &model->law));
     }
     break;
   }
-  PetscCheck(!(pkset || ppset) || type == NORMAL_LAW_POLY, comm, PETSC_ERR_USER_INPUT, "-contact_poly_k/-contact_poly_p are for -contact_law poly");
-  PetscCheck(!(tdset || tfset || fileset) || type == NORMAL_LAW_TABLE, comm, PETSC_ERR_USER_INPUT, "-contact_table_* are for -contact_law table");
+  PetscCheck(!(pkset || ppset) || type == NORMAL_LAW_POLY, comm, PETSC_ERR_USER_INPUT,
+             "-contact_poly_k/-contact_poly_p are for -contact_law poly");
+  PetscCheck(!(tdset || tfset || fileset) || type == NORMAL_LAW_TABLE, comm, PETSC_ERR_USER_INPUT,
+             "-contact_table_* are for -contact_law table");
   PetscCheck(!pset || type == NORMAL_LAW_POWER, comm, PETSC_ERR_USER_INPUT, "-contact_p is for -contact_law power");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -102,13 +113,13 @@ static PetscErrorCode MaterialSetFromOptions(MPI_Comm comm, Material *mat)
   mat->nu      = 0.22;
   mat->density = 2500.0;
   PetscCall(OptionsSection("Material"));
-  PetscCall(
-    OptionsReal("-material_E", "Young's modulus E (Hertz stiffness, Mindlin tangential stiffness)", "[Pa]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &mat->E, NULL));
+  PetscCall(OptionsReal("-material_E", "Young's modulus E (Hertz stiffness, Mindlin tangential stiffness)", "[Pa]", 0.0,
+                        PETSC_MAX_REAL, RANGE_OPEN, &mat->E, NULL));
   PetscCall(OptionsReal("-material_nu", "Poisson ratio nu", "[-]", -1.0, 0.5, RANGE_OPEN_LO, &mat->nu, NULL));
-  PetscCall(OptionsReal("-particle_density", "particle density", "[kg/m^3]", HDEM_DENSITY_MIN, HDEM_DENSITY_MAX, RANGE_CLOSED, &mat->density,
-                        NULL));
-  PetscCall(OptionsReal("-material_liquid", "liquid volume of each particle at insertion (liquid bridges)", "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &mat->liquid, NULL));
+  PetscCall(OptionsReal("-particle_density", "particle density", "[kg/m^3]", HDEM_DENSITY_MIN, HDEM_DENSITY_MAX,
+                        RANGE_CLOSED, &mat->density, NULL));
+  PetscCall(OptionsReal("-material_liquid", "liquid volume of each particle at insertion (liquid bridges)", "[m^3]",
+                        0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mat->liquid, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -126,13 +137,16 @@ static PetscErrorCode DampingSetFromOptions(MPI_Comm comm, ContactModel *model)
   PetscCall(OptionsEnum("-contact_damping", "normal damping law", DampingTypes, (PetscEnum *)&dmp->type, NULL));
   PetscCall(OptionsReal("-contact_e", "target normal restitution e", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &e, &eset));
   PetscCall(OptionsReal("-contact_damping_coeff",
-                        "raw damping coefficient instead of -contact_e: harmonic zeta [-], tsuji alpha [-], Hunt-Crossley D [s/m], "
+                        "raw damping coefficient instead of -contact_e: harmonic zeta [-], tsuji alpha [-], "
+                        "Hunt-Crossley D [s/m], "
                         "constant_damper/linear_dashpot c [N s/m]",
                         "", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &coeff, &cset));
-  PetscCall(OptionsEnum("-contact_separation", "overlap: force not clipped, contact ends at d = 0; force: normal force clipped at zero", SeparationTypes,
-                        (PetscEnum *)&dmp->separation, NULL));
-  PetscCall(OptionsReal("-contact_v_imp_min", "floor on the impact speed of the speed-scaled laws (Hunt-Crossley family, constant_damper)", "[m/s]", 0.0,
-                        PETSC_MAX_REAL, RANGE_OPEN, &dmp->v_imp_min, NULL));
+  PetscCall(OptionsEnum("-contact_separation",
+                        "overlap: force not clipped, contact ends at d = 0; force: normal force clipped at zero",
+                        SeparationTypes, (PetscEnum *)&dmp->separation, NULL));
+  PetscCall(OptionsReal("-contact_v_imp_min",
+                        "floor on the impact speed of the speed-scaled laws (Hunt-Crossley family, constant_damper)",
+                        "[m/s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &dmp->v_imp_min, NULL));
   PetscCall(OptionsDefaultText("-contact_damping_coeff", "from -contact_e"));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(!(eset && cset), comm, PETSC_ERR_USER_INPUT, "give either -contact_e or -contact_damping_coeff, not both");
@@ -154,26 +168,31 @@ static PetscErrorCode TangentialSetFromOptions(MPI_Comm comm, ContactModel *mode
   tg->kt        = model->law.type == NORMAL_LAW_LINEAR ? 2.0 / 7.0 * model->law.k[0] : 0.0;
   tg->zeta      = 0.0;
   PetscCall(OptionsSection("Tangential contact"));
-  PetscCall(
-    OptionsReal("-contact_mu", "Coulomb friction coefficient mu; 0 disables the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->mu, NULL));
-  PetscCall(
-    OptionsEnum("-contact_tangential_stiffness", "constant kt, or Mindlin kt = 8 G* sqrt(R* d)", TangentialStiffnessTypes, (PetscEnum *)&tg->stiffness, NULL));
-  PetscCall(
-    OptionsReal("-contact_kt", "constant tangential stiffness (default 2/7 of a linear law's k)", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &tg->kt, &ktset));
-  PetscCall(OptionsReal("-contact_tangential_damping", "damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &tg->zeta, NULL));
+  PetscCall(OptionsReal("-contact_mu", "Coulomb friction coefficient mu; 0 disables the tangential spring", "[-]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &tg->mu, NULL));
+  PetscCall(OptionsEnum("-contact_tangential_stiffness", "constant kt, or Mindlin kt = 8 G* sqrt(R* d)",
+                        TangentialStiffnessTypes, (PetscEnum *)&tg->stiffness, NULL));
+  PetscCall(OptionsReal("-contact_kt", "constant tangential stiffness (default 2/7 of a linear law's k)", "[N/m]", 0.0,
+                        PETSC_MAX_REAL, RANGE_OPEN, &tg->kt, &ktset));
+  PetscCall(OptionsReal("-contact_tangential_damping", "damping ratio of the tangential spring", "[-]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &tg->zeta, NULL));
   tg->model = TANGENTIAL_SHEAR_DISPLACEMENT;
   PetscCall(OptionsEnum("-contact_tangential_model",
-                        "shear_displacement: F = -kt(d) xi of the accumulated displacement; incremental: F += -kt(d) dxi, the force kept (LAMMPS mindlin/force); "
-                        "mindlin_deresiewicz: F += -kt(d) theta dxi with loading, unloading and reloading under a varying normal force (Thornton & Yin)",
+                        "shear_displacement: F = -kt(d) xi of the accumulated displacement; incremental: F += -kt(d) "
+                        "dxi, the force kept (LAMMPS mindlin/force); "
+                        "mindlin_deresiewicz: F += -kt(d) theta dxi with loading, unloading and reloading under a "
+                        "varying normal force (Thornton & Yin)",
                         TangentialModels, (PetscEnum *)&tg->model, NULL));
   PetscCall(OptionsDefaultText("-contact_tangential_stiffness", "mindlin; constant with law linear"));
   PetscCall(OptionsDefaultText("-contact_kt", "2/7 of k with law linear; required with constant stiffness otherwise"));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   if (tg->stiffness == TANGENTIAL_CONSTANT && tg->mu > 0.0) {
-    PetscCheck(tg->kt > 0.0 || ktset, comm, PETSC_ERR_USER_INPUT, "-contact_tangential_stiffness constant with -contact_law %s needs -contact_kt [N/m]",
+    PetscCheck(tg->kt > 0.0 || ktset, comm, PETSC_ERR_USER_INPUT,
+               "-contact_tangential_stiffness constant with -contact_law %s needs -contact_kt [N/m]",
                NormalLawTypes[model->law.type]);
   }
-  PetscCheck(!(ktset && tg->stiffness == TANGENTIAL_MINDLIN), comm, PETSC_ERR_USER_INPUT, "-contact_kt is for -contact_tangential_stiffness constant");
+  PetscCheck(!(ktset && tg->stiffness == TANGENTIAL_MINDLIN), comm, PETSC_ERR_USER_INPUT,
+             "-contact_kt is for -contact_tangential_stiffness constant");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -187,10 +206,14 @@ static PetscErrorCode RollingSetFromOptions(MPI_Comm comm, ContactModel *model)
   rl->eta  = 0.3;
   rl->type = ROLLING_EPSD;
   PetscCall(OptionsSection("Rolling resistance"));
-  PetscCall(OptionsReal("-contact_mu_roll", "rolling friction coefficient mu_r: a torque of at most mu_r R* Fn against rolling; 0: none", "[-]", 0.0,
-                        PETSC_MAX_REAL, RANGE_CLOSED, &rl->mu, NULL));
-  PetscCall(OptionsReal("-contact_roll_damping", "epsd: damping ratio of the rolling spring-dashpot", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rl->eta, NULL));
-  PetscCall(OptionsEnum("-contact_rolling", "epsd (Ai et al. 2011 type C: elastic-plastic spring-dashpot) or constant (the full torque against rolling)",
+  PetscCall(OptionsReal("-contact_mu_roll",
+                        "rolling friction coefficient mu_r: a torque of at most mu_r R* Fn against rolling; 0: none",
+                        "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &rl->mu, NULL));
+  PetscCall(OptionsReal("-contact_roll_damping", "epsd: damping ratio of the rolling spring-dashpot", "[-]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &rl->eta, NULL));
+  PetscCall(OptionsEnum("-contact_rolling",
+                        "epsd (Ai et al. 2011 type C: elastic-plastic spring-dashpot) or constant (the full torque "
+                        "against rolling)",
                         RollingTypes, (PetscEnum *)&rl->type, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -200,11 +223,15 @@ static PetscErrorCode RollingSetFromOptions(MPI_Comm comm, ContactModel *model)
  * their first touch; it sets the lists' reach beyond contact. */
 static PetscErrorCode LiquidSetFromOptions(MPI_Comm comm, ContactModel *model)
 {
-  Liquid   *lq    = &model->liquid;
-  PetscReal theta = 0.0, lmax = 0.0;
-  PetscBool vset, given[7] = {PETSC_FALSE};
-  const char *const keys[7] = {"-contact_liquid_surface_tension", "-contact_liquid_contact_angle", "-contact_liquid_viscosity",
-                               "-contact_liquid_bridge_fraction", "-contact_liquid_bridge_max", "-contact_liquid_lubrication_cutoff",
+  Liquid           *lq    = &model->liquid;
+  PetscReal         theta = 0.0, lmax = 0.0;
+  PetscBool         vset, given[7]    = {PETSC_FALSE};
+  const char *const keys[7] = {"-contact_liquid_surface_tension",
+                               "-contact_liquid_contact_angle",
+                               "-contact_liquid_viscosity",
+                               "-contact_liquid_bridge_fraction",
+                               "-contact_liquid_bridge_max",
+                               "-contact_liquid_lubrication_cutoff",
                                "-contact_liquid_force"};
 
   PetscFunctionBeginUser;
@@ -214,19 +241,24 @@ static PetscErrorCode LiquidSetFromOptions(MPI_Comm comm, ContactModel *model)
   lq->cutoff    = 1e-3;
   lq->force     = LIQUID_WILLETT;
   PetscCall(OptionsSection("Liquid bridges"));
-  PetscCall(OptionsReal("-contact_liquid_surface_tension", "surface tension of the liquid", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &lq->gamma, &given[0]));
-  PetscCall(OptionsReal("-contact_liquid_contact_angle", "contact angle of the liquid on the particles", "[deg]", 0.0, 90.0, RANGE_OPEN_HI, &theta, &given[1]));
-  PetscCall(OptionsReal("-contact_liquid_viscosity", "viscosity of the liquid: normal lubrication force 6 pi eta R*^2 v / S; 0: none", "[Pa*s]", 0.0,
+  PetscCall(OptionsReal("-contact_liquid_surface_tension", "surface tension of the liquid", "[N/m]", 0.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &lq->gamma, &given[0]));
+  PetscCall(OptionsReal("-contact_liquid_contact_angle", "contact angle of the liquid on the particles", "[deg]", 0.0,
+                        90.0, RANGE_OPEN_HI, &theta, &given[1]));
+  PetscCall(OptionsReal("-contact_liquid_viscosity",
+                        "viscosity of the liquid: normal lubrication force 6 pi eta R*^2 v / S; 0: none", "[Pa*s]", 0.0,
                         PETSC_MAX_REAL, RANGE_CLOSED, &lq->viscosity, &given[2]));
-  PetscCall(OptionsReal("-contact_liquid_bridge_fraction", "share of each particle's liquid a new bridge takes", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &lq->fraction,
-                        &given[3]));
-  PetscCall(OptionsReal("-contact_liquid_bridge_max", "largest bridge volume (the rest stays on the particles)", "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN,
-                        &lq->vmax, &vset));
-  PetscCall(OptionsReal("-contact_liquid_lubrication_cutoff", "least separation of the lubrication force, over R*", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &lq->cutoff,
-                        &given[5]));
-  PetscCall(OptionsEnum("-contact_liquid_force", "willett (the full fit of Willett et al. 2000) or willett_simple (their closed form)",
+  PetscCall(OptionsReal("-contact_liquid_bridge_fraction", "share of each particle's liquid a new bridge takes", "[-]",
+                        0.0, 1.0, RANGE_OPEN_LO, &lq->fraction, &given[3]));
+  PetscCall(OptionsReal("-contact_liquid_bridge_max", "largest bridge volume (the rest stays on the particles)",
+                        "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &lq->vmax, &vset));
+  PetscCall(OptionsReal("-contact_liquid_lubrication_cutoff", "least separation of the lubrication force, over R*",
+                        "[-]", 0.0, 1.0, RANGE_OPEN_LO, &lq->cutoff, &given[5]));
+  PetscCall(OptionsEnum("-contact_liquid_force",
+                        "willett (the full fit of Willett et al. 2000) or willett_simple (their closed form)",
                         LiquidForceTypes, (PetscEnum *)&lq->force, &given[6]));
-  PetscCall(OptionsDefaultText("-contact_liquid_bridge_max", "2 liquid_bridge_fraction times the largest material liquid"));
+  PetscCall(
+    OptionsDefaultText("-contact_liquid_bridge_max", "2 liquid_bridge_fraction times the largest material liquid"));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   lq->theta = theta * HDEM_PI / 180.0;
   for (PetscInt k = 0; k < MATERIAL_SLOTS; k++) lmax = PetscMax(lmax, model->mat[k].liquid);
@@ -234,7 +266,9 @@ static PetscErrorCode LiquidSetFromOptions(MPI_Comm comm, ContactModel *model)
   given[4] = vset;
   for (int k = 0; k < 7; k++) /* a dry run ignores them: likely a forgotten material_liquid */
     PetscCheck(lq->on || !given[k], comm, PETSC_ERR_USER_INPUT,
-               "%s is given but does nothing: no material has liquid (material_liquid or materialK_liquid > 0 turns bridges on)", keys[k]);
+               "%s is given but does nothing: no material has liquid (material_liquid or materialK_liquid > 0 turns "
+               "bridges on)",
+               keys[k]);
   if (!vset) lq->vmax = 2.0 * lq->fraction * lmax;
   lq->reach = lq->on ? (1.0 + 0.5 * lq->theta) * cbrt(lq->vmax) : 0.0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -253,15 +287,18 @@ static PetscErrorCode MaterialsSetFromOptions(MPI_Comm comm, ContactModel *model
     *mat = model->material;
     OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_E", k));
-    PetscCall(OptionsReal(key, "materialK (K = 0..15): the material of particle and wall type K: Young's modulus (inf: rigid, walls only)", "[Pa]", 0.0,
-                          INFINITY, RANGE_OPEN_LO, &mat->E, &set[0]));
+    PetscCall(OptionsReal(key,
+                          "materialK (K = 0..15): the material of particle and wall type K: Young's modulus (inf: "
+                          "rigid, walls only)",
+                          "[Pa]", 0.0, INFINITY, RANGE_OPEN_LO, &mat->E, &set[0]));
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_nu", k));
     PetscCall(OptionsReal(key, "materialK: Poisson ratio", "[-]", -1.0, 0.5, RANGE_OPEN_LO, &mat->nu, &set[1]));
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_density", k));
-    PetscCall(OptionsReal(key, "materialK: density of its particles", "[kg/m^3]", HDEM_DENSITY_MIN, HDEM_DENSITY_MAX, RANGE_CLOSED, &mat->density,
-                          &set[2]));
+    PetscCall(OptionsReal(key, "materialK: density of its particles", "[kg/m^3]", HDEM_DENSITY_MIN, HDEM_DENSITY_MAX,
+                          RANGE_CLOSED, &mat->density, &set[2]));
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_liquid", k));
-    PetscCall(OptionsReal(key, "materialK: liquid volume of each of its particles at insertion", "[m^3]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mat->liquid, &set[3]));
+    PetscCall(OptionsReal(key, "materialK: liquid volume of each of its particles at insertion", "[m^3]", 0.0,
+                          PETSC_MAX_REAL, RANGE_CLOSED, &mat->liquid, &set[3]));
     OptionsQuiet(PETSC_FALSE);
     if (k == 0) {
       PetscCall(OptionsDefaultText("-material0_E", "material_E"));
@@ -285,7 +322,8 @@ static void ContactModuli(const Material *a, const Material *b, PetscReal *Estar
     *Gstar      = G / (2.0 * (2.0 - a->nu));
   } else {
     PetscReal Ga = a->E / (2.0 * (1.0 + a->nu)), Gb = b->E / (2.0 * (1.0 + b->nu));
-    *Estar = 1.0 / ((1.0 - a->nu * a->nu) / a->E + (1.0 - b->nu * b->nu) / b->E); /* a rigid one: its term 0 */
+    /* a rigid one: its term 0 */
+    *Estar = 1.0 / ((1.0 - a->nu * a->nu) / a->E + (1.0 - b->nu * b->nu) / b->E);
     *Gstar = 1.0 / ((2.0 - a->nu) / Ga + (2.0 - b->nu) / Gb);
   }
 }
@@ -294,24 +332,30 @@ static void ContactModuli(const Material *a, const Material *b, PetscReal *Estar
 static PetscErrorCode PairKeys(MPI_Comm comm, ContactModel *model, PetscInt ti, PetscInt tj, ContactCoeff *co)
 {
   char      key[64], name[32];
-  PetscReal e = 0.0, mu = co->tangential.mu, kt = co->tangential.kt, zt = co->tangential.zeta, mur = co->rolling.mu, eta = co->rolling.eta;
+  PetscReal e = 0.0, mu = co->tangential.mu, kt = co->tangential.kt, zt = co->tangential.zeta, mur = co->rolling.mu,
+            eta = co->rolling.eta;
   PetscBool set[6];
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(name, sizeof(name), "pair_%" PetscInt_FMT "_%" PetscInt_FMT, ti, tj));
   OptionsQuiet(ti == 0 && tj == 1 ? PETSC_FALSE : PETSC_TRUE);
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_e", name));
-  PetscCall(OptionsReal(key, "pair_I_J (I, J = 0..15, order free): the pair's restitution e", "[-]", 0.0, 1.0, RANGE_OPEN_LO, &e, &set[0]));
+  PetscCall(OptionsReal(key, "pair_I_J (I, J = 0..15, order free): the pair's restitution e", "[-]", 0.0, 1.0,
+                        RANGE_OPEN_LO, &e, &set[0]));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_mu", name));
   PetscCall(OptionsReal(key, "pair_I_J: friction coefficient", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mu, &set[1]));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_kt", name));
-  PetscCall(OptionsReal(key, "pair_I_J: constant tangential stiffness (tangential_stiffness constant)", "[N/m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &kt, &set[2]));
+  PetscCall(OptionsReal(key, "pair_I_J: constant tangential stiffness (tangential_stiffness constant)", "[N/m]", 0.0,
+                        PETSC_MAX_REAL, RANGE_OPEN, &kt, &set[2]));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_tangential_damping", name));
-  PetscCall(OptionsReal(key, "pair_I_J: damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &zt, &set[3]));
+  PetscCall(OptionsReal(key, "pair_I_J: damping ratio of the tangential spring", "[-]", 0.0, PETSC_MAX_REAL,
+                        RANGE_CLOSED, &zt, &set[3]));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_mu_roll", name));
-  PetscCall(OptionsReal(key, "pair_I_J: rolling friction coefficient", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mur, &set[4]));
+  PetscCall(OptionsReal(key, "pair_I_J: rolling friction coefficient", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mur,
+                        &set[4]));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_roll_damping", name));
-  PetscCall(OptionsReal(key, "pair_I_J: damping ratio of the rolling spring-dashpot (epsd)", "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &eta, &set[5]));
+  PetscCall(OptionsReal(key, "pair_I_J: damping ratio of the rolling spring-dashpot (epsd)", "[-]", 0.0, PETSC_MAX_REAL,
+                        RANGE_CLOSED, &eta, &set[5]));
   OptionsQuiet(PETSC_FALSE);
   if (ti == 0 && tj == 1) {
     PetscCall(OptionsDefaultText("-pair_0_1_e", "contact_e"));
@@ -321,14 +365,19 @@ static PetscErrorCode PairKeys(MPI_Comm comm, ContactModel *model, PetscInt ti, 
     PetscCall(OptionsDefaultText("-pair_0_1_mu_roll", "contact_mu_roll"));
     PetscCall(OptionsDefaultText("-pair_0_1_roll_damping", "contact_roll_damping"));
   }
-  if (OptionsCollecting() || !(set[0] || set[1] || set[2] || set[3] || set[4] || set[5])) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(!co->set, comm, PETSC_ERR_USER_INPUT, "pair_%" PetscInt_FMT "_%" PetscInt_FMT " and pair_%" PetscInt_FMT "_%" PetscInt_FMT " are one pair: give one",
+  if (OptionsCollecting() || !(set[0] || set[1] || set[2] || set[3] || set[4] || set[5]))
+    PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!co->set, comm, PETSC_ERR_USER_INPUT,
+             "pair_%" PetscInt_FMT "_%" PetscInt_FMT " and pair_%" PetscInt_FMT "_%" PetscInt_FMT
+             " are one pair: give one",
              tj, ti, ti, tj);
-  PetscCheck(model->mat_set[ti] && model->mat_set[tj], comm, PETSC_ERR_USER_INPUT, "%s: type %" PetscInt_FMT " has no material (give material%" PetscInt_FMT ")",
-             name, model->mat_set[ti] ? tj : ti, model->mat_set[ti] ? tj : ti);
-  PetscCheck(!set[2] || co->tangential.stiffness == TANGENTIAL_CONSTANT, comm, PETSC_ERR_USER_INPUT, "-%s_kt is for -contact_tangential_stiffness constant",
-             name);
-  PetscCheck(!(set[0] && model->damping.type == DAMPING_NONE), comm, PETSC_ERR_USER_INPUT, "-%s_e: -contact_damping none takes no restitution", name);
+  PetscCheck(model->mat_set[ti] && model->mat_set[tj], comm, PETSC_ERR_USER_INPUT,
+             "%s: type %" PetscInt_FMT " has no material (give material%" PetscInt_FMT ")", name,
+             model->mat_set[ti] ? tj : ti, model->mat_set[ti] ? tj : ti);
+  PetscCheck(!set[2] || co->tangential.stiffness == TANGENTIAL_CONSTANT, comm, PETSC_ERR_USER_INPUT,
+             "-%s_kt is for -contact_tangential_stiffness constant", name);
+  PetscCheck(!(set[0] && model->damping.type == DAMPING_NONE), comm, PETSC_ERR_USER_INPUT,
+             "-%s_e: -contact_damping none takes no restitution", name);
   co->set = PETSC_TRUE;
   if (set[0]) PetscCall(DampingSetUp(&co->damping, &model->law, e, 0.0, PETSC_FALSE));
   co->tangential.mu = mu, co->tangential.kt = kt, co->tangential.zeta = zt;
@@ -352,7 +401,8 @@ static PetscErrorCode ContactCoeffsSetUp(MPI_Comm comm, ContactModel *model)
       co->rolling    = model->rolling;
     }
   for (PetscInt ti = 0; ti < MATERIAL_TYPES; ti++)
-    for (PetscInt tj = 0; tj < MATERIAL_TYPES; tj++) PetscCall(PairKeys(comm, model, ti, tj, &model->coeff[PetscMin(ti, tj)][PetscMax(ti, tj)]));
+    for (PetscInt tj = 0; tj < MATERIAL_TYPES; tj++)
+      PetscCall(PairKeys(comm, model, ti, tj, &model->coeff[PetscMin(ti, tj)][PetscMax(ti, tj)]));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   model->several = model->friction = model->rolls = PETSC_FALSE;
   for (PetscInt a = 0; a < MATERIAL_SLOTS; a++)
@@ -394,16 +444,23 @@ PetscErrorCode StepControlSetFromOptions(MPI_Comm comm, StepControl *ctl)
   ctl->growth            = 1.2;
   ctl->dt_max            = 1.0;
   PetscCall(OptionsSection("Time step"));
-  PetscCall(OptionsEnum("-timestep_mode", "adaptive: the global contact bound; fixed: -timestep_dt", TimestepModes, (PetscEnum *)&ctl->mode, NULL));
-  PetscCall(OptionsReal("-timestep_dt", "step of the fixed mode", "[s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ctl->dt_fixed, &dtset));
-  PetscCall(OptionsInt("-timestep_steps_per_contact", "least number of steps per contact duration N", 1, 1000000000, &ctl->steps_per_contact, NULL));
-  PetscCall(OptionsReal("-timestep_stability_factor", "fraction of the tangent-stiffness stability limit 2/w", "[-]", 0.0, 1.0, RANGE_OPEN_LO,
-                        &ctl->stability_factor, NULL));
-  PetscCall(OptionsReal("-timestep_growth", "largest ratio of a step to the previous one", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED, &ctl->growth, NULL));
-  PetscCall(OptionsReal("-timestep_dt_max", "cap on the adaptive step", "[s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &ctl->dt_max, NULL));
+  PetscCall(OptionsEnum("-timestep_mode", "adaptive: the global contact bound; fixed: -timestep_dt", TimestepModes,
+                        (PetscEnum *)&ctl->mode, NULL));
+  PetscCall(OptionsReal("-timestep_dt", "step of the fixed mode", "[s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN,
+                        &ctl->dt_fixed, &dtset));
+  PetscCall(OptionsInt("-timestep_steps_per_contact", "least number of steps per contact duration N", 1, 1000000000,
+                       &ctl->steps_per_contact, NULL));
+  PetscCall(OptionsReal("-timestep_stability_factor", "fraction of the tangent-stiffness stability limit 2/w", "[-]",
+                        0.0, 1.0, RANGE_OPEN_LO, &ctl->stability_factor, NULL));
+  PetscCall(OptionsReal("-timestep_growth", "largest ratio of a step to the previous one", "[-]", 1.0, PETSC_MAX_REAL,
+                        RANGE_CLOSED, &ctl->growth, NULL));
+  PetscCall(OptionsReal("-timestep_dt_max", "cap on the adaptive step", "[s]", 0.0, PETSC_MAX_REAL, RANGE_OPEN,
+                        &ctl->dt_max, NULL));
   PetscCall(OptionsDefaultText("-timestep_dt", "required with mode fixed"));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(ctl->mode == TIMESTEP_FIXED || !dtset, comm, PETSC_ERR_USER_INPUT, "-timestep_dt needs -timestep_mode fixed");
-  PetscCheck(ctl->mode != TIMESTEP_FIXED || dtset, comm, PETSC_ERR_USER_INPUT, "-timestep_mode fixed needs -timestep_dt [s]");
+  PetscCheck(ctl->mode == TIMESTEP_FIXED || !dtset, comm, PETSC_ERR_USER_INPUT,
+             "-timestep_dt needs -timestep_mode fixed");
+  PetscCheck(ctl->mode != TIMESTEP_FIXED || dtset, comm, PETSC_ERR_USER_INPUT,
+             "-timestep_mode fixed needs -timestep_dt [s]");
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,8 @@
 #include "contact/damping.h"
 
-const char *const DampingTypes[] = {"harmonic", "tsuji",           "tsuji_marshall", "hunt_crossley", "lankarani_nikravesh", "flores",   "hu_guo",
-                                    "gonthier", "constant_damper", "linear_dashpot", "none",          "DampingType",         "DAMPING_", NULL};
+const char *const DampingTypes[] =
+  {"harmonic", "tsuji",           "tsuji_marshall", "hunt_crossley", "lankarani_nikravesh", "flores",   "hu_guo",
+   "gonthier", "constant_damper", "linear_dashpot", "none",          "DampingType",         "DAMPING_", NULL};
 
 const char *const SeparationTypes[] = {"overlap", "force", "SeparationType", "SEPARATION_", NULL};
 
@@ -49,7 +50,8 @@ PetscReal DampingForceDurationRatio(PetscReal zeta)
  * effective-mass convention (the LAMMPS 'damping tsuji' form). */
 PetscReal DampingAlphaMarshall(PetscReal e)
 {
-  PetscReal a = 1.2728 - 4.2783 * e + 11.087 * e * e - 22.348 * pow(e, 3) + 27.467 * pow(e, 4) - 18.022 * pow(e, 5) + 4.8218 * pow(e, 6);
+  PetscReal a = 1.2728 - 4.2783 * e + 11.087 * e * e - 22.348 * pow(e, 3) + 27.467 * pow(e, 4) - 18.022 * pow(e, 5) +
+                4.8218 * pow(e, 6);
   return a * sqrt(2.0);
 }
 
@@ -124,7 +126,8 @@ PetscErrorCode DampingConstantDamperE(PetscReal c_hat, PetscReal n, PetscReal *e
     y[0] = z[0];
     y[1] = z[1];
   }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "constant damper impact did not separate (c_hat = %g, n = %g)", (double)c_hat, (double)n);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "constant damper impact did not separate (c_hat = %g, n = %g)",
+          (double)c_hat, (double)n);
 }
 
 /* Exact c_hat(e, n) by bisection on the monotone e(c_hat). */
@@ -133,7 +136,8 @@ PetscErrorCode DampingConstantDamperCHat(PetscReal e, PetscReal n, PetscReal *c_
   PetscReal lo = 0.0, hi = 0.5, ehi;
 
   PetscFunctionBeginUser;
-  PetscCheck(e > 0.0 && e <= 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "restitution %g outside (0, 1]", (double)e);
+  PetscCheck(e > 0.0 && e <= 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "restitution %g outside (0, 1]",
+             (double)e);
   if (e == 1.0) {
     *c_hat = 0.0;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -184,13 +188,15 @@ PetscErrorCode DampingSetUp(Damping *dmp, const NormalLaw *law, PetscReal e, Pet
     PetscCheck(NormalLawIsMonomial(law) && law->p[0] <= 2.0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
                "-contact_damping constant_damper needs F = k d^n with n in [1, 2] (law linear, hertz or power)");
     PetscCheck(coeff_set || dmp->separation == SEPARATION_FORCE, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
-               "-contact_damping constant_damper is calibrated from -contact_e for -contact_separation force (give -contact_damping_coeff for a raw dashpot "
+               "-contact_damping constant_damper is calibrated from -contact_e for -contact_separation force (give "
+               "-contact_damping_coeff for a raw dashpot "
                "with 'overlap')");
     if (coeff_set) dmp->c = coeff;
     else PetscCall(DampingConstantDamperCHat(e, law->p[0], &dmp->c_hat));
     break;
   case DAMPING_LINEAR_DASHPOT:
-    PetscCheck(law->type == NORMAL_LAW_LINEAR, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-contact_damping linear_dashpot needs -contact_law linear");
+    PetscCheck(law->type == NORMAL_LAW_LINEAR, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+               "-contact_damping linear_dashpot needs -contact_law linear");
     if (coeff_set) dmp->c = coeff;
     else dmp->zeta = DampingZetaFromE(e, SEPARATION_OVERLAP);
     break;
@@ -201,7 +207,8 @@ PetscErrorCode DampingSetUp(Damping *dmp, const NormalLaw *law, PetscReal e, Pet
 }
 
 /* C such that the damping force is C * ddot. */
-PetscReal DampingCoefficient(const Damping *dmp, const NormalLaw *law, PetscReal s, PetscReal m, PetscReal v_imp, PetscReal d)
+PetscReal DampingCoefficient(const Damping *dmp, const NormalLaw *law, PetscReal s, PetscReal m, PetscReal v_imp,
+                             PetscReal d)
 {
   switch (dmp->type) {
   case DAMPING_HARMONIC:
@@ -233,7 +240,8 @@ PetscReal DampingCoefficient(const Damping *dmp, const NormalLaw *law, PetscReal
 /* int_0^d C(x) dx: the damping impulse per unit overlap rate over an overlap
  * change d (closed form where the law allows, else a Gauss rule after
  * x = d u^4, which tames the x^((p-1)/2) behaviour at 0). */
-PetscReal DampingCoefficientIntegral(const Damping *dmp, const NormalLaw *law, PetscReal s, PetscReal m, PetscReal v_imp, PetscReal d)
+PetscReal DampingCoefficientIntegral(const Damping *dmp, const NormalLaw *law, PetscReal s, PetscReal m,
+                                     PetscReal v_imp, PetscReal d)
 {
   static const PetscReal gx[4] = {0.0694318442029737, 0.3300094782075719, 0.6699905217924281, 0.9305681557970263};
   static const PetscReal gw[4] = {0.1739274225687269, 0.3260725774312731, 0.3260725774312731, 0.1739274225687269};

@@ -54,8 +54,11 @@ PETSC_EXTERN PetscReal      DampingHuntCrossleyFactor(DampingType, PetscReal e);
 PETSC_EXTERN PetscErrorCode DampingConstantDamperE(PetscReal c_hat, PetscReal n, PetscReal *e);
 PETSC_EXTERN PetscErrorCode DampingConstantDamperCHat(PetscReal e, PetscReal n, PetscReal *c_hat);
 
-PETSC_EXTERN PetscErrorCode DampingSetUp(Damping *, const NormalLaw *, PetscReal e, PetscReal coeff, PetscBool coeff_set);
-PETSC_EXTERN PetscReal      DampingCoefficient(const Damping *, const NormalLaw *, PetscReal s, PetscReal m, PetscReal v_imp, PetscReal d);
-PETSC_EXTERN PetscReal      DampingCoefficientIntegral(const Damping *, const NormalLaw *, PetscReal s, PetscReal m, PetscReal v_imp, PetscReal d);
+PETSC_EXTERN PetscErrorCode DampingSetUp(Damping *, const NormalLaw *, PetscReal e, PetscReal coeff,
+                                         PetscBool coeff_set);
+PETSC_EXTERN PetscReal DampingCoefficient(const Damping *, const NormalLaw *, PetscReal s, PetscReal m, PetscReal v_imp,
+                                          PetscReal d);
+PETSC_EXTERN PetscReal DampingCoefficientIntegral(const Damping *, const NormalLaw *, PetscReal s, PetscReal m,
+                                                  PetscReal v_imp, PetscReal d);
 
 #endif

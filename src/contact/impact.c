@@ -43,7 +43,8 @@ static PetscReal PeakOfParabola(const PetscReal t[3], const PetscReal y[3])
 
 static void ImpactBodiesSetUp(const ContactModel *model, const ImpactSetup *set, ImpactBodies *b, ContactPair *pair)
 {
-  PetscReal R = set->radius, R2 = set->radius2 > 0.0 ? set->radius2 : R, th = set->angle * HDEM_PI / 180.0, m, m2, inertia, inertia2, f1, f2;
+  PetscReal R = set->radius, R2 = set->radius2 > 0.0 ? set->radius2 : R, th = set->angle * HDEM_PI / 180.0, m, m2,
+            inertia, inertia2, f1, f2;
   PetscReal vn = set->v0 * cos(th), vt = set->v0 * sin(th);
 
   PetscCallVoid(PetscMemzero(b, sizeof(*b)));
@@ -51,24 +52,29 @@ static void ImpactBodiesSetUp(const ContactModel *model, const ImpactSetup *set,
   b->R2 = R2;
   b->nb = set->target == IMPACT_TARGET_WALL ? 1 : 2;
   /* the effective mass of two equal spheres is half of each one's mass */
-  m        = set->mass > 0.0 ? set->mass * b->nb : (4.0 / 3.0) * HDEM_PI * R * R * R * ContactMaterialOf(model, set->type)->density;
-  m2       = set->mass > 0.0 ? m : (4.0 / 3.0) * HDEM_PI * R2 * R2 * R2 * (set->density2 > 0.0 ? set->density2 : ContactMaterialOf(model, set->type2)->density);
-  inertia  = 0.4 * m * R * R;
-  inertia2 = 0.4 * m2 * R2 * R2;
+  m           = set->mass > 0.0 ? set->mass * b->nb
+                                : (4.0 / 3.0) * HDEM_PI * R * R * R * ContactMaterialOf(model, set->type)->density;
+  m2          = set->mass > 0.0 ? m
+                                : (4.0 / 3.0) * HDEM_PI * R2 * R2 * R2 *
+                           (set->density2 > 0.0 ? set->density2 : ContactMaterialOf(model, set->type2)->density);
+  inertia     = 0.4 * m * R * R;
+  inertia2    = 0.4 * m2 * R2 * R2;
   b->inv_m[0] = 1.0 / m, b->inv_I[0] = 1.0 / inertia;
   b->inv_m[1] = 1.0 / m2, b->inv_I[1] = 1.0 / inertia2;
   for (int a = 0; a < 3; a++) b->w[a] = set->omega[a];
   if (b->nb == 1) {
     b->v[0] = vt;
     b->v[2] = -vn;
-  } else { /* centre-of-mass frame: each sphere carries its share of the relative velocity (equal spheres: half) */
+    /* centre-of-mass frame: each sphere carries its share of the relative velocity (equal spheres: half) */
+  } else {
     f1 = m2 / (m + m2), f2 = m / (m + m2);
     b->v[0] = f1 * vt;
     b->v[2] = -f1 * vn;
     b->v[3] = -f2 * vt;
     b->v[5] = f2 * vn;
   }
-  ContactPairSetUp(model, set->type, set->type2, R, m, inertia, R2, m2, inertia2, b->nb == 1 ? PETSC_TRUE : PETSC_FALSE, pair);
+  ContactPairSetUp(model, set->type, set->type2, R, m, inertia, R2, m2, inertia2, b->nb == 1 ? PETSC_TRUE : PETSC_FALSE,
+                   pair);
 }
 
 /* Place the bodies so that first touch falls 'phase' into the fourth step. */
@@ -83,7 +89,8 @@ static void ImpactBodiesPlace(ImpactBodies *b, PetscReal gap)
 
 /* Half-step velocities, and those predicted at the step's end from the
  * forces of the previous step (still in b->f, b->t). */
-static void ImpactKinematics(const ImpactBodies *b, PetscReal dt, PetscReal d, const PetscReal n[3], const PetscReal vrel[3], ContactKinematics *k)
+static void ImpactKinematics(const ImpactBodies *b, PetscReal dt, PetscReal d, const PetscReal n[3],
+                             const PetscReal vrel[3], ContactKinematics *k)
 {
   PetscReal h = 0.5 * dt;
   k->d        = d;
@@ -101,15 +108,18 @@ static void ImpactKinematics(const ImpactBodies *b, PetscReal dt, PetscReal d, c
 /* Whether the unclipped force turned attractive in the sliver of overlap
  * between the last sample and separation: its sign as d -> 0+ at the
  * separation speed. */
-static PetscBool ImpactTensileAtSeparation(const ContactModel *model, const ContactPair *pair, const ContactHistory *h, const ContactKinematics *k)
+static PetscBool ImpactTensileAtSeparation(const ContactModel *model, const ContactPair *pair, const ContactHistory *h,
+                                           const ContactKinematics *k)
 {
   PetscReal ddot = -(k->v[0] * k->n[0] + k->v[1] * k->n[1] + k->v[2] * k->n[2]), dd = 1e-9 * h->d_last;
-  PetscReal F = NormalLawForce(&model->law, pair->s, dd) + DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, dd) * ddot;
+  PetscReal F = NormalLawForce(&model->law, pair->s, dd) +
+                DampingCoefficient(&pair->co->damping, &model->law, pair->s, pair->m, h->v_imp, dd) * ddot;
   return F < 0.0 ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Contact-point tangential velocity along +x (the incoming tangential direction). */
-static PetscReal ContactPointSlip(const ImpactBodies *b, const ContactPair *pair, const PetscReal n[3], const PetscReal vrel[3])
+static PetscReal ContactPointSlip(const ImpactBodies *b, const ContactPair *pair, const PetscReal n[3],
+                                  const PetscReal vrel[3])
 {
   PetscReal w1 = pair->ri * b->w[1] + (b->nb == 2 ? pair->rj * b->w[4] : 0.0);
   /* (w x n)_x with w = (0, w1, 0) and n ~ (0, 0, 1) */
@@ -126,8 +136,9 @@ typedef struct {
 
 /* A step in contact: the force on the bodies, onset and end times, the
  * largest overlap (a parabola through the samples around the peak). */
-static void ImpactTouching(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, ContactRolling *rl, ContactTurning *tn, const ContactKinematics *kin, PetscReal dt, PetscReal d,
-                           ImpactBodies *b, ContactResult *cr, ImpactTrack *tr, ImpactResult *res)
+static void ImpactTouching(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, ContactRolling *rl,
+                           ContactTurning *tn, const ContactKinematics *kin, PetscReal dt, PetscReal d, ImpactBodies *b,
+                           ContactResult *cr, ImpactTrack *tr, ImpactResult *res)
 {
   ContactEvaluate(model, pair, hist, rl, tn, kin, dt, cr);
   for (int a = 0; a < 3; a++) {
@@ -152,15 +163,18 @@ static void ImpactTouching(const ContactModel *model, const ContactPair *pair, C
     }
   }
   tr->F_prev = cr->Fn_raw;
-  tr->ts[0] = tr->ts[1], tr->ds[0] = tr->ds[1], tr->ts[1] = tr->ts[2], tr->ds[1] = tr->ds[2], tr->ts[2] = tr->t, tr->ds[2] = d;
+  tr->ts[0] = tr->ts[1], tr->ds[0] = tr->ds[1], tr->ts[1] = tr->ts[2], tr->ds[1] = tr->ds[2], tr->ts[2] = tr->t,
+  tr->ds[2] = d;
   tr->nsamp++;
-  if (tr->nsamp >= 3 && tr->ds[1] >= tr->ds[0] && tr->ds[1] > tr->ds[2]) res->delta_max = PetscMax(res->delta_max, PeakOfParabola(tr->ts, tr->ds));
+  if (tr->nsamp >= 3 && tr->ds[1] >= tr->ds[0] && tr->ds[1] > tr->ds[2])
+    res->delta_max = PetscMax(res->delta_max, PeakOfParabola(tr->ts, tr->ds));
   res->delta_max = PetscMax(res->delta_max, d);
 }
 
 /* The step that finds the bodies apart again: the separation's force, the end time. */
-static void ImpactApart(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, ContactRolling *rl, ContactTurning *tn, const PetscReal n[3], const PetscReal vrel[3], PetscReal dt,
-                        PetscReal d, ImpactBodies *b, ContactResult *cr, ImpactTrack *tr, ImpactResult *res)
+static void ImpactApart(const ContactModel *model, const ContactPair *pair, ContactHistory *hist, ContactRolling *rl,
+                        ContactTurning *tn, const PetscReal n[3], const PetscReal vrel[3], PetscReal dt, PetscReal d,
+                        ImpactBodies *b, ContactResult *cr, ImpactTrack *tr, ImpactResult *res)
 {
   ContactKinematics kin;
   ImpactKinematics(b, dt, d, n, vrel, &kin);
@@ -203,7 +217,8 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
     PetscReal vn  = set->v0 * cos(set->angle * HDEM_PI / 180.0);
     PetscReal dt0 = StepControlNext(ctl, ContactStepBound(model, &pair, ctl, 0.5 * pair.m * vn * vn, vn), 0.0);
     PetscCheck(dt0 > 0.0 && dt0 < PETSC_MAX_REAL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "no finite timestep for this impact (normal speed %g m/s); give -timestep_dt_max or a positive speed", (double)vn);
+               "no finite timestep for this impact (normal speed %g m/s); give -timestep_dt_max or a positive speed",
+               (double)vn);
     ImpactBodiesPlace(&b, (3.0 + set->phase) * vn * dt0);
   }
   res->dt_min = PETSC_MAX_REAL;
@@ -219,7 +234,8 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
     else if (ddot > 0.0) bound = ContactStepBound(model, &pair, ctl, 0.5 * pair.m * ddot * ddot, ddot);
     dt = StepControlNext(ctl, bound, dt);
     if (tr.ended && d <= 0.0) break;
-    PetscCheck(dt > 0.0 && dt < PETSC_MAX_REAL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "impact step %" PetscInt_FMT ": no finite timestep", res->steps);
+    PetscCheck(dt > 0.0 && dt < PETSC_MAX_REAL, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "impact step %" PetscInt_FMT ": no finite timestep", res->steps);
     res->dt_min = PetscMin(res->dt_min, dt);
     res->dt_max = PetscMax(res->dt_max, dt);
 
@@ -232,7 +248,8 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
     PetscCall(PetscMemzero(b.f, sizeof(b.f)));
     PetscCall(PetscMemzero(b.t, sizeof(b.t)));
     if (d > 0.0) ImpactTouching(model, &pair, &hist, model->rolls ? &roll : NULL, tn, &kin, dt, d, &b, &cr, &tr, res);
-    else if (hist.touched) ImpactApart(model, &pair, &hist, model->rolls ? &roll : NULL, tn, n, vrel, dt, d, &b, &cr, &tr, res);
+    else if (hist.touched)
+      ImpactApart(model, &pair, &hist, model->rolls ? &roll : NULL, tn, n, vrel, dt, d, &b, &cr, &tr, res);
     IntegratorKick(b.nb, b.v, b.f, b.inv_m, 0.5 * dt);
     IntegratorKick(b.nb, b.w, b.t, b.inv_I, 0.5 * dt);
     ImpactGeometry(&b, &d, n, vrel);
@@ -242,7 +259,8 @@ PetscErrorCode ImpactRun(const ContactModel *model, const StepControl *ctl, cons
   IntegratorKick(b.nb, b.v, b.f, b.inv_m, 0.5 * dt);
   ImpactGeometry(&b, &d, n, vrel);
   PetscCheck(tr.ended && d <= 0.0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
-             "the impact did not separate within %" PetscInt_FMT " steps (-impact_max_steps); the contact may stick", set->max_steps);
+             "the impact did not separate within %" PetscInt_FMT " steps (-impact_max_steps); the contact may stick",
+             set->max_steps);
   res->vn_out        = -(vrel[0] * n[0] + vrel[1] * n[1] + vrel[2] * n[2]);
   res->vt_out        = vrel[0];
   res->e             = -res->vn_out / res->vn_in;

@@ -21,9 +21,10 @@ typedef struct {
   PetscReal    radius; /* [m] */
   PetscReal    phase;  /* where within a step the first touch falls, [0, 1) */
   PetscInt     max_steps;
-  PetscReal    radius2, density2; /* the target sphere's [m], [kg/m^3] (<= 0: the first's radius, its type's density) */
-  PetscInt     type, type2;       /* material types of the sphere and of its target (sphere or wall) */
-  PetscReal    omega[3];          /* the sphere's initial angular velocity [rad/s] */
+  /* the target sphere's [m], [kg/m^3] (<= 0: the first's radius, its type's density) */
+  PetscReal radius2, density2;
+  PetscInt  type, type2; /* material types of the sphere and of its target (sphere or wall) */
+  PetscReal omega[3];    /* the sphere's initial angular velocity [rad/s] */
 } ImpactSetup;
 
 typedef struct {

@@ -71,7 +71,8 @@ K_INLINE void K_FN(Turn)(K_V x[3], const K_V n[3])
  * force -kt xi - gt vtp at mu Fn and shorten the spring to match when it
  * slips.  Lengths are compared squared, so a spring that sticks costs one
  * root; a slip divides by kt once for three components. */
-K_INLINE void K_FN(Spring)(K_V xi[3], const K_V n[3], const K_V vt[3], const K_V vtp[3], K_V dt, K_V kt, K_V gt, K_V mu, K_V Fn, K_V Ft[3])
+K_INLINE void K_FN(Spring)(K_V xi[3], const K_V n[3], const K_V vt[3], const K_V vtp[3], K_V dt, K_V kt, K_V gt, K_V mu,
+                           K_V Fn, K_V Ft[3])
 {
   K_V fsq, fmax;
   K_M slip;
@@ -98,7 +99,8 @@ K_INLINE void K_FN(Spring)(K_V xi[3], const K_V n[3], const K_V vt[3], const K_V
  * length and incremented by -kt vt dt with the stiffness of the moment;
  * the damper -gt vtp on top; the sum capped at mu Fn, the elastic part then
  * what the cap leaves. */
-K_INLINE void K_FN(SpringForce)(K_V fe[3], const K_V n[3], const K_V vt[3], const K_V vtp[3], K_V dt, K_V kt, K_V gt, K_V mu, K_V Fn, K_V Ft[3])
+K_INLINE void K_FN(SpringForce)(K_V fe[3], const K_V n[3], const K_V vt[3], const K_V vtp[3], K_V dt, K_V kt, K_V gt,
+                                K_V mu, K_V Fn, K_V Ft[3])
 {
   K_V fsq, fmax;
   K_M slip;
@@ -150,8 +152,9 @@ K_INLINE K_V K_FN(HertzEnergy)(K_V k, K_V kp1, K_V s, K_V dp, K_V d)
  * takes beyond the elastic one's, (Fn - Fel) ddot, and the tangential
  * force's, -Ft . vt (vt the contact points' predicted sliding velocity),
  * both unweighted, in P[0] and P[1]. */
-K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V mu, K_V ri, K_V rj, K_V kc, K_V gc, const K_V n[3], const K_V v[3], const K_V vp[3], const K_V wi[3],
-                            const K_V wj[3], const K_V wip[3], const K_V wjp[3], K_V dt, K_V Fel, K_V C, K_V sd, K_V qd, PetscBool first, K_V J, K_V xi[3],
+K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V mu, K_V ri, K_V rj, K_V kc, K_V gc, const K_V n[3],
+                            const K_V v[3], const K_V vp[3], const K_V wi[3], const K_V wj[3], const K_V wip[3],
+                            const K_V wjp[3], K_V dt, K_V Fel, K_V C, K_V sd, K_V qd, PetscBool first, K_V J, K_V xi[3],
                             K_V *ddot, K_V *Fn, K_V *Fn_raw, K_V *Fn_applied, K_V F[3], K_V Ti[3], K_V Tj[3], K_V P[2])
 {
   K_V Ft[3] = {K_SPLAT(0.0), K_SPLAT(0.0), K_SPLAT(0.0)}, w[3], fn;

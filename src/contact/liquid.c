@@ -11,17 +11,20 @@
 static void WillettCoefficients(PetscReal th, PetscReal lv, PetscReal f[4])
 {
   PetscReal t2 = th * th, l2 = lv * lv, l3 = l2 * lv;
-  f[0] = (-0.44507 + 0.050832 * th - 1.1466 * t2) + (-0.1119 - 0.000411 * th - 0.1490 * t2) * lv + (-0.012101 - 0.0036456 * th - 0.01255 * t2) * l2 +
-         (-0.0005 - 0.0003505 * th - 0.00029076 * t2) * l3;
-  f[1] = (1.9222 - 0.57473 * th - 1.2918 * t2) + (-0.0668 - 0.1201 * th - 0.22574 * t2) * lv + (-0.0013375 - 0.0068988 * th - 0.01137 * t2) * l2;
-  f[2] = (1.268 - 0.01396 * th - 0.23566 * t2) + (0.198 + 0.092 * th - 0.06418 * t2) * lv + (0.02232 + 0.02238 * th - 0.009853 * t2) * l2 +
-         (0.0008585 + 0.001318 * th - 0.00053 * t2) * l3;
-  f[3] = (-0.010703 + 0.073776 * th - 0.34742 * t2) + (0.03345 + 0.04543 * th - 0.09056 * t2) * lv + (0.0018574 + 0.004456 * th - 0.006257 * t2) * l2;
+  f[0] = (-0.44507 + 0.050832 * th - 1.1466 * t2) + (-0.1119 - 0.000411 * th - 0.1490 * t2) * lv +
+         (-0.012101 - 0.0036456 * th - 0.01255 * t2) * l2 + (-0.0005 - 0.0003505 * th - 0.00029076 * t2) * l3;
+  f[1] = (1.9222 - 0.57473 * th - 1.2918 * t2) + (-0.0668 - 0.1201 * th - 0.22574 * t2) * lv +
+         (-0.0013375 - 0.0068988 * th - 0.01137 * t2) * l2;
+  f[2] = (1.268 - 0.01396 * th - 0.23566 * t2) + (0.198 + 0.092 * th - 0.06418 * t2) * lv +
+         (0.02232 + 0.02238 * th - 0.009853 * t2) * l2 + (0.0008585 + 0.001318 * th - 0.00053 * t2) * l3;
+  f[3] = (-0.010703 + 0.073776 * th - 0.34742 * t2) + (0.03345 + 0.04543 * th - 0.09056 * t2) * lv +
+         (0.0018574 + 0.004456 * th - 0.006257 * t2) * l2;
 }
 
 PetscReal LiquidCapillaryForce(const Liquid *lq, PetscReal R, PetscReal V, PetscReal S)
 {
-  PetscReal sp = 0.5 * PetscMax(S, 0.0) / sqrt(V / R), scale = 2.0 * HDEM_PI * R * lq->gamma; /* Willett's S is half the gap */
+  /* Willett's S is half the gap */
+  PetscReal sp = 0.5 * PetscMax(S, 0.0) / sqrt(V / R), scale = 2.0 * HDEM_PI * R * lq->gamma;
 
   if (lq->force == LIQUID_WILLETT_SIMPLE) return scale * cos(lq->theta) / (1.0 + 2.1 * sp + 10.0 * sp * sp);
   {
@@ -41,14 +44,17 @@ PetscReal LiquidBridgeForce(const Liquid *lq, PetscReal R, PetscReal Rstar, Pets
 
 /* The capillary force falls from its touching value 2 pi R gamma F*(0) over
  * a separation of order sqrt(V / R): its stiffness is taken as
- * 2 pi R gamma 2.1 sqrt(R / V), twice the simple form's slope at S = 0; the lubrication damper c = 6 pi eta R*^2 / (cutoff R*) at its
+ * 2 pi R gamma 2.1 sqrt(R / V), twice the simple form's slope at S = 0; the lubrication damper c = 6 pi eta R*^2 /
+ * (cutoff R*) at its
  * closest.  Velocity Verlet's limit 2 / w for the first, sf m / c for the
  * second (half its limit 2 m / c for a damper alone); and, as a contact's
  * duration, N steps at least to cross the bridge's reach at the rate
  * ddot, so that its work is resolved wherever the particles part. */
-PetscReal LiquidBridgeBound(const Liquid *lq, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal ddot, const StepControl *ctl)
+PetscReal LiquidBridgeBound(const Liquid *lq, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal ddot,
+                            const StepControl *ctl)
 {
-  PetscReal k = 2.0 * HDEM_PI * R * lq->gamma * 2.1 * sqrt(R / V), b = PETSC_MAX_REAL, sf = ctl->stability_factor, rate = PetscAbsReal(ddot);
+  PetscReal k = 2.0 * HDEM_PI * R * lq->gamma * 2.1 * sqrt(R / V), b = PETSC_MAX_REAL, sf = ctl->stability_factor,
+            rate = PetscAbsReal(ddot);
   if (k > 0.0) b = sf * 2.0 / sqrt(k / m);
   if (lq->viscosity > 0.0) b = PetscMin(b, sf * m / (6.0 * HDEM_PI * lq->viscosity * Rstar / lq->cutoff));
   if (rate > 0.0) b = PetscMin(b, LiquidRupture(lq, V) / (rate * (PetscReal)ctl->steps_per_contact));
@@ -65,15 +71,17 @@ PetscReal LiquidBridgeEnergy(const Liquid *lq, PetscReal R, PetscReal V, PetscRe
                                  0.7554044083550030, 0.8656312023878318, 0.9445750230732326, 0.9894009349916499};
   static const PetscReal w[8] = {0.1894506104550685, 0.1826034150449236, 0.1691565193950025, 0.1495959888165767,
                                  0.1246289712555339, 0.0951585116824928, 0.0622535239386479, 0.0271524594117541};
-  PetscReal h = 0.5 * PetscMax(S, 0.0), sum = 0.0;
+  PetscReal              h = 0.5 * PetscMax(S, 0.0), sum = 0.0;
 
   if (S < 0.0) return LiquidCapillaryForce(lq, R, V, 0.0) * S;
   if (!(h > 0.0)) return 0.0;
   if (lq->force == LIQUID_WILLETT_SIMPLE) { /* int_0^X dx / (1 + 2.1 x + 10 x^2), x = s / (2 q) */
     PetscReal q = sqrt(V / R), D = sqrt(40.0 - 2.1 * 2.1);
-    return 2.0 * HDEM_PI * R * lq->gamma * cos(lq->theta) * 2.0 * q * (2.0 / D) * (atan((20.0 * h / q + 2.1) / D) - atan(2.1 / D));
+    return 2.0 * HDEM_PI * R * lq->gamma * cos(lq->theta) * 2.0 * q * (2.0 / D) *
+           (atan((20.0 * h / q + 2.1) / D) - atan(2.1 / D));
   }
-  for (int k = 0; k < 8; k++) sum += w[k] * (LiquidCapillaryForce(lq, R, V, h * (1.0 - x[k])) + LiquidCapillaryForce(lq, R, V, h * (1.0 + x[k])));
+  for (int k = 0; k < 8; k++)
+    sum += w[k] * (LiquidCapillaryForce(lq, R, V, h * (1.0 - x[k])) + LiquidCapillaryForce(lq, R, V, h * (1.0 + x[k])));
   return h * sum;
 }
 

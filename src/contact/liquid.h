@@ -41,8 +41,10 @@ PETSC_EXTERN PetscReal LiquidCapillaryForce(const Liquid *, PetscReal R, PetscRe
  * at separation S closing at ddot (> 0: approaching), and the step bound
  * its capillary stiffness, lubrication damping and reach set for the
  * normal mass m. */
-PETSC_EXTERN PetscReal LiquidBridgeForce(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal S, PetscReal ddot);
-PETSC_EXTERN PetscReal LiquidBridgeBound(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m, PetscReal ddot, const StepControl *);
+PETSC_EXTERN PetscReal LiquidBridgeForce(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal S,
+                                         PetscReal ddot);
+PETSC_EXTERN PetscReal LiquidBridgeBound(const Liquid *, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal m,
+                                         PetscReal ddot, const StepControl *);
 
 /* The energy a bridge of volume V holds at separation S: the capillary
  * force's work from touching, int_0^S F (F(0) S, negative, while the

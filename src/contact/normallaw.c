@@ -1,13 +1,16 @@
 #include "contact/normallaw.h"
 
-const char *const NormalLawTypes[] = {"linear", "hertz", "power", "poly", "table", "NormalLawType", "NORMAL_LAW_", NULL};
+const char *const NormalLawTypes[] = {"linear", "hertz",         "power",       "poly",
+                                      "table",  "NormalLawType", "NORMAL_LAW_", NULL};
 
 /* 16-point Gauss-Legendre nodes and weights on [0, 1]. */
-static const PetscReal gl_x[16] = {0.0052995325041750, 0.0277124884633837, 0.0671843988060841, 0.1222977958224985, 0.1910618777986781, 0.2709916111713863,
-                                   0.3591982246103705, 0.4524937450811813, 0.5475062549188188, 0.6408017753896295, 0.7290083888286137, 0.8089381222013219,
+static const PetscReal gl_x[16] = {0.0052995325041750, 0.0277124884633837, 0.0671843988060841, 0.1222977958224985,
+                                   0.1910618777986781, 0.2709916111713863, 0.3591982246103705, 0.4524937450811813,
+                                   0.5475062549188188, 0.6408017753896295, 0.7290083888286137, 0.8089381222013219,
                                    0.8777022041775016, 0.9328156011939159, 0.9722875115366163, 0.9947004674958250};
-static const PetscReal gl_w[16] = {0.0135762297058770, 0.0311267619693240, 0.0475792558412464, 0.0623144856277670, 0.0747979944082884, 0.0845782596975013,
-                                   0.0913017075224618, 0.0947253052275342, 0.0947253052275342, 0.0913017075224618, 0.0845782596975013, 0.0747979944082884,
+static const PetscReal gl_w[16] = {0.0135762297058770, 0.0311267619693240, 0.0475792558412464, 0.0623144856277670,
+                                   0.0747979944082884, 0.0845782596975013, 0.0913017075224618, 0.0947253052275342,
+                                   0.0947253052275342, 0.0913017075224618, 0.0845782596975013, 0.0747979944082884,
                                    0.0623144856277670, 0.0475792558412464, 0.0311267619693240, 0.0135762297058770};
 
 /* Elastic power-law duration factor: T = 2 (d_max/v0) sqrt(pi) G(1+a)/G(1/2+a), a = 1/(p+1). */
@@ -17,20 +20,22 @@ static PetscReal PowerDurationCoeff(PetscReal p)
   return sqrt(HDEM_PI) * tgamma(1.0 + a) / tgamma(0.5 + a);
 }
 
-PetscErrorCode NormalLawCreatePoly(NormalLawType type, PetscInt n, const PetscReal k[], const PetscReal p[], NormalLaw *law)
+PetscErrorCode NormalLawCreatePoly(NormalLawType type, PetscInt n, const PetscReal k[], const PetscReal p[],
+                                   NormalLaw *law)
 {
   PetscFunctionBeginUser;
-  PetscCheck(type != NORMAL_LAW_TABLE, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "use NormalLawCreateTable for tabulated laws");
-  PetscCheck(n >= 1 && n <= NORMAL_LAW_MAX_TERMS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a polynomial law needs 1 to %d terms, got %" PetscInt_FMT,
-             NORMAL_LAW_MAX_TERMS, n);
+  PetscCheck(type != NORMAL_LAW_TABLE, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "use NormalLawCreateTable for tabulated laws");
+  PetscCheck(n >= 1 && n <= NORMAL_LAW_MAX_TERMS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "a polynomial law needs 1 to %d terms, got %" PetscInt_FMT, NORMAL_LAW_MAX_TERMS, n);
   PetscCall(PetscMemzero(law, sizeof(*law)));
   law->type  = type;
   law->nterm = n;
   for (PetscInt i = 0; i < n; i++) {
-    PetscCheck(k[i] > 0.0 && isfinite(k[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "law coefficient k[%" PetscInt_FMT "] = %g must be finite and > 0", i,
-               (double)k[i]);
-    PetscCheck(p[i] >= 1.0 && isfinite(p[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "law exponent p[%" PetscInt_FMT "] = %g must be >= 1", i,
-               (double)p[i]);
+    PetscCheck(k[i] > 0.0 && isfinite(k[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "law coefficient k[%" PetscInt_FMT "] = %g must be finite and > 0", i, (double)k[i]);
+    PetscCheck(p[i] >= 1.0 && isfinite(p[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "law exponent p[%" PetscInt_FMT "] = %g must be >= 1", i, (double)p[i]);
     law->k[i] = k[i];
     law->p[i] = p[i];
   }
@@ -66,16 +71,19 @@ PetscErrorCode NormalLawCreateTable(PetscInt n, const PetscReal d[], const Petsc
   NormalTable *t;
 
   PetscFunctionBeginUser;
-  PetscCheck(n >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a tabulated law needs at least 2 points, got %" PetscInt_FMT, n);
-  PetscCheck(d[0] == 0.0 && f[0] == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a tabulated law must start at overlap 0 with force 0 (got %g, %g)",
-             (double)d[0], (double)f[0]);
+  PetscCheck(n >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "a tabulated law needs at least 2 points, got %" PetscInt_FMT, n);
+  PetscCheck(d[0] == 0.0 && f[0] == 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "a tabulated law must start at overlap 0 with force 0 (got %g, %g)", (double)d[0], (double)f[0]);
   for (PetscInt i = 1; i < n; i++) {
     PetscCheck(d[i] > d[i - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "tabulated overlaps must increase strictly: point %" PetscInt_FMT " (%g) <= point %" PetscInt_FMT " (%g)", i, (double)d[i], i - 1,
-               (double)d[i - 1]);
+               "tabulated overlaps must increase strictly: point %" PetscInt_FMT " (%g) <= point %" PetscInt_FMT
+               " (%g)",
+               i, (double)d[i], i - 1, (double)d[i - 1]);
     PetscCheck(f[i] > f[i - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "tabulated forces must increase strictly (a monotone law): point %" PetscInt_FMT " (%g) <= point %" PetscInt_FMT " (%g)", i, (double)f[i], i - 1,
-               (double)f[i - 1]);
+               "tabulated forces must increase strictly (a monotone law): point %" PetscInt_FMT
+               " (%g) <= point %" PetscInt_FMT " (%g)",
+               i, (double)f[i], i - 1, (double)f[i - 1]);
   }
   PetscCall(PetscMemzero(law, sizeof(*law)));
   PetscCall(PetscNew(&t));
@@ -137,8 +145,9 @@ static void TableEval(const NormalTable *t, PetscReal d, PetscReal *U, PetscReal
   PetscReal h = t->d[i + 1] - t->d[i], tt = (d - t->d[i]) / h, t2 = tt * tt, t3 = t2 * tt;
   PetscReal h00 = 2.0 * t3 - 3.0 * t2 + 1.0, h10 = t3 - 2.0 * t2 + tt, h01 = -2.0 * t3 + 3.0 * t2, h11 = t3 - t2;
   *F  = h00 * t->f[i] + h10 * h * t->m[i] + h01 * t->f[i + 1] + h11 * h * t->m[i + 1];
-  *dF = ((6.0 * t2 - 6.0 * tt) * (t->f[i] - t->f[i + 1])) / h + (3.0 * t2 - 4.0 * tt + 1.0) * t->m[i] + (3.0 * t2 - 2.0 * tt) * t->m[i + 1];
-  *U  = t->u[i] + TableSegmentIntegral(t, i, tt);
+  *dF = ((6.0 * t2 - 6.0 * tt) * (t->f[i] - t->f[i + 1])) / h + (3.0 * t2 - 4.0 * tt + 1.0) * t->m[i] +
+        (3.0 * t2 - 2.0 * tt) * t->m[i + 1];
+  *U = t->u[i] + TableSegmentIntegral(t, i, tt);
 }
 
 void NormalLawEval(const NormalLaw *law, PetscReal s, PetscReal d, PetscReal *U, PetscReal *F, PetscReal *dF)
@@ -202,7 +211,8 @@ PetscReal NormalLawForceOverSqrtU(const NormalLaw *law, PetscReal s, PetscReal d
 PetscReal NormalLawOverlapAtEnergy(const NormalLaw *law, PetscReal s, PetscReal E)
 {
   if (E <= 0.0) return 0.0;
-  if (law->type != NORMAL_LAW_TABLE && law->nterm == 1) return pow((law->p[0] + 1.0) * E / (s * law->k[0]), 1.0 / (law->p[0] + 1.0));
+  if (law->type != NORMAL_LAW_TABLE && law->nterm == 1)
+    return pow((law->p[0] + 1.0) * E / (s * law->k[0]), 1.0 / (law->p[0] + 1.0));
   PetscReal lo = 0.0, hi;
   if (law->type == NORMAL_LAW_TABLE) {
     const NormalTable *t = law->table;
@@ -210,7 +220,8 @@ PetscReal NormalLawOverlapAtEnergy(const NormalLaw *law, PetscReal s, PetscReal 
     while (t->u[t->n - 1] + t->f[t->n - 1] * (hi - t->d[t->n - 1]) < E) hi = 2.0 * hi + t->d[t->n - 1];
   } else { /* each term alone reaches E at a larger overlap than the sum */
     hi = PETSC_MAX_REAL;
-    for (PetscInt i = 0; i < law->nterm; i++) hi = PetscMin(hi, pow((law->p[i] + 1.0) * E / (s * law->k[i]), 1.0 / (law->p[i] + 1.0)));
+    for (PetscInt i = 0; i < law->nterm; i++)
+      hi = PetscMin(hi, pow((law->p[i] + 1.0) * E / (s * law->k[i]), 1.0 / (law->p[i] + 1.0)));
   }
   PetscReal d = hi;
   for (int it = 0; it < 200; it++) {

@@ -41,12 +41,13 @@ typedef struct {
   NormalTable  *table;          /* owned by the law when type == table */
 } NormalLaw;
 
-PETSC_EXTERN PetscErrorCode NormalLawCreatePoly(NormalLawType, PetscInt, const PetscReal[], const PetscReal[], NormalLaw *);
+PETSC_EXTERN PetscErrorCode NormalLawCreatePoly(NormalLawType, PetscInt, const PetscReal[], const PetscReal[],
+                                                NormalLaw *);
 PETSC_EXTERN PetscErrorCode NormalLawCreateTable(PetscInt, const PetscReal[], const PetscReal[], NormalLaw *);
 PETSC_EXTERN PetscErrorCode NormalLawDestroy(NormalLaw *);
 
 PETSC_EXTERN PetscBool NormalLawIsMonomial(const NormalLaw *);
-PETSC_EXTERN void      NormalLawEval(const NormalLaw *, PetscReal s, PetscReal d, PetscReal *U, PetscReal *F, PetscReal *dF);
+PETSC_EXTERN void NormalLawEval(const NormalLaw *, PetscReal s, PetscReal d, PetscReal *U, PetscReal *F, PetscReal *dF);
 PETSC_EXTERN PetscReal NormalLawForce(const NormalLaw *, PetscReal s, PetscReal d);
 PETSC_EXTERN PetscReal NormalLawForceOverSqrtU(const NormalLaw *, PetscReal s, PetscReal d);
 PETSC_EXTERN PetscReal NormalLawOverlapAtEnergy(const NormalLaw *, PetscReal s, PetscReal E);

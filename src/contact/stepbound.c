@@ -9,7 +9,8 @@ static PetscReal DampedStabilityFactor(PetscReal z)
   return sqrt(1.0 + z * z) - z;
 }
 
-PetscReal ContactStepBound(const ContactModel *model, const ContactPair *pair, const StepControl *ctl, PetscReal E, PetscReal v_imp)
+PetscReal ContactStepBound(const ContactModel *model, const ContactPair *pair, const StepControl *ctl, PetscReal E,
+                           PetscReal v_imp)
 {
   const NormalLaw *law   = &model->law;
   const Damping   *dmp   = &pair->co->damping;
@@ -23,14 +24,16 @@ PetscReal ContactStepBound(const ContactModel *model, const ContactPair *pair, c
     bound = ctl->stability_factor * 2.0 * sqrt(pair->m / K) * DampedStabilityFactor(z);
   }
   T = NormalLawElasticDuration(law, pair->s, pair->m, E);
-  if (dmp->separation == SEPARATION_FORCE) T *= DampingForceDurationRatio(dmp->type == DAMPING_HARMONIC ? dmp->zeta : z);
+  if (dmp->separation == SEPARATION_FORCE)
+    T *= DampingForceDurationRatio(dmp->type == DAMPING_HARMONIC ? dmp->zeta : z);
   bound = PetscMin(bound, T / ctl->steps_per_contact);
-  if (model->rolls && pair->co->rolling.mu > 0.0 && pair->co->rolling.type == ROLLING_EPSD && K > 0.0) { /* the rolling oscillator */
+  /* the rolling oscillator */
+  if (model->rolls && pair->co->rolling.mu > 0.0 && pair->co->rolling.type == ROLLING_EPSD && K > 0.0) {
     PetscReal wr = sqrt(ContactRollingStiffness(pair, K) / pair->Ir);
     bound        = PetscMin(bound, ctl->stability_factor * 2.0 / wr * DampedStabilityFactor(pair->co->rolling.eta));
     bound        = PetscMin(bound, HDEM_PI / wr / ctl->steps_per_contact);
   }
-  kt    = ContactTangentialStiffness(model, pair, dmax);
+  kt = ContactTangentialStiffness(model, pair, dmax);
   if (kt > 0.0) {
     PetscReal wt = sqrt(kt / pair->mt), zt = pair->co->tangential.zeta;
     bound = PetscMin(bound, ctl->stability_factor * 2.0 / wt * DampedStabilityFactor(zt));

@@ -31,7 +31,8 @@ typedef struct {
   PetscReal    dt_max;            /* cap [s] */
 } StepControl;
 
-PETSC_EXTERN PetscReal ContactStepBound(const ContactModel *, const ContactPair *, const StepControl *, PetscReal E, PetscReal v_imp);
+PETSC_EXTERN PetscReal ContactStepBound(const ContactModel *, const ContactPair *, const StepControl *, PetscReal E,
+                                        PetscReal v_imp);
 PETSC_EXTERN PetscReal StepControlNext(const StepControl *, PetscReal bound, PetscReal dt_prev);
 
 #endif

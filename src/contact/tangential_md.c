@@ -22,8 +22,9 @@ static void Forget(ContactTurning *tn)
   tn->phase = 0.0;
 }
 
-void ContactTangentialMD(ContactTurning *tn, PetscReal T[3], const PetscReal n[3], const PetscReal vt[3], const PetscReal vtp[3], PetscReal dt, PetscReal kt0,
-                         PetscReal gt, PetscReal mu, PetscReal Fn, PetscReal Ft[3])
+void ContactTangentialMD(ContactTurning *tn, PetscReal T[3], const PetscReal n[3], const PetscReal vt[3],
+                         const PetscReal vtp[3], PetscReal dt, PetscReal kt0, PetscReal gt, PetscReal mu, PetscReal Fn,
+                         PetscReal Ft[3])
 {
   PetscReal muN = mu * (Fn > 0.0 ? Fn : 0.0), dmuN, dd[3], ldd, fsq;
 
@@ -52,7 +53,8 @@ void ContactTangentialMD(ContactTurning *tn, PetscReal T[3], const PetscReal n[3
   Along(tn->tss, dmuN);
   if (ldd > 0.0) {
     PetscReal q, theta, k;
-    if (dmuN > 0.0 && kt0 * ldd < dmuN) q = 1.0; /* the normal force grows faster than the elastic increment: no slip */
+    /* the normal force grows faster than the elastic increment: no slip */
+    if (dmuN > 0.0 && kt0 * ldd < dmuN) q = 1.0;
     else {
       PetscReal d[3];
       if (tn->phase == 0.0) q = 1.0 - (Norm(T) + dmuN) / muN;
@@ -68,7 +70,8 @@ void ContactTangentialMD(ContactTurning *tn, PetscReal T[3], const PetscReal n[3
     /* the mu dN term along the displacement on every branch (Thornton's (-1)^k is the sign of dd in 1D) */
     k = kt0 * theta + dmuN * (1.0 - theta) / ldd;
     for (int a = 0; a < 3; a++) T[a] -= k * dd[a], tn->dlast[a] = dd[a];
-    if (PetscAbsReal(tn->phase) == 1.0) { /* Masing: past the ends of a loop from the virgin curve, the virgin curve goes on */
+    /* Masing: past the ends of a loop from the virgin curve, the virgin curve goes on */
+    if (PetscAbsReal(tn->phase) == 1.0) {
       PetscReal lT = Norm(T), ls = Norm(tn->ts), dot = T[0] * tn->ts[0] + T[1] * tn->ts[1] + T[2] * tn->ts[2];
       if (lT >= ls && (tn->phase > 0.0 ? dot > 0.0 : dot < 0.0)) Forget(tn);
     }

@@ -31,7 +31,8 @@
  * contact points' sliding velocity at the half step and predicted, kt0: the
  * no-slip stiffness, gt: the damping coefficient, mu N the friction limit;
  * Ft: the tangential force on i. */
-PETSC_EXTERN void ContactTangentialMD(ContactTurning *, PetscReal T[3], const PetscReal n[3], const PetscReal vt[3], const PetscReal vtp[3], PetscReal dt,
-                                      PetscReal kt0, PetscReal gt, PetscReal mu, PetscReal Fn, PetscReal Ft[3]);
+PETSC_EXTERN void ContactTangentialMD(ContactTurning *, PetscReal T[3], const PetscReal n[3], const PetscReal vt[3],
+                                      const PetscReal vtp[3], PetscReal dt, PetscReal kt0, PetscReal gt, PetscReal mu,
+                                      PetscReal Fn, PetscReal Ft[3]);
 
 #endif

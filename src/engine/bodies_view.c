@@ -30,11 +30,11 @@ PetscErrorCode EngineBodiesFree(SnapshotBodies *b)
 {
   PetscInt64 *id = (PetscInt64 *)b->id;
   LocalInt   *tm = (LocalInt *)b->tmpl;
-  PetscReal  *x = (PetscReal *)b->position, *q = (PetscReal *)b->orientation, *v = (PetscReal *)b->velocity, *w = (PetscReal *)b->angular_velocity;
+  PetscReal  *x = (PetscReal *)b->position, *q = (PetscReal *)b->orientation, *v = (PetscReal *)b->velocity,
+            *w = (PetscReal *)b->angular_velocity;
 
   PetscFunctionBeginUser;
   if (b->on) PetscCall(PetscFree6(id, tm, x, q, v, w));
   PetscCall(PetscMemzero(b, sizeof(*b)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-

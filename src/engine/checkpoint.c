@@ -33,7 +33,8 @@ static PetscErrorCode CkptWriteRecordColumn(H5File f, const RecordStore *rs, con
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1((size_t)rs->n * es + 1, &col));
-  for (PetscInt r = 0; r < rs->n; r++) memcpy(col + (size_t)r * es, (const char *)RecordStorePayload(rs, r) + rf->offset, es);
+  for (PetscInt r = 0; r < rs->n; r++)
+    memcpy(col + (size_t)r * es, (const char *)RecordStorePayload(rs, r) + rf->offset, es);
   PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
   PetscCall(H5FileWriteRows(f, name, CkptType(rf->type), rf->ncomp, rs->n, col));
   PetscCall(PetscFree(col));
@@ -64,9 +65,11 @@ static PetscErrorCode CkptWriteHistory(H5File f, Engine *e)
     RecordKey   k = RecordStoreKey(&rs, r);
     PetscInt64 *hit;
     hit = (PetscInt64 *)bsearch(&k.owner, idx, (size_t)p->n, 2 * sizeof(PetscInt64), CkptIdCompare);
-    PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "checkpoint: history record of particle %" PetscInt64_FMT " which this rank does not own", k.owner);
+    PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "checkpoint: history record of particle %" PetscInt64_FMT " which this rank does not own", k.owner);
     key[r] = k.owner, key[m + r] = k.kind, key[2 * m + r] = k.partner;
-    for (int a = 0; a < 3; a++) xb[3 * r + a] = (p->bx0 ? p->bx0 : p->x0)[3 * hit[1] + a]; /* where its owner belongs (a body's sphere: by its body) */
+    /* where its owner belongs (a body's sphere: by its body) */
+    for (int a = 0; a < 3; a++) xb[3 * r + a] = (p->bx0 ? p->bx0 : p->x0)[3 * hit[1] + a];
   }
   PetscCall(H5FileWriteRows(f, "history/owner", H5FILE_INT64, 1, m, key));
   PetscCall(H5FileWriteRows(f, "history/kind", H5FILE_INT64, 1, m, key + m));
@@ -93,7 +96,8 @@ static PetscErrorCode CkptWriteWalls(H5File f, const Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const CkptRealName[10] = {"time", "dt", "bound", "dt_min", "dt_max", "dt_sum", "energy_initial", "work_gravity", "skin", "rmax"};
+const char *const CkptRealName[10] = {"time",           "dt",           "bound", "dt_min", "dt_max", "dt_sum",
+                                      "energy_initial", "work_gravity", "skin",  "rmax"};
 
 void CkptReals(Engine *e, PetscReal *v[16])
 {
@@ -106,7 +110,8 @@ static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options, P
   PetscReal *v[16], sum[3] = {e->work_gravity, (PetscReal)e->lost, e->work_base};
 
   PetscFunctionBeginUser;
-  PetscCall(CollectiveSumAll(e->grid.comm, sum, 3)); /* each rank's share, kept as one total (work_base: rank 0's alone) */
+  /* each rank's share, kept as one total (work_base: rank 0's alone) */
+  PetscCall(CollectiveSumAll(e->grid.comm, sum, 3));
   CkptReals(e, v);
   for (int k = 0; k < 10; k++) PetscCall(H5FileWriteAttrReal(f, CkptRealName[k], k == 7 ? sum[0] : *v[k]));
   PetscCall(H5FileWriteAttrReal(f, "work_gravity_base", sum[2]));
@@ -135,7 +140,8 @@ static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options, P
   PetscCall(H5FileWriteAttrInt64(f, "warned_fixed", e->warned_fixed));
   PetscCall(H5FileWriteAttrString(f, "hdem_version", HDEM_VERSION));
   PetscCall(H5FileWriteAttrString(f, "options", options ? options : ""));
-  PetscCall(H5FileWriteAttrString(f, "format", CHECKPOINT_FORMAT)); /* last: a file with it was written through */
+  /* last: a file with it was written through */
+  PetscCall(H5FileWriteAttrString(f, "format", CHECKPOINT_FORMAT));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,16 +195,19 @@ static void CkptColumn(const CkptSet *d, PetscInt width, PetscInt at, PetscReal 
  * built. */
 static PetscErrorCode CkptLoadParticles(Engine *e, const CkptSets *ss)
 {
-  FieldStore  *st = &e->p.st;
-  PetscInt     home = FieldStoreFind(st, "body_position_at_build"); /* a body's spheres go where the body belongs */
-  PetscInt     w = FieldStorePackWidth(st, FIELD_CHECKPOINT), xb = FieldStorePackOffset(st, FIELD_CHECKPOINT, home >= 0 ? home : FieldStoreFind(st, "position_at_build"));
+  FieldStore *st = &e->p.st;
+  /* a body's spheres go where the body belongs */
+  PetscInt home = FieldStoreFind(st, "body_position_at_build");
+  PetscInt w    = FieldStorePackWidth(st, FIELD_CHECKPOINT),
+           xb = FieldStorePackOffset(st, FIELD_CHECKPOINT, home >= 0 ? home : FieldStoreFind(st, "position_at_build"));
   PetscInt     n = ss->s[ss->particles].n, nin, n0 = e->p.n;
   PetscReal   *rec, *in;
   PetscMPIInt *dest;
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc2((size_t)n * w + 1, &rec, n + 1, &dest)); /* a field an older file lacks stays zero */
-  for (PetscInt k = ss->particles; k < ss->history; k++) CkptColumn(&ss->s[k], w, FieldStorePackOffset(st, FIELD_CHECKPOINT, ss->s[k].field), rec);
+  for (PetscInt k = ss->particles; k < ss->history; k++)
+    CkptColumn(&ss->s[k], w, FieldStorePackOffset(st, FIELD_CHECKPOINT, ss->s[k].field), rec);
   for (PetscInt i = 0; i < n; i++) PetscCall(CkptDest(&e->grid, rec + (size_t)i * w + xb, &dest[i]));
   PetscCall(CollectiveRoute(e->grid.comm, n, w, rec, dest, &nin, &in));
   PetscCall(ParticlesReserve(&e->p, n0 + nin));
@@ -242,13 +251,13 @@ static PetscErrorCode CkptLoadHistory(Engine *e, const CkptSets *ss)
   PetscCall(HistoryStoreCreate(&blk));
   PetscCall(RecordStoreReserve(&blk, m));
   for (PetscInt r = 0; r < m; r++) {
-    PetscReal     *b = row + (size_t)r * width;
-    RecordKey      key;
-    ContactRecord  h;
-    PetscInt       c = 6;
-    key.owner        = (PetscInt64)b[0];
-    key.kind         = ss->version == 1 ? (b[2] < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE) : (PetscInt64)b[1];
-    key.partner      = ss->version == 1 && b[2] < 0 ? -1 - (PetscInt64)b[2] : (PetscInt64)b[2];
+    PetscReal    *b = row + (size_t)r * width;
+    RecordKey     key;
+    ContactRecord h;
+    PetscInt      c = 6;
+    key.owner       = (PetscInt64)b[0];
+    key.kind        = ss->version == 1 ? (b[2] < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE) : (PetscInt64)b[1];
+    key.partner     = ss->version == 1 && b[2] < 0 ? -1 - (PetscInt64)b[2] : (PetscInt64)b[2];
     PetscCall(PetscMemzero(&h, sizeof(h)));
     for (const RecordField *rf = ContactHistoryFields; rf->name; rf++)
       for (PetscInt q = 0; q < rf->ncomp; q++, c++) {
@@ -259,7 +268,8 @@ static PetscErrorCode CkptLoadHistory(Engine *e, const CkptSets *ss)
     PetscCall(CkptDest(&e->grid, b + 3, &dest[r]));
   }
   PetscCall(CollectiveRoute(e->grid.comm, m, RecordStorePackWidth(&blk), (const PetscReal *)blk.r, dest, &nin, &in));
-  for (PetscInt r = 0; r < nin; r++) PetscCall(RecordStoreAddPacked(&e->hs, in + (size_t)r * RecordStorePackWidth(&blk)));
+  for (PetscInt r = 0; r < nin; r++)
+    PetscCall(RecordStoreAddPacked(&e->hs, in + (size_t)r * RecordStorePackWidth(&blk)));
   PetscCall(RecordStoreDestroy(&blk));
   PetscCall(PetscFree(in));
   PetscCall(PetscFree2(row, dest));
@@ -270,7 +280,8 @@ static PetscErrorCode CkptLoadHistory(Engine *e, const CkptSets *ss)
 static void CkptLoadWalls(Engine *e, const CkptSets *ss)
 {
   for (PetscInt w = 0; w < e->planes.n; w++)
-    for (int a = 0; a < 3; a++) e->planes.w[w].n[a] = CkptReal(&ss->s[0], w, a), e->planes.w[w].p[a] = CkptReal(&ss->s[1], w, a);
+    for (int a = 0; a < 3; a++)
+      e->planes.w[w].n[a] = CkptReal(&ss->s[0], w, a), e->planes.w[w].p[a] = CkptReal(&ss->s[1], w, a);
 }
 
 /* A format < 5 checkpoint's total work held the flow's energy too, which
@@ -281,7 +292,8 @@ static PetscErrorCode CkptWorkBaseFlow(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(FlowStateTotals(e, &tot));
-  if (e->work_base != 0.0) e->work_base -= ExactSumValue(&tot.energy[FLOW_ENERGY_IN]) - ExactSumValue(&tot.energy[FLOW_ENERGY_OUT]);
+  if (e->work_base != 0.0)
+    e->work_base -= ExactSumValue(&tot.energy[FLOW_ENERGY_IN]) - ExactSumValue(&tot.energy[FLOW_ENERGY_OUT]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -322,7 +334,8 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
   PetscCall(CkptSetsDestroy(ss));
   PetscCall(PetscFree(ss));
   PetscCall(H5FileClose(&f));
-  PetscCheck(!failed, e->grid.comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg); /* the same on every rank, before any step and anything written */
+  /* the same on every rank, before any step and anything written */
+  PetscCheck(!failed, e->grid.comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscCall(EngineResume(e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -106,9 +106,9 @@ typedef struct {
 
 #define CKPT_SETS_MAX 64
 typedef struct {
-  CkptSet   s[CKPT_SETS_MAX];
-  PetscInt  n, particles, history, bodies; /* where each group starts (walls first; bodies: n without) */
-  PetscInt  version; /* the file's format: 1, 2 or 3 */
+  CkptSet  s[CKPT_SETS_MAX];
+  PetscInt n, particles, history, bodies; /* where each group starts (walls first; bodies: n without) */
+  PetscInt version;                       /* the file's format: 1, 2 or 3 */
 } CkptSets;
 
 static inline CkptSet *CkptSetFind(CkptSets *ss, const char *name)
@@ -130,7 +130,7 @@ static inline PetscReal CkptReal(const CkptSet *d, PetscInt i, PetscInt c)
 static inline PetscInt64 CkptI64(const CkptSet *d, PetscInt i, PetscInt c)
 {
   size_t k = (size_t)i * (size_t)d->ncomp + (size_t)c;
-  return d->type == FIELD_INT64   ? ((const PetscInt64 *)d->raw)[k]
+  return d->type == FIELD_INT64 ? ((const PetscInt64 *)d->raw)[k]
        : d->type == FIELD_INT32 ? (PetscInt64)((const int32_t *)d->raw)[k]
                                 : 0;
 }
@@ -149,10 +149,11 @@ static inline const char *CkptNum(PetscReal v, char buf[32])
  * over all), then said together by every rank. */
 #define CKPT_NONE ((PetscInt64)1 << 19)
 enum { /* the checks' order: the first group that fails is the one said */
-  CKPT_CHECK_STATE    = 0,
-  CKPT_CHECK_SHAPE    = 100,
-  CKPT_CHECK_HASSUM   = 200,
-  CKPT_CHECK_VALUE    = 300, /* + the dataset's index: a bad value says where, before its dataset's checksum */
+  CKPT_CHECK_STATE  = 0,
+  CKPT_CHECK_SHAPE  = 100,
+  CKPT_CHECK_HASSUM = 200,
+  /* + the dataset's index: a bad value says where, before its dataset's checksum */
+  CKPT_CHECK_VALUE    = 300,
   CKPT_CHECK_FLOW     = CKPT_CHECK_VALUE + CKPT_SETS_MAX, /* + 0 .. 7: /flow's values, then its checksums */
   CKPT_CHECK_CHECKSUM = 400,
   CKPT_CHECK_IDS      = 500,
@@ -187,12 +188,14 @@ PETSC_INTERN PetscErrorCode CkptLoadFlow(Engine *);
  * that cannot be read (no format, another format, one missing) is an error
  * on every rank; a value at fault sets *failed, msg saying it alike on
  * every rank. */
-PETSC_INTERN PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscInt *version, PetscBool *failed, char msg[CKPT_MSG_LEN]);
+PETSC_INTERN PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscInt *version, PetscBool *failed,
+                                               char msg[CKPT_MSG_LEN]);
 /* Collective, after CkptReadAttributes: this rank's rows of every dataset
  * into ss (CkptSetsDestroy frees them), shapes, values, checksums and ids
  * checked, each stage agreed by all ranks; *failed and msg as above.  Other
  * errors (HDF5, memory) are this rank's: the caller abandons the file. */
-PETSC_INTERN PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscInt version, CkptSets *ss, PetscBool *failed, char msg[CKPT_MSG_LEN]);
+PETSC_INTERN PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscInt version, CkptSets *ss,
+                                             PetscBool *failed, char msg[CKPT_MSG_LEN]);
 PETSC_INTERN PetscErrorCode CkptSetsDestroy(CkptSets *);
 
 #endif

@@ -214,7 +214,8 @@ static PetscErrorCode CkptCheckOwners(H5File f, const Engine *e, CkptSets *ss, C
   PetscCall(PetscMalloc2(4 * (size_t)n + 1, &item, (size_t)n + 1, &dest));
   for (PetscInt t = 0, j = 0; t < 2; t++)
     for (PetscInt i = 0; i < ids[t]->n; i++, j++) {
-      PetscInt64 x = CkptI64(ids[t], i, 0); /* in [0, 2^53] (CkptCheckValues): exact as reals, yet sent in halves */
+      /* in [0, 2^53] (CkptCheckValues): exact as reals, yet sent in halves */
+      PetscInt64 x = CkptI64(ids[t], i, 0);
       item[4 * j] = (PetscReal)(x >> 32), item[4 * j + 1] = (PetscReal)(x & 0xffffffff), item[4 * j + 2] = (PetscReal)t,
                item[4 * j + 3] = (PetscReal)(ids[t]->off + i);
       dest[j]                  = CkptIdRank(x, size);
@@ -363,6 +364,7 @@ PetscErrorCode CkptCheckIds(H5File f, const Engine *e, CkptSets *ss, CkptFault *
   PetscCall(CkptCheckOwners(f, e, ss, ft));
   if (ss->bodies < ss->n)
     PetscCall(CkptCheckMembers(f, e, ss,
-                               ft)); /* one stage: a repeated id, first by its check, is said before what it confuses */
+                               /* one stage: a repeated id, first by its check, is said before what it confuses */
+                               ft));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -41,7 +41,8 @@ PetscErrorCode CkptFail(H5File f, CkptFault *ft, PetscInt64 check, PetscInt64 ro
  * its check, its row and its message. */
 static PetscErrorCode CkptAgree(MPI_Comm comm, CkptFault *ft, PetscBool *failed)
 {
-  PetscReal   key = (PetscReal)ft->check * CKPT_ROWS + (PetscReal)PetscMin(ft->row + 1, (PetscInt64)CKPT_ROWS - 1), first = -key, who;
+  PetscReal key   = (PetscReal)ft->check * CKPT_ROWS + (PetscReal)PetscMin(ft->row + 1, (PetscInt64)CKPT_ROWS - 1),
+            first = -key, who;
   PetscReal  *text;
   PetscMPIInt rank;
   size_t      len = sizeof(ft->msg);
@@ -65,7 +66,8 @@ static PetscErrorCode CkptAgree(MPI_Comm comm, CkptFault *ft, PetscBool *failed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CkptSetAdd(CkptSets *ss, const char *name, FieldType t, PetscInt ncomp, PetscInt field, PetscBool replicated)
+static PetscErrorCode CkptSetAdd(CkptSets *ss, const char *name, FieldType t, PetscInt ncomp, PetscInt field,
+                                 PetscBool replicated)
 {
   CkptSet *d;
 
@@ -103,7 +105,8 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
     char         name[64];
     if (!(fd->flags & FIELD_CHECKPOINT)) continue;
     if (version < 4 && !strncmp(fd->name, "ledger_", 7)) continue; /* before the energy ledger: zero */
-    if (version < 5 && !e->model.ledger && !strncmp(fd->name, "ledger_", 7)) continue; /* the moving walls' ledger without the full one: zero */
+    /* the moving walls' ledger without the full one: zero */
+    if (version < 5 && !e->model.ledger && !strncmp(fd->name, "ledger_", 7)) continue;
     if (version < 5 && !strcmp(fd->name, "gravity_work")) continue; /* kept as one total then: work_base */
     PetscCall(PetscSNPrintf(name, sizeof(name), "particles/%s", fd->name));
     PetscCall(CkptSetAdd(ss, name, fd->type, fd->ncomp, k, PETSC_FALSE));
@@ -117,7 +120,8 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
     char name[64];
     if (version < 3 && !strcmp(rf->name, "rolling_torque")) continue; /* before rolling resistance: zero */
     if (version < 4 && !strcmp(rf->name, "bridge_liquid")) continue;  /* before liquid bridges: none */
-    if (version < 5 && !strncmp(rf->name, "turning_", 8)) continue;   /* before the Mindlin-Deresiewicz spring: none */
+    /* before the Mindlin-Deresiewicz spring: none */
+    if (version < 5 && !strncmp(rf->name, "turning_", 8)) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
     PetscCall(CkptSetAdd(ss, name, rf->type, rf->ncomp, -1, PETSC_FALSE));
   }
@@ -136,7 +140,8 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
 /* Metadata, the same on every rank: each dataset is there with the rows the
  * attributes say (N particles; M records, /history/owner's; B bodies,
  * /bodies/id's; the deck's walls), and either all have checksums or none. */
-static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, CkptSets *ss, PetscInt *nsum, CkptFault *ft)
+static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, CkptSets *ss, PetscInt *nsum,
+                                      CkptFault *ft)
 {
   PetscInt64 M = -1, W = -1, B = -1;
   PetscInt   nwithout = 0, first_without = -1;
@@ -148,7 +153,9 @@ static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, C
     PetscBool  bodies;
     PetscCall(H5FileRows(f, "particles/body", H5FILE_INT64, 1, &rows, &bodies));
     if (bodies != (e->p.body ? PETSC_TRUE : PETSC_FALSE))
-      PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE, -1, "%s multi-sphere bodies (/particles/body) but the deck %s: restart with the deck that wrote it (its insert_body, streamN_body)",
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE, -1,
+                         "%s multi-sphere bodies (/particles/body) but the deck %s: restart with the deck that wrote "
+                         "it (its insert_body, streamN_body)",
                          bodies ? "it holds" : "it holds no", bodies ? "makes none" : "makes them"));
   }
   { /* liquid: a wet run's particles carry it, a dry deck would drop it (and a dry checkpoint has none to give) */
@@ -156,9 +163,12 @@ static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, C
     PetscBool  wet;
     PetscCall(H5FileRows(f, "particles/liquid", H5FILE_REAL, 1, &rows, &wet));
     if (wet != (e->p.liquid ? PETSC_TRUE : PETSC_FALSE))
-      PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE, -1, "%s but the deck %s: restart with the deck that wrote it (its material_liquid, materialK_liquid)",
-                         wet ? "it is a wet run's, its particles hold liquid (/particles/liquid)," : "it is a dry run's, its particles hold no liquid,",
-                         wet ? "has no material with liquid (a dry run)" : "gives a material liquid (a wet run)"));
+      PetscCall(
+        CkptFail(f, ft, CKPT_CHECK_SHAPE, -1,
+                 "%s but the deck %s: restart with the deck that wrote it (its material_liquid, materialK_liquid)",
+                 wet ? "it is a wet run's, its particles hold liquid (/particles/liquid),"
+                     : "it is a dry run's, its particles hold no liquid,",
+                 wet ? "has no material with liquid (a dry run)" : "gives a material liquid (a wet run)"));
   }
   for (PetscInt k = 0; k < ss->n; k++) {
     CkptSet   *d = &ss->s[k];
@@ -172,11 +182,14 @@ static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, C
     if (k < ss->particles) { /* walls */
       if (W < 0) {
         W = rows;
-        if (W > PLANES_MAX) PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1, "/%s has %" PetscInt64_FMT " rows: at most %d walls", d->name, W, PLANES_MAX));
+        if (W > PLANES_MAX)
+          PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1, "/%s has %" PetscInt64_FMT " rows: at most %d walls",
+                             d->name, W, PLANES_MAX));
         else if (W != e->planes.n)
           PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1,
-                             "it has %" PetscInt64_FMT " walls (/%s) but the deck %" PetscInt_FMT ": restart with the deck that wrote it", W, d->name,
-                             e->planes.n));
+                             "it has %" PetscInt64_FMT " walls (/%s) but the deck %" PetscInt_FMT
+                             ": restart with the deck that wrote it",
+                             W, d->name, e->planes.n));
       }
       want = W;
     } else if (k < ss->history) want = N;
@@ -189,7 +202,8 @@ static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, C
     }
     d->N = rows;
     if (rows != want)
-      PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1, "/%s has %" PetscInt64_FMT " rows, expected %" PetscInt64_FMT " (%s)", d->name, rows, want,
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_SHAPE + k, -1,
+                         "/%s has %" PetscInt64_FMT " rows, expected %" PetscInt64_FMT " (%s)", d->name, rows, want,
                          k < ss->particles ? "the walls of /walls/normal"
                          : k < ss->history ? "the attribute /particles"
                          : k < ss->bodies  ? "the records of /history/owner"
@@ -200,7 +214,8 @@ static PetscErrorCode CkptCheckShapes(H5File f, const Engine *e, PetscInt64 N, C
   }
   if (*nsum && nwithout)
     PetscCall(CkptFail(f, ft, CKPT_CHECK_HASSUM + first_without, -1,
-                       "/%s has no checksum where the file's other datasets have one: it was rewritten after the checkpoint was written",
+                       "/%s has no checksum where the file's other datasets have one: it was rewritten after the "
+                       "checkpoint was written",
                        ss->s[first_without].name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -227,7 +242,8 @@ static PetscErrorCode CkptReadSets(H5File f, const Engine *e, CkptSets *ss)
     PetscCall(H5FileReadRows(f, d->name, CkptType(d->type), d->ncomp, d->off, d->n, d->raw));
     sums[k] = 0;
     Ns[k]   = d->N;
-    if (!d->replicated || rank == 0) PetscCall(H5FileChecksumRows(CkptType(d->type), d->ncomp, d->off, d->n, d->raw, &sums[k]));
+    if (!d->replicated || rank == 0)
+      PetscCall(H5FileChecksumRows(CkptType(d->type), d->ncomp, d->off, d->n, d->raw, &sums[k]));
   }
   PetscCall(H5FileChecksumCombine(e->grid.comm, ss->n, Ns, sums));
   for (PetscInt k = 0; k < ss->n; k++) ss->s[k].sum = sums[k];
@@ -246,7 +262,8 @@ static PetscErrorCode CkptCheckSums(H5File f, CkptSets *ss, CkptFault *ft)
   for (PetscInt k = 0; k < ss->n; k++) {
     const CkptSet *d = &ss->s[k];
     if (CkptSumBad(d))
-      PetscCall(CkptFail(f, ft, CKPT_CHECK_CHECKSUM + k, -1, "/%s: " H5FILE_CHECKSUM_MISMATCH " (stored checksum %016llx, the data's %016llx)", d->name,
+      PetscCall(CkptFail(f, ft, CKPT_CHECK_CHECKSUM + k, -1,
+                         "/%s: " H5FILE_CHECKSUM_MISMATCH " (stored checksum %016llx, the data's %016llx)", d->name,
                          (unsigned long long)d->stored, (unsigned long long)d->sum));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -262,21 +279,26 @@ static int CkptOutside(const Grid *g, const PetscReal x[3])
 
 PetscErrorCode CkptWho(CkptSets *ss, PetscInt k, PetscInt i, char *who, size_t len)
 {
-  const CkptSet *id = CkptSetFind(ss, "particles/id"), *owner = CkptSetFind(ss, "history/owner"), *partner = CkptSetFind(ss, "history/partner"),
-                *kind = CkptSetFind(ss, "history/kind");
+  const CkptSet *id = CkptSetFind(ss, "particles/id"), *owner = CkptSetFind(ss, "history/owner"),
+                *partner = CkptSetFind(ss, "history/partner"), *kind = CkptSetFind(ss, "history/kind");
 
   PetscFunctionBeginUser;
   who[0] = 0;
   if (k >= ss->bodies)
     PetscCall(PetscSNPrintf(who, len, " (body %" PetscInt64_FMT ")", CkptI64(CkptSetFind(ss, "bodies/id"), i, 0)));
   else if (k >= ss->history) {
-    PetscInt64 pa = CkptI64(partner, i, 0), pk = kind ? CkptI64(kind, i, 0) : pa < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE;
-    PetscCall(PetscSNPrintf(who, len, " (owner %" PetscInt64_FMT ", kind %" PetscInt64_FMT ", partner %" PetscInt64_FMT ")", CkptI64(owner, i, 0), pk, pa));
+    PetscInt64 pa = CkptI64(partner, i, 0), pk = kind   ? CkptI64(kind, i, 0)
+                                               : pa < 0 ? HISTORY_KIND_PLANE
+                                                        : HISTORY_KIND_SPHERE;
+    PetscCall(PetscSNPrintf(who, len,
+                            " (owner %" PetscInt64_FMT ", kind %" PetscInt64_FMT ", partner %" PetscInt64_FMT ")",
+                            CkptI64(owner, i, 0), pk, pa));
   } else if (k >= ss->particles) PetscCall(PetscSNPrintf(who, len, " (id %" PetscInt64_FMT ")", CkptI64(id, i, 0)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether a mesh history's partner (deck number << HISTORY_MESH_SHIFT | surface) names a surface of the deck's meshes. */
+/* Whether a mesh history's partner (deck number << HISTORY_MESH_SHIFT | surface) names a surface of the deck's meshes.
+ */
 static PetscBool CkptMeshSurface(const Engine *e, PetscInt64 pa)
 {
   PetscInt64 deck = pa >> HISTORY_MESH_SHIFT, s = pa & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1);
@@ -293,23 +315,26 @@ static PetscBool CkptMeshSurface(const Engine *e, PetscInt64 pa)
  * bad row. */
 static PetscErrorCode CkptCheckValues(H5File f, const Engine *e, CkptSets *ss, CkptFault *ft)
 {
-  const CkptSet *id = CkptSetFind(ss, "particles/id"), *owner = CkptSetFind(ss, "history/owner"), *partner = CkptSetFind(ss, "history/partner"),
-                *kind    = CkptSetFind(ss, "history/kind");
+  const CkptSet *id = CkptSetFind(ss, "particles/id"), *owner = CkptSetFind(ss, "history/owner"),
+                *partner = CkptSetFind(ss, "history/partner"), *kind = CkptSetFind(ss, "history/kind");
   const PetscInt64 idmax = (PetscInt64)1 << 53;
   char             b[3][32], who[160];
 
   PetscFunctionBeginUser;
   PetscCheck(id && owner && partner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "checkpoint: the particle store has no id");
   for (PetscInt k = 0; k < ss->n; k++) {
-    const CkptSet *d     = &ss->s[k];
-    const char    *leaf  = strchr(d->name, '/') + 1;
-    PetscInt64     check = CKPT_CHECK_VALUE + k;
-    PetscBool positive   = (PetscBool)(k >= ss->particles && k < ss->history && (!strcmp(leaf, "radius") || !strcmp(leaf, "mass") || !strcmp(leaf, "inertia")));
-    PetscBool radius     = (PetscBool)(positive && !strcmp(leaf, "radius"));
+    const CkptSet *d        = &ss->s[k];
+    const char    *leaf     = strchr(d->name, '/') + 1;
+    PetscInt64     check    = CKPT_CHECK_VALUE + k;
+    PetscBool      positive = (PetscBool)(k >= ss->particles && k < ss->history &&
+                                     (!strcmp(leaf, "radius") || !strcmp(leaf, "mass") || !strcmp(leaf, "inertia")));
+    PetscBool      radius   = (PetscBool)(positive && !strcmp(leaf, "radius"));
     /* where rows belong: a body's spheres may stand out of the box, their bodies' centres not */
-    PetscBool inbox = (PetscBool)((!strcmp(d->name, "particles/position_at_build") && !CkptSetFind(ss, "particles/body_position_at_build")) ||
-                                  !strcmp(d->name, "particles/body_position_at_build") || !strcmp(d->name, "history/owner_position_at_build"));
-    PetscBool normal     = (PetscBool)!strcmp(d->name, "walls/normal");
+    PetscBool inbox  = (PetscBool)((!strcmp(d->name, "particles/position_at_build") &&
+                                   !CkptSetFind(ss, "particles/body_position_at_build")) ||
+                                  !strcmp(d->name, "particles/body_position_at_build") ||
+                                  !strcmp(d->name, "history/owner_position_at_build"));
+    PetscBool normal = (PetscBool)!strcmp(d->name, "walls/normal");
 
     for (PetscInt i = 0; i < d->n; i++) {
       PetscInt64 row = d->off + i;
@@ -324,67 +349,89 @@ static PetscErrorCode CkptCheckValues(H5File f, const Engine *e, CkptSets *ss, C
         if (bad >= 0) {
           PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
           if (d->ncomp > 1)
-            PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: component %c is %s: %s must be finite", d->name, row, who,
-                               bad < 3 ? "xyz"[bad] : '?', CkptNum(CkptReal(d, i, bad), b[0]), leaf));
+            PetscCall(CkptFail(f, ft, check, row,
+                               "/%s row %" PetscInt64_FMT "%s: component %c is %s: %s must be finite", d->name, row,
+                               who, bad < 3 ? "xyz"[bad] : '?', CkptNum(CkptReal(d, i, bad), b[0]), leaf));
           else
-            PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s is %s: it must be finite", d->name, row, who, leaf, CkptNum(v[0], b[0])));
+            PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s is %s: it must be finite", d->name,
+                               row, who, leaf, CkptNum(v[0], b[0])));
           break;
         }
         if (positive && !(v[0] > 0.0)) {
           PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s %s: it must be > 0", d->name, row, who, leaf, CkptNum(v[0], b[0])));
+          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s %s: it must be > 0", d->name, row,
+                             who, leaf, CkptNum(v[0], b[0])));
           break;
         }
         if (radius && v[0] > e->rmax) {
           PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: radius %s is larger than the attribute /rmax, %s", d->name, row, who,
-                             CkptNum(v[0], b[0]), CkptNum(e->rmax, b[1])));
+          PetscCall(CkptFail(f, ft, check, row,
+                             "/%s row %" PetscInt64_FMT "%s: radius %s is larger than the attribute /rmax, %s", d->name,
+                             row, who, CkptNum(v[0], b[0]), CkptNum(e->rmax, b[1])));
           break;
         }
         if (inbox) {
           int a = CkptOutside(&e->grid, v);
           if (a >= 0) {
             PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-            PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: point (%s, %s, %s) is outside the box along %c, [%.17g, %.17g]", d->name, row,
-                               who, CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2]), "xyz"[a], (double)e -> grid.lo[a], (double)e->grid.hi[a]));
+            PetscCall(CkptFail(f, ft, check, row,
+                               "/%s row %" PetscInt64_FMT
+                               "%s: point (%s, %s, %s) is outside the box along %c, [%.17g, %.17g]",
+                               d->name, row, who, CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2]),
+                               "xyz"[a], (double)e -> grid.lo[a], (double)e->grid.hi[a]));
             break;
           }
         }
         if (normal && !(PetscAbsReal(PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) - 1.0) <= 1e-9)) {
-          PetscCall(CkptFail(f, ft, check, row, "/walls/normal row %" PetscInt64_FMT ": (%s, %s, %s): a wall's normal must be a unit vector", row,
-                             CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2])));
+          PetscCall(CkptFail(f, ft, check, row,
+                             "/walls/normal row %" PetscInt64_FMT
+                             ": (%s, %s, %s): a wall's normal must be a unit vector",
+                             row, CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2])));
           break;
         }
       } else if (d == id || d == owner) {
         PetscInt64 x = CkptI64(d, i, 0);
         if (x < 0 || x > idmax) {
-          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT ": id %" PetscInt64_FMT " is not in [0, 2^53]", d->name, row, x));
+          PetscCall(CkptFail(f, ft, check, row,
+                             "/%s row %" PetscInt64_FMT ": id %" PetscInt64_FMT " is not in [0, 2^53]", d->name, row,
+                             x));
           break;
         }
       } else if (d == kind || d == partner) {
-        PetscInt64 pa = CkptI64(partner, i, 0), pk = kind ? CkptI64(kind, i, 0) : pa < 0 ? HISTORY_KIND_PLANE : HISTORY_KIND_SPHERE;
+        PetscInt64 pa = CkptI64(partner, i, 0), pk = kind   ? CkptI64(kind, i, 0)
+                                                   : pa < 0 ? HISTORY_KIND_PLANE
+                                                            : HISTORY_KIND_SPHERE;
         if (!kind && pa < 0) pa = -1 - pa;
         if (d == kind && pk != HISTORY_KIND_SPHERE && pk != HISTORY_KIND_PLANE && pk != HISTORY_KIND_MESH) {
           PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: kind %" PetscInt64_FMT " is none of %d (a particle), %d (a wall), %d (a mesh)",
+          PetscCall(CkptFail(f, ft, check, row,
+                             "/%s row %" PetscInt64_FMT "%s: kind %" PetscInt64_FMT
+                             " is none of %d (a particle), %d (a wall), %d (a mesh)",
                              d->name, row, who, pk, HISTORY_KIND_SPHERE, HISTORY_KIND_PLANE, HISTORY_KIND_MESH));
           break;
         }
         if (d == partner && pk == HISTORY_KIND_MESH && !CkptMeshSurface(e, pa)) {
           PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: there is no surface %" PetscInt64_FMT " of mesh%" PetscInt64_FMT " in the deck", d->name,
-                             row, who, pa & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1), pa >> HISTORY_MESH_SHIFT));
+          PetscCall(CkptFail(f, ft, check, row,
+                             "/%s row %" PetscInt64_FMT "%s: there is no surface %" PetscInt64_FMT
+                             " of mesh%" PetscInt64_FMT " in the deck",
+                             d->name, row, who, pa & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1),
+                             pa >> HISTORY_MESH_SHIFT));
           break;
         }
         if (d == partner && pk == HISTORY_KIND_SPHERE && (pa < 0 || pa > idmax || pa == CkptI64(owner, i, 0))) {
           PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: a particle partner must be another particle's id", d->name, row, who));
+          PetscCall(CkptFail(f, ft, check, row,
+                             "/%s row %" PetscInt64_FMT "%s: a particle partner must be another particle's id", d->name,
+                             row, who));
           break;
         }
         if (d == partner && pk == HISTORY_KIND_PLANE && !(pa >= 0 && pa < e->planes.n)) {
           PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: there is no wall %" PetscInt64_FMT " (%" PetscInt_FMT " walls)", d->name, row,
-                             who, pa, e->planes.n));
+          PetscCall(CkptFail(f, ft, check, row,
+                             "/%s row %" PetscInt64_FMT "%s: there is no wall %" PetscInt64_FMT " (%" PetscInt_FMT
+                             " walls)",
+                             d->name, row, who, pa, e->planes.n));
           break;
         }
       }
@@ -407,8 +454,10 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
 
   PetscCall(H5FileReadAttrString(f, "format", &fmt, &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are DIR/checkpoints/step_*.h5", H5FilePath(f));
-  *version = !strcmp(fmt, CHECKPOINT_FORMAT)     ? CHECKPOINT_VERSION
+             "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are "
+             "DIR/checkpoints/step_*.h5",
+             H5FilePath(f));
+  *version = !strcmp(fmt, CHECKPOINT_FORMAT)   ? CHECKPOINT_VERSION
            : !strcmp(fmt, CHECKPOINT_FORMAT_4) ? 4
            : !strcmp(fmt, CHECKPOINT_FORMAT_3) ? 3
            : !strcmp(fmt, CHECKPOINT_FORMAT_2) ? 2
@@ -417,15 +466,19 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
   known    = *version > 0 ? PETSC_TRUE : PETSC_FALSE;
   if (!known) PetscCall(PetscStrncpy(got, fmt, sizeof(got))); /* fmt is freed before the error */
   PetscCall(PetscFree(fmt));
-  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s', '%s', '%s', '%s' and '%s')",
-             H5FilePath(f), got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_4, CHECKPOINT_FORMAT_3, CHECKPOINT_FORMAT_2, CHECKPOINT_FORMAT_1);
+  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s', '%s', '%s', '%s' and '%s')",
+             H5FilePath(f), got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_4, CHECKPOINT_FORMAT_3, CHECKPOINT_FORMAT_2,
+             CHECKPOINT_FORMAT_1);
   CkptReals(e, v);
   for (int k = 0; k < 10; k++) {
     PetscReal x;
     PetscCall(H5FileReadAttrReal(f, CkptRealName[k], v[k], NULL));
     x = *v[k];
     /* time, dt, bound, dt_min, dt_max, dt_sum, energy_initial, work_gravity, skin, rmax */
-    if (!isfinite(x)) PetscCall(CkptFail(f, ft, check + k, -1, "attribute /%s is %s: it must be finite", CkptRealName[k], CkptNum(x, b)));
+    if (!isfinite(x))
+      PetscCall(
+        CkptFail(f, ft, check + k, -1, "attribute /%s is %s: it must be finite", CkptRealName[k], CkptNum(x, b)));
     else if ((k == 1 || k == 2 || k == 3 || k == 8 || k == 9) && !(x > 0.0))
       PetscCall(CkptFail(f, ft, check + k, -1, "attribute /%s is %s: it must be > 0", CkptRealName[k], CkptNum(x, b)));
     else if ((k == 0 || k == 4 || k == 5) && !(x >= 0.0))
@@ -440,42 +493,54 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
     PetscCall(PetscSNPrintf(name, sizeof(name), "domain_hi_%c", "xyz"[a]));
     PetscCall(H5FileReadAttrReal(f, name, &hi, NULL));
     PetscCheck(lo == e->grid.lo[a] && hi == e->grid.hi[a], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-               "checkpoint %s: domain [%g, %g] on axis %c, the deck says [%g, %g]: restart with the deck that wrote it", H5FilePath(f), (double)lo, (double)hi,
-               "xyz"[a], (double)e -> grid.lo[a], (double)e->grid.hi[a]);
+               "checkpoint %s: domain [%g, %g] on axis %c, the deck says [%g, %g]: restart with the deck that wrote it",
+               H5FilePath(f), (double)lo, (double)hi, "xyz"[a], (double)e -> grid.lo[a], (double)e->grid.hi[a]);
     PetscCall(PetscSNPrintf(name, sizeof(name), "domain_periodic_%c", "xyz"[a]));
     PetscCall(H5FileReadAttrInt64(f, name, &i64, &has)); /* absent from checkpoints before it was kept */
-    PetscCheck(!has || (i64 != 0) == (e->grid.periodic[a] ? PETSC_TRUE : PETSC_FALSE), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-               "checkpoint %s: axis %c was %s, the deck makes it %s (-domain_periodic): restart with the deck that wrote it", H5FilePath(f), "xyz"[a],
-               i64 ? "periodic" : "not periodic", e->grid.periodic[a] ? "periodic" : "not periodic");
+    PetscCheck(!has || (i64 != 0) == (e->grid.periodic[a] ? PETSC_TRUE : PETSC_FALSE), PETSC_COMM_SELF,
+               PETSC_ERR_USER_INPUT,
+               "checkpoint %s: axis %c was %s, the deck makes it %s (-domain_periodic): restart with the deck that "
+               "wrote it",
+               H5FilePath(f), "xyz"[a], i64 ? "periodic" : "not periodic",
+               e->grid.periodic[a] ? "periodic" : "not periodic");
   }
   for (int a = 0; a < 3; a++) {
     char name[32];
     PetscCall(PetscSNPrintf(name, sizeof(name), "drift_%c", "xyz"[a]));
-    PetscCall(H5FileReadAttrReal(f, name, &e->drift[a], &has)); /* absent from checkpoints before it was kept: none */
+    /* absent from checkpoints before it was kept: none */
+    PetscCall(H5FileReadAttrReal(f, name, &e->drift[a], &has));
     if (!has) e->drift[a] = 0.0;
-    if (!isfinite(e->drift[a])) PetscCall(CkptFail(f, ft, check + a, -1, "attribute /%s is %s: it must be finite", name, CkptNum(e->drift[a], b)));
+    if (!isfinite(e->drift[a]))
+      PetscCall(
+        CkptFail(f, ft, check + a, -1, "attribute /%s is %s: it must be finite", name, CkptNum(e->drift[a], b)));
   }
   check += 3;
   /* the lists' build time: where moving walls were when they were made (absent before walls moved: the time) */
   PetscCall(H5FileReadAttrReal(f, "time_at_build", &e->t_build, &has));
   if (!has) e->t_build = e->t;
   if (!(isfinite(e->t_build) && e->t_build >= 0.0 && e->t_build <= e->t))
-    PetscCall(CkptFail(f, ft, check, -1, "attribute /time_at_build is %s: it must lie in [0, /time]", CkptNum(e->t_build, b)));
+    PetscCall(
+      CkptFail(f, ft, check, -1, "attribute /time_at_build is %s: it must lie in [0, /time]", CkptNum(e->t_build, b)));
   check += 1;
   PetscCall(H5FileReadAttrInt64(f, "step", &e->step, NULL));
   PetscCall(H5FileReadAttrInt64(f, "particles", N, NULL));
   PetscCall(H5FileReadAttrInt64(f, "particles_initial", &nini, NULL));
   PetscCall(H5FileReadAttrInt64(f, "lost", &lost, NULL));
-  PetscCall(H5FileReadAttrInt64(f, "removed", &removed, &has)); /* by outflows; absent before there were any */
+  /* by outflows; absent before there were any */
+  PetscCall(H5FileReadAttrInt64(f, "removed", &removed, &has));
   if (!has) removed = 0;
-  if (e->step < 0) PetscCall(CkptFail(f, ft, check, -1, "attribute /step is %" PetscInt64_FMT ": it must be >= 0", e->step));
-  if (*N < 0) PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /particles is %" PetscInt64_FMT ": it must be >= 0", *N));
-  if (lost < 0) PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /lost is %" PetscInt64_FMT ": it must be >= 0", lost));
-  if (removed < 0) PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /removed is %" PetscInt64_FMT ": it must be >= 0", removed));
+  if (e->step < 0)
+    PetscCall(CkptFail(f, ft, check, -1, "attribute /step is %" PetscInt64_FMT ": it must be >= 0", e->step));
+  if (*N < 0)
+    PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /particles is %" PetscInt64_FMT ": it must be >= 0", *N));
+  if (lost < 0)
+    PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /lost is %" PetscInt64_FMT ": it must be >= 0", lost));
+  if (removed < 0)
+    PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /removed is %" PetscInt64_FMT ": it must be >= 0", removed));
   if (*N + lost + removed != nini)
     PetscCall(CkptFail(f, ft, check + 3, -1,
-                       "attributes /particles (%" PetscInt64_FMT "), /lost (%" PetscInt64_FMT ") and /removed (%" PetscInt64_FMT
-                       ") do not add up to /particles_initial (%" PetscInt64_FMT ")",
+                       "attributes /particles (%" PetscInt64_FMT "), /lost (%" PetscInt64_FMT
+                       ") and /removed (%" PetscInt64_FMT ") do not add up to /particles_initial (%" PetscInt64_FMT ")",
                        *N, lost, removed, nini));
   e->nglobal = nini, e->lost = lost;
   check += 4;
@@ -483,18 +548,25 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
   if (rank) e->work_gravity = 0.0, e->lost = 0; /* the totals are kept once */
   e->work_base = 0.0;
   if (*version >= 5) PetscCall(H5FileReadAttrReal(f, "work_gravity_base", &e->work_base, NULL));
-  else if (!e->model.ledger) e->work_base = e->work_gravity; /* less the flow's energy it held: CheckpointRead */
+  /* less the flow's energy it held: CheckpointRead */
+  else if (!e->model.ledger) e->work_base = e->work_gravity;
   if (rank) e->work_base = 0.0;
-  if (!isfinite(e->work_base)) PetscCall(CkptFail(f, ft, check + 3, -1, "attribute /work_gravity_base is %s: it must be finite", CkptNum(e->work_base, b)));
+  if (!isfinite(e->work_base))
+    PetscCall(CkptFail(f, ft, check + 3, -1, "attribute /work_gravity_base is %s: it must be finite",
+                       CkptNum(e->work_base, b)));
   PetscCall(H5FileReadAttrInt64(f, "rebuilds", &i64, NULL));
   if (i64 < 0 || i64 > PETSC_MAX_INT)
-    PetscCall(CkptFail(f, ft, check, -1, "attribute /rebuilds is %" PetscInt64_FMT ": it must be in [0, %" PetscInt_FMT "]", i64, PETSC_MAX_INT));
+    PetscCall(CkptFail(f, ft, check, -1,
+                       "attribute /rebuilds is %" PetscInt64_FMT ": it must be in [0, %" PetscInt_FMT "]", i64,
+                       PETSC_MAX_INT));
   e->rebuilds = (PetscInt)i64;
   PetscCall(H5FileReadAttrInt64(f, "rebuild_next", &i64, NULL));
-  if (i64 != 0 && i64 != 1) PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /rebuild_next is %" PetscInt64_FMT ": it must be 0 or 1", i64));
+  if (i64 != 0 && i64 != 1)
+    PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /rebuild_next is %" PetscInt64_FMT ": it must be 0 or 1", i64));
   e->rebuild_next = i64 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(H5FileReadAttrInt64(f, "warned_fixed", &i64, NULL));
-  if (i64 != 0 && i64 != 1) PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /warned_fixed is %" PetscInt64_FMT ": it must be 0 or 1", i64));
+  if (i64 != 0 && i64 != 1)
+    PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /warned_fixed is %" PetscInt64_FMT ": it must be 0 or 1", i64));
   e->warned_fixed = i64 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -513,7 +585,8 @@ static PetscErrorCode CkptReadChecked(H5File f, Engine *e, PetscInt64 N, CkptSet
   if (*failed) PetscFunctionReturn(PETSC_SUCCESS);
   if (!nsum)
     PetscCall(PetscPrintf(comm,
-                          "note: checkpoint %s has no checksums (written before hdem kept them): its values are checked, but a corruption that leaves them "
+                          "note: checkpoint %s has no checksums (written before hdem kept them): its values are "
+                          "checked, but a corruption that leaves them "
                           "plausible cannot be seen\n",
                           H5FilePath(f)));
   PetscCall(CkptReadSets(f, e, ss));
@@ -525,7 +598,8 @@ static PetscErrorCode CkptReadChecked(H5File f, Engine *e, PetscInt64 N, CkptSet
   if (*failed) {
     PetscInt k = (PetscInt)(ft->check - CKPT_CHECK_VALUE);
     if (k >= 0 && k < ss->n && CkptSumBad(&ss->s[k]))
-      PetscCall(PetscStrlcat(ft->msg, "; its checksum does not match either: the data was changed or corrupted", sizeof(ft->msg)));
+      PetscCall(PetscStrlcat(ft->msg, "; its checksum does not match either: the data was changed or corrupted",
+                             sizeof(ft->msg)));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(CkptCheckSums(f, ss, ft));
@@ -536,7 +610,8 @@ static PetscErrorCode CkptReadChecked(H5File f, Engine *e, PetscInt64 N, CkptSet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscInt *version, PetscBool *failed, char msg[CKPT_MSG_LEN])
+PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscInt *version, PetscBool *failed,
+                                  char msg[CKPT_MSG_LEN])
 {
   CkptFault      ft;
   PetscErrorCode ierr;
@@ -551,7 +626,8 @@ PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscInt *
     PetscCall(CollectiveMaxAll(e->grid.comm, &bad, 1));
     if (bad > 0.0) {
       PetscCall(ierr);
-      SETERRQ(e->grid.comm, PETSC_ERR_FILE_READ, "checkpoint %s: another rank could not read its attributes", H5FilePath(f));
+      SETERRQ(e->grid.comm, PETSC_ERR_FILE_READ, "checkpoint %s: another rank could not read its attributes",
+              H5FilePath(f));
     }
   }
   PetscCall(CkptAgree(e->grid.comm, &ft, failed));
@@ -559,7 +635,8 @@ PetscErrorCode CkptReadAttributes(H5File f, Engine *e, PetscInt64 *N, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscInt version, CkptSets *ss, PetscBool *failed, char msg[CKPT_MSG_LEN])
+PetscErrorCode CkptReadDatasets(H5File f, Engine *e, PetscInt64 N, PetscInt version, CkptSets *ss, PetscBool *failed,
+                                char msg[CKPT_MSG_LEN])
 {
   CkptFault ft;
 

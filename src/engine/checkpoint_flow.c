@@ -129,8 +129,8 @@ static PetscErrorCode CkptFlowRead(H5File f, MPI_Comm comm, PetscInt j, CkptFlow
   PetscCall(H5FileReadRows(f, name, d->type, d->ncomp, 0, d->n, d->buf));
   PetscCall(H5FileReadChecksum(f, name, &d->stored, &d->has_sum));
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (d->has_sum && rank == 0)
-    PetscCall(H5FileChecksumRows(d->type, d->ncomp, 0, d->n, d->buf, &d->sum)); /* once: the shares are summed */
+  if (d->has_sum && rank == 0) /* once: the shares are summed */
+    PetscCall(H5FileChecksumRows(d->type, d->ncomp, 0, d->n, d->buf, &d->sum));
   d->read = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -185,12 +185,14 @@ PetscErrorCode CkptReadFlow(H5File f, Engine *e, CkptFault *ft)
                        0,
                        0};
   PetscCall(
-    H5FileRows(f, CkptFlowName[3], H5FILE_INT64, CKPT_FLOW_WIDTH, &N[3], &energy)); /* absent before the ledger: zero */
+    /* absent before the ledger: zero */
+    H5FileRows(f, CkptFlowName[3], H5FILE_INT64, CKPT_FLOW_WIDTH, &N[3], &energy));
   for (PetscInt j = 0; j < 4; j++) {
     if (j < 3 || energy) PetscCall(CkptFlowRead(f, e->grid.comm, j, &d[j], ft));
     N[j] = d[j].n, sum[j] = d[j].sum;
   }
-  PetscCall(H5FileChecksumCombine(e->grid.comm, 4, N, sum)); /* every rank reads every row: the same verdict on all */
+  /* every rank reads every row: the same verdict on all */
+  PetscCall(H5FileChecksumCombine(e->grid.comm, 4, N, sum));
   PetscCall(CkptFlowValues(f, s, d, cnt, sums, ft));
   for (PetscInt j = 0; j < 4; j++)
     if (d[j].read && d[j].has_sum && sum[j] != d[j].stored)

@@ -59,11 +59,14 @@ static PetscErrorCode EngineBalance(Engine *e)
   PetscBool      moved;
 
   PetscFunctionBeginUser;
-  if (e->balance_mode == BALANCE_NONE || e->grid.size == 1 || e->step - e->balance_step < e->balance_interval) PetscFunctionReturn(PETSC_SUCCESS);
+  if (e->balance_mode == BALANCE_NONE || e->grid.size == 1 || e->step - e->balance_step < e->balance_interval)
+    PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscTime(&now));
-  cost = e->balance_mode == BALANCE_COUNT ? (PetscReal)e->p.n : (PetscReal)((now - e->balance_t0) - (e->wait_seconds - e->balance_wait0));
+  cost = e->balance_mode == BALANCE_COUNT ? (PetscReal)e->p.n
+                                          : (PetscReal)((now - e->balance_t0) - (e->wait_seconds - e->balance_wait0));
   /* slabs a little wider than the ghost cutoff, so rounding in the shift cannot make one narrower */
-  PetscCall(GridBalance(&e->grid, PetscMax(cost, 0.0), e->ex.wmin * (1.0 + 1e-9), e->balance_threshold, &e->imbalance, &moved));
+  PetscCall(
+    GridBalance(&e->grid, PetscMax(cost, 0.0), e->ex.wmin * (1.0 + 1e-9), e->balance_threshold, &e->imbalance, &moved));
   if (moved) e->balance_moves++;
   PetscCall(EngineBalanceMark(e));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -136,7 +139,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscInt nlost;
 
   PetscFunctionBeginUser;
-  EngineHealthScan(e); /* a particle out through a wall, noted before the migration drops it */
+  EngineHealthScan(e);               /* a particle out through a wall, noted before the migration drops it */
   BodiesSyncHome(&e->p, &e->bodies); /* where the bodies' spheres belong, before anything asks */
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(EngineBalance(e));
@@ -145,7 +148,8 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(EngineGather(e));
   PetscCall(EngineScratchFromHistories(e));
   PetscCall(PetscLogEventEnd(e->ev_gather, 0, 0, 0, 0));
-  if (e->flow.on) PetscCall(EngineFlowRebuild(e)); /* after the gather: the lists' indices are spent; the migration takes new particles on */
+  /* after the gather: the lists' indices are spent; the migration takes new particles on */
+  if (e->flow.on) PetscCall(EngineFlowRebuild(e));
   PetscCall(PetscLogEventBegin(e->ev_migrate, 0, 0, 0, 0));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p.st, &e->hs, &e->scratch, &nlost));
   e->lost += nlost; /* the records come back sorted by owner, as the attach reads them */
@@ -166,7 +170,8 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(EngineAttach(e));
   PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
-  for (PetscInt i = 0; e->p.bx0 && i < e->p.n; i++) /* where each row belongs now: a restart places it there */
+  /* where each row belongs now: a restart places it there */
+  for (PetscInt i = 0; e->p.bx0 && i < e->p.n; i++)
     for (int a = 0; a < 3; a++) e->p.bx0[3 * i + a] = FieldStoreHomeOf(&e->p.st, i)[a];
   for (int a = 0; a < 3; a++) e->drift[a] = 0.0; /* displacements start again from zero */
   e->sums_zero    = PETSC_FALSE;                 /* arrivals and departures: f and t are no longer all zero */
@@ -191,7 +196,8 @@ static void EngineOpenStep(Engine *e, PetscReal dt)
 {
   Particles *p = &e->p;
   if (EngineHasSpheres(e)) {
-    e->work_gravity += IntegratorOpenStep(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v, p->w, p->vp, p->wp, p->wgrav);
+    e->work_gravity += IntegratorOpenStep(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v,
+                                          p->w, p->vp, p->wp, p->wgrav);
     e->sums_zero = PETSC_TRUE;
   } else e->sums_zero = PETSC_FALSE; /* the force pass clears the sums */
   if (e->bodies.nbody) e->work_gravity += BodiesOpen(p, &e->bodies, dt, e->gravity);
@@ -200,7 +206,8 @@ static void EngineOpenStep(Engine *e, PetscReal dt)
 /* The next step is no longer than this. */
 static PetscReal EngineNextLongest(const Engine *e)
 {
-  return e->ctl.mode == TIMESTEP_FIXED ? e->ctl.dt_fixed : PetscMin(e->ctl.dt_max, e->dt > 0.0 ? e->ctl.growth * e->dt : e->ctl.dt_max);
+  return e->ctl.mode == TIMESTEP_FIXED ? e->ctl.dt_fixed
+                                       : PetscMin(e->ctl.dt_max, e->dt > 0.0 ? e->ctl.growth * e->dt : e->ctl.dt_max);
 }
 
 /* The rebuild criterion for a next step no longer than dt_up. */
@@ -217,7 +224,8 @@ static PetscInt EngineRebuildBits(const Engine *e, PetscReal dt_up, PetscReal lo
 {
   const Particles  *p  = &e->p;
   IntegratorRebuild rb = EngineRebuildTest(e, dt_up);
-  return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, &rb, lo, hi) | BodiesMayPass(p, &e->bodies, &rb, lo, hi);
+  return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, &rb, lo, hi) |
+         BodiesMayPass(p, &e->bodies, &rb, lo, hi);
 }
 
 /* How far from a rotating plane's axis the domain reaches. */
@@ -226,7 +234,8 @@ static PetscReal EngineBoxRadius(const Engine *e, const WallMotion *m)
   PetscReal r = 0.0;
   for (int c = 0; c < 8; c++) {
     PetscReal x[3], l = 0.0, q = 0.0;
-    for (int a = 0; a < 3; a++) x[a] = ((c >> a) & 1 ? e->grid.hi[a] : e->grid.lo[a]) - m->axis_point[a], l += x[a] * m->axis[a];
+    for (int a = 0; a < 3; a++)
+      x[a] = ((c >> a) & 1 ? e->grid.hi[a] : e->grid.lo[a]) - m->axis_point[a], l += x[a] * m->axis[a];
     for (int a = 0; a < 3; a++) q += (x[a] - l * m->axis[a]) * (x[a] - l * m->axis[a]);
     r = PetscMax(r, PetscSqrtReal(q));
   }
@@ -244,23 +253,37 @@ static PetscBool EngineWallsOutrun(const Engine *e, PetscInt bits)
 
   for (PetscInt k = 0; k < e->planes.n; k++) {
     const WallMotion *m = &e->planes.w[k].motion;
-    if (WallMotionMoves(m)) travel = PetscMax(travel, WallMotionTravel(m, m->kind == MOTION_ROTATE ? EngineBoxRadius(e, m) : 0.0, e->t_build, t1));
+    if (WallMotionMoves(m))
+      travel = PetscMax(travel,
+                        WallMotionTravel(m, m->kind == MOTION_ROTATE ? EngineBoxRadius(e, m) : 0.0, e->t_build, t1));
   }
-  for (PetscInt k = 0; k < e->meshes.n; k++) travel = PetscMax(travel, WallMotionTravel(&e->meshes.m[k].motion, e->meshes.m[k].rext, e->t_build, t1));
+  for (PetscInt k = 0; k < e->meshes.n; k++)
+    travel = PetscMax(travel, WallMotionTravel(&e->meshes.m[k].motion, e->meshes.m[k].rext, e->t_build, t1));
   if (travel == 0.0) return PETSC_FALSE;
   return travel >= 0.5 * e->skin || (bits & INTEGRATOR_BEYOND_HALF) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* The one global reduction of the step: bound, this rank's rebuild bits
  * (EngineRebuildBits) and displacement ranges, particle count. */
-static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3], const PetscReal hi[3])
+static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3],
+                                   const PetscReal hi[3])
 {
-  PetscReal local_bound = bound;
-  PetscReal v[12] =
-    {bound, (PetscReal)bits, (PetscReal)(e->p.n + e->lost + e->flow.state.removed_local), (PetscReal)e->request, lo[0], lo[1], lo[2], hi[0], hi[1],
-     hi[2], e->a_local, (PetscReal)e->p.n}; /* owned + lost + removed here == all */
-  static const CollectiveOp op[12] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN, COLLECTIVE_MIN,
-                                      COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_SUM};
+  PetscReal                 local_bound = bound;
+  PetscReal                 v[12]       = {bound,
+                                           (PetscReal)bits,
+                                           (PetscReal)(e->p.n + e->lost + e->flow.state.removed_local),
+                                           (PetscReal)e->request,
+                                           lo[0],
+                                           lo[1],
+                                           lo[2],
+                                           hi[0],
+                                           hi[1],
+                                           hi[2],
+                                           e->a_local,
+                                           (PetscReal)e->p.n}; /* owned + lost + removed here == all */
+  static const CollectiveOp op[12]      = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX,
+                                           COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX,
+                                           COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_SUM};
 
   PetscFunctionBeginUser;
   {
@@ -272,7 +295,10 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   }
   e->bound        = v[0];
   bits            = (PetscInt)v[1]; /* the bounds some particle anywhere may pass */
-  e->rebuild_next = ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) || (bits & INTEGRATOR_BEYOND_SKIN) ? PETSC_TRUE : PETSC_FALSE;
+  e->rebuild_next = ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) ||
+                        (bits & INTEGRATOR_BEYOND_SKIN)
+                    ? PETSC_TRUE
+                    : PETSC_FALSE;
   e->request_all  = (PetscInt)v[3];
   e->a_reach      = v[10];
   e->present      = v[11];
@@ -280,7 +306,8 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   /* the drift of the next criterion: the ranges' midpoint (no particle anywhere: none) */
   for (int a = 0; a < 3; a++) e->drift[a] = v[4 + a] <= v[7 + a] ? 0.5 * (v[4 + a] + v[7 + a]) + 0.0 : 0.0;
   PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB,
-             "step %" PetscInt64_FMT ": %" PetscInt64_FMT " particles (with those lost through walls or removed by outflows) where there were %" PetscInt64_FMT
+             "step %" PetscInt64_FMT ": %" PetscInt64_FMT
+             " particles (with those lost through walls or removed by outflows) where there were %" PetscInt64_FMT
              ": particles vanished or were duplicated",
              e->step, (PetscInt64)v[2], e->nglobal);
   e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
@@ -289,7 +316,8 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   PetscCall(EngineHealthStep(e, bits, local_bound, e->bound_who, e->bound_kinematic));
   if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
     PetscCall(PetscPrintf(e->grid.comm,
-                          "hdem: warning: step %" PetscInt64_FMT ": -timestep_dt %g s exceeds the contact bound %g s; results may be inaccurate or unstable\n",
+                          "hdem: warning: step %" PetscInt64_FMT
+                          ": -timestep_dt %g s exceeds the contact bound %g s; results may be inaccurate or unstable\n",
                           e->step, (double)e->ctl.dt_fixed, (double)e->bound));
     e->warned_fixed = PETSC_TRUE;
   }
@@ -326,9 +354,11 @@ static PetscErrorCode EngineCheckTypes(Engine *e)
   for (PetscInt i = 0; i < e->p.n; i++)
     if (!isfinite(ContactMaterialOf(&e->model, e->p.type[i])->E)) bad = PetscMax(bad, (PetscReal)e->p.type[i]);
   for (PetscInt k = 0; k < STREAMS_MAX; k++)
-    if (e->flow.streams.s[k].on && !isfinite(ContactMaterialOf(&e->model, e->flow.streams.s[k].type)->E)) bad = PetscMax(bad, (PetscReal)e->flow.streams.s[k].type);
+    if (e->flow.streams.s[k].on && !isfinite(ContactMaterialOf(&e->model, e->flow.streams.s[k].type)->E))
+      bad = PetscMax(bad, (PetscReal)e->flow.streams.s[k].type);
   PetscCall(CollectiveMaxAll(e->grid.comm, &bad, 1));
-  PetscCheck(bad < 0.0, e->grid.comm, PETSC_ERR_USER_INPUT, "material%.0f_E: inf (rigid) is for walls, but particles have type %.0f", (double)bad, (double)bad);
+  PetscCheck(bad < 0.0, e->grid.comm, PETSC_ERR_USER_INPUT,
+             "material%.0f_E: inf (rigid) is for walls, but particles have type %.0f", (double)bad, (double)bad);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -346,11 +376,14 @@ static PetscErrorCode EngineCheckBodySize(const Engine *e)
     PetscReal width = PETSC_MAX_REAL, L = g->hi[a] - g->lo[a];
     for (PetscMPIInt c = 0; c < g->dims[a]; c++) width = PetscMin(width, g->cuts[a][c + 1] - g->cuts[a][c]);
     PetscCheck((g->dims[a] == 1 || wmin <= width) && (!g->periodic[a] || 2.0 * cut < L), g->comm, PETSC_ERR_USER_INPUT,
-               "clump%" PetscInt_FMT ": its bodies reach %.6g m from their centres of mass: a subdomain must be %.6g m wide (the ghost cutoff %.6g m, two "
-               "largest sphere radii, the skin and that reach, and the reach again), but the narrowest along axis %d is %.6g m%s: a body is wider than a "
+               "clump%" PetscInt_FMT ": its bodies reach %.6g m from their centres of mass: a subdomain must be %.6g m "
+               "wide (the ghost cutoff %.6g m, two "
+               "largest sphere radii, the skin and that reach, and the reach again), but the narrowest along axis %d "
+               "is %.6g m%s: a body is wider than a "
                "subdomain allows; use fewer ranks along that axis (-domain_grid), smaller bodies or a larger box",
-               e->body_reach_template, (double)e->body_reach, (double)(g->dims[a] == 1 ? 2.0 * cut : wmin), (double)cut, a,
-               (double)(g->dims[a] == 1 ? L : width), g->dims[a] == 1 ? " (the periodic box, twice the cutoff)" : "");
+               e->body_reach_template, (double)e->body_reach, (double)(g->dims[a] == 1 ? 2.0 * cut : wmin), (double)cut,
+               a, (double)(g->dims[a] == 1 ? L : width),
+               g->dims[a] == 1 ? " (the periodic box, twice the cutoff)" : "");
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -375,7 +408,8 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   PetscCall(ExchangeCreate(&e->grid, EngineGhostCutoff(e), e->body_reach, &e->ex));
   /* the order of the forces' sums */
   e->ninter = 0;
-  PetscCall(SphereSphereCreate(e->skin + e->model.liquid.reach, &e->inter[e->ninter++])); /* a bridge reaches beyond contact */
+  /* a bridge reaches beyond contact */
+  PetscCall(SphereSphereCreate(e->skin + e->model.liquid.reach, &e->inter[e->ninter++]));
   PetscCall(SpherePlaneCreate(&e->planes, &e->inter[e->ninter++]));
   if (e->meshes.n) {
     PetscCall(MeshesSetUp(&e->meshes, e->rmax + e->skin + e->model.liquid.reach + e->body_reach));
@@ -391,7 +425,8 @@ PetscErrorCode EngineSetUp(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(EngineCreateParts(e));
-  PetscCall(BodyIndexBuild(&e->p, &e->clumps, &e->bodies)); /* the bodies as inserted; each rebuild's migration builds it again */
+  /* the bodies as inserted; each rebuild's migration builds it again */
+  PetscCall(BodyIndexBuild(&e->p, &e->clumps, &e->bodies));
   PetscCall(EngineFlowSetUp(e, PETSC_TRUE));
   {
     PetscReal cnt = (PetscReal)n;
@@ -405,12 +440,16 @@ PetscErrorCode EngineSetUp(Engine *e)
   PetscCall(EngineRebuild(e));
   e->rebuilds = 0;
   /* no force is known yet: the first step's approaches are bounded for free fall */
-  e->a_reach = e->ctl.mode == TIMESTEP_ADAPTIVE ? sqrt(e->gravity[0] * e->gravity[0] + e->gravity[1] * e->gravity[1] + e->gravity[2] * e->gravity[2]) : 0.0;
+  e->a_reach = e->ctl.mode == TIMESTEP_ADAPTIVE
+               ? sqrt(e->gravity[0] * e->gravity[0] + e->gravity[1] * e->gravity[1] + e->gravity[2] * e->gravity[2])
+               : 0.0;
   PetscCall(EngineForces(e, 0.0, PETSC_FALSE, &bound));
   {
-    PetscReal lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
-    PetscInt  bits = EngineHealthBits(e, EngineRebuildBits(e, EngineNextLongest(e), lo, hi));
-    PetscCall(EngineReduce(e, bound, bits, lo, hi)); /* never the local bound: the decision must not depend on the decomposition */
+    PetscReal lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
+              hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
+    PetscInt bits   = EngineHealthBits(e, EngineRebuildBits(e, EngineNextLongest(e), lo, hi));
+    /* never the local bound: the decision must not depend on the decomposition */
+    PetscCall(EngineReduce(e, bound, bits, lo, hi));
   }
   PetscCall(EngineCheckStartOverlap(e));
   {
@@ -467,15 +506,14 @@ PetscErrorCode EngineResume(Engine *e)
  * step's first half where it may go along (EngineStep's ahead). */
 static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscReal lo[3], PetscReal hi[3])
 {
-  Particles        *p  = &e->p;
-  const PetscReal  *g  = e->gravity_pending ? e->gravity : NULL;
-  IntegratorRebuild rb = EngineRebuildTest(e, EngineNextLongest(e));
-  IntegratorOpen    op = {e->ctl.dt_fixed, e->gravity, p->vp, p->wp, p->wgrav, 0.0};
+  Particles        *p    = &e->p;
+  const PetscReal  *g    = e->gravity_pending ? e->gravity : NULL;
+  IntegratorRebuild rb   = EngineRebuildTest(e, EngineNextLongest(e));
+  IntegratorOpen    op   = {e->ctl.dt_fixed, e->gravity, p->vp, p->wp, p->wgrav, 0.0};
   PetscInt          bits = 0;
 
-  if (e->bodies.nbody) { /* before the spheres' pass, which may clear the members' force sums with the next step's first half */
-    bits = BodiesClose(p, &e->bodies, dt, &rb, lo, hi);
-  }
+  /* before the spheres' pass, which may clear the members' force sums with the next step's first half */
+  if (e->bodies.nbody) { bits = BodiesClose(p, &e->bodies, dt, &rb, lo, hi); }
   if (!EngineHasSpheres(e)) {
     if (ahead && e->ctl.mode == TIMESTEP_FIXED) {
       e->work_gravity += BodiesOpen(p, &e->bodies, e->ctl.dt_fixed, e->gravity);
@@ -485,8 +523,10 @@ static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscR
     return bits;
   }
   if (!(ahead && e->ctl.mode == TIMESTEP_FIXED))
-    return bits | IntegratorCloseStep(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w);
-  bits |= IntegratorCloseOpen(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi, p->v, p->w, &op);
+    return bits | IntegratorCloseStep(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb,
+                                      lo, hi, p->v, p->w);
+  bits |= IntegratorCloseOpen(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi,
+                              p->v, p->w, &op);
   e->work_gravity += op.work;
   if (e->bodies.nbody) e->work_gravity += BodiesOpen(p, &e->bodies, e->ctl.dt_fixed, e->gravity);
   e->sums_zero = PETSC_TRUE;
@@ -497,7 +537,8 @@ static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscR
 PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
 {
   PetscInt  bits;
-  PetscReal dt = e->dt, bound, lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY}, hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
+  PetscReal dt = e->dt, bound, lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
+            hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(e->stage_integrate));
@@ -535,7 +576,14 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
   InteractionStats   is;
   InteractionContext ctx = EngineInteractionContext(e);
   /* kinetic, rotational; the stats' energies; the ledger's work by term, gravity last; liquid */
-  enum { S_KE, S_KR, S_STATS, S_WORK = S_STATS + STATS_ENERGIES, S_LIQUID = S_WORK + LEDGER_TERMS + 1, S_N };
+  enum {
+    S_KE,
+    S_KR,
+    S_STATS,
+    S_WORK   = S_STATS + STATS_ENERGIES,
+    S_LIQUID = S_WORK + LEDGER_TERMS + 1,
+    S_N
+  };
   ExactSum sum[S_N];
 
   PetscFunctionBeginUser;
@@ -582,7 +630,8 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     if (e->flow.on) { /* the particles that came and went: their work stays in the sums */
       FlowState tot;
       PetscCall(FlowStateTotals(e, &tot));
-      for (PetscInt t = 0; t <= LEDGER_TERMS; t++) ExactSumAddSum(&sum[S_WORK + t], &tot.energy[FLOW_ENERGY_LEDGER + t]);
+      for (PetscInt t = 0; t <= LEDGER_TERMS; t++)
+        ExactSumAddSum(&sum[S_WORK + t], &tot.energy[FLOW_ENERGY_LEDGER + t]);
       s->flow = ExactSumValue(&tot.energy[FLOW_ENERGY_IN]) - ExactSumValue(&tot.energy[FLOW_ENERGY_OUT]);
     }
     for (PetscInt t = 0; t < LEDGER_TERMS; t++) s->work[t] = ExactSumValue(&sum[S_WORK + t]);

@@ -58,24 +58,25 @@ typedef struct {
 } EngineFault;
 
 typedef struct {
-  Grid         grid;
-  Exchange     ex;
-  Particles    p;
-  RecordStore  hs; /* contact histories between the gather and the attach of a rebuild */
-  ContactModel model;
-  StepControl  ctl;
-  Planes       planes;
+  Grid           grid;
+  Exchange       ex;
+  Particles      p;
+  RecordStore    hs; /* contact histories between the gather and the attach of a rebuild */
+  ContactModel   model;
+  StepControl    ctl;
+  Planes         planes;
   Meshes         meshes;
   ClumpTemplates clumps; /* multi-sphere body templates (clump0 .. clump15) */
   BodyIndex      bodies; /* the owned multi-sphere bodies' member rows (since the last rebuild) */
-  PetscReal      body_reach; /* the farthest a body's sphere centre can be from its centre of mass (0: spheres only) [m] */
-  PetscReal      body_bound; /* the largest radius of a sphere around a body, as placed [m] */
-  PetscInt       body_reach_template; /* the template that sets body_reach */
+  /* the farthest a body's sphere centre can be from its centre of mass (0: spheres only) [m] */
+  PetscReal body_reach;
+  PetscReal body_bound;          /* the largest radius of a sphere around a body, as placed [m] */
+  PetscInt  body_reach_template; /* the template that sets body_reach */
   /* the walls' force and torque over the last step (walls.csv), summed when
    * wall_sums_due: 6 exact sums per wall, planes then meshes, this rank's contacts */
-  ExactSum    *wall_sums;
-  PetscReal   *wall_ref; /* 3 per wall: the torque's reference point at the step's end */
-  PetscBool    wall_sums_due;
+  ExactSum  *wall_sums;
+  PetscReal *wall_ref; /* 3 per wall: the torque's reference point at the step's end */
+  PetscBool  wall_sums_due;
   /* what acts on the particles, in the order their forces are summed: sphere-sphere, sphere-plane, sphere-mesh */
   Interaction inter[ENGINE_MAX_INTERACTIONS];
   PetscInt    ninter;
@@ -89,38 +90,49 @@ typedef struct {
   PetscBool  rebuild_next;
   /* the common drift of the rebuild criterion (IntegratorRebuild): the
    * midpoint of the displacements' global ranges at the last reduction */
-  PetscReal      drift[3];
-  PetscBool      gravity_pending; /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStep) */
-  PetscBool      sums_zero;       /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
-  PetscBool      ledger_moved;    /* particles moved between ranks since the last force pass: the ledger's sums (lnow) need clearing */
-  PetscBool      opened;          /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
-  PetscInt       rebuilds;
-  PetscReal      dt_min, dt_max, dt_sum;
-  PetscBool      warned_fixed, warned_energy;
+  PetscReal drift[3];
+  /* EngineForces left gravity out of f: the step's second half adds it (IntegratorCloseStep) */
+  PetscBool gravity_pending;
+  /* f and t of every owned particle are +0 (EngineOpenStep): the force sums need no clearing */
+  PetscBool sums_zero;
+  /* particles moved between ranks since the last force pass: the ledger's sums (lnow) need clearing */
+  PetscBool ledger_moved;
+  /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
+  PetscBool opened;
+  PetscInt  rebuilds;
+  PetscReal dt_min, dt_max, dt_sum;
+  PetscBool warned_fixed, warned_energy;
   /* energy that grows without a source (EngineHealthEnergy): the tolerance,
    * whether it only warns, and the steps between checks where no output
    * computes the statistics (0: at the outputs only) */
-  PetscReal      energy_growth;
-  PetscBool      energy_warn;
-  PetscInt       energy_interval;
-  PetscReal      dt_floor, contact_duration; /* the adaptive step's floor and the shortest contact's duration (EngineStepFloor) */
-  PetscInt       bound_who[2];               /* this rank's pair that set its bound (InteractionStep who) */
-  PetscBool      bound_kinematic;            /* or the particle bound_who[0] by its motion against the skin */
+  PetscReal energy_growth;
+  PetscBool energy_warn;
+  PetscInt  energy_interval;
+  /* the adaptive step's floor and the shortest contact's duration (EngineStepFloor) */
+  PetscReal dt_floor, contact_duration;
+  PetscInt  bound_who[2];    /* this rank's pair that set its bound (InteractionStep who) */
+  PetscBool bound_kinematic; /* or the particle bound_who[0] by its motion against the skin */
   /* approaching contacts' bound (InteractionApproachBound): the largest
    * acceleration of any particle at the last step (all ranks'), this rank's */
-  PetscReal      a_reach, a_local;
-  EngineFault    fault;
-  PetscBool      deep;     /* this rank's forces met an overlap beyond CONTACT_OVERLAP_LIMIT */
-  EngineFault    noted;    /* this rank's: found at a rebuild, raised at the next reduction (ENGINE_HEALTH_NOTED) */
-  PetscInt64     noted_id; /* its particle */
-  PetscBool      setting_up; /* EngineSetUp: a fault is the input's, said by the caller as an error */
-  PetscBool      overlap_start_check; /* EngineSetUp refuses an initial overlap beyond overlap_start_max (-insert_overlap_max) */
-  PetscReal      overlap_start_max;
-  PetscReal      e_initial;    /* kinetic + elastic energy at the start */
-  PetscReal      liquid_start; /* wet runs: the liquid at the start (or the restart), < 0 before it is known */
-  PetscReal      work_gravity; /* this rank's share of the work done by gravity since the start, as the integrator summed it [J] */
-  PetscReal      work_base;    /* rank 0: the external work a checkpoint kept as one total (format < 5), beside the particles' [J] */
-  PetscInt       request;      /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
+  PetscReal   a_reach, a_local;
+  EngineFault fault;
+  PetscBool   deep; /* this rank's forces met an overlap beyond CONTACT_OVERLAP_LIMIT */
+  /* this rank's: found at a rebuild, raised at the next reduction (ENGINE_HEALTH_NOTED) */
+  EngineFault noted;
+  PetscInt64  noted_id;   /* its particle */
+  PetscBool   setting_up; /* EngineSetUp: a fault is the input's, said by the caller as an error */
+  /* EngineSetUp refuses an initial overlap beyond overlap_start_max (-insert_overlap_max) */
+  PetscBool overlap_start_check;
+  PetscReal overlap_start_max;
+  PetscReal e_initial; /* kinetic + elastic energy at the start */
+  /* wet runs: the liquid at the start (or the restart), < 0 before it is known */
+  PetscReal liquid_start;
+  /* this rank's share of the work done by gravity since the start, as the integrator summed it [J] */
+  PetscReal work_gravity;
+  /* rank 0: the external work a checkpoint kept as one total (format < 5), beside the particles' [J] */
+  PetscReal work_base;
+  /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
+  PetscInt       request;
   PetscInt       request_all;  /* after the step: the largest request of any rank, the same on all */
   PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
   /* load balance (GridBalance) at the first rebuild balance_interval steps after the last */
@@ -130,17 +142,21 @@ typedef struct {
   PetscInt64     balance_step;              /* step of the last balance */
   PetscLogDouble balance_t0, balance_wait0; /* wall clock and wait_seconds then (time mode) */
   PetscInt       balance_moves;             /* balances that moved cuts */
-  PetscReal      imbalance;                 /* largest rank cost over the mean at the last balance (1: none measured) */
-  Scratch        scratch;                   /* shared by the phases of a list rebuild */
-  PetscLogStage  stage_neigh, stage_comm, stage_force, stage_integrate;
-  PetscLogEvent  ev_gather, ev_migrate, ev_borders, ev_build, ev_attach; /* the rebuild's phases in -log_view */
-  Flow           flow; /* streams and outflows (engine/flow.h); flow.state is what a checkpoint keeps of them */
+  /* largest rank cost over the mean at the last balance (1: none measured) */
+  PetscReal     imbalance;
+  Scratch       scratch; /* shared by the phases of a list rebuild */
+  PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
+  /* the rebuild's phases in -log_view */
+  PetscLogEvent ev_gather, ev_migrate, ev_borders, ev_build, ev_attach;
+  /* streams and outflows (engine/flow.h); flow.state is what a checkpoint keeps of them */
+  Flow flow;
 } Engine;
 
 /* What the interactions see of the engine (interaction.h). */
 static inline InteractionContext EngineInteractionContext(Engine *e)
 {
-  InteractionContext c = {&e->p, &e->model, &e->ctl, e->ex.root, {e->L[0], e->L[1], e->L[2]}, e->skin, e->t_build, &e->scratch};
+  InteractionContext c = {&e->p,   &e->model,  &e->ctl,    e->ex.root, {e->L[0], e->L[1], e->L[2]},
+                          e->skin, e->t_build, &e->scratch};
   return c;
 }
 
@@ -155,19 +171,23 @@ static inline PetscReal EngineGhostCutoff(const Engine *e)
 /* This rank's bodies as state files write them (allocated; EngineBodiesFree). */
 PETSC_EXTERN PetscErrorCode EngineBodiesGet(const Engine *, SnapshotBodies *);
 PETSC_EXTERN PetscErrorCode EngineBodiesFree(SnapshotBodies *);
-PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *);  /* after grid, particles, model, walls are in place */
-PETSC_EXTERN PetscErrorCode EngineResume(Engine *); /* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
+PETSC_EXTERN PetscErrorCode EngineSetUp(Engine *); /* after grid, particles, model, walls are in place */
+/* instead of EngineSetUp, after CheckpointRead filled particles, histories and state */
+PETSC_EXTERN PetscErrorCode EngineResume(Engine *);
 /* One step.  With ahead, the caller reads nothing of the state before the
  * next step (no output, no statistics, no checkpoint): a fixed step then
  * does the next step's first half in this one's second pass
  * (IntegratorCloseOpen), bitwise as apart, and sets opened. */
 PETSC_EXTERN PetscErrorCode EngineStep(Engine *, PetscBool ahead);
 /* The state is whole: between steps, not ahead into the next (EngineStep). */
-#define EngineCheckWhole(e) PetscCheck(!(e)->opened, (e)->grid.comm, PETSC_ERR_ORDER, "the particle state is read mid-step: the step before was taken ahead")
+#define EngineCheckWhole(e) \
+  PetscCheck(!(e)->opened, (e)->grid.comm, PETSC_ERR_ORDER, \
+             "the particle state is read mid-step: the step before was taken ahead")
 PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *); /* collective */
 /* Every interaction's histories into the store (stay: as InteractionOps gather). */
 PETSC_EXTERN PetscErrorCode EngineGatherHistories(Engine *, RecordStore *, const unsigned char *stay);
-PETSC_EXTERN PetscErrorCode EngineFinish(Engine *); /* after the last step: only the particle state, counters and stats remain */
+/* after the last step: only the particle state, counters and stats remain */
+PETSC_EXTERN PetscErrorCode EngineFinish(Engine *);
 PETSC_EXTERN PetscErrorCode EngineDestroy(Engine *);
 
 #endif

@@ -23,10 +23,13 @@ PetscErrorCode FlowSetFromOptions(MPI_Comm comm, Flow *f)
     PetscCall(PetscSNPrintf(kl, sizeof(kl), "-outflow%" PetscInt_FMT "_region_lo", k));
     PetscCall(PetscSNPrintf(kh, sizeof(kh), "-outflow%" PetscInt_FMT "_region_hi", k));
     OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
-    PetscCall(OptionsRealArray(kl, "outflowN (N = 0..7): lower corner of a box: a particle whose centre enters it is removed and counted (flow.csv)", "[m]", 3,
-                               3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, f->outflow[k].lo, &n, &lset[k]));
-    PetscCall(
-      OptionsRealArray(kh, "outflowN: upper corner of that box", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, f->outflow[k].hi, &n, &hset[k]));
+    PetscCall(OptionsRealArray(kl,
+                               "outflowN (N = 0..7): lower corner of a box: a particle whose centre enters it is "
+                               "removed and counted (flow.csv)",
+                               "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, f->outflow[k].lo, &n,
+                               &lset[k]));
+    PetscCall(OptionsRealArray(kh, "outflowN: upper corner of that box", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                               RANGE_CLOSED, f->outflow[k].hi, &n, &hset[k]));
     OptionsQuiet(PETSC_FALSE);
     if (k == 0) {
       PetscCall(OptionsDefaultText(kl, "none"));
@@ -34,30 +37,37 @@ PetscErrorCode FlowSetFromOptions(MPI_Comm comm, Flow *f)
     }
   }
   PetscCall(OptionsSection("Flow output"));
-  PetscCall(OptionsRealArray("-flow_size_classes", "diameter edges of the size classes of flow.csv's removals: classes below, between and above them", "[m]", 1,
-                             FLOW_EDGES_MAX, 0.0, PETSC_MAX_REAL, RANGE_OPEN, f->settings.edges, &f->settings.nedges, &eset));
-  PetscCall(OptionsDefaultText("-flow_size_classes", "none"));
   PetscCall(
-    OptionsInt("-flow_interval_steps", "steps between rows of flow.csv (0: with every thermo row)", 0, PETSC_MAX_INT, &f->settings.interval_steps, NULL));
+    OptionsRealArray("-flow_size_classes",
+                     "diameter edges of the size classes of flow.csv's removals: classes below, between and above them",
+                     "[m]", 1, FLOW_EDGES_MAX, 0.0, PETSC_MAX_REAL, RANGE_OPEN, f->settings.edges, &f->settings.nedges,
+                     &eset));
+  PetscCall(OptionsDefaultText("-flow_size_classes", "none"));
+  PetscCall(OptionsInt("-flow_interval_steps", "steps between rows of flow.csv (0: with every thermo row)", 0,
+                       PETSC_MAX_INT, &f->settings.interval_steps, NULL));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   if (!eset) f->settings.nedges = 0;
   for (PetscInt c = 1; c < f->settings.nedges; c++)
     PetscCheck(f->settings.edges[c] > f->settings.edges[c - 1], comm, PETSC_ERR_USER_INPUT,
-               "-flow_size_classes must increase (entry %" PetscInt_FMT ": %g after %g)", c + 1, (double)f->settings.edges[c],
-               (double)f->settings.edges[c - 1]);
+               "-flow_size_classes must increase (entry %" PetscInt_FMT ": %g after %g)", c + 1,
+               (double)f->settings.edges[c], (double)f->settings.edges[c - 1]);
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++) {
     Outflow *box = &f->outflow[k];
     if (!lset[k] && !hset[k]) continue;
     PetscCheck(lset[k] && hset[k], comm, PETSC_ERR_USER_INPUT,
-               "outflow%" PetscInt_FMT " needs -outflow%" PetscInt_FMT "_region_lo and -outflow%" PetscInt_FMT "_region_hi", k, k, k);
+               "outflow%" PetscInt_FMT " needs -outflow%" PetscInt_FMT "_region_lo and -outflow%" PetscInt_FMT
+               "_region_hi",
+               k, k, k);
     for (int a = 0; a < 3; a++)
       PetscCheck(box->lo[a] < box->hi[a], comm, PETSC_ERR_USER_INPUT,
-                 "-outflow%" PetscInt_FMT "_region_lo must be below -outflow%" PetscInt_FMT "_region_hi on every axis (%c: %g >= %g)", k, k, "xyz"[a],
-                 (double)(box->lo[a]), (double)(box->hi[a]));
+                 "-outflow%" PetscInt_FMT "_region_lo must be below -outflow%" PetscInt_FMT
+                 "_region_hi on every axis (%c: %g >= %g)",
+                 k, k, "xyz"[a], (double)(box->lo[a]), (double)(box->hi[a]));
     box->on = PETSC_TRUE;
     f->noutflow++;
   }
-  for (PetscInt k = 0; k < STREAMS_MAX; k++) f->state.t_insert[k] = f->streams.s[k].start; /* the first insertion one interval after the start */
+  /* the first insertion one interval after the start */
+  for (PetscInt k = 0; k < STREAMS_MAX; k++) f->state.t_insert[k] = f->streams.s[k].start;
   for (PetscInt k = 0; k < STREAMS_MAX; k++) ExactSumZero(&f->state.inserted_mass[k]);
   for (PetscInt k = 0; k < FLOW_ENERGY_TERMS; k++) ExactSumZero(&f->state.energy[k]);
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++)
@@ -75,8 +85,8 @@ PetscErrorCode FlowCheckDomain(MPI_Comm comm, const Flow *f, const PetscReal lo[
     if (!o->on) continue;
     for (int a = 0; a < 3; a++)
       PetscCheck(o->lo[a] < hi[a] && o->hi[a] > lo[a], comm, PETSC_ERR_USER_INPUT,
-                 "-outflow%" PetscInt_FMT
-                 "_region_lo/_hi: the box [%g, %g] along %c does not overlap the domain [%g, %g] (-domain_lo, -domain_hi): it would remove nothing",
+                 "-outflow%" PetscInt_FMT "_region_lo/_hi: the box [%g, %g] along %c does not overlap the domain [%g, "
+                 "%g] (-domain_lo, -domain_hi): it would remove nothing",
                  k, (double)o->lo[a], (double)o->hi[a], "xyz"[a], (double)lo[a], (double)hi[a]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -150,7 +160,8 @@ static int64_t FlowCellIndex(const FlowCells *c, int a, PetscReal x)
 
 static uint64_t FlowCellKey(const int64_t i[3])
 {
-  return ((uint64_t)(i[0] + FLOW_CELL_OFF) << 42) | ((uint64_t)(i[1] + FLOW_CELL_OFF) << 21) | (uint64_t)(i[2] + FLOW_CELL_OFF);
+  return ((uint64_t)(i[0] + FLOW_CELL_OFF) << 42) | ((uint64_t)(i[1] + FLOW_CELL_OFF) << 21) |
+         (uint64_t)(i[2] + FLOW_CELL_OFF);
 }
 
 static PetscInt FlowCellSlot(const FlowCells *c, uint64_t key)
@@ -256,7 +267,8 @@ static PetscErrorCode FlowStreamDue(const Engine *e, PetscInt k, PetscReal t, Pe
   PetscFunctionBeginUser;
   *n = 0;
   if (!s->on || t < s->start || t - st->t_insert[k] < s->interval) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]), ContactMaterialOf(&e->model, s->type)->density, cap, n));
+  PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]),
+                      ContactMaterialOf(&e->model, s->type)->density, cap, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,7 +276,8 @@ static PetscErrorCode FlowStreamDue(const Engine *e, PetscInt k, PetscReal t, Pe
 static PetscBool FlowStreamLive(const Flow *f, PetscInt k, PetscReal t)
 {
   const Stream *s = &f->streams.s[k];
-  return s->on && t < s->stop && (s->count == STREAM_UNLIMITED || f->state.inserted[k] < s->count) ? PETSC_TRUE : PETSC_FALSE;
+  return s->on && t < s->stop && (s->count == STREAM_UNLIMITED || f->state.inserted[k] < s->count) ? PETSC_TRUE
+                                                                                                   : PETSC_FALSE;
 }
 
 /* Whether a stream is due at the end of the coming step, shortened to the
@@ -317,14 +330,18 @@ PetscErrorCode EngineFlowSetUp(Engine *e, PetscBool fresh)
     PetscReal     m, v;
     if (!s->on) continue;
     m = StreamMass(s->rmin, ContactMaterialOf(&e->model, s->type)->density);
-    v = PetscMax(1.0, PetscSqrtReal(s->v0[0] * s->v0[0] + s->v0[1] * s->v0[1] + s->v0[2] * s->v0[2]) + PetscSqrtReal(3.0) * s->vrand);
-    ContactPairSetUp(&e->model, s->type, s->type, s->rmin, m, 0.4 * m * s->rmin * s->rmin, s->rmin, m, 0.4 * m * s->rmin * s->rmin, PETSC_FALSE, &cp);
+    v = PetscMax(1.0, PetscSqrtReal(s->v0[0] * s->v0[0] + s->v0[1] * s->v0[1] + s->v0[2] * s->v0[2]) +
+                        PetscSqrtReal(3.0) * s->vrand);
+    ContactPairSetUp(&e->model, s->type, s->type, s->rmin, m, 0.4 * m * s->rmin * s->rmin, s->rmin, m,
+                     0.4 * m * s->rmin * s->rmin, PETSC_FALSE, &cp);
     f->dt_cap = PetscMin(f->dt_cap, ContactStepBound(&e->model, &cp, &e->ctl, 0.5 * cp.m * v * v, v));
   }
-  PetscCall(FlowAnyDue(e, &f->insert_next)); /* as EngineFlowDue decided before the checkpoint (dt capped then); at a set-up none is */
+  /* as EngineFlowDue decided before the checkpoint (dt capped then); at a set-up none is */
+  PetscCall(FlowAnyDue(e, &f->insert_next));
   if (!fresh) {
     PetscCheck(f->state.next_id > 0, e->grid.comm, PETSC_ERR_FILE_UNEXPECTED,
-               "the checkpoint has no counters of the streams (stream0_* ...): a run with streams cannot continue from it");
+               "the checkpoint has no counters of the streams (stream0_* ...): a run with streams cannot continue from "
+               "it");
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt i = 0; i < e->p.n; i++) idmax = PetscMax(idmax, (PetscReal)e->p.id[i]);
@@ -339,8 +356,10 @@ PetscErrorCode EngineFlowSetUp(Engine *e, PetscBool fresh)
 static PetscReal FlowKinetic(const Particles *p, PetscInt i)
 {
   const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
-  if (p->flags[i] & PARTICLE_MEMBER) return p->body[i] == p->id[i] ? BodyKinetic(p, i) : 0.0; /* a body's, on its first member */
-  return 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  /* a body's, on its first member */
+  if (p->flags[i] & PARTICLE_MEMBER) return p->body[i] == p->id[i] ? BodyKinetic(p, i) : 0.0;
+  return 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+         0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
 }
 
 /* Owned particles whose centre is in an outflow box (the first that holds
@@ -381,7 +400,9 @@ static PetscErrorCode EngineFlowRemove(Engine *e)
     for (PetscInt k = 0; k < OUTFLOWS_MAX && !drop[i]; k++) {
       const Outflow *o = &f->outflow[k];
       if (!o->on) continue;
-      if (!(x[0] >= o->lo[0] && x[0] <= o->hi[0] && x[1] >= o->lo[1] && x[1] <= o->hi[1] && x[2] >= o->lo[2] && x[2] <= o->hi[2])) continue;
+      if (!(x[0] >= o->lo[0] && x[0] <= o->hi[0] && x[1] >= o->lo[1] && x[1] <= o->hi[1] && x[2] >= o->lo[2] &&
+            x[2] <= o->hi[2]))
+        continue;
       while (c < fs->nedges && d >= fs->edges[c]) c++;
       f->state.removed[k][c]++;
       ExactSumAdd(&f->state.removed_mass[k][c], body ? p->bm[i] : p->mass[i]);
@@ -442,7 +463,8 @@ static PetscBool FlowPlanesHit(const Planes *pl, const PetscReal x[3], PetscReal
 {
   for (PetscInt k = 0; k < pl->n; k++) {
     const PlaneWall *w = &pl->w[k];
-    if (w->present && (x[0] - w->p[0]) * w->n[0] + (x[1] - w->p[1]) * w->n[1] + (x[2] - w->p[2]) * w->n[2] < r) return PETSC_TRUE;
+    if (w->present && (x[0] - w->p[0]) * w->n[0] + (x[1] - w->p[1]) * w->n[1] + (x[2] - w->p[2]) * w->n[2] < r)
+      return PETSC_TRUE;
   }
   return PETSC_FALSE;
 }
@@ -450,11 +472,11 @@ static PetscBool FlowPlanesHit(const Planes *pl, const PetscReal x[3], PetscReal
 /* The due streams' particles at time t (collective; see engine/flow.h). */
 static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 ndue[])
 {
-  Flow          *f   = &e->flow;
-  FlowState     *st  = &f->state;
-  Particles     *p   = &e->p;
-  const Grid    *g   = &e->grid;
-  PetscReal      h = 2.0 * PetscMax(e->rmax, e->body_bound), *flag, *pos;
+  Flow          *f     = &e->flow;
+  FlowState     *st    = &f->state;
+  Particles     *p     = &e->p;
+  const Grid    *g     = &e->grid;
+  PetscReal      h     = 2.0 * PetscMax(e->rmax, e->body_bound), *flag, *pos;
   PetscInt64     ncand = 0, placed = 0, rows = 0;
   FlowCandidate *cand;
   FlowCells      near, taken;
@@ -492,8 +514,8 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
     /* an attempt overlaps some rank's particle: the reduction only insertion steps take */
     PetscCall(CollectiveMaxAll(g->comm, flag, nc * STREAM_ATTEMPTS));
     for (PetscInt c = 0; c < nc; c++) {
-      const FlowCandidate *cd = &cand[c0 + c];
-      const Stream        *s  = &f->streams.s[cd->k];
+      const FlowCandidate *cd  = &cand[c0 + c];
+      const Stream        *s   = &f->streams.s[cd->k];
       PetscReal            rho = ContactMaterialOf(&e->model, s->type)->density;
       for (PetscInt a = 0; a < STREAM_ATTEMPTS; a++) {
         const PetscReal *x = pos + 3 * (c * STREAM_ATTEMPTS + a);
@@ -505,7 +527,8 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
           PetscReal v[3];
           PetscInt  i0 = p->n;
           StreamVelocity(s, cd->k, cd->seq, v);
-          PetscCall(BodyAppend(p, &e->clumps, &s->body, cd->body, st->next_id, s->type, cd->r, rho, x, v, s->seed, StreamKey(cd->k, cd->seq)));
+          PetscCall(BodyAppend(p, &e->clumps, &s->body, cd->body, st->next_id, s->type, cd->r, rho, x, v, s->seed,
+                               StreamKey(cd->k, cd->seq)));
           for (PetscInt i = i0; i < p->n; i++) {
             if (p->liquid) p->liquid[i] = ContactMaterialOf(&e->model, s->type)->liquid;
             p->owner[i] = g->rank;
@@ -531,18 +554,19 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
     const Stream *s = &f->streams.s[k];
     if (!ndue[k]) continue;
     st->t_insert[k] = t;
-    PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]), ContactMaterialOf(&e->model, s->type)->density,
-                        FLOW_EVENT_MAX, &st->shortfall[k]));
+    PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]),
+                        ContactMaterialOf(&e->model, s->type)->density, FLOW_EVENT_MAX, &st->shortfall[k]));
     if (st->shortfall[k] > 0 && !st->warned[k]) {
       PetscCall(PetscPrintf(g->comm,
                             "hdem: warning: stream%" PetscInt_FMT ": region too full: %" PetscInt64_FMT
-                            " particles short of the %s at t = %g s (step %" PetscInt64_FMT "); they stay due, and flow.csv's stream%" PetscInt_FMT
-                            "_short follows them\n",
+                            " particles short of the %s at t = %g s (step %" PetscInt64_FMT
+                            "); they stay due, and flow.csv's stream%" PetscInt_FMT "_short follows them\n",
                             k, st->shortfall[k], s->by_mass ? "mass rate" : "rate", (double)t, e->step + 1, k));
       st->warned[k] = 1;
     }
   }
-  if (placed && e->dt_floor == 0.0) PetscCall(EngineStepFloor(e)); /* a start without particles had no floor */
+  /* a start without particles had no floor */
+  if (placed && e->dt_floor == 0.0) PetscCall(EngineStepFloor(e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -555,7 +579,8 @@ PetscErrorCode EngineFlowRebuild(Engine *e)
   PetscFunctionBeginUser;
   e->p.nghost = 0; /* dropped here as the migration would: rows come and go among the owned */
   if (f->noutflow) PetscCall(EngineFlowRemove(e));
-  if (!f->insert_next) PetscFunctionReturn(PETSC_SUCCESS); /* a rebuild EngineFlowDue did not ask for inserts nothing */
+  /* a rebuild EngineFlowDue did not ask for inserts nothing */
+  if (!f->insert_next) PetscFunctionReturn(PETSC_SUCCESS);
   f->insert_next = PETSC_FALSE;
   for (PetscInt k = 0; k < STREAMS_MAX; k++) {
     PetscCall(FlowStreamDue(e, k, t, FLOW_EVENT_MAX, &ndue[k]));
@@ -567,7 +592,8 @@ PetscErrorCode EngineFlowRebuild(Engine *e)
 
 /* ---- counters ---------------------------------------------------------- */
 
-_Static_assert(FLOW_ENERGY_TERMS == FLOW_ENERGY_LEDGER + LEDGER_TERMS + 1, "the flow's energy sums: in, out, the ledger's terms and gravity's");
+_Static_assert(FLOW_ENERGY_TERMS == FLOW_ENERGY_LEDGER + LEDGER_TERMS + 1,
+               "the flow's energy sums: in, out, the ledger's terms and gravity's");
 
 /* The outflow counters of the outflows on, summed over the ranks in place. */
 static PetscErrorCode FlowRemovedSum(MPI_Comm comm, const Flow *f, FlowState *st)
@@ -579,16 +605,19 @@ static PetscErrorCode FlowRemovedSum(MPI_Comm comm, const Flow *f, FlowState *st
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc2(OUTFLOWS_MAX * FLOW_CLASSES_MAX, &cnt, OUTFLOWS_MAX * FLOW_CLASSES_MAX, &mass));
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++)
-    for (PetscInt c = 0; c < nc && f->outflow[k].on; c++, n++) cnt[n] = (PetscReal)st->removed[k][c], mass[n] = st->removed_mass[k][c];
+    for (PetscInt c = 0; c < nc && f->outflow[k].on; c++, n++)
+      cnt[n] = (PetscReal)st->removed[k][c], mass[n] = st->removed_mass[k][c];
   if (n) {                                     /* the same n on every rank: no outflow, no reduction */
     PetscCall(CollectiveSumAll(comm, cnt, n)); /* counts below 2^53: exact */
     PetscCall(ExactSumAllreduce(comm, mass, n));
   }
   n = 0;
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++)
-    for (PetscInt c = 0; c < nc && f->outflow[k].on; c++, n++) st->removed[k][c] = (PetscInt64)cnt[n], st->removed_mass[k][c] = mass[n];
+    for (PetscInt c = 0; c < nc && f->outflow[k].on; c++, n++)
+      st->removed[k][c] = (PetscInt64)cnt[n], st->removed_mass[k][c] = mass[n];
   PetscCall(PetscFree2(cnt, mass));
-  PetscCall(ExactSumAllreduce(comm, st->energy, FLOW_ENERGY_TERMS)); /* every rank calls: the same reduction on each */
+  /* every rank calls: the same reduction on each */
+  PetscCall(ExactSumAllreduce(comm, st->energy, FLOW_ENERGY_TERMS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

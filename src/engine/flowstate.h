@@ -7,13 +7,13 @@
 #include "insert/stream.h"
 #include "decomp/exactsum.h"
 
-#define OUTFLOWS_MAX     8 /* outflow0 .. outflow7 */
+#define OUTFLOWS_MAX       8 /* outflow0 .. outflow7 */
 #define FLOW_ENERGY_IN     0 /* FlowState energy: the streams' kinetic energy */
 #define FLOW_ENERGY_OUT    1 /* the outflows' */
 #define FLOW_ENERGY_LEDGER 2 /* then the removed particles' ledger work, by term, gravity last */
 #define FLOW_ENERGY_TERMS  8
-#define FLOW_EDGES_MAX   15
-#define FLOW_CLASSES_MAX (FLOW_EDGES_MAX + 1)
+#define FLOW_EDGES_MAX     15
+#define FLOW_CLASSES_MAX   (FLOW_EDGES_MAX + 1)
 
 typedef struct {
   PetscBool on;
@@ -42,7 +42,8 @@ typedef struct {
   PetscInt64 warned[STREAMS_MAX];        /* the shortfall was warned of (once) */
   PetscInt64 removed[OUTFLOWS_MAX][FLOW_CLASSES_MAX];
   ExactSum   removed_mass[OUTFLOWS_MAX][FLOW_CLASSES_MAX]; /* [kg] */
-  PetscInt64 removed_local;                                /* the sum of removed[][]: the step's particle count check */
+  /* the sum of removed[][]: the step's particle count check */
+  PetscInt64 removed_local;
   /* the energy ledger's: kinetic energy the streams brought and the outflows
    * took, and the ledger's work terms (LedgerTerm, gravity last) of the
    * particles the outflows took [J] */
@@ -54,10 +55,12 @@ typedef struct {
   Outflow      outflow[OUTFLOWS_MAX];
   PetscInt     noutflow;
   FlowSettings settings;
-  PetscReal    dt_cap;      /* an insertion step's longest: the contact bound of two of the smallest new particles */
-  PetscBool    on;          /* some stream or outflow */
-  PetscBool    insert_next; /* the next rebuild inserts (EngineFlowDue); derived from the state, time and step */
-  FlowState    state;
+  /* an insertion step's longest: the contact bound of two of the smallest new particles */
+  PetscReal dt_cap;
+  PetscBool on; /* some stream or outflow */
+  /* the next rebuild inserts (EngineFlowDue); derived from the state, time and step */
+  PetscBool insert_next;
+  FlowState state;
 } Flow;
 
 #endif

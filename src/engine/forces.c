@@ -13,7 +13,8 @@ static void EngineWallReferences(Engine *e, PetscReal t)
 {
   for (PetscInt k = 0; k < e->planes.n; k++) {
     const PlaneWall *w = &e->planes.w[k];
-    for (int a = 0; a < 3; a++) e->wall_ref[3 * k + a] = w->motion.kind == MOTION_ROTATE ? w->motion.axis_point[a] : w->p[a];
+    for (int a = 0; a < 3; a++)
+      e->wall_ref[3 * k + a] = w->motion.kind == MOTION_ROTATE ? w->motion.axis_point[a] : w->p[a];
   }
   for (PetscInt q = 0; q < e->meshes.n; q++) {
     const Mesh *m = &e->meshes.m[q];
@@ -48,7 +49,7 @@ static void EngineLedgerClose(Particles *p, PetscReal dt, const PetscReal g[3])
   const PetscInt  nl = p->nledger, nw = nl + 1;
   const PetscReal h  = 0.5 * dt;
   PetscReal      *lp = p->lpow, *ln = p->lnow, *lw = p->lwork;
-  const PetscReal  z[3] = {0.0, 0.0, 0.0};
+  const PetscReal z[3] = {0.0, 0.0, 0.0};
   if (p->body) /* a body's gravity work is its own (BodiesOpen), not its spheres' */
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscReal *v = (p->flags[i] & PARTICLE_MEMBER) ? z : p->v + 3 * i;
@@ -88,21 +89,22 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
     PetscCall(PetscArrayzero(f, 3 * p->n));
     PetscCall(PetscArrayzero(t, 3 * p->n));
   }
-  if (e->ledger_moved && p->nledger) PetscCall(PetscArrayzero(p->lnow, p->nledger * p->n)); /* else the last pass left them zero */
+  /* else the last pass left them zero */
+  if (e->ledger_moved && p->nledger) PetscCall(PetscArrayzero(p->lnow, p->nledger * p->n));
   e->ledger_moved = PETSC_FALSE;
-  e->sums_zero = PETSC_FALSE;
+  e->sums_zero    = PETSC_FALSE;
   if (p->dliquid) PetscCall(PetscArrayzero(p->dliquid, p->n));
 
   /* a fixed step needs the bound only for its warning: look every 100 steps */
-  st.t    = e->t + dt;
-  st.dt   = dt;
+  st.t  = e->t + dt;
+  st.dt = dt;
   PlanesMove(&e->planes, st.t);
   st.need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
   /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
-  st.dt_up = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
-  st.bound = PETSC_MAX_REAL;
+  st.dt_up  = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
+  st.bound  = PETSC_MAX_REAL;
   st.who[0] = st.who[1] = -1;
-  st.deep   = PETSC_FALSE;
+  st.deep               = PETSC_FALSE;
   st.walls = NULL, st.wallref = NULL, st.mesh_wall0 = e->planes.n;
   st.a_reach = st.need && e->ctl.mode == TIMESTEP_ADAPTIVE ? e->a_reach : 0.0;
   if (e->wall_sums_due && e->wall_sums) {
@@ -120,11 +122,11 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   if (p->dliquid)
     for (PetscInt i = 0; i < p->n; i++) p->liquid[i] += p->dliquid[i];
   if (p->nledger) EngineLedgerClose(p, dt, e->gravity);
-  b                  = st.bound;
-  e->bound_who[0]    = st.who[0], e->bound_who[1] = st.who[1];
+  b               = st.bound;
+  e->bound_who[0] = st.who[0], e->bound_who[1] = st.who[1];
   e->bound_kinematic = PETSC_FALSE;
   e->deep            = st.deep;
-  amax = 0.0;
+  amax               = 0.0;
   /* the bodies' sums, their gravity last in each */
   if (e->bodies.nbody) {
     BodiesGather(p, &e->bodies, e->gravity);

@@ -14,7 +14,7 @@
 
 #include "engine/engine.h"
 
-#define ENGINE_STEP_FLOOR    1.0e-6 /* the adaptive step's floor, of the shortest contact's duration (EngineStepFloor) */
+#define ENGINE_STEP_FLOOR 1.0e-6 /* the adaptive step's floor, of the shortest contact's duration (EngineStepFloor) */
 
 /* The floor of the adaptive step: ENGINE_STEP_FLOOR of the elastic duration
  * of a 1 m/s head-on impact of two of the smallest particles (collective). */
@@ -25,13 +25,14 @@ PETSC_EXTERN PetscErrorCode EngineStepFloor(Engine *);
 
 /* Before a rebuild migrates particles, this rank's particle out of the box
  * through a face with walls (or non-finite) is noted, for the next reduction. */
-PETSC_EXTERN void     EngineHealthScan(Engine *);
+PETSC_EXTERN void EngineHealthScan(Engine *);
 /* The rebuild bits of a step with what the reduction must carry besides:
  * where the rebuild test may have left particles untested (all its bounds
  * already passed), a full scan for non-finite values; a noted fault. */
 PETSC_EXTERN PetscInt EngineHealthBits(Engine *, PetscInt bits);
 /* After the step's reduction: non-finite values, a noted fault, the step floor (collective). */
-PETSC_EXTERN PetscErrorCode EngineHealthStep(Engine *, PetscInt bits, PetscReal local_bound, const PetscInt who[2], PetscBool kinematic);
+PETSC_EXTERN PetscErrorCode EngineHealthStep(Engine *, PetscInt bits, PetscReal local_bound, const PetscInt who[2],
+                                             PetscBool kinematic);
 /* The initial state's largest overlap against e->overlap_start_max: an
  * input error naming the pair (collective). */
 PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);

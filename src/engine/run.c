@@ -34,20 +34,25 @@ static PetscBool RunEnergyDue(const Engine *e, PetscInt64 step)
  * reads it and is due, the end of the run), from what every rank holds
  * alike: if nothing does, the step may be taken ahead.  The step's time is
  * e->t + e->dt, as EngineStep adds it. */
-static PetscBool RunStateDue(const Engine *e, const EngineRunLimits *lim, PetscInt nmon, Monitor mons[], PetscLogDouble elapsed)
+static PetscBool RunStateDue(const Engine *e, const EngineRunLimits *lim, PetscInt nmon, Monitor mons[],
+                             PetscLogDouble elapsed)
 {
   if (RunEndsAfterNext(e, lim) || RunEnergyDue(e, e->step + 1)) return PETSC_TRUE;
   for (PetscInt k = 0; k < nmon; k++)
-    if (mons[k]->ops->reads_state && mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, elapsed)) return PETSC_TRUE;
+    if (mons[k]->ops->reads_state &&
+        mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, elapsed))
+      return PETSC_TRUE;
   return PETSC_FALSE;
 }
 
-PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh, PetscInt nmon, Monitor mons[], EngineRunEnd *end)
+PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh, PetscInt nmon, Monitor mons[],
+                         EngineRunEnd *end)
 {
   PetscLogDouble t0, now;
-  PetscInt64     step0   = e->step;
-  PetscReal      ps0     = e->particle_steps;
-  PetscInt       pending = ENGINE_REQUEST_NONE; /* a request still to meet (the step that reported it was taken ahead) */
+  PetscInt64     step0 = e->step;
+  PetscReal      ps0   = e->particle_steps;
+  /* a request still to meet (the step that reported it was taken ahead) */
+  PetscInt pending = ENGINE_REQUEST_NONE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(end, sizeof(*end)));
@@ -62,8 +67,12 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
       if (mons[k]->ops->request) e->request = PetscMax(e->request, mons[k]->ops->request(mons[k], e, now - t0));
     e->wall_sums_due = PETSC_FALSE; /* summed only for a step after which they are written */
     for (PetscInt k = 0; k < nmon; k++)
-      if (mons[k]->wants_wall_forces && mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, now - t0)) e->wall_sums_due = PETSC_TRUE;
-    PetscCall(EngineStep(e, pending == ENGINE_REQUEST_NONE && !RunStateDue(e, lim, nmon, mons, now - t0) ? PETSC_TRUE : PETSC_FALSE));
+      if (mons[k]->wants_wall_forces &&
+          mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, now - t0))
+        e->wall_sums_due = PETSC_TRUE;
+    PetscCall(EngineStep(e, pending == ENGINE_REQUEST_NONE && !RunStateDue(e, lim, nmon, mons, now - t0)
+                              ? PETSC_TRUE
+                              : PETSC_FALSE));
     PetscCall(PetscTime(&now));
     if (e->fault.kind) break; /* nothing of a failed step goes into the outputs but the failed state */
     if (!e->opened && RunEnergyDue(e, e->step)) {
@@ -87,10 +96,10 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
     }
   }
   PetscCall(PetscTime(&now));
-  end->failed    = e->fault.kind ? PETSC_TRUE : PETSC_FALSE;
-  end->steps_run = e->step - step0;
+  end->failed         = e->fault.kind ? PETSC_TRUE : PETSC_FALSE;
+  end->steps_run      = e->step - step0;
   end->particle_steps = e->particle_steps - ps0;
-  end->wall      = now - t0;
+  end->wall           = now - t0;
   for (PetscInt k = 0; k < nmon; k++)
     if (mons[k]->ops->finish) PetscCall(mons[k]->ops->finish(mons[k], e, end));
   PetscFunctionReturn(PETSC_SUCCESS);

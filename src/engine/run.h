@@ -20,7 +20,8 @@ typedef struct {
   PetscBool      failed;    /* the run went wrong (e->fault says why): the state is the failing step's */
   PetscInt64     steps_run; /* steps this run took */
   PetscLogDouble wall;      /* seconds this run took */
-  PetscReal      particle_steps; /* the particles present after each of its steps, summed: streams and outflows counted as they ran */
+  /* the particles present after each of its steps, summed: streams and outflows counted as they ran */
+  PetscReal particle_steps;
 } EngineRunEnd;
 
 typedef struct _p_Monitor *Monitor;
@@ -34,7 +35,8 @@ typedef struct {
   /* optional: this rank's request before a step (ENGINE_REQUEST_*: a signal, a wall-clock cadence) */
   PetscInt (*request)(Monitor, const Engine *, PetscLogDouble elapsed);
   /* whether it writes after step `step`, which went from t_prev to t, under the run's request */
-  PetscBool (*due)(Monitor, const Engine *, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt request, PetscLogDouble elapsed);
+  PetscBool (*due)(Monitor, const Engine *, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt request,
+                   PetscLogDouble elapsed);
   PetscErrorCode (*write)(Monitor, Engine *, PetscInt request, PetscLogDouble elapsed);
   /* optional: at the end, in the monitors' order */
   PetscErrorCode (*finish)(Monitor, Engine *, const EngineRunEnd *);
@@ -44,7 +46,8 @@ typedef struct {
 struct _p_Monitor {
   const MonitorOps *ops;
   void             *data;
-  PetscBool         wants_wall_forces; /* it reads the walls' force sums of the step before it writes (Engine wall_sums) */
+  /* it reads the walls' force sums of the step before it writes (Engine wall_sums) */
+  PetscBool wants_wall_forces;
 };
 
 PETSC_EXTERN PetscErrorCode MonitorCreate(const MonitorOps *, void *data, Monitor *);
@@ -52,6 +55,7 @@ PETSC_EXTERN PetscErrorCode MonitorDestroy(Monitor *);
 
 /* Collective: the run from the engine's state to the limits (or a stop
  * request), the monitors started, written when due and finished in order. */
-PETSC_EXTERN PetscErrorCode EngineRun(Engine *, const EngineRunLimits *, PetscBool fresh, PetscInt nmon, Monitor mons[], EngineRunEnd *);
+PETSC_EXTERN PetscErrorCode EngineRun(Engine *, const EngineRunLimits *, PetscBool fresh, PetscInt nmon, Monitor mons[],
+                                      EngineRunEnd *);
 
 #endif

@@ -28,17 +28,22 @@ static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, DomainKeys *dk)
   PetscCall(PetscMemzero(dk, sizeof(*dk)));
   dk->faces = PETSC_TRUE;
   PetscCall(OptionsSection("Domain"));
-  PetscCall(OptionsRealArray("-domain_lo", "lower corner of the box", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, dk->lo, &n, &loset));
-  PetscCall(OptionsRealArray("-domain_hi", "upper corner of the box", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, dk->hi, &n, &hiset));
+  PetscCall(OptionsRealArray("-domain_lo", "lower corner of the box", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                             RANGE_CLOSED, dk->lo, &n, &loset));
+  PetscCall(OptionsRealArray("-domain_hi", "upper corner of the box", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                             RANGE_CLOSED, dk->hi, &n, &hiset));
   PetscCall(OptionsBoolArray("-domain_periodic", "periodic along x, y, z", 3, 3, dk->periodic, &n, NULL));
-  PetscCall(OptionsIntArray("-domain_grid", "ranks along x, y, z (0: chosen from where the particles are)", 3, 3, 0, 1 << 20, dk->grid, &n, NULL));
+  PetscCall(OptionsIntArray("-domain_grid", "ranks along x, y, z (0: chosen from where the particles are)", 3, 3, 0,
+                            1 << 20, dk->grid, &n, NULL));
   PetscCall(OptionsBool("-domain_walls", "plane walls on the faces of the non-periodic axes", &dk->faces, NULL));
   PetscCall(OptionsDefaultText("-domain_lo", "required"));
   PetscCall(OptionsDefaultText("-domain_hi", "required"));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(loset && hiset, comm, PETSC_ERR_USER_INPUT, "the deck needs domain: {lo: [x, y, z], hi: [x, y, z]} (-domain_lo, -domain_hi) [m]");
+  PetscCheck(loset && hiset, comm, PETSC_ERR_USER_INPUT,
+             "the deck needs domain: {lo: [x, y, z], hi: [x, y, z]} (-domain_lo, -domain_hi) [m]");
   for (int a = 0; a < 3; a++)
-    PetscCheck(dk->hi[a] > dk->lo[a], comm, PETSC_ERR_USER_INPUT, "-domain_hi must exceed -domain_lo on every axis (axis %d: %g <= %g)", a, (double)dk->hi[a],
+    PetscCheck(dk->hi[a] > dk->lo[a], comm, PETSC_ERR_USER_INPUT,
+               "-domain_hi must exceed -domain_lo on every axis (axis %d: %g <= %g)", a, (double)dk->hi[a],
                (double)dk->lo[a]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -50,14 +55,15 @@ static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, DomainKeys *dk)
  * along gravity: a cut across it leaves the upper ranks empty, so that axis
  * counts as SETUP_GRAVITY_SHRINK times shorter; streams' particles fall
  * the axis's whole length. */
-static PetscErrorCode DomainOccupied(MPI_Comm comm, const DomainKeys *dk, const Insertion *ins, PetscBool fill, const Streams *ss, const PetscReal g[3],
-                                     LammpsData *d, PetscReal len[3])
+static PetscErrorCode DomainOccupied(MPI_Comm comm, const DomainKeys *dk, const Insertion *ins, PetscBool fill,
+                                     const Streams *ss, const PetscReal g[3], LammpsData *d, PetscReal len[3])
 {
   PetscReal olo[3], ohi[3];
   PetscInt  ag = 0;
 
   PetscFunctionBeginUser;
-  for (int a = 0; a < 3; a++) olo[a] = ins->lo_set ? ins->rlo[a] : dk->lo[a], ohi[a] = ins->hi_set ? ins->rhi[a] : dk->hi[a];
+  for (int a = 0; a < 3; a++)
+    olo[a] = ins->lo_set ? ins->rlo[a] : dk->lo[a], ohi[a] = ins->hi_set ? ins->rhi[a] : dk->hi[a];
   if (ins->mode == INSERTION_LAMMPS && ins->file_set) {
     PetscCall(LammpsDataRead(comm, ins->file, d));
     for (int a = 0; a < 3; a++) olo[a] = PETSC_MAX_REAL, ohi[a] = -PETSC_MAX_REAL;
@@ -75,7 +81,8 @@ static PetscErrorCode DomainOccupied(MPI_Comm comm, const DomainKeys *dk, const 
     if (!fill)
       for (int a = 0; a < 3; a++) olo[a] = PETSC_MAX_REAL, ohi[a] = -PETSC_MAX_REAL;
     for (PetscInt k = 0; k < STREAMS_MAX; k++)
-      for (int a = 0; a < 3 && ss->s[k].on; a++) olo[a] = PetscMin(olo[a], ss->s[k].lo[a]), ohi[a] = PetscMax(ohi[a], ss->s[k].hi[a]);
+      for (int a = 0; a < 3 && ss->s[k].on; a++)
+        olo[a] = PetscMin(olo[a], ss->s[k].lo[a]), ohi[a] = PetscMax(ohi[a], ss->s[k].hi[a]);
     if (g[ag] != 0.0) olo[ag] = dk->lo[ag], ohi[ag] = dk->hi[ag];
   }
   for (int a = 0; a < 3; a++) {
@@ -95,11 +102,14 @@ static PetscErrorCode BalanceSetFromOptions(Engine *e)
   e->balance_threshold = 1.05;
   e->imbalance         = 1.0;
   PetscCall(OptionsSection("Load balance"));
-  PetscCall(OptionsEnum("-balance_mode", "what the grid's cuts even out: none (equal slabs), count (owned particles), time (busy seconds)", BalanceModes,
-                        (PetscEnum *)&e->balance_mode, NULL));
-  PetscCall(OptionsInt("-balance_interval", "steps between balances (each at the next list rebuild)", 1, PETSC_MAX_INT, &e->balance_interval, NULL));
-  PetscCall(OptionsReal("-balance_threshold", "largest rank cost over the mean that is left alone", "[-]", 1.0, PETSC_MAX_REAL, RANGE_CLOSED,
-                        &e->balance_threshold, NULL));
+  PetscCall(
+    OptionsEnum("-balance_mode",
+                "what the grid's cuts even out: none (equal slabs), count (owned particles), time (busy seconds)",
+                BalanceModes, (PetscEnum *)&e->balance_mode, NULL));
+  PetscCall(OptionsInt("-balance_interval", "steps between balances (each at the next list rebuild)", 1, PETSC_MAX_INT,
+                       &e->balance_interval, NULL));
+  PetscCall(OptionsReal("-balance_threshold", "largest rank cost over the mean that is left alone", "[-]", 1.0,
+                        PETSC_MAX_REAL, RANGE_CLOSED, &e->balance_threshold, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,8 +142,10 @@ static PetscErrorCode EngineBodiesSetFromOptions(MPI_Comm comm, const Insertion 
       if (k >= 0)
         for (int a = 0; a < 3; a++)
           PetscCheck(e->flow.streams.s[k].hi[a] - e->flow.streams.s[k].lo[a] >= 2.0 * b, comm, PETSC_ERR_USER_INPUT,
-                     "%s_region_lo/_hi: the box is %g m along %c, less than the %g m across a clump%" PetscInt_FMT " body of the stream's largest radius", pre,
-                     (double)(e->flow.streams.s[k].hi[a] - e->flow.streams.s[k].lo[a]), "xyz"[a], (double)(2.0 * b), bc->tmpl[c]);
+                     "%s_region_lo/_hi: the box is %g m along %c, less than the %g m across a clump%" PetscInt_FMT
+                     " body of the stream's largest radius",
+                     pre, (double)(e->flow.streams.s[k].hi[a] - e->flow.streams.s[k].lo[a]), "xyz"[a],
+                     (double)(2.0 * b), bc -> tmpl[c]);
     }
   }
   if (bodies) PetscCall(ParticlesAddBodies(&e->p));
@@ -142,8 +154,8 @@ static PetscErrorCode EngineBodiesSetFromOptions(MPI_Comm comm, const Insertion 
 
 /* EngineSetFromOptions' grid, walls, meshes, templates and particles (the
  * fill from data, the data file read to shape the grid, taken on). */
-static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, PetscBool fill, const DomainKeys *dk, const Insertion *ins, LammpsData *data,
-                                           Engine *e)
+static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, PetscBool fill, const DomainKeys *dk,
+                                           const Insertion *ins, LammpsData *data, Engine *e)
 {
   PetscFunctionBeginUser;
   PetscCall(GridCreate(comm, dk->lo, dk->hi, dk->periodic, dk->grid, &e->grid));
@@ -161,14 +173,20 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
     for (PetscInt k = 0; k < e->planes.n; k++) moves = moves || e->planes.w[k].moves ? PETSC_TRUE : PETSC_FALSE;
     for (PetscInt q = 0; q < e->meshes.n; q++) {
       const WallMotion *mo = &e->meshes.m[q].motion;
-      if (WallMotionMoves(mo) || mo->surface_velocity[0] != 0.0 || mo->surface_velocity[1] != 0.0 || mo->surface_velocity[2] != 0.0) moves = PETSC_TRUE;
+      if (WallMotionMoves(mo) || mo->surface_velocity[0] != 0.0 || mo->surface_velocity[1] != 0.0 ||
+          mo->surface_velocity[2] != 0.0)
+        moves = PETSC_TRUE;
     }
     /* without the ledger: the moving walls' work (dissipated counts it) in the ledger's way, or gravity's alone */
-    if (e->model.ledger || moves) PetscCall(ParticlesAddLedger(&e->p, e->model.ledger, e->model.rolls, e->model.liquid.on, moves));
+    if (e->model.ledger || moves)
+      PetscCall(ParticlesAddLedger(&e->p, e->model.ledger, e->model.rolls, e->model.liquid.on, moves));
     else PetscCall(ParticlesAddGravityWork(&e->p));
   }
-  if (!insert) PetscFunctionReturn(PETSC_SUCCESS); /* a restart: the particles, rmax and the skin are the checkpoint's */
-  if (fill) PetscCall(InsertionApply(comm, ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins->type)->density, data, &e->p, &e->rmax));
+  /* a restart: the particles, rmax and the skin are the checkpoint's */
+  if (!insert) PetscFunctionReturn(PETSC_SUCCESS);
+  if (fill)
+    PetscCall(InsertionApply(comm, ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins->type)->density, data,
+                             &e->p, &e->rmax));
   if (e->p.liquid)
     for (PetscInt i = 0; i < e->p.n; i++) e->p.liquid[i] = ContactMaterialOf(&e->model, e->p.type[i])->liquid;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -193,32 +211,45 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   PetscCall(DomainSetFromOptions(comm, &dk));
   PetscCall(BalanceSetFromOptions(e));
   PetscCall(OptionsSection("Forces and neighbours"));
-  PetscCall(OptionsRealArray("-gravity", "gravitational acceleration", "[m/s^2]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, e->gravity, &n, NULL));
-  PetscCall(OptionsReal("-neighbor_skin", "Verlet skin (default 0.1 of the largest diameter)", "[m]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &skin, &skinset));
+  PetscCall(OptionsRealArray("-gravity", "gravitational acceleration", "[m/s^2]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                             RANGE_CLOSED, e->gravity, &n, NULL));
+  PetscCall(OptionsReal("-neighbor_skin", "Verlet skin (default 0.1 of the largest diameter)", "[m]", 0.0,
+                        PETSC_MAX_REAL, RANGE_OPEN, &skin, &skinset));
   PetscCall(OptionsDefaultText("-neighbor_skin", "0.1 of the largest diameter"));
   PetscCall(OptionsSection("Health"));
   e->energy_growth   = ENGINE_ENERGY_GROWTH;
   e->energy_interval = 1000;
   {
     PetscEnum act = (PetscEnum)0;
-    PetscCall(OptionsReal("-health_energy_growth", "kinetic + elastic energy above its sources (start, gravity, moving walls, flow) by more than this fraction of their magnitudes fails the run", "[-]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &e->energy_growth, NULL));
-    PetscCall(OptionsEnum("-health_energy_action", "energy grown without a source: fail (exit 3, failed.h5) or warn once", EngineEnergyActions, &act, NULL));
+    PetscCall(OptionsReal("-health_energy_growth",
+                          "kinetic + elastic energy above its sources (start, gravity, moving walls, flow) by more "
+                          "than this fraction of their magnitudes fails the run",
+                          "[-]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &e->energy_growth, NULL));
+    PetscCall(OptionsEnum("-health_energy_action",
+                          "energy grown without a source: fail (exit 3, failed.h5) or warn once", EngineEnergyActions,
+                          &act, NULL));
     e->energy_warn = act ? PETSC_TRUE : PETSC_FALSE;
   }
-  PetscCall(OptionsInt("-health_energy_interval", "steps between energy checks where no output computes the energies (0: at outputs only)", 0, 1000000000, &e->energy_interval, NULL));
+  PetscCall(OptionsInt("-health_energy_interval",
+                       "steps between energy checks where no output computes the energies (0: at outputs only)", 0,
+                       1000000000, &e->energy_interval, NULL));
   PetscCall(OptionsSection("Energy ledger"));
-  PetscCall(OptionsBool("-thermo_ledger", "thermo.csv's energy ledger: dissipation by channel, the works, the springs' energies, the residual", &e->model.ledger,
-                        NULL));
+  PetscCall(
+    OptionsBool("-thermo_ledger",
+                "thermo.csv's energy ledger: dissipation by channel, the works, the springs' energies, the residual",
+                &e->model.ledger, NULL));
   PetscCall(InsertionSetFromOptions(comm, &ins));
   PetscCall(FlowSetFromOptions(comm, &e->flow));
-  fill = ins.given || !e->flow.streams.n ? PETSC_TRUE : PETSC_FALSE; /* a deck may start empty and be filled by its streams */
+  /* a deck may start empty and be filled by its streams */
+  fill = ins.given || !e->flow.streams.n ? PETSC_TRUE : PETSC_FALSE;
   if (OptionsCollecting()) {
     PetscCall(PlanesSetFromOptions(comm, NULL, dk.faces, &e->planes));
     PetscCall(MeshesSetFromOptions(comm, &e->meshes));
     PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (insert && (!dk.grid[0] || !dk.grid[1] || !dk.grid[2])) { /* shaped by where the particles are, not the box */
+  /* shaped by where the particles are, not the box */
+  if (insert && (!dk.grid[0] || !dk.grid[1] || !dk.grid[2])) {
     PetscReal   len[3];
     PetscMPIInt size, dims[3];
     PetscCall(DomainOccupied(comm, &dk, &ins, fill, &e->flow.streams, e->gravity, &data, len));
@@ -235,7 +266,8 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   {
     PetscReal r = e->rmax;
     PetscCall(CollectiveMaxAll(comm, &r, 1));
-    for (PetscInt k = 0; k < STREAMS_MAX; k++) { /* the skin, ghost cutoff and bins hold for every particle a stream may make */
+    /* the skin, ghost cutoff and bins hold for every particle a stream may make */
+    for (PetscInt k = 0; k < STREAMS_MAX; k++) {
       const Stream *st = &e->flow.streams.s[k];
       PetscReal     b, m, q;
       if (!st->on) continue;
@@ -244,9 +276,11 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
     }
     e->rmax = r;
   }
-  PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT, "no particles were inserted (insert_*) and no stream makes any (stream0_*)");
-  e->overlap_start_check = PETSC_TRUE; /* the fills do not overlap each other, but may a mesh through their region */
+  PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT,
+             "no particles were inserted (insert_*) and no stream makes any (stream0_*)");
+  /* the fills do not overlap each other, but may a mesh through their region */
+  e->overlap_start_check = PETSC_TRUE;
   e->overlap_start_max   = ins.overlap_max;
-  e->skin = skinset ? skin : 0.2 * e->rmax;
+  e->skin                = skinset ? skin : 0.2 * e->rmax;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

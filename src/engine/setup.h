@@ -4,6 +4,7 @@
 
 #include "engine/engine.h"
 
-PETSC_EXTERN PetscErrorCode EngineSetFromOptions(MPI_Comm, PetscBool insert, Engine *); /* insert: PETSC_FALSE for a restart */
+/* insert: PETSC_FALSE for a restart */
+PETSC_EXTERN PetscErrorCode EngineSetFromOptions(MPI_Comm, PetscBool insert, Engine *);
 
 #endif

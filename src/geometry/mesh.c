@@ -24,7 +24,8 @@ static inline void Cross3(const PetscReal *a, const PetscReal *b, PetscReal *c)
 /* The closest point of the edge between vertices iu and iw (whole-mesh
  * indices, at pu and pw) to x, from the edge alone: taken from its lower
  * index, so every triangle sharing it gives the same bits. */
-static void EdgeClosest(const PetscReal *pu, PetscInt iu, const PetscReal *pw, PetscInt iw, const PetscReal x[3], MeshFeature *f)
+static void EdgeClosest(const PetscReal *pu, PetscInt iu, const PetscReal *pw, PetscInt iw, const PetscReal x[3],
+                        MeshFeature *f)
 {
   const PetscReal *a = iu < iw ? pu : pw, *b = iu < iw ? pw : pu;
   PetscReal        e[3], r[3], t, d[3];
@@ -55,8 +56,9 @@ static void VertexClosest(const PetscReal *p, PetscInt iv, const PetscReal x[3],
 void MeshClosest(const Mesh *m, PetscInt k, const PetscReal x[3], MeshFeature *f)
 {
   const PetscInt  *id = m->tvid + 3 * k;
-  const PetscReal *a = m->x + 3 * m->tri[3 * k], *b = m->x + 3 * m->tri[3 * k + 1], *c = m->x + 3 * m->tri[3 * k + 2], *n = m->normal + 3 * k;
-  PetscReal        ab[3], ac[3], ap[3], bp[3], cp[3], d1, d2, d3, d4, d5, d6, va, vb, vc, h;
+  const PetscReal *a = m->x + 3 * m->tri[3 * k], *b = m->x + 3 * m->tri[3 * k + 1], *c = m->x + 3 * m->tri[3 * k + 2],
+                  *n = m->normal + 3 * k;
+  PetscReal ab[3], ac[3], ap[3], bp[3], cp[3], d1, d2, d3, d4, d5, d6, va, vb, vc, h;
 
   Sub3(b, a, ab), Sub3(c, a, ac), Sub3(x, a, ap);
   d1 = Dot3(ab, ap), d2 = Dot3(ac, ap);
@@ -95,8 +97,8 @@ static inline PetscBool FeatureOn(const Mesh *m, PetscInt t, const MeshFeature *
   return f->kind == MESH_FEATURE_VERTEX || MeshTriangleHas(m, t, f->v[1]) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-void MeshContactsSelect(const Mesh *m, const PetscInt *cand, PetscInt nc, const PetscReal x[3], PetscReal r, MeshFeature *f, PetscInt *pick, PetscInt *npick,
-                        PetscInt *near, PetscInt *nnear)
+void MeshContactsSelect(const Mesh *m, const PetscInt *cand, PetscInt nc, const PetscReal x[3], PetscReal r,
+                        MeshFeature *f, PetscInt *pick, PetscInt *npick, PetscInt *near, PetscInt *nnear)
 {
   PetscInt n = 0;
 
@@ -114,11 +116,12 @@ void MeshContactsSelect(const Mesh *m, const PetscInt *cand, PetscInt nc, const 
     if (ok && f[k].kind != MESH_FEATURE_FACE)
       for (PetscInt q = 0; q < nc && ok; q++) {
         if (q == k || !(f[q].dist < r) || !FeatureOn(m, cand[q], &f[k])) continue;
-        if (!FeatureSame(&f[q], &f[k])) ok = PETSC_FALSE; /* a neighbour is nearer elsewhere: not a local minimum */
-        else if (q < k) ok = PETSC_FALSE;                 /* carried by the first triangle that names it */
+        /* a neighbour is nearer elsewhere: not a local minimum */
+        if (!FeatureSame(&f[q], &f[k])) ok = PETSC_FALSE;
+        else if (q < k) ok = PETSC_FALSE; /* carried by the first triangle that names it */
       }
     if (ok) { /* the nearest of its surface */
-      PetscInt  s = m->surface[cand[k]], j;
+      PetscInt  s      = m->surface[cand[k]], j;
       PetscBool placed = PETSC_FALSE;
       for (j = 0; j < n; j++)
         if (m->surface[cand[pick[j]]] == s) {
@@ -152,21 +155,24 @@ static PetscErrorCode MeshKeys(MPI_Comm comm, PetscInt k, Mesh *m, StlTransform 
   OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_file", m->name));
   m->file[0] = 0;
-  PetscCall(OptionsPath(key, "meshN (N = 0..15): an STL surface, ASCII or binary (relative: from the deck's folder)", m->file, sizeof(m->file), given));
+  PetscCall(OptionsPath(key, "meshN (N = 0..15): an STL surface, ASCII or binary (relative: from the deck's folder)",
+                        m->file, sizeof(m->file), given));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_scale", m->name));
-  PetscCall(OptionsReal(key, "meshN: file units to metres", "[m/unit]", 0.0, PETSC_MAX_REAL, RANGE_OPEN_LO, &tf->scale, NULL));
+  PetscCall(
+    OptionsReal(key, "meshN: file units to metres", "[m/unit]", 0.0, PETSC_MAX_REAL, RANGE_OPEN_LO, &tf->scale, NULL));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_rotate", m->name));
-  PetscCall(OptionsRealArray(key, "meshN: axis x, y, z and angle [deg] of a rotation about the origin, after scale", "[-,deg]", 4, 4, PETSC_MIN_REAL,
-                             PETSC_MAX_REAL, RANGE_CLOSED, rot, &n, &set));
+  PetscCall(OptionsRealArray(key, "meshN: axis x, y, z and angle [deg] of a rotation about the origin, after scale",
+                             "[-,deg]", 4, 4, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, rot, &n, &set));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_translate", m->name));
-  PetscCall(OptionsRealArray(key, "meshN: translation after scale and rotate", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, tf->translate, &n, NULL));
+  PetscCall(OptionsRealArray(key, "meshN: translation after scale and rotate", "[m]", 3, 3, PETSC_MIN_REAL,
+                             PETSC_MAX_REAL, RANGE_CLOSED, tf->translate, &n, NULL));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_type", m->name));
   m->type = 0;
   PetscCall(OptionsInt(key, "meshN: material type of the surface (materialK)", 0, LOCAL_INT_MAX, &m->type, NULL));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_curvature", m->name));
   m->curvature = 1.0;
-  PetscCall(OptionsReal(key, "meshN: neighbouring faces closer than this to coplanar are one surface (one contact)", "[deg]", 0.0, 90.0, RANGE_CLOSED,
-                        &m->curvature, NULL));
+  PetscCall(OptionsReal(key, "meshN: neighbouring faces closer than this to coplanar are one surface (one contact)",
+                        "[deg]", 0.0, 90.0, RANGE_CLOSED, &m->curvature, NULL));
   OptionsQuiet(PETSC_FALSE);
   if (k == 0) {
     PetscCall(OptionsDefaultText("-mesh0_file", "none"));
@@ -178,7 +184,8 @@ static PetscErrorCode MeshKeys(MPI_Comm comm, PetscInt k, Mesh *m, StlTransform 
   for (int a = 0; a < 3; a++) tf->axis[a] = rot[a];
   tf->angle = rot[3];
   if (set && rot[3] != 0.0)
-    PetscCheck(rot[0] != 0.0 || rot[1] != 0.0 || rot[2] != 0.0, comm, PETSC_ERR_USER_INPUT, "-%s_rotate: the axis must not be zero", m->name);
+    PetscCheck(rot[0] != 0.0 || rot[1] != 0.0 || rot[2] != 0.0, comm, PETSC_ERR_USER_INPUT,
+               "-%s_rotate: the axis must not be zero", m->name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -226,7 +233,8 @@ static PetscErrorCode MeshTopology(Mesh *m)
     PetscReal        ab[3], ac[3], n[3], len;
     Sub3(b, a, ab), Sub3(c, a, ac), Cross3(ab, ac, n);
     len = PetscSqrtReal(Dot3(n, n));
-    PetscCheck(len > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: triangle %" PetscInt_FMT " (from 1) has zero area", m->file, t + 1);
+    PetscCheck(len > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s: triangle %" PetscInt_FMT " (from 1) has zero area", m->file, t + 1);
     for (int q = 0; q < 3; q++) m->normal[3 * t + q] = n[q] / len;
   }
   PetscCall(PetscMalloc3(ne, &e, m->nt, &parent, m->nt, &label));
@@ -276,8 +284,9 @@ static PetscErrorCode MeshExtent(Mesh *m)
   { /* area-weighted centroid of the surface: the torque's reference of a mesh that does not rotate */
     PetscReal area = 0.0;
     for (PetscInt t = 0; t < m->nt; t++) {
-      const PetscReal *a = m->x + 3 * m->tri[3 * t], *b = m->x + 3 * m->tri[3 * t + 1], *c = m->x + 3 * m->tri[3 * t + 2];
-      PetscReal        ab[3], ac[3], n[3], A;
+      const PetscReal *a = m->x + 3 * m->tri[3 * t], *b = m->x + 3 * m->tri[3 * t + 1],
+                      *c = m->x + 3 * m->tri[3 * t + 2];
+      PetscReal ab[3], ac[3], n[3], A;
       Sub3(b, a, ab), Sub3(c, a, ac), Cross3(ab, ac, n);
       A = 0.5 * PetscSqrtReal(Dot3(n, n));
       area += A;
@@ -302,7 +311,7 @@ static PetscErrorCode MeshExtent(Mesh *m)
 static PetscErrorCode MeshHoldWhole(Mesh *m)
 {
   PetscFunctionBeginUser;
-  m->whole = PETSC_TRUE;
+  m->whole    = PETSC_TRUE;
   m->nv_total = m->nv, m->nt_total = m->nt;
   PetscCall(PetscMalloc1(3 * m->nt, &m->tvid));
   PetscCall(PetscMalloc1(m->nt, &m->tid));
@@ -311,8 +320,8 @@ static PetscErrorCode MeshHoldWhole(Mesh *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt, const PetscInt *tri, PetscReal curvature, const WallMotion *mo,
-                                    Mesh *m)
+PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt, const PetscInt *tri,
+                                    PetscReal curvature, const WallMotion *mo, Mesh *m)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(m, sizeof(*m)));
@@ -379,7 +388,8 @@ PetscErrorCode MeshesCheckDomain(MPI_Comm comm, const Meshes *ms, const PetscRea
                  "-%s_file %s: the mesh, at %c in [%g, %g] m (after -%s_scale, _rotate, _translate),"
                  " lies wholly outside the domain's [%g, %g] m (-domain_lo, -domain_hi) and does not move:"
                  " it would never touch a particle",
-                 m->name, m->file, "xyz"[a], (double)m->lo[a], (double)m->hi[a], m->name, (double)lo[a], (double)hi[a]);
+                 m->name, m->file, "xyz"[a], (double)m -> lo[a], (double)m -> hi[a], m -> name, (double)lo[a],
+                 (double)hi[a]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -412,7 +422,8 @@ static PetscReal MeshTriangleDistance(const Mesh *m, PetscInt t, const PetscReal
 /* Cells whose centre is within reach + half a cell's diagonal of triangle t:
  * the columns along the triangle plane's dominant normal axis, each over the
  * slab of its plane's reach. */
-static PetscErrorCode MeshBinTriangle(const Mesh *m, PetscInt t, PetscReal rho, CellItem **items, PetscInt *n, PetscInt *cap)
+static PetscErrorCode MeshBinTriangle(const Mesh *m, PetscInt t, PetscReal rho, CellItem **items, PetscInt *n,
+                                      PetscInt *cap)
 {
   const PetscReal *n0 = m->normal + 3 * t, *a = m->x + 3 * m->tri[3 * t];
   PetscInt         ax = 0, lo[3], hi[3];
@@ -422,10 +433,14 @@ static PetscErrorCode MeshBinTriangle(const Mesh *m, PetscInt t, PetscReal rho, 
   for (int q = 1; q < 3; q++)
     if (PetscAbsReal(n0[q]) > PetscAbsReal(n0[ax])) ax = q;
   for (int q = 0; q < 3; q++) {
-    tlo[q] = PetscMin(PetscMin(m->x[3 * m->tri[3 * t] + q], m->x[3 * m->tri[3 * t + 1] + q]), m->x[3 * m->tri[3 * t + 2] + q]) - rho;
-    thi[q] = PetscMax(PetscMax(m->x[3 * m->tri[3 * t] + q], m->x[3 * m->tri[3 * t + 1] + q]), m->x[3 * m->tri[3 * t + 2] + q]) + rho;
-    lo[q]  = PetscMax(0, (PetscInt)PetscFloorReal((tlo[q] - m->blo[q]) / m->h));
-    hi[q]  = PetscMin(m->bn[q] - 1, (PetscInt)PetscFloorReal((thi[q] - m->blo[q]) / m->h));
+    tlo[q] = PetscMin(PetscMin(m->x[3 * m->tri[3 * t] + q], m->x[3 * m->tri[3 * t + 1] + q]),
+                      m->x[3 * m->tri[3 * t + 2] + q]) -
+             rho;
+    thi[q] = PetscMax(PetscMax(m->x[3 * m->tri[3 * t] + q], m->x[3 * m->tri[3 * t + 1] + q]),
+                      m->x[3 * m->tri[3 * t + 2] + q]) +
+             rho;
+    lo[q] = PetscMax(0, (PetscInt)PetscFloorReal((tlo[q] - m->blo[q]) / m->h));
+    hi[q] = PetscMin(m->bn[q] - 1, (PetscInt)PetscFloorReal((thi[q] - m->blo[q]) / m->h));
   }
   {
     int      u = (ax + 1) % 3, w = (ax + 2) % 3;
@@ -474,7 +489,8 @@ static PetscReal MeshCellItemsEstimate(const Mesh *m, PetscReal h, PetscReal rea
     for (int d = 0; d < 3; d++) u[d] = b[d] - a[d], v[d] = c[d] - a[d];
     w[0] = u[1] * v[2] - u[2] * v[1], w[1] = u[2] * v[0] - u[0] * v[2], w[2] = u[0] * v[1] - u[1] * v[0];
     area = 0.5 * PetscSqrtReal(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-    per  = PetscSqrtReal(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) + PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    per  = PetscSqrtReal(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) +
+          PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     sum += (area / (h * h) + per / h + 1.0) * (2.0 * rho / h + 2.0);
   }
   return sum;

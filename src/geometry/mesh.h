@@ -19,14 +19,14 @@
 #define MESHES_MAX 16
 
 typedef struct {
-  char       name[16];  /* "mesh3" */
-  PetscInt   deck;      /* its N in the deck (meshN): histories and checkpoints name it so */
+  char       name[16]; /* "mesh3" */
+  PetscInt   deck;     /* its N in the deck (meshN): histories and checkpoints name it so */
   char       file[PETSC_MAX_PATH_LEN];
   PetscInt   nv_total, nt_total, nsurf; /* the whole mesh */
-  PetscReal  curvature; /* [deg] */
-  PetscInt   type;      /* its material type */
+  PetscReal  curvature;                 /* [deg] */
+  PetscInt   type;                      /* its material type */
   PetscReal  lo[3], hi[3], centroid[3]; /* the whole mesh's, in its frame */
-  PetscReal  rext;      /* farthest vertex from the rotation axis (or the centroid) [m] */
+  PetscReal  rext;                      /* farthest vertex from the rotation axis (or the centroid) [m] */
   WallMotion motion;
   /* The triangles this rank holds: the whole mesh (whole), or those within
    * reach of its subdomain (mesh_hold.c).  Local indices; tvid and tid give
@@ -46,23 +46,24 @@ typedef struct {
    * held: every rank's held box in the mesh frame (lo[3], hi[3]; empty
    * while lo > hi), the same on every rank */
   PetscInt   hv0, hnv, ht0, hnt, nrank;
-  PetscReal *hx;   /* 3 hnv */
-  PetscReal *hrec; /* MESH_RECORD_WIDTH hnt */
-  PetscReal *held; /* 6 nrank */
+  PetscReal *hx;      /* 3 hnv */
+  PetscReal *hrec;    /* MESH_RECORD_WIDTH hnt */
+  PetscReal *held;    /* 6 nrank */
   PetscInt   fetches; /* how often this rank's held set was replaced */
   /* bins of the mesh frame over the held triangles: each cell lists the
    * triangles within the reach of some point of it; cells by key, sorted */
-  PetscReal  reach, h, blo[3];
-  PetscInt   bn[3];
-  PetscInt   ncell;
-  PetscInt64 *cellkey;  /* ncell, ascending */
+  PetscReal   reach, h, blo[3];
+  PetscInt    bn[3];
+  PetscInt    ncell;
+  PetscInt64 *cellkey;   /* ncell, ascending */
   PetscInt   *cellstart; /* ncell + 1 into cellitem */
   PetscInt   *cellitem;  /* triangle indices, ascending within a cell */
 } Mesh;
 
 typedef struct {
   PetscInt n;
-  PetscInt wall0; /* the wall index of m[0]: planes are numbered first, then meshes (a contact's partner -1 - wall) */
+  /* the wall index of m[0]: planes are numbered first, then meshes (a contact's partner -1 - wall) */
+  PetscInt wall0;
   Mesh     m[MESHES_MAX];
 } Meshes;
 
@@ -100,9 +101,10 @@ typedef enum {
 
 typedef struct {
   MeshFeatureKind kind;
-  PetscInt        v[2]; /* edge: its vertices (whole-mesh indices), v[0] < v[1]; vertex: v[0]; face: the (local) triangle in v[0] */
-  PetscReal       c[3]; /* the closest point */
-  PetscReal       dist; /* its distance from the point */
+  /* edge: its vertices (whole-mesh indices), v[0] < v[1]; vertex: v[0]; face: the (local) triangle in v[0] */
+  PetscInt  v[2];
+  PetscReal c[3]; /* the closest point */
+  PetscReal dist; /* its distance from the point */
 } MeshFeature;
 
 /* The closest point of triangle k to x, and the feature it lies on; edge
@@ -126,11 +128,11 @@ PETSC_EXTERN void MeshClosest(const Mesh *, PetscInt k, const PetscReal x[3], Me
  * each surface's nearest candidate, touching or not.  f, pick and near
  * hold nc entries.  Decided from the candidates alone, in their order: the
  * same on every rank. */
-PETSC_EXTERN void MeshContactsSelect(const Mesh *, const PetscInt *cand, PetscInt nc, const PetscReal x[3], PetscReal r, MeshFeature *f, PetscInt *pick,
-                                     PetscInt *npick, PetscInt *near, PetscInt *nnear);
+PETSC_EXTERN void MeshContactsSelect(const Mesh *, const PetscInt *cand, PetscInt nc, const PetscReal x[3], PetscReal r,
+                                     MeshFeature *f, PetscInt *pick, PetscInt *npick, PetscInt *near, PetscInt *nnear);
 /* A mesh from arrays (copied): topology, surfaces and extent; name for messages. */
-PETSC_EXTERN PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt, const PetscInt *tri, PetscReal curvature,
-                                                 const WallMotion *, Mesh *);
+PETSC_EXTERN PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt,
+                                                 const PetscInt *tri, PetscReal curvature, const WallMotion *, Mesh *);
 /* Whether held triangle k has vertex v (a whole-mesh index). */
 static inline PetscBool MeshTriangleHas(const Mesh *m, PetscInt k, PetscInt v)
 {

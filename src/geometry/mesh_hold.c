@@ -43,10 +43,10 @@ PetscErrorCode MeshDistribute(MPI_Comm comm, Mesh *m)
   for (PetscInt k = 0; k < m->hnt; k++) {
     PetscInt   t = m->ht0 + k;
     PetscReal *r = m->hrec + (size_t)MESH_RECORD_WIDTH * k;
-    r[0] = (PetscReal)t;
+    r[0]         = (PetscReal)t;
     for (int c = 0; c < 3; c++) {
       PetscInt v = m->tri[3 * t + c];
-      r[1 + c] = (PetscReal)v;
+      r[1 + c]   = (PetscReal)v;
       for (int a = 0; a < 3; a++) r[4 + 3 * c + a] = m->x[3 * v + a];
       r[13 + c] = m->normal[3 * t + c];
     }
@@ -77,8 +77,8 @@ PetscErrorCode MeshHoldRecords(Mesh *m, PetscInt n, const PetscReal *rec, PetscR
 
   PetscFunctionBeginUser;
   for (PetscInt k = 1; k < n; k++)
-    PetscCheck(rec[(size_t)MESH_RECORD_WIDTH * k] > rec[(size_t)MESH_RECORD_WIDTH * (k - 1)], PETSC_COMM_SELF, PETSC_ERR_PLIB,
-               "%s: the held triangles are not in ascending order", m->name);
+    PetscCheck(rec[(size_t)MESH_RECORD_WIDTH * k] > rec[(size_t)MESH_RECORD_WIDTH * (k - 1)], PETSC_COMM_SELF,
+               PETSC_ERR_PLIB, "%s: the held triangles are not in ascending order", m->name);
   PetscCall(MeshHeldFree(m));
   m->nt = n;
   PetscCall(PetscMalloc1(3 * n + 1, &m->tri));
@@ -89,8 +89,8 @@ PetscErrorCode MeshHoldRecords(Mesh *m, PetscInt n, const PetscReal *rec, PetscR
   PetscCall(PetscMalloc1(3 * n + 1, &use));
   for (PetscInt k = 0; k < n; k++) {
     const PetscReal *r = rec + (size_t)MESH_RECORD_WIDTH * k;
-    m->tid[k]     = (PetscInt)r[0];
-    m->surface[k] = (PetscInt)r[16];
+    m->tid[k]          = (PetscInt)r[0];
+    m->surface[k]      = (PetscInt)r[16];
     for (int c = 0; c < 3; c++) {
       m->normal[3 * k + c] = r[13 + c];
       use[3 * k + c].v     = (PetscInt)r[1 + c];
@@ -104,7 +104,8 @@ PetscErrorCode MeshHoldRecords(Mesh *m, PetscInt n, const PetscReal *rec, PetscR
     if (u == 0 || use[u].v != use[u - 1].v) m->nv++;
   PetscCall(PetscMalloc1(3 * m->nv + 1, &m->x));
   m->nv = 0;
-  for (PetscInt u = 0; u < 3 * n; u++) { /* every copy of a vertex carries the same bits: the first is taken */
+  /* every copy of a vertex carries the same bits: the first is taken */
+  for (PetscInt u = 0; u < 3 * n; u++) {
     PetscInt k = use[u].k / 3, c = use[u].k % 3;
     if (u == 0 || use[u].v != use[u - 1].v) {
       for (int a = 0; a < 3; a++) m->x[3 * m->nv + a] = rec[(size_t)MESH_RECORD_WIDTH * k + 4 + 3 * c + a];
@@ -119,7 +120,8 @@ PetscErrorCode MeshHoldRecords(Mesh *m, PetscInt n, const PetscReal *rec, PetscR
 }
 
 /* The box in the mesh frame covering subdomain [lo, hi] in pose ps, grown by grow. */
-static void MeshFrameBox(const WallPose *ps, const PetscReal lo[3], const PetscReal hi[3], PetscReal grow, PetscReal box[6])
+static void MeshFrameBox(const WallPose *ps, const PetscReal lo[3], const PetscReal hi[3], PetscReal grow,
+                         PetscReal box[6])
 {
   for (int a = 0; a < 3; a++) box[a] = PETSC_MAX_REAL, box[3 + a] = -PETSC_MAX_REAL;
   for (int c = 0; c < 8; c++) {
@@ -141,7 +143,8 @@ static PetscBool BoxInside(const PetscReal in[6], const PetscReal out[6])
 static PetscBool RecordMeets(const PetscReal *r, const PetscReal box[6])
 {
   for (int a = 0; a < 3; a++) {
-    PetscReal lo = PetscMin(PetscMin(r[4 + a], r[7 + a]), r[10 + a]), hi = PetscMax(PetscMax(r[4 + a], r[7 + a]), r[10 + a]);
+    PetscReal lo = PetscMin(PetscMin(r[4 + a], r[7 + a]), r[10 + a]),
+              hi = PetscMax(PetscMax(r[4 + a], r[7 + a]), r[10 + a]);
     if (hi < box[a] || lo > box[3 + a]) return PETSC_FALSE;
   }
   return PETSC_TRUE;
@@ -193,7 +196,8 @@ PetscErrorCode MeshesHold(Meshes *ms, const Grid *g, PetscReal tb)
     PetscReal   *items = NULL, *out;
     PetscMPIInt *dest  = NULL;
     if (m->whole || !WallMotionPresent(&m->motion, tb)) continue;
-    PetscCheck(m->nrank == g->size, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: distributed over %" PetscInt_FMT " ranks, held on %d", m->name, m->nrank, g->size);
+    PetscCheck(m->nrank == g->size, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%s: distributed over %" PetscInt_FMT " ranks, held on %d", m->name, m->nrank, g->size);
     PetscCall(MeshHoldPlan(m, g, tb, fetch, &nfetch));
     if (!nfetch) continue;
     for (PetscInt k = 0; k < m->hnt; k++)

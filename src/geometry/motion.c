@@ -7,58 +7,72 @@ const char *const MotionKinds[] = {"none", "translate", "rotate", "vibrate", "Mo
 
 PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, PetscBool quiet, WallMotion *m)
 {
-  char      k[16][80];
-  PetscInt  n;
-  PetscBool set, given[13] = {PETSC_FALSE};
-  PetscReal len, phase_deg = 0.0;
-  static const char *const suffix[] = {"_motion", "_velocity", "_axis_point", "_axis", "_angular_velocity", "_amplitude", "_amplitude2", "_frequency", "_phase",
-                                       "_start_time", "_stop_time", "_remove_time", "_surface_velocity"};
+  char                     k[16][80];
+  PetscInt                 n;
+  PetscBool                set, given[13] = {PETSC_FALSE};
+  PetscReal                len, phase_deg = 0.0;
+  static const char *const suffix[] = {"_motion",    "_velocity",    "_axis_point",      "_axis",  "_angular_velocity",
+                                       "_amplitude", "_amplitude2",  "_frequency",       "_phase", "_start_time",
+                                       "_stop_time", "_remove_time", "_surface_velocity"};
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(m, sizeof(*m)));
   m->axis[2] = 1.0;
   m->stop = m->remove = INFINITY;
-  for (size_t s = 0; s < sizeof(suffix) / sizeof(*suffix); s++) PetscCall(PetscSNPrintf(k[s], sizeof(k[s]), "%s%s", prefix, suffix[s]));
+  for (size_t s = 0; s < sizeof(suffix) / sizeof(*suffix); s++)
+    PetscCall(PetscSNPrintf(k[s], sizeof(k[s]), "%s%s", prefix, suffix[s]));
   OptionsQuiet(quiet);
-  PetscCall(OptionsEnum(k[0], "how the wall moves: none, translate, rotate, vibrate (from time, X(t) = R(t) X0 + T(t))", MotionKinds, (PetscEnum *)&m->kind,
-                        NULL));
-  PetscCall(OptionsRealArray(k[1], "translate: the wall's velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->velocity, &n, &given[1]));
-  PetscCall(OptionsRealArray(k[2], "rotate: a point on the axis", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->axis_point, &n, &given[2]));
-  PetscCall(OptionsRealArray(k[3], "rotate: the axis direction (right-handed)", "[-]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->axis, &n, &given[3]));
-  PetscCall(OptionsReal(k[4], "rotate: angular velocity about the axis", "[rad/s]", PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, &m->omega, &given[4]));
-  PetscCall(OptionsRealArray(k[5], "vibrate: amplitude A of A sin(2 pi f t)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->amplitude, &n, &given[5]));
-  PetscCall(OptionsRealArray(k[6], "vibrate: amplitude A2 of A2 sin(2 pi f t + phase)", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->amplitude2,
-                             &n, &given[6]));
-  PetscCall(OptionsReal(k[7], "vibrate: frequency f", "[Hz]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &m->frequency, &given[7]));
-  PetscCall(OptionsReal(k[8], "vibrate: phase of the second term", "[deg]", -360.0, 360.0, RANGE_CLOSED, &phase_deg, &given[8]));
+  PetscCall(OptionsEnum(k[0], "how the wall moves: none, translate, rotate, vibrate (from time, X(t) = R(t) X0 + T(t))",
+                        MotionKinds, (PetscEnum *)&m->kind, NULL));
+  PetscCall(OptionsRealArray(k[1], "translate: the wall's velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                             RANGE_CLOSED, m->velocity, &n, &given[1]));
+  PetscCall(OptionsRealArray(k[2], "rotate: a point on the axis", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                             RANGE_CLOSED, m->axis_point, &n, &given[2]));
+  PetscCall(OptionsRealArray(k[3], "rotate: the axis direction (right-handed)", "[-]", 3, 3, PETSC_MIN_REAL,
+                             PETSC_MAX_REAL, RANGE_CLOSED, m->axis, &n, &given[3]));
+  PetscCall(OptionsReal(k[4], "rotate: angular velocity about the axis", "[rad/s]", PETSC_MIN_REAL, PETSC_MAX_REAL,
+                        RANGE_CLOSED, &m->omega, &given[4]));
+  PetscCall(OptionsRealArray(k[5], "vibrate: amplitude A of A sin(2 pi f t)", "[m]", 3, 3, PETSC_MIN_REAL,
+                             PETSC_MAX_REAL, RANGE_CLOSED, m->amplitude, &n, &given[5]));
+  PetscCall(OptionsRealArray(k[6], "vibrate: amplitude A2 of A2 sin(2 pi f t + phase)", "[m]", 3, 3, PETSC_MIN_REAL,
+                             PETSC_MAX_REAL, RANGE_CLOSED, m->amplitude2, &n, &given[6]));
+  PetscCall(
+    OptionsReal(k[7], "vibrate: frequency f", "[Hz]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &m->frequency, &given[7]));
+  PetscCall(OptionsReal(k[8], "vibrate: phase of the second term", "[deg]", -360.0, 360.0, RANGE_CLOSED, &phase_deg,
+                        &given[8]));
   PetscCall(OptionsReal(k[9], "the motion starts", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &m->start, NULL));
-  PetscCall(OptionsReal(k[10], "the motion stops (the wall stays where it is then)", "[s]", 0.0, INFINITY, RANGE_CLOSED, &m->stop, NULL));
-  PetscCall(OptionsReal(k[11], "the wall is gone from this time on (a plug, a gate)", "[s]", 0.0, INFINITY, RANGE_CLOSED, &m->remove, NULL));
-  PetscCall(OptionsRealArray(k[12], "the surface's own tangential velocity (a belt); the wall does not move", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
-                             RANGE_CLOSED, m->surface_velocity, &n, &set));
+  PetscCall(OptionsReal(k[10], "the motion stops (the wall stays where it is then)", "[s]", 0.0, INFINITY, RANGE_CLOSED,
+                        &m->stop, NULL));
+  PetscCall(OptionsReal(k[11], "the wall is gone from this time on (a plug, a gate)", "[s]", 0.0, INFINITY,
+                        RANGE_CLOSED, &m->remove, NULL));
+  PetscCall(OptionsRealArray(k[12], "the surface's own tangential velocity (a belt); the wall does not move", "[m/s]",
+                             3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->surface_velocity, &n, &set));
   OptionsQuiet(PETSC_FALSE);
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   m->phase = phase_deg * HDEM_PI / 180.0;
   { /* a key of another kind of motion does nothing: an error, not a wall that silently stays put
      * (for a wall or mesh that exists: one without its normal or file is said to lack it, later) */
-    static const MotionKind owner[9] = {MOTION_NONE, MOTION_TRANSLATE, MOTION_ROTATE, MOTION_ROTATE, MOTION_ROTATE,
-                                        MOTION_VIBRATE, MOTION_VIBRATE, MOTION_VIBRATE, MOTION_VIBRATE};
-    char      kn[96], kf[96];
-    PetscBool hn, hf;
+    static const MotionKind owner[9] = {MOTION_NONE,    MOTION_TRANSLATE, MOTION_ROTATE,  MOTION_ROTATE, MOTION_ROTATE,
+                                        MOTION_VIBRATE, MOTION_VIBRATE,   MOTION_VIBRATE, MOTION_VIBRATE};
+    char                    kn[96], kf[96];
+    PetscBool               hn, hf;
     PetscCall(PetscSNPrintf(kn, sizeof(kn), "%s_normal", prefix));
     PetscCall(PetscSNPrintf(kf, sizeof(kf), "%s_file", prefix));
     PetscCall(PetscOptionsHasName(NULL, NULL, kn, &hn));
     PetscCall(PetscOptionsHasName(NULL, NULL, kf, &hf));
     for (int s = 1; s <= 8 && (hn || hf); s++)
-      PetscCheck(!given[s] || m->kind == owner[s], comm, PETSC_ERR_USER_INPUT, "%s is given but does nothing: it is for %s %s, and %s is %s", k[s], k[0],
-                 MotionKinds[owner[s]], k[0], MotionKinds[m->kind]);
+      PetscCheck(!given[s] || m->kind == owner[s], comm, PETSC_ERR_USER_INPUT,
+                 "%s is given but does nothing: it is for %s %s, and %s is %s", k[s], k[0], MotionKinds[owner[s]], k[0],
+                 MotionKinds[m->kind]);
   }
-  if (m->kind == MOTION_VIBRATE && !(m->frequency > 0.0)) { /* a vibration at 0 Hz never moves: not what was meant */
+  /* a vibration at 0 Hz never moves: not what was meant */
+  if (m->kind == MOTION_VIBRATE && !(m->frequency > 0.0)) {
     char fv[32];
     snprintf(fv, sizeof(fv), "%g", (double)m->frequency); /* as given, not PETSc's "0." */
     SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s = %s: %s vibrate needs a frequency in (0, inf) Hz", k[7], fv, k[0]);
   }
-  PetscCheck(m->stop >= m->start, comm, PETSC_ERR_USER_INPUT, "%s = %g must not precede %s = %g", k[10], (double)m->stop, k[9], (double)m->start);
+  PetscCheck(m->stop >= m->start, comm, PETSC_ERR_USER_INPUT, "%s = %g must not precede %s = %g", k[10],
+             (double)m->stop, k[9], (double)m->start);
   len = PetscSqrtReal(m->axis[0] * m->axis[0] + m->axis[1] * m->axis[1] + m->axis[2] * m->axis[2]);
   PetscCheck(len > 0.0 || m->kind != MOTION_ROTATE, comm, PETSC_ERR_USER_INPUT, "%s must not be zero", k[3]);
   if (len > 0.0)
@@ -108,12 +122,14 @@ void WallMotionPose(const WallMotion *m, PetscReal t, WallPose *ps)
     for (int a = 0; a < 3; a++) ps->T[a] = m->velocity[a] * tau;
     break;
   case MOTION_ROTATE: {
-    PetscReal th = m->omega * tau, c = cos(th), s = sin(th), C = 1.0 - c;
-    const PetscReal *k = m->axis;
+    PetscReal        th = m->omega * tau, c = cos(th), s = sin(th), C = 1.0 - c;
+    const PetscReal *k       = m->axis;
     PetscReal        K[3][3] = {{0.0, -k[2], k[1]}, {k[2], 0.0, -k[0]}, {-k[1], k[0], 0.0}};
     for (int a = 0; a < 3; a++)
       for (int b = 0; b < 3; b++) ps->R[a][b] = (a == b ? c : 0.0) + s * K[a][b] + C * k[a] * k[b];
-    for (int a = 0; a < 3; a++) ps->T[a] = m->axis_point[a] - (ps->R[a][0] * m->axis_point[0] + ps->R[a][1] * m->axis_point[1] + ps->R[a][2] * m->axis_point[2]);
+    for (int a = 0; a < 3; a++)
+      ps->T[a] = m->axis_point[a] -
+                 (ps->R[a][0] * m->axis_point[0] + ps->R[a][1] * m->axis_point[1] + ps->R[a][2] * m->axis_point[2]);
     break;
   }
   case MOTION_VIBRATE:
@@ -166,12 +182,16 @@ PetscReal WallMotionTravel(const WallMotion *m, PetscReal rext, PetscReal t0, Pe
   if (!WallMotionMoves(m) || span == 0.0) return 0.0;
   switch (m->kind) {
   case MOTION_TRANSLATE:
-    return PetscSqrtReal(m->velocity[0] * m->velocity[0] + m->velocity[1] * m->velocity[1] + m->velocity[2] * m->velocity[2]) * span;
+    return PetscSqrtReal(m->velocity[0] * m->velocity[0] + m->velocity[1] * m->velocity[1] +
+                         m->velocity[2] * m->velocity[2]) *
+           span;
   case MOTION_ROTATE:
     return PetscAbsReal(m->omega) * rext * span;
   case MOTION_VIBRATE: {
-    PetscReal A = PetscSqrtReal(m->amplitude[0] * m->amplitude[0] + m->amplitude[1] * m->amplitude[1] + m->amplitude[2] * m->amplitude[2]) +
-                  PetscSqrtReal(m->amplitude2[0] * m->amplitude2[0] + m->amplitude2[1] * m->amplitude2[1] + m->amplitude2[2] * m->amplitude2[2]);
+    PetscReal A = PetscSqrtReal(m->amplitude[0] * m->amplitude[0] + m->amplitude[1] * m->amplitude[1] +
+                                m->amplitude[2] * m->amplitude[2]) +
+                  PetscSqrtReal(m->amplitude2[0] * m->amplitude2[0] + m->amplitude2[1] * m->amplitude2[1] +
+                                m->amplitude2[2] * m->amplitude2[2]);
     return PetscMin(2.0 * A, 2.0 * HDEM_PI * m->frequency * A * span);
   }
   default:
@@ -179,10 +199,10 @@ PetscReal WallMotionTravel(const WallMotion *m, PetscReal rext, PetscReal t0, Pe
   }
 }
 
-void WallMotionContactVelocity(const WallMotion *m, const WallPose *p0, const WallPose *p1, PetscReal dt, PetscReal t1, const PetscReal c[3], const PetscReal n[3],
-                               PetscReal vh[3], PetscReal ve[3])
+void WallMotionContactVelocity(const WallMotion *m, const WallPose *p0, const WallPose *p1, PetscReal dt, PetscReal t1,
+                               const PetscReal c[3], const PetscReal n[3], PetscReal vh[3], PetscReal ve[3])
 {
-  const PetscReal *s = m->surface_velocity;
+  const PetscReal *s  = m->surface_velocity;
   PetscReal        sn = s[0] * n[0] + s[1] * n[1] + s[2] * n[2];
 
   WallMotionVelocity(m, t1, c, ve);

@@ -27,7 +27,7 @@ PETSC_EXTERN const char *const MotionKinds[];
 typedef struct {
   MotionKind kind;
   PetscReal  velocity[3];
-  PetscReal  axis_point[3], axis[3], omega; /* axis: unit */
+  PetscReal  axis_point[3], axis[3], omega;                 /* axis: unit */
   PetscReal  amplitude[3], amplitude2[3], frequency, phase; /* phase [rad] */
   PetscReal  start, stop, remove;
   PetscReal  surface_velocity[3];
@@ -51,8 +51,9 @@ PETSC_EXTERN void WallMotionVelocity(const WallMotion *, PetscReal t, const Pets
  * material point now at c since the step's start pose p0, over dt; dt = 0:
  * the velocity at t1) and at its end (ve); the surface velocity's
  * tangential part added to both.  p1: the pose at t1. */
-PETSC_EXTERN void WallMotionContactVelocity(const WallMotion *, const WallPose *p0, const WallPose *p1, PetscReal dt, PetscReal t1, const PetscReal c[3],
-                                            const PetscReal n[3], PetscReal vh[3], PetscReal ve[3]);
+PETSC_EXTERN void WallMotionContactVelocity(const WallMotion *, const WallPose *p0, const WallPose *p1, PetscReal dt,
+                                            PetscReal t1, const PetscReal c[3], const PetscReal n[3], PetscReal vh[3],
+                                            PetscReal ve[3]);
 /* A bound on how far any point within distance rext of the rotation axis
  * (or of anywhere, for the other motions) moves between t0 and t1. */
 PETSC_EXTERN PetscReal WallMotionTravel(const WallMotion *, PetscReal rext, PetscReal t0, PetscReal t1);

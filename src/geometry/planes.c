@@ -6,14 +6,15 @@
  * when given); then the faces' walls and the deck's, in that order. */
 PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool faces, Planes *pl)
 {
-  PetscReal nrm[PLANES_DECK_MAX][3], pt[PLANES_DECK_MAX][3];
-  PetscBool nset[PLANES_DECK_MAX], pset[PLANES_DECK_MAX];
+  PetscReal  nrm[PLANES_DECK_MAX][3], pt[PLANES_DECK_MAX][3];
+  PetscBool  nset[PLANES_DECK_MAX], pset[PLANES_DECK_MAX];
   WallMotion mot[PLANES_DECK_MAX];
   PetscInt   type[PLANES_DECK_MAX], face_type = 0;
 
   PetscFunctionBeginUser;
   PetscCall(OptionsSection("Walls"));
-  PetscCall(OptionsInt("-domain_walls_type", "material type of the box's face walls (materialK)", 0, LOCAL_INT_MAX, &face_type, NULL));
+  PetscCall(OptionsInt("-domain_walls_type", "material type of the box's face walls (materialK)", 0, LOCAL_INT_MAX,
+                       &face_type, NULL));
   for (PetscInt k = 0; k < PLANES_DECK_MAX; k++) {
     char     kn[64], kp[64];
     PetscInt nn, np;
@@ -21,10 +22,12 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
     PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_point", k));
     for (int c = 0; c < 3; c++) nrm[k][c] = pt[k][c] = 0.0;
     OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
-    PetscCall(OptionsRealArray(kn, "wallN (N = 0..7): normal of a plane wall, pointing into the particles (the wall is infinite and one-sided)", "[-]", 3, 3,
-                               PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, nrm[k], &nn, &nset[k]));
-    PetscCall(
-      OptionsRealArray(kp, "wallN (N = 0..7): a point on the plane wall", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, pt[k], &np, &pset[k]));
+    PetscCall(OptionsRealArray(kn,
+                               "wallN (N = 0..7): normal of a plane wall, pointing into the particles (the wall is "
+                               "infinite and one-sided)",
+                               "[-]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, nrm[k], &nn, &nset[k]));
+    PetscCall(OptionsRealArray(kp, "wallN (N = 0..7): a point on the plane wall", "[m]", 3, 3, PETSC_MIN_REAL,
+                               PETSC_MAX_REAL, RANGE_CLOSED, pt[k], &np, &pset[k]));
     PetscCall(PetscSNPrintf(kp, sizeof(kp), "-wall%" PetscInt_FMT "_type", k));
     type[k] = 0;
     PetscCall(OptionsInt(kp, "wallN: material type of the wall (materialK)", 0, LOCAL_INT_MAX, &type[k], NULL));
@@ -64,7 +67,8 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
       PetscCall(OptionsCheckSectionNeeds(comm, pre, normal));
       continue;
     }
-    PetscCheck(nset[k], comm, PETSC_ERR_USER_INPUT, "-wall%" PetscInt_FMT "_point is given without -wall%" PetscInt_FMT "_normal", k, k);
+    PetscCheck(nset[k], comm, PETSC_ERR_USER_INPUT,
+               "-wall%" PetscInt_FMT "_point is given without -wall%" PetscInt_FMT "_normal", k, k);
     len = sqrt(nrm[k][0] * nrm[k][0] + nrm[k][1] * nrm[k][1] + nrm[k][2] * nrm[k][2]);
     PetscCheck(len > 0.0, comm, PETSC_ERR_USER_INPUT, "-wall%" PetscInt_FMT "_normal must not be zero", k);
     PetscCheck(pl->n < PLANES_MAX, comm, PETSC_ERR_USER_INPUT, "at most %d walls", PLANES_MAX);
@@ -78,7 +82,8 @@ PetscErrorCode PlanesSetFromOptions(MPI_Comm comm, const Grid *g, PetscBool face
     PetscCall(PetscSNPrintf(pl->w[pl->n].name, sizeof(pl->w[pl->n].name), "wall%" PetscInt_FMT, k));
     {
       const PetscReal *s = mot[k].surface_velocity;
-      pl->w[pl->n].moves = WallMotionMoves(&mot[k]) || s[0] != 0.0 || s[1] != 0.0 || s[2] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+      pl->w[pl->n].moves = WallMotionMoves(&mot[k]) || s[0] != 0.0 || s[1] != 0.0 || s[2] != 0.0 ? PETSC_TRUE
+                                                                                                 : PETSC_FALSE;
     }
     pl->n++;
   }

@@ -38,7 +38,8 @@ typedef struct {
 /* A radius distribution's keys <prefix>_radius (one size) or
  * <prefix>_radius_distribution, _min, _max, _mean, _sigma, _values,
  * _weights (prefix "-insert", "-stream0"); given: any of them was. */
-PETSC_EXTERN PetscErrorCode RadiusDistributionSetFromOptions(MPI_Comm, const char *prefix, RadiusDistribution *, PetscBool *given);
+PETSC_EXTERN PetscErrorCode RadiusDistributionSetFromOptions(MPI_Comm, const char *prefix, RadiusDistribution *,
+                                                             PetscBool *given);
 /* The smallest radius it can draw. */
 PETSC_EXTERN PetscReal RadiusDistributionMin(const RadiusDistribution *);
 
@@ -51,7 +52,7 @@ PETSC_EXTERN PetscErrorCode InsertionSetFromOptions(MPI_Comm, Insertion *);
  * The fills make the bodies of ins->body from the templates ct: item k
  * (keyed by k + 1) takes the ids after those of items 0 .. k-1, one a
  * sphere, so a fill of spheres has ids 1 .. count. */
-PETSC_EXTERN PetscErrorCode InsertionApply(MPI_Comm, const Insertion *, const ClumpTemplates *ct, const Grid *, PetscReal density, LammpsData *cached,
-                                           Particles *p, PetscReal *rmax);
+PETSC_EXTERN PetscErrorCode InsertionApply(MPI_Comm, const Insertion *, const ClumpTemplates *ct, const Grid *,
+                                           PetscReal density, LammpsData *cached, Particles *p, PetscReal *rmax);
 
 #endif

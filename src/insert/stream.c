@@ -21,8 +21,9 @@ static PetscErrorCode StreamSetFromOptions(MPI_Comm comm, PetscInt k, Stream *s)
   PetscInt                 n;
   PetscBool                set[12], rset, given = PETSC_FALSE;
   PetscReal                mass_rate = 0.0;
-  static const char *const suffix[]  = {"_region_lo", "_region_hi",       "_rate", "_mass_rate", "_start_time", "_stop_time", "_count",
-                                        "_velocity",  "_velocity_random", "_type", "_seed",      "_interval"};
+  static const char *const suffix[]  = {"_region_lo",       "_region_hi", "_rate",  "_mass_rate",
+                                        "_start_time",      "_stop_time", "_count", "_velocity",
+                                        "_velocity_random", "_type",      "_seed",  "_interval"};
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(s, sizeof(*s)));
@@ -34,23 +35,30 @@ static PetscErrorCode StreamSetFromOptions(MPI_Comm comm, PetscInt k, Stream *s)
   PetscCall(PetscSNPrintf(pre, sizeof(pre), "-stream%" PetscInt_FMT, k));
   for (int q = 0; q < 12; q++) PetscCall(PetscSNPrintf(key[q], sizeof(key[q]), "%s%s", pre, suffix[q]));
   OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
-  PetscCall(OptionsRealArray(key[0], "streamN (N = 0..7): lower corner of the box where the stream's particles appear", "[m]", 3, 3, PETSC_MIN_REAL,
-                             PETSC_MAX_REAL, RANGE_CLOSED, s->lo, &n, &set[0]));
-  PetscCall(OptionsRealArray(key[1], "streamN: upper corner of that box", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, s->hi, &n, &set[1]));
-  PetscCall(OptionsReal(key[2], "streamN: particles per second (or mass_rate)", "[1/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &s->rate, &set[2]));
-  PetscCall(OptionsReal(key[3], "streamN: kilograms per second (or rate)", "[kg/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mass_rate, &set[3]));
-  PetscCall(OptionsReal(key[4], "streamN: the stream starts", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &s->start, &set[4]));
+  PetscCall(OptionsRealArray(key[0], "streamN (N = 0..7): lower corner of the box where the stream's particles appear",
+                             "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, s->lo, &n, &set[0]));
+  PetscCall(OptionsRealArray(key[1], "streamN: upper corner of that box", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+                             RANGE_CLOSED, s->hi, &n, &set[1]));
+  PetscCall(OptionsReal(key[2], "streamN: particles per second (or mass_rate)", "[1/s]", 0.0, PETSC_MAX_REAL,
+                        RANGE_CLOSED, &s->rate, &set[2]));
+  PetscCall(OptionsReal(key[3], "streamN: kilograms per second (or rate)", "[kg/s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED,
+                        &mass_rate, &set[3]));
+  PetscCall(
+    OptionsReal(key[4], "streamN: the stream starts", "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &s->start, &set[4]));
   PetscCall(OptionsReal(key[5], "streamN: the stream stops", "[s]", 0.0, INFINITY, RANGE_CLOSED, &s->stop, &set[5]));
-  PetscCall(OptionsInt64(key[6], "streamN: at most this many particles in all", 0, ((PetscInt64)1 << STREAM_SEQ_BITS) - 1, &s->count, &set[6]));
+  PetscCall(OptionsInt64(key[6], "streamN: at most this many particles in all", 0,
+                         ((PetscInt64)1 << STREAM_SEQ_BITS) - 1, &s->count, &set[6]));
   PetscCall(RadiusDistributionSetFromOptions(comm, pre, &s->rd, &rset));
-  PetscCall(OptionsRealArray(key[7], "streamN: velocity of the new particles", "[m/s]", 3, 3, -HDEM_SPEED_MAX, HDEM_SPEED_MAX, RANGE_CLOSED, s->v0,
-                             &n, &set[7]));
-  PetscCall(OptionsReal(key[8], "streamN: amplitude of uniform random velocity components", "[m/s]", 0.0, HDEM_SPEED_MAX, RANGE_CLOSED, &s->vrand,
-                        &set[8]));
+  PetscCall(OptionsRealArray(key[7], "streamN: velocity of the new particles", "[m/s]", 3, 3, -HDEM_SPEED_MAX,
+                             HDEM_SPEED_MAX, RANGE_CLOSED, s->v0, &n, &set[7]));
+  PetscCall(OptionsReal(key[8], "streamN: amplitude of uniform random velocity components", "[m/s]", 0.0,
+                        HDEM_SPEED_MAX, RANGE_CLOSED, &s->vrand, &set[8]));
   PetscCall(OptionsInt(key[9], "streamN: particle type", 0, LOCAL_INT_MAX, &s->type, &set[9]));
   PetscCall(OptionsInt64(key[10], "streamN: random seed", PETSC_MIN_INT, PETSC_MAX_INT, &s->seed, &set[10]));
-  PetscCall(OptionsReal(key[11], "streamN: simulated seconds between batches, each at a neighbour list rebuild it forces (0: at every step one is due)", "[s]",
-                        0.0, PETSC_MAX_REAL, RANGE_CLOSED, &s->interval, &set[11]));
+  PetscCall(OptionsReal(key[11],
+                        "streamN: simulated seconds between batches, each at a neighbour list rebuild it forces (0: at "
+                        "every step one is due)",
+                        "[s]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &s->interval, &set[11]));
   PetscCall(BodyChoiceSetFromOptions(comm, pre, &s->body));
   OptionsQuiet(PETSC_FALSE);
   if (k == 0) {
@@ -64,21 +72,23 @@ static PetscErrorCode StreamSetFromOptions(MPI_Comm comm, PetscInt k, Stream *s)
   for (int q = 0; q < 12; q++) given = given || set[q] ? PETSC_TRUE : PETSC_FALSE;
   s->on = given || rset || s->body.given ? PETSC_TRUE : PETSC_FALSE;
   if (!s->on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(set[0] && set[1], comm, PETSC_ERR_USER_INPUT, "%s needs %s and %s: the box where its particles appear [m]", pre + 1, key[0], key[1]);
+  PetscCheck(set[0] && set[1], comm, PETSC_ERR_USER_INPUT, "%s needs %s and %s: the box where its particles appear [m]",
+             pre + 1, key[0], key[1]);
   for (int a = 0; a < 3; a++)
-    PetscCheck(s->lo[a] < s->hi[a], comm, PETSC_ERR_USER_INPUT, "%s must be below %s on every axis (%c: %g >= %g)", key[0], key[1], "xyz"[a],
-               (double)(s->lo[a]), (double)(s->hi[a]));
+    PetscCheck(s->lo[a] < s->hi[a], comm, PETSC_ERR_USER_INPUT, "%s must be below %s on every axis (%c: %g >= %g)",
+               key[0], key[1], "xyz"[a], (double)(s->lo[a]), (double)(s->hi[a]));
   PetscCheck(!(set[2] && set[3]), comm, PETSC_ERR_USER_INPUT, "give %s or %s, not both", key[2], key[3]);
   PetscCheck(set[2] || set[3], comm, PETSC_ERR_USER_INPUT, "%s needs %s [1/s] or %s [kg/s]", pre + 1, key[2], key[3]);
   if (set[3]) s->by_mass = PETSC_TRUE, s->rate = mass_rate;
-  PetscCheck(s->stop >= s->start, comm, PETSC_ERR_USER_INPUT, "%s = %g must not precede %s = %g", key[5], (double)s->stop, key[4], (double)s->start);
+  PetscCheck(s->stop >= s->start, comm, PETSC_ERR_USER_INPUT, "%s = %g must not precede %s = %g", key[5],
+             (double)s->stop, key[4], (double)s->start);
   PetscCall(RadiusDistributionCheck(comm, pre, &s->rd));
   s->rmin = RadiusDistributionMin(&s->rd);
   s->rmax = RadiusDistributionMax(&s->rd);
   for (int a = 0; a < 3; a++)
     PetscCheck(s->hi[a] - s->lo[a] >= 2.0 * s->rmax, comm, PETSC_ERR_USER_INPUT,
-               "%s/_hi: the box is %g m along %c, less than the stream's largest diameter %g m (%s_radius*)", key[0], (double)(s->hi[a] - s->lo[a]), "xyz"[a],
-               (double)(2.0 * s->rmax), pre);
+               "%s/_hi: the box is %g m along %c, less than the stream's largest diameter %g m (%s_radius*)", key[0],
+               (double)(s->hi[a] - s->lo[a]), "xyz"[a], (double)(2.0 * s->rmax), pre);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -102,8 +112,9 @@ PetscErrorCode StreamsCheckDomain(MPI_Comm comm, const Streams *ss, const PetscR
     if (!s->on) continue;
     for (int a = 0; a < 3; a++)
       PetscCheck(s->lo[a] >= lo[a] && s->hi[a] <= hi[a], comm, PETSC_ERR_USER_INPUT,
-                 "-stream%" PetscInt_FMT "_region_lo/_hi: the box [%g, %g] along %c is not inside the domain [%g, %g] (-domain_lo, -domain_hi)", k,
-                 (double)s->lo[a], (double)s->hi[a], "xyz"[a], (double)lo[a], (double)hi[a]);
+                 "-stream%" PetscInt_FMT
+                 "_region_lo/_hi: the box [%g, %g] along %c is not inside the domain [%g, %g] (-domain_lo, -domain_hi)",
+                 k, (double)s->lo[a], (double)s->hi[a], "xyz"[a], (double)lo[a], (double)hi[a]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -119,13 +130,16 @@ PetscErrorCode StreamRadius(const Stream *s, PetscInt k, PetscInt64 seq, PetscRe
 
 void StreamVelocity(const Stream *s, PetscInt k, PetscInt64 seq, PetscReal v[3])
 {
-  for (int a = 0; a < 3; a++) v[a] = s->v0[a] + s->vrand * (2.0 * RandomUniform(s->seed, StreamKey(k, seq), STREAM_RANDOM_VELOCITY + a, 0) - 1.0);
+  for (int a = 0; a < 3; a++)
+    v[a] = s->v0[a] + s->vrand * (2.0 * RandomUniform(s->seed, StreamKey(k, seq), STREAM_RANDOM_VELOCITY + a, 0) - 1.0);
 }
 
 void StreamPosition(const Stream *s, PetscInt k, PetscInt64 seq, PetscReal r, PetscInt attempt, PetscReal x[3])
 {
   for (int a = 0; a < 3; a++) {
-    x[a] = s->lo[a] + r + (s->hi[a] - s->lo[a] - 2.0 * r) * RandomUniform(s->seed, StreamKey(k, seq), STREAM_RANDOM_POSITION + a, attempt);
+    x[a] = s->lo[a] + r +
+           (s->hi[a] - s->lo[a] - 2.0 * r) *
+             RandomUniform(s->seed, StreamKey(k, seq), STREAM_RANDOM_POSITION + a, attempt);
     if (x[a] > s->hi[a] - r) x[a] = s->hi[a] - r; /* rounding */
   }
 }
@@ -135,8 +149,8 @@ PetscReal StreamMass(PetscReal r, PetscReal density)
   return (4.0 / 3.0) * HDEM_PI * r * r * r * density; /* ParticlesAppend's expression, in its order */
 }
 
-PetscErrorCode StreamDue(const Stream *s, PetscInt k, PetscReal t, PetscInt64 seq, PetscInt64 inserted, PetscReal inserted_mass, PetscReal density,
-                         PetscInt64 cap, PetscInt64 *n)
+PetscErrorCode StreamDue(const Stream *s, PetscInt k, PetscReal t, PetscInt64 seq, PetscInt64 inserted,
+                         PetscReal inserted_mass, PetscReal density, PetscInt64 cap, PetscInt64 *n)
 {
   PetscReal  span = PetscMin(t, s->stop) - s->start;
   PetscInt64 left = s->count == STREAM_UNLIMITED ? cap : PetscMin(cap, s->count - inserted);

@@ -45,16 +45,17 @@ PETSC_EXTERN PetscErrorCode StreamsCheckDomain(MPI_Comm, const Streams *, const 
  * `attempt` (uniform in the region shrunk by the radius). */
 PETSC_EXTERN PetscErrorCode StreamRadius(const Stream *, PetscInt k, PetscInt64 seq, PetscReal *r);
 /* The key of particle seq of stream k for its draws (and its body's). */
-PETSC_EXTERN PetscInt64     StreamKey(PetscInt k, PetscInt64 seq);
-PETSC_EXTERN void           StreamVelocity(const Stream *, PetscInt k, PetscInt64 seq, PetscReal v[3]);
-PETSC_EXTERN void           StreamPosition(const Stream *, PetscInt k, PetscInt64 seq, PetscReal r, PetscInt attempt, PetscReal x[3]);
+PETSC_EXTERN PetscInt64 StreamKey(PetscInt k, PetscInt64 seq);
+PETSC_EXTERN void       StreamVelocity(const Stream *, PetscInt k, PetscInt64 seq, PetscReal v[3]);
+PETSC_EXTERN void       StreamPosition(const Stream *, PetscInt k, PetscInt64 seq, PetscReal r, PetscInt attempt,
+                                       PetscReal x[3]);
 /* A sphere's mass, bitwise as ParticlesAppend computes it. */
 PETSC_EXTERN PetscReal StreamMass(PetscReal r, PetscReal density);
 /* How many particles of stream k are due at time t and not yet inserted,
  * at most cap: the rate's floor(rate (t - start)), or the next particles
  * (from sequence number seq on) whose masses fit in mass_rate (t - start)
  * beyond the mass inserted; capped by count. */
-PETSC_EXTERN PetscErrorCode StreamDue(const Stream *, PetscInt k, PetscReal t, PetscInt64 seq, PetscInt64 inserted, PetscReal inserted_mass, PetscReal density,
-                                      PetscInt64 cap, PetscInt64 *n);
+PETSC_EXTERN PetscErrorCode StreamDue(const Stream *, PetscInt k, PetscReal t, PetscInt64 seq, PetscInt64 inserted,
+                                      PetscReal inserted_mass, PetscReal density, PetscInt64 cap, PetscInt64 *n);
 
 #endif

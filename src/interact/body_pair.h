@@ -11,7 +11,8 @@
 #include "rigid/body_step.h"
 
 /* Row i's shares of 1/m_n and 1/m_t for a contact at c n from its centre. */
-static inline void BodyPairShares(const Particles *p, PetscInt i, PetscReal c, const PetscReal n[3], PetscReal *kn, PetscReal *kt)
+static inline void BodyPairShares(const Particles *p, PetscInt i, PetscReal c, const PetscReal n[3], PetscReal *kn,
+                                  PetscReal *kt)
 {
   if (p->flags[i] & PARTICLE_FROZEN) {
     *kn = *kt = 0.0;
@@ -31,8 +32,8 @@ static inline void BodyPairShares(const Particles *p, PetscInt i, PetscReal c, c
 /* The constants cp of the contact of i (normal n, from j to i) with j, or
  * with a wall (j < 0), with the masses projected when a member takes part:
  * into buf, returned; else cp itself. */
-static inline const ContactPair *BodyPairMasses(const InteractionContext *ctx, PetscInt i, PetscInt j, const PetscReal n[3], const ContactPair *cp,
-                                                ContactPair *buf)
+static inline const ContactPair *BodyPairMasses(const InteractionContext *ctx, PetscInt i, PetscInt j,
+                                                const PetscReal n[3], const ContactPair *cp, ContactPair *buf)
 {
   const Particles *p = ctx->p;
   PetscReal        kni, kti, knj = 0.0, ktj = 0.0;

@@ -29,8 +29,9 @@ static inline void BridgeRelease(Particles *p, PetscInt i, ContactBridge *b)
  * it to the particle, against a wall).  Its power goes to the contact's
  * leading particle (a pair's upper member j, a wall's particle).  Returns
  * whether the pair keeps a bridge. */
-static inline PetscBool InteractionBridge(const InteractionContext *ctx, PetscInt i, PetscInt j, const ContactPair *cp, ContactBridge *b,
-                                          const ContactKinematics *kin, InteractionStep *st, PetscReal F[3])
+static inline PetscBool InteractionBridge(const InteractionContext *ctx, PetscInt i, PetscInt j, const ContactPair *cp,
+                                          ContactBridge *b, const ContactKinematics *kin, InteractionStep *st,
+                                          PetscReal F[3])
 {
   const Liquid *lq = &ctx->model->liquid;
   Particles    *p  = ctx->p;
@@ -57,7 +58,8 @@ static inline PetscBool InteractionBridge(const InteractionContext *ctx, PetscIn
   for (int a = 0; a < 3; a++) F[a] += Fb * kin->n[a];
   lead = NeighborTarget(p, j >= 0 ? j : i);
   if (lead >= 0) ParticlesLedgerAdd(p, lead, LEDGER_LIQUID, Fb * ddot);
-  if (st->need) InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, j >= 0 ? j : -1);
+  if (st->need)
+    InteractionStepBound(st, LiquidBridgeBound(lq, R, cp->Rstar, b->V, cp->m, ddot, ctx->ctl), i, j >= 0 ? j : -1);
   return PETSC_TRUE;
 }
 
@@ -72,8 +74,8 @@ static inline void InteractionStatsBridge(InteractionStats *s, const Liquid *lq,
 /* A touching contact (overlap d, elastic energy U) into the statistics,
  * with what its tangential spring (h, if it has a history) and rolling
  * spring (rl, in a run with rolling resistance) hold. */
-static inline void InteractionStatsContact(InteractionStats *s, const ContactModel *model, const ContactPair *cp, const ContactHistory *h, const ContactRolling *rl,
-                                           PetscReal U, PetscReal d)
+static inline void InteractionStatsContact(InteractionStats *s, const ContactModel *model, const ContactPair *cp,
+                                           const ContactHistory *h, const ContactRolling *rl, PetscReal U, PetscReal d)
 {
   ExactSumAdd(&s->energy[STATS_NORMAL], U);
   if (h) ExactSumAdd(&s->energy[STATS_TANGENTIAL], ContactTangentialEnergy(model, cp, h, d));
@@ -85,7 +87,8 @@ static inline void InteractionStatsContact(InteractionStats *s, const ContactMod
  * (ContactResult P, and its work W straight into the integral), and the work its wall does on it, F . vw, with F the
  * force on the particle and vw the wall's predicted velocity at the contact
  * point. */
-static inline void WallLedger(Particles *p, PetscInt i, const ContactResult *cr, const PetscReal F[3], const ContactKinematics *kin)
+static inline void WallLedger(Particles *p, PetscInt i, const ContactResult *cr, const PetscReal F[3],
+                              const ContactKinematics *kin)
 {
   if (!p->nledger) return;
   ParticlesLedgerAdd(p, i, LEDGER_NORMAL, cr->P[0]);

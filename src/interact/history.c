@@ -43,7 +43,9 @@ PetscErrorCode HistorySlotsReserve(HistorySlots *hs, PetscInt need)
   PetscFunctionBeginUser;
   if (need <= hs->cap) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(need <= LOCAL_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "a rank's lists need %" PetscInt_FMT " contact histories, more than their 32-bit slots allow (%d): run on more ranks", need, (int)LOCAL_INT_MAX);
+             "a rank's lists need %" PetscInt_FMT
+             " contact histories, more than their 32-bit slots allow (%d): run on more ranks",
+             need, (int)LOCAL_INT_MAX);
   hs->cap = PetscMin(LOCAL_INT_MAX, PetscMax(need, PetscMax(1024, hs->cap + hs->cap / 4)));
   PetscCall(PetscRealloc((size_t)hs->cap * sizeof(*hs->h), &hs->h));
   PetscCall(HistorySlotsReserveBeside(hs));

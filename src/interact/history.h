@@ -91,7 +91,8 @@ static inline void HistorySlotsFromRecord(HistorySlots *hs, PetscInt k, const Co
 }
 
 PETSC_EXTERN PetscErrorCode HistorySlotsDestroy(HistorySlots *);
-PETSC_EXTERN PetscErrorCode HistorySlotsReserve(HistorySlots *, PetscInt need); /* room for need, one allocation */
+/* room for need, one allocation */
+PETSC_EXTERN PetscErrorCode HistorySlotsReserve(HistorySlots *, PetscInt need);
 /* A zero history at the end; its slot into *slot. */
 PETSC_EXTERN PetscErrorCode HistorySlotsNew(HistorySlots *, LocalInt *slot);
 /* The room changes hands between rebuilds (the engine lends it to the

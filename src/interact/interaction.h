@@ -45,8 +45,9 @@ typedef struct {
   PetscBool need;  /* the step bound is wanted */
   PetscReal dt_up; /* the next step's longest: a pair further apart than it closes cannot touch in it */
   PetscReal bound; /* in and out: the bound so far */
-  PetscInt  who[2]; /* out: the local particles of the pair that set it (j < 0: wall -1 - j), for a diagnostic */
-  PetscBool deep;   /* out: some contact overlaps by more than CONTACT_OVERLAP_LIMIT of its smaller radius */
+  /* out: the local particles of the pair that set it (j < 0: wall -1 - j), for a diagnostic */
+  PetscInt  who[2];
+  PetscBool deep; /* out: some contact overlaps by more than CONTACT_OVERLAP_LIMIT of its smaller radius */
   /* the walls' force and torque, when wanted (else NULL): 6 exact sums per
    * wall (planes, then meshes from mesh_wall0), the torque about wallref */
   ExactSum        *walls;
@@ -62,8 +63,8 @@ typedef struct {
  * receives it: -F and (c - ref) x -F, into wall w's sums. */
 static inline void InteractionWallAdd(InteractionStep *st, PetscInt w, const PetscReal c[3], const PetscReal F[3])
 {
-  ExactSum        *s = st->walls + 6 * w;
-  const PetscReal *o = st->wallref + 3 * w;
+  ExactSum        *s    = st->walls + 6 * w;
+  const PetscReal *o    = st->wallref + 3 * w;
   PetscReal        r[3] = {c[0] - o[0], c[1] - o[1], c[2] - o[2]}, g[3] = {-F[0], -F[1], -F[2]};
   for (int a = 0; a < 3; a++) ExactSumAdd(&s[a], g[a]);
   ExactSumAdd(&s[3], r[1] * g[2] - r[2] * g[1]);
@@ -112,12 +113,12 @@ static inline PetscReal InteractionWallAccel(const WallMotion *m, const PetscRea
  * contact's step, the second before it.  Where the speed closes the gap
  * within dt_up more than the acceleration does, the impact's bound at vn
  * (the caller's) covers it.  It depends on the pair alone. */
-static inline PetscReal InteractionApproachStep(const InteractionContext *ctx, const InteractionStep *st, const ContactPair *cp, PetscReal vn, PetscReal gap,
-                                                PetscReal A)
+static inline PetscReal InteractionApproachStep(const InteractionContext *ctx, const InteractionStep *st,
+                                                const ContactPair *cp, PetscReal vn, PetscReal gap, PetscReal A)
 {
   PetscReal h = st->dt_up, vp = vn > 0.0 ? vn : 0.0, ve, q, tc;
 
-  if (!(vn * h + 0.5 * A * h * h > gap)) return PETSC_MAX_REAL;               /* cannot touch within dt_up */
+  if (!(vn * h + 0.5 * A * h * h > gap)) return PETSC_MAX_REAL;                   /* cannot touch within dt_up */
   if (vn > 0.0 && gap < 2.0 * vn * h && 0.5 * A * h <= vn) return PETSC_MAX_REAL; /* the speed's bound */
   q  = vn + sqrt(vn * vn + 2.0 * A * gap); /* the root of A t^2 / 2 + vn t = gap without cancellation */
   tc = q > 0.0 ? 2.0 * gap / q : 0.0;
@@ -126,8 +127,8 @@ static inline PetscReal InteractionApproachStep(const InteractionContext *ctx, c
 }
 
 /* InteractionApproachStep into the step's bound, who as InteractionStepBound. */
-static inline void InteractionApproachBound(const InteractionContext *ctx, InteractionStep *st, const ContactPair *cp, PetscInt i, PetscInt j, PetscReal vn,
-                                            PetscReal gap, PetscReal aw)
+static inline void InteractionApproachBound(const InteractionContext *ctx, InteractionStep *st, const ContactPair *cp,
+                                            PetscInt i, PetscInt j, PetscReal vn, PetscReal gap, PetscReal aw)
 {
   PetscReal A = j >= 0 ? 2.0 * st->a_reach : st->a_reach + aw;
   if (!(A > 0.0)) return; /* the closing speed's share is the approach bound's (ContactStepBound at vn) */
@@ -147,9 +148,9 @@ typedef enum {
 /* Accumulated in the interactions' order, so the sums are the same. */
 typedef struct {
   PetscReal  contacts, max_overlap_ratio;
-  PetscInt64 who[2];  /* the ids of the pair with that overlap (wall k: -1 - k), for a diagnostic */
-  PetscReal  bridges; /* liquid bridges, each counted once */
-  ExactSum   liquid;  /* the liquid they hold [m^3] */
+  PetscInt64 who[2];                 /* the ids of the pair with that overlap (wall k: -1 - k), for a diagnostic */
+  PetscReal  bridges;                /* liquid bridges, each counted once */
+  ExactSum   liquid;                 /* the liquid they hold [m^3] */
   ExactSum   energy[STATS_ENERGIES]; /* [J] */
 } InteractionStats;
 
@@ -171,7 +172,8 @@ typedef struct {
   /* stay: per owned particle, nonzero if it stays owned here through the
    * coming migration, or NULL (a checkpoint: every owned member keeps one) */
   PetscErrorCode (*gather)(Interaction, const InteractionContext *, RecordStore *, const unsigned char *stay);
-  PetscErrorCode (*attach)(Interaction, const InteractionContext *, const RecordStore *); /* the store sorted */
+  /* the store sorted */
+  PetscErrorCode (*attach)(Interaction, const InteractionContext *, const RecordStore *);
   void (*stats)(Interaction, const InteractionContext *, InteractionStats *);
   PetscErrorCode (*destroy)(Interaction);
   /* Optional: the room of its histories, dead between the gather and the

@@ -31,8 +31,9 @@ static PetscErrorCode NeighborGrow(PetscInt *cap, PetscInt need, PetscInt limit,
 {
   PetscFunctionBeginUser;
   PetscCheck(need <= limit, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "a rank's neighbour list needs %" PetscInt_FMT " %s, more than its 32-bit local indices allow (%" PetscInt_FMT "): run on more ranks", need, what,
-             limit);
+             "a rank's neighbour list needs %" PetscInt_FMT
+             " %s, more than its 32-bit local indices allow (%" PetscInt_FMT "): run on more ranks",
+             need, what, limit);
   *cap = PetscMin(limit, PetscMax(need, PetscMax(1024, *cap + *cap / 4)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -58,7 +59,8 @@ static PetscBool NeighborKeep(const Particles *p, PetscInt lo, PetscInt hi)
 /* Dense rank of each local particle's id (a self-image shares its owner's):
  * LSD radix sort, 8 bits a pass, passes with one value skipped, of the
  * particles past the sorted prefix [0, lo), then one merge with it. */
-static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt ntot, Scratch *sc, LocalInt *rank, PetscInt *nrank)
+static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt ntot, Scratch *sc, LocalInt *rank,
+                                     PetscInt *nrank)
 {
   PetscInt   m  = ntot - lo;
   uint64_t  *k0 = ScratchTake(sc, m, sizeof(*k0)), *k1 = ScratchTake(sc, m, sizeof(*k1)), *key, *key2;
@@ -109,12 +111,14 @@ static PetscErrorCode NeighborIdRank(const Particles *p, PetscInt lo, PetscInt n
 static PetscErrorCode NeighborSortPairs(NeighborList *nl, const Particles *p, PetscInt ntot, Scratch *sc)
 {
   LocalInt *rank, *start, *tmp;
-  PetscInt  nrank, n = nl->npair, lo = ParticlesSortedPrefix(p); /* all or most owned: EngineRebuild keeps them so */
+  /* all or most owned: EngineRebuild keeps them so */
+  PetscInt nrank, n = nl->npair, lo = ParticlesSortedPrefix(p);
 
   PetscFunctionBeginUser;
   if (n < 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, LocalInt) + 2 * ScratchBytes(ntot - lo, uint64_t) + 2 * ScratchBytes(ntot - lo, LocalInt) +
-                               ScratchBytes(ntot + 1, LocalInt) + ScratchBytes(2 * n, LocalInt)));
+  PetscCall(ScratchBegin(sc, ScratchBytes(ntot, LocalInt) + 2 * ScratchBytes(ntot - lo, uint64_t) +
+                               2 * ScratchBytes(ntot - lo, LocalInt) + ScratchBytes(ntot + 1, LocalInt) +
+                               ScratchBytes(2 * n, LocalInt)));
   rank = ScratchTake(sc, ntot, sizeof(*rank));
   PetscCall(NeighborIdRank(p, lo, ntot, sc, rank, &nrank));
   start = ScratchTake(sc, nrank + 1, sizeof(*start));
@@ -161,7 +165,9 @@ static PetscErrorCode NeighborBodyClasses(NeighborList *nl, const Particles *p, 
   for (PetscInt i = 0; i < ntot; i++) {
     PetscInt b, f = p->flags[i] & PARTICLE_FROZEN;
     for (b = 0; b < nb; b++)
-      if (key[b][0] == p->radius[i] && key[b][1] == p->mass[i] && key[b][2] == p->inertia[i] && fz[b] == f && ty[b] == p->type[i]) break;
+      if (key[b][0] == p->radius[i] && key[b][1] == p->mass[i] && key[b][2] == p->inertia[i] && fz[b] == f &&
+          ty[b] == p->type[i])
+        break;
     if (b == nb && nb < NEIGHBOR_BODY_CLASSES) {
       key[nb][0] = p->radius[i], key[nb][1] = p->mass[i], key[nb][2] = p->inertia[i], fz[nb] = f, ty[nb] = p->type[i];
       nb++;
@@ -208,7 +214,8 @@ static inline PetscErrorCode NeighborAddPair(NeighborList *nl, PetscInt i, Petsc
 /* The exact, canonical test between binned candidates i and j that passed
  * the prefilter: it alone decides membership, so every rank keeps the same
  * pairs whatever the binning. */
-static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j)
+static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *p, const PetscReal L[3], PetscInt i,
+                                             PetscInt j)
 {
   PetscInt  a, b;
   PetscReal r[3], cut, d2;
@@ -223,8 +230,9 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
   d2  = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
   /* no contact normal exists between them: the forces would be NaN throughout */
   PetscCheck(d2 > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-             "particles %" PetscInt64_FMT " and %" PetscInt64_FMT " have the same centre (%g, %g, %g): check the inserted or imported positions", p->id[a],
-             p->id[b], (double)p->x[3 * a], (double)p->x[3 * a + 1], (double)p->x[3 * a + 2]);
+             "particles %" PetscInt64_FMT " and %" PetscInt64_FMT
+             " have the same centre (%g, %g, %g): check the inserted or imported positions",
+             p->id[a], p->id[b], (double)p->x[3 * a], (double)p->x[3 * a + 1], (double)p->x[3 * a + 2]);
   if (d2 < cut * cut) PetscCall(NeighborAddPair(nl, a, b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -233,8 +241,9 @@ static inline PetscErrorCode NeighborTryPair(NeighborList *nl, const Particles *
  * into cells, their shifted positions copied in binned order (bx) so the
  * candidate scan streams through contiguous memory. */
 typedef struct {
-  PetscInt   ntot, ncls, nbin;
-  LocalInt  *cls, *cell, *member, *surv; /* per particle: class, cell; per slot: particle; the scan's survivors */
+  PetscInt ntot, ncls, nbin;
+  /* per particle: class, cell; per slot: particle; the scan's survivors */
+  LocalInt  *cls, *cell, *member, *surv;
   PetscReal *bx, bbmin[3], bbmax[3], rmin, slack;
   CellClass  cc[NEIGHBOR_MAX_CLASSES];
 } NeighborBinning;
@@ -264,7 +273,8 @@ static void NeighborBounds(const Particles *p, const PetscReal L[3], NeighborBin
     nb->ncls   = PetscMax(nb->ncls, k + 1);
   }
   for (PetscInt c = 0; c < nb->ncls; c++) nb->cc[c].rmax = 0.0, nb->cc[c].count = 0;
-  for (PetscInt i = 0; i < nb->ntot; i++) nb->cc[nb->cls[i]].rmax = PetscMax(nb->cc[nb->cls[i]].rmax, p->radius[i]), nb->cc[nb->cls[i]].count++;
+  for (PetscInt i = 0; i < nb->ntot; i++)
+    nb->cc[nb->cls[i]].rmax = PetscMax(nb->cc[nb->cls[i]].rmax, p->radius[i]), nb->cc[nb->cls[i]].count++;
 }
 
 /* Class c's cells, one cutoff of its largest member wide; a class of few
@@ -297,7 +307,8 @@ static PetscErrorCode NeighborBin(const Particles *p, const PetscReal L[3], Pets
 {
   PetscFunctionBeginUser;
   nb->nbin = 0;
-  for (PetscInt c = 0; c < nb->ncls; c++) nb->cc[c].start = NULL; /* freed by the caller, also after an error */
+  /* freed by the caller, also after an error */
+  for (PetscInt c = 0; c < nb->ncls; c++) nb->cc[c].start = NULL;
   for (PetscInt c = 0; c < nb->ncls; c++) {
     CellClass *cc = &nb->cc[c];
     PetscInt   ncell;
@@ -310,7 +321,9 @@ static PetscErrorCode NeighborBin(const Particles *p, const PetscReal L[3], Pets
     for (PetscInt i = 0; i < nb->ntot; i++) {
       PetscInt k = 0;
       if (nb->cls[i] != c) continue;
-      for (int a = 2; a >= 0; a--) k = k * cc->nc[a] + PetscMin((PetscInt)((NeighborShifted(p, L, i, a) - nb->bbmin[a]) / cc->w[a]), cc->nc[a] - 1);
+      for (int a = 2; a >= 0; a--)
+        k = k * cc->nc[a] +
+            PetscMin((PetscInt)((NeighborShifted(p, L, i, a) - nb->bbmin[a]) / cc->w[a]), cc->nc[a] - 1);
       nb->cell[i] = k;
       cc->start[k + 1]++;
     }
@@ -338,7 +351,8 @@ static PetscErrorCode NeighborBin(const Particles *p, const PetscReal L[3], Pets
  * coordinates), so it loses no pair the exact test (NeighborTryPair) would
  * accept.  The same 1e-9 keeps every such partner's cell (binned by
  * division) inside the stencil's bounds, taken by multiplication. */
-static PetscErrorCode NeighborScan(NeighborList *nl, const Particles *p, const PetscReal L[3], const NeighborBinning *nb)
+static PetscErrorCode NeighborScan(NeighborList *nl, const Particles *p, const PetscReal L[3],
+                                   const NeighborBinning *nb)
 {
   const PetscReal *bx = nb->bx;
 
@@ -350,16 +364,19 @@ static PetscErrorCode NeighborScan(NeighborList *nl, const Particles *p, const P
       const CellClass *cc = &nb->cc[c];
       PetscInt         lo[3], hi[3];
       PetscReal        reach = (ri + cc->rmax + nl->skin) * (1.0 + 1e-9),
-                lim2         = (reach + nb->slack) * (reach + nb->slack); /* the class's largest cutoff: one bound for the row */
+                /* the class's largest cutoff: one bound for the row */
+        lim2 = (reach + nb->slack) * (reach + nb->slack);
       if (!cc->start) continue;
       for (int a = 0; a < 3; a++) {
         lo[a] = (PetscInt)PetscMax(0.0, floor((bx[3 * s + a] - reach - nb->bbmin[a]) * cc->iw[a]));
-        hi[a] = (PetscInt)PetscMin((PetscReal)(cc->nc[a] - 1), floor((bx[3 * s + a] + reach - nb->bbmin[a]) * cc->iw[a]));
+        hi[a] = (PetscInt)PetscMin((PetscReal)(cc->nc[a] - 1),
+                                   floor((bx[3 * s + a] + reach - nb->bbmin[a]) * cc->iw[a]));
       }
       for (PetscInt cz = lo[2]; cz <= hi[2]; cz++)
         for (PetscInt cy = lo[1]; cy <= hi[1]; cy++) {
           PetscInt row = (cz * cc->nc[1] + cy) * cc->nc[0];
-          PetscInt m0 = cc->start[row + lo[0]], m1 = cc->start[row + hi[0] + 1]; /* the row's cells are contiguous slots */
+          /* the row's cells are contiguous slots */
+          PetscInt m0 = cc->start[row + lo[0]], m1 = cc->start[row + hi[0] + 1];
           PetscInt nsurv = 0;
           if (c == ci) m0 = PetscMax(m0, s + 1);
           /* branch-free: most candidates fail, unpredictably */
@@ -384,15 +401,18 @@ static PetscErrorCode NeighborFlags(NeighborList *nl, const Particles *p, const 
     for (int d1 = -2; d1 <= 2; d1++)
       for (int d2 = -2; d2 <= 2; d2++) {
         PetscReal *t = nl->shift[NEIGHBOR_IMAGE_INDEX(d0, d1, d2)];
-        t[0] = d0 ? (PetscReal)d0 * L[0] : 0.0, t[1] = d1 ? (PetscReal)d1 * L[1] : 0.0, t[2] = d2 ? (PetscReal)d2 * L[2] : 0.0;
+        t[0] = d0 ? (PetscReal)d0 * L[0] : 0.0, t[1] = d1 ? (PetscReal)d1 * L[1] : 0.0,
+        t[2] = d2 ? (PetscReal)d2 * L[2] : 0.0;
       }
   for (PetscInt k = 0; k < nl->npair; k++) {
     PetscInt i = nl->ij[2 * k], j = nl->ij[2 * k + 1], bi = nl->body[i], bj = nl->body[j], di[3] = {0, 0, 0};
-    nl->flag[k] = (unsigned char)((bi >= 0 && bj >= 0 ? NEIGHBOR_PAIR_CLASS(bi, bj) : NEIGHBOR_CLASS_NONE) << NEIGHBOR_CLASS_SHIFT);
+    nl->flag[k] = (unsigned char)((bi >= 0 && bj >= 0 ? NEIGHBOR_PAIR_CLASS(bi, bj) : NEIGHBOR_CLASS_NONE)
+                                  << NEIGHBOR_CLASS_SHIFT);
     for (int a = 0; a < 3; a++) {
       di[a] = p->image[3 * i + a] - p->image[3 * j + a];
       PetscCheck(di[a] >= -2 && di[a] <= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-                 "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart", p->id[i], p->id[j], di[a]);
+                 "particles %" PetscInt64_FMT " and %" PetscInt64_FMT ": images %" PetscInt_FMT " box lengths apart",
+                 p->id[i], p->id[j], di[a]);
       if (di[a]) nl->flag[k] |= NEIGHBOR_IMAGED;
     }
     nl->image[k] = (unsigned char)NEIGHBOR_IMAGE_INDEX(di[0], di[1], di[2]);
@@ -414,7 +434,8 @@ PetscErrorCode NeighborListBuild(NeighborList *nl, const Particles *p, const Pet
   nl->npair = 0;
   nl->builds++;
   nb.ntot = ntot;
-  PetscCall(ScratchBegin(sc, ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, LocalInt) + ScratchBytes(ntot + 1, LocalInt)));
+  PetscCall(ScratchBegin(sc, ScratchBytes(3 * ntot, PetscReal) + 3 * ScratchBytes(ntot, LocalInt) +
+                               ScratchBytes(ntot + 1, LocalInt)));
   nb.bx     = ScratchTake(sc, 3 * ntot, sizeof(*nb.bx));
   nb.cls    = ScratchTake(sc, ntot, sizeof(*nb.cls));
   nb.cell   = ScratchTake(sc, ntot, sizeof(*nb.cell));

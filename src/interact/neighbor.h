@@ -37,14 +37,15 @@
 _Static_assert(NEIGHBOR_BODY_CLASSES *NEIGHBOR_BODY_CLASSES < NEIGHBOR_CLASS_NONE, "body classes fit the pair flag");
 
 typedef struct {
-  PetscInt       npair, cap;
-  LocalInt      *ij;                        /* 2 per pair: local indices i, j, id[i] < id[j] */
-  LocalInt      *slot;                      /* per pair: its history in h[], or -1 (a zero history) */
-  unsigned char *flag;                      /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED, class */
-  unsigned char *image;                     /* per pair: its members' image difference at the build (NEIGHBOR_IMAGE_INDEX), which the
-                            members' indices no longer carry once aliased (NeighborListAlias) */
-  PetscReal      shift[NEIGHBOR_IMAGES][3]; /* each image difference's periodic shift, (img_i - img_j) L */
-  HistorySlots   hs;                        /* the histories of the pairs that have one */
+  PetscInt  npair, cap;
+  LocalInt *ij;   /* 2 per pair: local indices i, j, id[i] < id[j] */
+  LocalInt *slot; /* per pair: its history in h[], or -1 (a zero history) */
+  /* per pair: NEIGHBOR_TOUCHED (mirrors the history's touched), NEIGHBOR_IMAGED, class */
+  unsigned char *flag;
+  unsigned char *image; /* per pair: its members' image difference at the build (NEIGHBOR_IMAGE_INDEX), which the
+        members' indices no longer carry once aliased (NeighborListAlias) */
+  PetscReal    shift[NEIGHBOR_IMAGES][3]; /* each image difference's periodic shift, (img_i - img_j) L */
+  HistorySlots hs;                        /* the histories of the pairs that have one */
   /* Body class of each local particle at the build (shapes are fixed between
    * builds): particles of one class have the same radius, mass, inertia,
    * type and frozen flag; -1 past the first NEIGHBOR_BODY_CLASSES distinct bodies. */
@@ -68,7 +69,8 @@ PETSC_EXTERN void NeighborListAlias(NeighborList *, const LocalInt *root);
  * particles' images: for particles as the build sees them, not for a pair's
  * members once aliased (NeighborListAlias), whose separation is
  * NeighborPairSeparation (the same arithmetic). */
-static inline void NeighborSeparationInline(const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j, PetscReal r[3])
+static inline void NeighborSeparationInline(const Particles *p, const PetscReal L[3], PetscInt i, PetscInt j,
+                                            PetscReal r[3])
 {
   for (int a = 0; a < 3; a++) {
     PetscInt di = p->image[3 * i + a] - p->image[3 * j + a];
@@ -79,7 +81,8 @@ static inline void NeighborSeparationInline(const Particles *p, const PetscReal 
 
 /* The separation of pair k's particle members i from j (NeighborSeparationInline's
  * arithmetic, the image difference the pair's). */
-static inline void NeighborPairSeparation(const NeighborList *nl, const Particles *p, PetscInt k, PetscInt i, PetscInt j, PetscReal r[3])
+static inline void NeighborPairSeparation(const NeighborList *nl, const Particles *p, PetscInt k, PetscInt i,
+                                          PetscInt j, PetscReal r[3])
 {
   const PetscReal *t = nl->shift[nl->image[k]];
   for (int a = 0; a < 3; a++) {

@@ -34,7 +34,8 @@ PetscInt PairSieveRunPortable(const PairSieve *sv, PetscInt k0, PetscInt k1, Loc
 #if defined(PAIR_SIEVE_AVX512)
 /* Eight pairs at a time: their indices split from the interleaved list, the
  * members' coordinates and radii gathered, the passes compressed into at[]. */
-__attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(const PairSieve *sv, PetscInt k0, PetscInt k1, LocalInt *at)
+__attribute__((target("avx512f,avx512vl"))) static PetscInt PairSieveAVX512(const PairSieve *sv, PetscInt k0,
+                                                                            PetscInt k1, LocalInt *at)
 {
   const __m512i    even = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 14, 12, 10, 8, 6, 4, 2, 0);
   const __m512i    odd  = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 15, 13, 11, 9, 7, 5, 3, 1);

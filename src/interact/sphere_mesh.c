@@ -9,7 +9,6 @@
 #include "interact/bridge.h"
 #include "interact/body_pair.h"
 
-
 static inline PetscReal Dot3(const PetscReal *a, const PetscReal *b)
 {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -72,7 +71,7 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
   HistorySlotsTurns(&sm->hs, ctx->model);
   HistorySlotsWet(&sm->hs, ctx->model->liquid.on);
   sm->ngroup = sm->ncand = sm->hs.n = 0;
-  sm->ncon[sm->cur] = 0;
+  sm->ncon[sm->cur]                 = 0;
   for (PetscInt q = 0; q < sm->meshes->n; q++) {
     const Mesh *m = &sm->meshes->m[q];
     WallPose    ps;
@@ -81,7 +80,8 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscInt *items;
       PetscInt        n;
-      PetscReal       xm[3], reach = p->radius[i] + ctx->skin + ctx->model->liquid.reach; /* a bridge reaches beyond contact */
+      /* a bridge reaches beyond contact */
+      PetscReal xm[3], reach = p->radius[i] + ctx->skin + ctx->model->liquid.reach;
       WallPoseInverse(&ps, p->x + 3 * i, xm);
       MeshCellItems(m, xm, &items, &n);
       for (PetscInt k = 0; k < n; k++) {
@@ -91,8 +91,8 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
         if (sm->ngroup == 0 || sm->group[sm->ngroup - 1].i != (LocalInt)i || sm->group[sm->ngroup - 1].mesh != q) {
           PetscCall(MeshGroupPush(sm, (LocalInt)i, q));
           sm->group[sm->ngroup - 1].gap0 = PETSC_MAX_REAL;
-          ContactPairSetUp(ctx->model, p->type[i], m->type, p->radius[i], p->mass[i], p->inertia[i], 0.0, 0.0, 0.0, PETSC_TRUE,
-                           &sm->group[sm->ngroup - 1].cp);
+          ContactPairSetUp(ctx->model, p->type[i], m->type, p->radius[i], p->mass[i], p->inertia[i], 0.0, 0.0, 0.0,
+                           PETSC_TRUE, &sm->group[sm->ngroup - 1].cp);
         }
         PetscCall(MeshCandPush(sm, items[k]));
         sm->group[sm->ngroup - 1].nc++;
@@ -104,7 +104,8 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
 }
 
 /* The contacts of group g now (MeshContactsSelect). */
-static PetscErrorCode MeshContactsFind(SphereMesh *sm, const Mesh *m, const MeshGroup *g, const PetscReal xm[3], PetscReal r, PetscInt *npick, PetscInt *nnear)
+static PetscErrorCode MeshContactsFind(SphereMesh *sm, const Mesh *m, const MeshGroup *g, const PetscReal xm[3],
+                                       PetscReal r, PetscInt *npick, PetscInt *nnear)
 {
   PetscFunctionBeginUser;
   PetscCall(MeshWorkReserve(sm, g->nc));
@@ -114,8 +115,8 @@ static PetscErrorCode MeshContactsFind(SphereMesh *sm, const Mesh *m, const Mesh
 
 /* Kinematics of particle i against feature f of mesh m (normal from the
  * mesh, in the world frame): a face's normal is its plane's. */
-static void MeshKinematics(const Particles *p, const Mesh *m, const MeshFeature *f, const PetscReal xm[3], PetscInt i, const InteractionStep *st,
-                           const WallPose ps[2], ContactKinematics *k)
+static void MeshKinematics(const Particles *p, const Mesh *m, const MeshFeature *f, const PetscReal xm[3], PetscInt i,
+                           const InteractionStep *st, const WallPose ps[2], ContactKinematics *k)
 {
   PetscReal n0[3], c[3];
 
@@ -139,7 +140,8 @@ static void MeshKinematics(const Particles *p, const Mesh *m, const MeshFeature 
     k->wj[a] = k->wjp[a] = k->vw[a] = 0.0;
   }
   k->d = p->radius[i] - f->dist;
-  if (WallMotionMoves(&m->motion) || m->motion.surface_velocity[0] != 0.0 || m->motion.surface_velocity[1] != 0.0 || m->motion.surface_velocity[2] != 0.0) {
+  if (WallMotionMoves(&m->motion) || m->motion.surface_velocity[0] != 0.0 || m->motion.surface_velocity[1] != 0.0 ||
+      m->motion.surface_velocity[2] != 0.0) {
     PetscReal vh[3], ve[3];
     WallPoseApply(&ps[1], f->c, c);
     WallMotionContactVelocity(&m->motion, &ps[0], &ps[1], st->dt, st->t, c, k->n, vh, ve);
@@ -148,7 +150,8 @@ static void MeshKinematics(const Particles *p, const Mesh *m, const MeshFeature 
 }
 
 /* A contact's force into its mesh's sums, at its point in the world. */
-static void MeshWallAdd(InteractionStep *st, PetscInt mesh, const WallPose ps[2], const MeshFeature *f, const PetscReal F[3])
+static void MeshWallAdd(InteractionStep *st, PetscInt mesh, const WallPose ps[2], const MeshFeature *f,
+                        const PetscReal F[3])
 {
   PetscReal c[3];
   WallPoseApply(&ps[1], f->c, c);
@@ -181,7 +184,9 @@ static PetscBool MeshGroupApart(const Mesh *m, const MeshGroup *g, const Particl
   if (!(gap > 0.0)) return PETSC_FALSE;
   if (st->need) {
     const PetscReal *v = p->v + 3 * i;
-    if (!(gap > 2.0 * PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * st->dt_up + st->a_reach * st->dt_up * st->dt_up)) return PETSC_FALSE;
+    if (!(gap > 2.0 * PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * st->dt_up +
+                  st->a_reach * st->dt_up * st->dt_up))
+      return PETSC_FALSE;
   }
   return PETSC_TRUE;
 }
@@ -189,12 +194,14 @@ static PetscBool MeshGroupApart(const Mesh *m, const MeshGroup *g, const Particl
 /* Particle i apart from a surface of mesh m, closing at vn: the
  * acceleration's share of its approach bound (InteractionApproachBound),
  * the mesh's own acceleration included. */
-static void MeshApproach(const InteractionContext *ctx, const Mesh *m, const MeshGroup *g, PetscInt i, const ContactKinematics *kin, PetscReal vn,
-                         InteractionStep *st)
+static void MeshApproach(const InteractionContext *ctx, const Mesh *m, const MeshGroup *g, PetscInt i,
+                         const ContactKinematics *kin, PetscReal vn, InteractionStep *st)
 {
-  const PetscReal  h = st->dt_up, aw = WallMotionMoves(&m->motion) ? InteractionWallAccel(&m->motion, ctx->p->x + 3 * i, ctx->p->radius[i]) : 0.0;
-  ContactPair      cpb;
-  PetscInt         w = st->mesh_wall0 + g->mesh; /* the contact's partner is -1 - w */
+  const PetscReal h = st->dt_up, aw = WallMotionMoves(&m->motion)
+                                      ? InteractionWallAccel(&m->motion, ctx->p->x + 3 * i, ctx->p->radius[i])
+                                      : 0.0;
+  ContactPair     cpb;
+  PetscInt        w = st->mesh_wall0 + g->mesh; /* the contact's partner is -1 - w */
 
   if (!(vn * h + (st->a_reach + 0.5 * aw) * h * h > -kin->d)) return;
   InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, &g->cp, &cpb), i, -1 - w, vn, -kin->d, aw);
@@ -213,16 +220,19 @@ static void MeshContactsSortBySurface(MeshContact *c, PetscInt n)
 
 static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, InteractionStep *st)
 {
-  Particles      *p = ctx->p;
-  const Mesh     *m = &sm->meshes->m[g->mesh];
+  Particles      *p  = ctx->p;
+  const Mesh     *m  = &sm->meshes->m[g->mesh];
   const WallPose *ps = sm->pose[g->mesh];
   PetscInt        i = g->i, npick = 0, nnear = 0, nheld = 0, e0 = sm->ncon[sm->cur];
   PetscReal       xm[3];
   MeshContact    *now;
 
   PetscFunctionBeginUser;
-  if (!WallMotionPresent(&m->motion, st->t) || MeshGroupApart(m, g, p, st)) { /* removed, or out of reach: no contact, no bound */
-    for (PetscInt e = g->e0; sm->hs.wet && e < g->e0 + g->ne; e++) BridgeRelease(p, i, &sm->hs.b[sm->con[1 - sm->cur][e].slot]); /* removed */
+  /* removed, or out of reach: no contact, no bound */
+  if (!WallMotionPresent(&m->motion, st->t) || MeshGroupApart(m, g, p, st)) {
+    /* removed */
+    for (PetscInt e = g->e0; sm->hs.wet && e < g->e0 + g->ne; e++)
+      BridgeRelease(p, i, &sm->hs.b[sm->con[1 - sm->cur][e].slot]);
     g->e0 = e0, g->ne = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -231,8 +241,8 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
   PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick));
   now = sm->con[sm->cur];
   for (PetscInt q = 0; q < npick; q++) {
-    const MeshFeature *f = &sm->feat[sm->pick[q]];
-    PetscInt           s = m->surface[sm->cand[g->c0 + sm->pick[q]]];
+    const MeshFeature *f   = &sm->feat[sm->pick[q]];
+    PetscInt           s   = m->surface[sm->cand[g->c0 + sm->pick[q]]];
     MeshContact       *old = MeshContactOld(sm, g, s), *c = &now[e0 + q];
     const ContactPair *cp;
     ContactPair        cpb;
@@ -243,11 +253,15 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     c->surface = s;
     if (old) c->slot = old->slot, old->surface = -1; /* taken on */
     else PetscCall(HistorySlotsNew(&sm->hs, &c->slot));
-    ContactEvaluate(ctx->model, cp, &sm->hs.h[c->slot], HistorySlotsRolling(&sm->hs, c->slot), HistorySlotsTurning(&sm->hs, c->slot), &kin, st->dt, &cr);
+    ContactEvaluate(ctx->model, cp, &sm->hs.h[c->slot], HistorySlotsRolling(&sm->hs, c->slot),
+                    HistorySlotsTurning(&sm->hs, c->slot), &kin, st->dt, &cr);
     c->d = kin.d, c->U = cr.U;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
-    if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, sm->hs.h[c->slot].v_imp), i,
-                                      -1 - (st->mesh_wall0 + g->mesh));
+    if (st->need)
+      InteractionStepBound(st,
+                           ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U,
+                                            sm->hs.h[c->slot].v_imp),
+                           i, -1 - (st->mesh_wall0 + g->mesh));
     if (sm->hs.wet) (void)InteractionBridge(ctx, i, -1, cp, &sm->hs.b[c->slot], &kin, st, cr.F);
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
@@ -273,7 +287,9 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (f->dist < p->radius[i]) break;
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
       cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
-      if (sm->hs.h[old->slot].touched) ContactSeparate(ctx->model, cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot), HistorySlotsTurning(&sm->hs, old->slot), &kin, st->dt, &cr);
+      if (sm->hs.h[old->slot].touched)
+        ContactSeparate(ctx->model, cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot),
+                        HistorySlotsTurning(&sm->hs, old->slot), &kin, st->dt, &cr);
       else PetscCall(PetscMemzero(&cr, sizeof(cr)));
       if (b && b->V > 0.0) held = InteractionBridge(ctx, i, -1, cp, b, &kin, st, cr.F);
       WallLedger(p, i, &cr, cr.F, &kin);
@@ -281,7 +297,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
       if (held) { /* apart, held by its bridge: carried on as a contact without touch */
         PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick + nheld + 1));
-        now = sm->con[sm->cur];
+        now                             = sm->con[sm->cur];
         now[e0 + npick + nheld].surface = old->surface, now[e0 + npick + nheld].slot = old->slot;
         now[e0 + npick + nheld].d = kin.d, now[e0 + npick + nheld].U = 0.0;
         nheld++;
@@ -290,7 +306,8 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     }
     if (b && b->V > 0.0 && !held) BridgeRelease(p, i, b); /* its surface out of reach: ruptured */
   }
-  if (nheld) MeshContactsSortBySurface(now + e0, npick + nheld); /* in surface order, as an attach lays them out */
+  /* in surface order, as an attach lays them out */
+  if (nheld) MeshContactsSortBySurface(now + e0, npick + nheld);
   /* an approach: the bound of the impact to come within the next step, from
    * each surface's nearest point (a flat surface's is its plane's) */
   if (st->need)
@@ -316,7 +333,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
 
 static PetscErrorCode MeshCompute(Interaction it, const InteractionContext *ctx, InteractionStep *st)
 {
-  SphereMesh  *sm = (SphereMesh *)it->data;
+  SphereMesh *sm = (SphereMesh *)it->data;
 
   PetscFunctionBeginUser;
   for (PetscInt q = 0; q < sm->meshes->n; q++) {
@@ -329,7 +346,8 @@ static PetscErrorCode MeshCompute(Interaction it, const InteractionContext *ctx,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MeshGather(Interaction it, const InteractionContext *ctx, RecordStore *s, const unsigned char *stay)
+static PetscErrorCode MeshGather(Interaction it, const InteractionContext *ctx, RecordStore *s,
+                                 const unsigned char *stay)
 {
   SphereMesh        *sm  = (SphereMesh *)it->data;
   const MeshContact *con = sm->con[sm->cur];
@@ -340,7 +358,8 @@ static PetscErrorCode MeshGather(Interaction it, const InteractionContext *ctx, 
   for (PetscInt k = 0; k < sm->ngroup; k++) {
     const MeshGroup *g = &sm->group[k];
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
-      RecordKey     key = {ctx->p->id[g->i], HISTORY_KIND_MESH, (PetscInt64)sm->meshes->m[g->mesh].deck << HISTORY_MESH_SHIFT | con[e].surface};
+      RecordKey     key = {ctx->p->id[g->i], HISTORY_KIND_MESH,
+                           (PetscInt64)sm->meshes->m[g->mesh].deck << HISTORY_MESH_SHIFT | con[e].surface};
       ContactRecord rec;
       HistorySlotsRecord(&sm->hs, con[e].slot, &rec);
       PetscCall(RecordStoreAdd(s, &key, &rec));
@@ -387,9 +406,11 @@ static void MeshStats(Interaction it, const InteractionContext *ctx, Interaction
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
       PetscReal ratio = con[e].d / ctx->p->radius[g->i];
       if (sm->hs.wet && sm->hs.b[con[e].slot].V > 0.0)
-        InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[g->i], 0.0), sm->hs.b[con[e].slot].V, -con[e].d);
+        InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[g->i], 0.0), sm->hs.b[con[e].slot].V,
+                               -con[e].d);
       if (!(con[e].d > 0.0)) continue;
-      InteractionStatsContact(s, ctx->model, &g->cp, &sm->hs.h[con[e].slot], HistorySlotsRolling(&sm->hs, con[e].slot), con[e].U, con[e].d);
+      InteractionStatsContact(s, ctx->model, &g->cp, &sm->hs.h[con[e].slot], HistorySlotsRolling(&sm->hs, con[e].slot),
+                              con[e].U, con[e].d);
       if (ratio > s->max_overlap_ratio)
         s->max_overlap_ratio = ratio, s->who[0] = ctx->p->id[g->i], s->who[1] = -1 - (sm->meshes->wall0 + g->mesh);
     }
@@ -411,7 +432,8 @@ static PetscErrorCode SphereMeshDestroy(Interaction it)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const InteractionOps MeshOps = {"SphereMesh", MeshBuild, MeshCompute, MeshGather, MeshAttach, MeshStats, SphereMeshDestroy, NULL, NULL};
+static const InteractionOps MeshOps = {"SphereMesh", MeshBuild,         MeshCompute, MeshGather, MeshAttach,
+                                       MeshStats,    SphereMeshDestroy, NULL,        NULL};
 
 PetscErrorCode SphereMeshCreate(const Meshes *meshes, Interaction *it)
 {

@@ -16,12 +16,12 @@ typedef struct {
 
 /* An owned particle near a mesh: its candidate triangles (ascending) and contacts. */
 typedef struct {
-  LocalInt i;
-  PetscInt mesh;
-  PetscInt c0, nc; /* cand[c0 .. c0 + nc) */
-  PetscInt e0, ne; /* its contacts in the current contact array */
-  PetscReal gap0;  /* at the build: the nearest candidate's distance less the radius */
-  ContactPair cp;  /* the particle against a wall (its radius, mass, inertia do not change) */
+  LocalInt    i;
+  PetscInt    mesh;
+  PetscInt    c0, nc; /* cand[c0 .. c0 + nc) */
+  PetscInt    e0, ne; /* its contacts in the current contact array */
+  PetscReal   gap0;   /* at the build: the nearest candidate's distance less the radius */
+  ContactPair cp;     /* the particle against a wall (its radius, mass, inertia do not change) */
 } MeshGroup;
 
 typedef struct {
@@ -36,7 +36,7 @@ typedef struct {
   PetscInt     capwork;
   MeshFeature *feat;
   PetscInt    *pick, *near;
-  WallPose      pose[MESHES_MAX][2]; /* each mesh's at the step's start and end */
+  WallPose     pose[MESHES_MAX][2]; /* each mesh's at the step's start and end */
 } SphereMesh;
 
 PETSC_EXTERN PetscErrorCode SphereMeshCreate(const Meshes *, Interaction *);

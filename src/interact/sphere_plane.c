@@ -13,7 +13,9 @@ static PetscErrorCode PlaneReserve(SpherePlane *sp, PetscInt need)
   PetscFunctionBeginUser;
   if (need <= sp->cap) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(need <= LOCAL_INT_MAX / 2, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "a rank's wall list needs %" PetscInt_FMT " pairs, more than its 32-bit local indices allow: run on more ranks", need);
+             "a rank's wall list needs %" PetscInt_FMT
+             " pairs, more than its 32-bit local indices allow: run on more ranks",
+             need);
   sp->cap = PetscMin(LOCAL_INT_MAX / 2, PetscMax(need, PetscMax(256, sp->cap + sp->cap / 4)));
   PetscCall(PetscRealloc((size_t)sp->cap * 2 * sizeof(*sp->ij), &sp->ij));
   PetscCall(PetscRealloc((size_t)sp->cap * sizeof(*sp->slot), &sp->slot));
@@ -37,7 +39,8 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
       const PlaneWall *wl = &sp->planes->w[w];
       PetscReal        gap;
       if (!wl->present) break;
-      gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] + (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
+      gap = (p->x[3 * i] - wl->p[0]) * wl->n[0] + (p->x[3 * i + 1] - wl->p[1]) * wl->n[1] +
+            (p->x[3 * i + 2] - wl->p[2]) * wl->n[2] - p->radius[i];
       if (!(gap < ctx->skin + ctx->model->liquid.reach)) continue; /* a bridge reaches beyond contact */
       if (sp->npair == sp->cap) PetscCall(PlaneReserve(sp, sp->npair + 1));
       sp->ij[2 * sp->npair] = (LocalInt)i, sp->ij[2 * sp->npair + 1] = (LocalInt)w;
@@ -58,10 +61,12 @@ typedef struct {
 static const ContactPair *PlaneConstants(const InteractionContext *ctx, PetscInt i, const PlaneWall *w, PlaneMemo *mm)
 {
   const Particles *p = ctx->p;
-  if (!(mm->valid && mm->key[0] == p->radius[i] && mm->key[1] == p->mass[i] && mm->key[2] == p->inertia[i] && mm->key[3] == (PetscReal)p->type[i] &&
-        mm->key[4] == (PetscReal)w->type)) {
-    mm->key[0] = p->radius[i], mm->key[1] = p->mass[i], mm->key[2] = p->inertia[i], mm->key[3] = (PetscReal)p->type[i], mm->key[4] = (PetscReal)w->type;
-    ContactPairSetUp(ctx->model, p->type[i], w->type, mm->key[0], mm->key[1], mm->key[2], 0.0, 0.0, 0.0, PETSC_TRUE, &mm->cp);
+  if (!(mm->valid && mm->key[0] == p->radius[i] && mm->key[1] == p->mass[i] && mm->key[2] == p->inertia[i] &&
+        mm->key[3] == (PetscReal)p->type[i] && mm->key[4] == (PetscReal)w->type)) {
+    mm->key[0] = p->radius[i], mm->key[1] = p->mass[i], mm->key[2] = p->inertia[i], mm->key[3] = (PetscReal)p->type[i],
+    mm->key[4] = (PetscReal)w->type;
+    ContactPairSetUp(ctx->model, p->type[i], w->type, mm->key[0], mm->key[1], mm->key[2], 0.0, 0.0, 0.0, PETSC_TRUE,
+                     &mm->cp);
     mm->valid = PETSC_TRUE;
   }
   return &mm->cp;
@@ -70,7 +75,8 @@ static const ContactPair *PlaneConstants(const InteractionContext *ctx, PetscInt
 /* Particle i against wall w: normal, overlap and velocities; a wall that
  * moves or slides takes its velocity at the contact point off (st: the
  * step's times; ps: the wall's poses at its start and end). */
-static void PlaneKinematics(const Particles *p, const PlaneWall *w, PetscInt i, const InteractionStep *st, const WallPose ps[2], ContactKinematics *k)
+static void PlaneKinematics(const Particles *p, const PlaneWall *w, PetscInt i, const InteractionStep *st,
+                            const WallPose ps[2], ContactKinematics *k)
 {
   PetscReal h = 0.0;
   for (int a = 0; a < 3; a++) {
@@ -92,7 +98,8 @@ static void PlaneKinematics(const Particles *p, const PlaneWall *w, PetscInt i, 
 }
 
 /* The force on particle i into wall w's sums, at the contact point on the plane. */
-static void PlaneWallAdd(InteractionStep *st, PetscInt w, const Particles *p, PetscInt i, const ContactKinematics *kin, const PetscReal F[3])
+static void PlaneWallAdd(InteractionStep *st, PetscInt w, const Particles *p, PetscInt i, const ContactKinematics *kin,
+                         const PetscReal F[3])
 {
   PetscReal c[3];
   for (int a = 0; a < 3; a++) c[a] = p->x[3 * i + a] - (p->radius[i] - kin->d) * kin->n[a];
@@ -101,22 +108,25 @@ static void PlaneWallAdd(InteractionStep *st, PetscInt w, const Particles *p, Pe
 
 /* Pair k apart, closing at vn: the acceleration's share of its approach
  * bound (InteractionApproachBound), the wall's own acceleration included. */
-static void PlaneApproach(const InteractionContext *ctx, SpherePlane *sp, PetscInt k, PlaneMemo *mm, const ContactKinematics *kin, PetscReal vn,
-                          InteractionStep *st)
+static void PlaneApproach(const InteractionContext *ctx, SpherePlane *sp, PetscInt k, PlaneMemo *mm,
+                          const ContactKinematics *kin, PetscReal vn, InteractionStep *st)
 {
   const PetscInt   i = sp->ij[2 * k], w = sp->ij[2 * k + 1];
   const PlaneWall *pw = &sp->planes->w[w];
-  const PetscReal  h = st->dt_up, aw = pw->moves ? InteractionWallAccel(&pw->motion, ctx->p->x + 3 * i, ctx->p->radius[i]) : 0.0;
-  ContactPair      cpb;
+  const PetscReal  h  = st->dt_up,
+                  aw  = pw->moves ? InteractionWallAccel(&pw->motion, ctx->p->x + 3 * i, ctx->p->radius[i]) : 0.0;
+  ContactPair cpb;
 
   if (!(vn * h + (st->a_reach + 0.5 * aw) * h * h > -kin->d)) return;
-  InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, PlaneConstants(ctx, i, pw, mm), &cpb), i, -1 - w, vn, -kin->d, aw);
+  InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, PlaneConstants(ctx, i, pw, mm), &cpb), i, -1 - w,
+                           vn, -kin->d, aw);
 }
 
 /* Pair k: a contact, a separation's correction, or an approach bound; its
  * force and torque straight into particle i, which meets its walls in wall
  * order after its particle pairs. */
-static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, PetscInt k, PlaneMemo *mm, InteractionStep *st)
+static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, PetscInt k, PlaneMemo *mm,
+                                InteractionStep *st)
 {
   Particles         *p = ctx->p;
   PetscInt           i = sp->ij[2 * k];
@@ -126,7 +136,8 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
   ContactResult      cr;
 
   PetscFunctionBeginUser;
-  if (!sp->planes->w[sp->ij[2 * k + 1]].present) { /* removed: its contact is gone with it, its bridge's liquid back on the particle */
+  /* removed: its contact is gone with it, its bridge's liquid back on the particle */
+  if (!sp->planes->w[sp->ij[2 * k + 1]].present) {
     if (sp->hs.wet && sp->slot[k] >= 0) BridgeRelease(p, i, &sp->hs.b[sp->slot[k]]);
     sp->touched[k] = 0, sp->slot[k] = -1;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -137,10 +148,14 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (sp->slot[k] < 0) PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
     h  = &sp->hs.h[sp->slot[k]];
     cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
-    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&sp->hs, sp->slot[k]), HistorySlotsTurning(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
+    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&sp->hs, sp->slot[k]),
+                    HistorySlotsTurning(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 1;
     if (InteractionDeep(kin.d, p->radius[i])) st->deep = PETSC_TRUE;
-    if (st->need) InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp), i, -1 - sp->ij[2 * k + 1]);
+    if (st->need)
+      InteractionStepBound(st,
+                           ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp),
+                           i, -1 - sp->ij[2 * k + 1]);
     if (sp->hs.wet) (void)InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F);
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
@@ -148,9 +163,11 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else if (sp->touched[k]) {
     cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
-    ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]), HistorySlotsTurning(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
+    ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]),
+                    HistorySlotsTurning(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 0;
-    if (!(sp->hs.wet && InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1; /* a zero history */
+    /* a zero history */
+    if (!(sp->hs.wet && InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1;
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
@@ -166,7 +183,8 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     }
     if (st->need && vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
       cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
-      InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i, -1 - sp->ij[2 * k + 1]);
+      InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i,
+                           -1 - sp->ij[2 * k + 1]);
     }
     if (st->need && st->a_reach > 0.0) PlaneApproach(ctx, sp, k, mm, &kin, vn, st);
   }
@@ -190,7 +208,8 @@ static PetscErrorCode PlaneCompute(Interaction it, const InteractionContext *ctx
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PlaneGather(Interaction it, const InteractionContext *ctx, RecordStore *s, const unsigned char *stay)
+static PetscErrorCode PlaneGather(Interaction it, const InteractionContext *ctx, RecordStore *s,
+                                  const unsigned char *stay)
 {
   SpherePlane *sp   = (SpherePlane *)it->data;
   PetscInt     need = s->n;
@@ -216,8 +235,8 @@ static PetscErrorCode PlaneAttach(Interaction it, const InteractionContext *ctx,
   PetscFunctionBeginUser;
   sp->hs.n = 0;
   for (PetscInt k = 0; k < sp->npair; k++) {
-    RecordKey             key = {ctx->p->id[sp->ij[2 * k]], HISTORY_KIND_PLANE, sp->ij[2 * k + 1]};
-    const ContactRecord  *r   = RecordStoreFind(s, RecordStoreFirst(s, key.owner), &key);
+    RecordKey            key = {ctx->p->id[sp->ij[2 * k]], HISTORY_KIND_PLANE, sp->ij[2 * k + 1]};
+    const ContactRecord *r   = RecordStoreFind(s, RecordStoreFirst(s, key.owner), &key);
     sp->slot[k] = -1, sp->touched[k] = 0;
     if (!r) continue;
     PetscCall(HistorySlotsNew(&sp->hs, &sp->slot[k]));
@@ -229,27 +248,30 @@ static PetscErrorCode PlaneAttach(Interaction it, const InteractionContext *ctx,
 
 static void PlaneStats(Interaction it, const InteractionContext *ctx, InteractionStats *s)
 {
-  SpherePlane    *sp = (SpherePlane *)it->data;
+  SpherePlane *sp = (SpherePlane *)it->data;
   PlaneMemo    mm;
-  InteractionStep st = {0.0, 0.0, PETSC_FALSE, 0.0, 0.0, {-1, -1}, PETSC_FALSE, NULL, NULL, 0, 0.0}; /* overlaps only: the velocities are not read */
+  /* overlaps only: the velocities are not read */
+  InteractionStep st = {0.0, 0.0, PETSC_FALSE, 0.0, 0.0, {-1, -1}, PETSC_FALSE, NULL, NULL, 0, 0.0};
 
   mm.valid = PETSC_FALSE;
 
   for (PetscInt k = 0; k < sp->npair; k++) {
-    PetscInt          i = sp->ij[2 * k];
-    ContactKinematics kin;
-    PetscReal         U, F, dF;
+    PetscInt           i = sp->ij[2 * k];
+    ContactKinematics  kin;
+    PetscReal          U, F, dF;
     const ContactPair *cp;
     if (!sp->planes->w[sp->ij[2 * k + 1]].present) continue;
     PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &st, sp->pose[sp->ij[2 * k + 1]], &kin);
     if (sp->hs.wet && sp->slot[k] >= 0 && sp->hs.b[sp->slot[k]].V > 0.0)
-      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[i], 0.0), sp->hs.b[sp->slot[k]].V, -kin.d);
+      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[i], 0.0), sp->hs.b[sp->slot[k]].V,
+                             -kin.d);
     if (kin.d <= 0.0) continue;
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], &mm);
     NormalLawEval(&ctx->model->law, cp->s, kin.d, &U, &F, &dF);
     InteractionStatsContact(s, ctx->model, cp, sp->slot[k] >= 0 ? &sp->hs.h[sp->slot[k]] : NULL,
                             sp->slot[k] >= 0 ? HistorySlotsRolling(&sp->hs, sp->slot[k]) : NULL, U, kin.d);
-    if (kin.d / ctx->p->radius[i] > s->max_overlap_ratio) s->max_overlap_ratio = kin.d / ctx->p->radius[i], s->who[0] = ctx->p->id[i], s->who[1] = -1 - sp->ij[2 * k + 1];
+    if (kin.d / ctx->p->radius[i] > s->max_overlap_ratio)
+      s->max_overlap_ratio = kin.d / ctx->p->radius[i], s->who[0] = ctx->p->id[i], s->who[1] = -1 - sp->ij[2 * k + 1];
   }
 }
 
@@ -266,7 +288,8 @@ static PetscErrorCode PlaneDestroy(Interaction it)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const InteractionOps PlaneOps = {"SpherePlane", PlaneBuild, PlaneCompute, PlaneGather, PlaneAttach, PlaneStats, PlaneDestroy, NULL, NULL};
+static const InteractionOps PlaneOps = {"SpherePlane", PlaneBuild,   PlaneCompute, PlaneGather, PlaneAttach,
+                                        PlaneStats,    PlaneDestroy, NULL,         NULL};
 
 PetscErrorCode SpherePlaneCreate(const Planes *planes, Interaction *it)
 {

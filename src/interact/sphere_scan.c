@@ -24,8 +24,9 @@ typedef struct {
  * the kernel's scalar instantiation with the Hertz law's closed form, the
  * pair-only roots memoised.  Returns the force on i, the torques on i and
  * j, the elastic energy and the overlap rate (the step bound's). */
-static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h, PetscInt i, PetscInt j, const PetscReal r[3],
-                                      PetscReal len, PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal P[3],
+static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h,
+                                      PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d,
+                                      PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal P[3],
                                       PetscReal *Uout, PetscReal *ddout)
 {
   const Particles         *p  = ctx->p;
@@ -48,9 +49,11 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
   ContactScalarHertzHarmonic(md->law.k[0], cp->s, mm->zs, mm->cF, d, &sd, &qd, &dp, &Fel, &C);
   U = ContactScalarHertzEnergy(md->law.k[0], md->law.p[0] + 1.0, cp->s, dp, d);
   if (first) J = U / h->v_imp + DampingCoefficientIntegral(&cp->co->damping, &md->law, cp->s, cp->m, h->v_imp, d);
-  ContactScalarContact(&km, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j, p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J,
-                       h->xi, ddout, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
-  P[2] = first ? ContactDampingWork(h->v_imp, J - U / h->v_imp, P[0], dt) : 0.0; /* the ledger's work of the touch */
+  ContactScalarContact(&km, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j,
+                       p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J, h->xi, ddout, &Fn, &Fn_raw,
+                       &Fn_applied, F, Ti, Tj, P);
+  /* the ledger's work of the touch */
+  P[2]       = first ? ContactDampingWork(h->v_imp, J - U / h->v_imp, P[0], dt) : 0.0;
   *Uout      = U;
   h->d_last  = d;
   h->Fn_last = Fn;
@@ -65,8 +68,8 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
 {
   PetscReal     *f = p->f, *t = p->t, *ln = p->lnow;
   const PetscInt nl = ParticlesLedgerFull(p) ? p->nledger : 0; /* the pairs' powers: the full ledger's */
-  /* the run's sums as scalars: as arrays they went through the stack, partly as pairs, stalling each load on the last store;
-   * with the ledger's two powers of the pairs the upper member leads */
+  /* the run's sums as scalars: as arrays they went through the stack, partly as pairs, stalling each load on the last
+   * store; with the ledger's two powers of the pairs the upper member leads */
   PetscReal f0 = 0, f1 = 0, f2 = 0, t0 = 0, t1 = 0, t2 = 0, l0 = 0, l1 = 0;
   PetscInt  run = -1; /* the particle whose sums these are */
 
@@ -79,12 +82,14 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
     ti = NeighborTarget(p, win->i[q]), tj = NeighborTarget(p, win->j[q]);
     if (tj != run) {
       if (run >= 0) {
-        f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+        f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1,
+              t[3 * run + 2] = t2;
         if (nl) ln[nl * run] = l0, ln[nl * run + 1] = l1;
       }
       run = tj;
       if (run >= 0) {
-        f0 = f[3 * run], f1 = f[3 * run + 1], f2 = f[3 * run + 2], t0 = t[3 * run], t1 = t[3 * run + 1], t2 = t[3 * run + 2];
+        f0 = f[3 * run], f1 = f[3 * run + 1], f2 = f[3 * run + 2], t0 = t[3 * run], t1 = t[3 * run + 1],
+        t2 = t[3 * run + 2];
         if (nl) l0 = ln[nl * run], l1 = ln[nl * run + 1];
       }
     }
@@ -103,15 +108,16 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
     }
   }
   if (run >= 0) {
-    f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1, t[3 * run + 2] = t2;
+    f[3 * run] = f0, f[3 * run + 1] = f1, f[3 * run + 2] = f2, t[3 * run] = t0, t[3 * run + 1] = t1,
+          t[3 * run + 2] = t2;
     if (nl) ln[nl * run] = l0, ln[nl * run + 1] = l1;
   }
 }
 
 /* The batch's contacts, then those of its pairs found apart through the
  * generic path, then every result of the window into the particles in pair order. */
-static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionContext *ctx, const ContactBatchModel *bm, SphereWindow *win, SphereMemos *mm,
-                                        InteractionStep *st)
+static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionContext *ctx, const ContactBatchModel *bm,
+                                        SphereWindow *win, SphereMemos *mm, InteractionStep *st)
 {
   Particles    *p  = ctx->p;
   ContactBatch *bt = &win->batch;
@@ -124,7 +130,10 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
       PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + CONTACT_RESULTS * bt->out[b], &out));
       win->out[bt->out[b]] = (unsigned char)out;
     } else if (st->need)
-      InteractionStepBound(st, SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b], ss->nl.hs.h[bt->slot[b]].v_imp), bt->i[b], bt->j[b]);
+      InteractionStepBound(st,
+                           SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b],
+                                              ss->nl.hs.h[bt->slot[b]].v_imp),
+                           bt->i[b], bt->j[b]);
   if (bt->deep) st->deep = PETSC_TRUE, bt->deep = PETSC_FALSE;
   SphereWindowAccumulate(p, win);
   win->n = bt->n = bt->npool = 0;
@@ -134,14 +143,17 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
 /* SphereApproachBound for an untouched pair apart, from its separation r
  * (squared length rr, radii sum rs) with the generic path's arithmetic:
  * ContactNormal, v = v_i - v_j half-step. */
-static inline void SphereApproachFrom(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3],
-                                      PetscReal rs, PetscReal rr, SphereMemos *mm, InteractionStep *st)
+static inline void SphereApproachFrom(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i,
+                                      PetscInt j, const PetscReal r[3], PetscReal rs, PetscReal rr, SphereMemos *mm,
+                                      InteractionStep *st)
 {
   const PetscReal *v   = ctx->p->v;
   PetscReal        len = sqrt(rr), n[3];
   ContactNormal(r, len, n);
-  SphereApproachBound(ctx, nl, k, i, j, -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] + (v[3 * i + 2] - v[3 * j + 2]) * n[2]), rs - len,
-                      mm, st);
+  SphereApproachBound(ctx, nl, k, i, j,
+                      -((v[3 * i] - v[3 * j]) * n[0] + (v[3 * i + 1] - v[3 * j + 1]) * n[1] +
+                        (v[3 * i + 2] - v[3 * j + 2]) * n[2]),
+                      rs - len, mm, st);
 }
 
 /* How far apart an untouched pair may be and still bound the next step:
@@ -160,12 +172,13 @@ static PetscReal SphereApproachReach(const InteractionContext *ctx, const Intera
     v2 = PetscMax(v2, v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
   }
   reach = 4.004 * sqrt(v2) * st->dt_up + 1.001 * st->a_reach * st->dt_up * st->dt_up;
-  return reach <= PETSC_MAX_REAL ? reach : PETSC_INFINITY; /* a NaN or an overflow: every pair is within reach */
+  /* a NaN or an overflow: every pair is within reach */
+  return reach <= PETSC_MAX_REAL ? reach : PETSC_INFINITY;
 }
 
 /* A pair that touched at the last step into the batch, with its constants. */
-static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscInt k, PetscInt i, PetscInt j, PetscInt slot, PetscInt out, const PetscReal r[3],
-                                  PetscReal rs)
+static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscInt k, PetscInt i, PetscInt j,
+                                  PetscInt slot, PetscInt out, const PetscReal r[3], PetscReal rs)
 {
   /* the constants are copied once per run of pairs of one memo filling: a
    * memo slot may be refilled before the batch is evaluated */
@@ -183,8 +196,9 @@ static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscI
 /* A pair found touching that did not touch at the last step: a new
  * history, its contact through SphereContactFused (the impulse weighting of
  * a first step) into the window's row q, and its bound. */
-static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len,
-                                       PetscReal d, SphereMemos *mm, SphereWindow *win, PetscInt q, InteractionStep *st)
+static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscInt i,
+                                       PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, SphereMemos *mm,
+                                       SphereWindow *win, PetscInt q, InteractionStep *st)
 {
   NeighborList     *nl = &ss->nl;
   const SphereMemo *m;
@@ -219,8 +233,9 @@ typedef struct {
 /* Pair k, which the sieve passed: into the window's row q (touching at the
  * last step: the batch; a first touch: evaluated now), or its approach
  * bound, or nothing.  Whether row q was taken. */
-static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionContext *ctx, const SphereScanView *vw, PetscInt k, SphereMemos *mm,
-                                            SphereWindow *win, InteractionStep *st, PetscBool *taken)
+static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionContext *ctx, const SphereScanView *vw,
+                                            PetscInt k, SphereMemos *mm, SphereWindow *win, InteractionStep *st,
+                                            PetscBool *taken)
 {
   const NeighborList *nl = &ss->nl;
   const PetscReal    *x = vw->x, *rad = vw->rad;
@@ -261,11 +276,11 @@ static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionC
 
 PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, InteractionStep *st)
 {
-  const NeighborList  *nl = &ss->nl;
-  SphereWindow        *win;
-  SphereMemos          mm;
-  ContactBatchModel    bm = {ContactKernelModelOf(ctx->model), ctx->model->law.k[0], ctx->model->law.p[0] + 1.0, st->need};
-  PairSieve            sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
+  const NeighborList *nl = &ss->nl;
+  SphereWindow       *win;
+  SphereMemos         mm;
+  ContactBatchModel bm = {ContactKernelModelOf(ctx->model), ctx->model->law.k[0], ctx->model->law.p[0] + 1.0, st->need};
+  PairSieve         sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
   const SphereScanView vw = {nl->ij, nl->slot, nl->flag, ctx->p->x, ctx->p->radius, st->need, sv.reach};
   LocalInt             at[PAIR_SIEVE_CHUNK];
 

@@ -10,18 +10,22 @@ void SphereMemosReset(SphereMemos *mms)
 }
 
 /* The constants of (i, j) into the memo slot of their classes, or of their kind. */
-SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl, PetscInt i, PetscInt j, SphereMemos *mms)
+SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl, PetscInt i, PetscInt j,
+                          SphereMemos *mms)
 {
   const Particles *p    = ctx->p;
   PetscInt         kind = (p->flags[i] & PARTICLE_FROZEN ? 1 : 0) | (p->flags[j] & PARTICLE_FROZEN ? 2 : 0);
   PetscInt         bi = nl->body[i], bj = nl->body[j];
-  SphereMemo      *mm     = bi >= 0 && bj >= 0 ? &mms->m[NEIGHBOR_PAIR_CLASS(bi, bj)] : &mms->m[SPHERE_MEMO_CLASSES + kind];
-  PetscReal        key[8] = {p->radius[i], p->mass[i], p->inertia[i], p->radius[j], p->mass[j], p->inertia[j], (PetscReal)p->type[i], (PetscReal)p->type[j]};
+  SphereMemo      *mm = bi >= 0 && bj >= 0 ? &mms->m[NEIGHBOR_PAIR_CLASS(bi, bj)] : &mms->m[SPHERE_MEMO_CLASSES + kind];
+  PetscReal        key[8] = {p->radius[i], p->mass[i],    p->inertia[i],         p->radius[j],
+                             p->mass[j],   p->inertia[j], (PetscReal)p->type[i], (PetscReal)p->type[j]};
 
-  if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] && key[3] == mm->key[3] && key[4] == mm->key[4] &&
-      key[5] == mm->key[5] && key[6] == mm->key[6] && key[7] == mm->key[7])
+  if (mm->valid && mm->kind == kind && key[0] == mm->key[0] && key[1] == mm->key[1] && key[2] == mm->key[2] &&
+      key[3] == mm->key[3] && key[4] == mm->key[4] && key[5] == mm->key[5] && key[6] == mm->key[6] &&
+      key[7] == mm->key[7])
     return mm;
-  ContactPairSetUp(ctx->model, p->type[i], p->type[j], key[0], key[1], key[2], key[3], key[4], key[5], PETSC_FALSE, &mm->cp);
+  ContactPairSetUp(ctx->model, p->type[i], p->type[j], key[0], key[1], key[2], key[3], key[4], key[5], PETSC_FALSE,
+                   &mm->cp);
   /* a frozen particle has infinite mass: the contact moves only the other one */
   if (kind == 1 || kind == 2) {
     PetscInt f = kind == 2 ? i : j;
@@ -32,7 +36,8 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
   }
   mm->zs   = mm->cp.co->damping.zeta * sqrt(2.0 * mm->cp.m);
   mm->cF   = sqrt(mm->cp.s * ctx->model->law.k[0] * (ctx->model->law.p[0] + 1.0));
-  mm->bc.s = mm->cp.s, mm->bc.ri = mm->cp.ri, mm->bc.rj = mm->cp.rj, mm->bc.kc = mm->cp.kc, mm->bc.gc = mm->cp.gc, mm->bc.zs = mm->zs, mm->bc.cF = mm->cF;
+  mm->bc.s = mm->cp.s, mm->bc.ri = mm->cp.ri, mm->bc.rj = mm->cp.rj, mm->bc.kc = mm->cp.kc, mm->bc.gc = mm->cp.gc,
+  mm->bc.zs = mm->zs, mm->bc.cF = mm->cF;
   mm->bc.mu = mm->cp.co->tangential.mu;
   mm->valid = PETSC_TRUE;
   mm->gen   = ++sphere_memo_gen;
@@ -44,12 +49,15 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
 PetscBool SphereFusable(const ContactModel *m)
 {
   const NormalLaw *law = &m->law;
-  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC && !m->rolls && !m->liquid.on && m->tangential.model != TANGENTIAL_MINDLIN_DERESIEWICZ ? PETSC_TRUE
-                                                                                                                                                   : PETSC_FALSE;
+  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC &&
+             !m->rolls && !m->liquid.on && m->tangential.model != TANGENTIAL_MINDLIN_DERESIEWICZ
+         ? PETSC_TRUE
+         : PETSC_FALSE;
 }
 
 /* Kinematics of pair k (members i, j) from half-step and predicted velocities. */
-static void SphereKinematics(const NeighborList *nl, const Particles *p, PetscInt k, PetscInt i, PetscInt j, ContactKinematics *kin)
+static void SphereKinematics(const NeighborList *nl, const Particles *p, PetscInt k, PetscInt i, PetscInt j,
+                             ContactKinematics *kin)
 {
   PetscReal r[3], len;
 
@@ -67,8 +75,8 @@ static void SphereKinematics(const NeighborList *nl, const Particles *p, PetscIn
   kin->d = p->radius[i] + p->radius[j] - len;
 }
 
-PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st, SphereMemos *mm, PetscReal res[CONTACT_RESULTS],
-                                 SpherePairOut *out)
+PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st,
+                                 SphereMemos *mm, PetscReal res[CONTACT_RESULTS], SpherePairOut *out)
 {
   const Particles   *p  = ctx->p;
   NeighborList      *nl = &ss->nl;
@@ -96,18 +104,21 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     if (nl->slot[k] < 0) PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
     h  = &nl->hs.h[nl->slot[k]];
     cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
-    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&nl->hs, nl->slot[k]), HistorySlotsTurning(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
+    ContactEvaluate(ctx->model, cp, h, HistorySlotsRolling(&nl->hs, nl->slot[k]),
+                    HistorySlotsTurning(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] |= NEIGHBOR_TOUCHED;
     if (InteractionDeep(kin.d, PetscMin(p->radius[i], p->radius[j]))) st->deep = PETSC_TRUE;
     if (st->need) InteractionStepBound(st, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp), i, j);
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
     res[9] = cr.P[0], res[10] = cr.P[1], res[11] = cr.W;
-    if (cr.P[2] != 0.0 && NeighborTarget(p, j) >= 0) ParticlesLedgerAdd(ctx->p, NeighborTarget(p, j), LEDGER_ROLLING, cr.P[2]);
+    if (cr.P[2] != 0.0 && NeighborTarget(p, j) >= 0)
+      ParticlesLedgerAdd(ctx->p, NeighborTarget(p, j), LEDGER_ROLLING, cr.P[2]);
     if (wet) (void)InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res);
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
     cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
-    ContactSeparate(ctx->model, cp, &nl->hs.h[nl->slot[k]], HistorySlotsRolling(&nl->hs, nl->slot[k]), HistorySlotsTurning(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
+    ContactSeparate(ctx->model, cp, &nl->hs.h[nl->slot[k]], HistorySlotsRolling(&nl->hs, nl->slot[k]),
+                    HistorySlotsTurning(&nl->hs, nl->slot[k]), &kin, st->dt, &cr);
     fl[k] &= ~NEIGHBOR_TOUCHED;
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
     res[9] = res[10] = 0.0, res[11] = cr.W;
@@ -120,14 +131,19 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     res[9] = res[10] = res[11] = 0.0;
     if (!InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)) nl->slot[k] = -1;
     *out = SPHERE_PAIR_FORCE;
-    if (st->need) SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d, mm, st);
-  } else if (st->need) SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d, mm, st);
+    if (st->need)
+      SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d,
+                          mm, st);
+  } else if (st->need)
+    SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d, mm,
+                        st);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Into the owned particles (or owned copies of self-images); each particle
  * receives its pairs in pair order, which is its partner-id order. */
-static inline void SphereAccumulate(Particles *p, PetscInt i, PetscInt j, const PetscReal res[CONTACT_RESULTS], SpherePairOut out)
+static inline void SphereAccumulate(Particles *p, PetscInt i, PetscInt j, const PetscReal res[CONTACT_RESULTS],
+                                    SpherePairOut out)
 {
   PetscInt ti = NeighborTarget(p, i), tj = NeighborTarget(p, j);
   if (ti >= 0)
@@ -153,7 +169,8 @@ static PetscErrorCode SphereCompute(Interaction it, const InteractionContext *ct
   SphereMemos   mm;
 
   PetscFunctionBeginUser;
-  if (SphereFusable(ctx->model) && !ctx->p->body) { /* a body's spheres: their masses per contact (body_pair.h) */
+  /* a body's spheres: their masses per contact (body_pair.h) */
+  if (SphereFusable(ctx->model) && !ctx->p->body) {
     PetscCall(SphereScanFused(ss, ctx, st));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -198,7 +215,8 @@ static inline PetscBool SphereUpperCopy(const Particles *p, const unsigned char 
  * later be split between two ranks, each of which needs it; but not both
  * members of a pair that stays here whole (SphereUpperCopy).  The store is
  * sized first: it is, with the lists, the largest transient. */
-static PetscErrorCode SphereGather(Interaction it, const InteractionContext *ctx, RecordStore *s, const unsigned char *stay)
+static PetscErrorCode SphereGather(Interaction it, const InteractionContext *ctx, RecordStore *s,
+                                   const unsigned char *stay)
 {
   const NeighborList *nl   = &((SphereSphere *)it->data)->nl;
   const Particles    *p    = ctx->p;
@@ -266,15 +284,18 @@ static PetscErrorCode SphereAttach(Interaction it, const InteractionContext *ctx
   }
   if (!s->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(s->n <= LOCAL_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "a rank holds %" PetscInt_FMT " contact-history records, more than its 32-bit local indices allow: run on more ranks", s->n);
+             "a rank holds %" PetscInt_FMT
+             " contact-history records, more than its 32-bit local indices allow: run on more ranks",
+             s->n);
   PetscCall(HistorySlotsReserve(&nl->hs, PetscMin(s->n, nl->npair))); /* a pair takes at most one record */
   PetscCall(PetscMalloc1(ntot + 1, &first));
   SphereFirsts(s, p, first);
   for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt              i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
-    RecordKey             ki = {p->id[i], HISTORY_KIND_SPHERE, p->id[j]}, kj = {p->id[j], HISTORY_KIND_SPHERE, p->id[i]};
-    const ContactRecord  *r = NULL;
-    if (i < p->n || p->origin[i] >= 0) r = RecordStoreFind(s, first[i], &ki); /* a self-image: its owned copy's records */
+    PetscInt             i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+    RecordKey            ki = {p->id[i], HISTORY_KIND_SPHERE, p->id[j]}, kj = {p->id[j], HISTORY_KIND_SPHERE, p->id[i]};
+    const ContactRecord *r = NULL;
+    /* a self-image: its owned copy's records */
+    if (i < p->n || p->origin[i] >= 0) r = RecordStoreFind(s, first[i], &ki);
     if (!r && (j < p->n || p->origin[j] >= 0)) r = RecordStoreFind(s, first[j], &kj);
     if (!r) continue;
     PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
@@ -294,12 +315,13 @@ static void SphereStats(Interaction it, const InteractionContext *ctx, Interacti
 
   SphereMemosReset(&mm);
   for (PetscInt k = 0; k < nl->npair; k++) {
-    PetscInt          i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
-    ContactKinematics kin;
-    PetscReal         U, F, dF;
+    PetscInt           i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+    ContactKinematics  kin;
+    PetscReal          U, F, dF;
     const ContactPair *cp;
     if (i >= p->n) continue;
-    if (nl->slot[k] < 0 && !(nl->flag[k] & NEIGHBOR_TOUCHED)) { /* no history: at most a contact at first touch, to come */
+    /* no history: at most a contact at first touch, to come */
+    if (nl->slot[k] < 0 && !(nl->flag[k] & NEIGHBOR_TOUCHED)) {
       PetscReal r[3], rs = p->radius[i] + p->radius[j];
       NeighborPairSeparation(nl, p, k, i, j, r);
       if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= rs * rs) continue;
@@ -307,7 +329,8 @@ static void SphereStats(Interaction it, const InteractionContext *ctx, Interacti
     SphereKinematics(nl, p, k, i, j, &kin);
     cp = &SphereMemoFor(ctx, nl, k, i, j, &mm)->cp;
     if (nl->hs.wet && nl->slot[k] >= 0 && nl->hs.b[nl->slot[k]].V > 0.0)
-      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(p->radius[i], p->radius[j]), nl->hs.b[nl->slot[k]].V, -kin.d);
+      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(p->radius[i], p->radius[j]), nl->hs.b[nl->slot[k]].V,
+                             -kin.d);
     if (kin.d <= 0.0) continue;
     NormalLawEval(&ctx->model->law, cp->s, kin.d, &U, &F, &dF);
     InteractionStatsContact(s, ctx->model, cp, nl->slot[k] >= 0 ? &nl->hs.h[nl->slot[k]] : NULL,

@@ -25,8 +25,8 @@ typedef struct {
  * when the bodies match: a chute's base pairs do not evict the bed's. */
 typedef struct {
   PetscBool   valid;
-  PetscInt64  gen;  /* which filling (a slot may be refilled with another kind's constants) */
-  PetscInt    kind; /* frozen flags of i and j */
+  PetscInt64  gen;    /* which filling (a slot may be refilled with another kind's constants) */
+  PetscInt    kind;   /* frozen flags of i and j */
   PetscReal   key[8]; /* radius, mass, inertia, type of each */
   ContactPair cp;
   /* the pair-only factors of the Hertz-harmonic kernel (zeta sqrt(2 m),
@@ -44,13 +44,16 @@ typedef struct {
 } SphereMemos;
 
 PETSC_EXTERN void        SphereMemosReset(SphereMemos *);
-PETSC_EXTERN SphereMemo *SphereMemoSet(const InteractionContext *, const NeighborList *, PetscInt i, PetscInt j, SphereMemos *);
+PETSC_EXTERN SphereMemo *SphereMemoSet(const InteractionContext *, const NeighborList *, PetscInt i, PetscInt j,
+                                       SphereMemos *);
 
 /* The memo of pair k (members i, j): its classes are in its flag. */
-static inline SphereMemo *SphereMemoFor(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i, PetscInt j, SphereMemos *mms)
+static inline SphereMemo *SphereMemoFor(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i,
+                                        PetscInt j, SphereMemos *mms)
 {
   PetscInt cls = nl->flag[k] >> NEIGHBOR_CLASS_SHIFT;
-  if (cls != NEIGHBOR_CLASS_NONE && mms->m[cls].valid) return &mms->m[cls]; /* the same bodies: the same constants */
+  /* the same bodies: the same constants */
+  if (cls != NEIGHBOR_CLASS_NONE && mms->m[cls].valid) return &mms->m[cls];
   return SphereMemoSet(ctx, nl, i, j, mms);
 }
 
@@ -62,7 +65,8 @@ typedef enum {
 } SpherePairOut;
 
 /* The step bound of a contact from its overlap rate and elastic energy. */
-static inline PetscReal SphereContactBound(const InteractionContext *ctx, const ContactPair *cp, PetscReal ddot, PetscReal U, PetscReal v_imp)
+static inline PetscReal SphereContactBound(const InteractionContext *ctx, const ContactPair *cp, PetscReal ddot,
+                                           PetscReal U, PetscReal v_imp)
 {
   return ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * ddot * ddot + U, v_imp);
 }
@@ -70,8 +74,8 @@ static inline PetscReal SphereContactBound(const InteractionContext *ctx, const 
 /* A pair apart (overlap d <= 0) closing at normal speed vn: its bound into
  * the step's if it may touch within the next step, by its speed (the
  * impact's bound) and by the acceleration's share (InteractionApproachBound). */
-static inline void SphereApproachBound(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i, PetscInt j, PetscReal vn, PetscReal d,
-                                       SphereMemos *mm, InteractionStep *st)
+static inline void SphereApproachBound(const InteractionContext *ctx, const NeighborList *nl, PetscInt k, PetscInt i,
+                                       PetscInt j, PetscReal vn, PetscReal d, SphereMemos *mm, InteractionStep *st)
 {
   const ContactPair *cp = NULL;
   if (vn > 0.0 && -d < 2.0 * vn * st->dt_up) {
@@ -84,8 +88,8 @@ static inline void SphereApproachBound(const InteractionContext *ctx, const Neig
 
 /* Pair k through the generic path (ContactEvaluate, ContactSeparate) and,
  * with st->need, its step bound. */
-PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *, SphereMemos *, PetscReal res[CONTACT_RESULTS],
-                                              SpherePairOut *);
+PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *,
+                                              SphereMemos *, PetscReal res[CONTACT_RESULTS], SpherePairOut *);
 /* Whether the fused scan covers the model: F = s k d^1.5 (Hertz), harmonic
  * damping, a constant or Mindlin tangential spring or none. */
 PETSC_EXTERN PetscBool      SphereFusable(const ContactModel *);

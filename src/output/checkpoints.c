@@ -27,10 +27,11 @@ static PetscErrorCode CheckpointsStart(Monitor m, Engine *e, PetscBool fresh)
     PetscInt nold;
     PetscCall(CheckpointDirClear(e->grid.comm, ck->dir, &nold));
     if (nold)
-      PetscCall(PetscPrintf(e->grid.comm,
-                            "hdem: fresh start: removed %" PetscInt_FMT
-                            " checkpoint(s) of an earlier run from %s/checkpoints (continue a run with -restart latest)\n",
-                            nold, ck->dir));
+      PetscCall(
+        PetscPrintf(e->grid.comm,
+                    "hdem: fresh start: removed %" PetscInt_FMT
+                    " checkpoint(s) of an earlier run from %s/checkpoints (continue a run with -restart latest)\n",
+                    nold, ck->dir));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -43,7 +44,8 @@ static PetscInt CheckpointsRequest(Monitor m, const Engine *e, PetscLogDouble el
   return ck->wall > 0.0 && elapsed - ck->last >= ck->wall ? ENGINE_REQUEST_CHECKPOINT : ENGINE_REQUEST_NONE;
 }
 
-static PetscBool CheckpointsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+static PetscBool CheckpointsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t,
+                                PetscInt req, PetscLogDouble elapsed)
 {
   Checkpoints *ck = (Checkpoints *)m->data;
   (void)e, (void)t_prev, (void)t, (void)elapsed;
@@ -72,7 +74,8 @@ static PetscErrorCode CheckpointsFinish(Monitor m, Engine *e, const EngineRunEnd
   Checkpoints *ck = (Checkpoints *)m->data;
 
   PetscFunctionBeginUser;
-  if (end->stopped || end->failed || !(ck->steps > 0 || ck->wall > 0.0) || (ck->steps > 0 && e->step % ck->steps == 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (end->stopped || end->failed || !(ck->steps > 0 || ck->wall > 0.0) || (ck->steps > 0 && e->step % ck->steps == 0))
+    PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CheckpointsWrite(m, e, ENGINE_REQUEST_NONE, end->wall));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -87,8 +90,8 @@ static PetscErrorCode CheckpointsDestroy(Monitor m)
 static const MonitorOps CheckpointsOps = {"checkpoints",  PETSC_TRUE,       CheckpointsStart,  CheckpointsRequest,
                                           CheckpointsDue, CheckpointsWrite, CheckpointsFinish, CheckpointsDestroy};
 
-PetscErrorCode CheckpointMonitorCreate(MPI_Comm comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep, const char *options, OutputTally *tally,
-                                       Monitor *m)
+PetscErrorCode CheckpointMonitorCreate(MPI_Comm comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep,
+                                       const char *options, OutputTally *tally, Monitor *m)
 {
   Checkpoints *ck;
 

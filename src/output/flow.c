@@ -16,7 +16,8 @@ typedef struct {
   FILE      *fp;        /* rank 0 */
 } FlowLog;
 
-PetscBool FlowRowDue(const FlowSettings *fs, PetscInt thermo_interval, PetscReal thermo_period, PetscInt64 step, PetscReal t_prev, PetscReal t)
+PetscBool FlowRowDue(const FlowSettings *fs, PetscInt thermo_interval, PetscReal thermo_period, PetscInt64 step,
+                     PetscReal t_prev, PetscReal t)
 {
   if (fs->interval_steps > 0) return step % fs->interval_steps == 0 ? PETSC_TRUE : PETSC_FALSE;
   if (thermo_interval > 0 && step % thermo_interval == 0) return PETSC_TRUE;
@@ -35,7 +36,10 @@ static PetscErrorCode FlowLogHeader(const Engine *e, char **header)
   PetscCall(PetscStrncpy(*header, "step,time", len));
   for (PetscInt k = 0; k < STREAMS_MAX; k++) {
     if (!f->streams.s[k].on) continue;
-    PetscCall(PetscSNPrintf(b, sizeof(b), ",stream%" PetscInt_FMT "_inserted,stream%" PetscInt_FMT "_mass,stream%" PetscInt_FMT "_short", k, k, k));
+    PetscCall(PetscSNPrintf(b, sizeof(b),
+                            ",stream%" PetscInt_FMT "_inserted,stream%" PetscInt_FMT "_mass,stream%" PetscInt_FMT
+                            "_short",
+                            k, k, k));
     PetscCall(PetscStrlcat(*header, b, len));
   }
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++) {
@@ -43,7 +47,10 @@ static PetscErrorCode FlowLogHeader(const Engine *e, char **header)
     PetscCall(PetscSNPrintf(b, sizeof(b), ",outflow%" PetscInt_FMT "_removed,outflow%" PetscInt_FMT "_mass", k, k));
     PetscCall(PetscStrlcat(*header, b, len));
     for (PetscInt c = 0; f->settings.nedges && c <= f->settings.nedges; c++) {
-      PetscCall(PetscSNPrintf(b, sizeof(b), ",outflow%" PetscInt_FMT "_removed_d%" PetscInt_FMT ",outflow%" PetscInt_FMT "_mass_d%" PetscInt_FMT, k, c, k, c));
+      PetscCall(PetscSNPrintf(b, sizeof(b),
+                              ",outflow%" PetscInt_FMT "_removed_d%" PetscInt_FMT ",outflow%" PetscInt_FMT
+                              "_mass_d%" PetscInt_FMT,
+                              k, c, k, c));
       PetscCall(PetscStrlcat(*header, b, len));
     }
   }
@@ -64,13 +71,15 @@ static PetscErrorCode FlowLogRow(FlowLog *fl, Engine *e)
   fprintf(fl->fp, "%lld,%.10e", (long long)e->step, (double)e->t);
   for (PetscInt k = 0; k < STREAMS_MAX; k++)
     if (f->streams.s[k].on)
-      fprintf(fl->fp, ",%lld,%.17g,%lld", (long long)st->inserted[k], (double)ExactSumValue(&st->inserted_mass[k]), (long long)st->shortfall[k]);
+      fprintf(fl->fp, ",%lld,%.17g,%lld", (long long)st->inserted[k], (double)ExactSumValue(&st->inserted_mass[k]),
+              (long long)st->shortfall[k]);
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++) {
     PetscInt64 n = 0;
     ExactSum   m;
     if (!f->outflow[k].on) continue;
     ExactSumZero(&m);
-    for (PetscInt c = 0; c <= f->settings.nedges; c++) n += st->removed[k][c], ExactSumAddSum(&m, &st->removed_mass[k][c]);
+    for (PetscInt c = 0; c <= f->settings.nedges; c++)
+      n += st->removed[k][c], ExactSumAddSum(&m, &st->removed_mass[k][c]);
     fprintf(fl->fp, ",%lld,%.17g", (long long)n, (double)ExactSumValue(&m));
     for (PetscInt c = 0; f->settings.nedges && c <= f->settings.nedges; c++)
       fprintf(fl->fp, ",%lld,%.17g", (long long)st->removed[k][c], (double)ExactSumValue(&st->removed_mass[k][c]));
@@ -98,11 +107,13 @@ static PetscErrorCode FlowLogStart(Monitor m, Engine *e, PetscBool fresh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscBool FlowLogDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+static PetscBool FlowLogDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req,
+                            PetscLogDouble elapsed)
 {
   FlowLog *fl = (FlowLog *)m->data;
   (void)req, (void)elapsed;
-  return fl->on && FlowRowDue(FlowSettingsOf(e), fl->thermo_interval, fl->thermo_period, step, t_prev, t) ? PETSC_TRUE : PETSC_FALSE;
+  return fl->on && FlowRowDue(FlowSettingsOf(e), fl->thermo_interval, fl->thermo_period, step, t_prev, t) ? PETSC_TRUE
+                                                                                                          : PETSC_FALSE;
 }
 
 static PetscErrorCode FlowLogWrite(Monitor m, Engine *e, PetscInt req, PetscLogDouble elapsed)
@@ -137,7 +148,8 @@ static PetscErrorCode FlowLogDestroy(Monitor m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const MonitorOps FlowLogOps = {"flow", PETSC_FALSE, FlowLogStart, NULL, FlowLogDue, FlowLogWrite, FlowLogFinish, FlowLogDestroy};
+static const MonitorOps FlowLogOps = {"flow",     PETSC_FALSE,  FlowLogStart,  NULL,
+                                      FlowLogDue, FlowLogWrite, FlowLogFinish, FlowLogDestroy};
 
 PetscErrorCode FlowMonitorCreate(const char *dir, PetscInt thermo_interval, PetscReal thermo_period, Monitor *m)
 {

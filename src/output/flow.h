@@ -14,7 +14,8 @@ static inline const FlowSettings *FlowSettingsOf(const Engine *e)
 /* Whether a row is due after step `step` (from t_prev to t): every
  * interval_steps steps, or when 0 with every thermo row (thermo_interval
  * steps, thermo_period simulated seconds; 0: none), as thermo decides. */
-PETSC_EXTERN PetscBool FlowRowDue(const FlowSettings *, PetscInt thermo_interval, PetscReal thermo_period, PetscInt64 step, PetscReal t_prev, PetscReal t);
+PETSC_EXTERN PetscBool FlowRowDue(const FlowSettings *, PetscInt thermo_interval, PetscReal thermo_period,
+                                  PetscInt64 step, PetscReal t_prev, PetscReal t);
 
 /* flow.csv, when the deck has a stream or an outflow: step, time; per
  * stream N streamN_inserted, streamN_mass, streamN_short; per outflow N
@@ -22,6 +23,7 @@ PETSC_EXTERN PetscBool FlowRowDue(const FlowSettings *, PetscInt thermo_interval
  * outflowN_removed_dc, outflowN_mass_dc; cumulative.  A row at the start,
  * at the cadence (FlowRowDue) and at the end; a restart cuts the file back
  * to the checkpoint's step and continues it. */
-PETSC_EXTERN PetscErrorCode FlowMonitorCreate(const char *dir, PetscInt thermo_interval, PetscReal thermo_period, Monitor *);
+PETSC_EXTERN PetscErrorCode FlowMonitorCreate(const char *dir, PetscInt thermo_interval, PetscReal thermo_period,
+                                              Monitor *);
 
 #endif

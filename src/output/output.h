@@ -23,7 +23,8 @@ typedef struct {
  * time crosses a multiple of `period` (0: off), at the start and at the
  * end; on a restart the file is cut back to the checkpoint's step and
  * continued.  With screen, rank 0 prints the rows as a table too. */
-PETSC_EXTERN PetscErrorCode ThermoMonitorCreate(MPI_Comm, const char *dir, PetscInt interval, PetscReal period, PetscBool screen, Monitor *);
+PETSC_EXTERN PetscErrorCode ThermoMonitorCreate(MPI_Comm, const char *dir, PetscInt interval, PetscReal period,
+                                                PetscBool screen, Monitor *);
 /* A progress line on rank 0 every `seconds` of wall clock, with the time
  * left from the rate over the last minute or so. */
 /* walls.csv: rows every interval steps and every period seconds (0: none) */
@@ -32,17 +33,18 @@ PETSC_EXTERN PetscErrorCode ProgressMonitorCreate(MPI_Comm, PetscReal seconds, c
 /* DIR/snapshots/ and snapshots.xdmf: every `steps` steps and/or each time
  * the simulated time crosses a multiple of `period` (0: off); fields: a
  * mask over the particle store (io/snapshot.h). */
-PETSC_EXTERN PetscErrorCode SnapshotMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal period, PetscInt fields, const char *options,
-                                                  OutputTally *, Monitor *);
+PETSC_EXTERN PetscErrorCode SnapshotMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal period,
+                                                  PetscInt fields, const char *options, OutputTally *, Monitor *);
 /* DIR/checkpoints/: every `steps` steps, every `wall` seconds of wall clock
  * (0: off), on a request (a signal: then the run stops, exit code
  * HDEM_EXIT_CHECKPOINTED) and, with a cadence, at the end; the newest
  * `keep` kept. */
-PETSC_EXTERN PetscErrorCode CheckpointMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal wall, PetscInt keep, const char *options,
-                                                    OutputTally *, Monitor *);
+PETSC_EXTERN PetscErrorCode CheckpointMonitorCreate(MPI_Comm, const char *dir, PetscInt steps, PetscReal wall,
+                                                    PetscInt keep, const char *options, OutputTally *, Monitor *);
 /* DIR/final.h5 and final.xdmf at the end of a run that was not stopped;
  * failed.h5 and failed.xdmf instead when the run failed. */
-PETSC_EXTERN PetscErrorCode FinalMonitorCreate(MPI_Comm, const char *dir, const char *options, OutputTally *, Monitor *);
+PETSC_EXTERN PetscErrorCode FinalMonitorCreate(MPI_Comm, const char *dir, const char *options, OutputTally *,
+                                               Monitor *);
 /* DIR/summary.json at the end. */
 PETSC_EXTERN PetscErrorCode SummaryMonitorCreate(MPI_Comm, const char *dir, Monitor *);
 /* Rank 0's log: a banner at the start (what runs, on what, with which
@@ -70,6 +72,7 @@ typedef struct {
 PETSC_EXTERN void           OutputMeshTable(const Engine *, SnapshotMeshTable *);
 PETSC_EXTERN PetscErrorCode OutputExtrasGet(const Engine *, OutputExtras *);
 PETSC_EXTERN PetscErrorCode OutputExtrasFree(OutputExtras *);
-PETSC_EXTERN void OutputStateView(const Engine *, const char *options, PetscReal wn[], PetscReal wp[], const OutputExtras *, SnapshotView *);
+PETSC_EXTERN void           OutputStateView(const Engine *, const char *options, PetscReal wn[], PetscReal wp[],
+                                            const OutputExtras *, SnapshotView *);
 
 #endif

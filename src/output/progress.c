@@ -17,7 +17,8 @@ typedef struct {
   PetscReal      step[PROGRESS_WINDOW], t[PROGRESS_WINDOW];
 } Progress;
 
-static PetscBool ProgressDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+static PetscBool ProgressDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req,
+                             PetscLogDouble elapsed)
 {
   Progress *pg = (Progress *)m->data;
   (void)e, (void)step, (void)t_prev, (void)t, (void)req;
@@ -46,7 +47,8 @@ static PetscReal ProgressLeft(const Progress *pg)
   if (!(dw > 0.0)) return -1.0;
   if (pg->lim.steps < INT64_MAX && pg->step[k] > pg->step[o])
     left = PetscMin(left, ((PetscReal)pg->lim.steps - pg->step[k]) * dw / (pg->step[k] - pg->step[o]));
-  if (pg->lim.end_time < PETSC_MAX_REAL && pg->t[k] > pg->t[o]) left = PetscMin(left, (pg->lim.end_time - pg->t[k]) * dw / (pg->t[k] - pg->t[o]));
+  if (pg->lim.end_time < PETSC_MAX_REAL && pg->t[k] > pg->t[o])
+    left = PetscMin(left, (pg->lim.end_time - pg->t[k]) * dw / (pg->t[k] - pg->t[o]));
   return left < PETSC_MAX_REAL ? PetscMax(left, 0.0) : -1.0;
 }
 
@@ -68,14 +70,16 @@ static PetscErrorCode ProgressWrite(Monitor m, Engine *e, PetscInt req, PetscLog
   PetscFunctionBeginUser;
   (void)req;
   if (pg->ns == PROGRESS_WINDOW) {
-    for (PetscInt k = 1; k < PROGRESS_WINDOW; k++) pg->wall[k - 1] = pg->wall[k], pg->step[k - 1] = pg->step[k], pg->t[k - 1] = pg->t[k];
+    for (PetscInt k = 1; k < PROGRESS_WINDOW; k++)
+      pg->wall[k - 1] = pg->wall[k], pg->step[k - 1] = pg->step[k], pg->t[k - 1] = pg->t[k];
     pg->ns--;
   }
   pg->wall[pg->ns] = elapsed, pg->step[pg->ns] = (PetscReal)e->step, pg->t[pg->ns] = e->t, pg->ns++;
   ProgressClock(eta, sizeof(eta), ProgressLeft(pg));
   ProgressClock(took, sizeof(took), elapsed);
-  PetscCall(PetscPrintf(pg->comm, "progress: step %" PetscInt64_FMT ", t %.6g s, dt %.3g s, %.1f%% done, %s elapsed, %s left\n", e->step, (double)e->t,
-                        (double)e->dt, (double)(100.0 * frac), took, eta));
+  PetscCall(PetscPrintf(pg->comm,
+                        "progress: step %" PetscInt64_FMT ", t %.6g s, dt %.3g s, %.1f%% done, %s elapsed, %s left\n",
+                        e->step, (double)e->t, (double)e->dt, (double)(100.0 * frac), took, eta));
   pg->last = elapsed;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -87,7 +91,8 @@ static PetscErrorCode ProgressDestroy(Monitor m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const MonitorOps ProgressOps = {"progress", PETSC_FALSE, ProgressStart, NULL, ProgressDue, ProgressWrite, NULL, ProgressDestroy};
+static const MonitorOps ProgressOps = {"progress",  PETSC_FALSE,   ProgressStart, NULL,
+                                       ProgressDue, ProgressWrite, NULL,          ProgressDestroy};
 
 PetscErrorCode ProgressMonitorCreate(MPI_Comm comm, PetscReal seconds, const EngineRunLimits *lim, Monitor *m)
 {

@@ -35,7 +35,8 @@ PetscErrorCode OutputExtrasGet(const Engine *e, OutputExtras *om)
     WallMotionPose(&m->motion, e->t, &ps);
     for (PetscInt v = 0; v < nv; v++) WallPoseApply(&ps, (m->whole ? m->x : m->hx) + 3 * v, x + 3 * v);
     for (PetscInt t = 0; t < nt; t++)
-      for (int c = 0; c < 3; c++) tri[3 * t + c] = m->whole ? m->tvid[3 * t + c] : (PetscInt64)m->hrec[(size_t)MESH_RECORD_WIDTH * t + 1 + c];
+      for (int c = 0; c < 3; c++)
+        tri[3 * t + c] = m->whole ? m->tvid[3 * t + c] : (PetscInt64)m->hrec[(size_t)MESH_RECORD_WIDTH * t + 1 + c];
     om->data[k].nv = nv, om->data[k].nt = nt;
     om->data[k].points = x, om->data[k].tri = tri;
   }
@@ -56,12 +57,14 @@ PetscErrorCode OutputExtrasFree(OutputExtras *om)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void OutputStateView(const Engine *e, const char *options, PetscReal wn[], PetscReal wp[], const OutputExtras *om, SnapshotView *v)
+void OutputStateView(const Engine *e, const char *options, PetscReal wn[], PetscReal wp[], const OutputExtras *om,
+                     SnapshotView *v)
 {
   for (PetscInt w = 0; w < e->planes.n; w++)
     for (int a = 0; a < 3; a++) wn[3 * w + a] = e->planes.w[w].n[a], wp[3 * w + a] = e->planes.w[w].p[a];
-  v->st    = &e->p.st;
-  v->nwall = e->grid.rank == 0 ? e->planes.n : 0, v->wall_normal = wn, v->wall_point = wp; /* replicated: rank 0's rows */
+  v->st = &e->p.st;
+  /* replicated: rank 0's rows */
+  v->nwall = e->grid.rank == 0 ? e->planes.n : 0, v->wall_normal = wn, v->wall_point = wp;
   v->time = e->t, v->dt = e->dt, v->step = e->step, v->options = options;
   v->meshes = om && om->table.n ? &om->table : NULL, v->mesh = om ? om->data : NULL;
   v->bodies = om ? &om->bodies : NULL;
@@ -95,7 +98,8 @@ static PetscErrorCode SnapshotsStart(Monitor m, Engine *e, PetscBool fresh)
 
 /* Whether the step just taken crossed a multiple of the period: decided
  * from (t_prev, t], so a restart continues the same cadence. */
-static PetscBool SnapshotsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+static PetscBool SnapshotsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req,
+                              PetscLogDouble elapsed)
 {
   Snapshots *sn = (Snapshots *)m->data;
   (void)e, (void)req, (void)elapsed;
@@ -132,10 +136,11 @@ static PetscErrorCode SnapshotsDestroy(Monitor m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const MonitorOps SnapshotsOps = {"snapshots", PETSC_TRUE, SnapshotsStart, NULL, SnapshotsDue, SnapshotsWrite, NULL, SnapshotsDestroy};
+static const MonitorOps SnapshotsOps = {"snapshots",  PETSC_TRUE,     SnapshotsStart, NULL,
+                                        SnapshotsDue, SnapshotsWrite, NULL,           SnapshotsDestroy};
 
-PetscErrorCode SnapshotMonitorCreate(MPI_Comm comm, const char *dir, PetscInt steps, PetscReal period, PetscInt fields, const char *options, OutputTally *tally,
-                                     Monitor *m)
+PetscErrorCode SnapshotMonitorCreate(MPI_Comm comm, const char *dir, PetscInt steps, PetscReal period, PetscInt fields,
+                                     const char *options, OutputTally *tally, Monitor *m)
 {
   Snapshots *sn;
 
@@ -175,7 +180,8 @@ static PetscErrorCode FinalFinish(Monitor m, Engine *e, const EngineRunEnd *end)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscBool FinalDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+static PetscBool FinalDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req,
+                          PetscLogDouble elapsed)
 {
   (void)m, (void)e, (void)step, (void)t_prev, (void)t, (void)req, (void)elapsed;
   return PETSC_FALSE;

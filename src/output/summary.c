@@ -80,7 +80,8 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscBool SummaryDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+static PetscBool SummaryDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req,
+                            PetscLogDouble elapsed)
 {
   (void)m, (void)e, (void)step, (void)t_prev, (void)t, (void)req, (void)elapsed;
   return PETSC_FALSE;
@@ -93,7 +94,8 @@ static PetscErrorCode SummaryDestroy(Monitor m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const MonitorOps SummaryOps = {"summary", PETSC_FALSE, NULL, NULL, SummaryDue, NULL, SummaryFinish, SummaryDestroy};
+static const MonitorOps SummaryOps = {"summary",  PETSC_FALSE, NULL,          NULL,
+                                      SummaryDue, NULL,        SummaryFinish, SummaryDestroy};
 
 PetscErrorCode SummaryMonitorCreate(MPI_Comm comm, const char *dir, Monitor *m)
 {

@@ -9,8 +9,8 @@
 typedef struct {
   MPI_Comm   comm;
   char       path[PETSC_MAX_PATH_LEN + 16]; /* DIR/thermo.csv */
-  PetscInt   interval; /* steps, 0: none */
-  PetscReal  period;   /* simulated seconds, 0: none */
+  PetscInt   interval;                      /* steps, 0: none */
+  PetscReal  period;                        /* simulated seconds, 0: none */
   PetscBool  screen;
   PetscInt   rows;      /* printed, for the header's repeats */
   PetscInt64 last_step; /* of the last row */
@@ -23,10 +23,11 @@ static PetscErrorCode ThermoScreenRow(Thermo *th, const Engine *e, const EngineS
   PetscFunctionBeginUser;
   if (!th->screen) PetscFunctionReturn(PETSC_SUCCESS);
   if (th->rows % 40 == 0)
-    PetscCall(PetscPrintf(th->comm, "%12s %12s %10s %11s %11s %11s %9s %9s %9s\n", "step", "time [s]", "dt [s]", "KE [J]", "KE_rot [J]", "elastic [J]",
-                          "contacts", "overlap/r", "wall [s]"));
-  PetscCall(PetscPrintf(th->comm, "%12" PetscInt64_FMT " %12.6g %10.4g %11.5g %11.5g %11.5g %9.0f %9.3g %9.1f\n", e->step, (double)e->t, (double)e->dt,
-                        (double)s->ke, (double)s->kr, (double)s->elastic, (double)s->contacts, (double)s->max_overlap_ratio, (double)wall));
+    PetscCall(PetscPrintf(th->comm, "%12s %12s %10s %11s %11s %11s %9s %9s %9s\n", "step", "time [s]", "dt [s]",
+                          "KE [J]", "KE_rot [J]", "elastic [J]", "contacts", "overlap/r", "wall [s]"));
+  PetscCall(PetscPrintf(th->comm, "%12" PetscInt64_FMT " %12.6g %10.4g %11.5g %11.5g %11.5g %9.0f %9.3g %9.1f\n",
+                        e->step, (double)e->t, (double)e->dt, (double)s->ke, (double)s->kr, (double)s->elastic,
+                        (double)s->contacts, (double)s->max_overlap_ratio, (double)wall));
   th->rows++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -41,14 +42,18 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
   th->last_step = e->step;
   if (th->fp) {
     PetscReal in = e->e_initial + s.gravity + s.work[LEDGER_WALLS] + s.flow, diss = in - (s.ke + s.kr + s.elastic);
-    PetscReal dn = s.work[LEDGER_NORMAL], dt = s.work[LEDGER_TANGENTIAL] - s.elastic_tangential, dr = s.work[LEDGER_ROLLING] - s.elastic_rolling;
+    PetscReal dn = s.work[LEDGER_NORMAL], dt = s.work[LEDGER_TANGENTIAL] - s.elastic_tangential,
+              dr  = s.work[LEDGER_ROLLING] - s.elastic_rolling;
     PetscReal dl  = s.work[LEDGER_LIQUID] - s.energy_bridges;
-    PetscReal res = (s.ke + s.kr + s.elastic + s.elastic_tangential + s.elastic_rolling + s.energy_bridges) - in + (((dn + dt) + dr) + dl);
-    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d", (long long)e->step, (double)e->t, (double)e->dt, (double)s.ke, (double)s.kr,
-            (double)s.elastic, (double)diss, (double)s.contacts, (double)s.max_overlap_ratio, (int)e->rebuilds);
+    PetscReal res = (s.ke + s.kr + s.elastic + s.elastic_tangential + s.elastic_rolling + s.energy_bridges) - in +
+                    (((dn + dt) + dr) + dl);
+    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d", (long long)e->step, (double)e->t,
+            (double)e->dt, (double)s.ke, (double)s.kr, (double)s.elastic, (double)diss, (double)s.contacts,
+            (double)s.max_overlap_ratio, (int)e->rebuilds);
     if (e->model.ledger)
-      fprintf(th->fp, ",%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e", (double)dn, (double)dt, (double)dr, (double)dl, (double)s.gravity,
-              (double)s.work[LEDGER_WALLS], (double)s.flow, (double)s.elastic, (double)s.elastic_tangential, (double)s.elastic_rolling, (double)s.energy_bridges,
+      fprintf(th->fp, ",%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e", (double)dn,
+              (double)dt, (double)dr, (double)dl, (double)s.gravity, (double)s.work[LEDGER_WALLS], (double)s.flow,
+              (double)s.elastic, (double)s.elastic_tangential, (double)s.elastic_rolling, (double)s.energy_bridges,
               (double)res);
     fprintf(th->fp, ",%.17g,%.0f,%.3f\n", (double)s.liquid, (double)s.bridges, (double)wall);
     PetscCall(CsvLogFlush(th->fp, th->path, e->step));
@@ -61,11 +66,14 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
  * then appended to. */
 static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
 {
-  static const char ledger[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,"
-                               "diss_normal,diss_tangential,diss_rolling,diss_liquid,work_gravity,work_walls,energy_flow,"
-                               "elastic_normal,elastic_tangential,elastic_rolling,energy_bridges,residual,liquid_total,bridges,wall_seconds\n";
-  static const char plain[]  = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,liquid_total,bridges,wall_seconds\n";
-  Thermo           *th       = (Thermo *)m->data;
+  static const char
+    ledger[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_ratio,rebuilds,"
+               "diss_normal,diss_tangential,diss_rolling,diss_liquid,work_gravity,work_walls,energy_flow,"
+               "elastic_normal,elastic_tangential,elastic_rolling,energy_bridges,residual,liquid_total,bridges,wall_"
+               "seconds\n";
+  static const char plain[] = "step,time,dt,ke_translational,ke_rotational,elastic,dissipated,contacts,max_overlap_"
+                              "ratio,rebuilds,liquid_total,bridges,wall_seconds\n";
+  Thermo           *th      = (Thermo *)m->data;
 
   PetscFunctionBeginUser;
   if (e->grid.rank == 0) PetscCall(CsvLogStart(th->path, e->model.ledger ? ledger : plain, fresh, e->step, &th->fp));
@@ -74,7 +82,8 @@ static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
 }
 
 /* A multiple of the period crossed in (t_prev, t], as snapshots decide. */
-static PetscBool ThermoDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+static PetscBool ThermoDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req,
+                           PetscLogDouble elapsed)
 {
   Thermo *th = (Thermo *)m->data;
   (void)e, (void)req, (void)elapsed;
@@ -113,9 +122,11 @@ static PetscErrorCode ThermoDestroy(Monitor m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const MonitorOps ThermoOps = {"thermo", PETSC_TRUE, ThermoStart, NULL, ThermoDue, ThermoWrite, ThermoFinish, ThermoDestroy};
+static const MonitorOps ThermoOps = {"thermo",  PETSC_TRUE,  ThermoStart,  NULL,
+                                     ThermoDue, ThermoWrite, ThermoFinish, ThermoDestroy};
 
-PetscErrorCode ThermoMonitorCreate(MPI_Comm comm, const char *dir, PetscInt interval, PetscReal period, PetscBool screen, Monitor *m)
+PetscErrorCode ThermoMonitorCreate(MPI_Comm comm, const char *dir, PetscInt interval, PetscReal period,
+                                   PetscBool screen, Monitor *m)
 {
   Thermo *th;
 

@@ -12,8 +12,8 @@
 
 typedef struct {
   char       path[PETSC_MAX_PATH_LEN + 16]; /* DIR/walls.csv */
-  PetscInt   interval; /* steps, 0: none */
-  PetscReal  period;   /* simulated seconds, 0: none */
+  PetscInt   interval;                      /* steps, 0: none */
+  PetscReal  period;                        /* simulated seconds, 0: none */
   PetscInt   nw;
   ExactSum  *sums;
   PetscReal *ref;
@@ -37,7 +37,7 @@ static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
     PetscCall(PetscMalloc1(len, &header));
     PetscCall(PetscStrncpy(header, "step,time", len));
     for (PetscInt k = 0; k < wl->nw; k++) {
-      const char *name = k < e->planes.n ? e->planes.w[k].name : e->meshes.m[k - e->planes.n].name;
+      const char              *name   = k < e->planes.n ? e->planes.w[k].name : e->meshes.m[k - e->planes.n].name;
       static const char *const col[6] = {"fx", "fy", "fz", "tx", "ty", "tz"};
       for (int c = 0; c < 6; c++) {
         char b[40];
@@ -52,7 +52,8 @@ static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscBool WallsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req, PetscLogDouble elapsed)
+static PetscBool WallsDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req,
+                          PetscLogDouble elapsed)
 {
   Walls *wl = (Walls *)m->data;
   (void)req, (void)elapsed;
@@ -66,7 +67,8 @@ static PetscErrorCode WallsWrite(Monitor m, Engine *e, PetscInt req, PetscLogDou
 
   PetscFunctionBeginUser;
   (void)req, (void)elapsed;
-  PetscCheck(e->wall_sums_due, e->grid.comm, PETSC_ERR_PLIB, "walls.csv is due at step %" PetscInt64_FMT " but its sums were not taken", e->step);
+  PetscCheck(e->wall_sums_due, e->grid.comm, PETSC_ERR_PLIB,
+             "walls.csv is due at step %" PetscInt64_FMT " but its sums were not taken", e->step);
   PetscCall(ExactSumAllreduce(e->grid.comm, wl->sums, 6 * wl->nw));
   if (wl->fp) {
     fprintf(wl->fp, "%lld,%.10e", (long long)e->step, (double)e->t);
@@ -100,7 +102,8 @@ static PetscErrorCode WallsDestroy(Monitor m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const MonitorOps WallsOps = {"walls", PETSC_FALSE, WallsStart, NULL, WallsDue, WallsWrite, WallsFinish, WallsDestroy};
+static const MonitorOps WallsOps = {"walls",  PETSC_FALSE, WallsStart,  NULL,
+                                    WallsDue, WallsWrite,  WallsFinish, WallsDestroy};
 
 PetscErrorCode WallsMonitorCreate(const char *dir, PetscInt interval, PetscReal period, Monitor *m)
 {

@@ -54,7 +54,8 @@ INLINE void SpreadLanes(V4 s, V4 q[3])
 }
 
 /* reciprocal masses and inertias and frozen masks of particles i .. i+3 over their components */
-INLINE void SpreadBodies(const LocalInt *fl, const PetscReal *m, const PetscReal *in, V4 rm[3], V4 ri[3], M4 fz[3], PetscBool frozen)
+INLINE void SpreadBodies(const LocalInt *fl, const PetscReal *m, const PetscReal *in, V4 rm[3], V4 ri[3], M4 fz[3],
+                         PetscBool frozen)
 {
   const V4 one = {1.0, 1.0, 1.0, 1.0};
   SpreadLanes(one / Load4(m), rm);
@@ -90,8 +91,8 @@ INLINE V4 BodySums(const V4 q[3])
 /* The first half of a step for one row of four components (c of a block,
  * qg = m g over them) from v, w, f, t in hand: the kick, the drift, the
  * predictions, f = t = 0 and gravity's work on the row in wrow. */
-INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 vo, V4 wo, PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp,
-                    PetscReal *wp, PetscReal *f, PetscReal *t, V4 *wrow)
+INLINE void OpenRow(M4 fz, V4 rm, V4 ri, V4 qg, V4 hh, V4 dd, V4 fo, V4 to, V4 vo, V4 wo, PetscReal *x, PetscReal *v,
+                    PetscReal *w, PetscReal *vp, PetscReal *wp, PetscReal *f, PetscReal *t, V4 *wrow)
 {
   const V4 zero = {0, 0, 0, 0};
   V4       dv = fo * rm * hh, dw = to * ri * hh, xo = Load4(x);
@@ -115,8 +116,9 @@ INLINE void OpenWork(const V4 rows[3], V4 *work4, PetscReal *gw)
 }
 
 /* IntegratorOpenStep's block of four particles at o = 3 i; gravity's work into work4 and gw. */
-INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t, V4 hh, V4 dd, const V4 G[3],
-                      PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, V4 *work4, PetscReal *gw)
+INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f,
+                      PetscReal *t, V4 hh, V4 dd, const V4 G[3], PetscReal *x, PetscReal *v, PetscReal *w,
+                      PetscReal *vp, PetscReal *wp, V4 *work4, PetscReal *gw)
 {
   V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}}, rows[3];
   M4 fz[3] = {{0}};
@@ -124,16 +126,17 @@ INLINE void OpenBlock(PetscBool frozen, const LocalInt *fl, const PetscReal *m, 
   Spread(m, qm);
   for (int c = 0; c < 3; c++) {
     PetscInt o = 4 * c;
-    OpenRow(fz[c], rm[c], ri[c], qm[c] * G[c], hh, dd, Load4(f + o), Load4(t + o), Load4(v + o), Load4(w + o), x + o, v + o, w + o, vp + o, wp + o, f + o,
-            t + o, &rows[c]);
+    OpenRow(fz[c], rm[c], ri[c], qm[c] * G[c], hh, dd, Load4(f + o), Load4(t + o), Load4(v + o), Load4(w + o), x + o,
+            v + o, w + o, vp + o, wp + o, f + o, t + o, &rows[c]);
   }
   OpenWork(rows, work4, gw);
 }
 
 /* The scalar first half of particles the blocks of four leave over: their
  * gravity work (each particle's into gw as a block sums it). */
-static PetscReal OpenTail(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, PetscReal *restrict f,
-                          PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w,
+static PetscReal OpenTail(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m,
+                          const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t, PetscReal dt,
+                          const PetscReal g[3], PetscReal *restrict x, PetscReal *restrict v, PetscReal *restrict w,
                           PetscReal *restrict vp, PetscReal *restrict wp, PetscReal *restrict gw)
 {
   const PetscReal h    = 0.5 * dt;
@@ -169,9 +172,11 @@ INLINE void SpreadGravity(const PetscReal g[3], V4 G[3])
  * drift x += v dt, the prediction vp = v + dv; gravity's work
  * m g . v dt summed in four lanes.  f and t are left zero: the coming force
  * sums start there, and the pass has them in hand (no second sweep). */
-VEC_CLONES PetscReal IntegratorOpenStep(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in,
-                                              PetscReal *restrict f, PetscReal *restrict t, PetscReal dt, const PetscReal g[3], PetscReal *restrict x,
-                                              PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp, PetscReal *restrict wp, PetscReal *restrict gw)
+VEC_CLONES PetscReal IntegratorOpenStep(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m,
+                                        const PetscReal *restrict in, PetscReal *restrict f, PetscReal *restrict t,
+                                        PetscReal dt, const PetscReal g[3], PetscReal *restrict x,
+                                        PetscReal *restrict v, PetscReal *restrict w, PetscReal *restrict vp,
+                                        PetscReal *restrict wp, PetscReal *restrict gw)
 {
   const PetscReal h  = 0.5 * dt;
   const V4        hh = {h, h, h, h}, dd = {dt, dt, dt, dt}, zero = {0, 0, 0, 0};
@@ -180,13 +185,17 @@ VEC_CLONES PetscReal IntegratorOpenStep(PetscInt n, const LocalInt *restrict fl,
   SpreadGravity(g, G);
   for (; i + 4 <= n; i += 4) {
     PetscInt o = 3 * i;
-    if (AnyFrozen(fl + i)) OpenBlock(PETSC_TRUE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4, gw ? gw + i : NULL);
-    else OpenBlock(PETSC_FALSE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4, gw ? gw + i : NULL);
+    if (AnyFrozen(fl + i))
+      OpenBlock(PETSC_TRUE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o, &work4,
+                gw ? gw + i : NULL);
+    else
+      OpenBlock(PETSC_FALSE, fl + i, m + i, in + i, f + o, t + o, hh, dd, G, x + o, v + o, w + o, vp + o, wp + o,
+                &work4, gw ? gw + i : NULL);
   }
-  return OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, dt, g, x + 3 * i, v + 3 * i, w + 3 * i, vp + 3 * i, wp + 3 * i, gw ? gw + i : NULL) +
+  return OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, dt, g, x + 3 * i, v + 3 * i, w + 3 * i,
+                  vp + 3 * i, wp + 3 * i, gw ? gw + i : NULL) +
          ((work4[0] + work4[1]) + (work4[2] + work4[3]));
 }
-
 
 /* The squared distance bound of a particle from where the lists were built at
  * the end of a step of at most dt_up: a = |dx - c|^2 (or |dx|^2 against the
@@ -197,23 +206,27 @@ VEC_CLONES PetscReal IntegratorOpenStep(PetscInt n, const LocalInt *restrict fl,
  * drift, and the cheap test leaves room for that and its own rounding. */
 #define BEYOND_SHORT (1.0 - 1e-9)
 #define BEYOND_CHEAP (1.0 - 3e-9)
-static inline PetscBool BeyondScalar(PetscReal a, PetscReal b, PetscReal c2, PetscReal mi, PetscReal dt_up, PetscReal lim)
+static inline PetscBool BeyondScalar(PetscReal a, PetscReal b, PetscReal c2, PetscReal mi, PetscReal dt_up,
+                                     PetscReal lim)
 {
   PetscReal q = 0.5 * dt_up * dt_up, l2 = lim * lim;
   if (3.0 * (a + b * dt_up * dt_up) * mi * mi + 3.0 * c2 * q * q < l2 * mi * mi * BEYOND_CHEAP) return PETSC_FALSE;
-  return sqrt(a) + sqrt(b) * dt_up + 0.5 * sqrt(c2) / mi * dt_up * dt_up > lim * BEYOND_SHORT ? PETSC_TRUE : PETSC_FALSE;
+  return sqrt(a) + sqrt(b) * dt_up + 0.5 * sqrt(c2) / mi * dt_up * dt_up > lim * BEYOND_SHORT ? PETSC_TRUE
+                                                                                              : PETSC_FALSE;
 }
 
 /* A frozen particle stays at its build position: relative to the drift it is
  * |c| away, which pairs with it may have closed by. */
 static inline PetscBool DriftBeyond(const IntegratorRebuild *rb)
 {
-  return sqrt(rb->c[0] * rb->c[0] + rb->c[1] * rb->c[1] + rb->c[2] * rb->c[2]) > rb->hs * BEYOND_SHORT ? PETSC_TRUE : PETSC_FALSE;
+  return sqrt(rb->c[0] * rb->c[0] + rb->c[1] * rb->c[1] + rb->c[2] * rb->c[2]) > rb->hs * BEYOND_SHORT ? PETSC_TRUE
+                                                                                                       : PETSC_FALSE;
 }
 
 /* The criterion's bits of one particle, not frozen, from a = |dx - c|^2,
  * aw = |dx|^2, b = |v|^2, c2 = |f|^2 (INTEGRATOR_BEYOND_*) */
-static inline PetscInt BeyondBits(PetscReal a, PetscReal aw, PetscReal b, PetscReal c2, PetscReal mi, const IntegratorRebuild *rb)
+static inline PetscInt BeyondBits(PetscReal a, PetscReal aw, PetscReal b, PetscReal c2, PetscReal mi,
+                                  const IntegratorRebuild *rb)
 {
   PetscInt bits = 0;
   if (BeyondScalar(a, b, c2, mi, rb->dt_up, rb->hs)) bits |= INTEGRATOR_BEYOND_DRIFT;
@@ -223,8 +236,9 @@ static inline PetscInt BeyondBits(PetscReal a, PetscReal aw, PetscReal b, PetscR
   return bits;
 }
 
-PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v, const PetscReal *f,
-                           const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
+PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0,
+                           const PetscReal *v, const PetscReal *f, const IntegratorRebuild *rb, PetscReal lo[3],
+                           PetscReal hi[3])
 {
   PetscInt  bits   = 0;
   PetscBool frozen = PETSC_FALSE;
@@ -260,8 +274,9 @@ typedef struct {
  * displacements' ranges (lanes of the 12-layout).  With op the kicked v, w
  * and the step's f, t go on in registers into the next step's first half
  * (OpenRow) instead of back to memory. */
-INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const V4 *G, PetscReal *f,
-                       PetscReal *t, V4 hh, PetscReal *x, const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3],
+INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl, const PetscReal *m,
+                       const PetscReal *in, const V4 *G, PetscReal *f, PetscReal *t, V4 hh, PetscReal *x,
+                       const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3],
                        V4 f2[3], V4 lo[3], V4 hi[3])
 {
   V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}}, rows[3];
@@ -269,8 +284,9 @@ INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl
   SpreadBodies(fl, m, in, rm, ri, fz, frozen);
   if (G || op) Spread(m, qm);
   for (int c = 0; c < 3; c++) {
-    PetscInt o  = 4 * c;
-    V4       vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), to = Load4(t + o), dx = Load4(x + o) - Load4(x0 + o), dc = dx - C[c], vn, wn;
+    PetscInt o = 4 * c;
+    V4 vo = Load4(v + o), wo = Load4(w + o), fo = Load4(f + o), to = Load4(t + o), dx = Load4(x + o) - Load4(x0 + o),
+       dc = dx - C[c], vn, wn;
     if (G) fo = fo + qm[c] * G[c];
     vn     = Keep(fz[c], vo, vo + fo * rm[c] * hh);
     wn     = Keep(fz[c], wo, wo + to * ri[c] * hh);
@@ -278,7 +294,8 @@ INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl
     hi[c]  = Keep(dx > hi[c], dx, hi[c]);
     dc2[c] = dc * dc, dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
     if (op)
-      OpenRow(fz[c], rm[c], ri[c], qm[c] * op->G[c], op->hh, op->dd, fo, to, vn, wn, x + o, v + o, w + o, op->vp + o, op->wp + o, f + o, t + o, &rows[c]);
+      OpenRow(fz[c], rm[c], ri[c], qm[c] * op->G[c], op->hh, op->dd, fo, to, vn, wn, x + o, v + o, w + o, op->vp + o,
+              op->wp + o, f + o, t + o, &rows[c]);
     else {
       if (G) Store4(f + o, fo);
       Store4(v + o, vn);
@@ -292,7 +309,8 @@ INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl
  * open: a squared distance term a against lim. */
 INLINE M4 WithinLanes(V4 a, V4 B, V4 C, V4 M, V4 du, V4 qq, PetscReal lim)
 {
-  const V4 three = {3.0, 3.0, 3.0, 3.0}, margin = {BEYOND_CHEAP, BEYOND_CHEAP, BEYOND_CHEAP, BEYOND_CHEAP}, l2 = {lim * lim, lim * lim, lim * lim, lim * lim};
+  const V4 three = {3.0, 3.0, 3.0, 3.0}, margin = {BEYOND_CHEAP, BEYOND_CHEAP, BEYOND_CHEAP, BEYOND_CHEAP},
+           l2 = {lim * lim, lim * lim, lim * lim, lim * lim};
   return three * (a + B * du * du) * M * M + three * C * qq * qq < l2 * M * M * margin;
 }
 
@@ -301,7 +319,8 @@ INLINE M4 WithinLanes(V4 a, V4 B, V4 C, V4 M, V4 du, V4 qq, PetscReal lim)
  * (INTEGRATOR_NONFINITE: they fail the cheap test too); frozen particles never do. */
 INLINE PetscInt BeyondLanes(M4 ok, V4 A, V4 B, V4 C, V4 M, V4 du, PetscReal lim, const LocalInt *fl)
 {
-  V4       Ar, Br, Cr, S, half = {0.5, 0.5, 0.5, 0.5}, L = {lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT};
+  V4 Ar, Br, Cr, S, half = {0.5, 0.5, 0.5, 0.5},
+                    L = {lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT, lim * BEYOND_SHORT};
   M4       far;
   PetscInt pass = 0;
   if (ok[0] & ok[1] & ok[2] & ok[3]) return 0;
@@ -324,9 +343,9 @@ static inline PetscInt LanesBits(PetscInt r, PetscInt beyond)
 
 /* The scalar second half of particles the blocks of four leave over (as
  * CloseBlock), with IntegratorMayPass on them. */
-static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, const PetscReal *t,
-                          PetscReal h, const PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v,
-                          PetscReal *w)
+static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g,
+                          PetscReal *f, const PetscReal *t, PetscReal h, const PetscReal *x, const PetscReal *x0,
+                          const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
 {
   for (PetscInt k = 0; k < n; k++) {
     PetscReal rmk = 1.0 / m[k], rik = 1.0 / in[k];
@@ -345,9 +364,11 @@ static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, co
  * w += t / I h, then IntegratorMayPass on the kicked velocities, its cheap
  * test in lanes while they are in registers.  With op (dt > 0) the next
  * step's first half follows in the same pass (IntegratorCloseOpen). */
-VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m, const PetscReal *restrict in, const PetscReal *g,
-                                       PetscReal *restrict f, PetscReal *restrict t, PetscReal h, PetscReal *restrict x, const PetscReal *restrict x0,
-                                       const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *restrict v, PetscReal *restrict w,
+VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, const PetscReal *restrict m,
+                                       const PetscReal *restrict in, const PetscReal         *g, PetscReal *restrict f,
+                                       PetscReal *restrict t, PetscReal                       h, PetscReal *restrict x,
+                                       const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3],
+                                       PetscReal       hi[3], PetscReal *restrict v, PetscReal *restrict w,
                                        IntegratorOpen *op)
 {
   const PetscReal gz[3] = {0.0, 0.0, 0.0}, *ga = g ? g : gz, *c = rb->c, dt_up = rb->dt_up, hs = rb->hs;
@@ -375,23 +396,28 @@ VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, 
     if (op) {
       ol.vp = op->vp + 3 * i, ol.wp = op->wp + 3 * i, ol.gw = op->gw ? op->gw + i : NULL;
       if (fz)
-        CloseBlock(PETSC_TRUE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2,
-                   v2, f2, L, H);
+        CloseBlock(PETSC_TRUE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i,
+                   x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
       else
-        CloseBlock(PETSC_FALSE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2,
-                   v2, f2, L, H);
+        CloseBlock(PETSC_FALSE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i,
+                   x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
     } else if (fz)
-      CloseBlock(PETSC_TRUE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2,
-                 f2, L, H);
+      CloseBlock(PETSC_TRUE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i,
+                 Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
     else
-      CloseBlock(PETSC_FALSE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2,
-                 v2, f2, L, H);
+      CloseBlock(PETSC_FALSE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i,
+                 x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
     if (bits == INTEGRATOR_BEYOND_ALL) continue;
     A = BodySums(dc2), Aw = BodySums(dx2), B = BodySums(v2), C = BodySums(f2);
-    if (!(bits & INTEGRATOR_BEYOND_DRIFT)) bits |= LanesBits(BeyondLanes(WithinLanes(A, B, C, M, du, qq, hs), A, B, C, M, du, hs, fl + i), INTEGRATOR_BEYOND_DRIFT);
-    if (!(bits & INTEGRATOR_BEYOND_HALF)) bits |= LanesBits(BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, hs), Aw, B, C, M, du, hs, fl + i), INTEGRATOR_BEYOND_HALF);
+    if (!(bits & INTEGRATOR_BEYOND_DRIFT))
+      bits |= LanesBits(BeyondLanes(WithinLanes(A, B, C, M, du, qq, hs), A, B, C, M, du, hs, fl + i),
+                        INTEGRATOR_BEYOND_DRIFT);
+    if (!(bits & INTEGRATOR_BEYOND_HALF))
+      bits |= LanesBits(BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, hs), Aw, B, C, M, du, hs, fl + i),
+                        INTEGRATOR_BEYOND_HALF);
     if (!(bits & INTEGRATOR_BEYOND_SKIN))
-      bits |= LanesBits(BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, 2.0 * hs), Aw, B, C, M, du, 2.0 * hs, fl + i), INTEGRATOR_BEYOND_SKIN);
+      bits |= LanesBits(BeyondLanes(WithinLanes(Aw, B, C, M, du, qq, 2.0 * hs), Aw, B, C, M, du, 2.0 * hs, fl + i),
+                        INTEGRATOR_BEYOND_SKIN);
   }
   { /* the lanes' ranges into the axes' */
     for (int k = 0; k < 3; k++)
@@ -401,24 +427,28 @@ VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, 
         hi[a] = H[k][l] > hi[a] ? H[k][l] : hi[a];
       }
   }
-  bits |= CloseTail(n - i, fl + i, m + i, in + i, g, f + 3 * i, t + 3 * i, h, x + 3 * i, x0 + 3 * i, rb, lo, hi, v + 3 * i, w + 3 * i); /* with its ranges */
+  /* with its ranges */
+  bits |= CloseTail(n - i, fl + i, m + i, in + i, g, f + 3 * i, t + 3 * i, h, x + 3 * i, x0 + 3 * i, rb, lo, hi,
+                    v + 3 * i, w + 3 * i);
   if (op)
-    op->work = OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, op->dt, op->g, x + 3 * i, v + 3 * i, w + 3 * i, op->vp + 3 * i, op->wp + 3 * i,
-                        op->gw ? op->gw + i : NULL) +
+    op->work = OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, op->dt, op->g, x + 3 * i, v + 3 * i,
+                        w + 3 * i, op->vp + 3 * i, op->wp + 3 * i, op->gw ? op->gw + i : NULL) +
                ((work4[0] + work4[1]) + (work4[2] + work4[3]));
   return bits | (frozen && DriftBeyond(rb) ? INTEGRATOR_BEYOND_DRIFT : 0);
 }
 
-PetscInt IntegratorCloseStep(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t,
-                                   PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v,
-                                   PetscReal *w)
+PetscInt IntegratorCloseStep(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in,
+                             const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x,
+                             const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3],
+                             PetscReal *v, PetscReal *w)
 {
   return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, NULL);
 }
 
-PetscInt IntegratorCloseOpen(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f, PetscReal *t,
-                                   PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v,
-                                   PetscReal *w, IntegratorOpen *op)
+PetscInt IntegratorCloseOpen(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in,
+                             const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x,
+                             const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3],
+                             PetscReal *v, PetscReal *w, IntegratorOpen *op)
 {
   return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, op);
 }

@@ -6,7 +6,8 @@
 #include "particles/particles.h"
 
 /* v += a * h for a = f / m, or for spheres w += t / I (scalar inertia). */
-static inline void IntegratorKick(PetscInt n, PetscReal *restrict v, const PetscReal *restrict f, const PetscReal *restrict inv_m, PetscReal h)
+static inline void IntegratorKick(PetscInt n, PetscReal *restrict v, const PetscReal *restrict f,
+                                  const PetscReal *restrict inv_m, PetscReal h)
 {
   for (PetscInt i = 0; i < n; i++)
     for (int a = 0; a < 3; a++) v[3 * i + a] += f[3 * i + a] * inv_m[i] * h;
@@ -22,9 +23,9 @@ static inline void IntegratorDrift(PetscInt n, PetscReal *restrict x, const Pets
  * step's force sums start there); returns the work of gravity g over the
  * drift (frozen particles stay and do none), and adds each particle's to gw (when
  * not NULL) as ((m g_x v_x dt + m g_y v_y dt) + m g_z v_z dt). */
-PETSC_EXTERN PetscReal IntegratorOpenStep(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, PetscReal *f, PetscReal *t,
-                                                PetscReal dt, const PetscReal g[3], PetscReal *x, PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp,
-                                                PetscReal *gw);
+PETSC_EXTERN PetscReal IntegratorOpenStep(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in,
+                                          PetscReal *f, PetscReal *t, PetscReal dt, const PetscReal g[3], PetscReal *x,
+                                          PetscReal *v, PetscReal *w, PetscReal *vp, PetscReal *wp, PetscReal *gw);
 /* The lists' rebuild criterion.  An unlisted pair is more than the skin
  * apart and closes by at most |dx_i| + |dx_j|, its members' displacements
  * since the build, and also by at most |dx_i - c| + |dx_j - c| for any
@@ -53,15 +54,17 @@ typedef struct {
  * pass by the end of a step of at most dt_up (from x, v, f now), and the
  * displacements' ranges per axis folded into lo, hi (every particle, frozen ones
  * too).  Not frozen particles' own displacements but for the drift. */
-PETSC_EXTERN PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *x, const PetscReal *x0, const PetscReal *v,
-                                        const PetscReal *f, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
+PETSC_EXTERN PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *x,
+                                        const PetscReal *x0, const PetscReal *v, const PetscReal *f,
+                                        const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
 /* The second half of a step: with g (else NULL) first f = f + m g for every
  * particle, then the kick v += f (1 / m) h, w += t (1 / I) h (frozen particles stay), then
  * IntegratorMayPass on the kicked velocities, in one pass.  x and t are not
  * written (IntegratorCloseOpen shares the pass). */
-PETSC_EXTERN PetscInt IntegratorCloseStep(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f,
-                                                PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3],
-                                                PetscReal hi[3], PetscReal *v, PetscReal *w);
+PETSC_EXTERN PetscInt IntegratorCloseStep(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in,
+                                          const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x,
+                                          const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3],
+                                          PetscReal hi[3], PetscReal *v, PetscReal *w);
 
 /* The next step's first half for IntegratorCloseOpen. */
 typedef struct {
@@ -77,8 +80,9 @@ typedef struct {
  * its force f, t are not stored and loaded again between them.  For a next
  * step known before this one ends (a fixed step) and a state nobody reads
  * in between: f is left zero, not the step's force. */
-PETSC_EXTERN PetscInt IntegratorCloseOpen(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g, PetscReal *f,
-                                                PetscReal *t, PetscReal h, PetscReal *x, const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3],
-                                                PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op);
+PETSC_EXTERN PetscInt IntegratorCloseOpen(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in,
+                                          const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x,
+                                          const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3],
+                                          PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op);
 
 #endif

@@ -8,18 +8,27 @@ PetscErrorCode ParticlesCreate(Particles *p)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(p, sizeof(*p)));
   PetscCall(FieldStoreCreate(st, &p->n, &p->nghost, &p->id, &p->x, &p->image, &p->owner, &p->origin, &p->flags));
-  PetscCall(FieldStoreAdd(st, "type", FIELD_INT32, 1, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&p->type));
-  PetscCall(FieldStoreAdd(st, "radius", FIELD_REAL, 1, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&p->radius));
+  PetscCall(
+    FieldStoreAdd(st, "type", FIELD_INT32, 1, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&p->type));
+  PetscCall(
+    FieldStoreAdd(st, "radius", FIELD_REAL, 1, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&p->radius));
   PetscCall(FieldStoreAdd(st, "mass", FIELD_REAL, 1, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->mass));
   PetscCall(FieldStoreAdd(st, "inertia", FIELD_REAL, 1, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->inertia));
-  PetscCall(FieldStoreAdd(st, "velocity", FIELD_REAL, 3, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT | FIELD_PAD, (void **)&p->v));
-  PetscCall(FieldStoreAdd(st, "angular_velocity", FIELD_REAL, 3, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT | FIELD_PAD, (void **)&p->w));
-  PetscCall(FieldStoreAdd(st, "velocity_predicted", FIELD_REAL, 3, FIELD_GHOST | FIELD_FORWARD | FIELD_PAD | FIELD_STEPPING, (void **)&p->vp));
-  PetscCall(FieldStoreAdd(st, "angular_velocity_predicted", FIELD_REAL, 3, FIELD_GHOST | FIELD_FORWARD | FIELD_PAD | FIELD_STEPPING, (void **)&p->wp));
+  PetscCall(FieldStoreAdd(st, "velocity", FIELD_REAL, 3,
+                          FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT | FIELD_PAD, (void **)&p->v));
+  PetscCall(FieldStoreAdd(st, "angular_velocity", FIELD_REAL, 3,
+                          FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT | FIELD_PAD, (void **)&p->w));
+  PetscCall(FieldStoreAdd(st, "velocity_predicted", FIELD_REAL, 3,
+                          FIELD_GHOST | FIELD_FORWARD | FIELD_PAD | FIELD_STEPPING, (void **)&p->vp));
+  PetscCall(FieldStoreAdd(st, "angular_velocity_predicted", FIELD_REAL, 3,
+                          FIELD_GHOST | FIELD_FORWARD | FIELD_PAD | FIELD_STEPPING, (void **)&p->wp));
   PetscCall(FieldStoreAdd(st, "force", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&p->f));
-  PetscCall(FieldStoreAdd(st, "torque", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING, (void **)&p->t));
-  PetscCall(FieldStoreAdd(st, "position_at_build", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING, (void **)&p->x0));
-  for (PetscInt t = 0; t < LEDGER_TERMS; t++) p->ledger_slot[t] = -1; /* no ledger unless ParticlesAddLedger */
+  PetscCall(
+    FieldStoreAdd(st, "torque", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING, (void **)&p->t));
+  PetscCall(FieldStoreAdd(st, "position_at_build", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING,
+                          (void **)&p->x0));
+  /* no ledger unless ParticlesAddLedger */
+  for (PetscInt t = 0; t < LEDGER_TERMS; t++) p->ledger_slot[t] = -1;
   PetscCall(ParticlesReserve(p, 64));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -32,7 +41,8 @@ PetscErrorCode ParticlesDestroy(Particles *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ParticlesAddField(Particles *p, const char *name, FieldType type, PetscInt ncomp, unsigned flags, void **data)
+PetscErrorCode ParticlesAddField(Particles *p, const char *name, FieldType type, PetscInt ncomp, unsigned flags,
+                                 void **data)
 {
   PetscFunctionBeginUser;
   PetscCall(FieldStoreAdd(&p->st, name, type, ncomp, flags, data));
@@ -48,9 +58,12 @@ PetscErrorCode ParticlesAddLedger(Particles *p, PetscBool full, PetscBool rollin
   PetscFunctionBeginUser;
   p->nledger = 0;
   for (PetscInt t = 0; t < LEDGER_TERMS; t++) p->ledger_slot[t] = on[t] ? (PetscInt)p->nledger++ : -1;
-  PetscCall(FieldStoreAdd(&p->st, "ledger_power", FIELD_REAL, p->nledger, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->lpow));
-  PetscCall(FieldStoreAdd(&p->st, "ledger_power_now", FIELD_REAL, p->nledger, FIELD_OWNED | FIELD_STEPPING, (void **)&p->lnow));
-  PetscCall(FieldStoreAdd(&p->st, "ledger_work", FIELD_REAL, p->nledger + 1, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->lwork));
+  PetscCall(
+    FieldStoreAdd(&p->st, "ledger_power", FIELD_REAL, p->nledger, FIELD_GHOST | FIELD_CHECKPOINT, (void **)&p->lpow));
+  PetscCall(
+    FieldStoreAdd(&p->st, "ledger_power_now", FIELD_REAL, p->nledger, FIELD_OWNED | FIELD_STEPPING, (void **)&p->lnow));
+  PetscCall(FieldStoreAdd(&p->st, "ledger_work", FIELD_REAL, p->nledger + 1, FIELD_GHOST | FIELD_CHECKPOINT,
+                          (void **)&p->lwork));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -67,18 +80,22 @@ PetscErrorCode ParticlesAddGravityWork(Particles *p)
  * ghost's contacts have their lever arms and inertia (BodyLever). */
 PetscErrorCode ParticlesAddBodies(Particles *p)
 {
-  FieldStore    *st = &p->st;
-  const unsigned gc = FIELD_GHOST | FIELD_CHECKPOINT, mc = FIELD_OWNED | FIELD_MIGRATE | FIELD_CHECKPOINT; /* mc: the owner's alone */
+  FieldStore *st = &p->st;
+  /* mc: the owner's alone */
+  const unsigned gc = FIELD_GHOST | FIELD_CHECKPOINT, mc = FIELD_OWNED | FIELD_MIGRATE | FIELD_CHECKPOINT;
 
   PetscFunctionBeginUser;
   PetscCall(FieldStoreAdd(st, "body", FIELD_INT64, 1, gc | FIELD_SNAPSHOT, (void **)&p->body));
   PetscCall(FieldStoreAdd(st, "body_template", FIELD_INT32, 1, mc, (void **)&p->btmpl));
   PetscCall(FieldStoreAdd(st, "body_position", FIELD_REAL, 3, mc, (void **)&p->bx));
-  PetscCall(FieldStoreAdd(st, "body_position_at_build", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING, (void **)&p->bx0));
-  PetscCall(FieldStoreAdd(st, "body_orientation", FIELD_REAL, 4, gc | FIELD_FORWARD, (void **)&p->bq)); /* a contact's lever arm and inertia come from it */
+  PetscCall(FieldStoreAdd(st, "body_position_at_build", FIELD_REAL, 3, FIELD_OWNED | FIELD_CHECKPOINT | FIELD_STEPPING,
+                          (void **)&p->bx0));
+  /* a contact's lever arm and inertia come from it */
+  PetscCall(FieldStoreAdd(st, "body_orientation", FIELD_REAL, 4, gc | FIELD_FORWARD, (void **)&p->bq));
   PetscCall(FieldStoreAdd(st, "body_velocity", FIELD_REAL, 3, mc, (void **)&p->bv));
   PetscCall(FieldStoreAdd(st, "body_momentum", FIELD_REAL, 4, mc, (void **)&p->bp));
-  PetscCall(FieldStoreAdd(st, "body_mass", FIELD_REAL, 1, gc, (void **)&p->bm)); /* for a ghost's contacts too */
+  /* for a ghost's contacts too */
+  PetscCall(FieldStoreAdd(st, "body_mass", FIELD_REAL, 1, gc, (void **)&p->bm));
   PetscCall(FieldStoreAdd(st, "body_inertia", FIELD_REAL, 4, gc, (void **)&p->bI));
   PetscCall(FieldStoreAdd(st, "body_offset", FIELD_REAL, 3, gc, (void **)&p->bd));
   PetscCall(FieldStoreAdd(st, "body_force", FIELD_REAL, 6, mc, (void **)&p->bft));
@@ -90,7 +107,8 @@ PetscErrorCode ParticlesAddBodies(Particles *p)
 PetscErrorCode ParticlesAddLiquid(Particles *p)
 {
   PetscFunctionBeginUser;
-  PetscCall(FieldStoreAdd(&p->st, "liquid", FIELD_REAL, 1, FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&p->liquid));
+  PetscCall(FieldStoreAdd(&p->st, "liquid", FIELD_REAL, 1,
+                          FIELD_GHOST | FIELD_FORWARD | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&p->liquid));
   PetscCall(FieldStoreAdd(&p->st, "liquid_change", FIELD_REAL, 1, FIELD_OWNED | FIELD_STEPPING, (void **)&p->dliquid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -109,8 +127,8 @@ PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ParticlesAppend(Particles *p, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density, const PetscReal x[3],
-                               const PetscReal v[3], const PetscReal w[3])
+PetscErrorCode ParticlesAppend(Particles *p, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius,
+                               PetscReal density, const PetscReal x[3], const PetscReal v[3], const PetscReal w[3])
 {
   PetscInt i;
 

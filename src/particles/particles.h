@@ -16,7 +16,7 @@
 
 #define PARTICLE_FROZEN     1                /* does not move (a chute's base) */
 #define PARTICLE_SELF_IMAGE FIELD_SELF_IMAGE /* a ghost whose owner is this rank (a periodic image) */
-#define PARTICLE_MEMBER     4                /* a sphere of a multi-sphere body: its body moves it (rigid/body_step.h) */
+#define PARTICLE_MEMBER     4 /* a sphere of a multi-sphere body: its body moves it (rigid/body_step.h) */
 #define PARTICLE_STILL      (PARTICLE_FROZEN | PARTICLE_MEMBER) /* what the sphere integrator leaves where it is */
 
 /* The energy ledger's per-particle terms: what the contacts a particle
@@ -33,41 +33,51 @@ typedef enum {
 } LedgerTerm;
 
 typedef struct {
-  PetscInt     n, nghost; /* owned, ghosts after them */
-  FieldStore   st;        /* the table of the fields below (and any added) */
-  PetscInt64  *id;
-  LocalInt    *type, *flags, *owner; /* owner: rank that owns the particle */
-  LocalInt    *origin;               /* a periodic self-image ghost: local index of its owned copy, else -1 */
-  signed char *image;                /* 3 per particle, in box lengths: zero for owned, a ghost's -1, 0 or 1 (one sweep per axis) */
+  PetscInt    n, nghost; /* owned, ghosts after them */
+  FieldStore  st;        /* the table of the fields below (and any added) */
+  PetscInt64 *id;
+  LocalInt   *type, *flags, *owner; /* owner: rank that owns the particle */
+  LocalInt   *origin;               /* a periodic self-image ghost: local index of its owned copy, else -1 */
+  /* 3 per particle, in box lengths: zero for owned, a ghost's -1, 0 or 1 (one sweep per axis) */
+  signed char *image;
   PetscReal   *radius, *mass, *inertia;
-  PetscReal   *x, *v, *w; /* 3 per particle; v, w (and vp, wp) with one zero real after the last (contact lanes) */
-  PetscReal   *vp, *wp;   /* velocities predicted at the step's end (dashpots) */
-  PetscReal   *f, *t;     /* force and torque: owned only */
-  PetscReal   *x0;        /* position at the last neighbour build (skin check): owned only */
-  PetscReal   *liquid;    /* wet runs only (ParticlesAddLiquid), else NULL: the liquid each particle holds [m^3] */
-  PetscReal   *dliquid;   /* what the step's bridges give (+) and take (-), applied after the force pass: owned only */
+  /* 3 per particle; v, w (and vp, wp) with one zero real after the last (contact lanes) */
+  PetscReal *x, *v, *w;
+  PetscReal *vp, *wp; /* velocities predicted at the step's end (dashpots) */
+  PetscReal *f, *t;   /* force and torque: owned only */
+  PetscReal *x0;      /* position at the last neighbour build (skin check): owned only */
+  /* wet runs only (ParticlesAddLiquid), else NULL: the liquid each particle holds [m^3] */
+  PetscReal *liquid;
+  /* what the step's bridges give (+) and take (-), applied after the force pass: owned only */
+  PetscReal *dliquid;
   /* the ledger (ParticlesAddLedger): per particle nledger powers [W] at the
    * last force pass and summed in this one, and nledger + 1 time integrals
    * [J], gravity's work last */
-  PetscInt     nledger;
-  PetscInt     ledger_slot[LEDGER_TERMS]; /* -1: off */
-  PetscReal   *lpow, *lnow, *lwork;
-  PetscReal   *wgrav; /* without the ledger (ParticlesAddGravityWork): gravity's work on each particle [J], summed by the integrator's first half */
+  PetscInt   nledger;
+  PetscInt   ledger_slot[LEDGER_TERMS]; /* -1: off */
+  PetscReal *lpow, *lnow, *lwork;
+  /* without the ledger (ParticlesAddGravityWork): gravity's work on each particle [J], summed by the integrator's first
+   * half */
+  PetscReal *wgrav;
   /* multi-sphere bodies (ParticlesAddBodies), else NULL.  Every row has its
    * body's id (a sphere's own); a member row (PARTICLE_MEMBER) also carries
    * its body's state, the same on all of its members, which all live on the
    * rank owning the body's centre of mass (bx: migration's key). */
   PetscInt64 *body;  /* the body's id: its first member's (a sphere: its own id) */
   LocalInt   *btmpl; /* the template (clumpN), -1 for a sphere */
-  PetscReal  *bx;    /* 3: the centre of mass: the first member's current, the others' brought to it at each rebuild (BodiesSyncHome) */
-  PetscReal  *bx0;   /* 3: where the row belonged at the last list build (a member: its centre of mass, a sphere: x0): owned only */
-  PetscReal  *bq;    /* 4: unit quaternion w, x, y, z, body (principal frame) to world (on every member, forwarded) */
-  PetscReal  *bv;    /* 3: the centre of mass's velocity */
-  PetscReal  *bp;    /* 4: NO_SQUISH's conjugate momentum of q (rigid/rotation.h) */
-  PetscReal  *bm;    /* the body's mass */
-  PetscReal  *bI;    /* 4: its principal moments and volume-equivalent radius */
-  PetscReal  *bd;    /* 3: the member's centre in the body frame */
-  PetscReal  *bft;   /* 6: the body's force and torque (world, about the centre of mass) at the last force pass */
+  /* 3: the centre of mass: the first member's current, the others' brought to it at each rebuild (BodiesSyncHome) */
+  PetscReal *bx;
+  /* 3: where the row belonged at the last list build (a member: its centre of mass, a sphere: x0): owned only */
+  PetscReal *bx0;
+  /* 4: unit quaternion w, x, y, z, body (principal frame) to world (on every member, forwarded) */
+  PetscReal *bq;
+  PetscReal *bv; /* 3: the centre of mass's velocity */
+  PetscReal *bp; /* 4: NO_SQUISH's conjugate momentum of q (rigid/rotation.h) */
+  PetscReal *bm; /* the body's mass */
+  PetscReal *bI; /* 4: its principal moments and volume-equivalent radius */
+  PetscReal *bd; /* 3: the member's centre in the body frame */
+  /* 6: the body's force and torque (world, about the centre of mass) at the last force pass */
+  PetscReal *bft;
 } Particles;
 
 /* Whether the ledger has all its terms (thermo_ledger), not the moving
@@ -88,11 +98,13 @@ static inline void ParticlesLedgerAdd(Particles *p, PetscInt t, LedgerTerm term,
 PETSC_EXTERN PetscErrorCode ParticlesCreate(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesDestroy(Particles *);
 /* Another field (a test's scratch field, a later model's state): one line. */
-PETSC_EXTERN PetscErrorCode ParticlesAddField(Particles *, const char *name, FieldType, PetscInt ncomp, unsigned flags, void **data);
+PETSC_EXTERN PetscErrorCode ParticlesAddField(Particles *, const char *name, FieldType, PetscInt ncomp, unsigned flags,
+                                              void **data);
 /* The ledger's fields (before any particle is made): full, normal and
  * tangential and the terms beyond them that the run has; else the moving
  * walls' term alone (with gravity's, as always). */
-PETSC_EXTERN PetscErrorCode ParticlesAddLedger(Particles *, PetscBool full, PetscBool rolling, PetscBool liquid, PetscBool walls);
+PETSC_EXTERN PetscErrorCode ParticlesAddLedger(Particles *, PetscBool full, PetscBool rolling, PetscBool liquid,
+                                               PetscBool walls);
 /* Without the ledger: gravity's work per particle alone, so that thermo's
  * dissipated is an exact sum too (before any particle is made). */
 PETSC_EXTERN PetscErrorCode ParticlesAddGravityWork(Particles *);
@@ -100,12 +112,15 @@ PETSC_EXTERN PetscErrorCode ParticlesAddGravityWork(Particles *);
 PETSC_EXTERN PetscErrorCode ParticlesAddBodies(Particles *);
 /* A wet run: the liquid fields (before any particle is made). */
 PETSC_EXTERN PetscErrorCode ParticlesAddLiquid(Particles *);
-PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap); /* for cap owned particles (no ghosts yet) */
+/* for cap owned particles (no ghosts yet) */
+PETSC_EXTERN PetscErrorCode ParticlesReserve(Particles *, PetscInt cap);
 /* An owned particle (no ghosts may exist yet): a sphere of that density, at rest if frozen. */
-PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius, PetscReal density,
-                                            const PetscReal x[3], const PetscReal v[3], const PetscReal w[3]);
-PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *);          /* into id order; before the ghosts */
-PETSC_EXTERN PetscInt       ParticlesSortedPrefix(const Particles *); /* how many owned particles lead in id order */
+PETSC_EXTERN PetscErrorCode ParticlesAppend(Particles *, PetscInt64 id, PetscInt type, PetscInt flags, PetscReal radius,
+                                            PetscReal density, const PetscReal x[3], const PetscReal v[3],
+                                            const PetscReal w[3]);
+PETSC_EXTERN PetscErrorCode ParticlesSortOwned(Particles *); /* into id order; before the ghosts */
+/* how many owned particles lead in id order */
+PETSC_EXTERN PetscInt ParticlesSortedPrefix(const Particles *);
 /* What only the time loop needs (predicted velocities, torques, build
  * positions), freed when a run ends so its output does not stack on it. */
 PETSC_EXTERN PetscErrorCode ParticlesReleaseStepping(Particles *);

@@ -1,6 +1,7 @@
 #include "particles/random.h"
 
-const char *const RadiusDistributionTypes[] = {"uniform", "normal", "lognormal", "discrete", "RadiusDistributionType", "RADIUS_", NULL};
+const char *const RadiusDistributionTypes[] = {"uniform", "normal", "lognormal", "discrete", "RadiusDistributionType",
+                                               "RADIUS_", NULL};
 
 /* Philox4x32-10: ten rounds of two 32x32->64 multiplies and a Weyl key
  * schedule; constants from Random123. Integer-only, hence bitwise portable. */
@@ -24,7 +25,8 @@ void RandomPhilox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out
 static void RandomBlock(PetscInt64 seed, PetscInt64 id, PetscInt stream, PetscInt k, uint32_t out[4])
 {
   uint64_t s = (uint64_t)seed, i = (uint64_t)id;
-  uint32_t ctr[4] = {(uint32_t)k, (uint32_t)stream, (uint32_t)i, (uint32_t)(i >> 32)}, key[2] = {(uint32_t)s, (uint32_t)(s >> 32)};
+  uint32_t ctr[4] = {(uint32_t)k, (uint32_t)stream, (uint32_t)i, (uint32_t)(i >> 32)},
+           key[2] = {(uint32_t)s, (uint32_t)(s >> 32)};
   RandomPhilox4x32(ctr, key, out);
 }
 
@@ -70,43 +72,52 @@ PetscErrorCode RadiusDistributionCheck(MPI_Comm comm, const char *prefix, const 
   PetscFunctionBeginUser;
   switch (d->type) {
   case RADIUS_UNIFORM:
-    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT, "%s_radius_min = %g must be a positive radius", pre, (double)d->min);
-    PetscCheck(isfinite(d->max) && d->max >= d->min, comm, PETSC_ERR_USER_INPUT, "%s_radius_max = %g must be finite and at least %s_radius_min = %g", pre,
-               (double)d->max, pre, (double)d->min);
+    PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_min = %g must be a positive radius", pre, (double)d->min);
+    PetscCheck(isfinite(d->max) && d->max >= d->min, comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_max = %g must be finite and at least %s_radius_min = %g", pre, (double)d->max, pre,
+               (double)d->min);
     break;
   case RADIUS_NORMAL:
   case RADIUS_LOGNORMAL: {
     PetscBool logn = d->type == RADIUS_LOGNORMAL ? PETSC_TRUE : PETSC_FALSE;
     PetscReal mass;
     PetscCheck(isfinite(d->min) && d->min > 0, comm, PETSC_ERR_USER_INPUT,
-               "%s_radius_min = %g must be a positive radius (the %s law is truncated to [min, max])", pre, (double)d->min, RadiusDistributionTypes[d->type]);
-    PetscCheck(isfinite(d->max) && d->max > d->min, comm, PETSC_ERR_USER_INPUT,
-               "%s_radius_max = %g must be finite and above %s_radius_min = %g (the %s law is truncated to [min, max])", pre, (double)d->max, pre,
+               "%s_radius_min = %g must be a positive radius (the %s law is truncated to [min, max])", pre,
                (double)d->min, RadiusDistributionTypes[d->type]);
-    PetscCheck(isfinite(d->mean) && d->mean > 0, comm, PETSC_ERR_USER_INPUT, "%s_radius_mean = %g must be positive (%s)", pre, (double)d->mean,
+    PetscCheck(isfinite(d->max) && d->max > d->min, comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_max = %g must be finite and above %s_radius_min = %g (the %s law is truncated to [min, max])",
+               pre, (double)d->max, pre, (double)d->min, RadiusDistributionTypes[d->type]);
+    PetscCheck(isfinite(d->mean) && d->mean > 0, comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_mean = %g must be positive (%s)", pre, (double)d->mean,
                logn ? "the median radius of the lognormal law" : "the mean radius of the normal law");
-    PetscCheck(isfinite(d->sigma) && d->sigma > 0, comm, PETSC_ERR_USER_INPUT, "%s_radius_sigma = %g must be positive (%s)", pre, (double)d->sigma,
+    PetscCheck(isfinite(d->sigma) && d->sigma > 0, comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_sigma = %g must be positive (%s)", pre, (double)d->sigma,
                logn ? "the standard deviation of ln r" : "the standard deviation of r");
     if (logn) mass = NormalMass((log(d->min) - log(d->mean)) / d->sigma, (log(d->max) - log(d->mean)) / d->sigma);
     else mass = NormalMass((d->min - d->mean) / d->sigma, (d->max - d->mean) / d->sigma);
     PetscCheck(mass >= RADIUS_MIN_MASS, comm, PETSC_ERR_USER_INPUT,
-               "%s_radius_min = %g and %s_radius_max = %g keep only %.3g%% of the %s law with %s_radius_mean = %g, %s_radius_sigma = %g: at least %g%% is "
+               "%s_radius_min = %g and %s_radius_max = %g keep only %.3g%% of the %s law with %s_radius_mean = %g, "
+               "%s_radius_sigma = %g: at least %g%% is "
                "needed",
-               pre, (double)d->min, pre, (double)d->max, (double)(100 * mass), RadiusDistributionTypes[d->type], pre, (double)d->mean, pre, (double)d->sigma,
-               100 * RADIUS_MIN_MASS);
+               pre, (double)d->min, pre, (double)d->max, (double)(100 * mass), RadiusDistributionTypes[d->type], pre,
+               (double)d->mean, pre, (double)d->sigma, 100 * RADIUS_MIN_MASS);
   } break;
   case RADIUS_DISCRETE: {
     PetscReal sum = 0;
-    PetscCheck(d->ndiscrete >= 1 && d->ndiscrete <= 16, comm, PETSC_ERR_USER_INPUT, "%s_radius_values has %" PetscInt_FMT " radii: 1 to 16 are allowed", pre,
-               d->ndiscrete);
+    PetscCheck(d->ndiscrete >= 1 && d->ndiscrete <= 16, comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_values has %" PetscInt_FMT " radii: 1 to 16 are allowed", pre, d->ndiscrete);
     for (PetscInt i = 0; i < d->ndiscrete; i++) {
       PetscCheck(isfinite(d->values[i]) && d->values[i] > 0, comm, PETSC_ERR_USER_INPUT,
-                 "%s_radius_values entry %" PetscInt_FMT " = %g must be a positive radius", pre, i + 1, (double)d->values[i]);
+                 "%s_radius_values entry %" PetscInt_FMT " = %g must be a positive radius", pre, i + 1,
+                 (double)d->values[i]);
       PetscCheck(isfinite(d->weights[i]) && d->weights[i] >= 0, comm, PETSC_ERR_USER_INPUT,
-                 "%s_radius_weights entry %" PetscInt_FMT " = %g must be a non-negative weight", pre, i + 1, (double)d->weights[i]);
+                 "%s_radius_weights entry %" PetscInt_FMT " = %g must be a non-negative weight", pre, i + 1,
+                 (double)d->weights[i]);
       sum += d->weights[i];
     }
-    PetscCheck(sum > 0 && isfinite(sum), comm, PETSC_ERR_USER_INPUT, "%s_radius_weights must have a positive, finite sum (got %g)", pre, (double)sum);
+    PetscCheck(sum > 0 && isfinite(sum), comm, PETSC_ERR_USER_INPUT,
+               "%s_radius_weights must have a positive, finite sum (got %g)", pre, (double)sum);
   } break;
   default:
     SETERRQ(comm, PETSC_ERR_USER_INPUT, "unknown radius distribution type %d", (int)d->type);
@@ -132,8 +143,8 @@ PetscErrorCode RadiusDistributionDraw(const RadiusDistribution *d, PetscInt64 se
       if (*r >= d->min && *r <= d->max) break;
     }
     PetscCheck(k < RADIUS_MAX_TRIES, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-               "particle %" PetscInt64_FMT
-               ": no %s radius inside [-insert_radius_min, -insert_radius_max] = [%g, %g] in %d draws (was RadiusDistributionCheck called?)",
+               "particle %" PetscInt64_FMT ": no %s radius inside [-insert_radius_min, -insert_radius_max] = [%g, %g] "
+               "in %d draws (was RadiusDistributionCheck called?)",
                id, RadiusDistributionTypes[d->type], (double)d->min, (double)d->max, RADIUS_MAX_TRIES);
   } break;
   case RADIUS_DISCRETE: {

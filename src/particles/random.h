@@ -17,15 +17,18 @@
 /* Streams used inside hdem; other users pick different numbers. */
 #define RANDOM_STREAM_RADIUS 1
 
-PETSC_EXTERN PetscReal RandomUniform(PetscInt64 seed, PetscInt64 id, PetscInt stream, PetscInt k); /* in [0, 1), 53 random bits */
-PETSC_EXTERN PetscReal RandomNormal(PetscInt64 seed, PetscInt64 id, PetscInt stream, PetscInt k);  /* standard normal, Box-Muller */
+/* in [0, 1), 53 random bits */
+PETSC_EXTERN PetscReal RandomUniform(PetscInt64 seed, PetscInt64 id, PetscInt stream, PetscInt k);
+/* standard normal, Box-Muller */
+PETSC_EXTERN PetscReal RandomNormal(PetscInt64 seed, PetscInt64 id, PetscInt stream, PetscInt k);
 PETSC_EXTERN void      RandomPhilox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 
 typedef enum {
-  RADIUS_UNIFORM,   /* uniform in r on [min, max] */
-  RADIUS_NORMAL,    /* normal in r (mean, sigma), truncated to [min, max] */
-  RADIUS_LOGNORMAL, /* ln r normal: `mean` is the MEDIAN radius, `sigma` the std of ln r; truncated to [min, max] */
-  RADIUS_DISCRETE   /* values[i] with probability weights[i] / sum(weights) */
+  RADIUS_UNIFORM, /* uniform in r on [min, max] */
+  RADIUS_NORMAL,  /* normal in r (mean, sigma), truncated to [min, max] */
+  /* ln r normal: `mean` is the MEDIAN radius, `sigma` the std of ln r; truncated to [min, max] */
+  RADIUS_LOGNORMAL,
+  RADIUS_DISCRETE /* values[i] with probability weights[i] / sum(weights) */
 } RadiusDistributionType;
 
 PETSC_EXTERN const char *const RadiusDistributionTypes[];
@@ -42,7 +45,9 @@ typedef struct {
  * distribution) and name prefix's keys ("-insert", "-stream0"). */
 PETSC_EXTERN PetscErrorCode RadiusDistributionCheck(MPI_Comm, const char *prefix, const RadiusDistribution *);
 /* Truncated laws resample (k = 0, 1, ...) until inside [min, max]. */
-PETSC_EXTERN PetscErrorCode RadiusDistributionDraw(const RadiusDistribution *, PetscInt64 seed, PetscInt64 id, PetscReal *r);
-PETSC_EXTERN PetscReal      RadiusDistributionMax(const RadiusDistribution *); /* largest radius it can draw */
+PETSC_EXTERN PetscErrorCode RadiusDistributionDraw(const RadiusDistribution *, PetscInt64 seed, PetscInt64 id,
+                                                   PetscReal *r);
+/* largest radius it can draw */
+PETSC_EXTERN PetscReal RadiusDistributionMax(const RadiusDistribution *);
 
 #endif

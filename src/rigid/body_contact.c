@@ -7,7 +7,9 @@ void RigidInverseInertiaWorld(const PetscReal q[4], const PetscReal inertia[3], 
   QuatToMatrix(q, R);
   for (int k = 0; k < 3; k++) d[k] = inertia[k] > 0.0 ? 1.0 / inertia[k] : 0.0;
   for (int a = 0; a < 3; a++)
-    for (int b = 0; b < 3; b++) Iinv[3 * a + b] = (R[3 * a] * d[0] * R[3 * b] + R[3 * a + 1] * d[1] * R[3 * b + 1]) + R[3 * a + 2] * d[2] * R[3 * b + 2];
+    for (int b = 0; b < 3; b++)
+      Iinv[3 * a + b] = (R[3 * a] * d[0] * R[3 * b] + R[3 * a + 1] * d[1] * R[3 * b + 1]) +
+                        R[3 * a + 2] * d[2] * R[3 * b + 2];
 }
 
 /* (r x u) . A (r x u) */
@@ -18,7 +20,8 @@ static PetscReal Lever(const PetscReal A[9], const PetscReal r[3], const PetscRe
   return s;
 }
 
-void RigidContactShares(PetscReal minv, const PetscReal Iinv[9], const PetscReal r[3], const PetscReal n[3], PetscReal *kn, PetscReal *kt)
+void RigidContactShares(PetscReal minv, const PetscReal Iinv[9], const PetscReal r[3], const PetscReal n[3],
+                        PetscReal *kn, PetscReal *kt)
 {
   PetscReal t1[3], t2[3], l;
   int       a = PetscAbsReal(n[0]) < 0.9 ? 0 : 1; /* the axis least along n */

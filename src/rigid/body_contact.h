@@ -17,6 +17,7 @@
 /* R diag(1 / inertia) R^T for the body-to-world rotation q (a zero moment: no rotation about that axis) */
 PETSC_EXTERN void RigidInverseInertiaWorld(const PetscReal q[4], const PetscReal inertia[3], PetscReal Iinv[9]);
 /* the body's shares of 1/m_n (*kn) and 1/m_t (*kt) for inverse mass minv */
-PETSC_EXTERN void RigidContactShares(PetscReal minv, const PetscReal Iinv[9], const PetscReal r[3], const PetscReal n[3], PetscReal *kn, PetscReal *kt);
+PETSC_EXTERN void RigidContactShares(PetscReal minv, const PetscReal Iinv[9], const PetscReal r[3],
+                                     const PetscReal n[3], PetscReal *kn, PetscReal *kt);
 
 #endif

@@ -22,7 +22,9 @@ PetscErrorCode BodyChoiceSetFromOptions(MPI_Comm comm, const char *prefix, BodyC
   PetscCall(PetscMemzero(bc, sizeof(*bc)));
   bc->orientation = BODY_ORIENTATION_RANDOM;
   PetscCall(PetscSNPrintf(key, sizeof(key), "%s_body", prefix));
-  PetscCall(OptionsString(key, "what each particle is: sphere, clump0 .. clump15, or a list of them drawn by _body_weights", list, sizeof(list), &set[0]));
+  PetscCall(OptionsString(key,
+                          "what each particle is: sphere, clump0 .. clump15, or a list of them drawn by _body_weights",
+                          list, sizeof(list), &set[0]));
   PetscCall(OptionsDefaultText(key, "sphere"));
   if (set[0]) {
     for (tok = strtok_r(list, ", []", &save); tok; tok = strtok_r(NULL, ", []", &save)) {
@@ -30,8 +32,11 @@ PetscErrorCode BodyChoiceSetFromOptions(MPI_Comm comm, const char *prefix, BodyC
       int      c = 0;
       PetscCheck(bc->n < BODY_CHOICES_MAX, comm, PETSC_ERR_USER_INPUT, "%s: at most %d choices", key, BODY_CHOICES_MAX);
       if (!strcmp(tok, "sphere")) t = -1;
-      else if (sscanf(tok, "clump%" PetscInt_FMT "%n", &t, &c) != 1 || tok[c] != '\0' || t < 0 || t >= CLUMP_TEMPLATES_MAX) t = -2;
-      PetscCheck(t >= -1, comm, PETSC_ERR_USER_INPUT, "%s: \"%s\" is neither sphere nor clump0 .. clump%d", key, tok, CLUMP_TEMPLATES_MAX - 1);
+      else if (sscanf(tok, "clump%" PetscInt_FMT "%n", &t, &c) != 1 || tok[c] != '\0' || t < 0 ||
+               t >= CLUMP_TEMPLATES_MAX)
+        t = -2;
+      PetscCheck(t >= -1, comm, PETSC_ERR_USER_INPUT, "%s: \"%s\" is neither sphere nor clump0 .. clump%d", key, tok,
+                 CLUMP_TEMPLATES_MAX - 1);
       bc->tmpl[bc->n]   = t;
       bc->weight[bc->n] = 1.0;
       bc->n++;
@@ -39,23 +44,25 @@ PetscErrorCode BodyChoiceSetFromOptions(MPI_Comm comm, const char *prefix, BodyC
     PetscCheck(bc->n > 0, comm, PETSC_ERR_USER_INPUT, "%s: no body named", key);
   }
   PetscCall(PetscSNPrintf(key, sizeof(key), "%s_body_weights", prefix));
-  PetscCall(OptionsRealArray(key, "number fractions of the _body list (normalised)", "[-]", 1, BODY_CHOICES_MAX, 0.0, PETSC_MAX_REAL, RANGE_CLOSED, bc->weight,
-                             &nw, &set[1]));
+  PetscCall(OptionsRealArray(key, "number fractions of the _body list (normalised)", "[-]", 1, BODY_CHOICES_MAX, 0.0,
+                             PETSC_MAX_REAL, RANGE_CLOSED, bc->weight, &nw, &set[1]));
   PetscCall(OptionsDefaultText(key, "equal"));
   if (set[1]) {
     PetscReal sum = 0.0;
-    PetscCheck(set[0] && nw == bc->n, comm, PETSC_ERR_USER_INPUT, "%s: %" PetscInt_FMT " weights for the %" PetscInt_FMT " bodies of %s_body", key, nw,
-               bc->n, prefix);
+    PetscCheck(set[0] && nw == bc->n, comm, PETSC_ERR_USER_INPUT,
+               "%s: %" PetscInt_FMT " weights for the %" PetscInt_FMT " bodies of %s_body", key, nw, bc->n, prefix);
     for (PetscInt k = 0; k < nw; k++) sum += bc->weight[k];
     PetscCheck(sum > 0.0, comm, PETSC_ERR_USER_INPUT, "%s: the weights sum to zero", key);
   } else
     for (PetscInt k = 0; k < bc->n; k++) bc->weight[k] = 1.0;
   PetscCall(PetscSNPrintf(key, sizeof(key), "%s_orientation", prefix));
-  PetscCall(OptionsEnum(key, "a body's orientation: random (uniform on SO(3), keyed by id) or fixed (the template's, as its spheres were given)",
+  PetscCall(OptionsEnum(key,
+                        "a body's orientation: random (uniform on SO(3), keyed by id) or fixed (the template's, as its "
+                        "spheres were given)",
                         BodyOrientations, (PetscEnum *)&bc->orientation, &set[2]));
   PetscCall(PetscSNPrintf(key, sizeof(key), "%s_angular_velocity", prefix));
-  PetscCall(OptionsRealArray(key, "initial angular velocity of each body, world frame", "[rad/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED,
-                             bc->omega, &n3, &set[3]));
+  PetscCall(OptionsRealArray(key, "initial angular velocity of each body, world frame", "[rad/s]", 3, 3, PETSC_MIN_REAL,
+                             PETSC_MAX_REAL, RANGE_CLOSED, bc->omega, &n3, &set[3]));
   bc->given = set[0] || set[1] || set[2] || set[3] ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -64,8 +71,8 @@ PetscErrorCode BodyChoiceCheck(MPI_Comm comm, const char *prefix, const BodyChoi
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < bc->n; k++)
-    PetscCheck(bc->tmpl[k] < 0 || ct->t[bc->tmpl[k]].on, comm, PETSC_ERR_USER_INPUT, "%s_body names clump%" PetscInt_FMT ", which the deck does not define",
-               prefix, bc->tmpl[k]);
+    PetscCheck(bc->tmpl[k] < 0 || ct->t[bc->tmpl[k]].on, comm, PETSC_ERR_USER_INPUT,
+               "%s_body names clump%" PetscInt_FMT ", which the deck does not define", prefix, bc->tmpl[k]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -102,7 +109,8 @@ PetscInt BodyChoiceSpheres(const ClumpTemplates *ct, PetscInt c)
   return BodyIsSphere(ct, c) ? 1 : ct->t[c].n;
 }
 
-void BodyChoiceSizes(const ClumpTemplates *ct, PetscInt c, PetscReal r, PetscReal *bound, PetscReal *rmember, PetscReal *reach)
+void BodyChoiceSizes(const ClumpTemplates *ct, PetscInt c, PetscReal r, PetscReal *bound, PetscReal *rmember,
+                     PetscReal *reach)
 {
   const ClumpTemplate *t;
   PetscReal            l;
@@ -110,17 +118,18 @@ void BodyChoiceSizes(const ClumpTemplates *ct, PetscInt c, PetscReal r, PetscRea
     *bound = *rmember = r, *reach = 0.0;
     return;
   }
-  t = &ct->t[c];
-  l = r / t->r_equiv;
+  t      = &ct->t[c];
+  l      = r / t->r_equiv;
   *bound = l * t->extent, *rmember = 0.0, *reach = 0.0;
   for (PetscInt k = 0; k < t->n; k++) {
     const PetscReal *s = t->s + 4 * k;
-    *rmember = PetscMax(*rmember, l * s[3]);
-    *reach   = PetscMax(*reach, l * sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]));
+    *rmember           = PetscMax(*rmember, l * s[3]);
+    *reach             = PetscMax(*reach, l * sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]));
   }
 }
 
-void BodyChoiceSizesMax(const BodyChoice *bc, const ClumpTemplates *ct, PetscReal rmax, PetscReal *bound, PetscReal *rmember, PetscReal *reach)
+void BodyChoiceSizesMax(const BodyChoice *bc, const ClumpTemplates *ct, PetscReal rmax, PetscReal *bound,
+                        PetscReal *rmember, PetscReal *reach)
 {
   *bound = *rmember = *reach = 0.0;
   if (bc->n == 0) *bound = *rmember = rmax;
@@ -133,8 +142,9 @@ void BodyChoiceSizesMax(const BodyChoice *bc, const ClumpTemplates *ct, PetscRea
 
 /* Rows id0 .. id0 + n - 1 of template c scaled by l, centre X, velocity V,
  * orientation q, spin w (world). */
-PetscErrorCode BodyAppendAt(Particles *p, const ClumpTemplates *ct, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal l, PetscReal density, const PetscReal X[3],
-                            const PetscReal V[3], const PetscReal q[4], const PetscReal w[3])
+PetscErrorCode BodyAppendAt(Particles *p, const ClumpTemplates *ct, PetscInt c, PetscInt64 id0, PetscInt type,
+                            PetscReal l, PetscReal density, const PetscReal X[3], const PetscReal V[3],
+                            const PetscReal q[4], const PetscReal w[3])
 {
   const ClumpTemplate *t = &ct->t[c];
   PetscReal            M, in[3], imin, rho;
@@ -175,8 +185,9 @@ PetscErrorCode BodyAppendAt(Particles *p, const ClumpTemplates *ct, PetscInt c, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode BodyAppend(Particles *p, const ClumpTemplates *ct, const BodyChoice *bc, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal r,
-                          PetscReal density, const PetscReal x[3], const PetscReal v[3], PetscInt64 seed, PetscInt64 key)
+PetscErrorCode BodyAppend(Particles *p, const ClumpTemplates *ct, const BodyChoice *bc, PetscInt c, PetscInt64 id0,
+                          PetscInt type, PetscReal r, PetscReal density, const PetscReal x[3], const PetscReal v[3],
+                          PetscInt64 seed, PetscInt64 key)
 {
   const ClumpTemplate *t;
   PetscReal            q[4];
@@ -184,12 +195,14 @@ PetscErrorCode BodyAppend(Particles *p, const ClumpTemplates *ct, const BodyChoi
   PetscFunctionBeginUser;
   if (BodyIsSphere(ct, c)) {
     PetscReal w[3] = {bc->omega[0], bc->omega[1], bc->omega[2]};
-    PetscCall(ParticlesAppend(p, id0, type, 0, r, c >= 0 && ct->t[c].density > 0.0 ? ct->t[c].density : density, x, v, w));
+    PetscCall(
+      ParticlesAppend(p, id0, type, 0, r, c >= 0 && ct->t[c].density > 0.0 ? ct->t[c].density : density, x, v, w));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   t = &ct->t[c];
   if (bc->orientation == BODY_ORIENTATION_RANDOM)
-    QuatUniform(RandomUniform(seed, key, BODY_RANDOM_ORIENTATION, 0), RandomUniform(seed, key, BODY_RANDOM_ORIENTATION + 1, 0),
+    QuatUniform(RandomUniform(seed, key, BODY_RANDOM_ORIENTATION, 0),
+                RandomUniform(seed, key, BODY_RANDOM_ORIENTATION + 1, 0),
                 RandomUniform(seed, key, BODY_RANDOM_ORIENTATION + 2, 0), q);
   else {
     PetscReal A[9]; /* the principal axes as columns in the frame the spheres were given in: body to world */
@@ -220,7 +233,8 @@ static void SymmetricLargest4(const PetscReal a0[16], PetscReal v[4])
  * eigenvector of the largest eigenvalue of a 4 x 4 matrix of their
  * correlations; a line of spheres leaves the turn about it free (any is
  * as good). */
-void BodyFit(const ClumpTemplate *t, const PetscReal *x, const PetscReal *r, PetscReal *l, PetscReal X[3], PetscReal q[4], PetscReal *resid)
+void BodyFit(const ClumpTemplate *t, const PetscReal *x, const PetscReal *r, PetscReal *l, PetscReal X[3],
+             PetscReal q[4], PetscReal *resid)
 {
   PetscReal xc[3] = {0, 0, 0}, dc[3] = {0, 0, 0}, S[3][3] = {{0}}, N[16], R[9];
   PetscInt  n = t->n;
@@ -248,7 +262,9 @@ void BodyFit(const ClumpTemplate *t, const PetscReal *x, const PetscReal *r, Pet
   for (PetscInt k = 0; k < n; k++) {
     PetscReal e2 = 0.0;
     for (int a = 0; a < 3; a++) {
-      PetscReal y = X[a] + *l * (R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2]) - x[3 * k + a];
+      PetscReal y = X[a] +
+                  *l * (R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2]) -
+                    x[3 * k + a];
       e2 += y * y;
     }
     *resid = PetscMax(*resid, sqrt(e2));

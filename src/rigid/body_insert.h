@@ -47,24 +47,29 @@ PETSC_EXTERN PetscInt BodyChoiceSpheres(const ClumpTemplates *, PetscInt c);
 /* For radius r: the radius of the sphere that holds the body about its
  * centre (r for a sphere), the largest member radius, and the farthest
  * member centre from the body's centre (0 for a sphere). */
-PETSC_EXTERN void BodyChoiceSizes(const ClumpTemplates *, PetscInt c, PetscReal r, PetscReal *bound, PetscReal *rmember, PetscReal *reach);
+PETSC_EXTERN void BodyChoiceSizes(const ClumpTemplates *, PetscInt c, PetscReal r, PetscReal *bound, PetscReal *rmember,
+                                  PetscReal *reach);
 /* The largest of BodyChoiceSizes over the choices, for radii up to rmax. */
-PETSC_EXTERN void BodyChoiceSizesMax(const BodyChoice *, const ClumpTemplates *, PetscReal rmax, PetscReal *bound, PetscReal *rmember, PetscReal *reach);
+PETSC_EXTERN void BodyChoiceSizesMax(const BodyChoice *, const ClumpTemplates *, PetscReal rmax, PetscReal *bound,
+                                     PetscReal *rmember, PetscReal *reach);
 
 /* Body id0 of template c scaled to volume-equivalent radius r, centre x,
  * velocity v, as owned rows id0 .. id0 + n - 1 of p (ParticlesAddBodies);
  * density where the template has none; the orientation and spin from the
  * choice, keyed by (seed, key). */
-PETSC_EXTERN PetscErrorCode BodyAppend(Particles *, const ClumpTemplates *, const BodyChoice *, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal r,
-                                       PetscReal density, const PetscReal x[3], const PetscReal v[3], PetscInt64 seed, PetscInt64 key);
+PETSC_EXTERN PetscErrorCode BodyAppend(Particles *, const ClumpTemplates *, const BodyChoice *, PetscInt c,
+                                       PetscInt64 id0, PetscInt type, PetscReal r, PetscReal density,
+                                       const PetscReal x[3], const PetscReal v[3], PetscInt64 seed, PetscInt64 key);
 
 /* Body id0 of template c scaled by l at centre X with velocity V,
  * orientation q (body to world) and spin w (world frame). */
-PETSC_EXTERN PetscErrorCode BodyAppendAt(Particles *, const ClumpTemplates *, PetscInt c, PetscInt64 id0, PetscInt type, PetscReal l, PetscReal density,
-                                         const PetscReal X[3], const PetscReal V[3], const PetscReal q[4], const PetscReal w[3]);
+PETSC_EXTERN PetscErrorCode BodyAppendAt(Particles *, const ClumpTemplates *, PetscInt c, PetscInt64 id0, PetscInt type,
+                                         PetscReal l, PetscReal density, const PetscReal X[3], const PetscReal V[3],
+                                         const PetscReal q[4], const PetscReal w[3]);
 /* The body of template t that n = t->n spheres (centres x, 3 n; radii r),
  * in the template's order, are: its scale l, centre X and orientation q,
  * and the largest distance of a sphere (or radius) from the body's. */
-PETSC_EXTERN void BodyFit(const ClumpTemplate *t, const PetscReal *x, const PetscReal *r, PetscReal *l, PetscReal X[3], PetscReal q[4], PetscReal *resid);
+PETSC_EXTERN void BodyFit(const ClumpTemplate *t, const PetscReal *x, const PetscReal *r, PetscReal *l, PetscReal X[3],
+                          PetscReal q[4], PetscReal *resid);
 
 #endif

@@ -37,18 +37,20 @@ PetscErrorCode BodyIndexBuild(const Particles *p, const ClumpTemplates *ct, Body
   for (PetscInt a = 0; a < m;) {
     PetscInt64 b = p->body[k[a].row];
     PetscInt   t = p->btmpl[k[a].row], n = t >= 0 && t < CLUMP_TEMPLATES_MAX ? ct->t[t].n : 0, c = 0;
-    PetscCheck(n > 0 && k[a].id == b, PETSC_COMM_SELF, PETSC_ERR_PLIB, "body %" PetscInt64_FMT ": member %" PetscInt64_FMT " is here without its first member",
-               b, k[a].id);
+    PetscCheck(n > 0 && k[a].id == b, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "body %" PetscInt64_FMT ": member %" PetscInt64_FMT " is here without its first member", b, k[a].id);
     if (bi->nbody + 1 >= bi->cap) {
       bi->cap = PetscMax(bi->nbody + 2, 2 * bi->cap);
       PetscCall(PetscRealloc(sizeof(*bi->start) * (size_t)bi->cap, &bi->start));
     }
     bi->start[bi->nbody] = (LocalInt)a;
     for (; a < m && p->body[k[a].row] == b; a++, c++) {
-      PetscCheck(k[a].id == b + c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "body %" PetscInt64_FMT ": member %" PetscInt64_FMT " is not here", b, b + c);
+      PetscCheck(k[a].id == b + c, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "body %" PetscInt64_FMT ": member %" PetscInt64_FMT " is not here", b, b + c);
       bi->row[a] = k[a].row;
     }
-    PetscCheck(c == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "body %" PetscInt64_FMT ": %" PetscInt_FMT " of its %" PetscInt_FMT " spheres are here", b, c, n);
+    PetscCheck(c == n, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "body %" PetscInt64_FMT ": %" PetscInt_FMT " of its %" PetscInt_FMT " spheres are here", b, c, n);
     bi->nbody++;
   }
   if (bi->cap < 1) {
@@ -100,8 +102,8 @@ static inline void BodySpin(const Particles *p, PetscInt l, const PetscReal R[9]
 /* The spheres rows[0 .. n-1] where their body (the first) is, at the
  * orientation R with spin w, and their predictions from Vp, wp; the
  * orientation on every sphere. */
-static inline void BodyPlace(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal R[9], const PetscReal w[3], const PetscReal Vp[3],
-                             const PetscReal wp[3])
+static inline void BodyPlace(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal R[9], const PetscReal w[3],
+                             const PetscReal Vp[3], const PetscReal wp[3])
 {
   const PetscInt   l = rows[0];
   const PetscReal *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l;
@@ -141,8 +143,8 @@ void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n)
  * neighbours: the same bits on any rank count. */
 PetscReal BodiesOpen(Particles *p, BodyIndex *bi, PetscReal dt, const PetscReal g[3])
 {
-  const PetscReal h = 0.5 * dt;
-  const PetscInt  ld = (bi->nbody + 3) / 4 * 4; /* the rotation's columns, in lanes of four */
+  const PetscReal h    = 0.5 * dt;
+  const PetscInt  ld   = (bi->nbody + 3) / 4 * 4; /* the rotation's columns, in lanes of four */
   PetscReal       work = 0.0, *qp = bi->qp;
 
   for (PetscInt b = 0; b < bi->nbody; b++) {
@@ -220,17 +222,19 @@ void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
  * the turn (the free rotor keeps |L|: no axis turns faster than
  * |L| / I_min, and NO_SQUISH's sub-rotations add up to at most
  * sqrt(3) |L| / I_min dt) times the farthest sphere's arm. */
-static inline PetscInt BodyMayPass(const Particles *p, const LocalInt *rows, PetscInt n, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
+static inline PetscInt BodyMayPass(const Particles *p, const LocalInt *rows, PetscInt n, const IntegratorRebuild *rb,
+                                   PetscReal lo[3], PetscReal hi[3])
 {
-  const PetscReal  du = rb->dt_up, half = rb->hs * BODY_BEYOND_SHORT, skin = 2.0 * rb->hs * BODY_BEYOND_SHORT;
-  const PetscInt   l  = rows[0];
-  const PetscReal  rm = 1.0 / p->bm[l], *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3, *pm = p->bp + 4 * l;
-  PetscReal        move, turn, imin, r2 = 0.0, extra, dx2max = 0.0;
-  PetscInt         bits = 0;
+  const PetscReal du = rb->dt_up, half = rb->hs * BODY_BEYOND_SHORT, skin = 2.0 * rb->hs * BODY_BEYOND_SHORT;
+  const PetscInt  l  = rows[0];
+  const PetscReal rm = 1.0 / p->bm[l], *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3, *pm = p->bp + 4 * l;
+  PetscReal       move, turn, imin, r2 = 0.0, extra, dx2max = 0.0;
+  PetscInt        bits = 0;
 
   imin = PetscMin(in[0], PetscMin(in[1], in[2]));
   move = (Norm(p->bv + 3 * l) + Norm(F) * rm * 0.5 * du) * du;
-  turn = sqrt(3.0) * (0.5 * sqrt(pm[0] * pm[0] + pm[1] * pm[1] + pm[2] * pm[2] + pm[3] * pm[3]) + Norm(T) * 0.5 * du) / imin * du;
+  turn = sqrt(3.0) * (0.5 * sqrt(pm[0] * pm[0] + pm[1] * pm[1] + pm[2] * pm[2] + pm[3] * pm[3]) + Norm(T) * 0.5 * du) /
+         imin * du;
   for (PetscInt k = 0; k < n; k++) {
     const PetscInt   i = rows[k];
     const PetscReal *d = p->bd + 3 * i;
@@ -244,27 +248,30 @@ static inline PetscInt BodyMayPass(const Particles *p, const LocalInt *rows, Pet
   }
   extra = move + turn * sqrt(r2);
   if (!isfinite(extra) || !isfinite(dx2max)) bits |= INTEGRATOR_NONFINITE;
-  if (!(extra < half && dx2max < (half - extra) * (half - extra))) bits |= INTEGRATOR_BEYOND_DRIFT | INTEGRATOR_BEYOND_HALF;
+  if (!(extra < half && dx2max < (half - extra) * (half - extra)))
+    bits |= INTEGRATOR_BEYOND_DRIFT | INTEGRATOR_BEYOND_HALF;
   if (!(extra < skin && dx2max < (skin - extra) * (skin - extra))) bits |= INTEGRATOR_BEYOND_SKIN;
   return bits;
 }
 
 /* The spin after the kick: the angular momentum grows by T h, and at the
  * orientation of the step the spin is linear in it, by R I^-1 R^T T h. */
-PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
+PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb, PetscReal lo[3],
+                     PetscReal hi[3])
 {
-  const PetscReal h = 0.5 * dt;
+  const PetscReal h    = 0.5 * dt;
   PetscInt        bits = 0;
 
   for (PetscInt b = 0; b < bi->nbody; b++) {
-    const LocalInt  *rows = bi->row + bi->start[b];
-    const PetscInt   n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal  rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *w0 = p->w + 3 * l, *in = p->bI + 4 * l;
-    PetscReal       *V = p->bv + 3 * l, w[3], R[9], tb[3];
+    const LocalInt *rows = bi->row + bi->start[b];
+    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
+    const PetscReal rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *w0 = p->w + 3 * l, *in = p->bI + 4 * l;
+    PetscReal      *V = p->bv + 3 * l, w[3], R[9], tb[3];
     QuatToMatrix(p->bq + 4 * l, R);
     for (int a = 0; a < 3; a++) V[a] += F[a] * rm * h;
     RigidKick(p->bq + 4 * l, T, h, p->bp + 4 * l);
-    for (int a = 0; a < 3; a++) tb[a] = in[a] > 0.0 ? ((R[a] * T[0] + R[3 + a] * T[1]) + R[6 + a] * T[2]) * h / in[a] : 0.0;
+    for (int a = 0; a < 3; a++)
+      tb[a] = in[a] > 0.0 ? ((R[a] * T[0] + R[3 + a] * T[1]) + R[6 + a] * T[2]) * h / in[a] : 0.0;
     for (int a = 0; a < 3; a++) w[a] = w0[a] + ((R[3 * a] * tb[0] + R[3 * a + 1] * tb[1]) + R[3 * a + 2] * tb[2]);
     for (PetscInt k = 0; k < n; k++) {
       const PetscInt i = rows[k];
@@ -278,10 +285,12 @@ PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const Inte
   return bits;
 }
 
-PetscInt BodiesMayPass(const Particles *p, const BodyIndex *bi, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
+PetscInt BodiesMayPass(const Particles *p, const BodyIndex *bi, const IntegratorRebuild *rb, PetscReal lo[3],
+                       PetscReal hi[3])
 {
   PetscInt bits = 0;
-  for (PetscInt b = 0; b < bi->nbody; b++) bits |= BodyMayPass(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], rb, lo, hi);
+  for (PetscInt b = 0; b < bi->nbody; b++)
+    bits |= BodyMayPass(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], rb, lo, hi);
   return bits;
 }
 
@@ -312,7 +321,7 @@ PetscReal BodiesKinematicBound(const Particles *p, const BodyIndex *bi, PetscRea
 static inline void BodyEnergies(const Particles *p, PetscInt l, PetscReal *ke, PetscReal *kr)
 {
   const PetscReal *V = p->bv + 3 * l, *in = p->bI + 4 * l;
-  PetscReal        Lb[3], r = 0.0;
+  PetscReal        Lb[3], r               = 0.0;
   RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
   for (int a = 0; a < 3; a++) r += in[a] > 0.0 ? Lb[a] * Lb[a] / in[a] : 0.0;
   *ke = 0.5 * p->bm[l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);

@@ -50,7 +50,7 @@ typedef struct {
   PetscInt   nbody, cap, rcap, qcap;
   LocalInt  *start; /* nbody + 1 */
   LocalInt  *row;
-  PetscReal *qp;    /* the rotation's working copy: columns q, p, dt / (4 I) of 11 (BodiesOpen) */
+  PetscReal *qp; /* the rotation's working copy: columns q, p, dt / (4 I) of 11 (BodiesOpen) */
 } BodyIndex;
 
 /* After particles moved between ranks or were made or removed; an error
@@ -75,15 +75,18 @@ PETSC_EXTERN void BodiesSyncHome(Particles *, const BodyIndex *);
 PETSC_EXTERN void BodiesGather(Particles *, const BodyIndex *, const PetscReal g[3]);
 /* The second half: the kick by dt / 2 and the members' velocities, with
  * BodiesMayPass's bits for the next step (rb; NULL: none) in the same pass. */
-PETSC_EXTERN PetscInt BodiesClose(Particles *, const BodyIndex *, PetscReal dt, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
+PETSC_EXTERN PetscInt BodiesClose(Particles *, const BodyIndex *, PetscReal dt, const IntegratorRebuild *,
+                                  PetscReal lo[3], PetscReal hi[3]);
 /* The rebuild criterion's bits (IntegratorMayPass's) for the members, from
  * the bodies' motion now, and their displacements folded into lo, hi. */
-PETSC_EXTERN PetscInt BodiesMayPass(const Particles *, const BodyIndex *, const IntegratorRebuild *, PetscReal lo[3], PetscReal hi[3]);
+PETSC_EXTERN PetscInt BodiesMayPass(const Particles *, const BodyIndex *, const IntegratorRebuild *, PetscReal lo[3],
+                                    PetscReal hi[3]);
 /* The longest step over which no member moves half the skin hs, from the
  * bodies' velocities, spins and accelerations; *who: the first member of
  * the body that sets it (-1: none); *amax: the largest acceleration of a
  * member's centre, as bounded there (kept if larger). */
-PETSC_EXTERN PetscReal BodiesKinematicBound(const Particles *, const BodyIndex *, PetscReal hs, PetscInt *who, PetscReal *amax);
+PETSC_EXTERN PetscReal BodiesKinematicBound(const Particles *, const BodyIndex *, PetscReal hs, PetscInt *who,
+                                            PetscReal *amax);
 /* The bodies' kinetic energies of translation and rotation into ke, kr. */
 PETSC_EXTERN void BodiesEnergy(const Particles *, const BodyIndex *, ExactSum *ke, ExactSum *kr);
 /* A body's kinetic energy (row: its first member). */

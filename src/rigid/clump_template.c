@@ -20,7 +20,7 @@ void ClumpJacobi(int n, PetscReal *a, PetscReal *V)
         if (a[n * p + q] == 0.0) continue;
         th = (a[n * q + q] - a[n * p + p]) / (2.0 * a[n * p + q]);
         t  = (th >= 0 ? 1.0 : -1.0) / (PetscAbsReal(th) + sqrt(th * th + 1.0));
-        c  = 1.0 / sqrt(t * t + 1.0), s = t * c;
+        c = 1.0 / sqrt(t * t + 1.0), s = t * c;
         for (int k = 0; k < n; k++) { /* a = J^T a J */
           PetscReal akp = a[n * k + p], akq = a[n * k + q];
           a[n * k + p] = c * akp - s * akq, a[n * k + q] = s * akp + c * akq;
@@ -48,7 +48,7 @@ void ClumpSymmetricEigen(const PetscReal a0[9], PetscReal lam[3], PetscReal v[9]
   for (int i = 0; i < 3; i++) /* ascending */
     for (int j = i + 1; j < 3; j++)
       if (a[4 * ord[j]] < a[4 * ord[i]]) {
-        int t = ord[i];
+        int t  = ord[i];
         ord[i] = ord[j], ord[j] = t;
       }
   for (int i = 0; i < 3; i++) {
@@ -56,7 +56,8 @@ void ClumpSymmetricEigen(const PetscReal a0[9], PetscReal lam[3], PetscReal v[9]
     for (int k = 0; k < 3; k++) v[3 * k + i] = V[3 * k + ord[i]];
   }
   { /* a right-handed frame */
-    PetscReal det = v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] * v[6]) + v[2] * (v[3] * v[7] - v[4] * v[6]);
+    PetscReal det = v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] * v[6]) +
+                    v[2] * (v[3] * v[7] - v[4] * v[6]);
     if (det < 0)
       for (int k = 0; k < 3; k++) v[3 * k + 2] = -v[3 * k + 2];
   }
@@ -68,10 +69,10 @@ static PetscErrorCode ClumpCheckSpheres(MPI_Comm comm, const char *name, PetscIn
   PetscCheck(n > 0, comm, PETSC_ERR_USER_INPUT, "%s: no spheres (a template needs at least one: x y z r)", name);
   for (PetscInt k = 0; k < n; k++) {
     for (int a = 0; a < 4; a++)
-      PetscCheck(isfinite(s[4 * k + a]), comm, PETSC_ERR_USER_INPUT, "%s: sphere %" PetscInt_FMT ": %g is not a finite number", name, k + 1,
-                 (double)s[4 * k + a]);
-    PetscCheck(s[4 * k + 3] > 0.0, comm, PETSC_ERR_USER_INPUT, "%s: sphere %" PetscInt_FMT " has radius %g; allowed: (0, inf) m", name, k + 1,
-               (double)s[4 * k + 3]);
+      PetscCheck(isfinite(s[4 * k + a]), comm, PETSC_ERR_USER_INPUT,
+                 "%s: sphere %" PetscInt_FMT ": %g is not a finite number", name, k + 1, (double)s[4 * k + a]);
+    PetscCheck(s[4 * k + 3] > 0.0, comm, PETSC_ERR_USER_INPUT,
+               "%s: sphere %" PetscInt_FMT " has radius %g; allowed: (0, inf) m", name, k + 1, (double)s[4 * k + 3]);
   }
   { /* two spheres on one centre: the smaller adds nothing to the body, a slip in the list (a line given twice);
      * sorted by x, only spheres as close in x are compared (files hold up to CLUMP_FILE_SPHERES_MAX) */
@@ -134,8 +135,9 @@ PetscErrorCode ClumpTemplateSetUp(MPI_Comm comm, const char *name, PetscInt n, c
   PetscCall(ClumpCheckCost(comm, name, n, s));
   PetscCall(UnionMoments(n, s, CLUMP_TOLERANCE, m, &err));
   PetscCheck(err <= CLUMP_ERROR_MAX, comm, PETSC_ERR_USER_INPUT,
-             "%s: the mass properties of its %" PetscInt_FMT " spheres reach a relative error bound of only %g (at most %g is accepted)", name, n, (double)err,
-             (double)CLUMP_ERROR_MAX);
+             "%s: the mass properties of its %" PetscInt_FMT
+             " spheres reach a relative error bound of only %g (at most %g is accepted)",
+             name, n, (double)err, (double)CLUMP_ERROR_MAX);
   V = m[0];
   for (int a = 0; a < 3; a++) t->com[a] = m[1 + a] / V;
   {
@@ -175,7 +177,8 @@ void ClumpTemplateMass(const ClumpTemplate *t, PetscReal rho, PetscReal l, Petsc
 }
 
 /* The spheres as given with mass and inertia: the principal frame is theirs. */
-static PetscErrorCode ClumpTemplateGiven(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s, PetscReal mass, const PetscReal in[3], ClumpTemplate *t)
+static PetscErrorCode ClumpTemplateGiven(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s,
+                                         PetscReal mass, const PetscReal in[3], ClumpTemplate *t)
 {
   PetscReal m[10];
 
@@ -184,8 +187,9 @@ static PetscErrorCode ClumpTemplateGiven(MPI_Comm comm, const char *name, PetscI
   PetscCall(ClumpCheckCost(comm, name, n, s));
   PetscCall(UnionMoments(n, s, CLUMP_TOLERANCE, m, &t->error));
   PetscCheck(t->error <= CLUMP_ERROR_MAX, comm, PETSC_ERR_USER_INPUT,
-             "%s: the volume of its %" PetscInt_FMT " spheres reaches a relative error bound of only %g (at most %g is accepted)", name, n, (double)t->error,
-             (double)CLUMP_ERROR_MAX);
+             "%s: the volume of its %" PetscInt_FMT
+             " spheres reaches a relative error bound of only %g (at most %g is accepted)",
+             name, n, (double)t->error, (double)CLUMP_ERROR_MAX);
   PetscCall(PetscFree(t->s));
   PetscCall(PetscMalloc1(4 * n, &t->s));
   PetscCall(PetscArraycpy(t->s, s, 4 * n));
@@ -193,7 +197,10 @@ static PetscErrorCode ClumpTemplateGiven(MPI_Comm comm, const char *name, PetscI
   t->r_equiv = cbrt(3.0 * m[0] / (4.0 * HDEM_PI));
   for (int a = 0; a < 3; a++) t->inertia_given[a] = in[a], t->com[a] = 0.0, t->inertia_unit[a] = 0.0;
   for (int a = 0; a < 9; a++) t->axes[a] = (a % 4 == 0) ? 1.0 : 0.0;
-  for (PetscInt k = 0; k < n; k++) t->extent = PetscMax(t->extent, sqrt(s[4 * k] * s[4 * k] + s[4 * k + 1] * s[4 * k + 1] + s[4 * k + 2] * s[4 * k + 2]) + s[4 * k + 3]);
+  for (PetscInt k = 0; k < n; k++)
+    t->extent = PetscMax(t->extent,
+                         sqrt(s[4 * k] * s[4 * k] + s[4 * k + 1] * s[4 * k + 1] + s[4 * k + 2] * s[4 * k + 2]) +
+                           s[4 * k + 3]);
   t->on = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -209,20 +216,25 @@ static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
   PetscCall(PetscSNPrintf(name, sizeof(name), "clump%" PetscInt_FMT, k));
   OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_spheres", name));
-  PetscCall(OptionsRealArray(key, "clumpN (N = 0..15): a rigid body's spheres in its frame, x, y, z, r for each", "[m]", 1, 4 * CLUMP_SPHERES_MAX,
-                             PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, list, &nl, &lset));
+  PetscCall(OptionsRealArray(key, "clumpN (N = 0..15): a rigid body's spheres in its frame, x, y, z, r for each", "[m]",
+                             1, 4 * CLUMP_SPHERES_MAX, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, list, &nl, &lset));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_file", name));
-  PetscCall(OptionsPath(key, "clumpN: the spheres from a file, lines \"x y z r\" (# comments; relative: from the deck's folder)", file, sizeof(file), &fset));
+  PetscCall(
+    OptionsPath(key,
+                "clumpN: the spheres from a file, lines \"x y z r\" (# comments; relative: from the deck's folder)",
+                file, sizeof(file), &fset));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_density", name));
   t->density = 0.0;
-  PetscCall(OptionsReal(key, "clumpN: density of the body (0: the material's of the type it is inserted with)", "[kg/m^3]", 0.0, HDEM_DENSITY_MAX,
-                        RANGE_CLOSED, &t->density, NULL));
+  PetscCall(OptionsReal(key, "clumpN: density of the body (0: the material's of the type it is inserted with)",
+                        "[kg/m^3]", 0.0, HDEM_DENSITY_MAX, RANGE_CLOSED, &t->density, NULL));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_mass", name));
-  PetscCall(OptionsReal(key, "clumpN: the body's mass, given with its inertia (0: from the spheres and the density)", "[kg]", 0.0, PETSC_MAX_REAL,
-                        RANGE_CLOSED, &mass, &mset));
+  PetscCall(OptionsReal(key, "clumpN: the body's mass, given with its inertia (0: from the spheres and the density)",
+                        "[kg]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mass, &mset));
   PetscCall(PetscSNPrintf(key, sizeof(key), "-%s_inertia", name));
-  PetscCall(OptionsRealArray(key, "clumpN: principal moments of inertia, given with the mass: the spheres are then in the principal frame", "[kg*m^2]", 3, 3, 0.0,
-                             PETSC_MAX_REAL, RANGE_OPEN_LO, in, &ni, &iset));
+  PetscCall(OptionsRealArray(key,
+                             "clumpN: principal moments of inertia, given with the mass: the spheres are then in the "
+                             "principal frame",
+                             "[kg*m^2]", 3, 3, 0.0, PETSC_MAX_REAL, RANGE_OPEN_LO, in, &ni, &iset));
   OptionsQuiet(PETSC_FALSE);
   if (k == 0) {
     PetscCall(OptionsDefaultText("-clump0_spheres", "none"));
@@ -239,32 +251,37 @@ static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(!(lset && fset), comm, PETSC_ERR_USER_INPUT, "%s: give %s_spheres or %s_file, not both", name, name, name);
-  PetscCheck(!lset || nl % 4 == 0, comm, PETSC_ERR_USER_INPUT, "-%s_spheres: %" PetscInt_FMT " numbers, not a multiple of 4 (x, y, z, r for each sphere)", name,
-             nl);
+  PetscCheck(!lset || nl % 4 == 0, comm, PETSC_ERR_USER_INPUT,
+             "-%s_spheres: %" PetscInt_FMT " numbers, not a multiple of 4 (x, y, z, r for each sphere)", name, nl);
   PetscCheck(t->density == 0.0 || t->density >= HDEM_DENSITY_MIN, comm, PETSC_ERR_USER_INPUT,
-             "-%s_density = %g is out of range: allowed 0 (the material's) or [%g, %g] kg/m^3", name, (double)t->density, HDEM_DENSITY_MIN,
-             HDEM_DENSITY_MAX);
+             "-%s_density = %g is out of range: allowed 0 (the material's) or [%g, %g] kg/m^3", name,
+             (double)t->density, HDEM_DENSITY_MIN, HDEM_DENSITY_MAX);
   PetscCheck(mset == iset && (!mset || mass > 0.0), comm, PETSC_ERR_USER_INPUT,
-             "%s: give %s_mass (> 0) and %s_inertia together, or neither (the mass properties then follow from the spheres)", name, name, name);
+             "%s: give %s_mass (> 0) and %s_inertia together, or neither (the mass properties then follow from the "
+             "spheres)",
+             name, name, name);
   if (fset) PetscCall(TableReadRows(comm, file, 4, "four finite numbers, x y z r", CLUMP_FILE_SPHERES_MAX, &n, &s));
   else n = nl / 4, s = list;
   {
     char what[PETSC_MAX_PATH_LEN + 32];
     if (fset) PetscCall(PetscSNPrintf(what, sizeof(what), "-%s_file %s", name, file));
     else PetscCall(PetscSNPrintf(what, sizeof(what), "-%s_spheres", name));
-    PetscErrorCode ierr = mset ? ClumpTemplateGiven(comm, what, n, s, mass, in, t) : ClumpTemplateSetUp(comm, what, n, s, t);
+    PetscErrorCode ierr = mset ? ClumpTemplateGiven(comm, what, n, s, mass, in, t)
+                               : ClumpTemplateSetUp(comm, what, n, s, t);
     if (fset) PetscCall(PetscFree(s));
     PetscCall(ierr);
   }
-  if (mset) { /* given mass properties a body of its spheres could have: a density in range, moments within m extent^2 */
+  /* given mass properties a body of its spheres could have: a density in range, moments within m extent^2 */
+  if (mset) {
     PetscReal rho = mass / t->volume, ref = mass * t->extent * t->extent;
     PetscCheck(rho >= HDEM_DENSITY_MIN && rho <= HDEM_DENSITY_MAX, comm, PETSC_ERR_USER_INPUT,
-               "-%s_mass = %g over the volume %g m^3 of its spheres is a density of %g kg/m^3: allowed [%g, %g]", name, (double)mass,
-               (double)t->volume, (double)rho, HDEM_DENSITY_MIN, HDEM_DENSITY_MAX);
+               "-%s_mass = %g over the volume %g m^3 of its spheres is a density of %g kg/m^3: allowed [%g, %g]", name,
+               (double)mass, (double)t->volume, (double)rho, HDEM_DENSITY_MIN, HDEM_DENSITY_MAX);
     for (int a = 0; a < 3; a++)
       PetscCheck(in[a] >= 1e-9 * ref && in[a] <= 10.0 * ref, comm, PETSC_ERR_USER_INPUT,
-                 "-%s_inertia: moment %d = %g kg*m^2 is out of range: allowed [1e-9, 10] times the mass times its extent squared, [%g, %g]", name,
-                 a + 1, (double)in[a], 1e-9 * (double)ref, 10.0 * (double)ref);
+                 "-%s_inertia: moment %d = %g kg*m^2 is out of range: allowed [1e-9, 10] times the mass times its "
+                 "extent squared, [%g, %g]",
+                 name, a + 1, (double)in[a], 1e-9 * (double)ref, 10.0 * (double)ref);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -286,10 +303,11 @@ void ClumpTemplateDescribe(const ClumpTemplate *t, PetscReal rho, char *buf, siz
   PetscReal mass, in[3];
   ClumpTemplateMass(t, rho, 1.0, &mass, in);
   snprintf(buf, len,
-           "%d spheres, volume %.6g m^3 (volume-equivalent radius %.6g m), mass %.6g kg%s, principal inertia %.6g %.6g %.6g kg m^2%s, extent %.6g m from the "
+           "%d spheres, volume %.6g m^3 (volume-equivalent radius %.6g m), mass %.6g kg%s, principal inertia %.6g %.6g "
+           "%.6g kg m^2%s, extent %.6g m from the "
            "centre of mass, error bound %.2g",
-           (int)t->n, (double)t->volume, (double)t->r_equiv, (double)mass, t->given ? " (given)" : "", (double)in[0], (double)in[1], (double)in[2],
-           t->given ? " (given)" : "", (double)t->extent, (double)t->error);
+           (int)t->n, (double)t->volume, (double)t->r_equiv, (double)mass, t->given ? " (given)" : "", (double)in[0],
+           (double)in[1], (double)in[2], t->given ? " (given)" : "", (double)t->extent, (double)t->error);
 }
 
 PetscErrorCode ClumpTemplatesDestroy(ClumpTemplates *ts)

@@ -14,21 +14,21 @@
 
 #include "hdem.h"
 
-#define CLUMP_TEMPLATES_MAX 16
+#define CLUMP_TEMPLATES_MAX    16
 #define CLUMP_SPHERES_MAX      256    /* in the deck's list */
 #define CLUMP_FILE_SPHERES_MAX 100000 /* in a file */
-#define CLUMP_TOLERANCE     1e-10  /* asked of the union's moments */
-#define CLUMP_ERROR_MAX     1e-4   /* the error bound a template must meet */
-#define CLUMP_COST_MAX      2.5e8  /* UnionMomentsCost a template may take */
-#define CLUMP_COST_PER_SECOND 2.5e7 /* of that work, for messages (one core of 2024) */
+#define CLUMP_TOLERANCE        1e-10  /* asked of the union's moments */
+#define CLUMP_ERROR_MAX        1e-4   /* the error bound a template must meet */
+#define CLUMP_COST_MAX         2.5e8  /* UnionMomentsCost a template may take */
+#define CLUMP_COST_PER_SECOND  2.5e7  /* of that work, for messages (one core of 2024) */
 
 typedef struct {
   PetscBool  on;
-  PetscInt   n;            /* spheres */
-  PetscReal *s;            /* 4 n: x, y, z, r in the principal frame */
-  PetscReal  density;      /* [kg/m^3], 0: the material's */
-  PetscBool  given;        /* mass and inertia given, not computed */
-  PetscReal  volume;       /* of the union [m^3] */
+  PetscInt   n;       /* spheres */
+  PetscReal *s;       /* 4 n: x, y, z, r in the principal frame */
+  PetscReal  density; /* [kg/m^3], 0: the material's */
+  PetscBool  given;   /* mass and inertia given, not computed */
+  PetscReal  volume;  /* of the union [m^3] */
   PetscReal  mass_given, inertia_given[3];
   PetscReal  inertia_unit[3]; /* principal moments per unit density [m^5], ascending */
   PetscReal  com[3];          /* the centre of mass in the frame the spheres were given in */
@@ -46,10 +46,12 @@ typedef struct {
 /* The mass properties of n spheres s (4 n numbers, radii > 0); on error
  * the template is left empty.  name: for messages (the key, or the file).
  * Collective on comm (every rank has the same spheres). */
-PETSC_EXTERN PetscErrorCode ClumpTemplateSetUp(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s, ClumpTemplate *);
+PETSC_EXTERN PetscErrorCode ClumpTemplateSetUp(MPI_Comm comm, const char *name, PetscInt n, const PetscReal *s,
+                                               ClumpTemplate *);
 /* The mass and principal moments at density rho (the template's if it has
  * one), for a body scaled by l. */
-PETSC_EXTERN void           ClumpTemplateMass(const ClumpTemplate *, PetscReal rho, PetscReal l, PetscReal *mass, PetscReal inertia[3]);
+PETSC_EXTERN void ClumpTemplateMass(const ClumpTemplate *, PetscReal rho, PetscReal l, PetscReal *mass,
+                                    PetscReal inertia[3]);
 /* clump0 .. clump15 from the options; collective. */
 PETSC_EXTERN PetscErrorCode ClumpTemplatesSetFromOptions(MPI_Comm, ClumpTemplates *);
 /* hdem check's line of a template, at density rho where it has none. */

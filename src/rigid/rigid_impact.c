@@ -16,9 +16,11 @@ static inline void Cross(const PetscReal a[3], const PetscReal b[3], PetscReal c
 }
 
 /* The contact of member k (lever rk from the centre, radius r, normal n, overlap d) with the wall. */
-static void RigidMemberContact(const ContactModel *model, const RigidImpactSetup *set, PetscReal M, PetscReal I0, const PetscReal Iinv[9], const PetscReal rk[3],
-                               PetscReal r, PetscReal d, const PetscReal n[3], const PetscReal V[3], const PetscReal W[3], const PetscReal Vp[3],
-                               const PetscReal Wp[3], PetscReal dt, ContactHistory *h, ContactPair *cp, PetscReal rc[3], ContactResult *cr)
+static void RigidMemberContact(const ContactModel *model, const RigidImpactSetup *set, PetscReal M, PetscReal I0,
+                               const PetscReal Iinv[9], const PetscReal rk[3], PetscReal r, PetscReal d,
+                               const PetscReal n[3], const PetscReal V[3], const PetscReal W[3], const PetscReal Vp[3],
+                               const PetscReal Wp[3], PetscReal dt, ContactHistory *h, ContactPair *cp, PetscReal rc[3],
+                               ContactResult *cr)
 {
   ContactKinematics kin;
   PetscReal         wr[3], kn, kt;
@@ -39,16 +41,18 @@ static void RigidMemberContact(const ContactModel *model, const RigidImpactSetup
   else ContactSeparate(model, cp, h, NULL, NULL, &kin, dt, cr);
 }
 
-PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl, const RigidImpactSetup *set, RigidImpactResult *res)
+PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl, const RigidImpactSetup *set,
+                              RigidImpactResult *res)
 {
   const ClumpTemplate *t    = set->tmpl;
   RigidWallFn          wall = set->wall ? set->wall : RigidPlane;
   ContactHistory      *h;
   PetscBool           *ever;
-  PetscReal            M, Ip[3], q[4], p[4], R[9], Iinv[9], X[3] = {0, 0, 0}, V[3], W[3], F[3] = {0, 0, 0}, Tq[3] = {0, 0, 0}, dt, hh, al = set->angle * HDEM_PI / 180.0;
-  PetscReal            rc0[3] = {0, 0, 0}, rc1[3] = {0, 0, 0}, Iinv0[9], nrm0[3] = {0, 0, 1}, vcn0 = 0.0, zlow = PETSC_MAX_REAL;
-  PetscInt             first = -1, step;
-  PetscBool            began = PETSC_FALSE;
+  PetscReal M, Ip[3], q[4], p[4], R[9], Iinv[9], X[3] = {0, 0, 0}, V[3], W[3], F[3] = {0, 0, 0}, Tq[3] = {0, 0, 0}, dt,
+                                                 hh, al = set->angle * HDEM_PI / 180.0;
+  PetscReal rc0[3] = {0, 0, 0}, rc1[3] = {0, 0, 0}, Iinv0[9], nrm0[3] = {0, 0, 1}, vcn0 = 0.0, zlow = PETSC_MAX_REAL;
+  PetscInt  first = -1, step;
+  PetscBool began = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(res, sizeof(*res)));
@@ -60,15 +64,20 @@ PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl,
   V[0] = set->v0 * sin(al), V[1] = 0.0, V[2] = -set->v0 * cos(al);
   for (int a = 0; a < 3; a++) W[a] = set->omega[a];
   RigidMomentumFromOmega(q, Ip, W, p);
-  { /* the step: the bound of the lowest sphere's contact at its projected mass; the first touch a phase into the second step */
+  /* the step: the bound of the lowest sphere's contact at its projected mass; the first touch a phase into the second
+   * step */
+  {
     PetscReal   rk[3], lo[3], kn, kt, vn;
     PetscInt    kl = 0;
     ContactPair cp;
     for (PetscInt k = 0; k < t->n; k++) {
-      for (int a = 0; a < 3; a++) rk[a] = R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2];
+      for (int a = 0; a < 3; a++)
+        rk[a] = R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2];
       if (rk[2] - t->s[4 * k + 3] < zlow) zlow = rk[2] - t->s[4 * k + 3], kl = k;
     }
-    for (int a = 0; a < 3; a++) lo[a] = R[3 * a] * t->s[4 * kl] + R[3 * a + 1] * t->s[4 * kl + 1] + R[3 * a + 2] * t->s[4 * kl + 2] - (a == 2 ? t->s[4 * kl + 3] : 0.0);
+    for (int a = 0; a < 3; a++)
+      lo[a] = R[3 * a] * t->s[4 * kl] + R[3 * a + 1] * t->s[4 * kl + 1] + R[3 * a + 2] * t->s[4 * kl + 2] -
+              (a == 2 ? t->s[4 * kl + 3] : 0.0);
     RigidInverseInertiaWorld(q, Ip, Iinv);
     RigidContactShares(1.0 / M, Iinv, lo, nrm0, &kn, &kt);
     ContactPairSetUp(model, set->type, set->type2, t->s[4 * kl + 3], M, Ip[0], 0.0, 0.0, 0.0, PETSC_TRUE, &cp);
@@ -76,7 +85,7 @@ PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl,
     ContactPairTangential(model, &cp);
     vn = set->v0 * cos(al);
     PetscCheck(vn > 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "the body does not approach the wall");
-    dt = ContactStepBound(model, &cp, ctl, 0.5 * cp.m * vn * vn, vn);
+    dt   = ContactStepBound(model, &cp, ctl, 0.5 * cp.m * vn * vn, vn);
     X[2] = -zlow + vn * dt * (1.0 + set->phase);
   }
   hh = 0.5 * dt;
@@ -98,7 +107,9 @@ PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl,
       PetscReal     rk[3], xk[3], n[3], d, rc[3], c[3], r = t->s[4 * k + 3];
       ContactPair   cp;
       ContactResult cr;
-      for (int a = 0; a < 3; a++) rk[a] = R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2], xk[a] = X[a] + rk[a];
+      for (int a = 0; a < 3; a++)
+        rk[a] = R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2],
+        xk[a] = X[a] + rk[a];
       PetscCall(wall(set->wall_ctx, xk, r, &d, n));
       if (!(d > 0.0) && !h[k].touched) continue;
       RigidMemberContact(model, set, M, Ip[0], Iinv, rk, r, d, n, V, W, Vp, Wp, dt, &h[k], &cp, rc, &cr);
@@ -110,7 +121,7 @@ PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl,
           for (int a = 0; a < 3; a++) rc0[a] = rc[a], nrm0[a] = n[a];
           for (int a = 0; a < 9; a++) Iinv0[a] = Iinv[a];
           Cross(W, rk, wr);
-          vcn0 = (V[0] + wr[0]) * n[0] + (V[1] + wr[1]) * n[1] + (V[2] + wr[2]) * n[2];
+          vcn0  = (V[0] + wr[0]) * n[0] + (V[1] + wr[1]) * n[1] + (V[2] + wr[2]) * n[2];
           began = PETSC_TRUE;
         }
         if (k == first)
@@ -124,12 +135,13 @@ PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl,
     for (int a = 0; a < 3; a++) F[a] = Fn[a], Tq[a] = Tn[a];
     for (int a = 0; a < 3; a++) V[a] += hh * F[a] / M;
     RigidKick(q, Tq, hh, p);
-    if (began && !touching) break; /* the first impact is over (a later one, the body turning onto another sphere, is not this experiment's) */
+    /* the first impact is over (a later one, the body turning onto another sphere, is not this experiment's) */
+    if (began && !touching) break;
   }
   if (!began || step == set->max_steps) {
     PetscCall(PetscFree2(h, ever));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "the body %s after %" PetscInt_FMT " steps (-impact_max_steps)", began ? "was still on the wall" : "did not reach the wall",
-            set->max_steps);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "the body %s after %" PetscInt_FMT " steps (-impact_max_steps)",
+            began ? "was still on the wall" : "did not reach the wall", set->max_steps);
   }
   RigidOmegaWorld(q, p, Ip, W);
   {

@@ -21,29 +21,32 @@
 typedef PetscErrorCode (*RigidWallFn)(void *ctx, const PetscReal x[3], PetscReal r, PetscReal *d, PetscReal n[3]);
 
 typedef struct {
-  const ClumpTemplate *tmpl;       /* in its principal frame */
-  PetscReal            density;    /* the template's when it has one */
+  const ClumpTemplate *tmpl;        /* in its principal frame */
+  PetscReal            density;     /* the template's when it has one */
   PetscInt             type, type2; /* material types of the body and the wall */
-  PetscReal            v0, angle;  /* approach speed [m/s], incidence from the normal [deg] (the tangential part along +x) */
-  PetscReal            q[4];       /* orientation: body to world */
-  PetscReal            omega[3];   /* initial angular velocity, world [rad/s] */
-  PetscReal            phase;      /* where within a step the first touch falls, [0, 1) */
-  PetscInt             max_steps;
-  PetscBool            total_mass; /* damp with the body's mass, not the projected one (what other codes do; for comparison) */
-  RigidWallFn          wall;       /* NULL: the plane z = 0 */
-  void                *wall_ctx;
+  /* approach speed [m/s], incidence from the normal [deg] (the tangential part along +x) */
+  PetscReal v0, angle;
+  PetscReal q[4];     /* orientation: body to world */
+  PetscReal omega[3]; /* initial angular velocity, world [rad/s] */
+  PetscReal phase;    /* where within a step the first touch falls, [0, 1) */
+  PetscInt  max_steps;
+  /* damp with the body's mass, not the projected one (what other codes do; for comparison) */
+  PetscBool   total_mass;
+  RigidWallFn wall; /* NULL: the plane z = 0 */
+  void       *wall_ctx;
 } RigidImpactSetup;
 
 typedef struct {
-  PetscReal e;              /* contact-point normal restitution of the first contact */
+  PetscReal e; /* contact-point normal restitution of the first contact */
   PetscReal v_out[3], w_out[3];
   PetscReal v_ref[3], w_ref[3]; /* the impulse solution at the first touch's contact point */
   PetscReal mass, inertia[3];
-  PetscReal mass_normal;    /* the projected normal mass at the first touch [kg] */
+  PetscReal mass_normal; /* the projected normal mass at the first touch [kg] */
   PetscReal dt;
   PetscInt  steps, spheres; /* steps taken; member spheres that touched */
 } RigidImpactResult;
 
-PETSC_EXTERN PetscErrorCode RigidImpactRun(const ContactModel *, const StepControl *, const RigidImpactSetup *, RigidImpactResult *);
+PETSC_EXTERN PetscErrorCode RigidImpactRun(const ContactModel *, const StepControl *, const RigidImpactSetup *,
+                                           RigidImpactResult *);
 
 #endif

@@ -2,7 +2,6 @@
 #include "hdem_vector.h"
 #include <string.h>
 
-
 void QuatNormalize(PetscReal q[4])
 {
   PetscReal n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
@@ -15,23 +14,22 @@ void QuatFromMatrix(const PetscReal R[9], PetscReal q[4])
 {
   PetscReal tr = R[0] + R[4] + R[8], s;
   if (tr >= R[0] && tr >= R[4] && tr >= R[8]) {
-    s = 2.0 * sqrt(1.0 + tr);
+    s    = 2.0 * sqrt(1.0 + tr);
     q[0] = 0.25 * s, q[1] = (R[7] - R[5]) / s, q[2] = (R[2] - R[6]) / s, q[3] = (R[3] - R[1]) / s;
   } else if (R[0] >= R[4] && R[0] >= R[8]) {
-    s = 2.0 * sqrt(1.0 + R[0] - R[4] - R[8]);
+    s    = 2.0 * sqrt(1.0 + R[0] - R[4] - R[8]);
     q[0] = (R[7] - R[5]) / s, q[1] = 0.25 * s, q[2] = (R[1] + R[3]) / s, q[3] = (R[2] + R[6]) / s;
   } else if (R[4] >= R[8]) {
-    s = 2.0 * sqrt(1.0 + R[4] - R[0] - R[8]);
+    s    = 2.0 * sqrt(1.0 + R[4] - R[0] - R[8]);
     q[0] = (R[2] - R[6]) / s, q[1] = (R[1] + R[3]) / s, q[2] = 0.25 * s, q[3] = (R[5] + R[7]) / s;
   } else {
-    s = 2.0 * sqrt(1.0 + R[8] - R[0] - R[4]);
+    s    = 2.0 * sqrt(1.0 + R[8] - R[0] - R[4]);
     q[0] = (R[3] - R[1]) / s, q[1] = (R[2] + R[6]) / s, q[2] = (R[5] + R[7]) / s, q[3] = 0.25 * s;
   }
   if (q[0] < 0.0)
     for (int a = 0; a < 4; a++) q[a] = -q[a];
   QuatNormalize(q);
 }
-
 
 void QuatUniform(PetscReal u1, PetscReal u2, PetscReal u3, PetscReal q[4])
 {
@@ -44,7 +42,6 @@ void RigidMomentumSet(const PetscReal q[4], const PetscReal Lb[3], PetscReal p[4
   const PetscReal v[4] = {0.0, 2.0 * Lb[0], 2.0 * Lb[1], 2.0 * Lb[2]};
   QuatMultiply(q, v, p);
 }
-
 
 void RigidMomentumFromOmega(const PetscReal q[4], const PetscReal inertia[3], const PetscReal w[3], PetscReal p[4])
 {
@@ -63,12 +60,8 @@ void RigidOmegaWorld(const PetscReal q[4], const PetscReal p[4], const PetscReal
   for (int a = 0; a < 3; a++) w[a] = R[3 * a] * wb[0] + R[3 * a + 1] * wb[1] + R[3 * a + 2] * wb[2];
 }
 
-
-
-
-
 #pragma GCC diagnostic ignored "-Wpsabi" /* the helpers are inlined into each clone */
-typedef double V4 __attribute__((vector_size(32)));
+typedef double         V4 __attribute__((vector_size(32)));
 
 static inline __attribute__((always_inline)) V4 Load4(const PetscReal *a)
 {
@@ -96,8 +89,15 @@ static inline __attribute__((always_inline)) void RotateAxisLanes(int k, V4 tq, 
   }
   z  = (p[0] * kq[0] + p[1] * kq[1] + p[2] * kq[2] + p[3] * kq[3]) * tq;
   z2 = z * z;
-  s  = z * (1.0 - z2 * (1.0 / 6.0) * (1.0 - z2 * (1.0 / 20.0) * (1.0 - z2 * (1.0 / 42.0) * (1.0 - z2 * (1.0 / 72.0) * (1.0 - z2 * (1.0 / 110.0) * (1.0 - z2 * (1.0 / 156.0)))))));
-  c  = 1.0 - z2 * 0.5 * (1.0 - z2 * (1.0 / 12.0) * (1.0 - z2 * (1.0 / 30.0) * (1.0 - z2 * (1.0 / 56.0) * (1.0 - z2 * (1.0 / 90.0) * (1.0 - z2 * (1.0 / 132.0))))));
+  s  = z *
+      (1.0 - z2 * (1.0 / 6.0) *
+               (1.0 - z2 * (1.0 / 20.0) *
+                        (1.0 - z2 * (1.0 / 42.0) *
+                                 (1.0 - z2 * (1.0 / 72.0) * (1.0 - z2 * (1.0 / 110.0) * (1.0 - z2 * (1.0 / 156.0)))))));
+  c = 1.0 - z2 * 0.5 *
+              (1.0 - z2 * (1.0 / 12.0) *
+                       (1.0 - z2 * (1.0 / 30.0) *
+                                (1.0 - z2 * (1.0 / 56.0) * (1.0 - z2 * (1.0 / 90.0) * (1.0 - z2 * (1.0 / 132.0))))));
   for (int l = 0; l < 4; l++)
     if (!(PetscAbsReal(z[l]) < RIGID_POLY_LIMIT)) s[l] = sin(z[l]), c[l] = cos(z[l]);
   for (int a = 0; a < 4; a++) {

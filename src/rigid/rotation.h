@@ -27,9 +27,11 @@ PETSC_EXTERN void QuatUniform(PetscReal u1, PetscReal u2, PetscReal u3, PetscRea
 /* p from the angular momentum in the body frame, and back */
 PETSC_EXTERN void RigidMomentumSet(const PetscReal q[4], const PetscReal Lb[3], PetscReal p[4]);
 /* p from the angular velocity in the world frame */
-PETSC_EXTERN void RigidMomentumFromOmega(const PetscReal q[4], const PetscReal inertia[3], const PetscReal w[3], PetscReal p[4]);
+PETSC_EXTERN void RigidMomentumFromOmega(const PetscReal q[4], const PetscReal inertia[3], const PetscReal w[3],
+                                         PetscReal p[4]);
 /* the angular velocity in the world frame */
-PETSC_EXTERN void RigidOmegaWorld(const PetscReal q[4], const PetscReal p[4], const PetscReal inertia[3], PetscReal w[3]);
+PETSC_EXTERN void RigidOmegaWorld(const PetscReal q[4], const PetscReal p[4], const PetscReal inertia[3],
+                                  PetscReal w[3]);
 
 /* The time loop's share, inline (a body-step's cost is mostly these). */
 
@@ -81,8 +83,16 @@ static inline void RigidSinCos(PetscReal z, PetscReal *s, PetscReal *c)
 {
   if (PetscAbsReal(z) < RIGID_POLY_LIMIT) {
     PetscReal z2 = z * z;
-    *s = z * (1.0 - z2 * (1.0 / 6.0) * (1.0 - z2 * (1.0 / 20.0) * (1.0 - z2 * (1.0 / 42.0) * (1.0 - z2 * (1.0 / 72.0) * (1.0 - z2 * (1.0 / 110.0) * (1.0 - z2 * (1.0 / 156.0)))))));
-    *c = 1.0 - z2 * 0.5 * (1.0 - z2 * (1.0 / 12.0) * (1.0 - z2 * (1.0 / 30.0) * (1.0 - z2 * (1.0 / 56.0) * (1.0 - z2 * (1.0 / 90.0) * (1.0 - z2 * (1.0 / 132.0))))));
+    *s           = z *
+         (1.0 -
+          z2 * (1.0 / 6.0) *
+            (1.0 - z2 * (1.0 / 20.0) *
+                     (1.0 - z2 * (1.0 / 42.0) *
+                              (1.0 - z2 * (1.0 / 72.0) * (1.0 - z2 * (1.0 / 110.0) * (1.0 - z2 * (1.0 / 156.0)))))));
+    *c = 1.0 - z2 * 0.5 *
+                 (1.0 - z2 * (1.0 / 12.0) *
+                          (1.0 - z2 * (1.0 / 30.0) *
+                                   (1.0 - z2 * (1.0 / 56.0) * (1.0 - z2 * (1.0 / 90.0) * (1.0 - z2 * (1.0 / 132.0))))));
   } else *s = sin(z), *c = cos(z);
 }
 

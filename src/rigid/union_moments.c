@@ -66,8 +66,9 @@ static void Latitude(const Surface *sf, PetscReal th, Arc *arc, PetscReal G[4][4
     for (int q = 0; q < 4; q++) G[p][q] = 0.0;
   G[0][0] = 2.0 * HDEM_PI, G[2][0] = G[0][2] = HDEM_PI;
   for (PetscInt j = 0; j < sf->ncap; j++) {
-    const Cap *cp = &sf->cap[j];
-    PetscReal  rho = sqrt(cp->u[0] * cp->u[0] + cp->u[1] * cp->u[1]), q = cp->h - cp->u[2] * ct, den = st * rho, kappa, w, mid, a;
+    const Cap *cp  = &sf->cap[j];
+    PetscReal  rho = sqrt(cp->u[0] * cp->u[0] + cp->u[1] * cp->u[1]), q = cp->h - cp->u[2] * ct, den = st * rho, kappa,
+              w, mid, a;
     if (den <= 1e-300) {
       if (q < 0.0) {
         *none = PETSC_TRUE;
@@ -108,8 +109,9 @@ static void Latitude(const Surface *sf, PetscReal th, Arc *arc, PetscReal G[4][4
 /* The ten moments' integrands at th (per unit th). */
 static void Integrand(const Surface *sf, PetscReal th, Arc *arc, PetscReal f[10])
 {
-  PetscReal G[4][4], st = sin(th), ct = cos(th), sp[4], cp[4], N1[3], N2[3][3], N3[3][3][3], S, T[3], U[3][3], r = sf->r;
-  const PetscReal *c = sf->c;
+  PetscReal G[4][4], st = sin(th), ct = cos(th), sp[4], cp[4], N1[3], N2[3][3], N3[3][3][3], S, T[3], U[3][3],
+                     r = sf->r;
+  const PetscReal *c   = sf->c;
   PetscBool        none;
   int              e[3];
 
@@ -120,11 +122,11 @@ static void Integrand(const Surface *sf, PetscReal th, Arc *arc, PetscReal f[10]
   }
   sp[0] = cp[0] = 1.0;
   for (int k = 1; k < 4; k++) sp[k] = sp[k - 1] * st, cp[k] = cp[k - 1] * ct;
-  /* the moment of n_x^p n_y^q n_z^m over the azimuths: st^(p+q) ct^m G[p][q] */
+    /* the moment of n_x^p n_y^q n_z^m over the azimuths: st^(p+q) ct^m G[p][q] */
 #define MONO(p, q, m) (sp[(p) + (q)] * cp[m] * G[p][q])
   for (int a = 0; a < 3; a++) {
     e[0] = e[1] = e[2] = 0, e[a]++;
-    N1[a] = MONO(e[0], e[1], e[2]);
+    N1[a]              = MONO(e[0], e[1], e[2]);
     for (int b = 0; b < 3; b++) {
       e[b]++;
       N2[a][b] = MONO(e[0], e[1], e[2]);
@@ -144,8 +146,8 @@ static void Integrand(const Surface *sf, PetscReal th, Arc *arc, PetscReal f[10]
 #undef MONO
   {
     const int       pa[6] = {0, 1, 2, 0, 0, 1}, pb[6] = {0, 1, 2, 1, 2, 2};
-    const PetscReal dA    = r * r * st;
-    f[0] = dA * S / 3.0;
+    const PetscReal dA = r * r * st;
+    f[0]               = dA * S / 3.0;
     for (int a = 0; a < 3; a++) f[1 + a] = dA * (c[a] * S + r * T[a]) / 4.0;
     for (int k = 0; k < 6; k++) {
       int a = pa[k], b = pb[k];
@@ -164,13 +166,15 @@ static void Piece(const Surface *sf, const Rule *ru, PetscReal a, PetscReal b, A
 {
   for (int k = 0; k < 10; k++) q[k] = 0.0;
   for (int i = 0; i < ru->n; i++) {
-    PetscReal t = 0.5 * HDEM_PI * (1.0 + ru->x[i]), th = a + 0.5 * (b - a) * (1.0 - cos(t)), jac = 0.5 * (b - a) * sin(t) * 0.5 * HDEM_PI * ru->w[i], f[10];
+    PetscReal t = 0.5 * HDEM_PI * (1.0 + ru->x[i]), th = a + 0.5 * (b - a) * (1.0 - cos(t)),
+              jac = 0.5 * (b - a) * sin(t) * 0.5 * HDEM_PI * ru->w[i], f[10];
     Integrand(sf, th, arc, f);
     for (int k = 0; k < 10; k++) q[k] += jac * f[k];
   }
 }
 
-static void Adaptive(const Surface *sf, const Rule ru[2], PetscReal a, PetscReal b, int depth, Arc *arc, PetscReal m[10], PetscReal *err)
+static void Adaptive(const Surface *sf, const Rule ru[2], PetscReal a, PetscReal b, int depth, Arc *arc,
+                     PetscReal m[10], PetscReal *err)
 {
   PetscReal lo[10], hi[10], d = 0.0;
   Piece(sf, &ru[0], a, b, arc, lo);
@@ -270,11 +274,11 @@ PetscErrorCode UnionMomentsCost(PetscInt n, const PetscReal *s, PetscReal *cost)
 
 PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, PetscReal m[10], PetscReal *err)
 {
-  Rule       ru[2];
-  Surface    sf;
-  PetscReal  o[3] = {0, 0, 0}, R = 0.0, vsum = 0.0, mo[10] = {0}, *brk;
-  Arc       *arc;
-  PetscInt   nb;
+  Rule      ru[2];
+  Surface   sf;
+  PetscReal o[3] = {0, 0, 0}, R = 0.0, vsum = 0.0, mo[10] = {0}, *brk;
+  Arc      *arc;
+  PetscInt  nb;
 
   PetscFunctionBeginUser;
   PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a union of no spheres");
@@ -299,7 +303,8 @@ PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, Petsc
     for (int a = 0; a < 3; a++) sf.c[a] = s[4 * k + a] - o[a];
     if (SphereCaps(n, s, k, &sf)) continue;
     PetscCall(PetscFree(brk));
-    PetscCall(PetscMalloc1(2 + 2 * (size_t)sf.ncap + (size_t)sf.ncap * (size_t)sf.ncap, &brk)); /* the ends, two per cap, two per pair of caps */
+    /* the ends, two per cap, two per pair of caps */
+    PetscCall(PetscMalloc1(2 + 2 * (size_t)sf.ncap + (size_t)sf.ncap * (size_t)sf.ncap, &brk));
     nb        = 0;
     brk[nb++] = 0.0, brk[nb++] = HDEM_PI;
     for (PetscInt j = 0; j < sf.ncap; j++) { /* a rim touches a latitude */
@@ -312,7 +317,8 @@ PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, Petsc
         w[0] = c1->u[1] * c2->u[2] - c1->u[2] * c2->u[1];
         w[1] = c1->u[2] * c2->u[0] - c1->u[0] * c2->u[2];
         w[2] = c1->u[0] * c2->u[1] - c1->u[1] * c2->u[0];
-        for (int sg = -1; sg <= 1; sg += 2) brk[nb++] = acos(Clamp1(a1 * c1->u[2] + a2 * c2->u[2] + sg * sqrt(b2) * w[2]));
+        for (int sg = -1; sg <= 1; sg += 2)
+          brk[nb++] = acos(Clamp1(a1 * c1->u[2] + a2 * c2->u[2] + sg * sqrt(b2) * w[2]));
       }
     }
     qsort(brk, (size_t)nb, sizeof(PetscReal), RealCompare);

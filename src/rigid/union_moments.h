@@ -26,7 +26,8 @@
  * moment's error is below err V R^p, V the union's volume, R the largest
  * distance from the spheres' mean centre to a sphere's far side, p the
  * moment's order. */
-PETSC_EXTERN PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, PetscReal m[10], PetscReal *err);
+PETSC_EXTERN PetscErrorCode UnionMoments(PetscInt n, const PetscReal *s, PetscReal tol, PetscReal m[10],
+                                         PetscReal *err);
 
 /* A lower bound on UnionMoments' work (integrand evaluations times caps
  * scanned): it grows as n^4 for spheres that all overlap, so a template too

@@ -51,9 +51,12 @@
 /* 16 spheres dropped into a 3 x 3 x 6.5 mm box, periodic along x, walls on
  * the other faces; after TEMPLATE_STEPS some rest on the floor and on each
  * other: records of both kinds. */
-static const char DECK[] = "-domain_lo 0,0,0 -domain_hi 0.003,0.003,0.0065 -domain_periodic true,false,false -domain_walls true -gravity 0,0,-9.81 "
-                           "-material_E 1e7 -material_nu 0.3 -contact_law hertz -contact_e 0.1 -contact_mu 0.5 -insert_mode lattice -insert_count 16 "
-                           "-insert_seed 7 -insert_spacing 1.05 -insert_velocity 0,0,-1 -insert_velocity_random 0.5 -insert_radius_distribution uniform "
+static const char DECK[] = "-domain_lo 0,0,0 -domain_hi 0.003,0.003,0.0065 -domain_periodic true,false,false "
+                           "-domain_walls true -gravity 0,0,-9.81 "
+                           "-material_E 1e7 -material_nu 0.3 -contact_law hertz -contact_e 0.1 -contact_mu 0.5 "
+                           "-insert_mode lattice -insert_count 16 "
+                           "-insert_seed 7 -insert_spacing 1.05 -insert_velocity 0,0,-1 -insert_velocity_random 0.5 "
+                           "-insert_radius_distribution uniform "
                            "-insert_radius_min 0.4e-3 -insert_radius_max 0.6e-3 -neighbor_skin 0.1e-3";
 #define TEMPLATE_STEPS 8000
 #define MAX_SETS       64
@@ -284,9 +287,11 @@ static void MakeTemplate(void)
   }
   CHECK(AttrFind(&tmpl, "rmax"));
   rmax = AttrFind(&tmpl, "rmax")->r;
-  CHECK(SetFind(&tmpl, "particles/id") && SetFind(&tmpl, "history/owner") && SetFind(&tmpl, "history/kind") && SetFind(&tmpl, "walls/normal"));
+  CHECK(SetFind(&tmpl, "particles/id") && SetFind(&tmpl, "history/owner") && SetFind(&tmpl, "history/kind") &&
+        SetFind(&tmpl, "walls/normal"));
   CHECK(SetFind(&tmpl, "history/owner")->rows > 0); /* the deck must leave records */
-  if (getenv("HDEM_FUZZ_VERBOSE")) {                /* the numbering of d and a (checkpoint_seeds.py reads it) */
+  /* the numbering of d and a (checkpoint_seeds.py reads it) */
+  if (getenv("HDEM_FUZZ_VERBOSE")) {
     for (int k = 0; k < tmpl.ns; k++) fprintf(stderr, "dataset %d %s\n", k, tmpl.s[k].name);
     for (int k = 0; k < tmpl.na; k++) fprintf(stderr, "attribute %d %s\n", k, tmpl.a[k].name);
   }
@@ -398,8 +403,8 @@ static void PutInt(Set *s, PetscInt64 row, int c, int64_t x)
 /* Element c's specials: the box's faces are axis c % 3's. */
 static double SpecialReal(unsigned k, int c)
 {
-  double lo = box_lo[c % 3], hi = box_hi[c % 3], tiny = nextafter(0.0, 1.0), over = nextafter(rmax, INFINITY), below = nextafter(lo, -INFINITY),
-         above = nextafter(hi, INFINITY), under = nextafter(hi, -INFINITY);
+  double lo = box_lo[c % 3], hi = box_hi[c % 3], tiny = nextafter(0.0, 1.0), over = nextafter(rmax, INFINITY),
+         below = nextafter(lo, -INFINITY), above = nextafter(hi, INFINITY), under = nextafter(hi, -INFINITY);
   const double t[] = {0.0,  -0.0, 1.0, -1.0, NAN,   INFINITY, -INFINITY, DBL_MAX, -DBL_MAX, DBL_MIN,        tiny,
                       rmax, over, lo,  hi,   below, above,    under,     1e300,   -1e-300,  0.5 * (lo + hi)};
   return t[k % (sizeof(t) / sizeof(*t))];
@@ -409,10 +414,12 @@ static double SpecialReal(unsigned k, int c)
  * Another particle's id takes a row from the input. */
 static int64_t SpecialInt(Ckpt *c, Bytes *b, unsigned k, PetscInt64 row)
 {
-  Set          *walls = SetFind(c, "walls/normal"), *id = SetFind(c, "particles/id"), *owner = SetFind(c, "history/owner");
-  int64_t       nw = walls->present ? walls->rows : 0, n = id->present ? id->rows : 0;
-  const int64_t t[] = {0, 1, -1, 2, (int64_t)1 << 53, ((int64_t)1 << 53) + 1, INT64_MAX, INT64_MIN, INT32_MAX, INT32_MIN, nw, nw - 1, n, -2};
-  const size_t  nt  = sizeof(t) / sizeof(*t);
+  Set    *walls = SetFind(c, "walls/normal"), *id = SetFind(c, "particles/id"), *owner = SetFind(c, "history/owner");
+  int64_t nw = walls->present ? walls->rows : 0, n = id->present ? id->rows : 0;
+  const int64_t t[] =
+    {0,  1,      -1, 2, (int64_t)1 << 53, ((int64_t)1 << 53) + 1, INT64_MAX, INT64_MIN, INT32_MAX, INT32_MIN,
+     nw, nw - 1, n,  -2};
+  const size_t nt = sizeof(t) / sizeof(*t);
 
   k %= nt + 2;
   if (k == nt) return id->present && id->rows ? GetInt(id, Row(b, id->rows), 0) : 0;
@@ -521,7 +528,8 @@ static void ToFormat1(Ckpt *c)
   kind->present = 0;
 }
 
-static const char *const Formats[] = {"hdem checkpoint 2", "hdem checkpoint 1", "hdem checkpoint 3", "", "hdem checkpoint", "hdem checkpoint 2 "};
+static const char *const Formats[] = {"hdem checkpoint 2", "hdem checkpoint 1", "hdem checkpoint 3", "",
+                                      "hdem checkpoint",   "hdem checkpoint 2 "};
 
 static void EditAttr(Ckpt *c, Bytes *b)
 {
@@ -755,8 +763,10 @@ static void WriteAttr(hid_t f, Attr *a)
     CHECK(H5Awrite(at, t, s2) >= 0);
     H5Tclose(t);
   } else {
-    CHECK((at = H5Acreate2(f, a->name, a->kind == A_REAL ? H5T_IEEE_F64LE : H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT)) >= 0);
-    CHECK(H5Awrite(at, a->kind == A_REAL ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, a->kind == A_REAL ? (void *)r : (void *)i) >= 0);
+    CHECK((at = H5Acreate2(f, a->name, a->kind == A_REAL ? H5T_IEEE_F64LE : H5T_STD_I64LE, sp, H5P_DEFAULT,
+                           H5P_DEFAULT)) >= 0);
+    CHECK(H5Awrite(at, a->kind == A_REAL ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64,
+                   a->kind == A_REAL ? (void *)r : (void *)i) >= 0);
   }
   H5Aclose(at);
   H5Sclose(sp);
@@ -789,21 +799,26 @@ static void Sane(Engine *e, Ckpt *c)
   Set              *id = SetFind(c, "particles/id");
   PetscInt64       *ids;
 
-  if (p->n != id->rows) Die("accepted: %" PetscInt_FMT " particles loaded, the file has %" PetscInt64_FMT, p->n, id->rows);
-  if (!(isfinite(e->t) && e->t >= 0 && isfinite(e->dt) && e->dt > 0 && e->step >= 0 && isfinite(e->skin) && e->skin > 0 && isfinite(e->rmax) && e->rmax > 0))
+  if (p->n != id->rows)
+    Die("accepted: %" PetscInt_FMT " particles loaded, the file has %" PetscInt64_FMT, p->n, id->rows);
+  if (!(isfinite(e->t) && e->t >= 0 && isfinite(e->dt) && e->dt > 0 && e->step >= 0 && isfinite(e->skin) &&
+        e->skin > 0 && isfinite(e->rmax) && e->rmax > 0))
     Die("accepted: time %g, dt %g, step %" PetscInt64_FMT ", skin %g, rmax %g", e->t, e->dt, e->step, e->skin, e->rmax);
   if (e->nglobal != p->n + e->lost)
-    Die("accepted: %" PetscInt64_FMT " particles initially, %" PetscInt_FMT " + %" PetscInt64_FMT " lost", e->nglobal, p->n, e->lost);
+    Die("accepted: %" PetscInt64_FMT " particles initially, %" PetscInt_FMT " + %" PetscInt64_FMT " lost", e->nglobal,
+        p->n, e->lost);
   for (PetscInt k = 0; k < st->nfield; k++) {
     const Field *fd = &st->field[k];
     if (!(fd->flags & FIELD_CHECKPOINT) || fd->type != FIELD_REAL) continue;
     for (PetscInt i = 0; i < p->n * fd->ncomp; i++)
-      if (!isfinite((*(PetscReal **)fd->data)[i])) Die("accepted: %s[%" PetscInt_FMT "] is %g", fd->name, i, (*(PetscReal **)fd->data)[i]);
+      if (!isfinite((*(PetscReal **)fd->data)[i]))
+        Die("accepted: %s[%" PetscInt_FMT "] is %g", fd->name, i, (*(PetscReal **)fd->data)[i]);
   }
   CHECK((ids = malloc(sizeof(*ids) * (size_t)(p->n + 1))));
   for (PetscInt i = 0; i < p->n; i++) {
     if (!(p->radius[i] > 0 && p->radius[i] <= e->rmax && p->mass[i] > 0 && p->inertia[i] > 0))
-      Die("accepted: particle %" PetscInt64_FMT ": radius %g (rmax %g), mass %g, inertia %g", p->id[i], p->radius[i], e->rmax, p->mass[i], p->inertia[i]);
+      Die("accepted: particle %" PetscInt64_FMT ": radius %g (rmax %g), mass %g, inertia %g", p->id[i], p->radius[i],
+          e->rmax, p->mass[i], p->inertia[i]);
     if (p->id[i] < 0 || p->id[i] > ((PetscInt64)1 << 53)) Die("accepted: id %" PetscInt64_FMT, p->id[i]);
     for (int a = 0; a < 3; a++)
       if (!(p->x0[3 * i + a] >= e->grid.lo[a] && p->x0[3 * i + a] <= e->grid.hi[a]))
@@ -816,7 +831,8 @@ static void Sane(Engine *e, Ckpt *c)
   free(ids);
   for (PetscInt w = 0; w < e->planes.n; w++) {
     const PetscReal *n = e->planes.w[w].n;
-    if (!(fabs(sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) - 1.0) <= 1e-9)) Die("accepted: wall %" PetscInt_FMT "'s normal is not a unit vector", w);
+    if (!(fabs(sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) - 1.0) <= 1e-9))
+      Die("accepted: wall %" PetscInt_FMT "'s normal is not a unit vector", w);
   }
 }
 

@@ -190,7 +190,9 @@ static void Sane(const Engine *e)
 {
   for (PetscInt i = 0; i < 3 * e->p.n; i++)
     if (!isfinite(e->p.x[i]) || !isfinite(e->p.v[i])) {
-      fprintf(stderr, "harness: particle %" PetscInt64_FMT " has a non-finite position or velocity after %" PetscInt64_FMT " steps without a fault\n",
+      fprintf(stderr,
+              "harness: particle %" PetscInt64_FMT " has a non-finite position or velocity after %" PetscInt64_FMT
+              " steps without a fault\n",
               (PetscInt64)e->p.id[i / 3], e->step);
       abort();
     }

@@ -89,8 +89,11 @@ static PetscErrorCode Validate(void)
   char           mode[64] = "", file[PETSC_MAX_PATH_LEN] = "";
   PetscErrorCode ierr;
 
-  ierr = OptionsRealArray("-domain_lo", "lower corner", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, lo, &n, NULL);
-  if (!ierr) ierr = OptionsRealArray("-gravity", "gravity", "[m/s^2]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, g, &n, NULL);
+  ierr = OptionsRealArray("-domain_lo", "lower corner", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, lo,
+                          &n, NULL);
+  if (!ierr)
+    ierr = OptionsRealArray("-gravity", "gravity", "[m/s^2]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, g, &n,
+                            NULL);
   if (!ierr) ierr = OptionsBoolArray("-domain_periodic", "periodic", 3, 3, per, &n, NULL);
   if (!ierr) ierr = OptionsIntArray("-domain_grid", "ranks", 3, 3, 0, 1 << 20, grid, &n, NULL);
   if (!ierr) ierr = OptionsBool("-domain_walls", "walls", &walls, NULL);

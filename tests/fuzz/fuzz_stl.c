@@ -43,7 +43,8 @@ static void CheckAccepted(const StlMesh *m, PetscBool identity)
   if (identity && m->nv <= 2000)
     for (PetscInt i = 0; i < m->nv; i++)
       for (PetscInt k = 0; k < i; k++)
-        if (m->x[3 * i] == m->x[3 * k] && m->x[3 * i + 1] == m->x[3 * k + 1] && m->x[3 * i + 2] == m->x[3 * k + 2]) abort();
+        if (m->x[3 * i] == m->x[3 * k] && m->x[3 * i + 1] == m->x[3 * k + 1] && m->x[3 * i + 2] == m->x[3 * k + 2])
+          abort();
 }
 
 static void ParseOnce(const uint8_t *data, size_t size, PetscInt64 told, const StlTransform *tr)

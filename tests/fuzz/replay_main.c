@@ -16,9 +16,11 @@ static int RunFile(const char *path)
   long     n;
 
   if (!fp) return fprintf(stderr, "cannot open %s\n", path), 1;
-  if (fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) return fclose(fp), fprintf(stderr, "cannot size %s\n", path), 1;
+  if (fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET))
+    return fclose(fp), fprintf(stderr, "cannot size %s\n", path), 1;
   buf = malloc((size_t)n + 1);
-  if (!buf || fread(buf, 1, (size_t)n, fp) != (size_t)n) return fclose(fp), free(buf), fprintf(stderr, "cannot read %s\n", path), 1;
+  if (!buf || fread(buf, 1, (size_t)n, fp) != (size_t)n)
+    return fclose(fp), free(buf), fprintf(stderr, "cannot read %s\n", path), 1;
   fclose(fp);
   (void)LLVMFuzzerTestOneInput(buf, (size_t)n);
   free(buf);
