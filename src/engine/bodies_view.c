@@ -4,8 +4,9 @@
 
 PetscErrorCode EngineBodiesGet(const Engine *e, SnapshotBodies *b)
 {
-  const Particles *p = &e->p;
-  const PetscInt   n = e->bodies.nbody;
+  const Particles *p  = &e->p;
+  const BodyIndex *bi = EngineBodyIndex(e);
+  const PetscInt   n  = bi->nbody;
   PetscInt64      *id;
   LocalInt        *tm;
   PetscReal       *x, *q, *v, *w;
@@ -15,7 +16,7 @@ PetscErrorCode EngineBodiesGet(const Engine *e, SnapshotBodies *b)
   if (!p->body) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc6(n + 1, &id, n + 1, &tm, 3 * n + 1, &x, 4 * n + 1, &q, 3 * n + 1, &v, 3 * n + 1, &w));
   for (PetscInt k = 0; k < n; k++) {
-    PetscInt l = e->bodies.row[e->bodies.start[k]];
+    PetscInt l = bi->row[bi->start[k]];
     id[k] = p->body[l], tm[k] = p->btmpl[l];
     for (int a = 0; a < 3; a++) x[3 * k + a] = p->bx[3 * l + a], v[3 * k + a] = p->bv[3 * l + a];
     for (int a = 0; a < 4; a++) q[4 * k + a] = p->bq[4 * l + a];

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "particles/integrator.h"
 #include "engine/forces.h"
+#include "engine/movers.h"
 #include "engine/flow.h"
 #include "interact/sphere_sphere.h"
 #include "interact/sphere_plane.h"
@@ -139,8 +140,8 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscInt nlost;
 
   PetscFunctionBeginUser;
-  EngineHealthScan(e);               /* a particle out through a wall, noted before the migration drops it */
-  BodiesSyncHome(&e->p, &e->bodies); /* where the bodies' spheres belong, before anything asks */
+  EngineHealthScan(e); /* a particle out through a wall, noted before the migration drops it */
+  EngineMoversSync(e); /* where the rows belong, before anything asks */
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(EngineBalance(e));
   PetscCall(PetscLogEventBegin(e->ev_gather, 0, 0, 0, 0));
@@ -156,7 +157,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   /* the pair lists stream through particles in id order; a migration's
    * arrivals (appended) may wait for the sort until they are a sixteenth */
   if (e->p.n - ParticlesSortedPrefix(&e->p) > e->p.n / 16) PetscCall(ParticlesSortOwned(&e->p));
-  PetscCall(BodyIndexBuild(&e->p, &e->clumps, &e->bodies));
+  PetscCall(EngineMoversMigrated(e));
   PetscCall(PetscLogEventEnd(e->ev_migrate, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(e->ev_borders, 0, 0, 0, 0));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p.st));
@@ -179,53 +180,6 @@ static PetscErrorCode EngineRebuild(Engine *e)
   e->rebuilds++;
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Whether some owned row is not a body's sphere: the sphere integrator has
- * nothing to do on a rank of bodies alone. */
-static inline PetscBool EngineHasSpheres(const Engine *e)
-{
-  return e->bodies.nbody == 0 || e->bodies.start[e->bodies.nbody] < e->p.n ? PETSC_TRUE : PETSC_FALSE;
-}
-
-/* Kick by dt / 2, drift and the predicted velocities (vp = v + dv, the
- * kick's dv; wp likewise) in one pass, leaving the force sums zero; gravity's
- * work summed along (thermo only: the particles' state does not depend on its
- * order). */
-static void EngineOpenStep(Engine *e, PetscReal dt)
-{
-  Particles *p = &e->p;
-  if (EngineHasSpheres(e)) {
-    e->work_gravity += IntegratorOpenStep(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, e->gravity, p->x, p->v,
-                                          p->w, p->vp, p->wp, p->wgrav);
-    e->sums_zero = PETSC_TRUE;
-  } else e->sums_zero = PETSC_FALSE; /* the force pass clears the sums */
-  if (e->bodies.nbody) e->work_gravity += BodiesOpen(p, &e->bodies, dt, e->gravity);
-}
-
-/* The next step is no longer than this. */
-static PetscReal EngineNextLongest(const Engine *e)
-{
-  return e->ctl.mode == TIMESTEP_FIXED ? e->ctl.dt_fixed
-                                       : PetscMin(e->ctl.dt_max, e->dt > 0.0 ? e->ctl.growth * e->dt : e->ctl.dt_max);
-}
-
-/* The rebuild criterion for a next step no longer than dt_up. */
-static IntegratorRebuild EngineRebuildTest(const Engine *e, PetscReal dt_up)
-{
-  IntegratorRebuild rb = {dt_up, 0.5 * e->skin, {e->drift[0], e->drift[1], e->drift[2]}};
-  return rb;
-}
-
-/* Which of the rebuild criterion's bounds (IntegratorRebuild) some particle
- * may pass after a step no longer than dt_up, and the displacements' ranges:
- * known before that step. */
-static PetscInt EngineRebuildBits(const Engine *e, PetscReal dt_up, PetscReal lo[3], PetscReal hi[3])
-{
-  const Particles  *p  = &e->p;
-  IntegratorRebuild rb = EngineRebuildTest(e, dt_up);
-  return IntegratorMayPass(p->n, p->flags, p->mass, p->x, p->x0, p->v, p->f, &rb, lo, hi) |
-         BodiesMayPass(p, &e->bodies, &rb, lo, hi);
 }
 
 /* How far from a rotating plane's axis the domain reaches. */
@@ -394,6 +348,7 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(EngineCheckTypes(e));
   PetscCall(EngineCheckBodySize(e));
+  PetscCall(EngineMoversCreate(e));
   PetscCall(EngineStage("Neighbour", &e->stage_neigh));
   PetscCall(EngineStage("Halo", &e->stage_comm));
   PetscCall(EngineStage("Force", &e->stage_force));
@@ -426,7 +381,7 @@ PetscErrorCode EngineSetUp(Engine *e)
   PetscFunctionBeginUser;
   PetscCall(EngineCreateParts(e));
   /* the bodies as inserted; each rebuild's migration builds it again */
-  PetscCall(BodyIndexBuild(&e->p, &e->clumps, &e->bodies));
+  PetscCall(EngineMoversMigrated(e));
   PetscCall(EngineFlowSetUp(e, PETSC_TRUE));
   {
     PetscReal cnt = (PetscReal)n;
@@ -476,7 +431,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(EngineStepFloor(e));
   PetscCall(PetscLogStagePush(e->stage_neigh));
   PetscCall(ParticlesSortOwned(p)); /* id order, as EngineRebuild keeps it (results do not depend on it) */
-  PetscCall(BodyIndexBuild(p, &e->clumps, &e->bodies));
+  PetscCall(EngineMoversMigrated(e));
   PetscCall(PetscMalloc1(3 * p->n + 1, &x));
   PetscCall(PetscArraycpy(x, p->x, 3 * p->n));
   PetscCall(PetscArraycpy(p->x, p->x0, 3 * p->n));
@@ -500,38 +455,6 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(EngineAccelReach(e));
   PetscCall(EngineBalanceMark(e));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The step's second half: the kick and the rebuild bits, with the next
- * step's first half where it may go along (EngineStep's ahead). */
-static PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscReal lo[3], PetscReal hi[3])
-{
-  Particles        *p    = &e->p;
-  const PetscReal  *g    = e->gravity_pending ? e->gravity : NULL;
-  IntegratorRebuild rb   = EngineRebuildTest(e, EngineNextLongest(e));
-  IntegratorOpen    op   = {e->ctl.dt_fixed, e->gravity, p->vp, p->wp, p->wgrav, 0.0};
-  PetscInt          bits = 0;
-
-  /* before the spheres' pass, which may clear the members' force sums with the next step's first half */
-  if (e->bodies.nbody) { bits = BodiesClose(p, &e->bodies, dt, &rb, lo, hi); }
-  if (!EngineHasSpheres(e)) {
-    if (ahead && e->ctl.mode == TIMESTEP_FIXED) {
-      e->work_gravity += BodiesOpen(p, &e->bodies, e->ctl.dt_fixed, e->gravity);
-      e->sums_zero = PETSC_FALSE;
-      e->opened    = PETSC_TRUE;
-    }
-    return bits;
-  }
-  if (!(ahead && e->ctl.mode == TIMESTEP_FIXED))
-    return bits | IntegratorCloseStep(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb,
-                                      lo, hi, p->v, p->w);
-  bits |= IntegratorCloseOpen(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, &rb, lo, hi,
-                              p->v, p->w, &op);
-  e->work_gravity += op.work;
-  if (e->bodies.nbody) e->work_gravity += BodiesOpen(p, &e->bodies, e->ctl.dt_fixed, e->gravity);
-  e->sums_zero = PETSC_TRUE;
-  e->opened    = PETSC_TRUE;
-  return bits;
 }
 
 PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
@@ -590,13 +513,8 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
   EngineCheckWhole(e);
   InteractionStatsZero(&is);
   for (PetscInt k = 0; k < S_N; k++) ExactSumZero(&sum[k]);
-  BodiesEnergy(p, &e->bodies, &sum[S_KE], &sum[S_KR]);
+  EngineMoversEnergy(e, &sum[S_KE], &sum[S_KR]);
   for (PetscInt i = 0; i < p->n; i++) {
-    const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
-    if (!(p->flags[i] & PARTICLE_MEMBER)) { /* a body's on its own (BodiesEnergy) */
-      ExactSumAdd(&sum[S_KE], 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
-      ExactSumAdd(&sum[S_KR], 0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
-    }
     for (PetscInt t = 0; t <= LEDGER_TERMS && nl; t++) {
       PetscInt sl = t == LEDGER_TERMS ? nl : p->ledger_slot[t];
       if (sl >= 0) ExactSumAdd(&sum[S_WORK + t], p->lwork[nw * i + sl]);
@@ -677,7 +595,7 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscCall(ContactModelDestroy(&e->model));
   PetscCall(MeshesDestroy(&e->meshes));
   PetscCall(ClumpTemplatesDestroy(&e->clumps));
-  PetscCall(BodyIndexDestroy(&e->bodies));
+  PetscCall(EngineMoversDestroy(e));
   PetscCall(GridDestroy(&e->grid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

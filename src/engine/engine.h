@@ -14,10 +14,12 @@
 #include "geometry/mesh.h"
 #include "rigid/clump_template.h"
 #include "rigid/body_step.h"
+#include "movers/mover.h"
 #include "io/snapshot.h"
 #include "engine/flowstate.h"
 
 #define ENGINE_MAX_INTERACTIONS 8
+#define ENGINE_MAX_MOVERS       4
 
 /* What a rank asks of the whole run at the end of a step; the largest wins. */
 #define ENGINE_REQUEST_NONE       0
@@ -67,7 +69,10 @@ typedef struct {
   Planes         planes;
   Meshes         meshes;
   ClumpTemplates clumps; /* multi-sphere body templates (clump0 .. clump15) */
-  BodyIndex      bodies; /* the owned multi-sphere bodies' member rows (since the last rebuild) */
+  /* what moves the particles (movers/mover.h), in the order of their hooks: spheres, then bodies if any */
+  Mover    mover[ENGINE_MAX_MOVERS];
+  PetscInt nmover;
+  PetscInt claimed; /* owned rows moved by other movers than the spheres' (MoverContext) */
   /* the farthest a body's sphere centre can be from its centre of mass (0: spheres only) [m] */
   PetscReal body_reach;
   PetscReal body_bound;          /* the largest radius of a sphere around a body, as placed [m] */
@@ -160,6 +165,13 @@ static inline InteractionContext EngineInteractionContext(Engine *e)
   return c;
 }
 
+/* What the movers see of the engine (movers/mover.h). */
+static inline MoverContext EngineMoverContext(Engine *e)
+{
+  MoverContext c = {&e->p, e->gravity, 0.5 * e->skin, e->claimed, PETSC_FALSE};
+  return c;
+}
+
 /* How far from its subdomain a particle is still needed as a ghost: the
  * largest pair cutoff (two largest radii and the skin), and as far again as
  * a body's sphere may stand out of the subdomain of the body's centre. */
@@ -168,6 +180,8 @@ static inline PetscReal EngineGhostCutoff(const Engine *e)
   return 2.0 * e->rmax + e->skin + e->model.liquid.reach + e->body_reach;
 }
 
+/* This rank's multi-sphere bodies (the rigid mover's index; none: an empty one). */
+PETSC_EXTERN const BodyIndex *EngineBodyIndex(const Engine *);
 /* This rank's bodies as state files write them (allocated; EngineBodiesFree). */
 PETSC_EXTERN PetscErrorCode EngineBodiesGet(const Engine *, SnapshotBodies *);
 PETSC_EXTERN PetscErrorCode EngineBodiesFree(SnapshotBodies *);

@@ -370,7 +370,7 @@ static PetscErrorCode EngineFlowRemove(Engine *e)
   Flow            *f  = &e->flow;
   Particles       *p  = &e->p;
   FlowSettings    *fs = &f->settings;
-  const BodyIndex *bi = &e->bodies;
+  const BodyIndex *bi = EngineBodyIndex(e);
   PetscInt        *drop, *group = NULL;
   PetscInt64       nrm = 0;
 

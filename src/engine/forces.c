@@ -1,10 +1,6 @@
 #include "engine/forces.h"
+#include "engine/movers.h"
 #include "decomp/collective.h"
-
-static inline PetscReal Norm3(const PetscReal *a)
-{
-  return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-}
 
 /* The point each wall's torque is taken about at time t: its rotation
  * axis' point, or else a plane's point and a mesh's centroid where the
@@ -76,7 +72,8 @@ static void EngineLedgerClose(Particles *p, PetscReal dt, const PetscReal g[3])
 PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal *bound)
 {
   Particles         *p = &e->p;
-  PetscReal          b, amax, *f = p->f, *t = p->t;
+  PetscReal          b, *f = p->f, *t = p->t;
+  MoverBound         mb;
   InteractionContext ctx = EngineInteractionContext(e);
   InteractionStep    st;
 
@@ -126,53 +123,25 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   e->bound_who[0] = st.who[0], e->bound_who[1] = st.who[1];
   e->bound_kinematic = PETSC_FALSE;
   e->deep            = st.deep;
-  amax               = 0.0;
-  /* the bodies' sums, their gravity last in each */
-  if (e->bodies.nbody) {
-    BodiesGather(p, &e->bodies, e->gravity);
-    if (st.need) {
-      PetscInt  who;
-      PetscReal dtk = BodiesKinematicBound(p, &e->bodies, 0.5 * e->skin, &who, &amax);
-      if (dtk < b) b = dtk, e->bound_who[0] = who, e->bound_kinematic = PETSC_TRUE;
-    }
-  }
-  /* gravity last in each sum */
+  /* the movers' sums, gravity last in each, and no row may move more than half the skin in one step */
   e->gravity_pending = defer && !st.need ? PETSC_TRUE : PETSC_FALSE;
-  for (PetscInt i = 0, n = e->gravity_pending ? 0 : p->n; i < n; i++) {
-    for (int c = 0; c < 3; c++) f[3 * i + c] = f[3 * i + c] + p->mass[i] * e->gravity[c];
-    /* no particle may move more than half the skin in one step */
-    if (st.need && !(p->flags[i] & PARTICLE_STILL)) {
-      PetscReal v = Norm3(p->v + 3 * i), acc = Norm3(p->f + 3 * i) / p->mass[i], hs = 0.5 * e->skin;
-      if (acc > amax) amax = acc;
-      /* the root of v t + acc t^2 / 2 = hs in the form without cancellation: at rest on a wall acc is
-       * the rounding of balanced forces, and (sqrt(v^2 + 2 acc hs) - v) / acc would be 0 */
-      PetscReal q   = sqrt(v * v + 2.0 * acc * hs) + v;
-      PetscReal dtk = q > 0.0 ? 2.0 * hs / q : PETSC_MAX_REAL;
-      if (dtk < b) b = dtk, e->bound_who[0] = i, e->bound_kinematic = PETSC_TRUE;
-    }
-  }
-  e->a_local = st.need && e->ctl.mode == TIMESTEP_ADAPTIVE ? amax : 0.0;
-  *bound     = b;
+  mb.need = st.need, mb.gravity = !e->gravity_pending, mb.bound = b, mb.who = -1, mb.kinematic = PETSC_FALSE;
+  mb.amax = 0.0;
+  EngineMoversComplete(e, &mb);
+  if (mb.kinematic) e->bound_who[0] = mb.who, e->bound_kinematic = PETSC_TRUE;
+  e->a_local = st.need && e->ctl.mode == TIMESTEP_ADAPTIVE ? mb.amax : 0.0;
+  *bound     = mb.bound;
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode EngineAccelReach(Engine *e)
 {
-  const Particles *p    = &e->p;
-  PetscReal        amax = 0.0;
+  PetscReal amax = 0.0;
 
   PetscFunctionBeginUser;
   if (e->ctl.mode == TIMESTEP_ADAPTIVE) {
-    if (e->bodies.nbody) {
-      PetscInt who;
-      (void)BodiesKinematicBound(p, &e->bodies, 0.5 * e->skin, &who, &amax);
-    }
-    for (PetscInt i = 0; i < p->n; i++)
-      if (!(p->flags[i] & PARTICLE_STILL)) {
-        PetscReal acc = Norm3(p->f + 3 * i) / p->mass[i];
-        if (acc > amax) amax = acc;
-      }
+    EngineMoversAccel(e, &amax);
     PetscCall(CollectiveMaxAll(e->grid.comm, &amax, 1));
   }
   e->a_reach = amax;

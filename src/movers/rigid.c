@@ -1,0 +1,103 @@
+/* The multi-sphere bodies' step (rigid/body_step.h) as a mover: the rows of
+ * the owned bodies, indexed again after every migration. */
+#include "movers/movers.h"
+#include <string.h>
+
+typedef struct {
+  const ClumpTemplates *clumps;
+  BodyIndex             index;
+} Rigid;
+
+static void RigidOpen(Mover *m, MoverContext *c, PetscReal dt, PetscReal *work)
+{
+  Rigid *r = (Rigid *)m->data;
+  if (r->index.nbody) *work += BodiesOpen(c->p, &r->index, dt, c->gravity);
+}
+
+/* The bodies' rotation is its own pass: never along with the close. */
+static PetscInt RigidClose(Mover *m, MoverContext *c, PetscReal dt, const PetscReal *g, const IntegratorRebuild *rb,
+                           PetscReal lo[3], PetscReal hi[3], IntegratorOpen *ahead, PetscBool *opened)
+{
+  Rigid *r = (Rigid *)m->data;
+  (void)g, (void)ahead; /* BodiesGather added gravity */
+  *opened = PETSC_FALSE;
+  return r->index.nbody ? BodiesClose(c->p, &r->index, dt, rb, lo, hi) : 0;
+}
+
+static PetscInt RigidMayPass(Mover *m, MoverContext *c, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])
+{
+  Rigid *r = (Rigid *)m->data;
+  return BodiesMayPass(c->p, &r->index, rb, lo, hi);
+}
+
+/* The bodies' sums, their gravity last in each. */
+static void RigidComplete(Mover *m, MoverContext *c, MoverBound *mb)
+{
+  Rigid *r = (Rigid *)m->data;
+  if (!r->index.nbody) return;
+  BodiesGather(c->p, &r->index, c->gravity);
+  if (mb->need) {
+    PetscInt  who;
+    PetscReal dtk = BodiesKinematicBound(c->p, &r->index, c->half_skin, &who, &mb->amax);
+    if (dtk < mb->bound) mb->bound = dtk, mb->who = who, mb->kinematic = PETSC_TRUE;
+  }
+}
+
+static void RigidAccel(Mover *m, MoverContext *c, PetscReal *amax)
+{
+  Rigid   *r = (Rigid *)m->data;
+  PetscInt who;
+  if (r->index.nbody) (void)BodiesKinematicBound(c->p, &r->index, c->half_skin, &who, amax);
+}
+
+static void RigidEnergy(Mover *m, MoverContext *c, ExactSum *ke, ExactSum *kr)
+{
+  Rigid *r = (Rigid *)m->data;
+  BodiesEnergy(c->p, &r->index, ke, kr);
+}
+
+static void RigidSync(Mover *m, MoverContext *c)
+{
+  Rigid *r = (Rigid *)m->data;
+  BodiesSyncHome(c->p, &r->index); /* where the bodies' spheres belong, before anything asks */
+}
+
+static PetscErrorCode RigidMigrated(Mover *m, MoverContext *c, PetscInt *claim)
+{
+  Rigid *r = (Rigid *)m->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(BodyIndexBuild(c->p, r->clumps, &r->index));
+  *claim = r->index.nbody ? r->index.start[r->index.nbody] : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RigidDestroy(Mover *m)
+{
+  Rigid *r = (Rigid *)m->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(BodyIndexDestroy(&r->index));
+  PetscCall(PetscFree(m->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const MoverOps RigidOps = {"rigid",    RigidOpen,   RigidClose, RigidMayPass,  RigidComplete,
+                                  RigidAccel, RigidEnergy, RigidSync,  RigidMigrated, RigidDestroy};
+
+PetscErrorCode MoverCreateRigid(const ClumpTemplates *ct, Mover *m)
+{
+  Rigid *r;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&r));
+  r->clumps = ct;
+  m->ops    = &RigidOps;
+  m->data   = r;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const BodyIndex *MoverRigidIndex(const Mover *m)
+{
+  return m->ops && !strcmp(m->ops->name, "rigid") ? &((const Rigid *)m->data)->index : NULL;
+}
