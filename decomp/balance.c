@@ -73,3 +73,40 @@ PetscErrorCode GridBalance(Grid *g, PetscReal cost, PetscReal wmin, PetscReal th
   PetscCall(PetscFree(buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+void BalancerDefaults(Balancer *b)
+{
+  b->mode      = BALANCE_TIME;
+  b->interval  = 100;
+  b->threshold = 1.05;
+  b->imbalance = 1.0;
+  b->moves     = 0;
+  b->step      = 0;
+  b->t0 = b->wait0 = 0.0;
+}
+
+PetscErrorCode BalancerMark(Balancer *b, PetscInt64 step, PetscLogDouble wait)
+{
+  PetscFunctionBeginUser;
+  b->step = step;
+  PetscCall(PetscTime(&b->t0));
+  b->wait0 = wait;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BalancerApply(Balancer *b, Grid *g, PetscInt64 step, PetscInt nowned, PetscLogDouble wait,
+                             PetscReal wmin)
+{
+  PetscLogDouble now;
+  PetscReal      cost;
+  PetscBool      moved;
+
+  PetscFunctionBeginUser;
+  if (b->mode == BALANCE_NONE || g->size == 1 || step - b->step < b->interval) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscTime(&now));
+  cost = b->mode == BALANCE_COUNT ? (PetscReal)nowned : (PetscReal)((now - b->t0) - (wait - b->wait0));
+  PetscCall(GridBalance(g, PetscMax(cost, 0.0), wmin, b->threshold, &b->imbalance, &moved));
+  if (moved) b->moves++;
+  PetscCall(BalancerMark(b, step, wait));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

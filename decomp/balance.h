@@ -37,4 +37,24 @@ PETSC_EXTERN void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const 
 PETSC_EXTERN PetscErrorCode GridBalance(Grid *, PetscReal cost, PetscReal wmin, PetscReal threshold,
                                         PetscReal *imbalance, PetscBool *moved);
 
+/* A run's balancer: when and by which cost the cuts move, and what it did. */
+typedef struct {
+  BalanceMode    mode;
+  PetscInt       interval;  /* steps between balances (each at the next list rebuild) */
+  PetscReal      threshold; /* largest rank cost over the mean that is left alone */
+  PetscInt64     step;      /* of the last balance */
+  PetscLogDouble t0, wait0; /* the wall clock and the waits then (time mode) */
+  PetscInt       moves;     /* balances that moved cuts */
+  PetscReal      imbalance; /* largest rank cost over the mean at the last balance (1: none measured) */
+} Balancer;
+
+/* Time mode, every 100 steps, above 1.05. */
+PETSC_EXTERN void BalancerDefaults(Balancer *);
+/* Start of a balance interval at step, with the waits so far (seconds spent waiting for other ranks). */
+PETSC_EXTERN PetscErrorCode BalancerMark(Balancer *, PetscInt64 step, PetscLogDouble wait);
+/* Collective: when interval steps have passed since the mark, moves the cuts (GridBalance) by this rank's cost
+ * (nowned particles, or the interval's wall time less its waits) and marks again.  Slabs stay at least wmin wide. */
+PETSC_EXTERN PetscErrorCode BalancerApply(Balancer *, Grid *, PetscInt64 step, PetscInt nowned, PetscLogDouble wait,
+                                          PetscReal wmin);
+
 #endif

@@ -199,13 +199,13 @@ static PetscErrorCode CheckPrint(Engine *e)
     PetscCall(ReportPrintf(e->grid.comm, "clump%-11" PetscInt_FMT "%s\n", k, line));
   }
   PetscCall(ReportPrintf(e->grid.comm, "neighbour skin  %g m\n", (double)e->skin));
-  if (e->balance_mode == BALANCE_NONE) PetscCall(ReportPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
+  if (e->balance.mode == BALANCE_NONE) PetscCall(ReportPrintf(e->grid.comm, "load balance    none (equal slabs)\n"));
   else
     PetscCall(ReportPrintf(e->grid.comm,
                            "load balance    %s, every %" PetscInt_FMT
                            " steps at the next rebuild, above %g x the mean rank cost; slabs at least %g m (the ghost "
                            "cutoff%s)\n",
-                           BalanceModes[e->balance_mode], e->balance_interval, (double)e->balance_threshold,
+                           BalanceModes[e->balance.mode], e->balance.interval, (double)e->balance.threshold,
                            (double)(EngineGhostCutoff(e) + e->body_reach),
                            e->body_reach > 0.0 ? " and the bodies' reach" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -39,37 +39,16 @@ PetscErrorCode EngineGatherHistories(Engine *e, RecordStore *rs, const unsigned 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Start of a balance interval: the clocks of the time mode's cost. */
-static PetscErrorCode EngineBalanceMark(Engine *e)
-{
-  PetscFunctionBeginUser;
-  e->balance_step = e->step;
-  PetscCall(PetscTime(&e->balance_t0));
-  e->balance_wait0 = e->wait_seconds;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Moves the cuts when balance_interval steps have passed, before the
  * histories are gathered (which particles stay depends on the bounds); the
  * migration that follows takes each particle to its new owner.  The cost
- * of the time mode is the interval's wall time less the reduction's waits. */
+ * of the time mode is the interval's wall time less the reduction's waits.
+ * Slabs a little wider than the ghost cutoff, so rounding in the shift
+ * cannot make one narrower. */
 static PetscErrorCode EngineBalance(Engine *e)
 {
-  PetscLogDouble now;
-  PetscReal      cost;
-  PetscBool      moved;
-
   PetscFunctionBeginUser;
-  if (e->balance_mode == BALANCE_NONE || e->grid.size == 1 || e->step - e->balance_step < e->balance_interval)
-    PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscTime(&now));
-  cost = e->balance_mode == BALANCE_COUNT ? (PetscReal)e->p.n
-                                          : (PetscReal)((now - e->balance_t0) - (e->wait_seconds - e->balance_wait0));
-  /* slabs a little wider than the ghost cutoff, so rounding in the shift cannot make one narrower */
-  PetscCall(
-    GridBalance(&e->grid, PetscMax(cost, 0.0), e->ex.wmin * (1.0 + 1e-9), e->balance_threshold, &e->imbalance, &moved));
-  if (moved) e->balance_moves++;
-  PetscCall(EngineBalanceMark(e));
+  PetscCall(BalancerApply(&e->balance, &e->grid, e->step, e->p.n, e->wait_seconds, e->ex.wmin * (1.0 + 1e-9)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -410,9 +389,10 @@ PetscErrorCode EngineSetUp(Engine *e)
   {
     EngineStats s;
     PetscCall(EngineGetStats(e, &s));
+    PetscCall(EngineHealthStats(e, &s)); /* the liquid at the start */
     e->e_initial = s.ke + s.kr + s.elastic;
   }
-  PetscCall(EngineBalanceMark(e));
+  PetscCall(BalancerMark(&e->balance, e->step, e->wait_seconds));
   e->setting_up = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -453,7 +433,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscLogStagePop());
   e->ledger_moved = PETSC_TRUE;
   PetscCall(EngineAccelReach(e));
-  PetscCall(EngineBalanceMark(e));
+  PetscCall(BalancerMark(&e->balance, e->step, e->wait_seconds));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -553,10 +533,10 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
       s->flow = ExactSumValue(&tot.energy[FLOW_ENERGY_IN]) - ExactSumValue(&tot.energy[FLOW_ENERGY_OUT]);
     }
     for (PetscInt t = 0; t < LEDGER_TERMS; t++) s->work[t] = ExactSumValue(&sum[S_WORK + t]);
-    s->gravity = ExactSumValue(&sum[S_WORK + LEDGER_TERMS]);
-    if (p->liquid) PetscCall(EngineHealthLiquid(e, s, lmin, who >= 0 ? p->id[who] : -1));
+    s->gravity       = ExactSumValue(&sum[S_WORK + LEDGER_TERMS]);
+    s->liquid_min    = lmin;
+    s->liquid_min_id = who >= 0 ? p->id[who] : -1;
   }
-  PetscCall(EngineHealthEnergy(e, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

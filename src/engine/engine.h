@@ -35,9 +35,11 @@ typedef struct {
    * bridges hold; the time integrals of the contacts' powers by LedgerTerm
    * (what they took of the kinetic energy; walls: what moving walls gave);
    * the kinetic energy streams brought less what outflows took */
-  PetscReal elastic_tangential, elastic_rolling, energy_bridges;
-  PetscReal work[LEDGER_TERMS];
-  PetscReal flow;
+  PetscReal  elastic_tangential, elastic_rolling, energy_bridges;
+  PetscReal  work[LEDGER_TERMS];
+  PetscReal  flow;
+  PetscReal  liquid_min;    /* wet runs: this rank's least liquid on a particle [m^3] (PETSC_MAX_REAL: none) */
+  PetscInt64 liquid_min_id; /* and its particle (-1: none) */
 } EngineStats;
 
 /* Why a run failed (engine/health.h); the run stops after the step that finds it. */
@@ -140,17 +142,9 @@ typedef struct {
   PetscInt       request;
   PetscInt       request_all;  /* after the step: the largest request of any rank, the same on all */
   PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
-  /* load balance (GridBalance) at the first rebuild balance_interval steps after the last */
-  BalanceMode    balance_mode;
-  PetscInt       balance_interval;
-  PetscReal      balance_threshold;
-  PetscInt64     balance_step;              /* step of the last balance */
-  PetscLogDouble balance_t0, balance_wait0; /* wall clock and wait_seconds then (time mode) */
-  PetscInt       balance_moves;             /* balances that moved cuts */
-  /* largest rank cost over the mean at the last balance (1: none measured) */
-  PetscReal     imbalance;
-  Scratch       scratch; /* shared by the phases of a list rebuild */
-  PetscLogStage stage_neigh, stage_comm, stage_force, stage_integrate;
+  Balancer       balance; /* the load balance (decomp/balance.h), at the first rebuild its interval after the last */
+  Scratch        scratch; /* shared by the phases of a list rebuild */
+  PetscLogStage  stage_neigh, stage_comm, stage_force, stage_integrate;
   /* the rebuild's phases in -log_view */
   PetscLogEvent ev_gather, ev_migrate, ev_borders, ev_build, ev_attach;
   /* streams and outflows (engine/flow.h); flow.state is what a checkpoint keeps of them */
@@ -197,7 +191,8 @@ PETSC_EXTERN PetscErrorCode EngineStep(Engine *, PetscBool ahead);
 #define EngineCheckWhole(e) \
   PetscCheck(!(e)->opened, (e)->grid.comm, PETSC_ERR_ORDER, \
              "the particle state is read mid-step: the step before was taken ahead")
-PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *); /* collective */
+/* Collective; reads the state and changes nothing (the health checks on them: EngineHealthStats). */
+PETSC_EXTERN PetscErrorCode EngineGetStats(Engine *, EngineStats *);
 /* Every interaction's histories into the store (stay: as InteractionOps gather). */
 PETSC_EXTERN PetscErrorCode EngineGatherHistories(Engine *, RecordStore *, const unsigned char *stay);
 /* after the last step: only the particle state, counters and stats remain */

@@ -394,3 +394,11 @@ PetscErrorCode EngineCheckStartOverlap(Engine *e)
           "region through a mesh; raise -insert_overlap_max to accept it)",
           out, (double)e->overlap_start_max);
 }
+
+PetscErrorCode EngineHealthStats(Engine *e, const EngineStats *s)
+{
+  PetscFunctionBeginUser;
+  if (e->p.liquid) PetscCall(EngineHealthLiquid(e, s, s->liquid_min, s->liquid_min_id));
+  PetscCall(EngineHealthEnergy(e, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -52,5 +52,7 @@ PETSC_EXTERN PetscErrorCode EngineHealthLiquid(Engine *, const EngineStats *, Pe
 #define ENGINE_ENERGY_GROWTH 0.05
 PETSC_EXTERN const char *const EngineEnergyActions[];
 PETSC_EXTERN PetscErrorCode    EngineHealthEnergy(Engine *, const EngineStats *);
+/* The checks on a step's statistics: liquid (wet runs), then energy (collective). */
+PETSC_EXTERN PetscErrorCode EngineHealthStats(Engine *, const EngineStats *);
 
 #endif

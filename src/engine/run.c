@@ -1,4 +1,5 @@
 #include "engine/run.h"
+#include "engine/health.h"
 
 PetscErrorCode MonitorCreate(const MonitorOps *ops, void *data, Monitor *m)
 {
@@ -28,6 +29,16 @@ static PetscBool RunEndsAfterNext(const Engine *e, const EngineRunLimits *lim)
 static PetscBool RunEnergyDue(const Engine *e, PetscInt64 step)
 {
   return e->energy_interval > 0 && step % e->energy_interval == 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Whether a monitor that reads the state writes after this step: the statistics' checks run before it. */
+static PetscBool RunReadersDue(Engine *e, PetscInt nmon, Monitor mons[], PetscReal t_prev, PetscInt req,
+                               PetscLogDouble elapsed)
+{
+  for (PetscInt k = 0; k < nmon; k++)
+    if (mons[k]->ops->reads_state && mons[k]->ops->due(mons[k], e, e->step, t_prev, e->t, req, elapsed))
+      return PETSC_TRUE;
+  return PETSC_FALSE;
 }
 
 /* Whether anything reads the state after the coming step (a monitor that
@@ -75,18 +86,20 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
                               : PETSC_FALSE));
     PetscCall(PetscTime(&now));
     if (e->fault.kind) break; /* nothing of a failed step goes into the outputs but the failed state */
-    if (!e->opened && RunEnergyDue(e, e->step)) {
-      EngineStats s;
-      PetscCall(EngineGetStats(e, &s));
-      if (e->fault.kind) break;
-    }
     /* a request met in a step taken ahead waits for the next, which is not */
     req     = PetscMax(pending, e->request_all);
     pending = e->opened ? req : ENGINE_REQUEST_NONE;
     if (e->opened) req = ENGINE_REQUEST_NONE;
+    /* the statistics' checks where they are due and before anything reads the state */
+    if (!e->opened && (RunEnergyDue(e, e->step) || RunReadersDue(e, nmon, mons, t_prev, req, now - t0))) {
+      EngineStats s;
+      PetscCall(EngineGetStats(e, &s));
+      PetscCall(EngineHealthStats(e, &s));
+      if (e->fault.kind) break;
+    }
     for (PetscInt k = 0; k < nmon; k++) {
       Monitor m = mons[k];
-      if (e->fault.kind) break;                       /* found by a monitor's statistics (an overlap) */
+      if (e->fault.kind) break;                       /* found by a monitor (an overlap) */
       if (m->ops->reads_state && e->opened) continue; /* nothing that reads is due after a step taken ahead */
       if (m->ops->due(m, e, e->step, t_prev, e->t, req, now - t0)) PetscCall(m->ops->write(m, e, req, now - t0));
     }

@@ -97,19 +97,16 @@ static PetscErrorCode DomainOccupied(MPI_Comm comm, const DomainKeys *dk, const 
 static PetscErrorCode BalanceSetFromOptions(Engine *e)
 {
   PetscFunctionBeginUser;
-  e->balance_mode      = BALANCE_TIME;
-  e->balance_interval  = 100;
-  e->balance_threshold = 1.05;
-  e->imbalance         = 1.0;
+  BalancerDefaults(&e->balance);
   PetscCall(OptionsSection("Load balance"));
   PetscCall(
     OptionsEnum("-balance_mode",
                 "what the grid's cuts even out: none (equal slabs), count (owned particles), time (busy seconds)",
-                BalanceModes, (PetscEnum *)&e->balance_mode, NULL));
+                BalanceModes, (PetscEnum *)&e->balance.mode, NULL));
   PetscCall(OptionsInt("-balance_interval", "steps between balances (each at the next list rebuild)", 1, PETSC_MAX_INT,
-                       &e->balance_interval, NULL));
+                       &e->balance.interval, NULL));
   PetscCall(OptionsReal("-balance_threshold", "largest rank cost over the mean that is left alone", "[-]", 1.0,
-                        PETSC_MAX_REAL, RANGE_CLOSED, &e->balance_threshold, NULL));
+                        PETSC_MAX_REAL, RANGE_CLOSED, &e->balance.threshold, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -62,9 +62,9 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
     JsonInt(&w, "lost_particles", (PetscInt64)lost);
     JsonInt(&w, "inserted", inserted); /* by the streams */
     JsonInt(&w, "removed", removed);   /* by the outflows */
-    JsonString(&w, "balance_mode", BalanceModes[e->balance_mode]);
-    JsonInt(&w, "balance_moves", e->balance_moves);
-    JsonReal(&w, "imbalance", e->imbalance);
+    JsonString(&w, "balance_mode", BalanceModes[e->balance.mode]);
+    JsonInt(&w, "balance_moves", e->balance.moves);
+    JsonReal(&w, "imbalance", e->balance.imbalance);
     fprintf(af.fp, ",\n  \"peak_memory_bytes\": [");
     for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.0f", r ? ", " : "", (double)mem[r]);
     fprintf(af.fp, "],\n  \"owned_particles\": [");
