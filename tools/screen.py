@@ -30,7 +30,10 @@ import re
 import sys
 import textwrap
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as e:
+    sys.exit("screen.py: %s (install python3-numpy and python3-matplotlib, or run it with /usr/bin/python3)" % e)
 
 LN2 = math.log(2.0)
 
@@ -52,7 +55,7 @@ def read_csv(path):
 def flow_table(path):
     """flow.csv as {time, classes, outflows: {N: {count, mass}: rows x classes}}."""
     got = read_csv(path)
-    if got is None:
+    if got is None or not got[1]:
         return None
     header, rows = got
     col = {h: i for i, h in enumerate(header)}
@@ -92,10 +95,8 @@ def run_state(outdir, notes):
             with h5py.File(path, "r") as f:
                 raw = f.attrs.get("options", b"")
                 opts = parse_options(raw.decode() if isinstance(raw, bytes) else str(raw))
-                radii = None
-                if os.path.basename(path) == "final.h5" and "/bodies" not in f and "/particles/radius" in f:
-                    radii = np.array(f["/particles/radius"][()], dtype=float)
-                return opts, radii
+                final = os.path.basename(path) == "final.h5" and "/bodies" not in f and "/particles/radius" in f
+                return opts, (np.array(f["/particles/radius"][()], dtype=float) if final else None)
         except OSError:
             continue
     note(notes, "no final.h5, snapshot or checkpoint: the run's options and final state are unknown")
@@ -195,8 +196,7 @@ def first_order(t, r):
     t, y = t[ok], np.log(r[ok])
     if len(t) < 2 or np.ptp(t) == 0:
         return None, None, None, int(len(t))
-    A = np.vstack([np.ones_like(t), -t]).T
-    (c, k), *_ = np.linalg.lstsq(A, y, rcond=None)
+    (c, k), *_ = np.linalg.lstsq(np.vstack([np.ones_like(t), -t]).T, y, rcond=None)
     res = y - (c - k * t)
     sst = float(np.sum((y - y.mean()) ** 2))
     r2 = 1.0 - float(np.sum(res ** 2)) / sst if sst > 0 else None
