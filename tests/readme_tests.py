@@ -18,7 +18,7 @@ import sys
 import harness
 
 
-LABELS = {"unit", "physics", "parallel", "restart", "outputs", "paraview", "slurm", "fuzz"}
+LABELS = {"unit", "physics", "parallel", "restart", "outputs", "paraview", "slurm", "fuzz", "tools", "house"}
 
 
 def registered(ctest, build):
