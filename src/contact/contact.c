@@ -21,6 +21,24 @@ const RecordField ContactHistoryFields[] =
    {NULL, FIELD_REAL, 0, 0}};
 #undef CH
 
+static PetscBool ContactRolls(const ContactModel *m)
+{
+  return m->rolls;
+}
+static PetscBool ContactWet(const ContactModel *m)
+{
+  return m->liquid.on;
+}
+static PetscBool ContactTurns(const ContactModel *m)
+{
+  return m->tangential.model == TANGENTIAL_MINDLIN_DERESIEWICZ ? PETSC_TRUE : PETSC_FALSE;
+}
+
+const ContactSideState ContactSides[CONTACT_SIDES] =
+  {{"rolling", sizeof(ContactRolling), offsetof(ContactRecord, r), ContactRolls, "rolling_", 3},
+   {"bridge", sizeof(ContactBridge), offsetof(ContactRecord, b), ContactWet, "bridge_", 4},
+   {"turning", sizeof(ContactTurning), offsetof(ContactRecord, t), ContactTurns, "turning_", 5}};
+
 const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
 const char *const TangentialModels[]         = {"shear_displacement", "incremental", "mindlin_deresiewicz",
                                                 "TangentialModel",    "TANGENTIAL_", NULL};

@@ -192,8 +192,31 @@ typedef struct {
   ContactTurning t;
 } ContactRecord;
 
-/* Its fields as checkpoints name them (decomp/records.h), offsets in a ContactRecord. */
+/* Its fields as checkpoints name them (decomp/records.h), offsets in a ContactRecord: the history's, then each
+ * side state's (ContactSides), named with its prefix. */
 PETSC_EXTERN const RecordField ContactHistoryFields[];
+
+/* The contact states kept beside the history, slot for slot, in the runs that need them: a new one (twisting,
+ * cohesion hysteresis, wear) is a member of ContactRecord, a row of ContactSides, its fields in
+ * ContactHistoryFields, and its kernel code.  A checkpoint older than the format that brought a state is read with
+ * the state zero. */
+typedef enum {
+  CONTACT_SIDE_ROLLING, /* ContactRolling: rolling resistance (epsd) */
+  CONTACT_SIDE_BRIDGE,  /* ContactBridge: liquid bridges */
+  CONTACT_SIDE_TURNING, /* ContactTurning: the Mindlin-Deresiewicz spring's turning points */
+  CONTACT_SIDES
+} ContactSide;
+
+typedef struct {
+  const char *name;
+  size_t      size;   /* bytes per contact */
+  size_t      offset; /* in a ContactRecord */
+  PetscBool (*enabled)(const ContactModel *);
+  const char *prefix; /* its fields' names in ContactHistoryFields begin so */
+  PetscInt    since;  /* the checkpoint format (CHECKPOINT_VERSION) that first kept it */
+} ContactSideState;
+
+PETSC_EXTERN const ContactSideState ContactSides[CONTACT_SIDES];
 
 typedef struct {
   PetscReal F[3];   /* force on i [N] */

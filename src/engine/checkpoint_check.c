@@ -117,11 +117,12 @@ static PetscErrorCode CkptSetsCreate(const Engine *e, PetscInt version, CkptSets
   PetscCall(CkptSetAdd(ss, "history/partner", FIELD_INT64, 1, -1, PETSC_FALSE));
   PetscCall(CkptSetAdd(ss, "history/owner_position_at_build", FIELD_REAL, 3, -1, PETSC_FALSE));
   for (const RecordField *rf = ContactHistoryFields; rf->name; rf++) {
-    char name[64];
-    if (version < 3 && !strcmp(rf->name, "rolling_torque")) continue; /* before rolling resistance: zero */
-    if (version < 4 && !strcmp(rf->name, "bridge_liquid")) continue;  /* before liquid bridges: none */
-    /* before the Mindlin-Deresiewicz spring: none */
-    if (version < 5 && !strncmp(rf->name, "turning_", 8)) continue;
+    char      name[64];
+    PetscBool older = PETSC_FALSE; /* the file predates the side state of this field: it is read as zero */
+    for (int k = 0; k < CONTACT_SIDES; k++)
+      if (version < ContactSides[k].since && !strncmp(rf->name, ContactSides[k].prefix, strlen(ContactSides[k].prefix)))
+        older = PETSC_TRUE;
+    if (older) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "history/%s", rf->name));
     PetscCall(CkptSetAdd(ss, name, rf->type, rf->ncomp, -1, PETSC_FALSE));
   }

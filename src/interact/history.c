@@ -11,28 +11,22 @@ PetscErrorCode HistorySlotsDestroy(HistorySlots *hs)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(hs->h));
-  PetscCall(PetscFree(hs->r));
-  PetscCall(PetscFree(hs->b));
-  PetscCall(PetscFree(hs->t));
-  hs->n = hs->cap = hs->rcap = hs->bcap = hs->tcap = 0;
+  for (int k = 0; k < CONTACT_SIDES; k++) {
+    PetscCall(PetscFree(hs->side[k]));
+    hs->sidecap[k] = 0;
+  }
+  hs->n = hs->cap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode HistorySlotsReserveBeside(HistorySlots *hs)
 {
   PetscFunctionBeginUser;
-  if (hs->roll && hs->rcap < hs->cap) {
-    hs->rcap = hs->cap;
-    PetscCall(PetscRealloc((size_t)hs->rcap * sizeof(*hs->r), &hs->r));
-  }
-  if (hs->wet && hs->bcap < hs->cap) {
-    hs->bcap = hs->cap;
-    PetscCall(PetscRealloc((size_t)hs->bcap * sizeof(*hs->b), &hs->b));
-  }
-  if (hs->turns && hs->tcap < hs->cap) {
-    hs->tcap = hs->cap;
-    PetscCall(PetscRealloc((size_t)hs->tcap * sizeof(*hs->t), &hs->t));
-  }
+  for (int k = 0; k < CONTACT_SIDES; k++)
+    if (hs->on[k] && hs->sidecap[k] < hs->cap) {
+      hs->sidecap[k] = hs->cap;
+      PetscCall(PetscRealloc((size_t)hs->sidecap[k] * ContactSides[k].size, &hs->side[k]));
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -57,9 +51,9 @@ PetscErrorCode HistorySlotsNew(HistorySlots *hs, LocalInt *slot)
   PetscFunctionBeginUser;
   if (hs->n == hs->cap) PetscCall(HistorySlotsReserve(hs, hs->n + 1));
   PetscCall(PetscMemzero(&hs->h[hs->n], sizeof(hs->h[hs->n])));
-  if (hs->roll) PetscCall(PetscMemzero(&hs->r[hs->n], sizeof(hs->r[hs->n])));
-  if (hs->wet) hs->b[hs->n].V = 0.0;
-  if (hs->turns) PetscCall(PetscMemzero(&hs->t[hs->n], sizeof(hs->t[hs->n])));
+  for (int k = 0; k < CONTACT_SIDES; k++)
+    if (hs->on[k])
+      PetscCall(PetscMemzero((char *)hs->side[k] + (size_t)hs->n * ContactSides[k].size, ContactSides[k].size));
   *slot = (LocalInt)hs->n++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

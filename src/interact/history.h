@@ -26,68 +26,56 @@ PETSC_EXTERN PetscErrorCode HistoryStoreCreate(RecordStore *);
 typedef struct {
   ContactHistory *h;
   PetscInt        n, cap;
-  ContactRolling *r; /* beside h, slot for slot, in a run with rolling resistance (HistorySlotsRoll) */
-  PetscInt        rcap;
-  PetscBool       roll;
-  ContactBridge  *b; /* beside h, slot for slot, in a wet run (HistorySlotsWet) */
-  PetscInt        bcap;
-  PetscBool       wet;
-  ContactTurning *t; /* beside h, slot for slot, with the Mindlin-Deresiewicz spring (HistorySlotsTurns) */
-  PetscInt        tcap;
-  PetscBool       turns;
+  void           *side[CONTACT_SIDES]; /* beside h, slot for slot: the side states the run keeps (ContactSides) */
+  PetscInt        sidecap[CONTACT_SIDES];
+  PetscBool       on[CONTACT_SIDES];
 } HistorySlots;
 
-/* A run with rolling resistance: the slots keep rolling springs too. */
-static inline void HistorySlotsRoll(HistorySlots *hs, PetscBool roll)
+/* Which side states the slots keep: those the model enables. */
+static inline void HistorySlotsSetUp(HistorySlots *hs, const ContactModel *model)
 {
-  hs->roll = roll;
+  for (int k = 0; k < CONTACT_SIDES; k++) hs->on[k] = ContactSides[k].enabled(model);
 }
-/* The model's tangential spring keeps turning points: the slots keep them too. */
-static inline void HistorySlotsTurns(HistorySlots *hs, const ContactModel *model)
+static inline PetscBool HistorySlotsHas(const HistorySlots *hs, ContactSide k)
 {
-  hs->turns = model->tangential.model == TANGENTIAL_MINDLIN_DERESIEWICZ ? PETSC_TRUE : PETSC_FALSE;
+  return hs->on[k];
 }
-/* Slot k's turning points, NULL without them. */
-static inline ContactTurning *HistorySlotsTurning(const HistorySlots *hs, PetscInt k)
+/* Slot k's side states, NULL where the run keeps none. */
+static inline ContactRolling *HistorySlotsRolling(const HistorySlots *hs, PetscInt k)
 {
-  return hs->turns ? &hs->t[k] : NULL;
+  return hs->on[CONTACT_SIDE_ROLLING] ? (ContactRolling *)hs->side[CONTACT_SIDE_ROLLING] + k : NULL;
 }
-/* A wet run: the slots keep liquid bridges too. */
-static inline void HistorySlotsWet(HistorySlots *hs, PetscBool wet)
-{
-  hs->wet = wet;
-}
-/* Slot k's bridge, NULL in a dry run. */
 static inline ContactBridge *HistorySlotsBridge(const HistorySlots *hs, PetscInt k)
 {
-  return hs->wet ? &hs->b[k] : NULL;
+  return hs->on[CONTACT_SIDE_BRIDGE] ? (ContactBridge *)hs->side[CONTACT_SIDE_BRIDGE] + k : NULL;
+}
+static inline ContactTurning *HistorySlotsTurning(const HistorySlots *hs, PetscInt k)
+{
+  return hs->on[CONTACT_SIDE_TURNING] ? (ContactTurning *)hs->side[CONTACT_SIDE_TURNING] + k : NULL;
 }
 /* Whether slot k holds something to keep: a contact or a bridge. */
 static inline PetscBool HistorySlotsLive(const HistorySlots *hs, PetscInt k)
 {
-  return hs->h[k].touched || (hs->wet && hs->b[k].V > 0.0) ? PETSC_TRUE : PETSC_FALSE;
+  return hs->h[k].touched || (hs->on[CONTACT_SIDE_BRIDGE] && HistorySlotsBridge(hs, k)->V > 0.0) ? PETSC_TRUE
+                                                                                                 : PETSC_FALSE;
 }
-/* Slot k's rolling spring, NULL without rolling resistance. */
-static inline ContactRolling *HistorySlotsRolling(const HistorySlots *hs, PetscInt k)
-{
-  return hs->roll ? &hs->r[k] : NULL;
-}
-/* Slot k as a record's payload, and back. */
+/* Slot k as a record's payload (the states the run does not keep zero), and back. */
 static inline void HistorySlotsRecord(const HistorySlots *hs, PetscInt k, ContactRecord *rec)
 {
   rec->h = hs->h[k];
-  if (hs->roll) rec->r = hs->r[k];
-  else PetscArrayzero(rec->r.mr, 3);
-  rec->b.V = hs->wet ? hs->b[k].V : 0.0;
-  if (hs->turns) rec->t = hs->t[k];
-  else PetscMemzero(&rec->t, sizeof(rec->t));
+  for (int s = 0; s < CONTACT_SIDES; s++) {
+    const ContactSideState *cs = &ContactSides[s];
+    if (hs->on[s]) PetscMemcpy((char *)rec + cs->offset, (const char *)hs->side[s] + (size_t)k * cs->size, cs->size);
+    else PetscMemzero((char *)rec + cs->offset, cs->size);
+  }
 }
 static inline void HistorySlotsFromRecord(HistorySlots *hs, PetscInt k, const ContactRecord *rec)
 {
   hs->h[k] = rec->h;
-  if (hs->roll) hs->r[k] = rec->r;
-  if (hs->wet) hs->b[k] = rec->b;
-  if (hs->turns) hs->t[k] = rec->t;
+  for (int s = 0; s < CONTACT_SIDES; s++) {
+    const ContactSideState *cs = &ContactSides[s];
+    if (hs->on[s]) PetscMemcpy((char *)hs->side[s] + (size_t)k * cs->size, (const char *)rec + cs->offset, cs->size);
+  }
 }
 
 PETSC_EXTERN PetscErrorCode HistorySlotsDestroy(HistorySlots *);

@@ -67,9 +67,7 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
   const Particles *p  = ctx->p;
 
   PetscFunctionBeginUser;
-  HistorySlotsRoll(&sm->hs, ctx->model->rolls);
-  HistorySlotsTurns(&sm->hs, ctx->model);
-  HistorySlotsWet(&sm->hs, ctx->model->liquid.on);
+  HistorySlotsSetUp(&sm->hs, ctx->model);
   sm->ngroup = sm->ncand = sm->hs.n = 0;
   sm->ncon[sm->cur]                 = 0;
   for (PetscInt q = 0; q < sm->meshes->n; q++) {
@@ -231,8 +229,8 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
   /* removed, or out of reach: no contact, no bound */
   if (!WallMotionPresent(&m->motion, st->t) || MeshGroupApart(m, g, p, st)) {
     /* removed */
-    for (PetscInt e = g->e0; sm->hs.wet && e < g->e0 + g->ne; e++)
-      BridgeRelease(p, i, &sm->hs.b[sm->con[1 - sm->cur][e].slot]);
+    for (PetscInt e = g->e0; HistorySlotsHas(&sm->hs, CONTACT_SIDE_BRIDGE) && e < g->e0 + g->ne; e++)
+      BridgeRelease(p, i, HistorySlotsBridge(&sm->hs, sm->con[1 - sm->cur][e].slot));
     g->e0 = e0, g->ne = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -262,7 +260,8 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
                            ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U,
                                             sm->hs.h[c->slot].v_imp),
                            i, -1 - (st->mesh_wall0 + g->mesh));
-    if (sm->hs.wet) (void)InteractionBridge(ctx, i, -1, cp, &sm->hs.b[c->slot], &kin, st, cr.F);
+    if (HistorySlotsHas(&sm->hs, CONTACT_SIDE_BRIDGE))
+      (void)InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sm->hs, c->slot), &kin, st, cr.F);
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
@@ -405,9 +404,9 @@ static void MeshStats(Interaction it, const InteractionContext *ctx, Interaction
     const MeshGroup *g = &sm->group[k];
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
       PetscReal ratio = con[e].d / ctx->p->radius[g->i];
-      if (sm->hs.wet && sm->hs.b[con[e].slot].V > 0.0)
-        InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[g->i], 0.0), sm->hs.b[con[e].slot].V,
-                               -con[e].d);
+      if (HistorySlotsHas(&sm->hs, CONTACT_SIDE_BRIDGE) && HistorySlotsBridge(&sm->hs, con[e].slot)->V > 0.0)
+        InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[g->i], 0.0),
+                               HistorySlotsBridge(&sm->hs, con[e].slot)->V, -con[e].d);
       if (!(con[e].d > 0.0)) continue;
       InteractionStatsContact(s, ctx->model, &g->cp, &sm->hs.h[con[e].slot], HistorySlotsRolling(&sm->hs, con[e].slot),
                               con[e].U, con[e].d);

@@ -30,9 +30,7 @@ static PetscErrorCode PlaneBuild(Interaction it, const InteractionContext *ctx)
   const Particles *p  = ctx->p;
 
   PetscFunctionBeginUser;
-  HistorySlotsRoll(&sp->hs, ctx->model->rolls);
-  HistorySlotsTurns(&sp->hs, ctx->model);
-  HistorySlotsWet(&sp->hs, ctx->model->liquid.on);
+  HistorySlotsSetUp(&sp->hs, ctx->model);
   sp->npair = sp->hs.n = 0;
   for (PetscInt w = 0; w < sp->planes->n; w++)
     for (PetscInt i = 0; i < p->n; i++) {
@@ -138,7 +136,8 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
   PetscFunctionBeginUser;
   /* removed: its contact is gone with it, its bridge's liquid back on the particle */
   if (!sp->planes->w[sp->ij[2 * k + 1]].present) {
-    if (sp->hs.wet && sp->slot[k] >= 0) BridgeRelease(p, i, &sp->hs.b[sp->slot[k]]);
+    if (HistorySlotsHas(&sp->hs, CONTACT_SIDE_BRIDGE) && sp->slot[k] >= 0)
+      BridgeRelease(p, i, HistorySlotsBridge(&sp->hs, sp->slot[k]));
     sp->touched[k] = 0, sp->slot[k] = -1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -156,7 +155,8 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
       InteractionStepBound(st,
                            ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp),
                            i, -1 - sp->ij[2 * k + 1]);
-    if (sp->hs.wet) (void)InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F);
+    if (HistorySlotsHas(&sp->hs, CONTACT_SIDE_BRIDGE))
+      (void)InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]), &kin, st, cr.F);
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
@@ -167,16 +167,18 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
                     HistorySlotsTurning(&sp->hs, sp->slot[k]), &kin, st->dt, &cr);
     sp->touched[k] = 0;
     /* a zero history */
-    if (!(sp->hs.wet && InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, cr.F))) sp->slot[k] = -1;
+    if (!(HistorySlotsHas(&sp->hs, CONTACT_SIDE_BRIDGE) &&
+          InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]), &kin, st, cr.F)))
+      sp->slot[k] = -1;
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else {
     PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
-    if (sp->hs.wet && sp->slot[k] >= 0) { /* apart, held by a bridge */
+    if (HistorySlotsHas(&sp->hs, CONTACT_SIDE_BRIDGE) && sp->slot[k] >= 0) { /* apart, held by a bridge */
       PetscReal F[3] = {0.0, 0.0, 0.0};
       cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
-      if (!InteractionBridge(ctx, i, -1, cp, &sp->hs.b[sp->slot[k]], &kin, st, F)) sp->slot[k] = -1;
+      if (!InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]), &kin, st, F)) sp->slot[k] = -1;
       if (p->nledger) ParticlesLedgerAdd(p, i, LEDGER_WALLS, F[0] * kin.vw[0] + F[1] * kin.vw[1] + F[2] * kin.vw[2]);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += F[a];
       if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);
@@ -262,9 +264,10 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
     const ContactPair *cp;
     if (!sp->planes->w[sp->ij[2 * k + 1]].present) continue;
     PlaneKinematics(ctx->p, &sp->planes->w[sp->ij[2 * k + 1]], i, &st, sp->pose[sp->ij[2 * k + 1]], &kin);
-    if (sp->hs.wet && sp->slot[k] >= 0 && sp->hs.b[sp->slot[k]].V > 0.0)
-      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[i], 0.0), sp->hs.b[sp->slot[k]].V,
-                             -kin.d);
+    if (HistorySlotsHas(&sp->hs, CONTACT_SIDE_BRIDGE) && sp->slot[k] >= 0 &&
+        HistorySlotsBridge(&sp->hs, sp->slot[k])->V > 0.0)
+      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(ctx->p->radius[i], 0.0),
+                             HistorySlotsBridge(&sp->hs, sp->slot[k])->V, -kin.d);
     if (kin.d <= 0.0) continue;
     cp = PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], &mm);
     NormalLawEval(&ctx->model->law, cp->s, kin.d, &U, &F, &dF);

@@ -82,7 +82,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
   NeighborList      *nl = &ss->nl;
   unsigned char     *fl = nl->flag;
   PetscInt           i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
-  PetscBool          wet = nl->hs.wet;
+  PetscBool          wet = HistorySlotsHas(&nl->hs, CONTACT_SIDE_BRIDGE);
   const ContactPair *cp;
   ContactPair        cpb;
   ContactKinematics  kin;
@@ -113,7 +113,7 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     res[9] = cr.P[0], res[10] = cr.P[1], res[11] = cr.W;
     if (cr.P[2] != 0.0 && NeighborTarget(p, j) >= 0)
       ParticlesLedgerAdd(ctx->p, NeighborTarget(p, j), LEDGER_ROLLING, cr.P[2]);
-    if (wet) (void)InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res);
+    if (wet) (void)InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]), &kin, st, res);
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
     cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
@@ -122,14 +122,14 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     fl[k] &= ~NEIGHBOR_TOUCHED;
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
     res[9] = res[10] = 0.0, res[11] = cr.W;
-    if (!(wet && InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)))
+    if (!(wet && InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]), &kin, st, res)))
       nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     *out = SPHERE_PAIR_FORCE;
   } else if (wet && nl->slot[k] >= 0) { /* apart, held by a bridge */
     cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
     for (int a = 0; a < 3; a++) res[a] = 0.0;
     res[9] = res[10] = res[11] = 0.0;
-    if (!InteractionBridge(ctx, i, j, cp, &nl->hs.b[nl->slot[k]], &kin, st, res)) nl->slot[k] = -1;
+    if (!InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]), &kin, st, res)) nl->slot[k] = -1;
     *out = SPHERE_PAIR_FORCE;
     if (st->need)
       SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d,
@@ -192,9 +192,7 @@ static PetscErrorCode SphereBuild(Interaction it, const InteractionContext *ctx)
   SphereSphere *ss = (SphereSphere *)it->data;
 
   PetscFunctionBeginUser;
-  HistorySlotsRoll(&ss->nl.hs, ctx->model->rolls);
-  HistorySlotsTurns(&ss->nl.hs, ctx->model);
-  HistorySlotsWet(&ss->nl.hs, ctx->model->liquid.on);
+  HistorySlotsSetUp(&ss->nl.hs, ctx->model);
   PetscCall(NeighborListBuild(&ss->nl, ctx->p, ctx->L, ctx->scratch));
   NeighborListAlias(&ss->nl, ctx->root);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -328,9 +326,10 @@ static void SphereStats(Interaction it, const InteractionContext *ctx, Interacti
     }
     SphereKinematics(nl, p, k, i, j, &kin);
     cp = &SphereMemoFor(ctx, nl, k, i, j, &mm)->cp;
-    if (nl->hs.wet && nl->slot[k] >= 0 && nl->hs.b[nl->slot[k]].V > 0.0)
-      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(p->radius[i], p->radius[j]), nl->hs.b[nl->slot[k]].V,
-                             -kin.d);
+    if (HistorySlotsHas(&nl->hs, CONTACT_SIDE_BRIDGE) && nl->slot[k] >= 0 &&
+        HistorySlotsBridge(&nl->hs, nl->slot[k])->V > 0.0)
+      InteractionStatsBridge(s, &ctx->model->liquid, LiquidRadius(p->radius[i], p->radius[j]),
+                             HistorySlotsBridge(&nl->hs, nl->slot[k])->V, -kin.d);
     if (kin.d <= 0.0) continue;
     NormalLawEval(&ctx->model->law, cp->s, kin.d, &U, &F, &dF);
     InteractionStatsContact(s, ctx->model, cp, nl->slot[k] >= 0 ? &nl->hs.h[nl->slot[k]] : NULL,
