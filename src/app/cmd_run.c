@@ -6,6 +6,7 @@
 #include "engine/checkpoint.h"
 #include "output/output.h"
 #include "output/flow.h"
+#include "output/fields.h"
 #include "io/options.h"
 #include "io/snapshot.h"
 #include "io/ckptdir.h"
@@ -29,6 +30,7 @@ typedef struct {
   PetscInt          snap_frames;    /* without a cadence: about this many over the run */
   char              snap_list[512]; /* -snapshot_fields, parsed once the store exists */
   OptionsViewFormat format;         /* hdem check's */
+  FieldsSettings    fields;
 } RunControl;
 
 static PetscErrorCode RunControlDefaults(RunControl *rc)
@@ -79,6 +81,7 @@ static PetscErrorCode RunOutputsSetFromOptions(RunControl *rc, PetscBool *tiset,
                           "comma list of snapshot fields: all, id, type, radius, velocity, angular_velocity, force "
                           "(position always)",
                           rc->snap_list, sizeof(rc->snap_list), NULL));
+  PetscCall(FieldsSetFromOptions(&rc->fields));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -232,8 +235,9 @@ static PetscErrorCode RestartResolve(MPI_Comm comm, const RunControl *rc, char *
 
 /* The outputs, in the order they start, write and finish: the banner
  * first, the closing report last. */
-static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const char *options, const char *plan,
-                                  OutputTally *tally, PetscInt *n, Monitor mons[])
+static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, Engine *e, const char *restart,
+                                  const char *options, const char *plan, OutputTally *tally, PetscInt *n,
+                                  Monitor mons[])
 {
   PetscFunctionBeginUser;
   *n = 0;
@@ -241,6 +245,8 @@ static PetscErrorCode RunMonitors(MPI_Comm comm, const RunControl *rc, const cha
   PetscCall(PetscStrncpy(tally->dir, rc->dir, sizeof(tally->dir)));
   PetscCall(BannerMonitorCreate(comm, plan, &mons[(*n)++]));
   PetscCall(SignalsMonitorCreate(&mons[(*n)++]));
+  /* a sample goes into the time sums before a checkpoint of its step keeps them */
+  if (rc->fields.interval > 0) PetscCall(FieldsMonitorCreate(e, &rc->fields, rc->dir, restart, &mons[(*n)++]));
   /* checkpoints start before the thermo table: what they say of an earlier run's comes before it */
   PetscCall(CheckpointMonitorCreate(comm, rc->dir, rc->ckpt_steps, rc->ckpt_wall, rc->ckpt_keep, options, tally,
                                     &mons[(*n)++])); /* signals checkpoint even with no cadence */
@@ -337,6 +343,10 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
     if (restart[0]) PetscCall(CheckpointRead(&e, restart));
     else PetscCall(EngineSetUp(&e));
     PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
+    if (rc.fields.interval > 0) {
+      CoarseGrid g;
+      PetscCall(FieldsCheck(&rc.fields, &e, &g));
+    }
     PetscCall(RunCheck(comm, &rc, restart, &e));
     PetscCall(EngineDestroy(&e));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -349,7 +359,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(RunPlan(&rc, plan, sizeof(plan)));
   if (restart[0])
     PetscCall(PetscSNPrintf(plan + strlen(plan), sizeof(plan) - strlen(plan), "  continued   from %s\n", restart));
-  PetscCall(RunMonitors(comm, &rc, options, plan, &tally, &nmon, mons));
+  PetscCall(RunMonitors(comm, &rc, &e, restart, options, plan, &tally, &nmon, mons));
   PetscCall(EngineRun(&e, &rc.lim, restart[0] ? PETSC_FALSE : PETSC_TRUE, nmon, mons, &end));
   for (PetscInt k = 0; k < nmon; k++) PetscCall(MonitorDestroy(&mons[k]));
   PetscCall(PetscFree(options));

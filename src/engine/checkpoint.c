@@ -164,6 +164,7 @@ PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
     PetscCall(EngineBodiesFree(&b));
   }
   if (!ierr) ierr = CheckpointWriteFlow(f, e, &removed);
+  if (!ierr && e->checkpoint_extra) ierr = e->checkpoint_extra(e->checkpoint_extra_ctx, f);
   if (!ierr) ierr = CkptWriteState(f, e, options, removed);
   PetscCall(H5FileAbandon(&f, ierr)); /* the temporary stays unnamed: no checkpoint is lost */
   PetscCall(H5FileCommit(&f));

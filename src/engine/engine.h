@@ -84,6 +84,12 @@ typedef struct {
   ExactSum  *wall_sums;
   PetscReal *wall_ref; /* 3 per wall: the torque's reference point at the step's end */
   PetscBool  wall_sums_due;
+  /* a sample's contacts (output/fields.c), given every contact's force in the force pass when contact_sink_due */
+  const ContactSink *contact_sink;
+  PetscBool          contact_sink_due;
+  /* what an output keeps in a checkpoint beside the engine's state (output/fields.c), written before the commit */
+  PetscErrorCode (*checkpoint_extra)(void *, H5File);
+  void *checkpoint_extra_ctx;
   /* what acts on the particles, in the order their forces are summed: sphere-sphere, sphere-plane, sphere-mesh */
   Interaction inter[ENGINE_MAX_INTERACTIONS];
   PetscInt    ninter;

@@ -104,6 +104,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   st.deep               = PETSC_FALSE;
   st.walls = NULL, st.wallref = NULL, st.mesh_wall0 = e->planes.n;
   st.a_reach = st.need && e->ctl.mode == TIMESTEP_ADAPTIVE ? e->a_reach : 0.0;
+  st.sink    = e->contact_sink_due ? e->contact_sink : NULL;
   if (e->wall_sums_due && e->wall_sums) {
     for (PetscInt k = 0; k < 6 * (e->planes.n + e->meshes.n); k++) ExactSumZero(&e->wall_sums[k]);
     EngineWallReferences(e, st.t);

@@ -76,11 +76,13 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
     PetscInt  req;
     for (PetscInt k = 0; k < nmon; k++)
       if (mons[k]->ops->request) e->request = PetscMax(e->request, mons[k]->ops->request(mons[k], e, now - t0));
-    e->wall_sums_due = PETSC_FALSE; /* summed only for a step after which they are written */
+    e->wall_sums_due = e->contact_sink_due = PETSC_FALSE; /* summed only for a step after which they are written */
     for (PetscInt k = 0; k < nmon; k++)
-      if (mons[k]->wants_wall_forces &&
-          mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, now - t0))
-        e->wall_sums_due = PETSC_TRUE;
+      if ((mons[k]->wants_wall_forces || mons[k]->wants_contacts) &&
+          mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, now - t0)) {
+        if (mons[k]->wants_wall_forces) e->wall_sums_due = PETSC_TRUE;
+        if (mons[k]->wants_contacts) e->contact_sink_due = PETSC_TRUE;
+      }
     PetscCall(EngineStep(e, pending == ENGINE_REQUEST_NONE && !RunStateDue(e, lim, nmon, mons, now - t0)
                               ? PETSC_TRUE
                               : PETSC_FALSE));

@@ -48,6 +48,8 @@ struct _p_Monitor {
   void             *data;
   /* it reads the walls' force sums of the step before it writes (Engine wall_sums) */
   PetscBool wants_wall_forces;
+  /* it reads every contact's force of the step before it writes (Engine contact_sink) */
+  PetscBool wants_contacts;
 };
 
 PETSC_EXTERN PetscErrorCode MonitorCreate(const MonitorOps *, void *data, Monitor *);

@@ -38,6 +38,15 @@ typedef struct {
   Scratch            *scratch; /* a rebuild's transient arrays */
 } InteractionContext;
 
+/* A sample's contacts (output/fields.c), each once over the ranks: the
+ * force F on the particle centred at a from its partner, whose centre (a
+ * pair: the image the pair was listed with) or contact point on a wall or
+ * mesh is b. */
+typedef struct {
+  void (*contact)(void *ctx, const PetscReal a[3], const PetscReal b[3], const PetscReal F[3]);
+  void *ctx;
+} ContactSink;
+
 /* What one step asks of compute. */
 typedef struct {
   PetscReal t;     /* the time the forces are for: the step's end */
@@ -57,6 +66,9 @@ typedef struct {
    * acceleration of any particle at the last step, the same on every rank
    * (0: no such bound, as in a fixed step) */
   PetscReal a_reach;
+  /* every contact's force, when a sample wants them (else NULL): the fused
+   * scan gives way to the generic path, which gives the same bits */
+  const ContactSink *sink;
 } InteractionStep;
 
 /* A contact's force F on its particle at point c, as the wall it acts on
@@ -70,6 +82,15 @@ static inline void InteractionWallAdd(InteractionStep *st, PetscInt w, const Pet
   ExactSumAdd(&s[3], r[1] * g[2] - r[2] * g[1]);
   ExactSumAdd(&s[4], r[2] * g[0] - r[0] * g[2]);
   ExactSumAdd(&s[5], r[0] * g[1] - r[1] * g[0]);
+}
+
+/* A wall contact's force F on particle i (centre x) at point c, into the
+ * wall's sums and the sample's, whichever are wanted. */
+static inline void InteractionWallContact(InteractionStep *st, PetscInt w, const PetscReal x[3], const PetscReal c[3],
+                                          const PetscReal F[3])
+{
+  if (st->walls) InteractionWallAdd(st, w, c, F);
+  if (st->sink) st->sink->contact(st->sink->ctx, x, c, F);
 }
 
 /* Whether overlap d of a contact whose smaller radius is rmin is beyond the limit. */

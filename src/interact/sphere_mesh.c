@@ -149,11 +149,11 @@ static void MeshKinematics(const Particles *p, const Mesh *m, const MeshFeature 
 
 /* A contact's force into its mesh's sums, at its point in the world. */
 static void MeshWallAdd(InteractionStep *st, PetscInt mesh, const WallPose ps[2], const MeshFeature *f,
-                        const PetscReal F[3])
+                        const PetscReal x[3], const PetscReal F[3])
 {
   PetscReal c[3];
   WallPoseApply(&ps[1], f->c, c);
-  InteractionWallAdd(st, st->mesh_wall0 + mesh, c, F);
+  InteractionWallContact(st, st->mesh_wall0 + mesh, x, c, F);
 }
 
 /* The history of surface s among the last step's contacts of the group, or NULL. */
@@ -265,7 +265,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
-    if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
+    if (st->walls || st->sink) MeshWallAdd(st, g->mesh, ps, f, p->x + 3 * i, cr.F);
   }
   /* surfaces left since the last step: the separation's correction, from
    * the surface's nearest candidate; a contact that moved on to another
@@ -293,7 +293,7 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       if (b && b->V > 0.0) held = InteractionBridge(ctx, i, -1, cp, b, &kin, st, cr.F);
       WallLedger(p, i, &cr, cr.F, &kin);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
-      if (st->walls) MeshWallAdd(st, g->mesh, ps, f, cr.F);
+      if (st->walls || st->sink) MeshWallAdd(st, g->mesh, ps, f, p->x + 3 * i, cr.F);
       if (held) { /* apart, held by its bridge: carried on as a contact without touch */
         PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick + nheld + 1));
         now                             = sm->con[sm->cur];

@@ -101,7 +101,7 @@ static void PlaneWallAdd(InteractionStep *st, PetscInt w, const Particles *p, Pe
 {
   PetscReal c[3];
   for (int a = 0; a < 3; a++) c[a] = p->x[3 * i + a] - (p->radius[i] - kin->d) * kin->n[a];
-  InteractionWallAdd(st, w, c, F);
+  InteractionWallContact(st, w, p->x + 3 * i, c, F);
 }
 
 /* Pair k apart, closing at vn: the acceleration's share of its approach
@@ -160,7 +160,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
-    if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
+    if (st->walls || st->sink) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else if (sp->touched[k]) {
     cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
     ContactSeparate(ctx->model, cp, &sp->hs.h[sp->slot[k]], HistorySlotsRolling(&sp->hs, sp->slot[k]),
@@ -172,7 +172,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
       sp->slot[k] = -1;
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
-    if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
+    if (st->walls || st->sink) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, cr.F);
   } else {
     PetscReal vn = -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]);
     if (HistorySlotsHas(&sp->hs, CONTACT_SIDE_BRIDGE) && sp->slot[k] >= 0) { /* apart, held by a bridge */
@@ -181,7 +181,7 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
       if (!InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]), &kin, st, F)) sp->slot[k] = -1;
       if (p->nledger) ParticlesLedgerAdd(p, i, LEDGER_WALLS, F[0] * kin.vw[0] + F[1] * kin.vw[1] + F[2] * kin.vw[2]);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += F[a];
-      if (st->walls) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);
+      if (st->walls || st->sink) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);
     }
     if (st->need && vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
       cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
@@ -253,7 +253,7 @@ static void PlaneStats(Interaction it, const InteractionContext *ctx, Interactio
   SpherePlane *sp = (SpherePlane *)it->data;
   PlaneMemo    mm;
   /* overlaps only: the velocities are not read */
-  InteractionStep st = {0.0, 0.0, PETSC_FALSE, 0.0, 0.0, {-1, -1}, PETSC_FALSE, NULL, NULL, 0, 0.0};
+  InteractionStep st = {0.0, 0.0, PETSC_FALSE, 0.0, 0.0, {-1, -1}, PETSC_FALSE, NULL, NULL, 0, 0.0, NULL};
 
   mm.valid = PETSC_FALSE;
 

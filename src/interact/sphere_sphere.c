@@ -163,6 +163,21 @@ static inline void SphereAccumulate(Particles *p, PetscInt i, PetscInt j, const 
   }
 }
 
+/* Pair k's force into a sample, by the rank that owns its upper member (as
+ * the ledger's): once over the ranks, from that member's own position and
+ * the pair's separation, the bits every rank count has. */
+static void SphereSinkPair(const Particles *p, const NeighborList *nl, PetscInt k, const ContactSink *sink,
+                           const PetscReal res[CONTACT_RESULTS])
+{
+  PetscInt         i = nl->ij[2 * k], j = nl->ij[2 * k + 1], tj = NeighborTarget(p, j);
+  PetscReal        r[3], b[3], F[3];
+  const PetscReal *a = p->x + 3 * tj;
+  if (tj < 0) return;
+  NeighborPairSeparation(nl, p, k, i, j, r);
+  for (int c = 0; c < 3; c++) b[c] = a[c] + r[c], F[c] = -res[c];
+  sink->contact(sink->ctx, a, b, F);
+}
+
 static PetscErrorCode SphereCompute(Interaction it, const InteractionContext *ctx, InteractionStep *st)
 {
   SphereSphere *ss = (SphereSphere *)it->data;
@@ -170,7 +185,7 @@ static PetscErrorCode SphereCompute(Interaction it, const InteractionContext *ct
 
   PetscFunctionBeginUser;
   /* a body's spheres: their masses per contact (body_pair.h) */
-  if (SphereFusable(ctx->model) && !ctx->p->body) {
+  if (SphereFusable(ctx->model) && !ctx->p->body && !st->sink) {
     PetscCall(SphereScanFused(ss, ctx, st));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -179,7 +194,9 @@ static PetscErrorCode SphereCompute(Interaction it, const InteractionContext *ct
     PetscReal     res[CONTACT_RESULTS];
     SpherePairOut out;
     PetscCall(SpherePairGeneric(ss, ctx, k, st, &mm, res, &out));
-    if (out != SPHERE_PAIR_NONE) SphereAccumulate(ctx->p, ss->nl.ij[2 * k], ss->nl.ij[2 * k + 1], res, out);
+    if (out == SPHERE_PAIR_NONE) continue;
+    SphereAccumulate(ctx->p, ss->nl.ij[2 * k], ss->nl.ij[2 * k + 1], res, out);
+    if (st->sink) SphereSinkPair(ctx->p, &ss->nl, k, st->sink, res);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
