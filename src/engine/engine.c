@@ -678,6 +678,7 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscCall(MeshesDestroy(&e->meshes));
   PetscCall(ClumpTemplatesDestroy(&e->clumps));
   PetscCall(BodyIndexDestroy(&e->bodies));
+  PetscCall(FlowDestroy(&e->flow));
   PetscCall(GridDestroy(&e->grid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
