@@ -375,6 +375,26 @@ static PetscBool FlowPlanesHit(const Planes *pl, const PetscReal x[3], PetscReal
   return PETSC_FALSE;
 }
 
+/* The due streams' candidates in stream and sequence order: radius, body, the sphere around it. */
+static PetscErrorCode FlowCandidatesDraw(Engine *e, const PetscInt64 ndue[], FlowCandidate *cand)
+{
+  const Flow *f     = &e->flow;
+  PetscInt64  ncand = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < STREAMS_MAX; k++)
+    for (PetscInt64 q = 0; q < ndue[k]; q++) {
+      PetscReal rm, reach;
+      cand[ncand].k   = k;
+      cand[ncand].seq = f->state.seq[k] + q;
+      PetscCall(StreamRadius(&f->streams.s[k], k, cand[ncand].seq, &cand[ncand].r));
+      cand[ncand].body = BodyChoiceDraw(&f->streams.s[k].body, f->streams.s[k].seed, StreamKey(k, cand[ncand].seq));
+      BodyChoiceSizes(&e->clumps, cand[ncand].body, cand[ncand].r, &cand[ncand].rb, &rm, &reach);
+      ncand++;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The due streams' particles at time t (collective; see engine/flow.h). */
 static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 ndue[])
 {
@@ -392,19 +412,7 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
   PlanesMove(&walls, t);
   for (PetscInt k = 0; k < STREAMS_MAX; k++) ncand += ndue[k];
   PetscCall(PetscMalloc3(ncand, &cand, FLOW_CHUNK * STREAM_ATTEMPTS, &flag, 3 * FLOW_CHUNK * STREAM_ATTEMPTS, &pos));
-  ncand = 0;
-  for (PetscInt k = 0; k < STREAMS_MAX; k++)
-    for (PetscInt64 q = 0; q < ndue[k]; q++) {
-      cand[ncand].k   = k;
-      cand[ncand].seq = st->seq[k] + q;
-      PetscCall(StreamRadius(&f->streams.s[k], k, cand[ncand].seq, &cand[ncand].r));
-      cand[ncand].body = BodyChoiceDraw(&f->streams.s[k].body, f->streams.s[k].seed, StreamKey(k, cand[ncand].seq));
-      {
-        PetscReal rm, reach;
-        BodyChoiceSizes(&e->clumps, cand[ncand].body, cand[ncand].r, &cand[ncand].rb, &rm, &reach);
-      }
-      ncand++;
-    }
+  PetscCall(FlowCandidatesDraw(e, ndue, cand));
   PetscCall(FlowNearOwned(e, ndue, h, &near));
   PetscCall(FlowCellsCreate(g, h, &taken));
   for (PetscInt64 c0 = 0; c0 < ncand; c0 += FLOW_CHUNK) {
