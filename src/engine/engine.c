@@ -576,6 +576,7 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscCall(MeshesDestroy(&e->meshes));
   PetscCall(ClumpTemplatesDestroy(&e->clumps));
   PetscCall(EngineMoversDestroy(e));
+  PetscCall(FlowDestroy(&e->flow));
   PetscCall(GridDestroy(&e->grid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

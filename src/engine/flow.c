@@ -11,31 +11,12 @@
 
 PetscErrorCode FlowSetFromOptions(MPI_Comm comm, Flow *f)
 {
-  PetscInt  n;
-  PetscBool lset[OUTFLOWS_MAX], hset[OUTFLOWS_MAX], eset;
+  PetscBool eset;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(f, sizeof(*f)));
   PetscCall(StreamsSetFromOptions(comm, &f->streams));
-  PetscCall(OptionsSection("Outflows"));
-  for (PetscInt k = 0; k < OUTFLOWS_MAX; k++) {
-    char kl[64], kh[64];
-    PetscCall(PetscSNPrintf(kl, sizeof(kl), "-outflow%" PetscInt_FMT "_region_lo", k));
-    PetscCall(PetscSNPrintf(kh, sizeof(kh), "-outflow%" PetscInt_FMT "_region_hi", k));
-    OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
-    PetscCall(OptionsRealArray(kl,
-                               "outflowN (N = 0..7): lower corner of a box: a particle whose centre enters it is "
-                               "removed and counted (flow.csv)",
-                               "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, f->outflow[k].lo, &n,
-                               &lset[k]));
-    PetscCall(OptionsRealArray(kh, "outflowN: upper corner of that box", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
-                               RANGE_CLOSED, f->outflow[k].hi, &n, &hset[k]));
-    OptionsQuiet(PETSC_FALSE);
-    if (k == 0) {
-      PetscCall(OptionsDefaultText(kl, "none"));
-      PetscCall(OptionsDefaultText(kh, "none"));
-    }
-  }
+  PetscCall(FlowOutflowsSetFromOptions(comm, f));
   PetscCall(OptionsSection("Flow output"));
   PetscCall(
     OptionsRealArray("-flow_size_classes",
@@ -45,33 +26,24 @@ PetscErrorCode FlowSetFromOptions(MPI_Comm comm, Flow *f)
   PetscCall(OptionsDefaultText("-flow_size_classes", "none"));
   PetscCall(OptionsInt("-flow_interval_steps", "steps between rows of flow.csv (0: with every thermo row)", 0,
                        PETSC_MAX_INT, &f->settings.interval_steps, NULL));
+  PetscCall(OptionsBool("-flow_residence",
+                        "each particle's insertion time kept, the outflows' residence times in residence.csv",
+                        &f->settings.residence, NULL));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   if (!eset) f->settings.nedges = 0;
   for (PetscInt c = 1; c < f->settings.nedges; c++)
     PetscCheck(f->settings.edges[c] > f->settings.edges[c - 1], comm, PETSC_ERR_USER_INPUT,
                "-flow_size_classes must increase (entry %" PetscInt_FMT ": %g after %g)", c + 1,
                (double)f->settings.edges[c], (double)f->settings.edges[c - 1]);
-  for (PetscInt k = 0; k < OUTFLOWS_MAX; k++) {
-    Outflow *box = &f->outflow[k];
-    if (!lset[k] && !hset[k]) continue;
-    PetscCheck(lset[k] && hset[k], comm, PETSC_ERR_USER_INPUT,
-               "outflow%" PetscInt_FMT " needs -outflow%" PetscInt_FMT "_region_lo and -outflow%" PetscInt_FMT
-               "_region_hi",
-               k, k, k);
-    for (int a = 0; a < 3; a++)
-      PetscCheck(box->lo[a] < box->hi[a], comm, PETSC_ERR_USER_INPUT,
-                 "-outflow%" PetscInt_FMT "_region_lo must be below -outflow%" PetscInt_FMT
-                 "_region_hi on every axis (%c: %g >= %g)",
-                 k, k, "xyz"[a], (double)(box->lo[a]), (double)(box->hi[a]));
-    box->on = PETSC_TRUE;
-    f->noutflow++;
-  }
+  PetscCheck(!f->settings.residence || f->noutflow, comm, PETSC_ERR_USER_INPUT,
+             "-flow_residence needs an outflow (outflow0_region_lo, ...): residence times are taken where they are");
   /* the first insertion one interval after the start */
   for (PetscInt k = 0; k < STREAMS_MAX; k++) f->state.t_insert[k] = f->streams.s[k].start;
   for (PetscInt k = 0; k < STREAMS_MAX; k++) ExactSumZero(&f->state.inserted_mass[k]);
   for (PetscInt k = 0; k < FLOW_ENERGY_TERMS; k++) ExactSumZero(&f->state.energy[k]);
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++)
     for (PetscInt c = 0; c < FLOW_CLASSES_MAX; c++) ExactSumZero(&f->state.removed_mass[k][c]);
+  PetscCall(FlowStatsAlloc(f, &f->stats));
   f->on = f->streams.n > 0 || f->noutflow > 0 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -321,6 +293,7 @@ PetscErrorCode EngineFlowSetUp(Engine *e, PetscBool fresh)
 
   PetscFunctionBeginUser;
   f->dt_cap = PETSC_MAX_REAL;
+  if (fresh) FlowMarkStart(e);
   if (!f->streams.n) PetscFunctionReturn(PETSC_SUCCESS);
   /* the bound of a head-on impact of two of a stream's smallest particles
    * at the stream's speed (1 m/s at least), as check's estimate does */
@@ -350,80 +323,13 @@ PetscErrorCode EngineFlowSetUp(Engine *e, PetscBool fresh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Thermo's dissipated and the energy check count what a stream brings in
- * and an outflow takes out as external work, beside gravity's, in exact
- * sums (FlowState's energy) on the rank that appends or removes the particle. */
-static PetscReal FlowKinetic(const Particles *p, PetscInt i)
+PetscReal FlowKinetic(const Particles *p, PetscInt i)
 {
   const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
   /* a body's, on its first member */
   if (p->flags[i] & PARTICLE_MEMBER) return p->body[i] == p->id[i] ? BodyKinetic(p, i) : 0.0;
   return 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
          0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-}
-
-/* Owned particles whose centre is in an outflow box (the first that holds
- * it), frozen ones never, removed and counted by size class; a body by its
- * centre of mass, whole, counted once at its volume-equivalent diameter. */
-static PetscErrorCode EngineFlowRemove(Engine *e)
-{
-  Flow            *f  = &e->flow;
-  Particles       *p  = &e->p;
-  FlowSettings    *fs = &f->settings;
-  const BodyIndex *bi = EngineBodyIndex(e);
-  PetscInt        *drop, *group = NULL;
-  PetscInt64       nrm = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscCalloc1(p->n + 1, &drop));
-  if (bi->nbody) {
-    PetscCall(PetscMalloc1(p->n + 1, &group));
-    for (PetscInt b = 0; b < bi->nbody; b++) group[bi->row[bi->start[b]]] = b;
-  }
-  for (PetscInt i = 0; i < p->n; i++) {
-    const PetscBool  body = (p->flags[i] & PARTICLE_MEMBER) ? PETSC_TRUE : PETSC_FALSE;
-    const PetscReal *xc   = body ? p->bx + 3 * i : p->x + 3 * i;
-    PetscReal        x[3], d = body ? 2.0 * p->bI[4 * i + 3] : 2.0 * p->radius[i];
-    PetscInt         c = 0, nrow = 1;
-    const LocalInt  *rows = NULL;
-    if (p->flags[i] & PARTICLE_FROZEN) continue;
-    if (body && p->body[i] != p->id[i]) continue; /* with its body's first member */
-    if (body) rows = bi->row + bi->start[group[i]], nrow = bi->start[group[i] + 1] - bi->start[group[i]];
-    for (int a = 0; a < 3; a++) { /* periodic coordinates as the migration will wrap them */
-      PetscReal L = e->grid.hi[a] - e->grid.lo[a];
-      x[a]        = xc[a];
-      if (e->grid.periodic[a]) {
-        if (x[a] >= e->grid.hi[a]) x[a] -= L;
-        else if (x[a] < e->grid.lo[a]) x[a] += L;
-      }
-    }
-    for (PetscInt k = 0; k < OUTFLOWS_MAX && !drop[i]; k++) {
-      const Outflow *o = &f->outflow[k];
-      if (!o->on) continue;
-      if (!(x[0] >= o->lo[0] && x[0] <= o->hi[0] && x[1] >= o->lo[1] && x[1] <= o->hi[1] && x[2] >= o->lo[2] &&
-            x[2] <= o->hi[2]))
-        continue;
-      while (c < fs->nedges && d >= fs->edges[c]) c++;
-      f->state.removed[k][c]++;
-      ExactSumAdd(&f->state.removed_mass[k][c], body ? p->bm[i] : p->mass[i]);
-      ExactSumAdd(&f->state.energy[FLOW_ENERGY_OUT], FlowKinetic(p, i));
-      for (PetscInt q = 0; q < nrow; q++) {
-        PetscInt r = rows ? rows[q] : i;
-        for (PetscInt t = 0; t <= LEDGER_TERMS && p->nledger; t++) {
-          PetscInt sl = t == LEDGER_TERMS ? p->nledger : p->ledger_slot[t];
-          if (sl >= 0) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + t], p->lwork[(p->nledger + 1) * r + sl]);
-        }
-        if (p->wgrav) ExactSumAdd(&f->state.energy[FLOW_ENERGY_LEDGER + LEDGER_TERMS], p->wgrav[r]);
-        drop[r] = 1;
-        nrm++;
-      }
-    }
-  }
-  if (nrm) PetscCall(FieldStoreCompactOwned(&p->st, drop));
-  f->state.removed_local += nrm;
-  PetscCall(PetscFree(drop));
-  PetscCall(PetscFree(group));
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 typedef struct {
@@ -469,6 +375,26 @@ static PetscBool FlowPlanesHit(const Planes *pl, const PetscReal x[3], PetscReal
   return PETSC_FALSE;
 }
 
+/* The due streams' candidates in stream and sequence order: radius, body, the sphere around it. */
+static PetscErrorCode FlowCandidatesDraw(Engine *e, const PetscInt64 ndue[], FlowCandidate *cand)
+{
+  const Flow *f     = &e->flow;
+  PetscInt64  ncand = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < STREAMS_MAX; k++)
+    for (PetscInt64 q = 0; q < ndue[k]; q++) {
+      PetscReal rm, reach;
+      cand[ncand].k   = k;
+      cand[ncand].seq = f->state.seq[k] + q;
+      PetscCall(StreamRadius(&f->streams.s[k], k, cand[ncand].seq, &cand[ncand].r));
+      cand[ncand].body = BodyChoiceDraw(&f->streams.s[k].body, f->streams.s[k].seed, StreamKey(k, cand[ncand].seq));
+      BodyChoiceSizes(&e->clumps, cand[ncand].body, cand[ncand].r, &cand[ncand].rb, &rm, &reach);
+      ncand++;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The due streams' particles at time t (collective; see engine/flow.h). */
 static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 ndue[])
 {
@@ -486,19 +412,7 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
   PlanesMove(&walls, t);
   for (PetscInt k = 0; k < STREAMS_MAX; k++) ncand += ndue[k];
   PetscCall(PetscMalloc3(ncand, &cand, FLOW_CHUNK * STREAM_ATTEMPTS, &flag, 3 * FLOW_CHUNK * STREAM_ATTEMPTS, &pos));
-  ncand = 0;
-  for (PetscInt k = 0; k < STREAMS_MAX; k++)
-    for (PetscInt64 q = 0; q < ndue[k]; q++) {
-      cand[ncand].k   = k;
-      cand[ncand].seq = st->seq[k] + q;
-      PetscCall(StreamRadius(&f->streams.s[k], k, cand[ncand].seq, &cand[ncand].r));
-      cand[ncand].body = BodyChoiceDraw(&f->streams.s[k].body, f->streams.s[k].seed, StreamKey(k, cand[ncand].seq));
-      {
-        PetscReal rm, reach;
-        BodyChoiceSizes(&e->clumps, cand[ncand].body, cand[ncand].r, &cand[ncand].rb, &rm, &reach);
-      }
-      ncand++;
-    }
+  PetscCall(FlowCandidatesDraw(e, ndue, cand));
   PetscCall(FlowNearOwned(e, ndue, h, &near));
   PetscCall(FlowCellsCreate(g, h, &taken));
   for (PetscInt64 c0 = 0; c0 < ncand; c0 += FLOW_CHUNK) {
@@ -531,6 +445,7 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
                                StreamKey(cd->k, cd->seq)));
           for (PetscInt i = i0; i < p->n; i++) {
             if (p->liquid) p->liquid[i] = ContactMaterialOf(&e->model, s->type)->liquid;
+            if (f->t_in) f->t_in[i] = t;
             p->owner[i] = g->rank;
           }
           ExactSumAdd(&st->energy[FLOW_ENERGY_IN], FlowKinetic(p, i0));
@@ -578,7 +493,7 @@ PetscErrorCode EngineFlowRebuild(Engine *e)
 
   PetscFunctionBeginUser;
   e->p.nghost = 0; /* dropped here as the migration would: rows come and go among the owned */
-  if (f->noutflow) PetscCall(EngineFlowRemove(e));
+  if (f->noutflow) PetscCall(EngineFlowRemove(e, t));
   /* a rebuild EngineFlowDue did not ask for inserts nothing */
   if (!f->insert_next) PetscFunctionReturn(PETSC_SUCCESS);
   f->insert_next = PETSC_FALSE;
@@ -640,9 +555,11 @@ PetscErrorCode FlowStateLocal(Engine *e)
         st->removed[k][c] = 0;
         ExactSumZero(&st->removed_mass[k][c]);
       }
-      st->removed_local += st->removed[k][c];
+      /* a counter's particles stay */
+      if (e->flow.outflow[k].remove) st->removed_local += st->removed[k][c];
     }
   for (PetscInt k = 0; k < FLOW_ENERGY_TERMS && e->grid.rank; k++) ExactSumZero(&st->energy[k]);
+  if (e->grid.rank) PetscCall(FlowStatsZero(&e->flow.stats));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -665,6 +582,6 @@ PetscInt64 FlowRemovedAll(const Flow *f, const FlowState *st)
 {
   PetscInt64 n = 0;
   for (PetscInt k = 0; k < OUTFLOWS_MAX; k++)
-    for (PetscInt c = 0; c < FLOW_CLASSES_MAX && f->outflow[k].on; c++) n += st->removed[k][c];
+    for (PetscInt c = 0; c < FLOW_CLASSES_MAX && f->outflow[k].on && f->outflow[k].remove; c++) n += st->removed[k][c];
   return n;
 }

@@ -14,10 +14,23 @@
 #define FLOW_ENERGY_TERMS  8
 #define FLOW_EDGES_MAX     15
 #define FLOW_CLASSES_MAX   (FLOW_EDGES_MAX + 1)
+#define FLOW_BINS_MAX      1000 /* outflowN_bin_count */
+/* Residence times are counted on fixed log-spaced bins, FLOW_RES_PER_DECADE
+ * a decade from 10^FLOW_RES_DECADE_LO s over FLOW_RES_DECADES decades (the
+ * first and last bins take what lies beyond): exact counts, so quantiles
+ * do not depend on the rank count. */
+#define FLOW_RES_PER_DECADE 200
+#define FLOW_RES_DECADE_LO  (-5)
+#define FLOW_RES_DECADES    10
+#define FLOW_RES_BINS       (FLOW_RES_PER_DECADE * FLOW_RES_DECADES)
 
 typedef struct {
   PetscBool on;
-  PetscReal lo[3], hi[3]; /* a particle whose centre enters is removed */
+  PetscBool remove;       /* else a counter: the particle is counted once and stays */
+  PetscReal lo[3], hi[3]; /* a particle whose centre enters is removed (or counted) */
+  PetscInt  bin_axis;     /* -1: no bins, else the axis its removals are binned along */
+  PetscReal bin_lo, bin_hi;
+  PetscInt  nbin;
 } Outflow;
 
 /* The flow keys, for flow.csv and for whoever writes rows at its cadence
@@ -26,6 +39,7 @@ typedef struct {
   PetscInt  nedges;                /* diameter classes: nedges + 1 */
   PetscReal edges[FLOW_EDGES_MAX]; /* class c holds edges[c-1] <= d < edges[c] [m] */
   PetscInt  interval_steps;        /* rows every this many steps; 0: with every thermo row */
+  PetscBool residence;             /* residence times of the outflows' particles (residence.csv) */
 } FlowSettings;
 
 /* The counters: everything a checkpoint must keep for a restart to go on
@@ -50,6 +64,23 @@ typedef struct {
   ExactSum energy[FLOW_ENERGY_TERMS];
 } FlowState;
 
+/* The outflows' statistics beyond FlowState, sized by the deck: per outflow
+ * with bins, class and bin the count and mass (bin row bin0[k] + c nbin + b);
+ * with residence, per outflow on and class (row slot[k] + c) the
+ * counts of FLOW_RES_BINS residence bins, the exact sum, least and largest
+ * residence time [s].  Each rank's own, summed as FlowState's
+ * (FlowStatsTotals); checkpointed with it. */
+typedef struct {
+  PetscInt    nclass;
+  PetscInt    bin0[OUTFLOWS_MAX], nbins;
+  PetscInt64 *count;
+  ExactSum   *mass;
+  PetscInt    slot[OUTFLOWS_MAX], nres;
+  PetscInt64 *hist;
+  ExactSum   *tsum;
+  PetscReal  *tmin, *tmax;
+} FlowStats;
+
 typedef struct {
   Streams      streams;
   Outflow      outflow[OUTFLOWS_MAX];
@@ -61,6 +92,13 @@ typedef struct {
   /* the next rebuild inserts (EngineFlowDue); derived from the state, time and step */
   PetscBool insert_next;
   FlowState state;
+  FlowStats stats;
+  PetscBool counters; /* some outflow counts without removing */
+  /* particle fields, where the deck needs them (FlowAddFields): the time
+   * each particle came (0 for the initial fill) [s]; the counters that
+   * have counted it (bit N: outflowN) */
+  PetscReal *t_in;
+  LocalInt  *seen;
 } Flow;
 
 #endif

@@ -165,6 +165,7 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
   PetscCall(ParticlesCreate(&e->p));
   PetscCall(EngineBodiesSetFromOptions(comm, ins, e));
   if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
+  PetscCall(FlowAddFields(&e->flow, &e->p));
   {
     PetscBool moves = PETSC_FALSE;
     for (PetscInt k = 0; k < e->planes.n; k++) moves = moves || e->planes.w[k].moves ? PETSC_TRUE : PETSC_FALSE;

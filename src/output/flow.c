@@ -4,16 +4,19 @@
 #include "output/flow.h"
 #include "engine/flow.h"
 #include "io/csvlog.h"
+#include "output/flow_bins.h"
 #include <math.h>
 
 typedef struct {
-  char       path[PETSC_MAX_PATH_LEN + 16]; /* DIR/flow.csv */
-  PetscInt   thermo_interval;
-  PetscReal  thermo_period;
-  PetscBool  on;        /* the deck has a stream or an outflow */
-  PetscInt64 last_step; /* of the last row */
-  FlowState *tot;       /* a row's totals */
-  FILE      *fp;        /* rank 0 */
+  char         path[PETSC_MAX_PATH_LEN + 16]; /* DIR/flow.csv */
+  char         dir[PETSC_MAX_PATH_LEN];
+  FlowStatsLog stats; /* flow_bins.csv, residence.csv: rows with flow.csv's */
+  PetscInt     thermo_interval;
+  PetscReal    thermo_period;
+  PetscBool    on;        /* the deck has a stream or an outflow */
+  PetscInt64   last_step; /* of the last row */
+  FlowState   *tot;       /* a row's totals */
+  FILE        *fp;        /* rank 0 */
 } FlowLog;
 
 PetscBool FlowRowDue(const FlowSettings *fs, PetscInt thermo_interval, PetscReal thermo_period, PetscInt64 step,
@@ -66,6 +69,7 @@ static PetscErrorCode FlowLogRow(FlowLog *fl, Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(FlowStateTotals(e, st));
+  PetscCall(FlowStatsLogRow(fl->stats, e));
   fl->last_step = e->step;
   if (!fl->fp) PetscFunctionReturn(PETSC_SUCCESS);
   fprintf(fl->fp, "%lld,%.10e", (long long)e->step, (double)e->t);
@@ -103,6 +107,7 @@ static PetscErrorCode FlowLogStart(Monitor m, Engine *e, PetscBool fresh)
     PetscCall(CsvLogStart(fl->path, header, fresh, e->step, &fl->fp));
     PetscCall(PetscFree(header));
   }
+  PetscCall(FlowStatsLogStart(e, fl->dir, fresh, &fl->stats));
   if (fresh) PetscCall(FlowLogRow(fl, e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -134,6 +139,7 @@ static PetscErrorCode FlowLogFinish(Monitor m, Engine *e, const EngineRunEnd *en
   if (!fl->on) PetscFunctionReturn(PETSC_SUCCESS);
   if (!end->stopped && fl->last_step != e->step) PetscCall(FlowLogRow(fl, e));
   PetscCall(CsvLogClose(&fl->fp, fl->path));
+  PetscCall(FlowStatsLogClose(fl->stats));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -143,6 +149,7 @@ static PetscErrorCode FlowLogDestroy(Monitor m)
 
   PetscFunctionBeginUser;
   if (fl->fp) fclose(fl->fp);
+  PetscCall(FlowStatsLogDestroy(&fl->stats));
   PetscCall(PetscFree(fl->tot));
   PetscCall(PetscFree(fl));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -158,6 +165,7 @@ PetscErrorCode FlowMonitorCreate(const char *dir, PetscInt thermo_interval, Pets
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&fl));
   PetscCall(PetscSNPrintf(fl->path, sizeof(fl->path), "%s/flow.csv", dir));
+  PetscCall(PetscStrncpy(fl->dir, dir, sizeof(fl->dir)));
   fl->thermo_interval = thermo_interval, fl->thermo_period = thermo_period, fl->last_step = -1;
   PetscCall(MonitorCreate(&FlowLogOps, fl, m));
   PetscFunctionReturn(PETSC_SUCCESS);
