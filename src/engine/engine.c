@@ -328,6 +328,10 @@ static PetscErrorCode EngineCreateParts(Engine *e)
   PetscCall(EngineCheckTypes(e));
   PetscCall(EngineCheckBodySize(e));
   PetscCall(EngineMoversCreate(e));
+  if (!e->wall_sums && e->planes.n + e->meshes.n) {
+    PetscCall(PetscCalloc1(6 * (e->planes.n + e->meshes.n), &e->wall_sums));
+    PetscCall(PetscCalloc1(3 * (e->planes.n + e->meshes.n), &e->wall_ref));
+  }
   PetscCall(EngineStage("Neighbour", &e->stage_neigh));
   PetscCall(EngineStage("Halo", &e->stage_comm));
   PetscCall(EngineStage("Force", &e->stage_force));
@@ -576,6 +580,8 @@ PetscErrorCode EngineDestroy(Engine *e)
   PetscCall(MeshesDestroy(&e->meshes));
   PetscCall(ClumpTemplatesDestroy(&e->clumps));
   PetscCall(EngineMoversDestroy(e));
+  PetscCall(PetscFree(e->wall_sums));
+  PetscCall(PetscFree(e->wall_ref));
   PetscCall(FlowDestroy(&e->flow));
   PetscCall(GridDestroy(&e->grid));
   PetscFunctionReturn(PETSC_SUCCESS);

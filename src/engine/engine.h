@@ -79,8 +79,8 @@ typedef struct {
   PetscReal body_reach;
   PetscReal body_bound;          /* the largest radius of a sphere around a body, as placed [m] */
   PetscInt  body_reach_template; /* the template that sets body_reach */
-  /* the walls' force and torque over the last step (walls.csv), summed when
-   * wall_sums_due: 6 exact sums per wall, planes then meshes, this rank's contacts */
+  /* the walls' force and torque over the last step, the engine's (EngineWallTotals), summed when wall_sums_due (a
+   * monitor that wants_wall_forces is due): 6 exact sums per wall, planes then meshes, this rank's contacts */
   ExactSum  *wall_sums;
   PetscReal *wall_ref; /* 3 per wall: the torque's reference point at the step's end */
   PetscBool  wall_sums_due;
@@ -180,6 +180,10 @@ static inline PetscReal EngineGhostCutoff(const Engine *e)
   return 2.0 * e->rmax + e->skin + e->model.liquid.reach + e->body_reach;
 }
 
+/* The walls' force and torque over the last step (collective), 6 per wall (fx fy fz tx ty tz, the torque about the
+ * rotating wall's axis point, else a plane's point or a mesh's centroid at the step's end), planes then meshes: the
+ * same bits on any rank count.  Only after a step for which wall_sums_due was set. */
+PETSC_EXTERN PetscErrorCode EngineWallTotals(Engine *, PetscReal *totals);
 /* This rank's multi-sphere bodies (the rigid mover's index; none: an empty one). */
 PETSC_EXTERN const BodyIndex *EngineBodyIndex(const Engine *);
 /* This rank's bodies as state files write them (allocated; EngineBodiesFree). */

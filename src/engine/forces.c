@@ -148,3 +148,19 @@ PetscErrorCode EngineAccelReach(Engine *e)
   e->a_reach = amax;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode EngineWallTotals(Engine *e, PetscReal *totals)
+{
+  const PetscInt nw = e->planes.n + e->meshes.n;
+  ExactSum      *all;
+
+  PetscFunctionBeginUser;
+  PetscCheck(e->wall_sums_due && e->wall_sums, e->grid.comm, PETSC_ERR_ORDER,
+             "the walls' forces at step %" PetscInt64_FMT " were not summed: no monitor asked for them", e->step);
+  PetscCall(PetscMalloc1(6 * nw + 1, &all));
+  PetscCall(PetscArraycpy(all, e->wall_sums, 6 * nw));
+  PetscCall(ExactSumAllreduce(e->grid.comm, all, 6 * nw));
+  for (PetscInt k = 0; k < 6 * nw; k++) totals[k] = ExactSumValue(&all[k]);
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -46,7 +46,7 @@ typedef struct {
 struct _p_Monitor {
   const MonitorOps *ops;
   void             *data;
-  /* it reads the walls' force sums of the step before it writes (Engine wall_sums) */
+  /* it reads the walls' force sums of the step before it writes (EngineWallTotals) */
   PetscBool wants_wall_forces;
   /* it reads every contact's force of the step before it writes (Engine contact_sink) */
   PetscBool wants_contacts;

@@ -1,7 +1,8 @@
 /* walls.csv: the force and torque the particles exert on every plane wall
  * and mesh over a step, at the thermo cadence (or every interval steps).
- * Each rank sums its contacts exactly (decomp/exactsum.h) and one integer
- * reduction adds the ranks', so a row is the same bits on any rank count.
+ * The engine sums every rank's contacts exactly (EngineWallTotals) for the
+ * steps this monitor asks (wants_wall_forces), so a row is the same bits on
+ * any rank count.
  * The torque is about a rotating wall's axis point, else about a plane's
  * point or a mesh's centroid where the wall is at the row's time.  Rows
  * come at flow.csv's cadence (flow_interval_steps, else the thermo's). */
@@ -15,9 +16,8 @@ typedef struct {
   PetscInt   interval;                      /* steps, 0: none */
   PetscReal  period;                        /* simulated seconds, 0: none */
   PetscInt   nw;
-  ExactSum  *sums;
-  PetscReal *ref;
-  FILE      *fp; /* rank 0 */
+  PetscReal *totals; /* 6 per wall */
+  FILE      *fp;     /* rank 0 */
 } Walls;
 
 static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
@@ -29,9 +29,7 @@ static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
   PetscFunctionBeginUser;
   wl->nw = e->planes.n + e->meshes.n;
   if (!wl->nw) PetscFunctionReturn(PETSC_SUCCESS); /* no walls: no file */
-  PetscCall(PetscCalloc1(6 * wl->nw + 1, &wl->sums));
-  PetscCall(PetscCalloc1(3 * wl->nw + 1, &wl->ref));
-  e->wall_sums = wl->sums, e->wall_ref = wl->ref;
+  PetscCall(PetscCalloc1(6 * wl->nw + 1, &wl->totals));
   if (e->grid.rank == 0) {
     len = 32 + (size_t)wl->nw * 6 * 32;
     PetscCall(PetscMalloc1(len, &header));
@@ -67,12 +65,10 @@ static PetscErrorCode WallsWrite(Monitor m, Engine *e, PetscInt req, PetscLogDou
 
   PetscFunctionBeginUser;
   (void)req, (void)elapsed;
-  PetscCheck(e->wall_sums_due, e->grid.comm, PETSC_ERR_PLIB,
-             "walls.csv is due at step %" PetscInt64_FMT " but its sums were not taken", e->step);
-  PetscCall(ExactSumAllreduce(e->grid.comm, wl->sums, 6 * wl->nw));
+  PetscCall(EngineWallTotals(e, wl->totals));
   if (wl->fp) {
     fprintf(wl->fp, "%lld,%.10e", (long long)e->step, (double)e->t);
-    for (PetscInt k = 0; k < 6 * wl->nw; k++) fprintf(wl->fp, ",%.17g", (double)ExactSumValue(&wl->sums[k]));
+    for (PetscInt k = 0; k < 6 * wl->nw; k++) fprintf(wl->fp, ",%.17g", (double)wl->totals[k]);
     fputc('\n', wl->fp);
     PetscCall(CsvLogFlush(wl->fp, wl->path, e->step));
   }
@@ -85,7 +81,7 @@ static PetscErrorCode WallsFinish(Monitor m, Engine *e, const EngineRunEnd *end)
 
   PetscFunctionBeginUser;
   (void)end;
-  e->wall_sums = NULL, e->wall_ref = NULL, e->wall_sums_due = PETSC_FALSE;
+  e->wall_sums_due = PETSC_FALSE;
   PetscCall(CsvLogClose(&wl->fp, wl->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -96,8 +92,7 @@ static PetscErrorCode WallsDestroy(Monitor m)
 
   PetscFunctionBeginUser;
   if (wl->fp) fclose(wl->fp);
-  PetscCall(PetscFree(wl->sums));
-  PetscCall(PetscFree(wl->ref));
+  PetscCall(PetscFree(wl->totals));
   PetscCall(PetscFree(wl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
