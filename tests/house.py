@@ -327,8 +327,8 @@ def check_doc_symbols(root, files, codes):
             found = any(w.startswith(name) for w in words) if prefix else name in words
             if not found:
                 v.append(Violation(doc, k + 1, "doc_symbol",
-                                   "`%s` is named but %s in no source" % (span, "nothing starts with it" if prefix
-                                                                          else "occurs")))
+                                   "`%s` is named but %s" % (span, "no name in the code starts with it" if prefix
+                                                             else "the code has no such name")))
     return v
 
 
