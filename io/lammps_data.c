@@ -5,18 +5,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "io/lammps_data.h"
+#include "io/lammps_reader.h"
 #include "io/inputfile.h"
 #include "decomp/collective.h"
 
 /* Ids travel to the other ranks as PetscReal (collective.h has no 64-bit
  * integer broadcast): exact up to 2^53. */
-#define LMP_ID_MAX     9007199254740992LL
-#define LMP_MAX_TOKENS 32
-/* Longer lines are refused rather than read into an ever larger buffer: no
- * LAMMPS data line comes near (write_data's Atoms lines are < 200). */
-#define LMP_MAX_LINE 4096
-/* Quoted text longer than this is cut (PETSc keeps 1024 characters of a message). */
-#define LMP_MAX_QUOTE 240
+#define LMP_ID_MAX 9007199254740992LL
 /* The shortest data line of a section: one character and its newline; an
  * Atoms or Velocities line has 7 numbers and 6 blanks.  The last line of a
  * file may lack its newline, so S bytes hold at most (S + 1) / min lines. */
@@ -28,33 +23,6 @@
   (sizeof(PetscInt64) + sizeof(PetscInt) + 11 * sizeof(PetscReal) + sizeof(PetscInt) + sizeof(IdIndex) + \
    sizeof(PetscBool))
 
-/* "path:line: " prefix of every format error */
-#define AT         "%s:%" PetscInt_FMT ": "
-#define ATARGS(rd) (rd)->path, (rd)->lineno
-
-typedef struct {
-  PetscInt64 id;
-  PetscInt   idx;
-} IdIndex;
-
-/* Rank 0's reading state; everything here is released by LammpsDataParseStream. */
-typedef struct {
-  FILE       *fp;
-  const char *path;
-  PetscInt64  size;                   /* the file's bytes, -1 when not known (a pipe) */
-  PetscInt64  consumed;               /* bytes read so far */
-  char        line[LMP_MAX_LINE + 1]; /* the current line, cut into tokens */
-  char        text[LMP_MAX_LINE + 1]; /* ... and as read, without its line end, for messages */
-  char        quote[2][LMP_MAX_QUOTE + 64];
-  int         nquote;
-  PetscInt    lineno;
-  char       *tok[LMP_MAX_TOKENS];
-  int         ntok;    /* may exceed LMP_MAX_TOKENS: only the first ones are kept */
-  const char *comment; /* text after '#', or NULL */
-  IdIndex    *sorted;  /* atoms by id, for duplicates and Velocities */
-  PetscInt   *atomline;
-  PetscBool  *seen;
-} Reader;
 /* Header counts that size sections. */
 typedef enum {
   C_ATOMS,
@@ -143,133 +111,6 @@ static const struct {
   {"CMAP", C_CROSSTERMS},
 };
 
-static PetscBool IsBlank(char c)
-{
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v' ? PETSC_TRUE : PETSC_FALSE;
-}
-
-/* s in quotes, whole, or its start and its length when longer than
- * LMP_MAX_QUOTE; two quotes may be live in one message. */
-static const char *Quote(Reader *rd, const char *s)
-{
-  char  *q   = rd->quote[rd->nquote++ % 2];
-  size_t len = strlen(s);
-
-  if (len <= LMP_MAX_QUOTE) snprintf(q, sizeof(rd->quote[0]), "'%s'", s);
-  else snprintf(q, sizeof(rd->quote[0]), "'%.*s...' (%zu characters)", LMP_MAX_QUOTE, s, len);
-  return q;
-}
-
-/* Next line, comment cut off and split into blank-separated tokens; the line
- * as read is kept in rd->text.  A line longer than LMP_MAX_LINE or holding a
- * NUL byte is an error: the buffer never grows with what the file says. */
-static PetscErrorCode ReaderNext(Reader *rd, PetscBool *eof)
-{
-  size_t len = 0;
-  int    ch;
-  char  *c, *hash;
-
-  PetscFunctionBeginUser;
-  rd->ntok    = 0;
-  rd->comment = NULL;
-  rd->nquote  = 0;
-  rd->text[0] = 0;
-  errno       = 0;
-  while ((ch = getc(rd->fp)) != EOF && ch != '\n') {
-    if (len == LMP_MAX_LINE) {
-      rd->line[len] = 0;
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-              "%s:%" PetscInt_FMT ": line longer than %d characters (not a LAMMPS data file?); it starts '%.64s...'",
-              rd->path, rd->lineno + 1, LMP_MAX_LINE, rd->line);
-    }
-    PetscCheck(ch, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "%s:%" PetscInt_FMT ": NUL byte in column %zu: not a text file", rd->path, rd->lineno + 1, len + 1);
-    rd->line[len++] = (char)ch;
-  }
-  if (ch == EOF) {
-    PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", rd->path,
-               rd->lineno + 1, strerror(errno));
-    if (!len) {
-      *eof = PETSC_TRUE;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-  *eof          = PETSC_FALSE;
-  rd->line[len] = 0;
-  rd->consumed += (PetscInt64)len + (ch == '\n');
-  rd->lineno++;
-  while (len && rd->line[len - 1] == '\r') len--; /* CRLF */
-  memcpy(rd->text, rd->line, len);
-  rd->text[len] = 0;
-  if ((hash = strchr(rd->line, '#'))) {
-    *hash       = 0;
-    rd->comment = hash + 1;
-  }
-  for (c = rd->line; *c;) {
-    while (IsBlank(*c)) *c++ = 0;
-    if (!*c) break;
-    if (rd->ntok < LMP_MAX_TOKENS) rd->tok[rd->ntok] = c;
-    rd->ntok++;
-    while (*c && !IsBlank(*c)) c++;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReaderNextNonBlank(Reader *rd, PetscBool *eof)
-{
-  PetscFunctionBeginUser;
-  do PetscCall(ReaderNext(rd, eof));
-  while (!*eof && rd->ntok == 0);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscBool IsNumber(const char *s)
-{
-  char *end;
-  (void)strtod(s, &end);
-  return end != s && *end == 0 ? PETSC_TRUE : PETSC_FALSE;
-}
-
-static PetscErrorCode ParseInt64(Reader *rd, const char *s, const char *what, PetscInt64 *v)
-{
-  char     *end;
-  long long x;
-  int       err;
-
-  PetscFunctionBeginUser;
-  errno = 0;
-  x     = strtoll(s, &end, 10);
-  err   = errno;
-  PetscCheck(end != s && *end == 0 && err == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "%s %s is not an integer%s", ATARGS(rd), what, Quote(rd, s), err == ERANGE ? " (beyond 64 bits)" : "");
-  *v = (PetscInt64)x;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* nan, inf and what overflows to inf are refused. */
-static PetscErrorCode ParseReal(Reader *rd, const char *s, const char *what, PetscReal *v)
-{
-  char  *end;
-  double x;
-
-  PetscFunctionBeginUser;
-  x = strtod(s, &end);
-  PetscCheck(end != s && *end == 0 && isfinite(x), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "%s %s is not a finite number", ATARGS(rd), what, Quote(rd, s));
-  *v = (PetscReal)x;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Tokens from `first` on, joined by single blanks. */
-static void JoinTokens(const Reader *rd, int first, char *buf, size_t len)
-{
-  buf[0] = 0;
-  for (int i = first; i < rd->ntok && i < LMP_MAX_TOKENS; i++) {
-    if (i > first) strncat(buf, " ", len - strlen(buf) - 1);
-    strncat(buf, rd->tok[i], len - strlen(buf) - 1);
-  }
-}
-
 static int CompareIdIndex(const void *a, const void *b)
 {
   const IdIndex *p = (const IdIndex *)a, *q = (const IdIndex *)b;
@@ -277,7 +118,7 @@ static int CompareIdIndex(const void *a, const void *b)
   return p->idx < q->idx ? -1 : (p->idx > q->idx ? 1 : 0);
 }
 
-static PetscErrorCode ReadAtomLine(Reader *rd, LammpsData *d, PetscInt i)
+static PetscErrorCode ReadAtomLine(LmpReader *rd, LammpsData *d, PetscInt i)
 {
   static const char *axis[3] = {"x", "y", "z"};
   PetscInt64         id, t, img;
@@ -286,30 +127,31 @@ static PetscErrorCode ReadAtomLine(Reader *rd, LammpsData *d, PetscInt i)
   PetscCheck(rd->ntok == 7 || rd->ntok == 10, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              AT "atom_style sphere Atoms lines have 7 columns (id type diameter density x y z) or 10 (then image flags "
                 "ix iy iz); found %d in %s",
-             ATARGS(rd), rd->ntok, Quote(rd, rd->text));
-  PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &id));
+             ATARGS(rd), rd->ntok, LmpReaderQuote(rd, rd->text));
+  PetscCall(LmpReaderInt64(rd, rd->tok[0], "atom id", &id));
   PetscCheck(id >= 1 && id <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom id %s is outside [1, 2^53]", ATARGS(rd), Quote(rd, rd->tok[0]));
-  PetscCall(ParseInt64(rd, rd->tok[1], "atom type", &t));
+             AT "atom id %s is outside [1, 2^53]", ATARGS(rd), LmpReaderQuote(rd, rd->tok[0]));
+  PetscCall(LmpReaderInt64(rd, rd->tok[1], "atom type", &t));
   PetscCheck(t >= 1 && t <= d->ntypes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              AT "atom %" PetscInt64_FMT " has type %s, outside the header's 1..%" PetscInt_FMT " atom types",
-             ATARGS(rd), id, Quote(rd, rd->tok[1]), d->ntypes);
-  PetscCall(ParseReal(rd, rd->tok[2], "diameter", &d->diameter[i]));
+             ATARGS(rd), id, LmpReaderQuote(rd, rd->tok[1]), d->ntypes);
+  PetscCall(LmpReaderReal(rd, rd->tok[2], "diameter", &d->diameter[i]));
   PetscCheck(d->diameter[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              AT "atom %" PetscInt64_FMT " has diameter %s: it must be positive (point particles are not supported)",
-             ATARGS(rd), id, Quote(rd, rd->tok[2]));
-  PetscCall(ParseReal(rd, rd->tok[3], "density", &d->density[i]));
+             ATARGS(rd), id, LmpReaderQuote(rd, rd->tok[2]));
+  PetscCall(LmpReaderReal(rd, rd->tok[3], "density", &d->density[i]));
   PetscCheck(d->density[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has density %s: it must be positive", ATARGS(rd), id, Quote(rd, rd->tok[3]));
+             AT "atom %" PetscInt64_FMT " has density %s: it must be positive", ATARGS(rd), id,
+             LmpReaderQuote(rd, rd->tok[3]));
   for (int j = 0; j < 3; j++) {
     PetscReal xj;
-    PetscCall(ParseReal(rd, rd->tok[4 + j], axis[j], &xj));
+    PetscCall(LmpReaderReal(rd, rd->tok[4 + j], axis[j], &xj));
     PetscCheck(xj >= d->lo[j] && xj <= d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                AT "atom %" PetscInt64_FMT " at %s = %s is outside the box [%g, %g]", ATARGS(rd), id, axis[j],
-               Quote(rd, rd->tok[4 + j]), (double)d->lo[j], (double)d->hi[j]);
+               LmpReaderQuote(rd, rd->tok[4 + j]), (double)d->lo[j], (double)d->hi[j]);
     d->x[3 * i + j] = xj;
   }
-  for (int j = 7; j < rd->ntok; j++) PetscCall(ParseInt64(rd, rd->tok[j], "image flag", &img));
+  for (int j = 7; j < rd->ntok; j++) PetscCall(LmpReaderInt64(rd, rd->tok[j], "image flag", &img));
   d->id[i]        = id;
   d->type[i]      = (PetscInt)t;
   rd->atomline[i] = rd->lineno;
@@ -317,13 +159,13 @@ static PetscErrorCode ReadAtomLine(Reader *rd, LammpsData *d, PetscInt i)
 }
 
 /* The atom of id (a checked number in the text), from the sorted ids; section names the line's section for messages. */
-static PetscErrorCode FindAtom(Reader *rd, const LammpsData *d, const char *section, IdIndex **hit)
+static PetscErrorCode FindAtom(LmpReader *rd, const LammpsData *d, const char *section, IdIndex **hit)
 {
   IdIndex  key = {0, -1};
   PetscInt lo = 0, hi = d->n;
 
   PetscFunctionBeginUser;
-  PetscCall(ParseInt64(rd, rd->tok[0], "atom id", &key.id));
+  PetscCall(LmpReaderInt64(rd, rd->tok[0], "atom id", &key.id));
   *hit = NULL;
   while (lo < hi) {
     PetscInt mid = lo + (hi - lo) / 2;
@@ -332,28 +174,29 @@ static PetscErrorCode FindAtom(Reader *rd, const LammpsData *d, const char *sect
   }
   if (lo < d->n && rd->sorted[lo].id == key.id) *hit = &rd->sorted[lo];
   PetscCheck(*hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "%s for atom id %s, which is not in the Atoms section", ATARGS(rd), section, Quote(rd, rd->tok[0]));
+             AT "%s for atom id %s, which is not in the Atoms section", ATARGS(rd), section,
+             LmpReaderQuote(rd, rd->tok[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadVelocityLine(Reader *rd, LammpsData *d)
+static PetscErrorCode ReadVelocityLine(LmpReader *rd, LammpsData *d)
 {
   IdIndex *hit;
 
   PetscFunctionBeginUser;
   PetscCheck(rd->ntok == 7, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d in %s", ATARGS(rd),
-             rd->ntok, Quote(rd, rd->text));
+             rd->ntok, LmpReaderQuote(rd, rd->text));
   PetscCall(FindAtom(rd, d, "Velocities", &hit));
   PetscCheck(!rd->seen[hit->idx], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              AT "second Velocities line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
   rd->seen[hit->idx] = PETSC_TRUE;
-  for (int j = 0; j < 3; j++) PetscCall(ParseReal(rd, rd->tok[1 + j], "velocity", &d->v[3 * hit->idx + j]));
-  for (int j = 0; j < 3; j++) PetscCall(ParseReal(rd, rd->tok[4 + j], "angular velocity", &d->w[3 * hit->idx + j]));
+  for (int j = 0; j < 3; j++) PetscCall(LmpReaderReal(rd, rd->tok[1 + j], "velocity", &d->v[3 * hit->idx + j]));
+  for (int j = 0; j < 3; j++) PetscCall(LmpReaderReal(rd, rd->tok[4 + j], "angular velocity", &d->w[3 * hit->idx + j]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadMoleculeLine(Reader *rd, LammpsData *d)
+static PetscErrorCode ReadMoleculeLine(LmpReader *rd, LammpsData *d)
 {
   IdIndex   *hit;
   PetscInt64 m;
@@ -361,20 +204,20 @@ static PetscErrorCode ReadMoleculeLine(Reader *rd, LammpsData *d)
   PetscFunctionBeginUser;
   PetscCheck(rd->ntok == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              AT "Molecules lines have 2 columns (atom id, molecule id); found %d in %s", ATARGS(rd), rd->ntok,
-             Quote(rd, rd->text));
+             LmpReaderQuote(rd, rd->text));
   PetscCall(FindAtom(rd, d, "Molecules line", &hit));
-  PetscCall(ParseInt64(rd, rd->tok[1], "molecule id", &m));
+  PetscCall(LmpReaderInt64(rd, rd->tok[1], "molecule id", &m));
   PetscCheck(d->mol[hit->idx] == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              AT "second Molecules line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
   PetscCheck(m >= 1 && m <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "molecule id %s of atom %" PetscInt64_FMT " is outside [1, 2^53]", ATARGS(rd), Quote(rd, rd->tok[1]),
-             hit->id);
+             AT "molecule id %s of atom %" PetscInt64_FMT " is outside [1, 2^53]", ATARGS(rd),
+             LmpReaderQuote(rd, rd->tok[1]), hit->id);
   d->mol[hit->idx] = m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Sorted ids: duplicates are neighbours, the earlier line first. */
-static PetscErrorCode CheckDuplicateIds(Reader *rd, LammpsData *d)
+static PetscErrorCode CheckDuplicateIds(LmpReader *rd, LammpsData *d)
 {
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < d->n; i++) rd->sorted[i].id = d->id[i], rd->sorted[i].idx = i;
@@ -389,7 +232,7 @@ static PetscErrorCode CheckDuplicateIds(Reader *rd, LammpsData *d)
 /* Every array of n atoms, rank 0's reading ones too, at once: n was checked
  * against the file's size and the integer ranges, so what fails here is the
  * memory, and the message says how much for how many atoms. */
-static PetscErrorCode ReaderAllocAtoms(Reader *rd, LammpsData *d)
+static PetscErrorCode LmpReaderAllocAtoms(LmpReader *rd, LammpsData *d)
 {
   PetscInt       n = d->n;
   PetscErrorCode ierr;
@@ -410,18 +253,18 @@ static PetscErrorCode ReaderAllocAtoms(Reader *rd, LammpsData *d)
 /* A count from the header line in rd: it cannot overflow what it sizes
  * (max), and the file (size bytes, when known) must be able to hold that
  * many lines of at least minline bytes (0: not checked). */
-static PetscErrorCode CheckCount(Reader *rd, PetscInt64 v, const char *key, PetscInt64 max, PetscInt64 minline)
+static PetscErrorCode CheckCount(LmpReader *rd, PetscInt64 v, const char *key, PetscInt64 max, PetscInt64 minline)
 {
   PetscFunctionBeginUser;
   PetscCheck(v >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "negative count in %s", ATARGS(rd),
-             Quote(rd, rd->text));
+             LmpReaderQuote(rd, rd->text));
   PetscCheck(v <= max, PETSC_COMM_SELF, PETSC_ERR_SUP,
              AT "%s: %" PetscInt64_FMT " %s is more than hdem reads from one file (%" PetscInt64_FMT ")", ATARGS(rd),
-             Quote(rd, rd->text), v, key, max);
+             LmpReaderQuote(rd, rd->text), v, key, max);
   PetscCheck(!minline || rd->size < 0 || v <= (rd->size + 1) / minline, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              AT "%s: %" PetscInt64_FMT " %s cannot be in a file of %" PetscInt64_FMT " bytes (at most %" PetscInt64_FMT
                 " lines of %" PetscInt64_FMT " or more bytes; count mismatch, or a truncated file?)",
-             ATARGS(rd), Quote(rd, rd->text), v, key, rd->size, (rd->size + 1) / minline, minline);
+             ATARGS(rd), LmpReaderQuote(rd, rd->text), v, key, rd->size, (rd->size + 1) / minline, minline);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -429,32 +272,32 @@ static PetscErrorCode CheckCount(Reader *rd, PetscInt64 v, const char *key, Pets
  * checks that it holds what a sphere file needs; ends at the first section
  * name (or the end, eof).  Every count is checked on its own line, before
  * anything is allocated for it. */
-static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt64 count[], PetscBool *eof)
+static PetscErrorCode LammpsDataParseHeader(LmpReader *rd, LammpsData *d, PetscInt64 count[], PetscBool *eof)
 {
   PetscBool has_count[C_NCOUNT] = {PETSC_FALSE}, has_box[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
 
   PetscFunctionBeginUser;
   for (int c = 0; c < C_NCOUNT; c++) count[c] = 0;
   /* the first line is a title, whatever it says */
-  PetscCall(ReaderNext(rd, eof));
+  PetscCall(LmpReaderNext(rd, eof));
   PetscCheck(!*eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: empty file, not a LAMMPS data file", rd->path);
   while (PETSC_TRUE) {
     int  nnum = 0;
     char key[256];
-    PetscCall(ReaderNextNonBlank(rd, eof));
-    if (*eof || !IsNumber(rd->tok[0])) break;
-    while (nnum < rd->ntok && nnum < LMP_MAX_TOKENS && IsNumber(rd->tok[nnum])) nnum++;
-    JoinTokens(rd, nnum, key, sizeof(key));
+    PetscCall(LmpReaderNextNonBlank(rd, eof));
+    if (*eof || !LmpReaderIsNumber(rd->tok[0])) break;
+    while (nnum < rd->ntok && nnum < LMP_MAX_TOKENS && LmpReaderIsNumber(rd->tok[nnum])) nnum++;
+    LmpReaderJoin(rd, nnum, key, sizeof(key));
     if (!strcmp(key, "xy xz yz"))
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, AT "'xy xz yz': triclinic boxes are not supported", ATARGS(rd));
     if (!strcmp(key, "xlo xhi") || !strcmp(key, "ylo yhi") || !strcmp(key, "zlo zhi")) {
       int j = key[0] - 'x';
       PetscCheck(nnum == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "'%s' needs two numbers, found %d in %s",
-                 ATARGS(rd), key, nnum, Quote(rd, rd->text));
-      PetscCall(ParseReal(rd, rd->tok[0], "box bound", &d->lo[j]));
-      PetscCall(ParseReal(rd, rd->tok[1], "box bound", &d->hi[j]));
+                 ATARGS(rd), key, nnum, LmpReaderQuote(rd, rd->text));
+      PetscCall(LmpReaderReal(rd, rd->tok[0], "box bound", &d->lo[j]));
+      PetscCall(LmpReaderReal(rd, rd->tok[1], "box bound", &d->hi[j]));
       PetscCheck(d->lo[j] < d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "empty box: %s", ATARGS(rd),
-                 Quote(rd, rd->text));
+                 LmpReaderQuote(rd, rd->text));
       has_box[j] = PETSC_TRUE;
       continue;
     }
@@ -463,14 +306,14 @@ static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt6
       for (k = 0; k < nk && strcmp(key, header_keys[k].key); k++) { }
       PetscCheck(k < nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                  AT "unknown header line %s (expected e.g. 'N atoms', 'N atom types', 'lo hi xlo xhi')", ATARGS(rd),
-                 Quote(rd, rd->text));
+                 LmpReaderQuote(rd, rd->text));
       PetscCheck(nnum == header_keys[k].nnum, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                  AT "'%s' needs %d number(s), found %d in %s", ATARGS(rd), key, header_keys[k].nnum, nnum,
-                 Quote(rd, rd->text));
+                 LmpReaderQuote(rd, rd->text));
       if (header_keys[k].slot < C_NCOUNT) {
         CountSlot  slot = header_keys[k].slot;
         PetscInt64 v;
-        PetscCall(ParseInt64(rd, rd->tok[0], key, &v));
+        PetscCall(LmpReaderInt64(rd, rd->tok[0], key, &v));
         /* atoms: 3 n reals travel in one broadcast (an MPI int count) and
          * rank 0 allocates LMP_ATOM_BYTES for each; atom types: PetscInt
          * type numbers, and only Masses-like sections (not checked against
@@ -482,7 +325,7 @@ static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt6
         else if (slot == C_ATOM_TYPES) {
           PetscCall(CheckCount(rd, v, key, INT32_MAX, 0));
           PetscCheck(v >= 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s: a file needs at least one atom type",
-                     ATARGS(rd), Quote(rd, rd->text));
+                     ATARGS(rd), LmpReaderQuote(rd, rd->text));
         } else PetscCall(CheckCount(rd, v, key, INT64_MAX, LMP_MIN_LINE));
         count[slot]     = v;
         has_count[slot] = PETSC_TRUE;
@@ -502,8 +345,50 @@ static PetscErrorCode LammpsDataParseHeader(Reader *rd, LammpsData *d, PetscInt6
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* How many data lines section s (its name line in rd) has, and its checks
+ * against the sections before it. */
+static PetscErrorCode LammpsDataSectionLines(LmpReader *rd, LammpsData *d, const PetscInt64 count[], size_t s,
+                                             PetscBool has_atoms, PetscInt64 *nlines)
+{
+  PetscFunctionBeginUser;
+  switch (sections[s].slot) {
+  case C_ATOMS_SECTION:
+    PetscCheck(!has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Atoms section", ATARGS(rd));
+    if (rd->comment) {
+      char hint[64] = "";
+      if (sscanf(rd->comment, "%63s", hint) == 1)
+        PetscCheck(!strcmp(hint, "sphere"), PETSC_COMM_SELF, PETSC_ERR_SUP,
+                   AT "Atoms section is for atom_style %s: hdem reads atom_style sphere (id type diameter density x "
+                      "y z)",
+                   ATARGS(rd), LmpReaderQuote(rd, hint));
+    }
+    *nlines = d->n;
+    break;
+  case C_VELOCITIES_SECTION:
+    PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Velocities section before the Atoms section",
+               ATARGS(rd));
+    PetscCheck(!d->has_velocities, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities section",
+               ATARGS(rd));
+    *nlines = d->n;
+    break;
+  case C_MOLECULES_SECTION:
+    PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules section before the Atoms section",
+               ATARGS(rd));
+    PetscCheck(!d->mol, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules section", ATARGS(rd));
+    *nlines = d->n;
+    PetscCall(PetscCalloc1(d->n + 1, &d->mol));
+    break;
+  case C_PAIRIJ: /* types <= 2^31: no overflow */
+    *nlines = count[C_ATOM_TYPES] * (count[C_ATOM_TYPES] + 1) / 2;
+    break;
+  default:
+    *nlines = count[sections[s].slot];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The sections: a name line, then exactly as many data lines as the header says. */
-static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const PetscInt64 count[], PetscBool eof)
+static PetscErrorCode LammpsDataParseSections(LmpReader *rd, LammpsData *d, const PetscInt64 count[], PetscBool eof)
 {
   PetscBool has_atoms = PETSC_FALSE;
   char      name[256];
@@ -513,63 +398,31 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
     size_t     s, ns = sizeof(sections) / sizeof(sections[0]);
     PetscInt64 nlines;
     PetscInt   start = rd->lineno;
-    JoinTokens(rd, 0, name, sizeof(name));
+    LmpReaderJoin(rd, 0, name, sizeof(name));
     for (s = 0; s < ns && strcmp(name, sections[s].name); s++) { }
     PetscCheck(s < ns, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                AT "unknown section %s (hdem reads Atoms and Velocities of atom_style sphere and skips Masses, Pair "
                   "Coeffs and the other count-sized sections)",
-               ATARGS(rd), Quote(rd, rd->text));
-    switch (sections[s].slot) {
-    case C_ATOMS_SECTION:
-      PetscCheck(!has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Atoms section", ATARGS(rd));
-      if (rd->comment) {
-        char hint[64] = "";
-        if (sscanf(rd->comment, "%63s", hint) == 1)
-          PetscCheck(!strcmp(hint, "sphere"), PETSC_COMM_SELF, PETSC_ERR_SUP,
-                     AT "Atoms section is for atom_style %s: hdem reads atom_style sphere (id type diameter density x "
-                        "y z)",
-                     ATARGS(rd), Quote(rd, hint));
-      }
-      nlines = d->n;
-      break;
-    case C_VELOCITIES_SECTION:
-      PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 AT "Velocities section before the Atoms section", ATARGS(rd));
-      PetscCheck(!d->has_velocities, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities section",
-                 ATARGS(rd));
-      nlines = d->n;
-      break;
-    case C_MOLECULES_SECTION:
-      PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules section before the Atoms section",
-                 ATARGS(rd));
-      PetscCheck(!d->mol, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules section", ATARGS(rd));
-      nlines = d->n;
-      PetscCall(PetscCalloc1(d->n + 1, &d->mol));
-      break;
-    case C_PAIRIJ: /* types <= 2^31: no overflow */
-      nlines = count[C_ATOM_TYPES] * (count[C_ATOM_TYPES] + 1) / 2;
-      break;
-    default:
-      nlines = count[sections[s].slot];
-    }
+               ATARGS(rd), LmpReaderQuote(rd, rd->text));
+    PetscCall(LammpsDataSectionLines(rd, d, count, s, has_atoms, &nlines));
     /* what is left of the file must be able to hold the lines announced */
     PetscCheck(rd->size < 0 || nlines <= (rd->size - rd->consumed + 1) / LMP_MIN_LINE, PETSC_COMM_SELF,
                PETSC_ERR_FILE_UNEXPECTED,
                AT "section %s needs %" PetscInt64_FMT " lines by the header's counts; the %" PetscInt64_FMT
                   " bytes left in the file cannot hold them (count mismatch with the header, or a truncated file?)",
                ATARGS(rd), name, nlines, rd->size - rd->consumed);
-    if (sections[s].slot == C_ATOMS_SECTION) PetscCall(ReaderAllocAtoms(rd, d));
+    if (sections[s].slot == C_ATOMS_SECTION) PetscCall(LmpReaderAllocAtoms(rd, d));
     for (PetscInt64 i = 0; i < nlines; i++) {
-      PetscCall(ReaderNextNonBlank(rd, &eof));
+      PetscCall(LmpReaderNextNonBlank(rd, &eof));
       PetscCheck(!eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                  "%s:%" PetscInt_FMT ": end of file in section %s (line %" PetscInt_FMT ") after %" PetscInt64_FMT
                  " lines, the header announces %" PetscInt64_FMT
                  " (count mismatch with the header, or a truncated file)",
                  rd->path, rd->lineno, name, start, i, nlines);
-      PetscCheck(IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+      PetscCheck(LmpReaderIsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                  AT "section %s (line %" PetscInt_FMT ") ends after %" PetscInt64_FMT
                     " lines at %s, the header announces %" PetscInt64_FMT " (count mismatch with the header)",
-                 ATARGS(rd), name, start, i, Quote(rd, rd->text), nlines);
+                 ATARGS(rd), name, start, i, LmpReaderQuote(rd, rd->text), nlines);
       if (sections[s].slot == C_ATOMS_SECTION) PetscCall(ReadAtomLine(rd, d, (PetscInt)i));
       else if (sections[s].slot == C_VELOCITIES_SECTION) PetscCall(ReadVelocityLine(rd, d));
       else if (sections[s].slot == C_MOLECULES_SECTION) PetscCall(ReadMoleculeLine(rd, d));
@@ -579,18 +432,18 @@ static PetscErrorCode LammpsDataParseSections(Reader *rd, LammpsData *d, const P
       has_atoms = PETSC_TRUE;
     }
     if (sections[s].slot == C_VELOCITIES_SECTION) d->has_velocities = PETSC_TRUE;
-    PetscCall(ReaderNextNonBlank(rd, &eof));
-    PetscCheck(eof || !IsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+    PetscCall(LmpReaderNextNonBlank(rd, &eof));
+    PetscCheck(eof || !LmpReaderIsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                AT "section %s (line %" PetscInt_FMT ") has more than the %" PetscInt64_FMT
                   " lines the header announces: %s (count mismatch with the header)",
-               ATARGS(rd), name, start, nlines, Quote(rd, rd->text));
+               ATARGS(rd), name, start, nlines, LmpReaderQuote(rd, rd->text));
   }
   PetscCheck(has_atoms || d->n == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              AT "end of file without an Atoms section; the header announces %" PetscInt_FMT " atoms", ATARGS(rd), d->n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LammpsDataParse(Reader *rd, LammpsData *d)
+static PetscErrorCode LammpsDataParse(LmpReader *rd, LammpsData *d)
 {
   PetscInt64 count[C_NCOUNT];
   PetscBool  eof;
@@ -603,7 +456,7 @@ static PetscErrorCode LammpsDataParse(Reader *rd, LammpsData *d)
 
 PetscErrorCode LammpsDataParseStream(FILE *fp, const char *name, PetscInt64 size, LammpsData *d)
 {
-  Reader        *rd;
+  LmpReader     *rd;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;

@@ -56,6 +56,43 @@ static void FillPairs(ContactBatch *bt, const ContactBatchConst bc[2], PetscReal
   *seedp = seed;
 }
 
+/* Two kinds of pair (spheres of radius R, mass m, inertia in and a smaller
+ * one): lane groups of one kind (the constants broadcast) and mixed ones
+ * (gathered); the lanes' constants as the engine memoises them. */
+static void PairKinds(const ContactModel *model, PetscReal R, PetscReal m, PetscReal in, ContactPair cps[2],
+                      ContactBatchConst bc[2], ContactBatchModel *bm)
+{
+  ContactPairSetUp(model, 1, 1, R, m, in, R, m, in, PETSC_FALSE, &cps[0]);
+  ContactPairSetUp(model, 1, 2, R, m, in, 0.8 * R, 0.6 * m, 0.4 * 0.6 * m * 0.64 * R * R, PETSC_FALSE, &cps[1]);
+  for (int q = 0; q < 2; q++) {
+    const ContactPair *c = &cps[q];
+    /* the engine's memoised roots, each the leading operation of the generic path's expression */
+    bc[q].s = c->s, bc[q].ri = c->ri, bc[q].rj = c->rj, bc[q].kc = c->kc, bc[q].gc = c->gc;
+    bc[q].zs = c->co->damping.zeta * sqrt(2.0 * c->m),
+    bc[q].cF = sqrt(c->s * model->law.k[0] * (model->law.p[0] + 1.0));
+    bc[q].mu = c->co->tangential.mu;
+  }
+  bm->km = ContactKernelModelOf(model);
+  bm->k = model->law.k[0], bm->kp1 = model->law.p[0] + 1.0, bm->bound = PETSC_TRUE;
+}
+
+/* Pair b's kinematics (particles 2b and 2b + 1, centres len apart) as the scalar path reads them. */
+static void PairKinematics(const ContactBatch *bt, PetscInt b, PetscReal len, const PetscReal *v, const PetscReal *vp,
+                           const PetscReal *w, const PetscReal *wp, ContactKinematics *kin)
+{
+  PetscInt i = 2 * b, j = 2 * b + 1;
+  {
+    PetscReal r[3] = {bt->r[0][b], bt->r[1][b], bt->r[2][b]};
+    ContactNormal(r, len, kin->n);
+  }
+  for (int a = 0; a < 3; a++) {
+    kin->v[a]  = v[3 * i + a] - v[3 * j + a];
+    kin->vp[a] = vp[3 * i + a] - vp[3 * j + a];
+    kin->wi[a] = w[3 * i + a], kin->wj[a] = w[3 * j + a];
+    kin->wip[a] = wp[3 * i + a], kin->wjp[a] = wp[3 * j + a];
+  }
+}
+
 static void RunCase(const char *opts)
 {
   ContactModel      model;
@@ -73,18 +110,7 @@ static void RunCase(const char *opts)
   ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
   ck_assert_int_eq(ContactModelSetFromOptions(PETSC_COMM_SELF, &model), 0);
   ck_assert_int_eq(PetscMalloc1(1, &bt), 0);
-  /* two kinds of pair: lane groups of one kind (the constants broadcast) and mixed ones (gathered) */
-  ContactPairSetUp(&model, 1, 1, R, m, in, R, m, in, PETSC_FALSE, &cps[0]);
-  ContactPairSetUp(&model, 1, 2, R, m, in, 0.8 * R, 0.6 * m, 0.4 * 0.6 * m * 0.64 * R * R, PETSC_FALSE, &cps[1]);
-  for (int q = 0; q < 2; q++) {
-    const ContactPair *c = &cps[q];
-    /* the engine's memoised roots, each the leading operation of the generic path's expression */
-    bc[q].s = c->s, bc[q].ri = c->ri, bc[q].rj = c->rj, bc[q].kc = c->kc, bc[q].gc = c->gc;
-    bc[q].zs = c->co->damping.zeta * sqrt(2.0 * c->m), bc[q].cF = sqrt(c->s * model.law.k[0] * (model.law.p[0] + 1.0));
-    bc[q].mu = c->co->tangential.mu;
-  }
-  bm.km = ContactKernelModelOf(&model);
-  bm.k = model.law.k[0], bm.kp1 = model.law.p[0] + 1.0, bm.bound = PETSC_TRUE;
+  PairKinds(&model, R, m, in, cps, bc, &bm);
   for (PetscInt q = 0; q < 6 * NPAIR; q++) {
     v[q]  = Uniform(&seed, -0.5, 0.5);
     vp[q] = v[q] + Uniform(&seed, -0.01, 0.01);
@@ -99,7 +125,6 @@ static void RunCase(const char *opts)
     ContactKinematics kin;
     ContactResult     cr;
     PetscReal         len = 0.0;
-    PetscInt          i = 2 * b, j = 2 * b + 1;
     for (int a = 0; a < 3; a++) len += bt->r[a][b] * bt->r[a][b];
     len   = sqrt(len);
     kin.d = rs - len;
@@ -109,16 +134,7 @@ static void RunCase(const char *opts)
       continue;
     }
     ck_assert_msg(!bt->apart[b], "pair %d touches but was reported apart (%s)", (int)b, opts);
-    {
-      PetscReal r[3] = {bt->r[0][b], bt->r[1][b], bt->r[2][b]};
-      ContactNormal(r, len, kin.n);
-    }
-    for (int a = 0; a < 3; a++) {
-      kin.v[a]  = v[3 * i + a] - v[3 * j + a];
-      kin.vp[a] = vp[3 * i + a] - vp[3 * j + a];
-      kin.wi[a] = w[3 * i + a], kin.wj[a] = w[3 * j + a];
-      kin.wip[a] = wp[3 * i + a], kin.wjp[a] = wp[3 * j + a];
-    }
+    PairKinematics(bt, b, len, v, vp, w, wp, &kin);
     ContactEvaluate(&model, &cps[Kind(b)], &href[b], NULL, NULL, &kin, dt, &cr);
     {
       PetscReal ft = 0.0;

@@ -17,7 +17,7 @@
 #ifndef HDEM_FLOW_H
 #define HDEM_FLOW_H
 
-#include "engine/engine.h"
+#include "engine/state.h"
 
 /* The stream*, outflow* and flow_* keys into f, each checked on its own;
  * the counters at their start. */

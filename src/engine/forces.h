@@ -4,7 +4,7 @@
 #ifndef HDEM_ENGINE_FORCES_H
 #define HDEM_ENGINE_FORCES_H
 
-#include "engine/engine.h"
+#include "engine/state.h"
 
 /* The interactions' forces accumulated into the owned particles, then
  * gravity (with defer, left to the step's second half where the bound is

@@ -12,7 +12,7 @@
 #ifndef HDEM_HEALTH_H
 #define HDEM_HEALTH_H
 
-#include "engine/engine.h"
+#include "engine/state.h"
 
 #define ENGINE_STEP_FLOOR 1.0e-6 /* the adaptive step's floor, of the shortest contact's duration (EngineStepFloor) */
 

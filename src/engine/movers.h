@@ -4,7 +4,7 @@
 #ifndef HDEM_ENGINE_MOVERS_H
 #define HDEM_ENGINE_MOVERS_H
 
-#include "engine/engine.h"
+#include "engine/state.h"
 
 /* The movers a run needs: the spheres' always, the bodies' when the particle store has bodies. */
 PETSC_EXTERN PetscErrorCode EngineMoversCreate(Engine *);

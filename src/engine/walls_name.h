@@ -5,7 +5,7 @@
 #ifndef HDEM_WALLS_NAME_H
 #define HDEM_WALLS_NAME_H
 
-#include "engine/engine.h"
+#include "engine/state.h"
 
 /* "wall3" (the deck's), "the box's zlo wall" (a face), "mesh2 (drum.stl)";
  * "wall 17" for an index that is none of them. */

@@ -16,7 +16,7 @@
  * rank's box: when a subdomain's box leaves its held box (the cuts moved,
  * the mesh moved), all ranks know it and the triangles are routed from
  * their shares in one collective exchange, with no other communication. */
-#include "geometry/mesh.h"
+#include "geometry/mesh_hold.h"
 #include "decomp/collective.h"
 #include "decomp/grid.h"
 

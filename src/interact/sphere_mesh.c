@@ -216,28 +216,18 @@ static void MeshContactsSortBySurface(MeshContact *c, PetscInt n)
   }
 }
 
-static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, InteractionStep *st)
+/* The contacts picked for particle i of group g (centre xm in the mesh
+ * frame), each into now[e0 + q] with its history taken on by surface. */
+static PetscErrorCode MeshGroupTouch(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, const PetscReal xm[3],
+                                     PetscInt e0, PetscInt npick, InteractionStep *st)
 {
-  Particles      *p  = ctx->p;
-  const Mesh     *m  = &sm->meshes->m[g->mesh];
-  const WallPose *ps = sm->pose[g->mesh];
-  PetscInt        i = g->i, npick = 0, nnear = 0, nheld = 0, e0 = sm->ncon[sm->cur];
-  PetscReal       xm[3];
-  MeshContact    *now;
+  Particles      *p   = ctx->p;
+  const Mesh     *m   = &sm->meshes->m[g->mesh];
+  const WallPose *ps  = sm->pose[g->mesh];
+  PetscInt        i   = g->i;
+  MeshContact    *now = sm->con[sm->cur];
 
   PetscFunctionBeginUser;
-  /* removed, or out of reach: no contact, no bound */
-  if (!WallMotionPresent(&m->motion, st->t) || MeshGroupApart(m, g, p, st)) {
-    /* removed */
-    for (PetscInt e = g->e0; HistorySlotsHas(&sm->hs, CONTACT_SIDE_BRIDGE) && e < g->e0 + g->ne; e++)
-      BridgeRelease(p, i, HistorySlotsBridge(&sm->hs, sm->con[1 - sm->cur][e].slot));
-    g->e0 = e0, g->ne = 0;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  WallPoseInverse(&ps[1], p->x + 3 * i, xm);
-  PetscCall(MeshContactsFind(sm, m, g, xm, p->radius[i], &npick, &nnear));
-  PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick));
-  now = sm->con[sm->cur];
   for (PetscInt q = 0; q < npick; q++) {
     const MeshFeature *f   = &sm->feat[sm->pick[q]];
     PetscInt           s   = m->surface[sm->cand[g->c0 + sm->pick[q]]];
@@ -267,9 +257,22 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls || st->sink) MeshWallAdd(st, g->mesh, ps, f, p->x + 3 * i, cr.F);
   }
-  /* surfaces left since the last step: the separation's correction, from
-   * the surface's nearest candidate; a contact that moved on to another
-   * surface while still touching just ends */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Surfaces left since the last step: the separation's correction, from the
+ * surface's nearest candidate; a contact that moved on to another surface
+ * while still touching just ends.  Those a bridge holds are carried on
+ * after the npick contacts at e0, *nheld of them. */
+static PetscErrorCode MeshGroupLeft(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, const PetscReal xm[3],
+                                    PetscInt e0, PetscInt npick, PetscInt nnear, PetscInt *nheld, InteractionStep *st)
+{
+  Particles      *p  = ctx->p;
+  const Mesh     *m  = &sm->meshes->m[g->mesh];
+  const WallPose *ps = sm->pose[g->mesh];
+  PetscInt        i  = g->i;
+
+  PetscFunctionBeginUser;
   for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
     MeshContact   *old = &sm->con[1 - sm->cur][e];
     ContactBridge *b;
@@ -295,36 +298,72 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls || st->sink) MeshWallAdd(st, g->mesh, ps, f, p->x + 3 * i, cr.F);
       if (held) { /* apart, held by its bridge: carried on as a contact without touch */
-        PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick + nheld + 1));
-        now                             = sm->con[sm->cur];
-        now[e0 + npick + nheld].surface = old->surface, now[e0 + npick + nheld].slot = old->slot;
-        now[e0 + npick + nheld].d = kin.d, now[e0 + npick + nheld].U = 0.0;
-        nheld++;
+        MeshContact *now;
+        PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick + *nheld + 1));
+        now                              = sm->con[sm->cur];
+        now[e0 + npick + *nheld].surface = old->surface, now[e0 + npick + *nheld].slot = old->slot;
+        now[e0 + npick + *nheld].d = kin.d, now[e0 + npick + *nheld].U = 0.0;
+        (*nheld)++;
       }
       break;
     }
     if (b && b->V > 0.0 && !held) BridgeRelease(p, i, b); /* its surface out of reach: ruptured */
   }
-  /* in surface order, as an attach lays them out */
-  if (nheld) MeshContactsSortBySurface(now + e0, npick + nheld);
-  /* an approach: the bound of the impact to come within the next step, from
-   * each surface's nearest point (a flat surface's is its plane's) */
-  if (st->need)
-    for (PetscInt q = 0; q < nnear; q++) {
-      const MeshFeature *f = &sm->feat[sm->near[q]];
-      ContactKinematics  kin;
-      PetscReal          vn;
-      if (f->dist < p->radius[i]) continue;
-      MeshKinematics(p, m, f, xm, i, st, ps, &kin);
-      vn = -Dot3(kin.v, kin.n);
-      if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-        ContactPair        cpb;
-        const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
-        InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i,
-                             -1 - (st->mesh_wall0 + g->mesh));
-      }
-      if (st->a_reach > 0.0) MeshApproach(ctx, m, g, i, &kin, vn, st);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An approach: the bound of the impact to come within the next step, from
+ * each surface's nearest point (a flat surface's is its plane's). */
+static void MeshGroupApproaches(SphereMesh *sm, const InteractionContext *ctx, const MeshGroup *g,
+                                const PetscReal xm[3], PetscInt nnear, InteractionStep *st)
+{
+  const Particles *p  = ctx->p;
+  const Mesh      *m  = &sm->meshes->m[g->mesh];
+  const WallPose  *ps = sm->pose[g->mesh];
+  PetscInt         i  = g->i;
+
+  for (PetscInt q = 0; q < nnear; q++) {
+    const MeshFeature *f = &sm->feat[sm->near[q]];
+    ContactKinematics  kin;
+    PetscReal          vn;
+    if (f->dist < p->radius[i]) continue;
+    MeshKinematics(p, m, f, xm, i, st, ps, &kin);
+    vn = -Dot3(kin.v, kin.n);
+    if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
+      ContactPair        cpb;
+      const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
+      InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i,
+                           -1 - (st->mesh_wall0 + g->mesh));
     }
+    if (st->a_reach > 0.0) MeshApproach(ctx, m, g, i, &kin, vn, st);
+  }
+}
+
+static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, InteractionStep *st)
+{
+  Particles      *p  = ctx->p;
+  const Mesh     *m  = &sm->meshes->m[g->mesh];
+  const WallPose *ps = sm->pose[g->mesh];
+  PetscInt        i = g->i, npick = 0, nnear = 0, nheld = 0, e0 = sm->ncon[sm->cur];
+  PetscReal       xm[3];
+
+  PetscFunctionBeginUser;
+  /* removed, or out of reach: no contact, no bound */
+  if (!WallMotionPresent(&m->motion, st->t) || MeshGroupApart(m, g, p, st)) {
+    /* removed */
+    for (PetscInt e = g->e0; HistorySlotsHas(&sm->hs, CONTACT_SIDE_BRIDGE) && e < g->e0 + g->ne; e++)
+      BridgeRelease(p, i, HistorySlotsBridge(&sm->hs, sm->con[1 - sm->cur][e].slot));
+    g->e0 = e0, g->ne = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  WallPoseInverse(&ps[1], p->x + 3 * i, xm);
+  PetscCall(MeshContactsFind(sm, m, g, xm, p->radius[i], &npick, &nnear));
+  PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick));
+  PetscCall(MeshGroupTouch(sm, ctx, g, xm, e0, npick, st));
+  PetscCall(MeshGroupLeft(sm, ctx, g, xm, e0, npick, nnear, &nheld, st));
+  /* in surface order, as an attach lays them out */
+  if (nheld) MeshContactsSortBySurface(sm->con[sm->cur] + e0, npick + nheld);
+  if (st->need) MeshGroupApproaches(sm, ctx, g, xm, nnear, st);
   g->e0 = e0, g->ne = npick + nheld;
   sm->ncon[sm->cur] = e0 + npick + nheld;
   PetscFunctionReturn(PETSC_SUCCESS);

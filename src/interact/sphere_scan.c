@@ -5,7 +5,7 @@
  * bound is a minimum, the same in any order.  Most listed pairs touch
  * neither now nor before: the sieve (PairSieveRun) tells them from their
  * members' positions and radii alone, and the full path takes the rest. */
-#include "interact/sphere_sphere.h"
+#include "interact/sphere_scan.h"
 #include "interact/pair_sieve.h"
 #include "contact/kernel_scalar.h"
 

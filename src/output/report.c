@@ -3,23 +3,7 @@
 #include "output/output.h"
 #include "io/options.h"
 #include "decomp/collective.h"
-#include <stdarg.h>
 #include <string.h>
-
-/* Rank 0 prints, formatted by the C library (PETSc's printf gives %g a
- * trailing point: "2500."). */
-PetscErrorCode ReportPrintf(MPI_Comm comm, const char *fmt, ...)
-{
-  char    line[2048];
-  va_list ap;
-
-  PetscFunctionBeginUser;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof(line), fmt, ap);
-  va_end(ap);
-  PetscCall(PetscPrintf(comm, "%s", line));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 typedef struct {
   MPI_Comm     comm;

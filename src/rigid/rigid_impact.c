@@ -41,18 +41,134 @@ static void RigidMemberContact(const ContactModel *model, const RigidImpactSetup
   else ContactSeparate(model, cp, h, NULL, NULL, &kin, dt, cr);
 }
 
+/* Where the impulse solution starts: the first member to touch (first),
+ * its lever rc0 and normal nrm0, the inverse inertia Iinv0 and the normal
+ * approach speed vcn0 then; rc1 its lever at its last touching step. */
+typedef struct {
+  PetscInt  first;
+  PetscBool began;
+  PetscReal rc0[3], rc1[3], Iinv0[9], nrm0[3], vcn0;
+} RigidImpactFirst;
+
+/* The step: the bound of the lowest sphere's contact at its projected mass;
+ * the body placed so that the first touch is a phase into the second step. */
+static PetscErrorCode RigidImpactStepSize(const ContactModel *model, const StepControl *ctl,
+                                          const RigidImpactSetup *set, PetscReal M, const PetscReal Ip[3],
+                                          const PetscReal q[4], const PetscReal R[9], PetscReal al, PetscReal *dt,
+                                          PetscReal X[3])
+{
+  const ClumpTemplate *t = set->tmpl;
+  PetscReal            rk[3], lo[3], kn, kt, vn, Iinv[9], nrm0[3] = {0, 0, 1}, zlow = PETSC_MAX_REAL;
+  PetscInt             kl = 0;
+  ContactPair          cp;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < t->n; k++) {
+    for (int a = 0; a < 3; a++)
+      rk[a] = R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2];
+    if (rk[2] - t->s[4 * k + 3] < zlow) zlow = rk[2] - t->s[4 * k + 3], kl = k;
+  }
+  for (int a = 0; a < 3; a++)
+    lo[a] = R[3 * a] * t->s[4 * kl] + R[3 * a + 1] * t->s[4 * kl + 1] + R[3 * a + 2] * t->s[4 * kl + 2] -
+            (a == 2 ? t->s[4 * kl + 3] : 0.0);
+  RigidInverseInertiaWorld(q, Ip, Iinv);
+  RigidContactShares(1.0 / M, Iinv, lo, nrm0, &kn, &kt);
+  ContactPairSetUp(model, set->type, set->type2, t->s[4 * kl + 3], M, Ip[0], 0.0, 0.0, 0.0, PETSC_TRUE, &cp);
+  cp.m = set->total_mass ? M : 1.0 / kn;
+  ContactPairTangential(model, &cp);
+  vn = set->v0 * cos(al);
+  PetscCheck(vn > 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "the body does not approach the wall");
+  *dt  = ContactStepBound(model, &cp, ctl, 0.5 * cp.m * vn * vn, vn);
+  X[2] = -zlow + vn * *dt * (1.0 + set->phase);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The members' contacts with the wall at one step: the force F and torque
+ * Tq on the body, whether some member touches, the impulse solution's start
+ * at the first touch. */
+static PetscErrorCode RigidImpactForces(const ContactModel *model, const RigidImpactSetup *set, PetscReal M,
+                                        const PetscReal Ip[3], const PetscReal Iinv[9], const PetscReal R[9],
+                                        const PetscReal X[3], const PetscReal V[3], const PetscReal W[3],
+                                        const PetscReal Vp[3], const PetscReal Wp[3], PetscReal dt, ContactHistory *h,
+                                        PetscBool *ever, RigidImpactFirst *fi, PetscReal F[3], PetscReal Tq[3],
+                                        PetscBool *touching)
+{
+  const ClumpTemplate *t     = set->tmpl;
+  RigidWallFn          wall  = set->wall ? set->wall : RigidPlane;
+  PetscReal            Fn[3] = {0, 0, 0}, Tn[3] = {0, 0, 0};
+
+  PetscFunctionBeginUser;
+  *touching = PETSC_FALSE;
+  for (PetscInt k = 0; k < t->n; k++) {
+    PetscReal     rk[3], xk[3], n[3], d, rc[3], c[3], r = t->s[4 * k + 3];
+    ContactPair   cp;
+    ContactResult cr;
+    for (int a = 0; a < 3; a++)
+      rk[a] = R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2],
+      xk[a] = X[a] + rk[a];
+    PetscCall(wall(set->wall_ctx, xk, r, &d, n));
+    if (!(d > 0.0) && !h[k].touched) continue;
+    RigidMemberContact(model, set, M, Ip[0], Iinv, rk, r, d, n, V, W, Vp, Wp, dt, &h[k], &cp, rc, &cr);
+    if (d > 0.0) {
+      *touching = PETSC_TRUE;
+      if (fi->first < 0) { /* the impulse solution's start */
+        PetscReal wr[3];
+        fi->first = k;
+        for (int a = 0; a < 3; a++) fi->rc0[a] = rc[a], fi->nrm0[a] = n[a];
+        for (int a = 0; a < 9; a++) fi->Iinv0[a] = Iinv[a];
+        Cross(W, rk, wr);
+        fi->vcn0  = (V[0] + wr[0]) * n[0] + (V[1] + wr[1]) * n[1] + (V[2] + wr[2]) * n[2];
+        fi->began = PETSC_TRUE;
+      }
+      if (k == fi->first)
+        for (int a = 0; a < 3; a++) fi->rc1[a] = rc[a];
+      ever[k] = PETSC_TRUE;
+    }
+    for (int a = 0; a < 3; a++) Fn[a] += cr.F[a];
+    Cross(rk, cr.F, c);
+    for (int a = 0; a < 3; a++) Tn[a] += c[a] + cr.Ti[a];
+  }
+  for (int a = 0; a < 3; a++) F[a] = Fn[a], Tq[a] = Tn[a];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The outcome (V, W after the impact) beside the impulse solution's, from
+ * the first touch's lever, normal and inverse inertia. */
+static void RigidImpactReference(const ContactModel *model, const RigidImpactSetup *set, PetscReal M, PetscReal al,
+                                 const PetscReal V[3], const PetscReal W[3], const RigidImpactFirst *fi,
+                                 RigidImpactResult *res)
+{
+  PetscReal wr[3], kn, kt, J, c[3], Jn[3];
+
+  Cross(W, fi->rc1, wr);
+  res->e = -((V[0] + wr[0]) * fi->nrm0[0] + (V[1] + wr[1]) * fi->nrm0[1] + (V[2] + wr[2]) * fi->nrm0[2]) / fi->vcn0;
+  RigidContactShares(1.0 / M, fi->Iinv0, fi->rc0, fi->nrm0, &kn, &kt);
+  {
+    const ContactCoeff *co = ContactCoeffOf(model, set->type, set->type2);
+    PetscReal           e  = co->damping.e > 0.0 ? co->damping.e : 1.0;
+    J                      = -(1.0 + e) * fi->vcn0 / kn;
+  }
+  for (int a = 0; a < 3; a++) Jn[a] = J * fi->nrm0[a];
+  Cross(fi->rc0, Jn, c);
+  for (int a = 0; a < 3; a++) {
+    res->v_out[a] = V[a], res->w_out[a] = W[a];
+    res->v_ref[a] = (a == 0 ? set->v0 * sin(al) : a == 2 ? -set->v0 * cos(al) : 0.0) + Jn[a] / M;
+    res->w_ref[a] = set->omega[a] +
+                    (fi->Iinv0[3 * a] * c[0] + fi->Iinv0[3 * a + 1] * c[1] + fi->Iinv0[3 * a + 2] * c[2]);
+  }
+  res->mass_normal = 1.0 / kn;
+}
+
 PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl, const RigidImpactSetup *set,
                               RigidImpactResult *res)
 {
-  const ClumpTemplate *t    = set->tmpl;
-  RigidWallFn          wall = set->wall ? set->wall : RigidPlane;
+  const ClumpTemplate *t = set->tmpl;
   ContactHistory      *h;
   PetscBool           *ever;
   PetscReal M, Ip[3], q[4], p[4], R[9], Iinv[9], X[3] = {0, 0, 0}, V[3], W[3], F[3] = {0, 0, 0}, Tq[3] = {0, 0, 0}, dt,
                                                  hh, al = set->angle * HDEM_PI / 180.0;
-  PetscReal rc0[3] = {0, 0, 0}, rc1[3] = {0, 0, 0}, Iinv0[9], nrm0[3] = {0, 0, 1}, vcn0 = 0.0, zlow = PETSC_MAX_REAL;
-  PetscInt  first = -1, step;
-  PetscBool began = PETSC_FALSE;
+  RigidImpactFirst fi = {-1, PETSC_FALSE, {0, 0, 0}, {0, 0, 0}, {0}, {0, 0, 1}, 0.0};
+  PetscInt         step;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(res, sizeof(*res)));
@@ -64,34 +180,11 @@ PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl,
   V[0] = set->v0 * sin(al), V[1] = 0.0, V[2] = -set->v0 * cos(al);
   for (int a = 0; a < 3; a++) W[a] = set->omega[a];
   RigidMomentumFromOmega(q, Ip, W, p);
-  /* the step: the bound of the lowest sphere's contact at its projected mass; the first touch a phase into the second
-   * step */
-  {
-    PetscReal   rk[3], lo[3], kn, kt, vn;
-    PetscInt    kl = 0;
-    ContactPair cp;
-    for (PetscInt k = 0; k < t->n; k++) {
-      for (int a = 0; a < 3; a++)
-        rk[a] = R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2];
-      if (rk[2] - t->s[4 * k + 3] < zlow) zlow = rk[2] - t->s[4 * k + 3], kl = k;
-    }
-    for (int a = 0; a < 3; a++)
-      lo[a] = R[3 * a] * t->s[4 * kl] + R[3 * a + 1] * t->s[4 * kl + 1] + R[3 * a + 2] * t->s[4 * kl + 2] -
-              (a == 2 ? t->s[4 * kl + 3] : 0.0);
-    RigidInverseInertiaWorld(q, Ip, Iinv);
-    RigidContactShares(1.0 / M, Iinv, lo, nrm0, &kn, &kt);
-    ContactPairSetUp(model, set->type, set->type2, t->s[4 * kl + 3], M, Ip[0], 0.0, 0.0, 0.0, PETSC_TRUE, &cp);
-    cp.m = set->total_mass ? M : 1.0 / kn;
-    ContactPairTangential(model, &cp);
-    vn = set->v0 * cos(al);
-    PetscCheck(vn > 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "the body does not approach the wall");
-    dt   = ContactStepBound(model, &cp, ctl, 0.5 * cp.m * vn * vn, vn);
-    X[2] = -zlow + vn * dt * (1.0 + set->phase);
-  }
+  PetscCall(RigidImpactStepSize(model, ctl, set, M, Ip, q, R, al, &dt, X));
   hh = 0.5 * dt;
   for (step = 0; step < set->max_steps; step++) {
-    PetscReal pp[4], Wp[3], Vp[3], Fn[3] = {0, 0, 0}, Tn[3] = {0, 0, 0};
-    PetscBool touching = PETSC_FALSE;
+    PetscReal pp[4], Wp[3], Vp[3];
+    PetscBool touching;
     for (int a = 0; a < 3; a++) Vp[a] = V[a] + hh * F[a] / M; /* the kick's prediction */
     for (int a = 0; a < 4; a++) pp[a] = p[a];
     RigidKick(q, Tq, hh, pp);
@@ -103,66 +196,19 @@ PetscErrorCode RigidImpactRun(const ContactModel *model, const StepControl *ctl,
     RigidOmegaWorld(q, pp, Ip, Wp);
     QuatToMatrix(q, R);
     RigidInverseInertiaWorld(q, Ip, Iinv);
-    for (PetscInt k = 0; k < t->n; k++) {
-      PetscReal     rk[3], xk[3], n[3], d, rc[3], c[3], r = t->s[4 * k + 3];
-      ContactPair   cp;
-      ContactResult cr;
-      for (int a = 0; a < 3; a++)
-        rk[a] = R[3 * a] * t->s[4 * k] + R[3 * a + 1] * t->s[4 * k + 1] + R[3 * a + 2] * t->s[4 * k + 2],
-        xk[a] = X[a] + rk[a];
-      PetscCall(wall(set->wall_ctx, xk, r, &d, n));
-      if (!(d > 0.0) && !h[k].touched) continue;
-      RigidMemberContact(model, set, M, Ip[0], Iinv, rk, r, d, n, V, W, Vp, Wp, dt, &h[k], &cp, rc, &cr);
-      if (d > 0.0) {
-        touching = PETSC_TRUE;
-        if (first < 0) { /* the impulse solution's start */
-          PetscReal wr[3];
-          first = k;
-          for (int a = 0; a < 3; a++) rc0[a] = rc[a], nrm0[a] = n[a];
-          for (int a = 0; a < 9; a++) Iinv0[a] = Iinv[a];
-          Cross(W, rk, wr);
-          vcn0  = (V[0] + wr[0]) * n[0] + (V[1] + wr[1]) * n[1] + (V[2] + wr[2]) * n[2];
-          began = PETSC_TRUE;
-        }
-        if (k == first)
-          for (int a = 0; a < 3; a++) rc1[a] = rc[a];
-        ever[k] = PETSC_TRUE;
-      }
-      for (int a = 0; a < 3; a++) Fn[a] += cr.F[a];
-      Cross(rk, cr.F, c);
-      for (int a = 0; a < 3; a++) Tn[a] += c[a] + cr.Ti[a];
-    }
-    for (int a = 0; a < 3; a++) F[a] = Fn[a], Tq[a] = Tn[a];
+    PetscCall(RigidImpactForces(model, set, M, Ip, Iinv, R, X, V, W, Vp, Wp, dt, h, ever, &fi, F, Tq, &touching));
     for (int a = 0; a < 3; a++) V[a] += hh * F[a] / M;
     RigidKick(q, Tq, hh, p);
     /* the first impact is over (a later one, the body turning onto another sphere, is not this experiment's) */
-    if (began && !touching) break;
+    if (fi.began && !touching) break;
   }
-  if (!began || step == set->max_steps) {
+  if (!fi.began || step == set->max_steps) {
     PetscCall(PetscFree2(h, ever));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "the body %s after %" PetscInt_FMT " steps (-impact_max_steps)",
-            began ? "was still on the wall" : "did not reach the wall", set->max_steps);
+            fi.began ? "was still on the wall" : "did not reach the wall", set->max_steps);
   }
   RigidOmegaWorld(q, p, Ip, W);
-  {
-    PetscReal wr[3], kn, kt, J, c[3], Jn[3];
-    Cross(W, rc1, wr);
-    res->e = -((V[0] + wr[0]) * nrm0[0] + (V[1] + wr[1]) * nrm0[1] + (V[2] + wr[2]) * nrm0[2]) / vcn0;
-    RigidContactShares(1.0 / M, Iinv0, rc0, nrm0, &kn, &kt);
-    {
-      const ContactCoeff *co = ContactCoeffOf(model, set->type, set->type2);
-      PetscReal           e  = co->damping.e > 0.0 ? co->damping.e : 1.0;
-      J                      = -(1.0 + e) * vcn0 / kn;
-    }
-    for (int a = 0; a < 3; a++) Jn[a] = J * nrm0[a];
-    Cross(rc0, Jn, c);
-    for (int a = 0; a < 3; a++) {
-      res->v_out[a] = V[a], res->w_out[a] = W[a];
-      res->v_ref[a] = (a == 0 ? set->v0 * sin(al) : a == 2 ? -set->v0 * cos(al) : 0.0) + Jn[a] / M;
-      res->w_ref[a] = set->omega[a] + (Iinv0[3 * a] * c[0] + Iinv0[3 * a + 1] * c[1] + Iinv0[3 * a + 2] * c[2]);
-    }
-    res->mass_normal = 1.0 / kn;
-  }
+  RigidImpactReference(model, set, M, al, V, W, &fi, res);
   res->mass = M, res->dt = dt, res->steps = step + 1;
   for (int a = 0; a < 3; a++) res->inertia[a] = Ip[a];
   for (PetscInt k = 0; k < t->n; k++) res->spheres += ever[k] ? 1 : 0;

@@ -1,0 +1,121 @@
+/* One triangle mesh (the type of geometry/mesh.h's walls): its vertices and
+ * triangles, its surfaces, the closest features and contacts of a sphere,
+ * the bins of the triangles it holds (geometry/trimesh.c). */
+#ifndef HDEM_TRIMESH_H
+#define HDEM_TRIMESH_H
+
+#include "geometry/motion.h"
+
+#define MESHES_MAX 16
+
+typedef struct {
+  char       name[16]; /* "mesh3" */
+  PetscInt   deck;     /* its N in the deck (meshN): histories and checkpoints name it so */
+  char       file[PETSC_MAX_PATH_LEN];
+  PetscInt   nv_total, nt_total, nsurf; /* the whole mesh */
+  PetscReal  curvature;                 /* [deg] */
+  PetscInt   type;                      /* its material type */
+  PetscReal  lo[3], hi[3], centroid[3]; /* the whole mesh's, in its frame */
+  PetscReal  rext;                      /* farthest vertex from the rotation axis (or the centroid) [m] */
+  WallMotion motion;
+  /* The triangles this rank holds: the whole mesh (whole), or those within
+   * reach of its subdomain (mesh_hold.c).  Local indices; tvid and tid give
+   * each corner's vertex and each triangle in the whole mesh, tid ascending, so
+   * every decision taken in local indices is taken in global order. */
+  PetscBool  whole;
+  PetscInt   nv, nt;
+  PetscReal *x;       /* 3 nv: vertices in the mesh frame [m] */
+  PetscInt  *tri;     /* 3 nt: local vertex indices */
+  PetscInt  *tvid;    /* 3 nt: their whole-mesh indices */
+  PetscInt  *tid;     /* nt */
+  PetscReal *normal;  /* 3 nt: unit normals (corner order, right-handed) */
+  PetscInt  *surface; /* nt: the surface of each triangle, 0 .. nsurf - 1 */
+  /* A distributed mesh's share of the whole, kept for the run: vertices
+   * [hv0, hv0 + hnv) and triangles [ht0, ht0 + hnt), each triangle as a
+   * record (MESH_RECORD_WIDTH reals) that the ranks which need it receive;
+   * held: every rank's held box in the mesh frame (lo[3], hi[3]; empty
+   * while lo > hi), the same on every rank */
+  PetscInt   hv0, hnv, ht0, hnt, nrank;
+  PetscReal *hx;      /* 3 hnv */
+  PetscReal *hrec;    /* MESH_RECORD_WIDTH hnt */
+  PetscReal *held;    /* 6 nrank */
+  PetscInt   fetches; /* how often this rank's held set was replaced */
+  /* bins of the mesh frame over the held triangles: each cell lists the
+   * triangles within the reach of some point of it; cells by key, sorted */
+  PetscReal   reach, h, blo[3];
+  PetscInt    bn[3];
+  PetscInt    ncell;
+  PetscInt64 *cellkey;   /* ncell, ascending */
+  PetscInt   *cellstart; /* ncell + 1 into cellitem */
+  PetscInt   *cellitem;  /* triangle indices, ascending within a cell */
+} Mesh;
+
+typedef struct {
+  PetscInt n;
+  /* the wall index of m[0]: planes are numbered first, then meshes (a contact's partner -1 - wall) */
+  PetscInt wall0;
+  Mesh     m[MESHES_MAX];
+} Meshes;
+
+/* A triangle as a distributed mesh sends it: its index, its vertices'
+ * indices, its corners (9), its normal (3) and its surface. */
+#define MESH_RECORD_WIDTH 17
+
+/* A mesh whose vertices and triangles are set (x, tri, nv, nt, curvature,
+ * motion): its normals, surfaces and extent, held whole. */
+PETSC_EXTERN PetscErrorCode MeshSetUpWhole(Mesh *);
+PETSC_EXTERN PetscErrorCode MeshSetUp(Mesh *, PetscReal reach);
+PETSC_EXTERN PetscErrorCode MeshDestroy(Mesh *);
+/* The triangles within reach of point x (mesh frame) are among those of its cell: *items, *n (none: n = 0). */
+PETSC_EXTERN void MeshCellItems(const Mesh *, const PetscReal x[3], const PetscInt **items, PetscInt *n);
+
+/* What part of a triangle is closest to a point. */
+typedef enum {
+  MESH_FEATURE_FACE,
+  MESH_FEATURE_EDGE,
+  MESH_FEATURE_VERTEX
+} MeshFeatureKind;
+
+typedef struct {
+  MeshFeatureKind kind;
+  /* edge: its vertices (whole-mesh indices), v[0] < v[1]; vertex: v[0]; face: the (local) triangle in v[0] */
+  PetscInt  v[2];
+  PetscReal c[3]; /* the closest point */
+  PetscReal dist; /* its distance from the point */
+} MeshFeature;
+
+/* The closest point of triangle k to x, and the feature it lies on; edge
+ * and vertex points are computed from the feature alone (its vertices in
+ * index order), so every triangle sharing it gives the same bits. */
+PETSC_EXTERN void MeshClosest(const Mesh *, PetscInt k, const PetscReal x[3], MeshFeature *);
+/* The contacts of a sphere (centre x in the mesh frame, radius r) with a
+ * mesh, from its candidate triangles cand[0 .. nc) (ascending; every
+ * triangle within r of x among them):
+ *  1. each triangle's closest point lies on a feature (MeshClosest), f[k];
+ *  2. an edge or vertex point is a contact only where the distance is
+ *     locally least: every touching triangle that shares the feature has it
+ *     as its own closest point too (the squared distance is convex on each
+ *     triangle, so that is the local minimum over the mesh around it); the
+ *     first triangle that names it carries it;
+ *  3. a surface keeps only its nearest contact (ties: the first), so a flat
+ *     surface in many triangles gives one contact.
+ * So a convex edge or vertex gives one contact, a concave corner one per
+ * face, a triangulated plane the analytic plane's.  Out: pick[0 .. npick),
+ * the contacts' candidate positions in the order of their surfaces; near[0 .. nnear),
+ * each surface's nearest candidate, touching or not.  f, pick and near
+ * hold nc entries.  Decided from the candidates alone, in their order: the
+ * same on every rank. */
+PETSC_EXTERN void MeshContactsSelect(const Mesh *, const PetscInt *cand, PetscInt nc, const PetscReal x[3], PetscReal r,
+                                     MeshFeature *f, PetscInt *pick, PetscInt *npick, PetscInt *near, PetscInt *nnear);
+/* A mesh from arrays (copied): topology, surfaces and extent; name for messages. */
+PETSC_EXTERN PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt,
+                                                 const PetscInt *tri, PetscReal curvature, const WallMotion *, Mesh *);
+/* Whether held triangle k has vertex v (a whole-mesh index). */
+static inline PetscBool MeshTriangleHas(const Mesh *m, PetscInt k, PetscInt v)
+{
+  return m->tvid[3 * k] == v || m->tvid[3 * k + 1] == v || m->tvid[3 * k + 2] == v ? PETSC_TRUE : PETSC_FALSE;
+}
+/* The held triangles' arrays freed: none held. */
+PETSC_EXTERN PetscErrorCode MeshHeldFree(Mesh *);
+
+#endif
