@@ -56,9 +56,12 @@ static void WriteData(const char *path, PetscInt n, const PetscReal (*s)[6], Pet
 
 static void EngineFromString(const char *opts, Engine *e)
 {
+  EngineKeys keys;
+
   ck_assert_int_eq(PetscOptionsClear(NULL), 0);
   ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
-  ck_assert_int_eq(EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, e), 0);
+  ck_assert_int_eq(EngineSetFromOptions(PETSC_COMM_WORLD, e, &keys), 0);
+  ck_assert_int_eq(EngineCreate(PETSC_COMM_WORLD, PETSC_TRUE, &keys, e), 0);
   ck_assert_int_eq(EngineSetUp(e), 0);
 }
 

@@ -49,6 +49,7 @@ static PetscInt WrongRows(const Engine *e, const PetscReal *scratch)
 START_TEST(test_added_field_travels)
 {
   Engine      e;
+  EngineKeys  keys;
   PetscReal  *scratch = NULL, moved = 0.0, bad, total;
   PetscInt64 *first;
   PetscInt    nfirst;
@@ -58,7 +59,8 @@ START_TEST(test_added_field_travels)
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   Options("");
-  ck_assert_int_eq(EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, &e), 0);
+  ck_assert_int_eq(EngineSetFromOptions(PETSC_COMM_WORLD, &e, &keys), 0);
+  ck_assert_int_eq(EngineCreate(PETSC_COMM_WORLD, PETSC_TRUE, &keys, &e), 0);
   /* the one line: a field of two reals that travels, is checkpointed and written */
   ck_assert_int_eq(ParticlesAddField(&e.p, "scratch", FIELD_REAL, 2, FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT,
                                      (void **)&scratch),
@@ -106,7 +108,8 @@ START_TEST(test_added_field_travels)
     if (comm != MPI_COMM_NULL) {
       Options("");
       scratch = NULL;
-      ck_assert_int_eq(EngineSetFromOptions(comm, PETSC_FALSE, &e), 0);
+      ck_assert_int_eq(EngineSetFromOptions(comm, &e, &keys), 0);
+      ck_assert_int_eq(EngineCreate(comm, PETSC_FALSE, &keys, &e), 0);
       ck_assert_int_eq(ParticlesAddField(&e.p, "scratch", FIELD_REAL, 2,
                                          FIELD_GHOST | FIELD_CHECKPOINT | FIELD_SNAPSHOT, (void **)&scratch),
                        0);

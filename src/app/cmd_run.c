@@ -270,11 +270,12 @@ static PetscErrorCode RunCollect(MPI_Comm comm, PetscBool check_only)
 {
   RunControl rc;
   Engine     e;
+  EngineKeys keys;
 
   PetscFunctionBeginUser;
   OptionsSetCollect(PETSC_TRUE);
   PetscCall(RunControlSetFromOptions(comm, &rc, check_only));
-  PetscCall(EngineSetFromOptions(comm, PETSC_TRUE, &e));
+  PetscCall(EngineSetFromOptions(comm, &e, &keys));
   PetscCall(EngineDestroy(&e));
   OptionsSetCollect(PETSC_FALSE);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -321,6 +322,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   Monitor      mons[16];
   PetscInt     nmon;
   EngineRunEnd end;
+  EngineKeys   keys;
 
   PetscFunctionBeginUser;
   *status = 0;
@@ -336,7 +338,8 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(RunControlSetFromOptions(comm, &rc, check_only));
   if (!check_only) PetscCall(SignalsInstall()); /* before the set-up: a signal then stops at the first step */
   PetscCall(RestartResolve(comm, &rc, restart, sizeof(restart)));
-  PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
+  PetscCall(EngineSetFromOptions(comm, &e, &keys));
+  PetscCall(EngineCreate(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &keys, &e));
   PetscCall(SnapshotFieldsParse(&e.p.st, rc.snap_list, &rc.snap_fields));
   if (check_only) { /* every validation of a run before its first step, writing nothing */
     PetscCall(OutputDirCheck(comm, "-output_dir ", rc.dir));

@@ -1,8 +1,10 @@
 /* A run's engine from the options database: the model, the step control,
  * the domain and its process grid (shaped by where the particles will be),
  * the walls, the load balance, gravity, the lists' skin and the particles
- * (bodies/insert.h).  Every key but the walls' is read (and checked)
- * before anything is built; collecting (io/options.h), nothing is. */
+ * (insert/insert.h).  EngineSetFromOptions reads (and checks) every key
+ * but the walls', meshes' and templates' (which come with their files) and
+ * builds nothing; EngineCreate builds.  Collecting (io/options.h), nothing
+ * is built. */
 #include "engine/setup.h"
 #include "contact/contact_options.h"
 #include "insert/insert.h"
@@ -12,12 +14,6 @@
 #include "decomp/collective.h"
 
 #define SETUP_GRAVITY_SHRINK 4.0 /* how much the grid avoids cutting across gravity */
-
-typedef struct {
-  PetscReal lo[3], hi[3];
-  PetscBool periodic[3], faces;
-  PetscInt  grid[3];
-} DomainKeys;
 
 static PetscErrorCode DomainSetFromOptions(MPI_Comm comm, DomainKeys *dk)
 {
@@ -149,7 +145,29 @@ static PetscErrorCode EngineBodiesSetFromOptions(MPI_Comm comm, const Insertion 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* EngineSetFromOptions' grid, walls, meshes, templates and particles (the
+/* Health keys health_*: what the run does when energy grows without a source. */
+static PetscErrorCode HealthSetFromOptions(Engine *e)
+{
+  PetscEnum act = (PetscEnum)0;
+
+  PetscFunctionBeginUser;
+  PetscCall(OptionsSection("Health"));
+  e->energy_growth   = ENGINE_ENERGY_GROWTH;
+  e->energy_interval = 1000;
+  PetscCall(OptionsReal("-health_energy_growth",
+                        "kinetic + elastic energy above its sources (start, gravity, moving walls, flow) by more "
+                        "than this fraction of their magnitudes fails the run",
+                        "[-]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &e->energy_growth, NULL));
+  PetscCall(OptionsEnum("-health_energy_action", "energy grown without a source: fail (exit 3, failed.h5) or warn once",
+                        EngineEnergyActions, &act, NULL));
+  e->energy_warn = act ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(OptionsInt("-health_energy_interval",
+                       "steps between energy checks where no output computes the energies (0: at outputs only)", 0,
+                       1000000000, &e->energy_interval, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* EngineCreate's grid, walls, meshes, templates and particles (the
  * fill from data, the data file read to shape the grid, taken on). */
 static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, PetscBool fill, const DomainKeys *dk,
                                            const Insertion *ins, LammpsData *data, Engine *e)
@@ -190,95 +208,90 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
+PetscErrorCode EngineSetFromOptions(MPI_Comm comm, Engine *e, EngineKeys *k)
 {
-  PetscInt   n;
-  PetscReal  skin = 0.0;
-  PetscBool  skinset, fill;
-  DomainKeys dk;
-  Insertion  ins;
-  LammpsData data; /* a LAMMPS file read to shape the grid, then inserted */
+  PetscInt n;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(e, sizeof(*e)));
-  PetscCall(PetscMemzero(&data, sizeof(data)));
+  PetscCall(PetscMemzero(k, sizeof(*k)));
   e->liquid_start = -1.0;
   PetscCall(HistoryStoreCreate(&e->hs));
   PetscCall(ContactModelSetFromOptions(comm, &e->model));
   PetscCall(StepControlSetFromOptions(comm, &e->ctl));
-  PetscCall(DomainSetFromOptions(comm, &dk));
+  PetscCall(DomainSetFromOptions(comm, &k->dk));
   PetscCall(BalanceSetFromOptions(e));
   PetscCall(OptionsSection("Forces and neighbours"));
   PetscCall(OptionsRealArray("-gravity", "gravitational acceleration", "[m/s^2]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
                              RANGE_CLOSED, e->gravity, &n, NULL));
   PetscCall(OptionsReal("-neighbor_skin", "Verlet skin (default 0.1 of the largest diameter)", "[m]", 0.0,
-                        PETSC_MAX_REAL, RANGE_OPEN, &skin, &skinset));
+                        PETSC_MAX_REAL, RANGE_OPEN, &k->skin, &k->skinset));
   PetscCall(OptionsDefaultText("-neighbor_skin", "0.1 of the largest diameter"));
-  PetscCall(OptionsSection("Health"));
-  e->energy_growth   = ENGINE_ENERGY_GROWTH;
-  e->energy_interval = 1000;
-  {
-    PetscEnum act = (PetscEnum)0;
-    PetscCall(OptionsReal("-health_energy_growth",
-                          "kinetic + elastic energy above its sources (start, gravity, moving walls, flow) by more "
-                          "than this fraction of their magnitudes fails the run",
-                          "[-]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &e->energy_growth, NULL));
-    PetscCall(OptionsEnum("-health_energy_action",
-                          "energy grown without a source: fail (exit 3, failed.h5) or warn once", EngineEnergyActions,
-                          &act, NULL));
-    e->energy_warn = act ? PETSC_TRUE : PETSC_FALSE;
-  }
-  PetscCall(OptionsInt("-health_energy_interval",
-                       "steps between energy checks where no output computes the energies (0: at outputs only)", 0,
-                       1000000000, &e->energy_interval, NULL));
+  PetscCall(HealthSetFromOptions(e));
   PetscCall(OptionsSection("Energy ledger"));
   PetscCall(
     OptionsBool("-thermo_ledger",
                 "thermo.csv's energy ledger: dissipation by channel, the works, the springs' energies, the residual",
                 &e->model.ledger, NULL));
-  PetscCall(InsertionSetFromOptions(comm, &ins));
+  PetscCall(InsertionSetFromOptions(comm, &k->ins));
   PetscCall(FlowSetFromOptions(comm, &e->flow));
   /* a deck may start empty and be filled by its streams */
-  fill = ins.given || !e->flow.streams.n ? PETSC_TRUE : PETSC_FALSE;
-  if (OptionsCollecting()) {
-    PetscCall(PlanesSetFromOptions(comm, NULL, dk.faces, &e->planes));
+  k->fill = k->ins.given || !e->flow.streams.n ? PETSC_TRUE : PETSC_FALSE;
+  if (OptionsCollecting()) { /* the keys of what comes with files, read for the record */
+    PetscCall(PlanesSetFromOptions(comm, NULL, k->dk.faces, &e->planes));
     PetscCall(MeshesSetFromOptions(comm, &e->meshes));
     PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
-    PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The largest radius of the particles present and those a stream may make: the skin, ghost cutoff and bins hold
+ * for every one. */
+static PetscErrorCode EngineRadiusMax(MPI_Comm comm, Engine *e)
+{
+  PetscReal r = e->rmax;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveMaxAll(comm, &r, 1));
+  for (PetscInt k = 0; k < STREAMS_MAX; k++) {
+    const Stream *st = &e->flow.streams.s[k];
+    PetscReal     b, m, q;
+    if (!st->on) continue;
+    BodyChoiceSizesMax(&st->body, &e->clumps, st->rmax, &b, &m, &q);
+    r = PetscMax(r, m);
+  }
+  e->rmax = r;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EngineCreate(MPI_Comm comm, PetscBool insert, EngineKeys *k, Engine *e)
+{
+  LammpsData data; /* a LAMMPS file read to shape the grid, then inserted */
+
+  PetscFunctionBeginUser;
+  if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMemzero(&data, sizeof(data)));
   /* shaped by where the particles are, not the box */
-  if (insert && (!dk.grid[0] || !dk.grid[1] || !dk.grid[2])) {
+  if (insert && (!k->dk.grid[0] || !k->dk.grid[1] || !k->dk.grid[2])) {
     PetscReal   len[3];
     PetscMPIInt size, dims[3];
-    PetscCall(DomainOccupied(comm, &dk, &ins, fill, &e->flow.streams, e->gravity, &data, len));
+    PetscCall(DomainOccupied(comm, &k->dk, &k->ins, k->fill, &e->flow.streams, e->gravity, &data, len));
     PetscCall(CollectiveRank(comm, NULL, &size));
-    PetscCall(GridChooseDims(size, len, dk.grid, dims));
-    for (int a = 0; a < 3; a++) dk.grid[a] = dims[a];
+    PetscCall(GridChooseDims(size, len, k->dk.grid, dims));
+    for (int a = 0; a < 3; a++) k->dk.grid[a] = dims[a];
   }
   {
-    PetscErrorCode ierr = EngineCreateFromKeys(comm, insert, fill, &dk, &ins, &data, e);
+    PetscErrorCode ierr = EngineCreateFromKeys(comm, insert, k->fill, &k->dk, &k->ins, &data, e);
     PetscCall(LammpsDataDestroy(&data)); /* on an error too */
     PetscCall(ierr);
   }
   if (!insert) PetscFunctionReturn(PETSC_SUCCESS);
-  {
-    PetscReal r = e->rmax;
-    PetscCall(CollectiveMaxAll(comm, &r, 1));
-    /* the skin, ghost cutoff and bins hold for every particle a stream may make */
-    for (PetscInt k = 0; k < STREAMS_MAX; k++) {
-      const Stream *st = &e->flow.streams.s[k];
-      PetscReal     b, m, q;
-      if (!st->on) continue;
-      BodyChoiceSizesMax(&st->body, &e->clumps, st->rmax, &b, &m, &q);
-      r = PetscMax(r, m);
-    }
-    e->rmax = r;
-  }
+  PetscCall(EngineRadiusMax(comm, e));
   PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT,
              "no particles were inserted (insert_*) and no stream makes any (stream0_*)");
   /* the fills do not overlap each other, but may a mesh through their region */
   e->overlap_start_check = PETSC_TRUE;
-  e->overlap_start_max   = ins.overlap_max;
-  e->skin                = skinset ? skin : 0.2 * e->rmax;
+  e->overlap_start_max   = k->ins.overlap_max;
+  e->skin                = k->skinset ? k->skin : 0.2 * e->rmax;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -158,14 +158,16 @@ static herr_t LoadAttr(hid_t loc, const char *name, const H5A_info_t *info, void
 
 static void MakeTemplate(void)
 {
-  char   tpath[160];
-  Engine e;
-  FILE  *fp;
-  hid_t  f;
-  long   n;
+  char       tpath[160];
+  Engine     e;
+  EngineKeys keys;
+  FILE      *fp;
+  hid_t      f;
+  long       n;
 
   CHECK(!PetscOptionsInsertString(NULL, DECK));
-  CHECK(!EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, &e));
+  CHECK(!EngineSetFromOptions(PETSC_COMM_WORLD, &e, &keys));
+  CHECK(!EngineCreate(PETSC_COMM_WORLD, PETSC_TRUE, &keys, &e));
   CHECK(!EngineSetUp(&e));
   for (int k = 0; k < TEMPLATE_STEPS; k++) CHECK(!EngineStep(&e, PETSC_FALSE));
   snprintf(tpath, sizeof(tpath), "%s/template.h5", dir);
@@ -383,6 +385,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   Bytes          b = {data, size};
   int            stale_all;
   Engine         e;
+  EngineKeys     keys;
   PetscErrorCode ierr;
 
   Copy(&c, &tmpl);
@@ -390,7 +393,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   while (b.n) Edit(&c, &b);
   WriteFile(&c, stale_all);
   OptionsRecordsClear();
-  CHECK(!EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_FALSE, &e));
+  CHECK(!EngineSetFromOptions(PETSC_COMM_WORLD, &e, &keys));
+  CHECK(!EngineCreate(PETSC_COMM_WORLD, PETSC_FALSE, &keys, &e));
   ierr = CheckpointRead(&e, path);
   HdemFuzzReport(ierr);
   if (!ierr) {

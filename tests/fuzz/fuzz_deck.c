@@ -201,6 +201,7 @@ static void Sane(const Engine *e)
 static PetscErrorCode Run(void)
 {
   Engine          e;
+  EngineKeys      keys;
   EngineRunLimits lim = {HDEM_FUZZ_STEPS, PETSC_MAX_REAL};
   EngineRunEnd    end;
   EngineStats     s;
@@ -209,11 +210,12 @@ static PetscErrorCode Run(void)
   PetscFunctionBeginUser;
   /* every key read once without values first, as the run does (RunCollect) */
   OptionsSetCollect(PETSC_TRUE);
-  ierr = EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, &e);
+  ierr = EngineSetFromOptions(PETSC_COMM_WORLD, &e, &keys);
   OptionsSetCollect(PETSC_FALSE);
   if (EngineDestroy(&e)) abort();
   if (ierr) PetscFunctionReturn(ierr);
-  ierr = EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, &e);
+  ierr = EngineSetFromOptions(PETSC_COMM_WORLD, &e, &keys);
+  if (!ierr) ierr = EngineCreate(PETSC_COMM_WORLD, PETSC_TRUE, &keys, &e);
   if (!ierr) ierr = EngineSetUp(&e);
   if (!ierr && !e.fault.kind) ierr = EngineRun(&e, &lim, PETSC_TRUE, 0, NULL, &end);
   if (!ierr && !e.fault.kind) Sane(&e);

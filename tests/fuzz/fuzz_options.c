@@ -63,17 +63,19 @@ static PetscBool SmallDeck(void)
 static PetscErrorCode Validate(void)
 {
   Engine         e;
+  EngineKeys     keys;
   PetscErrorCode ierr;
 
   OptionsSetCollect(PETSC_TRUE);
-  ierr = EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, &e);
+  ierr = EngineSetFromOptions(PETSC_COMM_WORLD, &e, &keys);
   OptionsSetCollect(PETSC_FALSE);
   if (EngineDestroy(&e)) abort();
   /* the run's own keys (steps, output_dir, ...) are unknown here: the
    * check runs for its own sake, and the real pass whatever it says */
   if (!ierr) (void)OptionsCheckUnused(PETSC_COMM_WORLD);
   if (!ierr && SmallDeck()) {
-    ierr = EngineSetFromOptions(PETSC_COMM_WORLD, PETSC_TRUE, &e);
+    ierr = EngineSetFromOptions(PETSC_COMM_WORLD, &e, &keys);
+    if (!ierr) ierr = EngineCreate(PETSC_COMM_WORLD, PETSC_TRUE, &keys, &e);
     if (EngineDestroy(&e)) abort();
   }
   return ierr;
