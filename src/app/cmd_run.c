@@ -310,6 +310,21 @@ static PetscErrorCode RunCheck(MPI_Comm comm, const RunControl *rc, const char *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The run in its time loop, for CommandRunFailed. */
+static struct {
+  const Engine *e;
+  const char   *dir;
+} run_now;
+
+void CommandRunFailed(const char *reason, PetscBool collective)
+{
+  PetscMPIInt rank = 0, size = 1;
+  if (!run_now.e) return;
+  (void)CollectiveRank(run_now.e->grid.comm, &rank, &size);
+  if (!collective || rank == 0) SummaryWriteFailed(run_now.dir, run_now.e, reason, rank, size);
+  run_now.e = NULL; /* the first error is the cause */
+}
+
 PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, PetscBool check_only, int argc, char **argv,
                           int *status)
 {
@@ -360,7 +375,10 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   if (restart[0])
     PetscCall(PetscSNPrintf(plan + strlen(plan), sizeof(plan) - strlen(plan), "  continued   from %s\n", restart));
   PetscCall(RunMonitors(comm, &rc, &e, restart, options, plan, &tally, &nmon, mons));
+  run_now.e   = &e;
+  run_now.dir = rc.dir;
   PetscCall(EngineRun(&e, &rc.lim, restart[0] ? PETSC_FALSE : PETSC_TRUE, nmon, mons, &end));
+  run_now.e = NULL;
   for (PetscInt k = 0; k < nmon; k++) PetscCall(MonitorDestroy(&mons[k]));
   PetscCall(PetscFree(options));
   PetscCall(EngineDestroy(&e));
