@@ -33,6 +33,7 @@ CASES = [
     (["-contact_mu", "-0.1"], ["-contact_mu"]),
     (["-contact_law", "hertz", "-contact_tangential_stiffness", "constant"], ["-contact_kt"]),
     (["-impact_v0", "nan"], ["-impact_v0", "not a finite number"]),
+    (["-impact_omega", "0,1e300,0"], ["-impact_omega", "1e+300", "[-1e+08, 1e+08]"]),
 ]
 
 

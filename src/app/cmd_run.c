@@ -298,6 +298,23 @@ static PetscErrorCode RunHelp(MPI_Comm comm, PetscBool check_only)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The folders run would create, checked as it creates them: the output
+ * folder, its checkpoints/ and, with snapshots, its snapshots/. */
+static PetscErrorCode RunOutputCheck(MPI_Comm comm, const RunControl *rc)
+{
+  char sub[PETSC_MAX_PATH_LEN + 16];
+
+  PetscFunctionBeginUser;
+  PetscCall(OutputDirCheck(comm, "-output_dir ", rc->dir));
+  PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/checkpoints", rc->dir));
+  PetscCall(OutputDirCheck(comm, "", sub));
+  if (rc->snap_steps > 0 || rc->snap_time > 0.0) {
+    PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/snapshots", rc->dir));
+    PetscCall(OutputDirCheck(comm, "", sub));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* hdem check: the effective configuration and, as text, what follows from it. */
 static PetscErrorCode RunCheck(MPI_Comm comm, const RunControl *rc, const char *restart, Engine *e)
 {
@@ -354,7 +371,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(EngineSetFromOptions(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &e));
   PetscCall(SnapshotFieldsParse(&e.p.st, rc.snap_list, &rc.snap_fields));
   if (check_only) { /* every validation of a run before its first step, writing nothing */
-    PetscCall(OutputDirCheck(comm, "-output_dir ", rc.dir));
+    PetscCall(RunOutputCheck(comm, &rc));
     if (restart[0]) PetscCall(CheckpointRead(&e, restart));
     else PetscCall(EngineSetUp(&e));
     PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
@@ -370,6 +387,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   if (restart[0]) PetscCall(CheckpointRead(&e, restart));
   else PetscCall(EngineSetUp(&e));
   PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
+  PetscCall(RunOutputCheck(comm, &rc)); /* its subfolders too, before the banner */
   PetscCall(OutputDirCreate(comm, "-output_dir ", rc.dir));
   PetscCall(RunPlan(&rc, plan, sizeof(plan)));
   if (restart[0])
