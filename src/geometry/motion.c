@@ -5,6 +5,24 @@
 
 const char *const MotionKinds[] = {"none", "translate", "rotate", "vibrate", "MotionKind", "MOTION_", NULL};
 
+/* A vibration's peak speed bounded as a translation's. */
+static PetscErrorCode WallMotionCheckPeak(MPI_Comm comm, const char *kf, const char *ka, const char *ka2,
+                                          const WallMotion *m)
+{
+  PetscReal amp = 0.0, peak;
+  char      txt[96];
+
+  PetscFunctionBeginUser;
+  if (m->kind != MOTION_VIBRATE) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int a = 0; a < 3; a++) amp = PetscMax(amp, PetscAbsReal(m->amplitude[a]) + PetscAbsReal(m->amplitude2[a]));
+  peak = 2.0 * HDEM_PI * m->frequency * amp;
+  snprintf(txt, sizeof(txt), "%g Hz with amplitudes up to %g m: a peak speed of %g m/s", (double)m->frequency,
+           (double)amp, (double)peak); /* as given, not PETSc's "10000." */
+  PetscCheck(peak <= HDEM_SPEED_MAX, comm, PETSC_ERR_USER_INPUT, "%s = %s (%s, %s), beyond the %d m/s allowed", kf, txt,
+             ka, ka2, (int)HDEM_SPEED_MAX);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, PetscBool quiet, WallMotion *m)
 {
   char                     k[16][80];
@@ -71,16 +89,7 @@ PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, Petsc
     snprintf(fv, sizeof(fv), "%g", (double)m->frequency); /* as given, not PETSc's "0." */
     SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s = %s: %s vibrate needs a frequency in (0, inf) Hz", k[7], fv, k[0]);
   }
-  if (m->kind == MOTION_VIBRATE) { /* its peak speed bounded as a translation's */
-    PetscReal amp = 0.0, peak;
-    char      txt[96];
-    for (int a = 0; a < 3; a++) amp = PetscMax(amp, PetscAbsReal(m->amplitude[a]) + PetscAbsReal(m->amplitude2[a]));
-    peak = 2.0 * HDEM_PI * m->frequency * amp;
-    snprintf(txt, sizeof(txt), "%g Hz with amplitudes up to %g m: a peak speed of %g m/s", (double)m->frequency,
-             (double)amp, (double)peak); /* as given, not PETSc's "10000." */
-    PetscCheck(peak <= HDEM_SPEED_MAX, comm, PETSC_ERR_USER_INPUT, "%s = %s (%s, %s), beyond the %d m/s allowed", k[7],
-               txt, k[5], k[6], (int)HDEM_SPEED_MAX);
-  }
+  PetscCall(WallMotionCheckPeak(comm, k[7], k[5], k[6], m));
   PetscCheck(m->stop >= m->start, comm, PETSC_ERR_USER_INPUT, "%s = %g must not precede %s = %g", k[10],
              (double)m->stop, k[9], (double)m->start);
   len = PetscSqrtReal(m->axis[0] * m->axis[0] + m->axis[1] * m->axis[1] + m->axis[2] * m->axis[2]);
