@@ -1,5 +1,6 @@
 #include "decomp/collective.h"
 #include <string.h>
+#include <unistd.h>
 
 PetscErrorCode CollectiveRank(MPI_Comm comm, PetscMPIInt *rank, PetscMPIInt *size)
 {
@@ -38,9 +39,15 @@ void CollectiveAbort(MPI_Comm comm, int code)
   if (size > 1) MPI_Abort(comm, code);
 }
 
+/* Alone, the process ends without MPI_Abort's banner (the error is said);
+ * with others, MPI_Abort is what reaches them wherever they wait. */
 void CollectiveAbortAlways(MPI_Comm comm, int code)
 {
-  MPI_Abort(comm, code);
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (size > 1) MPI_Abort(comm, code);
+  (void)fflush(NULL);
+  _exit(code);
 }
 
 /* In-place sum onto rank 0 (each slot written by one rank: exact). */

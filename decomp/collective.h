@@ -35,6 +35,6 @@ PETSC_EXTERN PetscErrorCode CollectiveRoute(MPI_Comm, PetscInt n, PetscInt width
 PETSC_EXTERN PetscErrorCode CollectiveGatherReal(MPI_Comm, PetscReal v, PetscReal *all);
 PETSC_EXTERN PetscErrorCode CollectiveBarrier(MPI_Comm);
 PETSC_EXTERN void           CollectiveAbort(MPI_Comm, int code);
-PETSC_EXTERN void           CollectiveAbortAlways(MPI_Comm, int code); /* MPI_Abort at any size */
+PETSC_EXTERN void           CollectiveAbortAlways(MPI_Comm, int code); /* ends the process at any size */
 
 #endif

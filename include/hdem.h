@@ -18,7 +18,8 @@
 
 /* Bounds of the deck's speeds and densities: wide enough for SI and reduced units (d = 1, density 1) and for
  * mass scaling, narrow enough that 1e300 or 1e-300 is an error naming its key, not a failed step later. */
-#define HDEM_SPEED_MAX   1.0e4  /* [m/s], each component of a velocity given to particles */
+#define HDEM_SPEED_MAX   1.0e4  /* [m/s], each component of a velocity given to particles or walls */
+#define HDEM_SPIN_MAX    1.0e8  /* [rad/s], each component of an angular velocity given to particles or walls */
 #define HDEM_DENSITY_MIN 1.0e-3 /* [kg/m^3] */
 #define HDEM_DENSITY_MAX 1.0e9  /* [kg/m^3] */
 #define HDEM_RADIUS_MIN  1.0e-9 /* [m], of particles and the radius distributions' bounds */

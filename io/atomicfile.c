@@ -4,6 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
+const char *FileErrorString(int err)
+{
+  return err == ENOSPC ? "no space left on device" : err == EDQUOT ? "disk quota exceeded" : strerror(err);
+}
+
 PetscErrorCode AtomicFileOpen(const char *path, AtomicFile *af)
 {
   PetscFunctionBeginUser;
@@ -13,7 +18,7 @@ PetscErrorCode AtomicFileOpen(const char *path, AtomicFile *af)
   PetscCall(PetscStrncpy(af->path, path, sizeof(af->path)));
   PetscCall(PetscSNPrintf(af->tmp, sizeof(af->tmp), "%s.tmp", path));
   af->fp = fopen(af->tmp, "w");
-  PetscCheck(af->fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s: %s", af->tmp, strerror(errno));
+  PetscCheck(af->fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s: %s", af->path, FileErrorString(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -64,7 +69,7 @@ PetscErrorCode AtomicFileCommit(AtomicFile *af, PetscBool sync)
   if (fclose(af->fp) && !err) err = errno ? errno : EIO;
   af->fp = NULL;
   if (err) (void)remove(af->tmp);
-  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s: %s", af->tmp, strerror(err));
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s: %s", af->path, FileErrorString(err));
   PetscCall(AtomicFileRename(af->tmp, af->path, sync));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

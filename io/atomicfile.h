@@ -23,5 +23,7 @@ PETSC_EXTERN PetscErrorCode AtomicFileCommit(AtomicFile *, PetscBool sync);
 PETSC_EXTERN void           AtomicFileAbandon(AtomicFile *); /* closes and removes the temporary */
 /* tmp to path, with sync the directory's entry made durable too. */
 PETSC_EXTERN PetscErrorCode AtomicFileRename(const char *tmp, const char *path, PetscBool sync);
+/* errno's words, a full disk or quota said as the HDF5 files say it: "no space left on device" */
+PETSC_EXTERN const char *FileErrorString(int err);
 
 #endif

@@ -32,7 +32,7 @@ PetscErrorCode CsvLogFlush(FILE *fp, const char *path, PetscInt64 step)
 {
   PetscFunctionBeginUser;
   PetscCheck(fflush(fp) == 0 && !ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
-             "cannot write %s (step %" PetscInt64_FMT "): %s", path, step, strerror(errno));
+             "cannot write %s (step %" PetscInt64_FMT "): %s", path, step, FileErrorString(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -44,6 +44,6 @@ PetscErrorCode CsvLogClose(FILE **fp, const char *path)
   if (!*fp) PetscFunctionReturn(PETSC_SUCCESS);
   bad = fclose(*fp) ? PETSC_TRUE : PETSC_FALSE;
   *fp = NULL;
-  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s: %s", path, strerror(errno));
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s: %s", path, FileErrorString(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

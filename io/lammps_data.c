@@ -136,13 +136,15 @@ static PetscErrorCode ReadAtomLine(LmpReader *rd, LammpsData *d, PetscInt i)
              AT "atom %" PetscInt64_FMT " has type %s, outside the header's 1..%" PetscInt_FMT " atom types",
              ATARGS(rd), id, LmpReaderQuote(rd, rd->tok[1]), d->ntypes);
   PetscCall(LmpReaderReal(rd, rd->tok[2], "diameter", &d->diameter[i]));
-  PetscCheck(d->diameter[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has diameter %s: it must be positive (point particles are not supported)",
-             ATARGS(rd), id, LmpReaderQuote(rd, rd->tok[2]));
+  PetscCheck(d->diameter[i] >= 2 * HDEM_RADIUS_MIN && d->diameter[i] <= 2 * HDEM_RADIUS_MAX, PETSC_COMM_SELF,
+             PETSC_ERR_FILE_UNEXPECTED,
+             AT "atom %" PetscInt64_FMT " has diameter %s: allowed [%g, %d] m (as the radii of -insert_radius)",
+             ATARGS(rd), id, LmpReaderQuote(rd, rd->tok[2]), 2 * HDEM_RADIUS_MIN, (int)(2 * HDEM_RADIUS_MAX));
   PetscCall(LmpReaderReal(rd, rd->tok[3], "density", &d->density[i]));
-  PetscCheck(d->density[i] > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has density %s: it must be positive", ATARGS(rd), id,
-             LmpReaderQuote(rd, rd->tok[3]));
+  PetscCheck(d->density[i] >= HDEM_DENSITY_MIN && d->density[i] <= HDEM_DENSITY_MAX, PETSC_COMM_SELF,
+             PETSC_ERR_FILE_UNEXPECTED,
+             AT "atom %" PetscInt64_FMT " has density %s: allowed [%g, %g] kg/m^3 (as -particle_density)", ATARGS(rd),
+             id, LmpReaderQuote(rd, rd->tok[3]), HDEM_DENSITY_MIN, HDEM_DENSITY_MAX);
   for (int j = 0; j < 3; j++) {
     PetscReal xj;
     PetscCall(LmpReaderReal(rd, rd->tok[4 + j], axis[j], &xj));

@@ -10,6 +10,7 @@
 static PetscErrorCode OutputDirLength(MPI_Comm comm, const char *what, const char *dir)
 {
   PetscFunctionBeginUser;
+  PetscCheck(dir[0], comm, PETSC_ERR_USER_INPUT, "%sis empty: give a folder (. for the working one)", what);
   PetscCheck(strlen(dir) + OUTPUT_DIR_ROOM < PETSC_MAX_PATH_LEN, comm, PETSC_ERR_USER_INPUT,
              "%s'%.80s...' is %zu characters long: at most %d, to leave room for the files written in it", what, dir,
              strlen(dir), (int)(PETSC_MAX_PATH_LEN - OUTPUT_DIR_ROOM - 1));
@@ -34,6 +35,11 @@ PetscErrorCode OutputDirCreate(MPI_Comm comm, const char *what, const char *dir)
         *c = '/';
       }
     if (!err && mkdir(path, 0755) && errno != EEXIST) err = errno;
+    if (!err) { /* what exists under the name must be a folder, not a file */
+      struct stat st;
+      if (stat(path, &st)) err = errno;
+      else if (!S_ISDIR(st.st_mode)) err = ENOTDIR;
+    }
   }
   PetscCall(CollectiveBcastInt(comm, &err, 1));
   PetscCheck(!err, comm, PETSC_ERR_FILE_OPEN, "cannot create %s%s: %s", what, dir, strerror((int)err));

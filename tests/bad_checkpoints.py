@@ -16,8 +16,9 @@
   continues bitwise on 1 and 2 ranks; refused alike are a body's mass or principal
   moments that no body has, an orientation off the unit quaternions, a non-finite
   /bodies row, a sphere whose body is not in /bodies/id or not its own, a body short of
-  a sphere, two /bodies rows of one id, negative liquid on a particle or in a bridge,
-  and a negative or NaN stream time or count (--part bodies runs these alone)."""
+  a sphere, two /bodies rows of one id, flags with bits a checkpoint never holds (and
+  a member's flag without bodies), negative liquid on a particle or in a bridge, and a
+  negative or NaN stream time or count (--part bodies runs these alone)."""
 import argparse
 import json
 import os
@@ -310,6 +311,8 @@ def body(tmp):
         ("NaN history spring", cell("history/spring", (hr, 0), np.nan), True, ["/history/spring", "row %d" % hr, "owner"]),
         ("history record of no particle", cell("history/owner", hr, 10 ** 9), True, ["/history/owner", "row %d" % hr, "id 1000000000"]),
         ("history kind unknown", cell("history/kind", 0, 7), True, ["/history/kind", "row 0", "kind 7"]),
+        ("flags with an unknown bit", cell("particles/flags", r, 8), True, ["/particles/flags", "row %d" % r, "id %d" % ids[r], "flags 8", "bits beyond"]),
+        ("a body's member flag without bodies", cell("particles/flags", r, 4), True, ["/particles/flags", "row %d" % r, "flags 4", "needs bodies"]),
         ("position where the lists were built outside the box", cell("particles/position_at_build", (r, 2), 1.0), True,
          ["/particles/position_at_build", "row %d" % r, "outside"]),
         ("a dataset shorter than the count attribute", shorter("particles/radius"), False, ["/particles/radius", "rows, expected %d" % N]),
@@ -429,6 +432,8 @@ def bodies(tmp):
         ("a sphere in another body", cell("particles/body", rm, other), True,
          ["/particles/body", "row %d" % rm, sid, "body %d" % other, "not one of its spheres"]),
         ("a body short of a sphere", drop_row(rm, lost), True, ["/particles/body", "body %d" % body[rm], "id %d is missing" % ids[rm]]),
+        ("a member's flags with an unknown bit", cell("particles/flags", rm, int(flags[rm]) | 16), True,
+         ["/particles/flags", "row %d" % rm, sid, "flags %d" % (int(flags[rm]) | 16), "bits beyond"]),
         ("two bodies with one id", cell("bodies/id", jb, bids[jb - 1]), True, ["/bodies/id", "row %d" % jb, "row %d" % (jb - 1), "body %d" % bids[jb - 1]]),
         ("negative liquid", cell("particles/liquid", N - 2, -1e-12), True, ["/particles/liquid", "row %d" % (N - 2), "id %d" % ids[N - 2], ">= 0"]),
         ("negative bridge liquid", cell("history/bridge_liquid", hr, -1e-13), True, ["/history/bridge_liquid", "row %d" % hr, "owner", ">= 0"]),

@@ -142,6 +142,14 @@ CASES = [
     ("data file zero diameter", LAMMPS, [], {"p.data": DATA_OK.replace("1 1 0.002 2500", "1 1 0 2500").encode()}, ["p.data"]),
     ("data file duplicate id", LAMMPS, [], {"p.data": DATA_OK.replace("2 1 0.002 2500 0.015", "1 1 0.002 2500 0.015").encode()}, ["p.data"]),
     ("data file overlap", LAMMPS, [], {"p.data": DATA_OK.replace("0.015 0.015 0.015", "0.0065 0.005 0.005").encode()}, ["particles 1 and 2", "insert_overlap_max"]),
+    ("data file density tiny", LAMMPS, [], {"p.data": DATA_OK.replace("2 1 0.002 2500", "2 1 0.002 1e-300").encode()},
+     ["p.data:13", "density '1e-300'", "[0.001, 1e+09]"]),
+    ("data file density huge", LAMMPS, [], {"p.data": DATA_OK.replace("2 1 0.002 2500", "2 1 0.002 1e300").encode()},
+     ["p.data:13", "density '1e300'", "[0.001, 1e+09]"]),
+    ("data file diameter tiny", LAMMPS, [], {"p.data": DATA_OK.replace("2 1 0.002 2500", "2 1 1e-300 2500").encode()},
+     ["p.data:13", "diameter '1e-300'", "[2e-09, 2000]"]),
+    ("data file diameter huge", LAMMPS, [], {"p.data": DATA_OK.replace("2 1 0.002 2500", "2 1 1e300 2500").encode()},
+     ["p.data:13", "diameter '1e300'", "[2e-09, 2000]"]),
     ("data file outside box", LAMMPS, [], {"p.data": DATA_OK.replace("0.015 0.015 0.015", "0.015 0.015 0.5").encode()}, ["p.data"]),
     # run control files
     ("restart missing", GOOD, ["-restart", "nothing.h5"], {}, ["nothing.h5"]),
@@ -149,6 +157,9 @@ CASES = [
     ("restart not hdf5", GOOD, ["-restart", "p.data"], {"p.data": DATA_OK.encode()}, ["p.data"]),
     ("output dir a file", GOOD, ["-output_dir", "p.data/out"], {"p.data": DATA_OK.encode()}, ["-output_dir", "p.data/out"]),
     ("output dir not creatable", GOOD, ["-output_dir", "/proc/hdem_out"], {}, ["-output_dir", "/proc/hdem_out", "cannot create"]),
+    ("output dir empty", GOOD, ["-output_dir", ""], {}, ["-output_dir", "is empty"]),
+    ("checkpoints folder a file", GOOD, ["-output_dir", "o"], {"o/checkpoints": b"x"}, ["o/checkpoints", "Not a directory"]),
+    ("snapshots folder a file", GOOD, ["-output_dir", "o"], {"o/snapshots": b"x"}, ["o/snapshots", "Not a directory"]),
     ("output dir too long", GOOD, ["-output_dir", "o/" + "d" * 4090], {}, ["-output_dir"]),
     ("snapshot field unknown", GOOD, ["-snapshot_fields", "position,colour"], {}, ["colour"]),
     ("table file missing", GOOD, ["-contact_law", "table", "-contact_table_file", "law.txt"], {}, ["law.txt"]),
@@ -178,6 +189,19 @@ CASES = [
      ["-mesh0_frequency", "vibrate"]),
     ("mesh outside the domain", GOOD, ["-mesh0_file", "m.stl", "-mesh0_translate", "0,0,1"], {"m.stl": STL},
      ["-mesh0_file", "m.stl", "wholly outside the domain", "1.001"]),
+    ("wall velocity huge", GOOD + "wall0: {normal: [0, 0, 1], motion: translate, velocity: [0, 0, 1.0e300]}\n", [], {},
+     ["-wall0_velocity", "1e+300", "[-10000, 10000]"]),
+    ("wall spin huge", GOOD + "wall0: {normal: [0, 0, 1], motion: rotate, angular_velocity: 1.0e300}\n", [], {},
+     ["-wall0_angular_velocity", "1e+300", "[-1e+08, 1e+08]"]),
+    ("wall belt huge", GOOD + "wall0: {normal: [0, 0, 1], surface_velocity: [1.0e300, 0, 0]}\n", [], {},
+     ["-wall0_surface_velocity", "1e+300", "[-10000, 10000]"]),
+    ("wall vibration too fast", GOOD + "wall0: {normal: [0, 0, 1], motion: vibrate, amplitude: [0, 0, 1.0e-3], frequency: 1.0e300}\n",
+     [], {}, ["-wall0_frequency", "1e+300 Hz", "-wall0_amplitude", "10000 m/s"]),
+    ("mesh spin huge", GOOD, ["-mesh0_file", "m.stl", "-mesh0_motion", "rotate", "-mesh0_angular_velocity", "-1e300"],
+     {"m.stl": STL.replace(b"0.001", b"-0.001")}, ["-mesh0_angular_velocity", "-1e+300", "[-1e+08, 1e+08]"]),
+    ("body spin huge", GOOD, ["-insert_angular_velocity", "0,0,1e300"], {}, ["-insert_angular_velocity", "1e+300", "[-1e+08, 1e+08]"]),
+    ("stream spin huge", GOOD + "stream0: {region_lo: [0, 0, 0.03], region_hi: [0.02, 0.02, 0.04], rate: 100, angular_velocity: [1.0e300, 0, 0]}\n",
+     [], {}, ["-stream0_angular_velocity", "1e+300", "[-1e+08, 1e+08]"]),
     ("wall type negative", GOOD + "wall0: {normal: [0, 0, 1], type: -1}\n", [], {}, ["-wall0_type", "-1"]),
     # multi-sphere templates
     ("clump without spheres", GOOD + "clump0: {density: 2500}\n", [], {}, ["-clump0_density", "given without", "-clump0_spheres or -clump0_file"]),
@@ -253,6 +277,7 @@ def main():
                         os.remove(os.path.join(work, fn))
                     os.mkfifo(os.path.join(work, fn))
                     continue
+                os.makedirs(os.path.dirname(os.path.join(work, fn)), exist_ok=True)
                 with open(os.path.join(work, fn), "wb") as f:
                     f.write(data)
             before = set(os.listdir(work))

@@ -33,6 +33,7 @@ CASES = [
     (["-contact_mu", "-0.1"], ["-contact_mu"]),
     (["-contact_law", "hertz", "-contact_tangential_stiffness", "constant"], ["-contact_kt"]),
     (["-impact_v0", "nan"], ["-impact_v0", "not a finite number"]),
+    (["-impact_omega", "0,1e300,0"], ["-impact_omega", "1e+300", "[-1e+08, 1e+08]"]),
 ]
 
 
@@ -111,7 +112,7 @@ def main():
     same = lammps_deck("same", [("0.001", "0.005 0.005 0.005"), ("0.001", "0.005 0.005 0.005")])
     run_cases = [
         ([outside], ["atom 2 of", "outside.data", "outside the domain along z"]),
-        ([huge], ["atom 1 of", "huge.data", "diameter 1e+300"]),
+        ([huge], ["huge.data:", "atom 1 has diameter '1e300'", "allowed [2e-09, 2000]"]),
         ([same], ["particles 1 and 2 have the same centre"]),
         ([os.path.join(tmp, "missing.yaml")], ["cannot open deck", "missing.yaml"]),
         ([bad_key], ["unknown key insrt_count", "deck", "badkey.yaml", "did you mean insert_count?"]),

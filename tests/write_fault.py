@@ -1,16 +1,52 @@
 #!/usr/bin/python3
-"""A write that fails on one rank (a full disk, through the LD_PRELOAD shim
-write_fault.c) of final.h5, a snapshot or a checkpoint, at 1 rank and on either
-of 2 ranks: the run stops with exit != 0 and the error, within a timeout (it used
-to hang the other rank inside the write's collectives), without a crash (at 1
-rank it used to end in a segmentation fault at exit), and the unfinished file keeps
-its .tmp name (no complete file is touched)."""
+"""A full disk. A write that fails on one rank (through the LD_PRELOAD shim
+write_fault.c) of final.h5, a snapshot or a checkpoint, at 1 rank and
+on either of 2 ranks: the run stops within a timeout (it used to hang the other
+rank inside the write's collectives) with exit != 0, without a crash (at 1 rank it
+used to end in a segmentation fault at exit) and the error "cannot write FILE: no
+space left on device" naming the file; summary.json says status failed with that
+reason; the unfinished file keeps its .tmp name or is removed (no complete file is
+touched); at 1 rank without MPI_Abort's banner. As root, the same on a real full
+file system (a tmpfs of 2 MB: rank 0's stdio files fail, which the shim cannot reach
+inside the C library) at 1 and 2 ranks."""
 import argparse
+import json
 import os
 import subprocess
 import sys
 import tempfile
 import harness
+
+
+def summary_failed(out):
+    """The reason of a summary.json with status failed, else None."""
+    try:
+        with open(os.path.join(out, "summary.json")) as f:
+            s = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return s.get("reason", "") if s.get("status") == "failed" else None
+
+
+def run_case(check, cmd, out, np, what, pat=None, tmpname=None):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        check(False, "%s: hung (120 s)" % what)
+        return
+    err = p.stdout + p.stderr
+    line = next((l for l in p.stderr.splitlines() if "hdem: error" in l), "no message")
+    check(p.returncode not in (0, 139, -11) and "Segmentation fault" not in err and "signal 11" not in err,
+          "%s: exit %d, no crash" % (what, p.returncode))
+    named = "no space left on device" in line and (pat is None or os.path.join(out, "") in line and pat in line)
+    check(named, "%s: says %s" % (what, line[:160]))
+    reason = summary_failed(out)
+    check(reason is not None and "no space left on device" in reason,
+          "%s: summary.json status failed, reason %s" % (what, reason))
+    if np == 1:
+        check("MPI_ABORT" not in err, "%s: no MPI_ABORT banner at 1 rank" % what)
+    if tmpname:
+        check(not os.path.exists(os.path.join(out, tmpname[:-4])), "%s: no complete %s" % (what, tmpname[:-4]))
 
 
 def main():
@@ -20,26 +56,35 @@ def main():
     ap.add_argument("--shim", required=True)
     ap.add_argument("--deck", required=True)
     a = ap.parse_args()
+    check = harness.Checks(flush=True)
     tmp = tempfile.mkdtemp(prefix="hdem_wfault_")
-    failed = 0
+    cases = (("final.h5", "final.h5.tmp"), ("snap_", "snapshots/snap_000000000.h5.tmp"),
+             ("step_", "checkpoints/step_000000100.h5.tmp"))
     for np, rank in ((1, 0), (2, 0), (2, 1)):
-        for pat, tmpname in (("final.h5", "final.h5.tmp"), ("snap_", "snapshots/snap_000000000.h5.tmp"), ("step_", "checkpoints/step_000000100.h5.tmp")):
+        for pat, tmpname in cases:
             out = os.path.join(tmp, "np%d_rank%d_%s" % (np, rank, tmpname.split("/")[0].split(".")[0]))
             cmd = harness.mpi(a.mpiexec, np, serial_bare=False)
             cmd += ["-x", "LD_PRELOAD=" + a.shim, "-x", "HDEM_FAULT_RANK=%d" % rank, "-x", "HDEM_FAULT_FILE=" + pat]
-            cmd += [a.hdem, "run", a.deck, "-steps", "300", "-snapshot_interval_steps", "100", "-checkpoint_interval_steps", "100", "-output_dir", out]
+            cmd += [a.hdem, "run", a.deck, "-steps", "300", "-snapshot_interval_steps", "100",
+                    "-checkpoint_interval_steps", "100", "-output_dir", out]
+            run_case(check, cmd, out, np, "write of %s fails on rank %d of %d" % (pat, rank, np), pat, tmpname)
+    # a real full disk: every rank's writes fail once the 2 MB are used
+    if os.geteuid() == 0:
+        mnt = os.path.join(tmp, "full")
+        os.mkdir(mnt)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt]).returncode == 0:
             try:
-                p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-                # at 1 rank the abandoned temporary is removed before the run ends; on 2 the abort leaves it
-                ok = p.returncode != 0 and "hdem: error" in p.stderr and (np == 1 or os.path.exists(os.path.join(out, tmpname))) and not os.path.exists(os.path.join(out, tmpname[:-4]))
-                ok = ok and "Segmentation fault" not in p.stdout + p.stderr and "signal 11" not in p.stdout + p.stderr and p.returncode not in (139, -11)
-                why = next((l for l in p.stderr.splitlines() if "hdem: error" in l), "no message")[:160]
-            except subprocess.TimeoutExpired:
-                ok, why = False, "hung (120 s)"
-            print("%s write of %s fails on rank %d of %d: %s" % ("PASS" if ok else "FAIL", pat, rank, np, why), flush=True)
-            failed += not ok
-    print("%d failure(s)" % failed)
-    return 1 if failed else 0
+                for np in (1, 2):
+                    out = os.path.join(mnt, "np%d" % np)
+                    cmd = harness.mpi(a.mpiexec, np) + [a.hdem, "run", a.deck, "-steps", "3000",
+                                                        "-snapshot_interval_steps", "20", "-output_dir", out]
+                    run_case(check, cmd, out, np, "a 2 MB file system filled at %d rank(s)" % np)
+                    subprocess.run(["rm", "-rf", out])
+            finally:
+                subprocess.run(["umount", mnt])
+        else:
+            print("NOTE no tmpfs could be mounted: the full file system is not tried")
+    return check.report("%d failure(s)")
 
 
 if __name__ == "__main__":

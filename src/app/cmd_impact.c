@@ -91,7 +91,7 @@ static PetscErrorCode ImpactSetupSetFromOptions(MPI_Comm comm, ImpactSetup *set,
     PetscInt nw;
     PetscCall(OptionsRealArray("-impact_omega",
                                "initial angular velocity of the sphere, x, y, z (y turns it in the plane of incidence)",
-                               "[rad/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, set->omega, &nw, NULL));
+                               "[rad/s]", 3, 3, -HDEM_SPIN_MAX, HDEM_SPIN_MAX, RANGE_CLOSED, set->omega, &nw, NULL));
   }
   PetscCall(OptionsDefaultText("-impact_radius2", "-particle_radius"));
   PetscCall(OptionsDefaultText("-impact_density2", "the type's"));

@@ -299,6 +299,23 @@ static PetscErrorCode RunHelp(MPI_Comm comm, PetscBool check_only)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The folders run would create, checked as it creates them: the output
+ * folder, its checkpoints/ and, with snapshots, its snapshots/. */
+static PetscErrorCode RunOutputCheck(MPI_Comm comm, const RunControl *rc)
+{
+  char sub[PETSC_MAX_PATH_LEN + 16];
+
+  PetscFunctionBeginUser;
+  PetscCall(OutputDirCheck(comm, "-output_dir ", rc->dir));
+  PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/checkpoints", rc->dir));
+  PetscCall(OutputDirCheck(comm, "", sub));
+  if (rc->snap_steps > 0 || rc->snap_time > 0.0) {
+    PetscCall(PetscSNPrintf(sub, sizeof(sub), "%s/snapshots", rc->dir));
+    PetscCall(OutputDirCheck(comm, "", sub));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* hdem check: the effective configuration and, as text, what follows from it. */
 static PetscErrorCode RunCheck(MPI_Comm comm, const RunControl *rc, const char *restart, Engine *e)
 {
@@ -309,6 +326,21 @@ static PetscErrorCode RunCheck(MPI_Comm comm, const RunControl *rc, const char *
   if (restart[0]) PetscCall(PetscPrintf(comm, "restart from    %s (particles, skin and state from there)\n", restart));
   else PetscCall(CheckPrint(e));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run in its time loop, for CommandRunFailed. */
+static struct {
+  const Engine *e;
+  const char   *dir;
+} run_now;
+
+void CommandRunFailed(const char *reason, PetscBool collective)
+{
+  PetscMPIInt rank = 0, size = 1;
+  if (!run_now.e) return;
+  (void)CollectiveRank(run_now.e->grid.comm, &rank, &size);
+  if (!collective || rank == 0) SummaryWriteFailed(run_now.dir, run_now.e, reason, rank, size);
+  run_now.e = NULL; /* the first error is the cause */
 }
 
 PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, PetscBool check_only, int argc, char **argv,
@@ -342,7 +374,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(EngineCreate(comm, restart[0] ? PETSC_FALSE : PETSC_TRUE, &keys, &e));
   PetscCall(SnapshotFieldsParse(&e.p.st, rc.snap_list, &rc.snap_fields));
   if (check_only) { /* every validation of a run before its first step, writing nothing */
-    PetscCall(OutputDirCheck(comm, "-output_dir ", rc.dir));
+    PetscCall(RunOutputCheck(comm, &rc));
     if (restart[0]) PetscCall(CheckpointRead(&e, restart));
     else PetscCall(EngineSetUp(&e));
     PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
@@ -358,12 +390,16 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   if (restart[0]) PetscCall(CheckpointRead(&e, restart));
   else PetscCall(EngineSetUp(&e));
   PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
+  PetscCall(RunOutputCheck(comm, &rc)); /* its subfolders too, before the banner */
   PetscCall(OutputDirCreate(comm, "-output_dir ", rc.dir));
   PetscCall(RunPlan(&rc, plan, sizeof(plan)));
   if (restart[0])
     PetscCall(PetscSNPrintf(plan + strlen(plan), sizeof(plan) - strlen(plan), "  continued   from %s\n", restart));
   PetscCall(RunMonitors(comm, &rc, &e, restart, options, plan, &tally, &nmon, mons));
+  run_now.e   = &e;
+  run_now.dir = rc.dir;
   PetscCall(EngineRun(&e, &rc.lim, restart[0] ? PETSC_FALSE : PETSC_TRUE, nmon, mons, &end));
+  run_now.e = NULL;
   for (PetscInt k = 0; k < nmon; k++) PetscCall(MonitorDestroy(&mons[k]));
   PetscCall(PetscFree(options));
   PetscCall(EngineDestroy(&e));

@@ -11,5 +11,10 @@ PETSC_EXTERN PetscErrorCode CommandRun(MPI_Comm, const char *deck, PetscBool hel
                                        char **argv,
                                        /* status: the exit code (HDEM_EXIT_CHECKPOINTED after a signal) */
                                        int *status);
+/* An error raised while a run is in its time loop (a full disk): its
+ * summary.json says failed with the error's message, written by the rank
+ * that met it (rank 0 when every rank raised it) before any abort. Called
+ * from the error handler: no collectives. */
+PETSC_EXTERN void CommandRunFailed(const char *reason, PetscBool collective);
 
 #endif

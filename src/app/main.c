@@ -37,6 +37,7 @@ static PetscErrorCode ErrorHandler(MPI_Comm comm, int line, const char *func, co
     PetscErrorMessage(n, &generic, NULL);
     fprintf(stderr, "hdem: error: %s\n", mess && mess[0] ? mess : (generic ? generic : "unknown error"));
   }
+  if (p == PETSC_ERROR_INITIAL) CommandRunFailed(mess && mess[0] ? mess : "error", error_collective);
   if (*trace) fprintf(stderr, "hdem:   at %s() %s:%d\n", func, file, line);
   return n;
 }

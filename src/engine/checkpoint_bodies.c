@@ -167,12 +167,37 @@ static PetscErrorCode CkptCheckLiquid(H5File f, CkptSets *ss, CkptFault *ft)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* /particles/flags: only the bits a checkpoint holds, frozen and, with
+ * bodies, member (a member flag without a body would hold a sphere still). */
+static PetscErrorCode CkptCheckFlags(H5File f, CkptSets *ss, CkptFault *ft)
+{
+  const CkptSet *d     = CkptSetFind(ss, "particles/flags");
+  PetscBool      holds = ss->bodies < ss->n ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt64     known = PARTICLE_FROZEN | (holds ? PARTICLE_MEMBER : 0);
+  char           who[160];
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; d && i < d->n; i++) {
+    PetscInt64 v = CkptI64(d, i, 0);
+    if (!(v & ~known)) continue;
+    PetscCall(CkptWho(ss, (PetscInt)(d - ss->s), i, who, sizeof(who)));
+    PetscCall(CkptFail(f, ft, CkptCheckOf(ss, d), d->off + i,
+                       "/particles/flags row %" PetscInt64_FMT "%s: flags %" PetscInt64_FMT
+                       " has bits beyond %d (frozen)%s",
+                       d->off + i, who, v, PARTICLE_FROZEN,
+                       holds ? " and 4 (a body's member)" : "; 4 (a body's member) needs bodies, and there are none"));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CkptCheckBodyValues(H5File f, const Engine *e, CkptSets *ss, CkptFault *ft)
 {
   CkptBodyRows b;
 
   PetscFunctionBeginUser;
   PetscCall(CkptCheckLiquid(f, ss, ft));
+  PetscCall(CkptCheckFlags(f, ss, ft));
   if (ss->bodies == ss->n) PetscFunctionReturn(PETSC_SUCCESS);
   b.id = CkptSetFind(ss, "particles/id"), b.flags = CkptSetFind(ss, "particles/flags"),
   b.body = CkptSetFind(ss, "particles/body");

@@ -5,6 +5,24 @@
 
 const char *const MotionKinds[] = {"none", "translate", "rotate", "vibrate", "MotionKind", "MOTION_", NULL};
 
+/* A vibration's peak speed bounded as a translation's. */
+static PetscErrorCode WallMotionCheckPeak(MPI_Comm comm, const char *kf, const char *ka, const char *ka2,
+                                          const WallMotion *m)
+{
+  PetscReal amp = 0.0, peak;
+  char      txt[96];
+
+  PetscFunctionBeginUser;
+  if (m->kind != MOTION_VIBRATE) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int a = 0; a < 3; a++) amp = PetscMax(amp, PetscAbsReal(m->amplitude[a]) + PetscAbsReal(m->amplitude2[a]));
+  peak = 2.0 * HDEM_PI * m->frequency * amp;
+  snprintf(txt, sizeof(txt), "%g Hz with amplitudes up to %g m: a peak speed of %g m/s", (double)m->frequency,
+           (double)amp, (double)peak); /* as given, not PETSc's "10000." */
+  PetscCheck(peak <= HDEM_SPEED_MAX, comm, PETSC_ERR_USER_INPUT, "%s = %s (%s, %s), beyond the %d m/s allowed", kf, txt,
+             ka, ka2, (int)HDEM_SPEED_MAX);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, PetscBool quiet, WallMotion *m)
 {
   char                     k[16][80];
@@ -24,13 +42,13 @@ PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, Petsc
   OptionsQuiet(quiet);
   PetscCall(OptionsEnum(k[0], "how the wall moves: none, translate, rotate, vibrate (from time, X(t) = R(t) X0 + T(t))",
                         MotionKinds, (PetscEnum *)&m->kind, NULL));
-  PetscCall(OptionsRealArray(k[1], "translate: the wall's velocity", "[m/s]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
+  PetscCall(OptionsRealArray(k[1], "translate: the wall's velocity", "[m/s]", 3, 3, -HDEM_SPEED_MAX, HDEM_SPEED_MAX,
                              RANGE_CLOSED, m->velocity, &n, &given[1]));
   PetscCall(OptionsRealArray(k[2], "rotate: a point on the axis", "[m]", 3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL,
                              RANGE_CLOSED, m->axis_point, &n, &given[2]));
   PetscCall(OptionsRealArray(k[3], "rotate: the axis direction (right-handed)", "[-]", 3, 3, PETSC_MIN_REAL,
                              PETSC_MAX_REAL, RANGE_CLOSED, m->axis, &n, &given[3]));
-  PetscCall(OptionsReal(k[4], "rotate: angular velocity about the axis", "[rad/s]", PETSC_MIN_REAL, PETSC_MAX_REAL,
+  PetscCall(OptionsReal(k[4], "rotate: angular velocity about the axis", "[rad/s]", -HDEM_SPIN_MAX, HDEM_SPIN_MAX,
                         RANGE_CLOSED, &m->omega, &given[4]));
   PetscCall(OptionsRealArray(k[5], "vibrate: amplitude A of A sin(2 pi f t)", "[m]", 3, 3, PETSC_MIN_REAL,
                              PETSC_MAX_REAL, RANGE_CLOSED, m->amplitude, &n, &given[5]));
@@ -46,7 +64,7 @@ PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, Petsc
   PetscCall(OptionsReal(k[11], "the wall is gone from this time on (a plug, a gate)", "[s]", 0.0, INFINITY,
                         RANGE_CLOSED, &m->remove, NULL));
   PetscCall(OptionsRealArray(k[12], "the surface's own tangential velocity (a belt); the wall does not move", "[m/s]",
-                             3, 3, PETSC_MIN_REAL, PETSC_MAX_REAL, RANGE_CLOSED, m->surface_velocity, &n, &set));
+                             3, 3, -HDEM_SPEED_MAX, HDEM_SPEED_MAX, RANGE_CLOSED, m->surface_velocity, &n, &set));
   OptionsQuiet(PETSC_FALSE);
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   m->phase = phase_deg * HDEM_PI / 180.0;
@@ -71,6 +89,7 @@ PetscErrorCode WallMotionSetFromOptions(MPI_Comm comm, const char *prefix, Petsc
     snprintf(fv, sizeof(fv), "%g", (double)m->frequency); /* as given, not PETSc's "0." */
     SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s = %s: %s vibrate needs a frequency in (0, inf) Hz", k[7], fv, k[0]);
   }
+  PetscCall(WallMotionCheckPeak(comm, k[7], k[5], k[6], m));
   PetscCheck(m->stop >= m->start, comm, PETSC_ERR_USER_INPUT, "%s = %g must not precede %s = %g", k[10],
              (double)m->stop, k[9], (double)m->start);
   len = PetscSqrtReal(m->axis[0] * m->axis[0] + m->axis[1] * m->axis[1] + m->axis[2] * m->axis[2]);

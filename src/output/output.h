@@ -47,6 +47,12 @@ PETSC_EXTERN PetscErrorCode FinalMonitorCreate(MPI_Comm, const char *dir, const 
                                                Monitor *);
 /* DIR/summary.json at the end. */
 PETSC_EXTERN PetscErrorCode SummaryMonitorCreate(MPI_Comm, const char *dir, Monitor *);
+/* DIR/summary.json of a run an error ended (a full disk): status failed with
+ * the error's message, by one rank, without collectives or PETSc's error
+ * machinery (it is called from the error handler); if it cannot be written,
+ * nothing more is said. */
+PETSC_EXTERN void SummaryWriteFailed(const char *dir, const Engine *, const char *reason, PetscMPIInt rank,
+                                     PetscMPIInt size);
 /* Rank 0's log: a banner at the start (what runs, on what, with which
  * model and step, then the driver's text `plan` on limits and outputs),
  * the first monitor; a closing block at the end (status, steps, time,

@@ -80,6 +80,31 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void SummaryWriteFailed(const char *dir, const Engine *e, const char *reason, PetscMPIInt rank, PetscMPIInt size)
+{
+  char       path[PETSC_MAX_PATH_LEN + 16], tmp[PETSC_MAX_PATH_LEN + 40];
+  FILE      *fp;
+  JsonWriter w;
+  int        bad;
+
+  /* a temporary of this rank's own: ranks that fail together each write a whole file */
+  snprintf(path, sizeof(path), "%s/summary.json", dir);
+  snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)rank);
+  if (!(fp = fopen(tmp, "w"))) return;
+  JsonBegin(&w, fp);
+  JsonString(&w, "hdem_version", HDEM_VERSION);
+  JsonString(&w, "deck", OptionsDeck());
+  JsonInt(&w, "ranks", size);
+  JsonString(&w, "status", "failed");
+  JsonString(&w, "reason", reason);
+  JsonInt(&w, "steps", e->step);
+  JsonReal(&w, "simulated_time", e->t);
+  JsonEnd(&w);
+  fprintf(fp, "\n");
+  bad = ferror(fp) | fflush(fp);
+  if (fclose(fp) || bad || rename(tmp, path)) (void)remove(tmp);
+}
+
 static PetscBool SummaryDue(Monitor m, const Engine *e, PetscInt64 step, PetscReal t_prev, PetscReal t, PetscInt req,
                             PetscLogDouble elapsed)
 {

@@ -61,8 +61,8 @@ PetscErrorCode BodyChoiceSetFromOptions(MPI_Comm comm, const char *prefix, BodyC
                         "spheres were given)",
                         BodyOrientations, (PetscEnum *)&bc->orientation, &set[2]));
   PetscCall(PetscSNPrintf(key, sizeof(key), "%s_angular_velocity", prefix));
-  PetscCall(OptionsRealArray(key, "initial angular velocity of each body, world frame", "[rad/s]", 3, 3, PETSC_MIN_REAL,
-                             PETSC_MAX_REAL, RANGE_CLOSED, bc->omega, &n3, &set[3]));
+  PetscCall(OptionsRealArray(key, "initial angular velocity of each body, world frame", "[rad/s]", 3, 3, -HDEM_SPIN_MAX,
+                             HDEM_SPIN_MAX, RANGE_CLOSED, bc->omega, &n3, &set[3]));
   bc->given = set[0] || set[1] || set[2] || set[3] ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
