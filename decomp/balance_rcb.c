@@ -243,8 +243,11 @@ static PetscErrorCode RcbRatio(const Grid *g, PetscReal cost, PetscInt n, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Points weigh their rank's cost per row in units of 1/1024 of the mean
- * (at least 1): integers, so their sums are exact. */
+/* Points weigh their rank's cost per row in units of 1/1024 of the mean,
+ * integers so that their sums are exact, kept within a factor 2 of the
+ * mean: one noisy measurement (a core shared for a moment) must not pile
+ * the particles on one rank; a lasting difference is followed over a few
+ * balances. */
 PetscErrorCode BalanceRcbApply(Grid *g, const FieldStore *st, PetscReal cost, PetscReal threshold, PetscReal *imbalance,
                                PetscBool *moved)
 {
@@ -259,7 +262,7 @@ PetscErrorCode BalanceRcbApply(Grid *g, const FieldStore *st, PetscReal cost, Pe
   PetscCall(RcbRatio(g, cost, n, imbalance, tot));
   if (*imbalance <= threshold && g->tree) PetscFunctionReturn(PETSC_SUCCESS);
   mean = tot[1] > 0.0 ? tot[0] / tot[1] : 0.0;
-  if (n > 0 && mean > 0.0) w = (PetscInt64)PetscMax(1.0, PetscMin(llround(1024.0 * cost / n / mean), 1099511627776.0));
+  if (n > 0 && mean > 0.0) w = (PetscInt64)PetscMax(512.0, PetscMin(llround(1024.0 * cost / n / mean), 2048.0));
   PetscCall(PetscMalloc1(3 * n + 1, &x));
   for (PetscInt i = 0; i < n; i++)
     for (int a = 0; a < 3; a++) x[3 * i + a] = FieldStoreHomeOf(st, i)[a];
