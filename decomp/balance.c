@@ -1,6 +1,7 @@
 #include "decomp/balance.h"
 
-const char *const BalanceModes[] = {"none", "count", "time", "BalanceMode", "BALANCE_", NULL};
+const char *const BalanceModes[]   = {"none", "count", "time", "rcb", "BalanceMode", "BALANCE_", NULL};
+const char *const BalanceWeights[] = {"time", "count", "BalanceWeight", "BALANCE_WEIGHT_", NULL};
 
 void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const PetscReal old[], PetscReal wmin, PetscReal frac,
                       PetscReal cuts[])
@@ -76,12 +77,15 @@ PetscErrorCode GridBalance(Grid *g, PetscReal cost, PetscReal wmin, PetscReal th
 
 void BalancerDefaults(Balancer *b)
 {
-  b->mode      = BALANCE_TIME;
-  b->interval  = 100;
-  b->threshold = 1.05;
-  b->imbalance = 1.0;
-  b->moves     = 0;
-  b->step      = 0;
+  b->mode            = BALANCE_TIME;
+  b->weight          = BALANCE_WEIGHT_TIME;
+  b->restored        = PETSC_FALSE;
+  b->imbalance_first = 1.0;
+  b->interval        = 100;
+  b->threshold       = 1.05;
+  b->imbalance       = 1.0;
+  b->moves           = 0;
+  b->step            = 0;
   b->t0 = b->wait0 = 0.0;
 }
 
@@ -94,18 +98,23 @@ PetscErrorCode BalancerMark(Balancer *b, PetscInt64 step, PetscLogDouble wait)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode BalancerApply(Balancer *b, Grid *g, PetscInt64 step, PetscInt nowned, PetscLogDouble wait,
+PetscErrorCode BalancerApply(Balancer *b, Grid *g, const FieldStore *st, PetscInt64 step, PetscLogDouble wait,
                              PetscReal wmin)
 {
   PetscLogDouble now;
   PetscReal      cost;
   PetscBool      moved;
+  PetscInt       nowned = *st->n;
 
   PetscFunctionBeginUser;
   if (b->mode == BALANCE_NONE || g->size == 1 || step - b->step < b->interval) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscTime(&now));
-  cost = b->mode == BALANCE_COUNT ? (PetscReal)nowned : (PetscReal)((now - b->t0) - (wait - b->wait0));
-  PetscCall(GridBalance(g, PetscMax(cost, 0.0), wmin, b->threshold, &b->imbalance, &moved));
+  cost = (b->mode == BALANCE_COUNT || (b->mode == BALANCE_RCB && b->weight == BALANCE_WEIGHT_COUNT))
+         ? (PetscReal)nowned
+         : (PetscReal)((now - b->t0) - (wait - b->wait0));
+  if (b->mode == BALANCE_RCB)
+    PetscCall(BalanceRcbApply(g, st, PetscMax(cost, 0.0), b->threshold, &b->imbalance, &moved));
+  else PetscCall(GridBalance(g, PetscMax(cost, 0.0), wmin, b->threshold, &b->imbalance, &moved));
   if (moved) b->moves++;
   PetscCall(BalancerMark(b, step, wait));
   PetscFunctionReturn(PETSC_SUCCESS);

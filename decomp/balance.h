@@ -1,19 +1,31 @@
 /* Load balance by moving the process grid's cuts (LAMMPS's "balance shift"):
  * along each cut axis the slabs are resized so that each carries an equal
  * share of the ranks' cost (owned particles, or busy seconds), assuming the
- * cost spread evenly over each slab.  Results do not depend on where the
- * cuts are (the pairs and their sums are canonical), only the speed does. */
+ * cost spread evenly over each slab; or by recursive coordinate bisection
+ * of the particles weighted by their rank's cost per particle (LAMMPS's
+ * "balance rcb"), which makes the grid a tree of boxes anywhere in the
+ * domain.  Results do not depend on where the cuts are (the pairs and their
+ * sums are canonical), only the speed does. */
 #ifndef HDEM_BALANCE_H
 #define HDEM_BALANCE_H
 
 #include "decomp/grid.h"
+#include "decomp/fields.h"
 
 typedef enum {
   BALANCE_NONE,  /* equal slabs throughout */
   BALANCE_COUNT, /* equal owned particles */
-  BALANCE_TIME   /* equal busy time (uneven densities, contacts and cores alike) */
+  BALANCE_TIME,  /* equal busy time (uneven densities, contacts and cores alike) */
+  BALANCE_RCB    /* a tree of bisections of the particles weighted by BalanceWeight */
 } BalanceMode;
 PETSC_EXTERN const char *const BalanceModes[];
+
+/* What a particle weighs in the rcb mode: its rank's busy time per owned particle, or one. */
+typedef enum {
+  BALANCE_WEIGHT_TIME,
+  BALANCE_WEIGHT_COUNT
+} BalanceWeight;
+PETSC_EXTERN const char *const BalanceWeights[];
 
 /* New cuts (n + 1, ends kept) for n slabs between cuts old[] whose costs
  * are cost[]: each inner cut moves the fraction frac (0, 1] of the way to
@@ -37,24 +49,50 @@ PETSC_EXTERN void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const 
 PETSC_EXTERN PetscErrorCode GridBalance(Grid *, PetscReal cost, PetscReal wmin, PetscReal threshold,
                                         PetscReal *imbalance, PetscBool *moved);
 
+/* Collective on the grid's communicator: the tree (axis[] and cut[], size
+ * entries, for GridSetTree) that bisects the n points at x, x + stride, ...
+ * (clamped into the box), each of weight w (this rank's; integers, so every
+ * rank finds the same cuts).  Each range of ranks is split along the
+ * longest edge of its points' bounding box at the weight of its lower half,
+ * the cut in the middle of the gap between the points either side. */
+PETSC_EXTERN PetscErrorCode BalanceRcbTree(const Grid *, PetscInt n, const PetscReal *x, PetscInt stride, PetscInt64 w,
+                                           PetscMPIInt axis[], PetscReal cut[]);
+
+/* Collective: the rcb mode's balance.  cost is this rank's; when the largest
+ * exceeds the mean by more than threshold, a new tree from the rows' homes
+ * in st, each weighing its rank's cost per row.  Gives the ratio max / mean
+ * before and whether any cut moved. */
+PETSC_EXTERN PetscErrorCode BalanceRcbApply(Grid *, const FieldStore *, PetscReal cost, PetscReal threshold,
+                                            PetscReal *imbalance, PetscBool *moved);
+
 /* A run's balancer: when and by which cost the cuts move, and what it did. */
 typedef struct {
   BalanceMode    mode;
-  PetscInt       interval;  /* steps between balances (each at the next list rebuild) */
-  PetscReal      threshold; /* largest rank cost over the mean that is left alone */
-  PetscInt64     step;      /* of the last balance */
-  PetscLogDouble t0, wait0; /* the wall clock and the waits then (time mode) */
-  PetscInt       moves;     /* balances that moved cuts */
-  PetscReal      imbalance; /* largest rank cost over the mean at the last balance (1: none measured) */
+  BalanceWeight  weight;          /* the rcb mode's */
+  PetscInt       interval;        /* steps between balances (each at the next list rebuild) */
+  PetscReal      threshold;       /* largest rank cost over the mean that is left alone */
+  PetscInt64     step;            /* of the last balance */
+  PetscLogDouble t0, wait0;       /* the wall clock and the waits then (time mode) */
+  PetscInt       moves;           /* balances that moved cuts */
+  PetscReal      imbalance;       /* largest rank cost over the mean at the last balance (1: none measured) */
+  PetscReal      imbalance_first; /* owned particles at the first rcb balance, before it (1: none) */
+  PetscBool      restored;        /* the tree came from a checkpoint */
 } Balancer;
 
 /* Time mode, every 100 steps, above 1.05. */
 PETSC_EXTERN void BalancerDefaults(Balancer *);
 /* Start of a balance interval at step, with the waits so far (seconds spent waiting for other ranks). */
 PETSC_EXTERN PetscErrorCode BalancerMark(Balancer *, PetscInt64 step, PetscLogDouble wait);
-/* Collective: when interval steps have passed since the mark, moves the cuts (GridBalance) by this rank's cost
- * (nowned particles, or the interval's wall time less its waits) and marks again.  Slabs stay at least wmin wide. */
-PETSC_EXTERN PetscErrorCode BalancerApply(Balancer *, Grid *, PetscInt64 step, PetscInt nowned, PetscLogDouble wait,
+/* Collective: when interval steps have passed since the mark, moves the cuts (GridBalance, or a new tree) by
+ * this rank's cost (its owned rows, or the interval's wall time less its waits) and marks again.  Slabs stay
+ * at least wmin wide.  The rows of st are placed by their homes. */
+PETSC_EXTERN PetscErrorCode BalancerApply(Balancer *, Grid *, const FieldStore *, PetscInt64 step, PetscLogDouble wait,
                                           PetscReal wmin);
+/* Collective, in the rcb mode on more than one rank, unless a tree was
+ * restored: the first tree, from the n points at x, x + stride, ... by
+ * count (nothing measured yet). */
+PETSC_EXTERN PetscErrorCode BalancerFirst(Balancer *, Grid *, PetscInt n, const PetscReal *x, PetscInt stride);
+/* BalancerFirst from the homes of st's rows. */
+PETSC_EXTERN PetscErrorCode BalancerFirstRows(Balancer *, Grid *, const FieldStore *);
 
 #endif

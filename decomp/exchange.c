@@ -1,4 +1,4 @@
-#include "decomp/exchange.h"
+#include "decomp/exchange_impl.h"
 
 PetscErrorCode ExchangeCreate(const Grid *g, PetscReal cut, PetscReal slack, Exchange *ex)
 {
@@ -12,7 +12,7 @@ PetscErrorCode ExchangeCreate(const Grid *g, PetscReal cut, PetscReal slack, Exc
     /* the narrowest slab from the cuts every rank holds, not this rank's own:
      * slabs equal but for rounding must not pass on some ranks and fail on others */
     for (PetscMPIInt c = 0; c < g->dims[a]; c++) width = PetscMin(width, g->cuts[a][c + 1] - g->cuts[a][c]);
-    PetscCheck(g->dims[a] == 1 || ex->wmin <= width, g->comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(g->dims[a] == 1 || g->tree || ex->wmin <= width, g->comm, PETSC_ERR_USER_INPUT,
                "the ghost cutoff %.12g m (largest diameter + skin) exceeds the narrowest subdomain width %.12g m along "
                "axis %d: use fewer ranks along that "
                "axis (-domain_grid) or a larger box",
@@ -29,6 +29,8 @@ PetscErrorCode ExchangeDestroy(Exchange *ex)
   PetscFunctionBeginUser;
   for (int s = 0; s < 6; s++) PetscCall(PetscFree(ex->send[s]));
   PetscCall(PetscFree(ex->root));
+  PetscCall(ExchangeTreeFree(ex));
+  PetscCall(PetscFree(ex->tsend));
   PetscCall(PetscFree(ex->sbuf));
   PetscCall(PetscFree(ex->rbuf));
   PetscCall(PetscMemzero(ex, sizeof(*ex)));
@@ -46,7 +48,7 @@ PetscErrorCode ExchangeReleaseBuffers(Exchange *ex)
 
 /* need is counted in 64 bits: a message of many particles with their
  * histories can pass what a PetscInt (and an MPI count) holds. */
-static PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64 need)
+PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64 need)
 {
   PetscFunctionBeginUser;
   PetscCheck(need <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP,
@@ -103,7 +105,7 @@ static int ExchangeDirection(const Grid *g, int a, PetscReal x)
  * migrates at most one hop.  One that went more than a box length (a
  * blow-up; the caller's health scan names it) is wrapped all the same, so
  * the run can stop with its state; a non-finite one is an error. */
-static PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
+PetscErrorCode ExchangeWrap(const Grid *g, FieldStore *st)
 {
   PetscReal *xs = *st->x;
 
@@ -215,6 +217,10 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, FieldStore *st, Reco
   PetscInt *dest;
 
   PetscFunctionBeginUser;
+  if (g->tree) {
+    PetscCall(ExchangeTreeMigrate(g, ex, st, rs, sc, nlost));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   *st->nghost = 0;
   *nlost      = 0;
   PetscCall(ExchangeWrap(g, st));
@@ -257,7 +263,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, FieldStore *st, Reco
  * from, and that one's root before it (sweeps run in order).  The send
  * lists then name roots: a later swap may send an image made in place,
  * whose motion is its root's (and, forwarded without images, only there). */
-static PetscErrorCode ExchangeRoots(Exchange *ex, const FieldStore *st)
+PetscErrorCode ExchangeRoots(Exchange *ex, const FieldStore *st)
 {
   PetscInt ntot = *st->n + *st->nghost;
 
@@ -274,16 +280,6 @@ static PetscErrorCode ExchangeRoots(Exchange *ex, const FieldStore *st)
   for (int sw = 0; sw < 6; sw++)
     for (PetscInt k = 0; k < ex->nsend[sw]; k++) ex->send[sw][k] = ex->root[ex->send[sw][k]];
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Ghost row o: what its image, owner and origin say on this rank.  A ghost
- * whose owner is this rank is a periodic self-image: origin names its owned
- * copy (as sent: the sender's own row, or the row its origin named). */
-static inline void ExchangeGhostBookkeeping(FieldStore *st, PetscInt o, PetscMPIInt rank)
-{
-  PetscBool self = (*st->owner)[o] == rank ? PETSC_TRUE : PETSC_FALSE;
-  if (!self) (*st->origin)[o] = -1;
-  (*st->flags)[o] = ((*st->flags)[o] & ~FIELD_SELF_IMAGE) | (self ? FIELD_SELF_IMAGE : 0);
 }
 
 /* Send list sw's particles, image-shifted, as ghosts on this rank (its own
@@ -342,6 +338,10 @@ static PetscErrorCode ExchangeBordersSwap(const Grid *g, Exchange *ex, FieldStor
 PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, FieldStore *st)
 {
   PetscFunctionBeginUser;
+  if (g->tree) {
+    PetscCall(ExchangeTreeBorders(g, ex, st));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   *st->nghost = 0;
   for (int a = 0; a < 3; a++) {
     PetscInt  nlast = *st->n + *st->nghost;
@@ -374,7 +374,7 @@ PetscErrorCode ExchangeBorders(const Grid *g, Exchange *ex, FieldStore *st)
 }
 
 /* A rank's own periodic images along sweep sw: copied straight, no buffer. */
-static PetscErrorCode ForwardSelf(Exchange *ex, FieldStore *st, PetscInt sw)
+PetscErrorCode ExchangeForwardSelf(Exchange *ex, FieldStore *st, PetscInt sw)
 {
   PetscFunctionBeginUser;
   PetscCheck(ex->nsend[sw] == ex->nrecv[sw], PETSC_COMM_SELF, PETSC_ERR_PLIB,
@@ -392,6 +392,10 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, FieldStore *st, Pets
   const PetscInt w = FieldStorePackWidth(st, FIELD_FORWARD);
 
   PetscFunctionBeginUser;
+  if (g->tree) {
+    PetscCall(ExchangeTreeForward(g, ex, st, images));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (int a = 0; a < 3; a++) {
     PetscMPIInt to[2], from[2];
     PetscInt    ns[2], nr[2];
@@ -404,7 +408,7 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, FieldStore *st, Pets
     if (to[0] == MPI_PROC_NULL && from[0] == MPI_PROC_NULL) continue; /* walls on both sides */
     /* one subdomain along the axis: both sides are this rank's own images */
     if (to[0] == g->rank) {
-      for (int s = 0; s < 2 && images; s++) PetscCall(ForwardSelf(ex, st, 2 * a + s));
+      for (int s = 0; s < 2 && images; s++) PetscCall(ExchangeForwardSelf(ex, st, 2 * a + s));
       continue;
     }
     PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ((PetscInt64)ns[0] + ns[1]) * w + 1));

@@ -1,6 +1,7 @@
 /* Particle exchange between subdomains, in the LAMMPS manner and one axis at
- * a time (26 neighbours in 6 messages), over a field store (fields.h) whose
- * table says what travels:
+ * a time (26 neighbours in 6 messages) on a grid of slabs, or straight to
+ * every rank concerned on a tree (grid.h: LAMMPS's tiled communication),
+ * over a field store (fields.h) whose table says what travels:
  *   ExchangeMigrate  owned particles that left their subdomain move, with
  *                    their records (records.h: contact histories), to the
  *                    rank that owns them now (periodic coordinates wrapped
@@ -30,6 +31,12 @@ typedef struct {
   LocalInt  *root;
   PetscInt   root_cap; /* per local particle at the last borders: itself, or for an image made in
                                 place the particle whose motion it copies (followed to one that is not) */
+  /* a tree's halo: ranks sent to (to, their rows tsend[to_start[j], to_start[j + 1])) and received
+   * from (from, their ghosts from ghost0 + from_start[j]); its own images are swap 0's, self[0] */
+  PetscMPIInt nto, nfrom, *to, *from;
+  PetscInt   *to_start, *from_start, ghost0;
+  LocalInt   *tsend;
+  PetscInt    tsend_cap;
 } Exchange;
 
 /* cut: the ghost cutoff (counted from a row's position); slack: how far a

@@ -170,6 +170,8 @@ PetscErrorCode GridDestroy(Grid *grid)
   if (grid->comm != MPI_COMM_NULL && grid->comm != (MPI_Comm)0) PetscCallMPI(MPI_Comm_free(&grid->comm));
   grid->comm = MPI_COMM_NULL;
   for (int a = 0; a < 3; a++) PetscCall(PetscFree(grid->cuts[a]));
+  PetscCall(PetscFree2(grid->tree_axis, grid->tree_cut));
+  grid->tree = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -187,8 +189,9 @@ PetscErrorCode GridOwnerOf(const Grid *grid, const PetscReal x[3], PetscMPIInt c
                "point (%.17g, %.17g, %.17g) is on the high face of periodic axis %c (%.17g): wrap it into [lo, hi) "
                "first",
                (double)x[0], (double)x[1], (double)x[2], GridAxisName[a], (double)hi);
-    coords[a] = GridSlabOf(grid, a, x[a]);
+    coords[a] = grid->tree ? 0 : GridSlabOf(grid, a, x[a]);
   }
+  if (grid->tree) coords[0] = GridRankAt(grid, x);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -228,6 +231,13 @@ PetscErrorCode GridSetCuts(Grid *grid, int a, const PetscReal cuts[])
 PetscErrorCode GridRankOfCoords(const Grid *grid, const PetscMPIInt coords[3], PetscMPIInt *rank)
 {
   PetscFunctionBeginUser;
+  if (grid->tree) {
+    PetscCheck(coords[0] >= 0 && coords[0] < grid->size && !coords[1] && !coords[2], PETSC_COMM_SELF,
+               PETSC_ERR_ARG_OUTOFRANGE, "tree coordinates (%d, %d, %d) name no rank of %d", coords[0], coords[1],
+               coords[2], grid->size);
+    *rank = coords[0];
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (int a = 0; a < 3; a++)
     PetscCheck(grid->periodic[a] || (coords[a] >= 0 && coords[a] < grid->dims[a]), PETSC_COMM_SELF,
                PETSC_ERR_ARG_OUTOFRANGE,
@@ -242,6 +252,7 @@ PetscErrorCode GridNeighbourRank(const Grid *grid, const PetscMPIInt off[3], Pet
   PetscMPIInt c[3];
 
   PetscFunctionBeginUser;
+  PetscCheck(!grid->tree, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "a tree of subdomains has no grid neighbours");
   for (int a = 0; a < 3; a++) {
     PetscMPIInt d = grid->dims[a];
     c[a]          = grid->coords[a] + off[a];
@@ -261,6 +272,19 @@ static void GridFormatNbr(char *buf, size_t len, PetscMPIInt r)
   else PetscCallAbort(PETSC_COMM_SELF, PetscSNPrintf(buf, len, "%d", r));
 }
 
+/* Each rank's box of the tree. */
+static PetscErrorCode GridViewTree(const Grid *grid, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIPushSynchronized(viewer));
+  PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "  [%d] tree box [%g, %g] x [%g, %g] x [%g, %g]\n", grid->rank,
+                                               (double)grid->sublo[0], (double)grid->subhi[0], (double)grid->sublo[1],
+                                               (double)grid->subhi[1], (double)grid->sublo[2], (double)grid->subhi[2]));
+  PetscCall(PetscViewerFlush(viewer));
+  PetscCall(PetscViewerASCIIPopSynchronized(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GridView(const Grid *grid, PetscViewer viewer)
 {
   PetscBool ascii;
@@ -278,6 +302,8 @@ PetscErrorCode GridView(const Grid *grid, PetscViewer viewer)
                            (double)grid->hi[2], grid->periodic[0] ? " x" : "", grid->periodic[1] ? " y" : "",
                            grid->periodic[2] ? " z" : "",
                            grid->periodic[0] || grid->periodic[1] || grid->periodic[2] ? "" : " none"));
+  if (grid->tree) PetscCall(GridViewTree(grid, viewer));
+  if (grid->tree) PetscFunctionReturn(PETSC_SUCCESS);
   for (int a = 0; a < 3; a++)
     for (int s = 0; s < 2; s++) GridFormatNbr(n[a][s], sizeof(n[a][s]), grid->nbr[a][s]);
   PetscCall(PetscViewerASCIIPushSynchronized(viewer));

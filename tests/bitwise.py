@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The same deck gives bitwise identical final states on 1, 2, 3 and 4 ranks, with
-uneven process grids, periodic and walled axes, cuts moved by the load balance,
+uneven process grids, periodic and walled axes, cuts moved by the load balance
+(slabs, and a tree of bisections by time),
 moving meshes, a stream with an outflow, liquid bridges, multi-sphere bodies (their
 /bodies too), the Mindlin-Deresiewicz
 spring's turning points (compared by id with `hdem diff`;
@@ -26,6 +27,8 @@ CONFIGS = [
     # 3 mm slabs against a 2.2 mm ghost cutoff, so the shift's limit binds)
     ("balance_count", ["-balance_mode", "count", "-balance_interval", "20"], [(1, "1,1,1"), (2, "1,1,2"), (3, "1,1,3"), (4, "2,1,2")]),
     ("balance_time", ["-balance_mode", "time", "-balance_interval", "10", "-balance_threshold", "1"], [(1, "1,1,1"), (3, "3,1,1"), (4, "1,2,2"), (4, "4,1,1")]),
+    # a tree of bisections, periodic images found among its boxes, remade at every balance
+    ("balance_rcb", ["-balance_mode", "rcb", "-balance_interval", "10", "-balance_threshold", "1"], [(1, "1,1,1"), (2, "2,1,1"), (3, "3,1,1"), (4, "2,2,1")]),
 ]
 # a vibrating floor mesh under a rotating cube mesh that is removed mid-run
 # (tests/data/meshes; {meshes} is that folder)

@@ -121,7 +121,7 @@ def main():
         ([good, "-contact_e", "2"], ["-contact_e", "(0, 1]", "(command line)"]),
         ([good, "-domain_hi", "0,0,0"], ["-domain_hi"]),
         ([good, "-domain_grid", "3,1,1"], ["-domain_grid"]),
-        ([good, "-balance_mode", "rcb"], ["-balance_mode", "rcb"]),
+        ([good, "-balance_mode", "shift"], ["-balance_mode", "shift", "rcb"]),
         ([good, "-insert_type", "4294967298"], ["-insert_type", "[0, 2147483647]"]),
         ([good, "-balance_interval", "0"], ["-balance_interval", "(command line)"]),
         ([good, "-balance_threshold", "0.9"], ["-balance_threshold", "[1, inf)"]),

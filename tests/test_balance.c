@@ -1,7 +1,12 @@
 /* Load balancing by shifting cuts: BalanceShiftCuts on its own (targets,
  * limits, convergence on ranks of unequal speed), then GridBalance at the
  * run's rank count (the same cuts on every rank, bounds and ownership that
- * follow them, the threshold).
+ * follow them, the threshold).  Trees of bisections: their boxes tile the
+ * domain and own exactly the points they hold, the search for boxes near a
+ * box against brute force, bad cuts refused (on a grid built by hand, any
+ * rank count); BalanceRcbTree at the run's rank count against closed-form
+ * cuts, shares of weighted points, and independence of how the points are
+ * spread over the ranks.
  */
 #include "check_main.h"
 #include "decomp/balance.h"
@@ -157,6 +162,195 @@ START_TEST(test_grid_balance)
 }
 END_TEST
 
+static unsigned long long TreeRand(unsigned long long *s)
+{
+  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+  return *s >> 11;
+}
+
+static PetscReal TreeUniform(unsigned long long *s)
+{
+  return (PetscReal)TreeRand(s) / 9007199254740992.0;
+}
+
+/* A random valid tree over ranks [r0, r1) of box [lo, hi): cuts anywhere in
+ * the box, some on its low face (empty boxes). */
+static void TreeRandom(unsigned long long *s, PetscMPIInt r0, PetscMPIInt r1, const PetscReal lo[3],
+                       const PetscReal hi[3], PetscMPIInt axis[], PetscReal cut[])
+{
+  PetscMPIInt m;
+  PetscReal   l[3], h[3], u;
+  int         a;
+
+  if (r1 - r0 < 2) return;
+  m = GridTreeSplit(r0, r1), a = (int)(TreeRand(s) % 3), u = TreeUniform(s);
+  axis[m] = a;
+  cut[m]  = u < 0.1 ? lo[a] : lo[a] + u * (hi[a] - lo[a]);
+  for (int d = 0; d < 3; d++) l[d] = lo[d], h[d] = hi[d];
+  h[a] = cut[m];
+  TreeRandom(s, r0, m, l, h, axis, cut);
+  h[a] = hi[a], l[a] = cut[m];
+  TreeRandom(s, m, r1, l, h, axis, cut);
+}
+
+/* Whether x lies in [lo, hi), the box's face on the domain's walled high face closed. */
+static PetscBool TreeHolds(const Grid *g, const PetscReal lo[3], const PetscReal hi[3], const PetscReal x[3])
+{
+  for (int a = 0; a < 3; a++)
+    if (!(x[a] >= lo[a] && (x[a] < hi[a] || (x[a] == g->hi[a] && hi[a] == g->hi[a])))) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* Trees built by hand on a grid of any size (no communicator needed). */
+START_TEST(test_tree_geometry)
+{
+  unsigned long long s = 99;
+  for (PetscMPIInt P = 2; P <= 13; P++) {
+    Grid        g;
+    PetscMPIInt axis[13], ranks[13], nr, nb;
+    PetscReal   cut[13], vol = 0.0;
+    memset(&g, 0, sizeof(g));
+    g.size = P, g.rank = P - 1;
+    for (int a = 0; a < 3; a++) g.lo[a] = -1.0 - a, g.hi[a] = 2.0 + 0.5 * a;
+    TreeRandom(&s, 0, P, g.lo, g.hi, axis, cut);
+    EXPECT(GridSetTree(&g, axis, cut) == 0, "GridSetTree at %d ranks", P);
+    for (PetscMPIInt r = 0; r < P; r++) {
+      PetscReal lo[3], hi[3];
+      GridBoxOf(&g, r, lo, hi);
+      vol += (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+      if (r == g.rank)
+        for (int a = 0; a < 3; a++) EXPECT(lo[a] == g.sublo[a] && hi[a] == g.subhi[a], "own box not the subdomain");
+    }
+    EXPECT(fabs(vol - 3.0 * 4.5 * 6.0) < 1e-12, "%d boxes fill %.15g of the 81 of the domain", P, vol);
+    for (int k = 0; k < 400; k++) { /* each point in exactly its owner's box; points on cuts and faces too */
+      PetscReal   x[3], q[6], lo[3], hi[3];
+      PetscMPIInt own, n = 0;
+      for (int a = 0; a < 3; a++) {
+        PetscMPIInt m = 1 + (PetscMPIInt)(TreeRand(&s) % (P - 1));
+        x[a]          = k % 3 == 0 && axis[m] == a ? cut[m] : g.lo[a] + TreeUniform(&s) * (g.hi[a] - g.lo[a]);
+        if (k % 7 == 0) x[a] = g.hi[a];
+      }
+      own = GridRankAt(&g, x);
+      for (PetscMPIInt r = 0; r < P; r++) {
+        GridBoxOf(&g, r, lo, hi);
+        n += TreeHolds(&g, lo, hi, x);
+        if (r == own) EXPECT(TreeHolds(&g, lo, hi, x), "point %d is not in its owner %d's box", k, own);
+      }
+      EXPECT(n == 1, "point %d lies in %d boxes", k, n);
+      /* boxes meeting a closed box: the tree's search against all boxes */
+      for (int a = 0; a < 3; a++) {
+        PetscReal w = TreeUniform(&s) * (g.hi[a] - g.lo[a]) * 0.5;
+        q[a] = x[a] - (k % 5 == 0 ? 0.0 : w), q[3 + a] = x[a] + (k % 5 == 0 ? 0.0 : w);
+      }
+      nr = GridRanksMeeting(&g, q, q + 3, ranks);
+      nb = 0;
+      for (PetscMPIInt r = 0; r < P; r++) {
+        PetscBool meets = PETSC_TRUE;
+        GridBoxOf(&g, r, lo, hi);
+        for (int a = 0; a < 3; a++) meets = meets && q[3 + a] >= lo[a] && q[a] <= hi[a];
+        if (!meets) continue;
+        EXPECT(nb < nr && ranks[nb] == r, "query %d: rank %d missing or out of order", k, r);
+        nb++;
+      }
+      EXPECT(nb == nr, "query %d: %d ranks found, %d meet", k, nr, nb);
+    }
+    /* a cut outside the box of the range it splits */
+    cut[1] = g.hi[axis[1]] + 1.0;
+    PetscCallAbort(PETSC_COMM_SELF, PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    EXPECT(GridSetTree(&g, axis, cut) != 0, "a cut outside its box was taken");
+    PetscCallAbort(PETSC_COMM_SELF, PetscPopErrorHandler());
+    PetscFree2(g.tree_axis, g.tree_cut);
+  }
+  ASSERT_ALL_RANKS();
+}
+END_TEST
+
+/* Points 0.5, 1.5, ..., N - 0.5 along x, none across: every cut is along x
+ * at m N / P, the middle of the gap at the lower half's share. */
+START_TEST(test_rcb_closed_form)
+{
+  const PetscReal lo[3] = {0, 0, 0}, hi[3] = {60, 1, 1};
+  Grid            g;
+  PetscMPIInt    *axis;
+  PetscReal      *cut, *x;
+  PetscInt        N = 60, n = 0;
+
+  EXPECT(GridCreate(PETSC_COMM_WORLD, lo, hi, NULL, NULL, &g) == 0, "GridCreate");
+  if (g.size > 1 && N % g.size == 0) {
+    x = malloc(sizeof(*x) * 3 * (size_t)N);
+    for (PetscInt i = g.rank; i < N; i += g.size, n++) x[3 * n] = i + 0.5, x[3 * n + 1] = 0.5, x[3 * n + 2] = 0.25;
+    axis = malloc(sizeof(*axis) * (size_t)g.size), cut = malloc(sizeof(*cut) * (size_t)g.size);
+    EXPECT(BalanceRcbTree(&g, n, x, 3, 1, axis, cut) == 0, "BalanceRcbTree");
+    for (PetscMPIInt m = 1; m < g.size; m++)
+      EXPECT(axis[m] == 0 && cut[m] == (PetscReal)(m * N / g.size), "cut %d: axis %d at %.17g, expected x = %d", m,
+             axis[m], cut[m], (int)(m * N / g.size));
+    free(x), free(axis), free(cut);
+  }
+  EXPECT(GridDestroy(&g) == 0, "GridDestroy");
+  ASSERT_ALL_RANKS();
+}
+END_TEST
+
+/* The points of the run held in blocks (spread 0) or round robin (1). */
+static PetscInt RcbMine(const Grid *g, const PetscReal *all, PetscInt N, int spread, PetscReal *x)
+{
+  PetscInt n = 0;
+  for (PetscInt i = 0; i < N; i++) {
+    PetscMPIInt holder = spread ? (PetscMPIInt)(i % g->size) : (PetscMPIInt)((i * g->size) / N);
+    if (holder == g->rank) memcpy(x + 3 * n++, all + 3 * i, 3 * sizeof(*x));
+  }
+  return n;
+}
+
+/* Two clusters in opposite corners: the same tree however the points are
+ * spread over the ranks; with the points of ranks 0, 3, ... weighing 3,
+ * every rank's box holds an even share of the weight. */
+START_TEST(test_rcb_shares)
+{
+  const PetscReal    lo[3] = {0, 0, 0}, hi[3] = {4, 4, 2};
+  const PetscInt     N = 1200;
+  Grid               g;
+  PetscMPIInt       *axis[2];
+  PetscReal         *cut[2], *all, *x, *wsum, total = 0.0;
+  unsigned long long s = 5;
+
+  EXPECT(GridCreate(PETSC_COMM_WORLD, lo, hi, NULL, NULL, &g) == 0, "GridCreate");
+  if (g.size < 2) {
+    EXPECT(GridDestroy(&g) == 0, "GridDestroy");
+    ASSERT_ALL_RANKS();
+    return;
+  }
+  all = malloc(sizeof(*all) * 3 * (size_t)N), x = malloc(sizeof(*x) * 3 * (size_t)N);
+  wsum = calloc((size_t)g.size, sizeof(*wsum));
+  for (PetscInt i = 0; i < N; i++) {
+    PetscReal c = i % 2 ? 3.4 : 0.6;
+    for (int a = 0; a < 2; a++) all[3 * i + a] = c + 0.5 * (TreeUniform(&s) - 0.5);
+    all[3 * i + 2] = 0.3 * TreeUniform(&s);
+  }
+  for (int k = 0; k < 2; k++) {
+    axis[k] = malloc(sizeof(**axis) * (size_t)g.size), cut[k] = malloc(sizeof(**cut) * (size_t)g.size);
+    EXPECT(BalanceRcbTree(&g, RcbMine(&g, all, N, k, x), x, 3, 1, axis[k], cut[k]) == 0, "BalanceRcbTree");
+  }
+  for (PetscMPIInt m = 1; m < g.size; m++)
+    EXPECT(axis[0][m] == axis[1][m] && cut[0][m] == cut[1][m], "cut %d depends on the points' spread", m);
+  EXPECT(BalanceRcbTree(&g, RcbMine(&g, all, N, 0, x), x, 3, g.rank % 3 ? 1 : 3, axis[0], cut[0]) == 0,
+         "BalanceRcbTree");
+  EXPECT(GridSetTree(&g, axis[0], cut[0]) == 0, "GridSetTree");
+  for (PetscInt i = 0; i < N; i++) {
+    PetscReal wi = ((i * g.size) / N) % 3 ? 1.0 : 3.0;
+    wsum[GridRankAt(&g, all + 3 * i)] += wi, total += wi;
+  }
+  /* each level's cut is off by at most a point (3) from its share */
+  for (PetscMPIInt r = 0; r < g.size; r++)
+    EXPECT(fabs(wsum[r] - total / g.size) <= 3.0 * 2, "rank %d holds weight %g of %g (share %g)", r, wsum[r], total,
+           total / g.size);
+  free(all), free(x), free(wsum);
+  free(axis[0]), free(axis[1]), free(cut[0]), free(cut[1]);
+  EXPECT(GridDestroy(&g) == 0, "GridDestroy");
+  ASSERT_ALL_RANKS();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("balance");
@@ -167,6 +361,9 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_shift_invariants);
   tcase_add_test(tc, test_shift_converges);
   tcase_add_test(tc, test_grid_balance);
+  tcase_add_test(tc, test_tree_geometry);
+  tcase_add_test(tc, test_rcb_closed_form);
+  tcase_add_test(tc, test_rcb_shares);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }

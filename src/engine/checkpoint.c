@@ -145,6 +145,22 @@ static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A tree of subdomains (rcb): per rank m > 0 the axis and the cut splitting
+ * at m (grid.h), row 0 unused; a restart on as many ranks takes it back. */
+static PetscErrorCode CkptWriteTree(H5File f, const Engine *e)
+{
+  const Grid *g = &e->grid;
+  PetscReal  *rows;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(2 * g->size, &rows));
+  for (PetscMPIInt m = 1; m < g->size; m++) rows[2 * m] = g->tree_axis[m], rows[2 * m + 1] = g->tree_cut[m];
+  rows[0] = -1.0;
+  PetscCall(H5FileWriteRows(f, "balance/tree", H5FILE_REAL, 2, g->rank ? 0 : g->size, rows));
+  PetscCall(PetscFree(rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
 {
   H5File         f;
@@ -163,6 +179,7 @@ PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
     if (!ierr) ierr = SnapshotWriteBodies(f, &b);
     PetscCall(EngineBodiesFree(&b));
   }
+  if (!ierr && e->grid.tree) ierr = CkptWriteTree(f, e);
   if (!ierr) ierr = CheckpointWriteFlow(f, e, &removed);
   if (!ierr && e->checkpoint_extra) ierr = e->checkpoint_extra(e->checkpoint_extra_ctx, f);
   if (!ierr) ierr = CkptWriteState(f, e, options, removed);
@@ -181,6 +198,29 @@ static PetscErrorCode CkptDest(const Grid *g, const PetscReal x[3], PetscMPIInt 
   PetscFunctionBeginUser;
   PetscCall(GridOwnerOf(g, x, c));
   PetscCall(GridRankOfCoords(g, c, rank));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The rcb mode on as many ranks as wrote the tree: the tree, before any row is routed. */
+static PetscErrorCode CkptLoadTree(H5File f, Engine *e)
+{
+  Grid        *g      = &e->grid;
+  PetscInt64   N      = 0;
+  PetscBool    exists = PETSC_FALSE;
+  PetscReal   *rows, *cut;
+  PetscMPIInt *axis;
+
+  PetscFunctionBeginUser;
+  if (e->balance.mode != BALANCE_RCB || g->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(H5FileRows(f, "balance/tree", H5FILE_REAL, 2, &N, &exists));
+  if (!exists || N != g->size) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc3(2 * N, &rows, N, &axis, N, &cut));
+  PetscCall(H5FileReadRows(f, "balance/tree", H5FILE_REAL, 2, 0, (PetscInt)N, rows));
+  PetscCall(H5FileVerifyRows(f, "balance/tree", H5FILE_REAL, 2, N, 0, (PetscInt)N, rows, PETSC_TRUE, NULL));
+  for (PetscMPIInt m = 0; m < g->size; m++) axis[m] = (PetscMPIInt)rows[2 * m], cut[m] = rows[2 * m + 1];
+  PetscCall(GridSetTree(g, axis, cut));
+  e->balance.restored = PETSC_TRUE;
+  PetscCall(PetscFree3(rows, axis, cut));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -209,6 +249,8 @@ static PetscErrorCode CkptLoadParticles(Engine *e, const CkptSets *ss)
   PetscCall(PetscCalloc2((size_t)n * w + 1, &rec, n + 1, &dest)); /* a field an older file lacks stays zero */
   for (PetscInt k = ss->particles; k < ss->history; k++)
     CkptColumn(&ss->s[k], w, FieldStorePackOffset(st, FIELD_CHECKPOINT, ss->s[k].field), rec);
+  /* rcb without the tree of as many ranks: a new one from the rows' places */
+  PetscCall(BalancerFirst(&e->balance, &e->grid, n, rec + xb, w));
   for (PetscInt i = 0; i < n; i++) PetscCall(CkptDest(&e->grid, rec + (size_t)i * w + xb, &dest[i]));
   PetscCall(CollectiveRoute(e->grid.comm, n, w, rec, dest, &nin, &in));
   PetscCall(ParticlesReserve(&e->p, n0 + nin));
@@ -321,7 +363,8 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
     ierr = CkptReadDatasets(f, e, N, version, ss, &failed, msg);
     if (!ierr && !failed) {
       CkptLoadWalls(e, ss);
-      ierr = CkptLoadParticles(e, ss);
+      ierr = CkptLoadTree(f, e);
+      if (!ierr) ierr = CkptLoadParticles(e, ss);
       if (!ierr) ierr = CkptLoadHistory(e, ss);
       if (!ierr) ierr = CkptLoadFlow(e);
       if (!ierr && version < 5 && e->flow.on) ierr = CkptWorkBaseFlow(e);

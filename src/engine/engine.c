@@ -44,11 +44,13 @@ PetscErrorCode EngineGatherHistories(Engine *e, RecordStore *rs, const unsigned 
  * migration that follows takes each particle to its new owner.  The cost
  * of the time mode is the interval's wall time less the reduction's waits.
  * Slabs a little wider than the ghost cutoff, so rounding in the shift
- * cannot make one narrower. */
+ * cannot make one narrower.  The rcb mode's first tree comes before the
+ * first step, from where the particles are. */
 static PetscErrorCode EngineBalance(Engine *e)
 {
   PetscFunctionBeginUser;
-  PetscCall(BalancerApply(&e->balance, &e->grid, e->step, e->p.n, e->wait_seconds, e->ex.wmin * (1.0 + 1e-9)));
+  if (e->setting_up) PetscCall(BalancerFirstRows(&e->balance, &e->grid, &e->p.st)); /* rcb: from the positions */
+  PetscCall(BalancerApply(&e->balance, &e->grid, &e->p.st, e->step, e->wait_seconds, e->ex.wmin * (1.0 + 1e-9)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -308,7 +310,8 @@ static PetscErrorCode EngineCheckBodySize(const Engine *e)
   for (int a = 0; a < 3; a++) {
     PetscReal width = PETSC_MAX_REAL, L = g->hi[a] - g->lo[a];
     for (PetscMPIInt c = 0; c < g->dims[a]; c++) width = PetscMin(width, g->cuts[a][c + 1] - g->cuts[a][c]);
-    PetscCheck((g->dims[a] == 1 || wmin <= width) && (!g->periodic[a] || 2.0 * cut < L), g->comm, PETSC_ERR_USER_INPUT,
+    PetscCheck((g->dims[a] == 1 || g->tree || wmin <= width) && (!g->periodic[a] || 2.0 * cut < L), g->comm,
+               PETSC_ERR_USER_INPUT,
                "clump%" PetscInt_FMT ": its bodies reach %.6g m from their centres of mass: a subdomain must be %.6g m "
                "wide (the ghost cutoff %.6g m, two "
                "largest sphere radii, the skin and that reach, and the reach again), but the narrowest along axis %d "

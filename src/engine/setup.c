@@ -97,8 +97,13 @@ static PetscErrorCode BalanceSetFromOptions(Engine *e)
   PetscCall(OptionsSection("Load balance"));
   PetscCall(
     OptionsEnum("-balance_mode",
-                "what the grid's cuts even out: none (equal slabs), count (owned particles), time (busy seconds)",
+                "what the grid's cuts even out: none (equal slabs), count (owned particles), time (busy seconds), "
+                "rcb (a tree of bisections by balance_weight)",
                 BalanceModes, (PetscEnum *)&e->balance.mode, NULL));
+  PetscCall(OptionsEnum("-balance_weight",
+                        "what a particle weighs in the rcb mode: time (its rank's busy seconds per "
+                        "particle) or count (one)",
+                        BalanceWeights, (PetscEnum *)&e->balance.weight, NULL));
   PetscCall(OptionsInt("-balance_interval", "steps between balances (each at the next list rebuild)", 1, PETSC_MAX_INT,
                        &e->balance.interval, NULL));
   PetscCall(OptionsReal("-balance_threshold", "largest rank cost over the mean that is left alone", "[-]", 1.0,

@@ -154,33 +154,26 @@ static PetscBool RecordMeets(const PetscReal *r, const PetscReal box[6])
  * their new boxes in m->held.  The same on every rank. */
 static PetscErrorCode MeshHoldPlan(Mesh *m, const Grid *g, PetscReal tb, PetscBool *fetch, PetscInt *nfetch)
 {
-  WallPose    ps;
-  PetscMPIInt c[3];
+  WallPose ps;
 
   PetscFunctionBeginUser;
   WallMotionPose(&m->motion, tb, &ps);
   *nfetch = 0;
-  for (c[0] = 0; c[0] < g->dims[0]; c[0]++)
-    for (c[1] = 0; c[1] < g->dims[1]; c[1]++)
-      for (c[2] = 0; c[2] < g->dims[2]; c[2]++) {
-        PetscMPIInt r;
-        PetscReal   lo[3], hi[3], need[6], edge = 0.0, scale = 0.0;
-        PetscCall(GridRankOfCoords(g, c, &r));
-        for (int a = 0; a < 3; a++) {
-          lo[a] = g->cuts[a][c[a]], hi[a] = g->cuts[a][c[a] + 1];
-          scale = PetscMax(scale, PetscMax(PetscAbsReal(lo[a]), PetscAbsReal(hi[a])));
-        }
-        /* the reach, and a margin for the rounding of the corners' transform */
-        MeshFrameBox(&ps, lo, hi, m->reach * (1.0 + 1e-9) + 1e-12 * scale, need);
-        fetch[r] = BoxInside(need, m->held + 6 * r) ? PETSC_FALSE : PETSC_TRUE;
-        if (!fetch[r]) continue;
-        (*nfetch)++;
-        for (int a = 0; a < 3; a++) edge = PetscMax(edge, need[3 + a] - need[a]);
-        for (int a = 0; a < 3; a++) {
-          m->held[6 * r + a]     = need[a] - m->reach - MESH_HOLD_MARGIN * edge;
-          m->held[6 * r + 3 + a] = need[3 + a] + m->reach + MESH_HOLD_MARGIN * edge;
-        }
-      }
+  for (PetscMPIInt r = 0; r < g->size; r++) {
+    PetscReal lo[3], hi[3], need[6], edge = 0.0, scale = 0.0;
+    GridBoxOf(g, r, lo, hi);
+    for (int a = 0; a < 3; a++) scale = PetscMax(scale, PetscMax(PetscAbsReal(lo[a]), PetscAbsReal(hi[a])));
+    /* the reach, and a margin for the rounding of the corners' transform */
+    MeshFrameBox(&ps, lo, hi, m->reach * (1.0 + 1e-9) + 1e-12 * scale, need);
+    fetch[r] = BoxInside(need, m->held + 6 * r) ? PETSC_FALSE : PETSC_TRUE;
+    if (!fetch[r]) continue;
+    (*nfetch)++;
+    for (int a = 0; a < 3; a++) edge = PetscMax(edge, need[3 + a] - need[a]);
+    for (int a = 0; a < 3; a++) {
+      m->held[6 * r + a]     = need[a] - m->reach - MESH_HOLD_MARGIN * edge;
+      m->held[6 * r + 3 + a] = need[3 + a] + m->reach + MESH_HOLD_MARGIN * edge;
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

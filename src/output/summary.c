@@ -65,6 +65,8 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
     JsonString(&w, "balance_mode", BalanceModes[e->balance.mode]);
     JsonInt(&w, "balance_moves", e->balance.moves);
     JsonReal(&w, "imbalance", e->balance.imbalance);
+    JsonReal(&w, "imbalance_first", e->balance.imbalance_first); /* rcb: owned particles before the first tree */
+    JsonInt(&w, "balance_tree", e->grid.tree ? (e->balance.restored ? 2 : 1) : 0); /* 2: restored from a checkpoint */
     fprintf(af.fp, ",\n  \"peak_memory_bytes\": [");
     for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.0f", r ? ", " : "", (double)mem[r]);
     fprintf(af.fp, "],\n  \"owned_particles\": [");
