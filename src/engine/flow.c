@@ -6,6 +6,8 @@
 #include "decomp/collective.h"
 #include <math.h>
 
+static const char *const FlowSizeMeasures[] = {"volume", "sieve", "FlowSizeMeasure", "FLOW_SIZE_", NULL};
+
 #define FLOW_CHUNK     1024  /* candidates per reduction of their flags */
 #define FLOW_EVENT_MAX 65536 /* candidates of a stream per insertion: more due wait for the next one */
 
@@ -24,6 +26,11 @@ PetscErrorCode FlowSetFromOptions(MPI_Comm comm, Flow *f)
                      "[m]", 1, FLOW_EDGES_MAX, 0.0, PETSC_MAX_REAL, RANGE_OPEN, f->settings.edges, &f->settings.nedges,
                      &eset));
   PetscCall(OptionsDefaultText("-flow_size_classes", "none"));
+  PetscCall(
+    OptionsEnum("-flow_size_measure",
+                "the size flow_size_classes sort by: volume (volume-equivalent diameter) or sieve (the smallest "
+                "square aperture a particle passes)",
+                FlowSizeMeasures, (PetscEnum *)&f->settings.measure, NULL));
   PetscCall(OptionsInt("-flow_interval_steps", "steps between rows of flow.csv (0: with every thermo row)", 0,
                        PETSC_MAX_INT, &f->settings.interval_steps, NULL));
   PetscCall(OptionsBool("-flow_residence",

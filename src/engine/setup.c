@@ -162,6 +162,7 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
   PetscCall(MeshesCheckDomain(comm, &e->meshes, dk->lo, dk->hi));
   e->meshes.wall0 = e->planes.n;
   PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
+  StreamsSetUpBodies(&e->flow.streams, &e->clumps); /* a sieve curve's bodies: their radii */
   PetscCall(ParticlesCreate(&e->p));
   PetscCall(EngineBodiesSetFromOptions(comm, ins, e));
   if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
