@@ -1,4 +1,5 @@
 #include "engine/flow.h"
+#include "engine/moisture.h"
 #include "rigid/body_step.h"
 #include "engine/health.h"
 #include "contact/stepbound.h"
@@ -451,10 +452,10 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
           PetscCall(BodyAppend(p, &e->clumps, &s->body, cd->body, st->next_id, s->type, cd->r, rho, x, v, s->seed,
                                StreamKey(cd->k, cd->seq)));
           for (PetscInt i = i0; i < p->n; i++) {
-            if (p->liquid) p->liquid[i] = ContactMaterialOf(&e->model, s->type)->liquid;
             if (f->t_in) f->t_in[i] = t;
             p->owner[i] = g->rank;
           }
+          PetscCall(EngineLiquidFill(e, i0, p->n));
           ExactSumAdd(&st->energy[FLOW_ENERGY_IN], FlowKinetic(p, i0));
         }
         st->next_id += BodyChoiceSpheres(&e->clumps, cd->body);

@@ -7,6 +7,7 @@
 #include "contact/contact_options.h"
 #include "insert/insert.h"
 #include "engine/flow.h"
+#include "engine/moisture.h"
 #include "engine/health.h"
 #include "io/options.h"
 #include "decomp/collective.h"
@@ -186,8 +187,7 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
   if (fill)
     PetscCall(InsertionApply(comm, ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins->type)->density, data,
                              &e->p, &e->rmax));
-  if (e->p.liquid)
-    for (PetscInt i = 0; i < e->p.n; i++) e->p.liquid[i] = ContactMaterialOf(&e->model, e->p.type[i])->liquid;
+  PetscCall(EngineLiquidFill(e, 0, e->p.n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -261,7 +261,10 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
     PetscCall(LammpsDataDestroy(&data)); /* on an error too */
     PetscCall(ierr);
   }
-  if (!insert) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!insert) {
+    PetscCall(EngineMoistureSetUp(comm, e, &ins, fill, PETSC_FALSE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   {
     PetscReal r = e->rmax;
     PetscCall(CollectiveMaxAll(comm, &r, 1));
@@ -281,5 +284,6 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   e->overlap_start_check = PETSC_TRUE;
   e->overlap_start_max   = ins.overlap_max;
   e->skin                = skinset ? skin : 0.2 * e->rmax;
+  PetscCall(EngineMoistureSetUp(comm, e, &ins, fill, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
