@@ -1,5 +1,6 @@
 #include "engine/moisture.h"
 #include "contact/liquid.h"
+#include "decomp/collective.h"
 
 PetscErrorCode EngineLiquidFill(Engine *e, PetscInt i0, PetscInt i1)
 {
@@ -42,7 +43,8 @@ PetscErrorCode EngineMoistureSetUp(MPI_Comm comm, Engine *e, const Insertion *in
                "a moisture content (material_moisture) with a data file fill (insert_file): a restart needs "
                "-contact_liquid_bridge_max, the largest bridge, which the fresh run took from the file's largest "
                "sphere (its banner's \"at most\" volume)");
-    r = e->rmax;
+    r = e->rmax; /* this rank's rows' */
+    PetscCall(CollectiveMaxAll(comm, &r, 1));
   } else if (fill) {
     BodyChoiceSizesMax(&ins->body, &e->clumps, RadiusDistributionMax(&ins->rd), &b, &m, &q);
     r = m;

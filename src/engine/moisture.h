@@ -16,7 +16,8 @@ PETSC_EXTERN PetscErrorCode EngineLiquidFill(Engine *, PetscInt i0, PetscInt i1)
 /* With a moisture content and no liquid_bridge_max: the largest bridge and
  * its reach from the largest sphere the deck can make, the same on a
  * restart: the fill's (fill: the deck has one) distribution's largest (a body's largest sphere) and
- * every stream's; a data file's largest sphere (fresh: e->rmax, read). */
+ * every stream's; a data file's largest sphere (fresh: read, this rank's in
+ * e->rmax).  Collective. */
 PETSC_EXTERN PetscErrorCode EngineMoistureSetUp(MPI_Comm, Engine *, const Insertion *, PetscBool fill, PetscBool fresh);
 
 #endif

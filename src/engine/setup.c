@@ -183,11 +183,11 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
     else PetscCall(ParticlesAddGravityWork(&e->p));
   }
   /* a restart: the particles, rmax and the skin are the checkpoint's */
-  if (!insert) PetscFunctionReturn(PETSC_SUCCESS);
-  if (fill)
+  if (insert && fill)
     PetscCall(InsertionApply(comm, ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins->type)->density, data,
                              &e->p, &e->rmax));
   PetscCall(EngineLiquidFill(e, 0, e->p.n));
+  PetscCall(EngineMoistureSetUp(comm, e, ins, fill, insert));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -261,10 +261,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
     PetscCall(LammpsDataDestroy(&data)); /* on an error too */
     PetscCall(ierr);
   }
-  if (!insert) {
-    PetscCall(EngineMoistureSetUp(comm, e, &ins, fill, PETSC_FALSE));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  if (!insert) PetscFunctionReturn(PETSC_SUCCESS);
   {
     PetscReal r = e->rmax;
     PetscCall(CollectiveMaxAll(comm, &r, 1));
@@ -284,6 +281,5 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, PetscBool insert, Engine *e)
   e->overlap_start_check = PETSC_TRUE;
   e->overlap_start_max   = ins.overlap_max;
   e->skin                = skinset ? skin : 0.2 * e->rmax;
-  PetscCall(EngineMoistureSetUp(comm, e, &ins, fill, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
