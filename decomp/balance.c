@@ -119,3 +119,35 @@ PetscErrorCode BalancerApply(Balancer *b, Grid *g, const FieldStore *st, PetscIn
   PetscCall(BalancerMark(b, step, wait));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode BalancerFirst(Balancer *b, Grid *g, PetscInt n, const PetscReal *x, PetscInt stride)
+{
+  PetscReal    tot[2];
+  PetscMPIInt *axis;
+  PetscReal   *cut;
+
+  PetscFunctionBeginUser;
+  if (b->mode != BALANCE_RCB || g->size == 1 || b->restored) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(BalanceRcbRatio(g, (PetscReal)n, n, &b->imbalance_first, tot));
+  b->imbalance = b->imbalance_first;
+  PetscCall(PetscMalloc2(g->size, &axis, g->size, &cut));
+  PetscCall(BalanceRcbTree(g, n, x, stride, 1, axis, cut));
+  if (BalanceRcbDiffers(g, axis, cut)) b->moves++;
+  PetscCall(GridSetTree(g, axis, cut));
+  PetscCall(PetscFree2(axis, cut));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BalancerFirstRows(Balancer *b, Grid *g, const FieldStore *st)
+{
+  PetscReal *x;
+
+  PetscFunctionBeginUser;
+  if (b->mode != BALANCE_RCB || g->size == 1 || b->restored) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(3 * *st->n + 1, &x));
+  for (PetscInt i = 0; i < *st->n; i++)
+    for (int a = 0; a < 3; a++) x[3 * i + a] = FieldStoreHomeOf(st, i)[a];
+  PetscCall(BalancerFirst(b, g, *st->n, x, 3));
+  PetscCall(PetscFree(x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -11,6 +11,7 @@
 
 #include "decomp/grid.h"
 #include "decomp/fields.h"
+#include "decomp/balance_rcb.h"
 
 typedef enum {
   BALANCE_NONE,  /* equal slabs throughout */
@@ -48,22 +49,6 @@ PETSC_EXTERN void BalanceShiftCuts(PetscMPIInt n, const PetscReal cost[], const 
  * whether any cut moved. */
 PETSC_EXTERN PetscErrorCode GridBalance(Grid *, PetscReal cost, PetscReal wmin, PetscReal threshold,
                                         PetscReal *imbalance, PetscBool *moved);
-
-/* Collective on the grid's communicator: the tree (axis[] and cut[], size
- * entries, for GridSetTree) that bisects the n points at x, x + stride, ...
- * (clamped into the box), each of weight w (this rank's; integers, so every
- * rank finds the same cuts).  Each range of ranks is split along the
- * longest edge of its points' bounding box at the weight of its lower half,
- * the cut in the middle of the gap between the points either side. */
-PETSC_EXTERN PetscErrorCode BalanceRcbTree(const Grid *, PetscInt n, const PetscReal *x, PetscInt stride, PetscInt64 w,
-                                           PetscMPIInt axis[], PetscReal cut[]);
-
-/* Collective: the rcb mode's balance.  cost is this rank's; when the largest
- * exceeds the mean by more than threshold, a new tree from the rows' homes
- * in st, each weighing its rank's cost per row.  Gives the ratio max / mean
- * before and whether any cut moved. */
-PETSC_EXTERN PetscErrorCode BalanceRcbApply(Grid *, const FieldStore *, PetscReal cost, PetscReal threshold,
-                                            PetscReal *imbalance, PetscBool *moved);
 
 /* A run's balancer: when and by which cost the cuts move, and what it did. */
 typedef struct {

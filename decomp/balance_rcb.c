@@ -5,7 +5,7 @@
  * rank derives the same cut from the same reduced numbers), refined until
  * the bin holding the share cannot shrink, then moved to the middle of the
  * gap between the nearest points on either side. */
-#include "decomp/balance.h"
+#include "decomp/balance_rcb.h"
 #include <math.h>
 
 #define RCB_BINS  32 /* per refinement: 32^11 > 2^53 */
@@ -222,7 +222,7 @@ PetscErrorCode BalanceRcbTree(const Grid *g, PetscInt n, const PetscReal *x, Pet
 }
 
 /* Whether the tree differs from the grid's (a grid of slabs always does). */
-static PetscBool RcbDiffers(const Grid *g, const PetscMPIInt axis[], const PetscReal cut[])
+PetscBool BalanceRcbDiffers(const Grid *g, const PetscMPIInt axis[], const PetscReal cut[])
 {
   if (!g->tree) return PETSC_TRUE;
   for (PetscMPIInt m = 1; m < g->size; m++)
@@ -231,7 +231,7 @@ static PetscBool RcbDiffers(const Grid *g, const PetscMPIInt axis[], const Petsc
 }
 
 /* The ratio of the largest cost to the mean, and the totals of cost and of rows. */
-static PetscErrorCode RcbRatio(const Grid *g, PetscReal cost, PetscInt n, PetscReal *ratio, PetscReal tot[2])
+PetscErrorCode BalanceRcbRatio(const Grid *g, PetscReal cost, PetscInt n, PetscReal *ratio, PetscReal tot[2])
 {
   PetscReal max = cost;
 
@@ -259,7 +259,7 @@ PetscErrorCode BalanceRcbApply(Grid *g, const FieldStore *st, PetscReal cost, Pe
 
   PetscFunctionBeginUser;
   *moved = PETSC_FALSE;
-  PetscCall(RcbRatio(g, cost, n, imbalance, tot));
+  PetscCall(BalanceRcbRatio(g, cost, n, imbalance, tot));
   if (*imbalance <= threshold && g->tree) PetscFunctionReturn(PETSC_SUCCESS);
   mean = tot[1] > 0.0 ? tot[0] / tot[1] : 0.0;
   if (n > 0 && mean > 0.0) w = (PetscInt64)PetscMax(512.0, PetscMin(llround(1024.0 * cost / n / mean), 2048.0));
@@ -268,41 +268,9 @@ PetscErrorCode BalanceRcbApply(Grid *g, const FieldStore *st, PetscReal cost, Pe
     for (int a = 0; a < 3; a++) x[3 * i + a] = FieldStoreHomeOf(st, i)[a];
   PetscCall(PetscMalloc2(g->size, &axis, g->size, &cut));
   PetscCall(BalanceRcbTree(g, n, x, 3, w, axis, cut));
-  *moved = RcbDiffers(g, axis, cut);
+  *moved = BalanceRcbDiffers(g, axis, cut);
   if (*moved) PetscCall(GridSetTree(g, axis, cut));
   PetscCall(PetscFree2(axis, cut));
-  PetscCall(PetscFree(x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode BalancerFirst(Balancer *b, Grid *g, PetscInt n, const PetscReal *x, PetscInt stride)
-{
-  PetscReal    tot[2];
-  PetscMPIInt *axis;
-  PetscReal   *cut;
-
-  PetscFunctionBeginUser;
-  if (b->mode != BALANCE_RCB || g->size == 1 || b->restored) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RcbRatio(g, (PetscReal)n, n, &b->imbalance_first, tot));
-  b->imbalance = b->imbalance_first;
-  PetscCall(PetscMalloc2(g->size, &axis, g->size, &cut));
-  PetscCall(BalanceRcbTree(g, n, x, stride, 1, axis, cut));
-  if (RcbDiffers(g, axis, cut)) b->moves++;
-  PetscCall(GridSetTree(g, axis, cut));
-  PetscCall(PetscFree2(axis, cut));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode BalancerFirstRows(Balancer *b, Grid *g, const FieldStore *st)
-{
-  PetscReal *x;
-
-  PetscFunctionBeginUser;
-  if (b->mode != BALANCE_RCB || g->size == 1 || b->restored) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc1(3 * *st->n + 1, &x));
-  for (PetscInt i = 0; i < *st->n; i++)
-    for (int a = 0; a < 3; a++) x[3 * i + a] = FieldStoreHomeOf(st, i)[a];
-  PetscCall(BalancerFirst(b, g, *st->n, x, 3));
   PetscCall(PetscFree(x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

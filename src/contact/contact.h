@@ -50,7 +50,8 @@ PETSC_EXTERN const char *const TangentialModels[];
 typedef struct {
   /* Young's modulus [Pa] (inf: rigid, walls only), Poisson ratio, density [kg/m^3] */
   PetscReal E, nu, density;
-  PetscReal liquid; /* liquid volume of each of its particles at insertion [m^3] */
+  PetscReal liquid;   /* liquid volume of each of its particles at insertion [m^3] */
+  PetscReal moisture; /* or its moisture content: liquid mass over wet mass [-], 0: none */
 } Material;
 
 /* Particle and wall types 0 .. MATERIAL_TYPES - 1 may have materials and
@@ -116,6 +117,8 @@ typedef struct {
   PetscReal       vmax;      /* largest bridge volume [m^3] */
   PetscReal       cutoff;    /* lubrication's least separation over R* */
   PetscReal       reach;     /* rupture distance of the largest bridge [m] */
+  PetscReal       density;   /* of the liquid, for moisture contents [kg/m^3] */
+  PetscBool       vmax_set;  /* liquid_bridge_max given; else with moisture, set from the largest particle */
   LiquidForceType force;
 } Liquid;
 

@@ -108,7 +108,6 @@ static PetscErrorCode NormalLawSetFromOptions(MPI_Comm comm, ContactModel *model
 static PetscErrorCode MaterialSetFromOptions(MPI_Comm comm, Material *mat)
 {
   PetscFunctionBeginUser;
-  (void)comm;
   mat->E       = 6.3e10;
   mat->nu      = 0.22;
   mat->density = 2500.0;
@@ -120,6 +119,13 @@ static PetscErrorCode MaterialSetFromOptions(MPI_Comm comm, Material *mat)
                         RANGE_CLOSED, &mat->density, NULL));
   PetscCall(OptionsReal("-material_liquid", "liquid volume of each particle at insertion (liquid bridges)", "[m^3]",
                         0.0, PETSC_MAX_REAL, RANGE_CLOSED, &mat->liquid, NULL));
+  PetscCall(OptionsReal("-material_moisture",
+                        "moisture content: liquid mass over wet mass of each particle at insertion (instead of "
+                        "material_liquid; liquid bridges)",
+                        "[-]", 0.0, 1.0, RANGE_OPEN_HI, &mat->moisture, NULL));
+  PetscCheck(OptionsCollecting() || !(mat->liquid > 0.0 && mat->moisture > 0.0), comm, PETSC_ERR_USER_INPUT,
+             "-material_liquid = %g and -material_moisture = %g: give a liquid volume or a moisture content, not both",
+             (double)mat->liquid, (double)mat->moisture);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -257,17 +263,23 @@ static PetscErrorCode LiquidSetFromOptions(MPI_Comm comm, ContactModel *model)
   PetscCall(OptionsEnum("-contact_liquid_force",
                         "willett (the full fit of Willett et al. 2000) or willett_simple (their closed form)",
                         LiquidForceTypes, (PetscEnum *)&lq->force, &given[6]));
+  lq->density = 1000.0;
+  PetscCall(OptionsReal("-contact_liquid_density", "density of the liquid, for moisture contents", "[kg/m^3]",
+                        HDEM_DENSITY_MIN, HDEM_DENSITY_MAX, RANGE_CLOSED, &lq->density, NULL));
   PetscCall(
-    OptionsDefaultText("-contact_liquid_bridge_max", "2 liquid_bridge_fraction times the largest material liquid"));
+    OptionsDefaultText("-contact_liquid_bridge_max", "2 liquid_bridge_fraction times the largest particle liquid"));
   if (OptionsCollecting()) PetscFunctionReturn(PETSC_SUCCESS);
   lq->theta = theta * HDEM_PI / 180.0;
   for (PetscInt k = 0; k < MATERIAL_SLOTS; k++) lmax = PetscMax(lmax, model->mat[k].liquid);
-  lq->on   = lmax > 0.0 ? PETSC_TRUE : PETSC_FALSE;
-  given[4] = vset;
+  lq->on = lmax > 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt k = 0; k < MATERIAL_SLOTS; k++)
+    if (model->mat[k].moisture > 0.0) lq->on = PETSC_TRUE;
+  lq->vmax_set = vset;
+  given[4]     = vset;
   for (int k = 0; k < 7; k++) /* a dry run ignores them: likely a forgotten material_liquid */
     PetscCheck(lq->on || !given[k], comm, PETSC_ERR_USER_INPUT,
-               "%s is given but does nothing: no material has liquid (material_liquid or materialK_liquid > 0 turns "
-               "bridges on)",
+               "%s is given but does nothing: no material has liquid (material_liquid, materialK_liquid, "
+               "material_moisture or materialK_moisture > 0 turns bridges on)",
                keys[k]);
   if (!vset) lq->vmax = 2.0 * lq->fraction * lmax;
   lq->reach = lq->on ? (1.0 + 0.5 * lq->theta) * cbrt(lq->vmax) : 0.0;
@@ -283,7 +295,7 @@ static PetscErrorCode MaterialsSetFromOptions(MPI_Comm comm, ContactModel *model
   for (PetscInt k = 0; k < MATERIAL_TYPES; k++) {
     Material *mat = &model->mat[k];
     char      key[64];
-    PetscBool set[4];
+    PetscBool set[5];
     *mat = model->material;
     OptionsQuiet(k > 0 ? PETSC_TRUE : PETSC_FALSE);
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_E", k));
@@ -299,14 +311,25 @@ static PetscErrorCode MaterialsSetFromOptions(MPI_Comm comm, ContactModel *model
     PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_liquid", k));
     PetscCall(OptionsReal(key, "materialK: liquid volume of each of its particles at insertion", "[m^3]", 0.0,
                           PETSC_MAX_REAL, RANGE_CLOSED, &mat->liquid, &set[3]));
+    PetscCall(PetscSNPrintf(key, sizeof(key), "-material%" PetscInt_FMT "_moisture", k));
+    PetscCall(OptionsReal(key, "materialK: moisture content of its particles, liquid mass over wet mass", "[-]", 0.0,
+                          1.0, RANGE_OPEN_HI, &mat->moisture, &set[4]));
     OptionsQuiet(PETSC_FALSE);
     if (k == 0) {
       PetscCall(OptionsDefaultText("-material0_E", "material_E"));
       PetscCall(OptionsDefaultText("-material0_nu", "material_nu"));
       PetscCall(OptionsDefaultText("-material0_density", "particle_density"));
       PetscCall(OptionsDefaultText("-material0_liquid", "material_liquid"));
+      PetscCall(OptionsDefaultText("-material0_moisture", "material_moisture"));
     }
-    model->mat_set[k] = set[0] || set[1] || set[2] || set[3] ? PETSC_TRUE : PETSC_FALSE;
+    model->mat_set[k] = set[0] || set[1] || set[2] || set[3] || set[4] ? PETSC_TRUE : PETSC_FALSE;
+    /* one of the two: a type's own key replaces the default's other */
+    if (set[3] && !set[4]) mat->moisture = 0.0;
+    if (set[4] && !set[3]) mat->liquid = 0.0;
+    PetscCheck(OptionsCollecting() || !(mat->liquid > 0.0 && mat->moisture > 0.0), comm, PETSC_ERR_USER_INPUT,
+               "-material%" PetscInt_FMT "_liquid and -material%" PetscInt_FMT
+               "_moisture (or their material_ defaults): give a liquid volume or a moisture content, not both",
+               k, k);
   }
   model->mat[MATERIAL_TYPES] = model->material;
   PetscFunctionReturn(PETSC_SUCCESS);

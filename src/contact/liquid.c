@@ -99,3 +99,20 @@ PetscReal LiquidBridgeForm(const Liquid *lq, PetscReal Li, PetscReal Lj, PetscRe
   *gi = ti, *gj = tj;
   return V;
 }
+
+void LiquidSetLargest(ContactModel *model, PetscReal rmax)
+{
+  Liquid   *lq   = &model->liquid;
+  PetscReal lmax = 0.0;
+  PetscBool wet  = PETSC_FALSE;
+
+  for (PetscInt k = 0; k < MATERIAL_SLOTS; k++) {
+    const Material *mat = &model->mat[k];
+    PetscReal       m   = (4.0 / 3.0) * HDEM_PI * rmax * rmax * rmax * mat->density;
+    if (mat->moisture > 0.0) wet = PETSC_TRUE;
+    lmax = PetscMax(lmax, LiquidOfParticle(lq, mat, m));
+  }
+  if (!lq->on || lq->vmax_set || !wet) return;
+  lq->vmax  = 2.0 * lq->fraction * lmax;
+  lq->reach = LiquidRupture(lq, lq->vmax);
+}

@@ -57,4 +57,19 @@ PETSC_EXTERN PetscReal LiquidBridgeEnergy(const Liquid *, PetscReal R, PetscReal
  * none forms). */
 PETSC_EXTERN PetscReal LiquidBridgeForm(const Liquid *, PetscReal Li, PetscReal Lj, PetscReal *gi, PetscReal *gj);
 
+/* The liquid a new particle of material mat holds [m^3]: the material's
+ * volume, or from its moisture content w (liquid mass over wet mass) and
+ * its solid mass m, the volume of w m / (1 - w) kilograms of liquid,
+ * w m / ((1 - w) rho_liquid). */
+static inline PetscReal LiquidOfParticle(const Liquid *lq, const Material *mat, PetscReal m)
+{
+  return mat->moisture > 0.0 ? mat->moisture * m / ((1.0 - mat->moisture) * lq->density) : mat->liquid;
+}
+
+/* With some moisture content and no liquid_bridge_max: the largest bridge
+ * (2 liquid_bridge_fraction times the most liquid a particle holds) and
+ * its reach, from rmax, the largest sphere a particle has (a body's
+ * sphere holds at most its own solid mass's share). */
+PETSC_EXTERN void LiquidSetLargest(ContactModel *, PetscReal rmax);
+
 #endif

@@ -1,10 +1,13 @@
 #include "engine/flow.h"
+#include "engine/moisture.h"
 #include "rigid/body_step.h"
 #include "engine/health.h"
 #include "contact/stepbound.h"
 #include "io/options.h"
 #include "decomp/collective.h"
 #include <math.h>
+
+static const char *const FlowSizeMeasures[] = {"volume", "sieve", "FlowSizeMeasure", "FLOW_SIZE_", NULL};
 
 #define FLOW_CHUNK     1024  /* candidates per reduction of their flags */
 #define FLOW_EVENT_MAX 65536 /* candidates of a stream per insertion: more due wait for the next one */
@@ -24,6 +27,11 @@ PetscErrorCode FlowSetFromOptions(MPI_Comm comm, Flow *f)
                      "[m]", 1, FLOW_EDGES_MAX, 0.0, PETSC_MAX_REAL, RANGE_OPEN, f->settings.edges, &f->settings.nedges,
                      &eset));
   PetscCall(OptionsDefaultText("-flow_size_classes", "none"));
+  PetscCall(
+    OptionsEnum("-flow_size_measure",
+                "the size flow_size_classes sort by: volume (volume-equivalent diameter) or sieve (the smallest "
+                "square aperture a particle passes)",
+                FlowSizeMeasures, (PetscEnum *)&f->settings.measure, NULL));
   PetscCall(OptionsInt("-flow_interval_steps", "steps between rows of flow.csv (0: with every thermo row)", 0,
                        PETSC_MAX_INT, &f->settings.interval_steps, NULL));
   PetscCall(OptionsBool("-flow_residence",
@@ -444,10 +452,10 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
           PetscCall(BodyAppend(p, &e->clumps, &s->body, cd->body, st->next_id, s->type, cd->r, rho, x, v, s->seed,
                                StreamKey(cd->k, cd->seq)));
           for (PetscInt i = i0; i < p->n; i++) {
-            if (p->liquid) p->liquid[i] = ContactMaterialOf(&e->model, s->type)->liquid;
             if (f->t_in) f->t_in[i] = t;
             p->owner[i] = g->rank;
           }
+          PetscCall(EngineLiquidFill(e, i0, p->n));
           ExactSumAdd(&st->energy[FLOW_ENERGY_IN], FlowKinetic(p, i0));
         }
         st->next_id += BodyChoiceSpheres(&e->clumps, cd->body);

@@ -267,6 +267,19 @@ static void FlowRemoveEnergy(Engine *e, PetscInt i, PetscInt nrow, const LocalIn
   }
 }
 
+/* The size row i's particle is classed by: a sphere's diameter, a body's
+ * volume-equivalent diameter or its template's sieve size scaled with it. */
+static PetscReal FlowSize(const Engine *e, PetscInt i)
+{
+  const Particles *p = &e->p;
+  PetscReal        req;
+  PetscInt         t;
+  if (!(p->flags[i] & PARTICLE_MEMBER)) return 2.0 * p->radius[i];
+  req = p->bI[4 * i + 3], t = p->btmpl[i];
+  if (e->flow.settings.measure != FLOW_SIZE_SIEVE || t < 0 || t >= CLUMP_TEMPLATES_MAX) return 2.0 * req;
+  return e->clumps.t[t].sieve * (req / e->clumps.t[t].r_equiv);
+}
+
 PetscErrorCode EngineFlowRemove(Engine *e, PetscReal t)
 {
   Flow            *f  = &e->flow;
@@ -284,7 +297,7 @@ PetscErrorCode EngineFlowRemove(Engine *e, PetscReal t)
   }
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscBool body = (p->flags[i] & PARTICLE_MEMBER) ? PETSC_TRUE : PETSC_FALSE;
-    PetscReal       x[3], d = body ? 2.0 * p->bI[4 * i + 3] : 2.0 * p->radius[i], m = body ? p->bm[i] : p->mass[i];
+    PetscReal       x[3], d = FlowSize(e, i), m = body ? p->bm[i] : p->mass[i];
     PetscReal       tres = t - (f->t_in ? f->t_in[i] : 0.0);
     PetscInt        c = 0, nrow = 1;
     const LocalInt *rows = NULL;

@@ -35,11 +35,17 @@ typedef struct {
 
 /* The flow keys, for flow.csv and for whoever writes rows at its cadence
  * (output/flow.h FlowRowDue). */
+typedef enum {
+  FLOW_SIZE_VOLUME, /* a particle's size: its volume-equivalent diameter */
+  FLOW_SIZE_SIEVE   /* its sieve size (rigid/sieve_size.h): a sphere's diameter, a body's smallest square aperture */
+} FlowSizeMeasure;
+
 typedef struct {
-  PetscInt  nedges;                /* diameter classes: nedges + 1 */
-  PetscReal edges[FLOW_EDGES_MAX]; /* class c holds edges[c-1] <= d < edges[c] [m] */
-  PetscInt  interval_steps;        /* rows every this many steps; 0: with every thermo row */
-  PetscBool residence;             /* residence times of the outflows' particles (residence.csv) */
+  PetscInt        nedges;                /* size classes: nedges + 1 */
+  FlowSizeMeasure measure;               /* the size the classes sort by */
+  PetscReal       edges[FLOW_EDGES_MAX]; /* class c holds edges[c-1] <= size < edges[c] [m] */
+  PetscInt        interval_steps;        /* rows every this many steps; 0: with every thermo row */
+  PetscBool       residence;             /* residence times of the outflows' particles (residence.csv) */
 } FlowSettings;
 
 /* The counters: everything a checkpoint must keep for a restart to go on

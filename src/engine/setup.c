@@ -9,6 +9,7 @@
 #include "contact/contact_options.h"
 #include "insert/insert.h"
 #include "engine/flow.h"
+#include "engine/moisture.h"
 #include "engine/health.h"
 #include "io/options.h"
 #include "decomp/collective.h"
@@ -185,6 +186,7 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
   PetscCall(MeshesCheckDomain(comm, &e->meshes, dk->lo, dk->hi));
   e->meshes.wall0 = e->planes.n;
   PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));
+  StreamsSetUpBodies(&e->flow.streams, &e->clumps); /* a sieve curve's bodies: their radii */
   PetscCall(ParticlesCreate(&e->p));
   PetscCall(EngineBodiesSetFromOptions(comm, ins, e));
   if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
@@ -204,12 +206,11 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
     else PetscCall(ParticlesAddGravityWork(&e->p));
   }
   /* a restart: the particles, rmax and the skin are the checkpoint's */
-  if (!insert) PetscFunctionReturn(PETSC_SUCCESS);
-  if (fill)
+  if (insert && fill)
     PetscCall(InsertionApply(comm, ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins->type)->density, data,
                              &e->p, &e->rmax));
-  if (e->p.liquid)
-    for (PetscInt i = 0; i < e->p.n; i++) e->p.liquid[i] = ContactMaterialOf(&e->model, e->p.type[i])->liquid;
+  PetscCall(EngineLiquidFill(e, 0, e->p.n));
+  PetscCall(EngineMoistureSetUp(comm, e, ins, fill, insert));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

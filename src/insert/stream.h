@@ -15,6 +15,23 @@
 #define STREAM_SEQ_BITS  53 /* a sequence number's bits in the random key */
 #define STREAM_ATTEMPTS  20 /* trial positions per particle and insertion */
 #define STREAM_UNLIMITED -1 /* count */
+#define STREAM_SIEVE_MAX 32 /* sizes of a sieve curve */
+
+/* A feed given by a sieve curve (streamN_sieve_sizes, _sieve_passing):
+ * the cumulative mass fraction passing each size.  Within each interval of
+ * sizes the mass is spread uniformly in size, so the number density there
+ * is proportional to 1 / d^3: an interval is drawn by its number
+ * probability, w (a + b) / (2 a^2 b^2) normalised (w its mass fraction, a
+ * and b its ends), and a size within it by inverting the 1 / d^3 law.  The
+ * size is a sphere's diameter, a body's sieve size (rigid/sieve_size.h). */
+typedef struct {
+  PetscInt  n;                         /* sizes; 0: no sieve curve (the radius keys) */
+  PetscReal size[STREAM_SIEVE_MAX];    /* [m], increasing */
+  PetscReal passing[STREAM_SIEVE_MAX]; /* cumulative mass fraction, 0 first, 1 last */
+  PetscReal cum[STREAM_SIEVE_MAX];     /* cumulative number probability at each size */
+  /* a template's volume-equivalent radius over its sieve size (StreamsSetUpBodies) */
+  PetscReal req[CLUMP_TEMPLATES_MAX];
+} StreamSieve;
 
 typedef struct {
   PetscBool          on; /* some streamN_* key was given */
@@ -25,7 +42,8 @@ typedef struct {
   PetscReal          interval;    /* [s] between insertions */
   PetscInt64         count;       /* at most this many in all, or STREAM_UNLIMITED */
   RadiusDistribution rd;
-  PetscReal          rmin, rmax; /* of rd */
+  StreamSieve        sieve;      /* a sieve curve instead of rd */
+  PetscReal          rmin, rmax; /* of rd or the sieve curve: the radii (volume-equivalent) it can make */
   PetscReal          v0[3], vrand;
   PetscInt           type;
   PetscInt64         seed;
@@ -41,8 +59,14 @@ typedef struct {
  * against the domain (StreamsCheckDomain) once it is known. */
 PETSC_EXTERN PetscErrorCode StreamsSetFromOptions(MPI_Comm, Streams *);
 PETSC_EXTERN PetscErrorCode StreamsCheckDomain(MPI_Comm, const Streams *, const PetscReal lo[3], const PetscReal hi[3]);
-/* Particle seq of stream k: its radius, its velocity, the centre of trial
- * `attempt` (uniform in the region shrunk by the radius). */
+/* Once the templates are known: a sieve curve's radii for the bodies it makes, and rmin, rmax with them. */
+PETSC_EXTERN void StreamsSetUpBodies(Streams *, const ClumpTemplates *);
+/* The sieve size of particle seq of stream k with a sieve curve [m]. */
+PETSC_EXTERN PetscReal StreamSieveDraw(const Stream *, PetscInt k, PetscInt64 seq);
+/* Particle seq of stream k: its radius (a body's volume-equivalent one;
+ * with a sieve curve, from its sieve size and its body's template), its
+ * velocity, the centre of trial `attempt` (uniform in the region shrunk by
+ * the radius). */
 PETSC_EXTERN PetscErrorCode StreamRadius(const Stream *, PetscInt k, PetscInt64 seq, PetscReal *r);
 /* The key of particle seq of stream k for its draws (and its body's). */
 PETSC_EXTERN PetscInt64 StreamKey(PetscInt k, PetscInt64 seq);

@@ -98,6 +98,15 @@ static PetscErrorCode ReportStart(Monitor m, Engine *e, PetscBool fresh)
                            m->motion.kind != MOTION_NONE ? ", moving: " : "",
                            m->motion.kind != MOTION_NONE ? MotionKinds[m->motion.kind] : ""));
   }
+  for (PetscInt k = 0; k < CLUMP_TEMPLATES_MAX; k++) {
+    const ClumpTemplate *c = &e->clumps.t[k];
+    if (c->on)
+      PetscCall(ReportPrintf(rp->comm,
+                             "  clump%-6" PetscInt_FMT "%d spheres, volume-equivalent radius %g m, sieve size %g m "
+                             "(%.4g volume-equivalent diameters)\n",
+                             k, (int)c->n, (double)c->r_equiv, (double)c->sieve,
+                             (double)(c->sieve / (2.0 * c->r_equiv))));
+  }
   PetscCall(ReportModel(rp, &e->model));
   if (e->model.several) PetscCall(OutputPairTable(e));
   if (e->ctl.mode == TIMESTEP_FIXED)

@@ -1,5 +1,6 @@
 #include "rigid/clump_template.h"
 #include "rigid/union_moments.h"
+#include "rigid/sieve_size.h"
 #include "io/options.h"
 #include "io/table.h"
 #include <stdio.h>
@@ -268,6 +269,7 @@ static PetscErrorCode ClumpKeys(MPI_Comm comm, PetscInt k, ClumpTemplate *t)
     else PetscCall(PetscSNPrintf(what, sizeof(what), "-%s_spheres", name));
     PetscErrorCode ierr = mset ? ClumpTemplateGiven(comm, what, n, s, mass, in, t)
                                : ClumpTemplateSetUp(comm, what, n, s, t);
+    if (!ierr) ierr = SieveSize(t->n, t->s, &t->sieve, NULL);
     if (fset) PetscCall(PetscFree(s));
     PetscCall(ierr);
   }
@@ -305,9 +307,10 @@ void ClumpTemplateDescribe(const ClumpTemplate *t, PetscReal rho, char *buf, siz
   snprintf(buf, len,
            "%d spheres, volume %.6g m^3 (volume-equivalent radius %.6g m), mass %.6g kg%s, principal inertia %.6g %.6g "
            "%.6g kg m^2%s, extent %.6g m from the "
-           "centre of mass, error bound %.2g",
+           "centre of mass, sieve size %.6g m (%.4g volume-equivalent diameters), error bound %.2g",
            (int)t->n, (double)t->volume, (double)t->r_equiv, (double)mass, t->given ? " (given)" : "", (double)in[0],
-           (double)in[1], (double)in[2], t->given ? " (given)" : "", (double)t->extent, (double)t->error);
+           (double)in[1], (double)in[2], t->given ? " (given)" : "", (double)t->extent, (double)t->sieve,
+           (double)(t->sieve / (2.0 * t->r_equiv)), (double)t->error);
 }
 
 PetscErrorCode ClumpTemplatesDestroy(ClumpTemplates *ts)

@@ -35,6 +35,7 @@ typedef struct {
   PetscReal  axes[9];         /* the principal axes there, as columns (det +1) */
   PetscReal  r_equiv;         /* volume-equivalent radius (3 V / 4 pi)^(1/3) */
   PetscReal  extent;          /* the farthest sphere surface from the centre of mass */
+  PetscReal  sieve;           /* the smallest square aperture it passes (rigid/sieve_size.h) [m] */
   PetscReal  error;           /* bound on the moments' relative error */
 } ClumpTemplate;
 
@@ -54,7 +55,7 @@ PETSC_EXTERN void ClumpTemplateMass(const ClumpTemplate *, PetscReal rho, PetscR
                                     PetscReal inertia[3]);
 /* clump0 .. clump15 from the options; collective. */
 PETSC_EXTERN PetscErrorCode ClumpTemplatesSetFromOptions(MPI_Comm, ClumpTemplates *);
-/* hdem check's line of a template, at density rho where it has none. */
+/* hdem check's (and hdem run's) line of a template, at density rho where it has none. */
 PETSC_EXTERN void           ClumpTemplateDescribe(const ClumpTemplate *, PetscReal rho, char *buf, size_t len);
 PETSC_EXTERN PetscErrorCode ClumpTemplatesDestroy(ClumpTemplates *);
 /* Cyclic Jacobi rotations of the symmetric n x n matrix a (row-major) to
