@@ -9,7 +9,8 @@
 #include "contact/contact.h"
 
 /* Contact cp (kinematics k, result cr) over step dt on whole-mesh triangle
- * tri; begun: its first touch.  F.n is the normal force the mesh takes
+ * tri; begun: its first touch (at the start, dt 0: the contacts touching
+ * then).  F.n is the normal force the mesh takes
  * (positive pressing), Ft = F - (F.n) n the friction force, v_slip the
  * contact points' predicted sliding velocity (the kernel's vtp: the
  * particle's velocity less the wall's, with its spin about the lever arm,
@@ -22,7 +23,7 @@ static inline PetscErrorCode MeshWearContact(MeshWear *w, PetscInt64 tri, const 
 {
   PetscReal fn, ft[3], vc[3], ar[3], vcn, vt[3], v[WEAR_SUMS], s2;
 
-  if (!(dt > 0.0)) return PETSC_SUCCESS; /* forces at a step's start: no time passes */
+  if (!(dt > 0.0) && !begun) return PETSC_SUCCESS; /* the forces at the start: only contacts begin */
   fn = cr->F[0] * k->n[0] + cr->F[1] * k->n[1] + cr->F[2] * k->n[2];
   for (int a = 0; a < 3; a++) ft[a] = cr->F[a] - fn * k->n[a], ar[a] = cp->ri * k->wip[a];
   vc[0] = k->vp[0] - (ar[1] * k->n[2] - ar[2] * k->n[1]);
