@@ -241,7 +241,7 @@ static void XdmfGrid(FILE *fp, const Field *field, PetscInt nfield, const char *
 /* Mesh k of file as triangles, at the entry's time. */
 static void XdmfMeshGrid(FILE *fp, const SnapshotMeshTable *mt, PetscInt k, const char *file, const SnapshotEntry *e)
 {
-  char path[64];
+  char path[96];
   fprintf(fp, "      <Grid Name=\"%s_%09lld\" GridType=\"Uniform\">\n", mt->name[k], (long long)e->step);
   fprintf(fp, "        <Time Value=\"%.17g\"/>\n", (double)e->time);
   fprintf(fp, "        <Topology TopologyType=\"Triangle\" NumberOfElements=\"%lld\">\n", (long long)mt->nt[k]);
@@ -250,7 +250,14 @@ static void XdmfMeshGrid(FILE *fp, const SnapshotMeshTable *mt, PetscInt k, cons
   fprintf(fp, "        </Topology>\n        <Geometry GeometryType=\"XYZ\">\n");
   snprintf(path, sizeof(path), "meshes/%s/points", mt->name[k]);
   XdmfData(fp, file, path, mt->nv[k], 3, "Float", 8);
-  fprintf(fp, "        </Geometry>\n      </Grid>\n");
+  fprintf(fp, "        </Geometry>\n");
+  for (PetscInt c = 0; c < mt->ncell[k]; c++) {
+    fprintf(fp, "        <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Cell\">\n", mt->cell[k][c]);
+    snprintf(path, sizeof(path), "meshes/%s/%s", mt->name[k], mt->cell[k][c]);
+    XdmfData(fp, file, path, mt->nt[k], 1, "Float", 8);
+    fprintf(fp, "        </Attribute>\n");
+  }
+  fprintf(fp, "      </Grid>\n");
 }
 
 /* Rank 0: an index over files[k] holding entries e[k], written atomically
@@ -343,6 +350,10 @@ static PetscErrorCode SnapshotWriteFile(MPI_Comm comm, H5File f, PetscInt fields
     PetscCall(H5FileWriteRows(f, name, H5FILE_REAL, 3, v->mesh[k].nv, v->mesh[k].points));
     PetscCall(PetscSNPrintf(name, sizeof(name), "meshes/%s/triangles", v->meshes->name[k]));
     PetscCall(H5FileWriteRows(f, name, H5FILE_INT64, 3, v->mesh[k].nt, v->mesh[k].tri));
+    for (PetscInt c = 0; c < v->meshes->ncell[k]; c++) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "meshes/%s/%s", v->meshes->name[k], v->meshes->cell[k][c]));
+      PetscCall(H5FileWriteRows(f, name, H5FILE_REAL, 1, v->mesh[k].nt, v->mesh[k].cell[c]));
+    }
   }
   PetscCall(SnapshotWriteBodies(f, v->bodies));
   PetscCall(H5FileWriteAttrReal(f, "time", v->time));

@@ -15,6 +15,9 @@
  *   /meshes/<name>/points     float64 [V][3]  a mesh's vertices where it is at the
  *                             snapshot's time (meshes that are removed: none)
  *   /meshes/<name>/triangles  int64   [T][3]  its triangles' vertex indices
+ *   /meshes/<name>/<cell>     float64 [T]     per-triangle data the run keeps
+ *                             (a wearing mesh's, docs/deck/wear.md), cell
+ *                             attributes in the XDMF
  *   /bodies/id, template      int64, int32 [B]  a run's rigid bodies (runs
  *   /bodies/position, velocity, angular_velocity  float64 [B][3]  that have
  *   /bodies/orientation       float64 [B][4]  them), w, x, y, z
@@ -30,12 +33,16 @@
 #include "io/h5file.h"
 
 #define SNAPSHOT_MESHES_MAX 16
+#define SNAPSHOT_MESH_CELLS 8
 
-/* The meshes a run has, the same in every snapshot (names, sizes). */
+/* The meshes a run has, the same in every snapshot (names, sizes, the
+ * names of their cell data). */
 typedef struct {
   PetscInt   n;
   char       name[SNAPSHOT_MESHES_MAX][16];
   PetscInt64 nv[SNAPSHOT_MESHES_MAX], nt[SNAPSHOT_MESHES_MAX];
+  PetscInt   ncell[SNAPSHOT_MESHES_MAX];
+  char       cell[SNAPSHOT_MESHES_MAX][SNAPSHOT_MESH_CELLS][24];
 } SnapshotMeshTable;
 
 /* One mesh in one state: this rank's rows of its points then and of its
@@ -44,8 +51,9 @@ typedef struct {
 typedef struct {
   PetscBool         present;
   PetscInt          nv, nt;
-  const PetscReal  *points; /* 3 nv */
-  const PetscInt64 *tri;    /* 3 nt */
+  const PetscReal  *points;                    /* 3 nv */
+  const PetscInt64 *tri;                       /* 3 nt */
+  const PetscReal  *cell[SNAPSHOT_MESH_CELLS]; /* nt each: the table's cell data */
 } SnapshotMeshData;
 
 /* One rank's rigid bodies in one state (on: the run has bodies, so the

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "decomp/collective.h"
 #include "engine/flow.h"
+#include "geometry/wear.h"
 
 /* Every FIELD_CHECKPOINT field of the particle store, as /particles/<name>. */
 static PetscErrorCode CkptWriteParticles(H5File f, const Particles *p)
@@ -182,6 +183,7 @@ PetscErrorCode CheckpointWrite(Engine *e, const char *path, const char *options)
   if (!ierr && e->grid.tree) ierr = CkptWriteTree(f, e);
   if (!ierr) ierr = CheckpointWriteFlow(f, e, &removed);
   if (!ierr && e->checkpoint_extra) ierr = e->checkpoint_extra(e->checkpoint_extra_ctx, f);
+  if (!ierr) ierr = MeshesWearCheckpointWrite(f, e->grid.comm, &e->meshes);
   if (!ierr) ierr = CkptWriteState(f, e, options, removed);
   PetscCall(H5FileAbandon(&f, ierr)); /* the temporary stays unnamed: no checkpoint is lost */
   PetscCall(H5FileCommit(&f));
@@ -367,6 +369,7 @@ PetscErrorCode CheckpointRead(Engine *e, const char *path)
       if (!ierr) ierr = CkptLoadParticles(e, ss);
       if (!ierr) ierr = CkptLoadHistory(e, ss);
       if (!ierr) ierr = CkptLoadFlow(e);
+      if (!ierr) ierr = MeshesWearCheckpointRead(f, e->grid.comm, &e->meshes);
       if (!ierr && version < 5 && e->flow.on) ierr = CkptWorkBaseFlow(e);
     }
     if (ierr) { /* the file's own fault or not, it is not agreed: H5FileAbandon ends the run */

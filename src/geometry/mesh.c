@@ -3,6 +3,7 @@
 #include "geometry/mesh.h"
 #include "io/options.h"
 #include "io/stl.h"
+#include "geometry/wear.h"
 
 /* Keys meshK_*: help shows mesh0's; the others are recorded when given. */
 static PetscErrorCode MeshKeys(MPI_Comm comm, PetscInt k, Mesh *m, StlTransform *tf, PetscBool *given)
@@ -37,6 +38,7 @@ static PetscErrorCode MeshKeys(MPI_Comm comm, PetscInt k, Mesh *m, StlTransform 
   m->curvature = 1.0;
   PetscCall(OptionsReal(key, "meshN: neighbouring faces closer than this to coplanar are one surface (one contact)",
                         "[deg]", 0.0, 90.0, RANGE_CLOSED, &m->curvature, NULL));
+  PetscCall(MeshWearKeys(comm, m));
   OptionsQuiet(PETSC_FALSE);
   if (k == 0) {
     PetscCall(OptionsDefaultText("-mesh0_file", "none"));
@@ -118,6 +120,7 @@ PetscErrorCode MeshesSetUp(Meshes *ms, PetscReal reach)
 PetscErrorCode MeshesDestroy(Meshes *ms)
 {
   PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < MESHES_MAX; k++) PetscCall(MeshWearDestroy(&ms->m[k].wear));
   for (PetscInt k = 0; k < MESHES_MAX; k++) PetscCall(MeshDestroy(&ms->m[k]));
   ms->n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -8,6 +8,8 @@
 
 #define MESHES_MAX 16
 
+struct MeshWear_; /* geometry/wear.h */
+
 typedef struct {
   char       name[16]; /* "mesh3" */
   PetscInt   deck;     /* its N in the deck (meshN): histories and checkpoints name it so */
@@ -48,6 +50,8 @@ typedef struct {
   PetscInt64 *cellkey;   /* ncell, ascending */
   PetscInt   *cellstart; /* ncell + 1 into cellitem */
   PetscInt   *cellitem;  /* triangle indices, ascending within a cell */
+
+  struct MeshWear_ *wear; /* its wear and loads per triangle (geometry/wear.h); NULL: not kept */
 } Mesh;
 
 typedef struct {

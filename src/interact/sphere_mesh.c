@@ -8,6 +8,7 @@
 #include "interact/sphere_mesh.h"
 #include "interact/bridge.h"
 #include "interact/body_pair.h"
+#include "interact/mesh_wear.h"
 
 static inline PetscReal Dot3(const PetscReal *a, const PetscReal *b)
 {
@@ -256,6 +257,9 @@ static PetscErrorCode MeshGroupTouch(SphereMesh *sm, const InteractionContext *c
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls || st->sink) MeshWallAdd(st, g->mesh, ps, f, p->x + 3 * i, cr.F);
+    if (m->wear)
+      PetscCall(
+        MeshWearContact(m->wear, m->tid[sm->cand[g->c0 + sm->pick[q]]], cp, &kin, &cr, st->dt, (PetscBool)!old));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -297,6 +301,8 @@ static PetscErrorCode MeshGroupLeft(SphereMesh *sm, const InteractionContext *ct
       WallLedger(p, i, &cr, cr.F, &kin);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls || st->sink) MeshWallAdd(st, g->mesh, ps, f, p->x + 3 * i, cr.F);
+      if (m->wear)
+        PetscCall(MeshWearContact(m->wear, m->tid[sm->cand[g->c0 + sm->near[q]]], cp, &kin, &cr, st->dt, PETSC_FALSE));
       if (held) { /* apart, held by its bridge: carried on as a contact without touch */
         MeshContact *now;
         PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick + *nheld + 1));

@@ -1,6 +1,7 @@
 /* Snapshots at a cadence of steps and/or simulated time, and the final
  * state: the particle store as io/snapshot.h writes it, with the walls. */
 #include "output/output.h"
+#include "geometry/wear.h"
 #include <math.h>
 
 void OutputMeshTable(const Engine *e, SnapshotMeshTable *t)
@@ -10,6 +11,8 @@ void OutputMeshTable(const Engine *e, SnapshotMeshTable *t)
   for (PetscInt k = 0; k < e->meshes.n; k++) {
     PetscStrncpy(t->name[k], e->meshes.m[k].name, sizeof(t->name[k]));
     t->nv[k] = e->meshes.m[k].nv_total, t->nt[k] = e->meshes.m[k].nt_total;
+    t->ncell[k] = e->meshes.m[k].wear ? WEAR_CELLS : 0;
+    for (PetscInt c = 0; c < t->ncell[k]; c++) PetscStrncpy(t->cell[k][c], WearCellNames[c], sizeof(t->cell[k][c]));
   }
 }
 
@@ -39,6 +42,11 @@ PetscErrorCode OutputExtrasGet(const Engine *e, OutputExtras *om)
         tri[3 * t + c] = m->whole ? m->tvid[3 * t + c] : (PetscInt64)m->hrec[(size_t)MESH_RECORD_WIDTH * t + 1 + c];
     om->data[k].nv = nv, om->data[k].nt = nt;
     om->data[k].points = x, om->data[k].tri = tri;
+    if (m->wear) { /* collective: every rank's sums to the shares' owners */
+      PetscReal *cells[WEAR_CELLS];
+      PetscCall(MeshWearCells(e->grid.comm, m, e->t, cells));
+      for (int c = 0; c < WEAR_CELLS; c++) om->data[k].cell[c] = cells[c];
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -52,6 +60,11 @@ PetscErrorCode OutputExtrasFree(OutputExtras *om)
     PetscCall(PetscFree(x));
     PetscCall(PetscFree(tri));
     om->data[k].points = NULL, om->data[k].tri = NULL;
+    for (int c = 0; c < SNAPSHOT_MESH_CELLS; c++) {
+      PetscReal *cell = (PetscReal *)om->data[k].cell[c];
+      PetscCall(PetscFree(cell));
+      om->data[k].cell[c] = NULL;
+    }
   }
   PetscCall(EngineBodiesFree(&om->bodies));
   PetscFunctionReturn(PETSC_SUCCESS);

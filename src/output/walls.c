@@ -5,10 +5,14 @@
  * any rank count.
  * The torque is about a rotating wall's axis point, else about a plane's
  * point or a mesh's centroid where the wall is at the row's time.  Rows
- * come at flow.csv's cadence (flow_interval_steps, else the thermo's). */
+ * come at flow.csv's cadence (flow_interval_steps, else the thermo's).
+ * A mesh that keeps wear (docs/deck/wear.md) adds its totals since the
+ * run's start after the forces: meshN_normal_impulse, _friction_work,
+ * _wear_volume, _impact_energy, _contacts. */
 #include "output/output.h"
 #include "output/flow.h"
 #include "io/csvlog.h"
+#include "geometry/wear.h"
 #include <string.h>
 
 typedef struct {
@@ -17,7 +21,8 @@ typedef struct {
   PetscReal  period;                        /* simulated seconds, 0: none */
   PetscInt   nw;
   PetscReal *totals; /* 6 per wall */
-  FILE      *fp;     /* rank 0 */
+  PetscReal  wear[WEAR_TOTALS * MESHES_MAX];
+  FILE      *fp; /* rank 0 */
 } Walls;
 
 static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
@@ -31,7 +36,7 @@ static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
   if (!wl->nw) PetscFunctionReturn(PETSC_SUCCESS); /* no walls: no file */
   PetscCall(PetscCalloc1(6 * wl->nw + 1, &wl->totals));
   if (e->grid.rank == 0) {
-    len = 32 + (size_t)wl->nw * 6 * 32;
+    len = 32 + (size_t)wl->nw * (6 + WEAR_TOTALS) * 40;
     PetscCall(PetscMalloc1(len, &header));
     PetscCall(PetscStrncpy(header, "step,time", len));
     for (PetscInt k = 0; k < wl->nw; k++) {
@@ -43,6 +48,12 @@ static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
         PetscCall(PetscStrlcat(header, b, len));
       }
     }
+    for (PetscInt q = 0; q < e->meshes.n; q++)
+      for (int c = 0; c < WEAR_TOTALS && e->meshes.m[q].wear; c++) {
+        char b[64];
+        PetscCall(PetscSNPrintf(b, sizeof(b), ",%s_%s", e->meshes.m[q].name, WearTotalNames[c]));
+        PetscCall(PetscStrlcat(header, b, len));
+      }
     PetscCall(PetscStrlcat(header, "\n", len));
     PetscCall(CsvLogStart(wl->path, header, fresh, e->step, &wl->fp));
     PetscCall(PetscFree(header));
@@ -66,9 +77,14 @@ static PetscErrorCode WallsWrite(Monitor m, Engine *e, PetscInt req, PetscLogDou
   PetscFunctionBeginUser;
   (void)req, (void)elapsed;
   PetscCall(EngineWallTotals(e, wl->totals));
+  for (PetscInt q = 0; q < e->meshes.n; q++) /* collective */
+    if (e->meshes.m[q].wear) PetscCall(MeshWearTotals(e->grid.comm, &e->meshes.m[q], wl->wear + WEAR_TOTALS * q));
   if (wl->fp) {
     fprintf(wl->fp, "%lld,%.10e", (long long)e->step, (double)e->t);
     for (PetscInt k = 0; k < 6 * wl->nw; k++) fprintf(wl->fp, ",%.17g", (double)wl->totals[k]);
+    for (PetscInt q = 0; q < e->meshes.n; q++)
+      for (int c = 0; c < WEAR_TOTALS && e->meshes.m[q].wear; c++)
+        fprintf(wl->fp, ",%.17g", (double)wl->wear[WEAR_TOTALS * q + c]);
     fputc('\n', wl->fp);
     PetscCall(CsvLogFlush(wl->fp, wl->path, e->step));
   }
