@@ -105,7 +105,7 @@ START_TEST(test_periodic_corner)
   GlobalParticle(&e, 1, g);
   ck_assert_msg(g[6] == 1.0, "the particle is owned %g times", g[6]);
   for (int a = 0; a < 3; a++) {
-    PetscReal x = 0.0095 + e.t * 1.0;
+    PetscReal x = 0.0095 + e.clock.t * 1.0;
     x -= 0.01 * floor(x / 0.01);
     /* up to the lazy wrap between rebuilds */
     ck_assert_msg(fabs(g[a] - x) < 1e-4, "axis %d: %g, expected %g (wrapped)", a, g[a], x);
@@ -179,7 +179,7 @@ START_TEST(test_contact_across_boundary)
            "hertz -material_E 1e7 -contact_e 0.6 -contact_mu 0 -neighbor_skin 5e-4",
            path);
   EngineFromString(opts, &e);
-  while (e.t < 2e-3) ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0);
+  while (e.clock.t < 2e-3) ck_assert_int_eq(EngineStep(&e, PETSC_FALSE), 0);
   GlobalParticle(&e, 1, a);
   GlobalParticle(&e, 2, b);
   e_run = (b[3] - a[3]) / (2 * v);
@@ -213,7 +213,7 @@ static PetscReal ApproachBoundRun(PetscReal g, PetscReal *expected)
   EngineFromString(opts, &e); /* the set-up's forces give the first bound (dt_up = dt_max) */
   ContactPairSetUp(&e.model, 1, 1, R, m, 0.4 * m * R * R, R, m, 0.4 * m * R * R, PETSC_FALSE, &cp);
   *expected = ContactStepBound(&e.model, &cp, &e.ctl, 0.5 * cp.m * (2 * v) * (2 * v), 2 * v);
-  bound     = e.bound;
+  bound     = e.clock.bound;
   EngineDestroy(&e);
   return bound;
 }
@@ -251,7 +251,7 @@ START_TEST(test_energy_conservation)
   Engine      e;
   EngineStats s0, s;
   ElasticBoxRun("", 0.3, &e, &s0, &s);
-  ck_assert_msg(s.contacts > 0 || e.rebuilds > 0, "nothing happened");
+  ck_assert_msg(s.contacts > 0 || e.clock.rebuilds > 0, "nothing happened");
   ck_assert_msg(fabs((s.ke + s.kr + s.elastic) / (s0.ke + s0.kr + s0.elastic) - 1.0) < 1e-3, "energy %.9g -> %.9g",
                 s0.ke + s0.kr + s0.elastic, s.ke + s.kr + s.elastic);
   EngineDestroy(&e);
@@ -460,9 +460,9 @@ START_TEST(test_drifting_bed_listed)
   {
     EngineStats st;
     ck_assert_int_eq(EngineGetStats(&e, &st), 0);
-    ck_assert_msg(e.t * 1.0 > 10.0 * 1e-4 && st.contacts > 50 && e.rebuilds > 2,
-                  "the bed moved %g m (not many skins), %g contacts, %d rebuilds", (double)e.t, (double)st.contacts,
-                  (int)e.rebuilds);
+    ck_assert_msg(e.clock.t * 1.0 > 10.0 * 1e-4 && st.contacts > 50 && e.clock.rebuilds > 2,
+                  "the bed moved %g m (not many skins), %g contacts, %d rebuilds", (double)e.clock.t,
+                  (double)st.contacts, (int)e.clock.rebuilds);
   }
   /* between rebuilds the scratch holds nothing: its room is the histories' (EngineAttach) */
   ck_assert_msg(e.scratch.buf == NULL && e.scratch.cap == 0, "the scratch keeps %zu bytes of its own between rebuilds",
@@ -510,9 +510,9 @@ START_TEST(test_slab_into_wall_listed)
     PetscReal xmax = 0.0;
     for (PetscInt i = 0; i < e.p.n; i++) xmax = PetscMax(xmax, e.p.x[3 * i]);
     ck_assert_int_eq(CollectiveMaxAll(PETSC_COMM_WORLD, &xmax, 1), 0);
-    ck_assert_msg(e.rebuilds > 2 && xmax > 0.0115,
+    ck_assert_msg(e.clock.rebuilds > 2 && xmax > 0.0115,
                   "the slab's front at %g m after %d rebuilds: it never reached the wall", (double)xmax,
-                  (int)e.rebuilds);
+                  (int)e.clock.rebuilds);
   }
   EngineDestroy(&e);
 }

@@ -81,13 +81,13 @@ START_TEST(test_added_field_travels)
   bad = (PetscReal)WrongRows(&e, scratch);
   ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, &moved, 1), 0);
   ck_assert_int_eq(CollectiveSumAll(PETSC_COMM_WORLD, &bad, 1), 0);
-  ck_assert_msg(e.rebuilds >= 3, "only %d rebuilds", (int)e.rebuilds);
+  ck_assert_msg(e.clock.rebuilds >= 3, "only %d rebuilds", (int)e.clock.rebuilds);
   ck_assert_msg(size == 1 || moved > 0, "no particle changed rank");
   ck_assert_msg(bad == 0, "%g values of the added field are not their particle's", bad);
   /* a snapshot holds it */
   snprintf(path, sizeof(path), "%s/snap_np%d.h5", tmpdir, size);
   {
-    SnapshotView v = {&e.p.st, 0, NULL, NULL, e.t, e.dt, e.step, NULL, NULL, NULL, NULL};
+    SnapshotView v = {&e.p.st, 0, NULL, NULL, e.clock.t, e.clock.dt, e.clock.step, NULL, NULL, NULL, NULL};
     H5File       f;
     PetscInt64   rows = 0;
     ck_assert_int_eq(SnapshotWriteState(PETSC_COMM_WORLD, path, SnapshotFieldsAll(&e.p.st), &v), 0);

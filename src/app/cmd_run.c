@@ -377,7 +377,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
     PetscCall(RunOutputCheck(comm, &rc));
     if (restart[0]) PetscCall(CheckpointRead(&e, restart));
     else PetscCall(EngineSetUp(&e));
-    PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
+    PetscCheck(!e.health.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.health.fault.reason);
     if (rc.fields.interval > 0) {
       CoarseGrid g;
       PetscCall(FieldsCheck(&rc.fields, &e, &g));
@@ -389,7 +389,7 @@ PetscErrorCode CommandRun(MPI_Comm comm, const char *deck, PetscBool help, Petsc
   PetscCall(PetscOptionsGetAll(NULL, &options));
   if (restart[0]) PetscCall(CheckpointRead(&e, restart));
   else PetscCall(EngineSetUp(&e));
-  PetscCheck(!e.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.fault.reason);
+  PetscCheck(!e.health.fault.kind, comm, PETSC_ERR_USER_INPUT, "the initial state: %s", e.health.fault.reason);
   PetscCall(RunOutputCheck(comm, &rc)); /* its subfolders too, before the banner */
   PetscCall(OutputDirCreate(comm, "-output_dir ", rc.dir));
   PetscCall(RunPlan(&rc, plan, sizeof(plan)));

@@ -102,8 +102,9 @@ const char *const CkptRealName[10] = {"time",           "dt",           "bound",
 
 void CkptReals(Engine *e, PetscReal *v[16])
 {
-  v[0] = &e->t, v[1] = &e->dt, v[2] = &e->bound, v[3] = &e->dt_min, v[4] = &e->dt_max, v[5] = &e->dt_sum;
-  v[6] = &e->e_initial, v[7] = &e->work_gravity, v[8] = &e->skin, v[9] = &e->rmax;
+  v[0] = &e->clock.t, v[1] = &e->clock.dt, v[2] = &e->clock.bound, v[3] = &e->clock.dt_min, v[4] = &e->clock.dt_max,
+  v[5] = &e->clock.dt_sum;
+  v[6] = &e->health.e_initial, v[7] = &e->work_gravity, v[8] = &e->skin, v[9] = &e->rmax;
 }
 
 static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options, PetscInt64 removed)
@@ -131,14 +132,14 @@ static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options, P
     PetscCall(H5FileWriteAttrReal(f, name, e->drift[a]));
   }
   PetscCall(H5FileWriteAttrReal(f, "time_at_build", e->t_build));
-  PetscCall(H5FileWriteAttrInt64(f, "step", e->step));
+  PetscCall(H5FileWriteAttrInt64(f, "step", e->clock.step));
   PetscCall(H5FileWriteAttrInt64(f, "particles", e->nglobal - (PetscInt64)sum[1] - removed));
   PetscCall(H5FileWriteAttrInt64(f, "removed", removed));
   PetscCall(H5FileWriteAttrInt64(f, "particles_initial", e->nglobal));
   PetscCall(H5FileWriteAttrInt64(f, "lost", (PetscInt64)sum[1]));
-  PetscCall(H5FileWriteAttrInt64(f, "rebuilds", e->rebuilds));
+  PetscCall(H5FileWriteAttrInt64(f, "rebuilds", e->clock.rebuilds));
   PetscCall(H5FileWriteAttrInt64(f, "rebuild_next", e->rebuild_next));
-  PetscCall(H5FileWriteAttrInt64(f, "warned_fixed", e->warned_fixed));
+  PetscCall(H5FileWriteAttrInt64(f, "warned_fixed", e->health.warned_fixed));
   PetscCall(H5FileWriteAttrString(f, "hdem_version", HDEM_VERSION));
   PetscCall(H5FileWriteAttrString(f, "options", options ? options : ""));
   /* last: a file with it was written through */

@@ -518,20 +518,20 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
   check += 3;
   /* the lists' build time: where moving walls were when they were made (absent before walls moved: the time) */
   PetscCall(H5FileReadAttrReal(f, "time_at_build", &e->t_build, &has));
-  if (!has) e->t_build = e->t;
-  if (!(isfinite(e->t_build) && e->t_build >= 0.0 && e->t_build <= e->t))
+  if (!has) e->t_build = e->clock.t;
+  if (!(isfinite(e->t_build) && e->t_build >= 0.0 && e->t_build <= e->clock.t))
     PetscCall(
       CkptFail(f, ft, check, -1, "attribute /time_at_build is %s: it must lie in [0, /time]", CkptNum(e->t_build, b)));
   check += 1;
-  PetscCall(H5FileReadAttrInt64(f, "step", &e->step, NULL));
+  PetscCall(H5FileReadAttrInt64(f, "step", &e->clock.step, NULL));
   PetscCall(H5FileReadAttrInt64(f, "particles", N, NULL));
   PetscCall(H5FileReadAttrInt64(f, "particles_initial", &nini, NULL));
   PetscCall(H5FileReadAttrInt64(f, "lost", &lost, NULL));
   /* by outflows; absent before there were any */
   PetscCall(H5FileReadAttrInt64(f, "removed", &removed, &has));
   if (!has) removed = 0;
-  if (e->step < 0)
-    PetscCall(CkptFail(f, ft, check, -1, "attribute /step is %" PetscInt64_FMT ": it must be >= 0", e->step));
+  if (e->clock.step < 0)
+    PetscCall(CkptFail(f, ft, check, -1, "attribute /step is %" PetscInt64_FMT ": it must be >= 0", e->clock.step));
   if (*N < 0)
     PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /particles is %" PetscInt64_FMT ": it must be >= 0", *N));
   if (lost < 0)
@@ -560,7 +560,7 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
     PetscCall(CkptFail(f, ft, check, -1,
                        "attribute /rebuilds is %" PetscInt64_FMT ": it must be in [0, %" PetscInt_FMT "]", i64,
                        PETSC_MAX_INT));
-  e->rebuilds = (PetscInt)i64;
+  e->clock.rebuilds = (PetscInt)i64;
   PetscCall(H5FileReadAttrInt64(f, "rebuild_next", &i64, NULL));
   if (i64 != 0 && i64 != 1)
     PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /rebuild_next is %" PetscInt64_FMT ": it must be 0 or 1", i64));
@@ -568,7 +568,7 @@ static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt
   PetscCall(H5FileReadAttrInt64(f, "warned_fixed", &i64, NULL));
   if (i64 != 0 && i64 != 1)
     PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /warned_fixed is %" PetscInt64_FMT ": it must be 0 or 1", i64));
-  e->warned_fixed = i64 ? PETSC_TRUE : PETSC_FALSE;
+  e->health.warned_fixed = i64 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

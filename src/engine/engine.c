@@ -49,8 +49,9 @@ PetscErrorCode EngineGatherHistories(Engine *e, RecordStore *rs, const unsigned 
 static PetscErrorCode EngineBalance(Engine *e)
 {
   PetscFunctionBeginUser;
-  if (e->setting_up) PetscCall(BalancerFirstRows(&e->balance, &e->grid, &e->p.st)); /* rcb: from the positions */
-  PetscCall(BalancerApply(&e->balance, &e->grid, &e->p.st, e->step, e->wait_seconds, e->ex.wmin * (1.0 + 1e-9)));
+  if (e->health.setting_up) PetscCall(BalancerFirstRows(&e->balance, &e->grid, &e->p.st)); /* rcb: from the positions */
+  PetscCall(
+    BalancerApply(&e->balance, &e->grid, &e->p.st, e->clock.step, e->clock.wait_seconds, e->ex.wmin * (1.0 + 1e-9)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,34 +124,34 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscFunctionBeginUser;
   EngineHealthScan(e); /* a particle out through a wall, noted before the migration drops it */
   EngineMoversSync(e); /* where the rows belong, before anything asks */
-  PetscCall(PetscLogStagePush(e->stage_neigh));
+  PetscCall(PetscLogStagePush(e->log.neigh));
   PetscCall(EngineBalance(e));
-  PetscCall(PetscLogEventBegin(e->ev_gather, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->log.gather, 0, 0, 0, 0));
   PetscCall(ExchangeReleaseBuffers(&e->ex));
   PetscCall(EngineGather(e));
   PetscCall(EngineScratchFromHistories(e));
-  PetscCall(PetscLogEventEnd(e->ev_gather, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(e->log.gather, 0, 0, 0, 0));
   /* after the gather: the lists' indices are spent; the migration takes new particles on */
   if (e->flow.on) PetscCall(EngineFlowRebuild(e));
-  PetscCall(PetscLogEventBegin(e->ev_migrate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->log.migrate, 0, 0, 0, 0));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p.st, &e->hs, &e->scratch, &nlost));
   e->lost += nlost; /* the records come back sorted by owner, as the attach reads them */
   /* the pair lists stream through particles in id order; a migration's
    * arrivals (appended) may wait for the sort until they are a sixteenth */
   if (e->p.n - ParticlesSortedPrefix(&e->p) > e->p.n / 16) PetscCall(ParticlesSortOwned(&e->p));
   PetscCall(EngineMoversMigrated(e));
-  PetscCall(PetscLogEventEnd(e->ev_migrate, 0, 0, 0, 0));
-  PetscCall(PetscLogEventBegin(e->ev_borders, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(e->log.migrate, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->log.borders, 0, 0, 0, 0));
   PetscCall(ExchangeBorders(&e->grid, &e->ex, &e->p.st));
-  PetscCall(PetscLogEventEnd(e->ev_borders, 0, 0, 0, 0));
-  PetscCall(PetscLogEventBegin(e->ev_build, 0, 0, 0, 0));
-  e->t_build = e->t + e->dt; /* the positions' time: the step's end (0 at the set-up) */
+  PetscCall(PetscLogEventEnd(e->log.borders, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->log.build, 0, 0, 0, 0));
+  e->t_build = e->clock.t + e->clock.dt; /* the positions' time: the step's end (0 at the set-up) */
   PlanesMove(&e->planes, e->t_build);
   PetscCall(EngineBuildLists(e));
-  PetscCall(PetscLogEventEnd(e->ev_build, 0, 0, 0, 0));
-  PetscCall(PetscLogEventBegin(e->ev_attach, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(e->log.build, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(e->log.attach, 0, 0, 0, 0));
   PetscCall(EngineAttach(e));
-  PetscCall(PetscLogEventEnd(e->ev_attach, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(e->log.attach, 0, 0, 0, 0));
   for (PetscInt i = 0; i < 3 * e->p.n; i++) e->p.x0[i] = e->p.x[i];
   /* where each row belongs now: a restart places it there */
   for (PetscInt i = 0; e->p.bx0 && i < e->p.n; i++)
@@ -158,7 +159,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   for (int a = 0; a < 3; a++) e->drift[a] = 0.0; /* displacements start again from zero */
   e->sums_zero    = PETSC_FALSE;                 /* arrivals and departures: f and t are no longer all zero */
   e->ledger_moved = PETSC_TRUE;                  /* nor the ledger's sums */
-  e->rebuilds++;
+  e->clock.rebuilds++;
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -184,7 +185,7 @@ static PetscReal EngineBoxRadius(const Engine *e, const WallMotion *m)
  * decides alike: the travel is a function of time. */
 static PetscBool EngineWallsOutrun(const Engine *e, PetscInt bits)
 {
-  PetscReal travel = 0.0, t1 = e->t + e->dt;
+  PetscReal travel = 0.0, t1 = e->clock.t + e->clock.dt;
 
   for (PetscInt k = 0; k < e->planes.n; k++) {
     const WallMotion *m = &e->planes.w[k].motion;
@@ -226,35 +227,36 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
     PetscCall(PetscTime(&t0));
     PetscCall(CollectiveReduceMixed(e->grid.comm, 12, v, op));
     PetscCall(PetscTime(&t1));
-    e->wait_seconds += t1 - t0;
+    e->clock.wait_seconds += t1 - t0;
   }
-  e->bound        = v[0];
-  bits            = (PetscInt)v[1]; /* the bounds some particle anywhere may pass */
-  e->rebuild_next = ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) ||
+  e->clock.bound   = v[0];
+  bits             = (PetscInt)v[1]; /* the bounds some particle anywhere may pass */
+  e->rebuild_next  = ((bits & INTEGRATOR_BEYOND_DRIFT) && (bits & INTEGRATOR_BEYOND_HALF)) ||
                         (bits & INTEGRATOR_BEYOND_SKIN)
-                    ? PETSC_TRUE
-                    : PETSC_FALSE;
-  e->request_all  = (PetscInt)v[3];
-  e->a_reach      = v[10];
-  e->present      = v[11];
-  e->request      = ENGINE_REQUEST_NONE;
+                     ? PETSC_TRUE
+                     : PETSC_FALSE;
+  e->request_all   = (PetscInt)v[3];
+  e->a_reach       = v[10];
+  e->clock.present = v[11];
+  e->request       = ENGINE_REQUEST_NONE;
   /* the drift of the next criterion: the ranges' midpoint (no particle anywhere: none) */
   for (int a = 0; a < 3; a++) e->drift[a] = v[4 + a] <= v[7 + a] ? 0.5 * (v[4 + a] + v[7 + a]) + 0.0 : 0.0;
   PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB,
              "step %" PetscInt64_FMT ": %" PetscInt64_FMT
              " particles (with those lost through walls or removed by outflows) where there were %" PetscInt64_FMT
              ": particles vanished or were duplicated",
-             e->step, (PetscInt64)v[2], e->nglobal);
-  e->dt = StepControlNext(&e->ctl, e->bound, e->dt);
+             e->clock.step, (PetscInt64)v[2], e->nglobal);
+  e->clock.dt = StepControlNext(&e->ctl, e->clock.bound, e->clock.dt);
   if (!e->rebuild_next && EngineWallsOutrun(e, bits)) e->rebuild_next = PETSC_TRUE;
   PetscCall(EngineFlowDue(e)); /* a stream due: a rebuild, a shorter step */
-  PetscCall(EngineHealthStep(e, bits, local_bound, e->bound_who, e->bound_kinematic));
-  if (e->ctl.mode == TIMESTEP_FIXED && e->bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->bound && !e->warned_fixed) {
+  PetscCall(EngineHealthStep(e, bits, local_bound, e->health.bound_who, e->health.bound_kinematic));
+  if (e->ctl.mode == TIMESTEP_FIXED && e->clock.bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->clock.bound &&
+      !e->health.warned_fixed) {
     PetscCall(PetscPrintf(e->grid.comm,
                           "hdem: warning: step %" PetscInt64_FMT
                           ": -timestep_dt %g s exceeds the contact bound %g s; results may be inaccurate or unstable\n",
-                          e->step, (double)e->ctl.dt_fixed, (double)e->bound));
-    e->warned_fixed = PETSC_TRUE;
+                          e->clock.step, (double)e->ctl.dt_fixed, (double)e->clock.bound));
+    e->health.warned_fixed = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -335,15 +337,15 @@ static PetscErrorCode EngineCreateParts(Engine *e)
     PetscCall(PetscCalloc1(6 * (e->planes.n + e->meshes.n), &e->wall_sums));
     PetscCall(PetscCalloc1(3 * (e->planes.n + e->meshes.n), &e->wall_ref));
   }
-  PetscCall(EngineStage("Neighbour", &e->stage_neigh));
-  PetscCall(EngineStage("Halo", &e->stage_comm));
-  PetscCall(EngineStage("Force", &e->stage_force));
-  PetscCall(EngineStage("Integrate", &e->stage_integrate));
-  PetscCall(EngineEvent("HistoryGather", &e->ev_gather));
-  PetscCall(EngineEvent("Migrate", &e->ev_migrate));
-  PetscCall(EngineEvent("Borders", &e->ev_borders));
-  PetscCall(EngineEvent("ListBuild", &e->ev_build));
-  PetscCall(EngineEvent("HistoryAttach", &e->ev_attach));
+  PetscCall(EngineStage("Neighbour", &e->log.neigh));
+  PetscCall(EngineStage("Halo", &e->log.comm));
+  PetscCall(EngineStage("Force", &e->log.force));
+  PetscCall(EngineStage("Integrate", &e->log.integrate));
+  PetscCall(EngineEvent("HistoryGather", &e->log.gather));
+  PetscCall(EngineEvent("Migrate", &e->log.migrate));
+  PetscCall(EngineEvent("Borders", &e->log.borders));
+  PetscCall(EngineEvent("ListBuild", &e->log.build));
+  PetscCall(EngineEvent("HistoryAttach", &e->log.attach));
   for (int a = 0; a < 3; a++) e->L[a] = e->grid.periodic[a] ? e->grid.hi[a] - e->grid.lo[a] : 0.0;
   for (PetscInt i = 0; i < e->p.n; i++) e->p.owner[i] = e->grid.rank;
   PetscCall(ExchangeCreate(&e->grid, EngineGhostCutoff(e), e->body_reach, &e->ex));
@@ -374,12 +376,12 @@ PetscErrorCode EngineSetUp(Engine *e)
     PetscCall(CollectiveSumAll(e->grid.comm, &cnt, 1));
     e->nglobal = (PetscInt64)cnt;
   }
-  e->dt     = 0.0;
-  e->dt_min = PETSC_MAX_REAL;
+  e->clock.dt     = 0.0;
+  e->clock.dt_min = PETSC_MAX_REAL;
   PetscCall(EngineStepFloor(e));
-  e->setting_up = PETSC_TRUE;
+  e->health.setting_up = PETSC_TRUE;
   PetscCall(EngineRebuild(e));
-  e->rebuilds = 0;
+  e->clock.rebuilds = 0;
   /* no force is known yet: the first step's approaches are bounded for free fall */
   e->a_reach = e->ctl.mode == TIMESTEP_ADAPTIVE
                ? sqrt(e->gravity[0] * e->gravity[0] + e->gravity[1] * e->gravity[1] + e->gravity[2] * e->gravity[2])
@@ -397,10 +399,10 @@ PetscErrorCode EngineSetUp(Engine *e)
     EngineStats s;
     PetscCall(EngineGetStats(e, &s));
     PetscCall(EngineHealthStats(e, &s)); /* the liquid at the start */
-    e->e_initial = s.ke + s.kr + s.elastic;
+    e->health.e_initial = s.ke + s.kr + s.elastic;
   }
-  PetscCall(BalancerMark(&e->balance, e->step, e->wait_seconds));
-  e->setting_up = PETSC_FALSE;
+  PetscCall(BalancerMark(&e->balance, e->clock.step, e->clock.wait_seconds));
+  e->health.setting_up = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -416,7 +418,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(EngineCreateParts(e));
   PetscCall(EngineFlowSetUp(e, PETSC_FALSE));
   PetscCall(EngineStepFloor(e));
-  PetscCall(PetscLogStagePush(e->stage_neigh));
+  PetscCall(PetscLogStagePush(e->log.neigh));
   PetscCall(ParticlesSortOwned(p)); /* id order, as EngineRebuild keeps it (results do not depend on it) */
   PetscCall(EngineMoversMigrated(e));
   PetscCall(PetscMalloc1(3 * p->n + 1, &x));
@@ -435,44 +437,44 @@ PetscErrorCode EngineResume(Engine *e)
     PetscCall(ierr);
   }
   PetscCall(PetscLogStagePop());
-  PetscCall(PetscLogStagePush(e->stage_comm));
+  PetscCall(PetscLogStagePush(e->log.comm));
   PetscCall(ExchangeForward(&e->grid, &e->ex, &p->st, PETSC_TRUE));
   PetscCall(PetscLogStagePop());
   e->ledger_moved = PETSC_TRUE;
   PetscCall(EngineAccelReach(e));
-  PetscCall(BalancerMark(&e->balance, e->step, e->wait_seconds));
+  PetscCall(BalancerMark(&e->balance, e->clock.step, e->clock.wait_seconds));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
 {
   PetscInt  bits;
-  PetscReal dt = e->dt, bound, lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
+  PetscReal dt = e->clock.dt, bound, lo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
             hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogStagePush(e->stage_integrate));
+  PetscCall(PetscLogStagePush(e->log.integrate));
   if (!e->opened) EngineOpenStep(e, dt);
   e->opened = PETSC_FALSE;
   PetscCall(PetscLogStagePop());
   if (e->rebuild_next) {
     PetscCall(EngineRebuild(e));
   } else {
-    PetscCall(PetscLogStagePush(e->stage_comm));
+    PetscCall(PetscLogStagePush(e->log.comm));
     PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p.st, PETSC_FALSE));
     PetscCall(PetscLogStagePop());
   }
   PetscCall(EngineForces(e, dt, PETSC_TRUE, &bound));
-  PetscCall(PetscLogStagePush(e->stage_integrate));
+  PetscCall(PetscLogStagePush(e->log.integrate));
   bits = EngineHealthBits(e, EngineCloseStep(e, dt, ahead, lo, hi));
   PetscCall(PetscLogStagePop());
-  e->t += dt;
-  e->step++;
-  e->dt_min = PetscMin(e->dt_min, dt);
-  e->dt_max = PetscMax(e->dt_max, dt);
-  e->dt_sum += dt;
+  e->clock.t += dt;
+  e->clock.step++;
+  e->clock.dt_min = PetscMin(e->clock.dt_min, dt);
+  e->clock.dt_max = PetscMax(e->clock.dt_max, dt);
+  e->clock.dt_sum += dt;
   PetscCall(EngineReduce(e, bound, bits, lo, hi));
-  e->particle_steps += e->present;
+  e->clock.particle_steps += e->clock.present;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -265,7 +265,7 @@ static PetscBool FlowStreamLive(const Flow *f, PetscInt k, PetscReal t)
 static PetscErrorCode FlowAnyDue(const Engine *e, PetscBool *due)
 {
   const Flow *f  = &e->flow;
-  PetscReal   t1 = e->t + (e->ctl.mode != TIMESTEP_FIXED ? PetscMin(e->dt, f->dt_cap) : e->dt);
+  PetscReal   t1 = e->clock.t + (e->ctl.mode != TIMESTEP_FIXED ? PetscMin(e->clock.dt, f->dt_cap) : e->clock.dt);
 
   PetscFunctionBeginUser;
   *due = PETSC_FALSE;
@@ -285,12 +285,13 @@ PetscErrorCode EngineFlowDue(Engine *e)
   if (!f->streams.n) PetscFunctionReturn(PETSC_SUCCESS);
   /* no step passes an insertion's time: a stream pours evenly, not in a lump after a long step */
   for (PetscInt k = 0; k < STREAMS_MAX && e->ctl.mode != TIMESTEP_FIXED; k++)
-    if (FlowStreamLive(f, k, e->t) && f->streams.s[k].interval > 0.0) e->dt = PetscMin(e->dt, f->streams.s[k].interval);
+    if (FlowStreamLive(f, k, e->clock.t) && f->streams.s[k].interval > 0.0)
+      e->clock.dt = PetscMin(e->clock.dt, f->streams.s[k].interval);
   PetscCall(FlowAnyDue(e, &f->insert_next));
   if (!f->insert_next) PetscFunctionReturn(PETSC_SUCCESS);
   /* a rebuild to insert at, and a first step the new particles' contacts can take */
   e->rebuild_next = PETSC_TRUE;
-  if (e->ctl.mode != TIMESTEP_FIXED) e->dt = PetscMin(e->dt, f->dt_cap);
+  if (e->ctl.mode != TIMESTEP_FIXED) e->clock.dt = PetscMin(e->clock.dt, f->dt_cap);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -484,19 +485,19 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
                             "hdem: warning: stream%" PetscInt_FMT ": region too full: %" PetscInt64_FMT
                             " particles short of the %s at t = %g s (step %" PetscInt64_FMT
                             "); they stay due, and flow.csv's stream%" PetscInt_FMT "_short follows them\n",
-                            k, st->shortfall[k], s->by_mass ? "mass rate" : "rate", (double)t, e->step + 1, k));
+                            k, st->shortfall[k], s->by_mass ? "mass rate" : "rate", (double)t, e->clock.step + 1, k));
       st->warned[k] = 1;
     }
   }
   /* a start without particles had no floor */
-  if (placed && e->dt_floor == 0.0) PetscCall(EngineStepFloor(e));
+  if (placed && e->health.dt_floor == 0.0) PetscCall(EngineStepFloor(e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode EngineFlowRebuild(Engine *e)
 {
   Flow      *f = &e->flow;
-  PetscReal  t = e->t + e->dt; /* the positions' time */
+  PetscReal  t = e->clock.t + e->clock.dt; /* the positions' time */
   PetscInt64 ndue[STREAMS_MAX], any = 0;
 
   PetscFunctionBeginUser;

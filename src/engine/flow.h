@@ -33,7 +33,7 @@ PETSC_EXTERN PetscReal FlowRadiusMax(const Flow *);
 PETSC_EXTERN PetscErrorCode EngineFlowSetUp(Engine *, PetscBool fresh);
 /* In a rebuild, before the migration (collective): the ghosts dropped,
  * outflows' particles removed, due streams' particles inserted, at the
- * positions' time e->t + e->dt. */
+ * positions' time e->clock.t + e->clock.dt. */
 PETSC_EXTERN PetscErrorCode EngineFlowRebuild(Engine *);
 /* After the step's reduction (every rank alike): the next step no longer
  * than a due stream's interval, and when a stream is due at its end, a

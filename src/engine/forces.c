@@ -78,7 +78,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   InteractionStep    st;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogStagePush(e->stage_force));
+  PetscCall(PetscLogStagePush(e->log.force));
   /* sums start at +0 and skip the pairs that give nothing: adding zeros
    * changes no sum.  The step's first half leaves them zero, unless a
    * rebuild has moved particles since. */
@@ -93,10 +93,10 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   if (p->dliquid) PetscCall(PetscArrayzero(p->dliquid, p->n));
 
   /* a fixed step needs the bound only for its warning: look every 100 steps */
-  st.t  = e->t + dt;
+  st.t  = e->clock.t + dt;
   st.dt = dt;
   PlanesMove(&e->planes, st.t);
-  st.need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
+  st.need = e->ctl.mode == TIMESTEP_ADAPTIVE || e->clock.step % 100 == 0 ? PETSC_TRUE : PETSC_FALSE;
   /* the next step is no longer than this: a pair further apart than it can close cannot touch in it */
   st.dt_up  = dt > 0.0 ? PetscMin(e->ctl.dt_max, e->ctl.growth * dt) : e->ctl.dt_max;
   st.bound  = PETSC_MAX_REAL;
@@ -120,16 +120,16 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   if (p->dliquid)
     for (PetscInt i = 0; i < p->n; i++) p->liquid[i] += p->dliquid[i];
   if (p->nledger) EngineLedgerClose(p, dt, e->gravity);
-  b               = st.bound;
-  e->bound_who[0] = st.who[0], e->bound_who[1] = st.who[1];
-  e->bound_kinematic = PETSC_FALSE;
-  e->deep            = st.deep;
+  b                      = st.bound;
+  e->health.bound_who[0] = st.who[0], e->health.bound_who[1] = st.who[1];
+  e->health.bound_kinematic = PETSC_FALSE;
+  e->health.deep            = st.deep;
   /* the movers' sums, gravity last in each, and no row may move more than half the skin in one step */
   e->gravity_pending = defer && !st.need ? PETSC_TRUE : PETSC_FALSE;
   mb.need = st.need, mb.gravity = !e->gravity_pending, mb.bound = b, mb.who = -1, mb.kinematic = PETSC_FALSE;
   mb.amax = 0.0;
   EngineMoversComplete(e, &mb);
-  if (mb.kinematic) e->bound_who[0] = mb.who, e->bound_kinematic = PETSC_TRUE;
+  if (mb.kinematic) e->health.bound_who[0] = mb.who, e->health.bound_kinematic = PETSC_TRUE;
   e->a_local = st.need && e->ctl.mode == TIMESTEP_ADAPTIVE ? mb.amax : 0.0;
   *bound     = mb.bound;
   PetscCall(PetscLogStagePop());
@@ -156,7 +156,7 @@ PetscErrorCode EngineWallTotals(Engine *e, PetscReal *totals)
 
   PetscFunctionBeginUser;
   PetscCheck(e->wall_sums_due && e->wall_sums, e->grid.comm, PETSC_ERR_ORDER,
-             "the walls' forces at step %" PetscInt64_FMT " were not summed: no monitor asked for them", e->step);
+             "the walls' forces at step %" PetscInt64_FMT " were not summed: no monitor asked for them", e->clock.step);
   PetscCall(PetscMalloc1(6 * nw + 1, &all));
   PetscCall(PetscArraycpy(all, e->wall_sums, 6 * nw));
   PetscCall(ExactSumAllreduce(e->grid.comm, all, 6 * nw));

@@ -48,15 +48,15 @@ static PetscErrorCode EngineShare(Engine *e, PetscBool mine, PetscReal key, cons
 static PetscErrorCode EngineFaultSet(Engine *e, EngineFaultKind kind, PetscBool mine, PetscReal key, const char *msg)
 {
   PetscFunctionBeginUser;
-  PetscCall(EngineShare(e, mine, key, msg, e->fault.reason, sizeof(e->fault.reason)));
-  if (!e->fault.reason[0])
-    PetscCall(PetscSNPrintf(e->fault.reason, sizeof(e->fault.reason), "%s", EngineFaultNames[kind]));
-  e->fault.kind = kind;
-  e->opened     = PETSC_FALSE; /* a fixed step taken ahead: failed.h5 holds that half step on, as it stands */
-  if (!e->setting_up)
+  PetscCall(EngineShare(e, mine, key, msg, e->health.fault.reason, sizeof(e->health.fault.reason)));
+  if (!e->health.fault.reason[0])
+    PetscCall(PetscSNPrintf(e->health.fault.reason, sizeof(e->health.fault.reason), "%s", EngineFaultNames[kind]));
+  e->health.fault.kind = kind;
+  e->opened            = PETSC_FALSE; /* a fixed step taken ahead: failed.h5 holds that half step on, as it stands */
+  if (!e->health.setting_up)
     PetscCall(PetscFPrintf(e->grid.comm, stderr,
-                           "hdem: error: the run failed at step %" PetscInt64_FMT ", t %.9g s: %s\n", e->step,
-                           (double)e->t, e->fault.reason));
+                           "hdem: error: the run failed at step %" PetscInt64_FMT ", t %.9g s: %s\n", e->clock.step,
+                           (double)e->clock.t, e->health.fault.reason));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -114,7 +114,7 @@ static EngineFaultKind EngineScanLocal(const Engine *e, PetscBool with_f, PetscI
   static const char *const names[4] = {"position", "velocity", "angular velocity", "force"};
   EngineFaultKind          kind     = ENGINE_FAULT_NONE;
   PetscBool                walled[3];
-  char                     tm[sizeof(e->fault.reason)];
+  char                     tm[sizeof(e->health.fault.reason)];
 
   EngineWalledAxes(e, walled);
   for (PetscInt i = 0; i < p->n; i++) {
@@ -152,8 +152,9 @@ static EngineFaultKind EngineScanLocal(const Engine *e, PetscBool with_f, PetscI
 
 void EngineHealthScan(Engine *e)
 {
-  if (e->noted.kind) return;
-  e->noted.kind = EngineScanLocal(e, PETSC_FALSE, &e->noted_id, e->noted.reason, sizeof(e->noted.reason));
+  if (e->health.noted.kind) return;
+  e->health.noted.kind = EngineScanLocal(e, PETSC_FALSE, &e->health.noted_id, e->health.noted.reason,
+                                         sizeof(e->health.noted.reason));
 }
 
 PetscInt EngineHealthBits(Engine *e, PetscInt bits)
@@ -164,22 +165,22 @@ PetscInt EngineHealthBits(Engine *e, PetscInt bits)
     for (PetscInt i = 0; i < 3 * p->n; i++) s += p->x[i] + p->v[i] + p->f[i]; /* non-finite if any is */
     if (!isfinite(s)) bits |= INTEGRATOR_NONFINITE;
   }
-  return bits | (e->noted.kind ? ENGINE_HEALTH_NOTED : 0) | (e->deep ? ENGINE_HEALTH_DEEP : 0);
+  return bits | (e->health.noted.kind ? ENGINE_HEALTH_NOTED : 0) | (e->health.deep ? ENGINE_HEALTH_DEEP : 0);
 }
 
 /* A fault some rank found: each rank's own (noted, or a scan now), the
  * gravest kind, its lowest particle id, said by its rank. */
 static PetscErrorCode EngineScan(Engine *e)
 {
-  char            msg[sizeof(e->fault.reason)] = "";
-  PetscInt64      id                           = INT64_MAX;
-  EngineFaultKind kind                         = EngineScanLocal(e, PETSC_TRUE, &id, msg, sizeof(msg));
+  char            msg[sizeof(e->health.fault.reason)] = "";
+  PetscInt64      id                                  = INT64_MAX;
+  EngineFaultKind kind                                = EngineScanLocal(e, PETSC_TRUE, &id, msg, sizeof(msg));
   PetscReal       k;
 
   PetscFunctionBeginUser;
-  if (e->noted.kind && (!kind || e->noted.kind > kind)) {
-    kind = e->noted.kind, id = e->noted_id;
-    PetscCall(PetscStrncpy(msg, e->noted.reason, sizeof(msg)));
+  if (e->health.noted.kind && (!kind || e->health.noted.kind > kind)) {
+    kind = e->health.noted.kind, id = e->health.noted_id;
+    PetscCall(PetscStrncpy(msg, e->health.noted.reason, sizeof(msg)));
   }
   k = (PetscReal)kind;
   PetscCall(CollectiveMaxAll(e->grid.comm, &k, 1));
@@ -196,18 +197,19 @@ PetscErrorCode EngineStepFloor(Engine *e)
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < p->n; i++) v[0] = PetscMax(v[0], -p->radius[i]), v[1] = PetscMax(v[1], -p->mass[i]);
   PetscCall(CollectiveMaxAll(e->grid.comm, v, 2));
-  e->dt_floor = 0.0;
+  e->health.dt_floor = 0.0;
   if (!(-v[0] > 0.0 && -v[1] > 0.0 && -v[0] < PETSC_MAX_REAL)) PetscFunctionReturn(PETSC_SUCCESS);
   /* the shortest contact of any pair of types (with one material: the default's) */
-  e->contact_duration = PETSC_MAX_REAL;
+  e->health.contact_duration = PETSC_MAX_REAL;
   for (PetscInt ti = e->model.several ? 0 : MATERIAL_TYPES; ti < MATERIAL_SLOTS; ti++)
     for (PetscInt tj = ti; tj < MATERIAL_SLOTS; tj++) {
       ContactPairSetUp(&e->model, ti, tj, -v[0], -v[1], 0.4 * -v[1] * v[0] * v[0], -v[0], -v[1],
                        0.4 * -v[1] * v[0] * v[0], PETSC_FALSE, &cp);
-      e->contact_duration = PetscMin(e->contact_duration,
-                                     NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m));
+      e->health.contact_duration = PetscMin(e->health.contact_duration,
+                                            NormalLawElasticDuration(&e->model.law, cp.s, cp.m, 0.5 * cp.m));
     }
-  if (isfinite(e->contact_duration) && e->contact_duration > 0.0) e->dt_floor = ENGINE_STEP_FLOOR * e->contact_duration;
+  if (isfinite(e->health.contact_duration) && e->health.contact_duration > 0.0)
+    e->health.dt_floor = ENGINE_STEP_FLOOR * e->health.contact_duration;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,10 +231,10 @@ static PetscErrorCode EngineOverlapLargest(Engine *e, InteractionStats *is, Pets
  * its pair's ids, and the global one) is beyond the limit. */
 static PetscErrorCode EngineHealthOverlap(Engine *e, PetscReal local, PetscReal ratio, const PetscInt64 who[2])
 {
-  char msg[sizeof(e->fault.reason)];
+  char msg[sizeof(e->health.fault.reason)];
 
   PetscFunctionBeginUser;
-  if (e->fault.kind || !(ratio > CONTACT_OVERLAP_LIMIT)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (e->health.fault.kind || !(ratio > CONTACT_OVERLAP_LIMIT)) PetscFunctionReturn(PETSC_SUCCESS);
   if (who[1] < 0) {
     char wn[96];
     PetscCall(EngineWallName(e, (PetscInt)(-1 - who[1]), wn, sizeof(wn)));
@@ -267,12 +269,13 @@ PetscErrorCode EngineHealthStep(Engine *e, PetscInt bits, PetscReal local_bound,
 {
   PetscFunctionBeginUser;
   if (bits & (INTEGRATOR_NONFINITE | ENGINE_HEALTH_NOTED)) PetscCall(EngineScan(e));
-  if (!e->fault.kind && (bits & ENGINE_HEALTH_DEEP)) PetscCall(EngineDeep(e));
-  if (e->fault.kind || e->ctl.mode != TIMESTEP_ADAPTIVE || !(e->dt < e->dt_floor)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!e->health.fault.kind && (bits & ENGINE_HEALTH_DEEP)) PetscCall(EngineDeep(e));
+  if (e->health.fault.kind || e->ctl.mode != TIMESTEP_ADAPTIVE || !(e->clock.dt < e->health.dt_floor))
+    PetscFunctionReturn(PETSC_SUCCESS);
   {
     const Particles *p = &e->p;
-    char             msg[sizeof(e->fault.reason)], by[320] = "";
-    PetscBool        mine = local_bound == e->bound && who[0] >= 0 ? PETSC_TRUE : PETSC_FALSE;
+    char             msg[sizeof(e->health.fault.reason)], by[320] = "";
+    PetscBool        mine = local_bound == e->clock.bound && who[0] >= 0 ? PETSC_TRUE : PETSC_FALSE;
 
     if (mine && kinematic) {
       PetscInt i = who[0];
@@ -294,7 +297,8 @@ PetscErrorCode EngineHealthStep(Engine *e, PetscInt bits, PetscReal local_bound,
     snprintf(msg, sizeof(msg),
              "the adaptive step %g s is below its floor %g s (%g of the %g s duration of the shortest contact): the "
              "bound %g s is set by %s",
-             (double)e->dt, (double)e->dt_floor, ENGINE_STEP_FLOOR, (double)e->contact_duration, (double)e->bound, by);
+             (double)e->clock.dt, (double)e->health.dt_floor, ENGINE_STEP_FLOOR, (double)e->health.contact_duration,
+             (double)e->clock.bound, by);
     PetscCall(EngineFaultSet(e, ENGINE_FAULT_STEP_FLOOR, mine, mine ? (PetscReal)p->id[who[0]] : 0.0, msg));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -303,12 +307,12 @@ PetscErrorCode EngineHealthStep(Engine *e, PetscInt bits, PetscReal local_bound,
 PetscErrorCode EngineHealthLiquid(Engine *e, const EngineStats *s, PetscReal lmin, PetscInt64 who)
 {
   PetscReal g = -lmin;
-  char      msg[sizeof(e->fault.reason)];
+  char      msg[sizeof(e->health.fault.reason)];
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveMaxAll(e->grid.comm, &g, 1));
   g = -g;
-  if (e->fault.kind) PetscFunctionReturn(PETSC_SUCCESS);
+  if (e->health.fault.kind) PetscFunctionReturn(PETSC_SUCCESS);
   if (g < 0.0) {
     snprintf(msg, sizeof(msg),
              "particle %" PetscInt64_FMT " holds %g m^3 of liquid: it gave more than it held to the bridges it formed "
@@ -324,16 +328,17 @@ PetscErrorCode EngineHealthLiquid(Engine *e, const EngineStats *s, PetscReal lmi
     PetscCall(CollectiveSumAll(e->grid.comm, &lost, 1));
     if (lost > 0.0) PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (!(e->liquid_start >= 0.0)) {
-    e->liquid_start = s->liquid;
+  if (!(e->health.liquid_start >= 0.0)) {
+    e->health.liquid_start = s->liquid;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (PetscAbsReal(s->liquid - e->liquid_start) <= ENGINE_LIQUID_DRIFT * e->liquid_start)
+  if (PetscAbsReal(s->liquid - e->health.liquid_start) <= ENGINE_LIQUID_DRIFT * e->health.liquid_start)
     PetscFunctionReturn(PETSC_SUCCESS);
   snprintf(msg, sizeof(msg),
            "the liquid on particles and in bridges is %.17g m^3 where it was %.17g m^3 at the start (a relative change "
            "of %.3g)",
-           (double)s->liquid, (double)e->liquid_start, (double)((s->liquid - e->liquid_start) / e->liquid_start));
+           (double)s->liquid, (double)e->health.liquid_start,
+           (double)((s->liquid - e->health.liquid_start) / e->health.liquid_start));
   PetscCall(EngineFaultSet(e, ENGINE_FAULT_LIQUID, PETSC_TRUE, 0.0, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -341,29 +346,30 @@ PetscErrorCode EngineHealthLiquid(Engine *e, const EngineStats *s, PetscReal lmi
 PetscErrorCode EngineHealthEnergy(Engine *e, const EngineStats *s)
 {
   PetscReal now    = s->ke + s->kr + s->elastic + s->elastic_tangential + s->elastic_rolling + s->energy_bridges;
-  PetscReal src[4] = {e->e_initial, s->gravity, s->work[LEDGER_WALLS], s->flow}, source = 0.0, scale = 0.0;
-  char      msg[sizeof(e->fault.reason)];
+  PetscReal src[4] = {e->health.e_initial, s->gravity, s->work[LEDGER_WALLS], s->flow}, source = 0.0, scale = 0.0;
+  char      msg[sizeof(e->health.fault.reason)];
 
   PetscFunctionBeginUser;
-  if (e->setting_up || e->fault.kind || (e->energy_warn && e->warned_energy)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (e->health.setting_up || e->health.fault.kind || (e->health.energy_warn && e->health.warned_energy))
+    PetscFunctionReturn(PETSC_SUCCESS);
   /* against the sources' magnitudes: gravity's work is negative when particles
    * are thrown up, which is what a blow-up does */
   for (int k = 0; k < 4; k++) source += src[k], scale += PetscAbsReal(src[k]);
-  if (!(now - source > e->energy_growth * scale)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!(now - source > e->health.energy_growth * scale)) PetscFunctionReturn(PETSC_SUCCESS);
   snprintf(msg, sizeof(msg),
            "the energy grew without a source: kinetic + elastic %g J where the start's %g J, gravity's work %g J, the "
            "moving walls' %g J and the flow's "
            "%g J give %g J, more by %g J than -health_energy_growth %g of their magnitudes (%g J): the step is too "
            "long for the contacts",
            (double)now, (double)src[0], (double)src[1], (double)src[2], (double)src[3], (double)source,
-           (double)(now - source), (double)e->energy_growth, (double)scale);
-  if (!e->energy_warn) {
+           (double)(now - source), (double)e->health.energy_growth, (double)scale);
+  if (!e->health.energy_warn) {
     PetscCall(EngineFaultSet(e, ENGINE_FAULT_ENERGY, PETSC_TRUE, 0.0, msg));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscFPrintf(e->grid.comm, stderr, "hdem: warning: step %" PetscInt64_FMT ", t %.9g s: %s\n", e->step,
-                         (double)e->t, msg));
-  e->warned_energy = PETSC_TRUE;
+  PetscCall(PetscFPrintf(e->grid.comm, stderr, "hdem: warning: step %" PetscInt64_FMT ", t %.9g s: %s\n", e->clock.step,
+                         (double)e->clock.t, msg));
+  e->health.warned_energy = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -371,12 +377,12 @@ PetscErrorCode EngineCheckStartOverlap(Engine *e)
 {
   InteractionStats is;
   PetscReal        g;
-  char             msg[sizeof(e->fault.reason)] = "", out[sizeof(e->fault.reason)];
+  char             msg[sizeof(e->health.fault.reason)] = "", out[sizeof(e->health.fault.reason)];
 
   PetscFunctionBeginUser;
-  if (!e->overlap_start_check) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!e->health.overlap_start_check) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(EngineOverlapLargest(e, &is, &g));
-  if (!(g > e->overlap_start_max)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!(g > e->health.overlap_start_max)) PetscFunctionReturn(PETSC_SUCCESS);
   if (is.who[1] < 0) {
     char wn[96];
     PetscCall(EngineWallName(e, (PetscInt)(-1 - is.who[1]), wn, sizeof(wn)));
@@ -392,7 +398,7 @@ PetscErrorCode EngineCheckStartOverlap(Engine *e)
   SETERRQ(e->grid.comm, PETSC_ERR_USER_INPUT,
           "%s, more than -insert_overlap_max %g (a data file's state or radii not what the deck assumes, or a fill's "
           "region through a mesh; raise -insert_overlap_max to accept it)",
-          out, (double)e->overlap_start_max);
+          out, (double)e->health.overlap_start_max);
 }
 
 PetscErrorCode EngineHealthStats(Engine *e, const EngineStats *s)

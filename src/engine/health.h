@@ -33,7 +33,7 @@ PETSC_EXTERN PetscInt EngineHealthBits(Engine *, PetscInt bits);
 /* After the step's reduction: non-finite values, a noted fault, the step floor (collective). */
 PETSC_EXTERN PetscErrorCode EngineHealthStep(Engine *, PetscInt bits, PetscReal local_bound, const PetscInt who[2],
                                              PetscBool kinematic);
-/* The initial state's largest overlap against e->overlap_start_max: an
+/* The initial state's largest overlap against e->health.overlap_start_max: an
  * input error naming the pair (collective). */
 PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);
 /* Liquid: no particle's below zero (it formed more bridges in one step
@@ -46,7 +46,7 @@ PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);
 PETSC_EXTERN PetscErrorCode EngineHealthLiquid(Engine *, const EngineStats *, PetscReal lmin, PetscInt64 who);
 /* Energy that grew without a source: kinetic + elastic above the sum of
  * the start's energy, gravity's work, the moving walls' and the flow's by
- * more than e->energy_growth of their magnitudes' sum.  The run has failed
+ * more than e->health.energy_growth of their magnitudes' sum.  The run has failed
  * (or, with -health_energy_action warn, a warning once).  Called with the
  * statistics (collective, the same exact sums on every rank). */
 #define ENGINE_ENERGY_GROWTH 0.05

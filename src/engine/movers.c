@@ -52,8 +52,9 @@ void EngineOpenStep(Engine *e, PetscReal dt)
 
 PetscReal EngineNextLongest(const Engine *e)
 {
-  return e->ctl.mode == TIMESTEP_FIXED ? e->ctl.dt_fixed
-                                       : PetscMin(e->ctl.dt_max, e->dt > 0.0 ? e->ctl.growth * e->dt : e->ctl.dt_max);
+  return e->ctl.mode == TIMESTEP_FIXED
+         ? e->ctl.dt_fixed
+         : PetscMin(e->ctl.dt_max, e->clock.dt > 0.0 ? e->ctl.growth * e->clock.dt : e->ctl.dt_max);
 }
 
 /* The rebuild criterion for a next step no longer than dt_up. */

@@ -22,13 +22,13 @@ PetscErrorCode MonitorDestroy(Monitor *m)
 /* Whether the run ends after the coming step. */
 static PetscBool RunEndsAfterNext(const Engine *e, const EngineRunLimits *lim)
 {
-  return e->step + 1 >= lim->steps || !(e->t + e->dt < lim->end_time) ? PETSC_TRUE : PETSC_FALSE;
+  return e->clock.step + 1 >= lim->steps || !(e->clock.t + e->clock.dt < lim->end_time) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Whether the energy check (EngineHealthEnergy, with the statistics) is due after step. */
 static PetscBool RunEnergyDue(const Engine *e, PetscInt64 step)
 {
-  return e->energy_interval > 0 && step % e->energy_interval == 0 ? PETSC_TRUE : PETSC_FALSE;
+  return e->health.energy_interval > 0 && step % e->health.energy_interval == 0 ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Whether a monitor that reads the state writes after this step: the statistics' checks run before it. */
@@ -36,7 +36,7 @@ static PetscBool RunReadersDue(Engine *e, PetscInt nmon, Monitor mons[], PetscRe
                                PetscLogDouble elapsed)
 {
   for (PetscInt k = 0; k < nmon; k++)
-    if (mons[k]->ops->reads_state && mons[k]->ops->due(mons[k], e, e->step, t_prev, e->t, req, elapsed))
+    if (mons[k]->ops->reads_state && mons[k]->ops->due(mons[k], e, e->clock.step, t_prev, e->clock.t, req, elapsed))
       return PETSC_TRUE;
   return PETSC_FALSE;
 }
@@ -44,14 +44,14 @@ static PetscBool RunReadersDue(Engine *e, PetscInt nmon, Monitor mons[], PetscRe
 /* Whether anything reads the state after the coming step (a monitor that
  * reads it and is due, the end of the run), from what every rank holds
  * alike: if nothing does, the step may be taken ahead.  The step's time is
- * e->t + e->dt, as EngineStep adds it. */
+ * e->clock.t + e->clock.dt, as EngineStep adds it. */
 static PetscBool RunStateDue(const Engine *e, const EngineRunLimits *lim, PetscInt nmon, Monitor mons[],
                              PetscLogDouble elapsed)
 {
-  if (RunEndsAfterNext(e, lim) || RunEnergyDue(e, e->step + 1)) return PETSC_TRUE;
+  if (RunEndsAfterNext(e, lim) || RunEnergyDue(e, e->clock.step + 1)) return PETSC_TRUE;
   for (PetscInt k = 0; k < nmon; k++)
-    if (mons[k]->ops->reads_state &&
-        mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, elapsed))
+    if (mons[k]->ops->reads_state && mons[k]->ops->due(mons[k], e, e->clock.step + 1, e->clock.t,
+                                                       e->clock.t + e->clock.dt, ENGINE_REQUEST_NONE, elapsed))
       return PETSC_TRUE;
   return PETSC_FALSE;
 }
@@ -60,8 +60,8 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
                          EngineRunEnd *end)
 {
   PetscLogDouble t0, now;
-  PetscInt64     step0 = e->step;
-  PetscReal      ps0   = e->particle_steps;
+  PetscInt64     step0 = e->clock.step;
+  PetscReal      ps0   = e->clock.particle_steps;
   /* a request still to meet (the step that reported it was taken ahead) */
   PetscInt pending = ENGINE_REQUEST_NONE;
 
@@ -71,15 +71,16 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
   now = t0;
   for (PetscInt k = 0; k < nmon; k++)
     if (mons[k]->ops->start) PetscCall(mons[k]->ops->start(mons[k], e, fresh));
-  while (!e->fault.kind && e->step < lim->steps && e->t < lim->end_time) {
-    PetscReal t_prev = e->t;
+  while (!e->health.fault.kind && e->clock.step < lim->steps && e->clock.t < lim->end_time) {
+    PetscReal t_prev = e->clock.t;
     PetscInt  req;
     for (PetscInt k = 0; k < nmon; k++)
       if (mons[k]->ops->request) e->request = PetscMax(e->request, mons[k]->ops->request(mons[k], e, now - t0));
     e->wall_sums_due = e->contact_sink_due = PETSC_FALSE; /* summed only for a step after which they are written */
     for (PetscInt k = 0; k < nmon; k++)
       if ((mons[k]->wants_wall_forces || mons[k]->wants_contacts) &&
-          mons[k]->ops->due(mons[k], e, e->step + 1, e->t, e->t + e->dt, ENGINE_REQUEST_NONE, now - t0)) {
+          mons[k]->ops->due(mons[k], e, e->clock.step + 1, e->clock.t, e->clock.t + e->clock.dt, ENGINE_REQUEST_NONE,
+                            now - t0)) {
         if (mons[k]->wants_wall_forces) e->wall_sums_due = PETSC_TRUE;
         if (mons[k]->wants_contacts) e->contact_sink_due = PETSC_TRUE;
       }
@@ -87,23 +88,24 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
                               ? PETSC_TRUE
                               : PETSC_FALSE));
     PetscCall(PetscTime(&now));
-    if (e->fault.kind) break; /* nothing of a failed step goes into the outputs but the failed state */
+    if (e->health.fault.kind) break; /* nothing of a failed step goes into the outputs but the failed state */
     /* a request met in a step taken ahead waits for the next, which is not */
     req     = PetscMax(pending, e->request_all);
     pending = e->opened ? req : ENGINE_REQUEST_NONE;
     if (e->opened) req = ENGINE_REQUEST_NONE;
     /* the statistics' checks where they are due and before anything reads the state */
-    if (!e->opened && (RunEnergyDue(e, e->step) || RunReadersDue(e, nmon, mons, t_prev, req, now - t0))) {
+    if (!e->opened && (RunEnergyDue(e, e->clock.step) || RunReadersDue(e, nmon, mons, t_prev, req, now - t0))) {
       EngineStats s;
       PetscCall(EngineGetStats(e, &s));
       PetscCall(EngineHealthStats(e, &s));
-      if (e->fault.kind) break;
+      if (e->health.fault.kind) break;
     }
     for (PetscInt k = 0; k < nmon; k++) {
       Monitor m = mons[k];
-      if (e->fault.kind) break;                       /* found by a monitor (an overlap) */
+      if (e->health.fault.kind) break;                /* found by a monitor (an overlap) */
       if (m->ops->reads_state && e->opened) continue; /* nothing that reads is due after a step taken ahead */
-      if (m->ops->due(m, e, e->step, t_prev, e->t, req, now - t0)) PetscCall(m->ops->write(m, e, req, now - t0));
+      if (m->ops->due(m, e, e->clock.step, t_prev, e->clock.t, req, now - t0))
+        PetscCall(m->ops->write(m, e, req, now - t0));
     }
     if (req == ENGINE_REQUEST_STOP) {
       end->stopped = PETSC_TRUE;
@@ -111,9 +113,9 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
     }
   }
   PetscCall(PetscTime(&now));
-  end->failed         = e->fault.kind ? PETSC_TRUE : PETSC_FALSE;
-  end->steps_run      = e->step - step0;
-  end->particle_steps = e->particle_steps - ps0;
+  end->failed         = e->health.fault.kind ? PETSC_TRUE : PETSC_FALSE;
+  end->steps_run      = e->clock.step - step0;
+  end->particle_steps = e->clock.particle_steps - ps0;
   end->wall           = now - t0;
   for (PetscInt k = 0; k < nmon; k++)
     if (mons[k]->ops->finish) PetscCall(mons[k]->ops->finish(mons[k], e, end));

@@ -17,7 +17,7 @@ typedef struct {
 
 typedef struct {
   PetscBool      stopped;   /* by a request to stop (a signal), not by the limits */
-  PetscBool      failed;    /* the run went wrong (e->fault says why): the state is the failing step's */
+  PetscBool      failed;    /* the run went wrong (e->health.fault says why): the state is the failing step's */
   PetscInt64     steps_run; /* steps this run took */
   PetscLogDouble wall;      /* seconds this run took */
   /* the particles present after each of its steps, summed: streams and outflows counted as they ran */

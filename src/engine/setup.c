@@ -158,18 +158,18 @@ static PetscErrorCode HealthSetFromOptions(Engine *e)
 
   PetscFunctionBeginUser;
   PetscCall(OptionsSection("Health"));
-  e->energy_growth   = ENGINE_ENERGY_GROWTH;
-  e->energy_interval = 1000;
+  e->health.energy_growth   = ENGINE_ENERGY_GROWTH;
+  e->health.energy_interval = 1000;
   PetscCall(OptionsReal("-health_energy_growth",
                         "kinetic + elastic energy above its sources (start, gravity, moving walls, flow) by more "
                         "than this fraction of their magnitudes fails the run",
-                        "[-]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &e->energy_growth, NULL));
+                        "[-]", 0.0, PETSC_MAX_REAL, RANGE_OPEN, &e->health.energy_growth, NULL));
   PetscCall(OptionsEnum("-health_energy_action", "energy grown without a source: fail (exit 3, failed.h5) or warn once",
                         EngineEnergyActions, &act, NULL));
-  e->energy_warn = act ? PETSC_TRUE : PETSC_FALSE;
+  e->health.energy_warn = act ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(OptionsInt("-health_energy_interval",
                        "steps between energy checks where no output computes the energies (0: at outputs only)", 0,
-                       1000000000, &e->energy_interval, NULL));
+                       1000000000, &e->health.energy_interval, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -221,7 +221,7 @@ PetscErrorCode EngineSetFromOptions(MPI_Comm comm, Engine *e, EngineKeys *k)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(e, sizeof(*e)));
   PetscCall(PetscMemzero(k, sizeof(*k)));
-  e->liquid_start = -1.0;
+  e->health.liquid_start = -1.0;
   PetscCall(HistoryStoreCreate(&e->hs));
   PetscCall(ContactModelSetFromOptions(comm, &e->model));
   PetscCall(StepControlSetFromOptions(comm, &e->ctl));
@@ -296,8 +296,8 @@ PetscErrorCode EngineCreate(MPI_Comm comm, PetscBool insert, EngineKeys *k, Engi
   PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT,
              "no particles were inserted (insert_*) and no stream makes any (stream0_*)");
   /* the fills do not overlap each other, but may a mesh through their region */
-  e->overlap_start_check = PETSC_TRUE;
-  e->overlap_start_max   = k->ins.overlap_max;
-  e->skin                = k->skinset ? k->skin : 0.2 * e->rmax;
+  e->health.overlap_start_check = PETSC_TRUE;
+  e->health.overlap_start_max   = k->ins.overlap_max;
+  e->skin                       = k->skinset ? k->skin : 0.2 * e->rmax;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -59,6 +59,50 @@ typedef struct {
   char            reason[768]; /* the same on every rank */
 } EngineFault;
 
+/* The run's clock: where the time loop is and what its steps were. */
+typedef struct {
+  PetscReal      t, dt, bound; /* the time, the next step, the last reduced bound [s] */
+  PetscInt64     step;
+  PetscReal      dt_min, dt_max, dt_sum;
+  PetscInt       rebuilds;
+  PetscReal      present;        /* the particles present at the last reduction (all ranks') */
+  PetscReal      particle_steps; /* present after each step, summed over the steps taken (EngineRunEnd) */
+  PetscLogDouble wait_seconds;   /* spent in the step's reduction: waiting for slower ranks, mostly */
+} EngineClock;
+
+/* What the health checks (engine/health.h) are told and what they found. */
+typedef struct {
+  EngineFault fault;
+  PetscBool   deep; /* this rank's forces met an overlap beyond CONTACT_OVERLAP_LIMIT */
+  /* this rank's: found at a rebuild, raised at the next reduction (ENGINE_HEALTH_NOTED) */
+  EngineFault noted;
+  PetscInt64  noted_id;   /* its particle */
+  PetscBool   setting_up; /* EngineSetUp: a fault is the input's, said by the caller as an error */
+  /* EngineSetUp refuses an initial overlap beyond overlap_start_max (-insert_overlap_max) */
+  PetscBool overlap_start_check;
+  PetscReal overlap_start_max;
+  /* energy that grows without a source (EngineHealthEnergy): the tolerance,
+   * whether it only warns, and the steps between checks where no output
+   * computes the statistics (0: at the outputs only) */
+  PetscReal energy_growth;
+  PetscBool energy_warn;
+  PetscInt  energy_interval;
+  PetscBool warned_fixed, warned_energy;
+  /* the adaptive step's floor and the shortest contact's duration (EngineStepFloor) */
+  PetscReal dt_floor, contact_duration;
+  PetscInt  bound_who[2];    /* this rank's pair that set its bound (InteractionStep who) */
+  PetscBool bound_kinematic; /* or the particle bound_who[0] by its motion against the skin */
+  PetscReal e_initial;       /* kinetic + elastic energy at the start */
+  /* wet runs: the liquid at the start (or the restart), < 0 before it is known */
+  PetscReal liquid_start;
+} EngineHealthState;
+
+/* The -log_view stages of a step and the phases of a rebuild. */
+typedef struct {
+  PetscLogStage neigh, comm, force, integrate;
+  PetscLogEvent gather, migrate, borders, build, attach;
+} EngineLog;
+
 typedef struct {
   Grid           grid;
   Exchange       ex;
@@ -92,13 +136,10 @@ typedef struct {
   Interaction inter[ENGINE_MAX_INTERACTIONS];
   PetscInt    ninter;
   PetscReal   gravity[3], L[3], skin, rmax;
-  /* time-loop state */
-  PetscReal  t, dt, bound;
-  PetscReal  t_build; /* the time of the last list build: the walls' poses the lists were made in */
-  PetscInt64 step, nglobal, lost;
-  PetscReal  present;        /* the particles present at the last reduction (all ranks') */
-  PetscReal  particle_steps; /* present after each step, summed over the steps taken (EngineRunEnd) */
-  PetscBool  rebuild_next;
+  EngineClock clock;   /* where the time loop is and what its steps were */
+  PetscReal   t_build; /* the time of the last list build: the walls' poses the lists were made in */
+  PetscInt64  nglobal, lost;
+  PetscBool   rebuild_next;
   /* the common drift of the rebuild criterion (IntegratorRebuild): the
    * midpoint of the displacements' global ranges at the last reduction */
   PetscReal drift[3];
@@ -110,47 +151,20 @@ typedef struct {
   PetscBool ledger_moved;
   /* the next step's first half is done (EngineStep ahead): x, v, w are mid-step, f and t zero */
   PetscBool opened;
-  PetscInt  rebuilds;
-  PetscReal dt_min, dt_max, dt_sum;
-  PetscBool warned_fixed, warned_energy;
-  /* energy that grows without a source (EngineHealthEnergy): the tolerance,
-   * whether it only warns, and the steps between checks where no output
-   * computes the statistics (0: at the outputs only) */
-  PetscReal energy_growth;
-  PetscBool energy_warn;
-  PetscInt  energy_interval;
-  /* the adaptive step's floor and the shortest contact's duration (EngineStepFloor) */
-  PetscReal dt_floor, contact_duration;
-  PetscInt  bound_who[2];    /* this rank's pair that set its bound (InteractionStep who) */
-  PetscBool bound_kinematic; /* or the particle bound_who[0] by its motion against the skin */
   /* approaching contacts' bound (InteractionApproachBound): the largest
    * acceleration of any particle at the last step (all ranks'), this rank's */
-  PetscReal   a_reach, a_local;
-  EngineFault fault;
-  PetscBool   deep; /* this rank's forces met an overlap beyond CONTACT_OVERLAP_LIMIT */
-  /* this rank's: found at a rebuild, raised at the next reduction (ENGINE_HEALTH_NOTED) */
-  EngineFault noted;
-  PetscInt64  noted_id;   /* its particle */
-  PetscBool   setting_up; /* EngineSetUp: a fault is the input's, said by the caller as an error */
-  /* EngineSetUp refuses an initial overlap beyond overlap_start_max (-insert_overlap_max) */
-  PetscBool overlap_start_check;
-  PetscReal overlap_start_max;
-  PetscReal e_initial; /* kinetic + elastic energy at the start */
-  /* wet runs: the liquid at the start (or the restart), < 0 before it is known */
-  PetscReal liquid_start;
+  PetscReal         a_reach, a_local;
+  EngineHealthState health; /* what the health checks know and found (engine/health.h) */
   /* this rank's share of the work done by gravity since the start, as the integrator summed it [J] */
   PetscReal work_gravity;
   /* rank 0: the external work a checkpoint kept as one total (format < 5), beside the particles' [J] */
   PetscReal work_base;
   /* set before a step: ENGINE_REQUEST_* from this rank (a signal, a wall-clock cadence) */
-  PetscInt       request;
-  PetscInt       request_all;  /* after the step: the largest request of any rank, the same on all */
-  PetscLogDouble wait_seconds; /* spent in the step's reduction: waiting for slower ranks, mostly */
-  Balancer       balance; /* the load balance (decomp/balance.h), at the first rebuild its interval after the last */
-  Scratch        scratch; /* shared by the phases of a list rebuild */
-  PetscLogStage  stage_neigh, stage_comm, stage_force, stage_integrate;
-  /* the rebuild's phases in -log_view */
-  PetscLogEvent ev_gather, ev_migrate, ev_borders, ev_build, ev_attach;
+  PetscInt  request;
+  PetscInt  request_all; /* after the step: the largest request of any rank, the same on all */
+  Balancer  balance;     /* the load balance (decomp/balance.h), at the first rebuild its interval after the last */
+  Scratch   scratch;     /* shared by the phases of a list rebuild */
+  EngineLog log;         /* the -log_view stages and events */
   /* streams and outflows (engine/flow.h); flow.state is what a checkpoint keeps of them */
   Flow flow;
 } Engine;

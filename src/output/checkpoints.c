@@ -59,12 +59,12 @@ static PetscErrorCode CheckpointsWrite(Monitor m, Engine *e, PetscInt req, Petsc
 
   PetscFunctionBeginUser;
   (void)req;
-  PetscCall(CheckpointDirPath(ck->dir, e->step, path, sizeof(path)));
+  PetscCall(CheckpointDirPath(ck->dir, e->clock.step, path, sizeof(path)));
   PetscCall(CheckpointWrite(e, path, ck->options));
   PetscCall(CheckpointDirPrune(e->grid.comm, ck->dir, ck->keep));
   ck->last = elapsed;
   ck->tally->checkpoints++;
-  ck->tally->checkpoint_step = e->step;
+  ck->tally->checkpoint_step = e->clock.step;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -74,7 +74,8 @@ static PetscErrorCode CheckpointsFinish(Monitor m, Engine *e, const EngineRunEnd
   Checkpoints *ck = (Checkpoints *)m->data;
 
   PetscFunctionBeginUser;
-  if (end->stopped || end->failed || !(ck->steps > 0 || ck->wall > 0.0) || (ck->steps > 0 && e->step % ck->steps == 0))
+  if (end->stopped || end->failed || !(ck->steps > 0 || ck->wall > 0.0) ||
+      (ck->steps > 0 && e->clock.step % ck->steps == 0))
     PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CheckpointsWrite(m, e, ENGINE_REQUEST_NONE, end->wall));
   PetscFunctionReturn(PETSC_SUCCESS);

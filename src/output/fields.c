@@ -183,7 +183,7 @@ static PetscErrorCode FieldsFrame(Fields *fd, const Engine *e)
     sets[s].ncomp = FieldsSetComp[s];
     sets[s].v     = fd->out + (size_t)nc * FieldsSetOff[s];
   }
-  PetscCall(FieldsFileWrite(e->grid.comm, &fd->ff, e->step, e->t, fd->nsamp, fd->first, 8, sets));
+  PetscCall(FieldsFileWrite(e->grid.comm, &fd->ff, e->clock.step, e->clock.t, fd->nsamp, fd->first, 8, sets));
   PetscCall(PetscArrayzero(fd->acc, (size_t)nc * FIELDS_SUMS));
   fd->nsamp = 0, fd->frames++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -206,7 +206,7 @@ static PetscErrorCode FieldsWrite(Monitor m, Engine *e, PetscInt req, PetscLogDo
   (void)req, (void)elapsed;
   EngineCheckWhole(e);
   PetscCheck(e->contact_sink_due, e->grid.comm, PETSC_ERR_PLIB,
-             "fields are sampled at step %" PetscInt64_FMT " but the contacts were not", e->step);
+             "fields are sampled at step %" PetscInt64_FMT " but the contacts were not", e->clock.step);
   PetscCall(PetscTime(&t0));
   FieldsParticles(fd, &e->p);
   PetscCall(ExactSumAllreduce(e->grid.comm, fd->sums, (PetscInt)n));
@@ -214,11 +214,11 @@ static PetscErrorCode FieldsWrite(Monitor m, Engine *e, PetscInt req, PetscLogDo
     fd->acc[k] += ExactSumValue(&fd->sums[k]);
     ExactSumZero(&fd->sums[k]);
   }
-  if (!fd->nsamp) fd->first = e->step;
+  if (!fd->nsamp) fd->first = e->clock.step;
   fd->nsamp++, fd->samples++;
   PetscCall(PetscTime(&t1));
   fd->seconds += t1 - t0;
-  if (e->step % fd->s.interval == 0) PetscCall(FieldsFrame(fd, e));
+  if (e->clock.step % fd->s.interval == 0) PetscCall(FieldsFrame(fd, e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -267,11 +267,11 @@ static PetscErrorCode FieldsCheckpointRead(Fields *fd, const Engine *e)
   PetscCall(H5FileReadAttrString(f, "fields_settings", &had, &exists));
   if (!exists) {
     PetscCall(H5FileClose(&f));
-    if (e->step % fd->s.interval != 0)
+    if (e->clock.step % fd->s.interval != 0)
       PetscCall(PetscPrintf(e->grid.comm,
                             "hdem: %s keeps no fields' time sums: the frame after step %" PetscInt64_FMT
                             " averages the samples from there on\n",
-                            fd->restart, e->step));
+                            fd->restart, e->clock.step));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscStrcmp(had, sig, &same));
@@ -305,7 +305,8 @@ static PetscErrorCode FieldsStart(Monitor m, Engine *e, PetscBool fresh)
   PetscCall(PetscCalloc1(n, &fd->acc));
   PetscCall(PetscCalloc1((size_t)fd->g.ncell * FIELDS_OUT, &fd->out));
   if (!fresh && fd->restart[0]) PetscCall(FieldsCheckpointRead(fd, e));
-  PetscCall(FieldsFileStart(e->grid.comm, fd->dir, fd->s.n, fd->s.lo, fd->s.hi, 2, attr, fresh, e->step, &fd->ff));
+  PetscCall(
+    FieldsFileStart(e->grid.comm, fd->dir, fd->s.n, fd->s.lo, fd->s.hi, 2, attr, fresh, e->clock.step, &fd->ff));
   fd->sink.contact = FieldsContact, fd->sink.ctx = fd;
   e->contact_sink         = &fd->sink;
   e->checkpoint_extra     = FieldsCheckpointWrite;

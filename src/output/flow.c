@@ -70,9 +70,9 @@ static PetscErrorCode FlowLogRow(FlowLog *fl, Engine *e)
   PetscFunctionBeginUser;
   PetscCall(FlowStateTotals(e, st));
   PetscCall(FlowStatsLogRow(fl->stats, e));
-  fl->last_step = e->step;
+  fl->last_step = e->clock.step;
   if (!fl->fp) PetscFunctionReturn(PETSC_SUCCESS);
-  fprintf(fl->fp, "%lld,%.10e", (long long)e->step, (double)e->t);
+  fprintf(fl->fp, "%lld,%.10e", (long long)e->clock.step, (double)e->clock.t);
   for (PetscInt k = 0; k < STREAMS_MAX; k++)
     if (f->streams.s[k].on)
       fprintf(fl->fp, ",%lld,%.17g,%lld", (long long)st->inserted[k], (double)ExactSumValue(&st->inserted_mass[k]),
@@ -89,7 +89,7 @@ static PetscErrorCode FlowLogRow(FlowLog *fl, Engine *e)
       fprintf(fl->fp, ",%lld,%.17g", (long long)st->removed[k][c], (double)ExactSumValue(&st->removed_mass[k][c]));
   }
   fputc('\n', fl->fp);
-  PetscCall(CsvLogFlush(fl->fp, fl->path, e->step));
+  PetscCall(CsvLogFlush(fl->fp, fl->path, e->clock.step));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -104,7 +104,7 @@ static PetscErrorCode FlowLogStart(Monitor m, Engine *e, PetscBool fresh)
   if (e->grid.rank == 0) {
     char *header;
     PetscCall(FlowLogHeader(e, &header));
-    PetscCall(CsvLogStart(fl->path, header, fresh, e->step, &fl->fp));
+    PetscCall(CsvLogStart(fl->path, header, fresh, e->clock.step, &fl->fp));
     PetscCall(PetscFree(header));
   }
   PetscCall(FlowStatsLogStart(e, fl->dir, fresh, &fl->stats));
@@ -137,7 +137,7 @@ static PetscErrorCode FlowLogFinish(Monitor m, Engine *e, const EngineRunEnd *en
 
   PetscFunctionBeginUser;
   if (!fl->on) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!end->stopped && fl->last_step != e->step) PetscCall(FlowLogRow(fl, e));
+  if (!end->stopped && fl->last_step != e->clock.step) PetscCall(FlowLogRow(fl, e));
   PetscCall(CsvLogClose(&fl->fp, fl->path));
   PetscCall(FlowStatsLogClose(fl->stats));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -58,7 +58,7 @@ PetscErrorCode FlowStatsLogStart(Engine *e, const char *dir, PetscBool fresh, Fl
   for (int q = 0; q < 2; q++) {
     PetscCall(PetscSNPrintf(l->path[q], sizeof(l->path[q]), "%s/%s", dir, FlowStatsFile[q]));
     if (e->grid.rank == 0 && (q ? s->nres : s->nbins))
-      PetscCall(FlowStatsFileStart(l->path[q], FlowStatsHeader[q], fresh, e->t, &l->fp[q]));
+      PetscCall(FlowStatsFileStart(l->path[q], FlowStatsHeader[q], fresh, e->clock.t, &l->fp[q]));
   }
   *out = l;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -135,12 +135,12 @@ PetscErrorCode FlowStatsLogRow(FlowStatsLog l, Engine *e)
   if (!l) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FlowStatsTotals(e->grid.comm, &e->flow.stats, &l->tot));
   if (l->fp[0]) {
-    FlowStatsBinRows(l->fp[0], &e->flow, &l->tot, e->t);
-    PetscCall(CsvLogFlush(l->fp[0], l->path[0], e->step));
+    FlowStatsBinRows(l->fp[0], &e->flow, &l->tot, e->clock.t);
+    PetscCall(CsvLogFlush(l->fp[0], l->path[0], e->clock.step));
   }
   if (l->fp[1]) {
-    FlowStatsResidenceRows(l->fp[1], &l->tot, e->t);
-    PetscCall(CsvLogFlush(l->fp[1], l->path[1], e->step));
+    FlowStatsResidenceRows(l->fp[1], &l->tot, e->clock.t);
+    PetscCall(CsvLogFlush(l->fp[1], l->path[1], e->clock.step));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -31,7 +31,7 @@ static PetscErrorCode ProgressStart(Monitor m, Engine *e, PetscBool fresh)
 
   PetscFunctionBeginUser;
   (void)fresh;
-  pg->ns = 1, pg->wall[0] = 0.0, pg->step[0] = (PetscReal)e->step, pg->t[0] = e->t;
+  pg->ns = 1, pg->wall[0] = 0.0, pg->step[0] = (PetscReal)e->clock.step, pg->t[0] = e->clock.t;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,8 +63,8 @@ static void ProgressClock(char *buf, size_t len, PetscReal s)
 static PetscErrorCode ProgressWrite(Monitor m, Engine *e, PetscInt req, PetscLogDouble elapsed)
 {
   Progress *pg   = (Progress *)m->data;
-  PetscReal frac = PetscMax(pg->lim.steps < INT64_MAX ? (PetscReal)e->step / (PetscReal)pg->lim.steps : 0.0,
-                            pg->lim.end_time < PETSC_MAX_REAL ? e->t / pg->lim.end_time : 0.0);
+  PetscReal frac = PetscMax(pg->lim.steps < INT64_MAX ? (PetscReal)e->clock.step / (PetscReal)pg->lim.steps : 0.0,
+                            pg->lim.end_time < PETSC_MAX_REAL ? e->clock.t / pg->lim.end_time : 0.0);
   char eta[32], took[32];
 
   PetscFunctionBeginUser;
@@ -74,12 +74,12 @@ static PetscErrorCode ProgressWrite(Monitor m, Engine *e, PetscInt req, PetscLog
       pg->wall[k - 1] = pg->wall[k], pg->step[k - 1] = pg->step[k], pg->t[k - 1] = pg->t[k];
     pg->ns--;
   }
-  pg->wall[pg->ns] = elapsed, pg->step[pg->ns] = (PetscReal)e->step, pg->t[pg->ns] = e->t, pg->ns++;
+  pg->wall[pg->ns] = elapsed, pg->step[pg->ns] = (PetscReal)e->clock.step, pg->t[pg->ns] = e->clock.t, pg->ns++;
   ProgressClock(eta, sizeof(eta), ProgressLeft(pg));
   ProgressClock(took, sizeof(took), elapsed);
   PetscCall(PetscPrintf(pg->comm,
                         "progress: step %" PetscInt64_FMT ", t %.6g s, dt %.3g s, %.1f%% done, %s elapsed, %s left\n",
-                        e->step, (double)e->t, (double)e->dt, (double)(100.0 * frac), took, eta));
+                        e->clock.step, (double)e->clock.t, (double)e->clock.dt, (double)(100.0 * frac), took, eta));
   pg->last = elapsed;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -67,7 +67,8 @@ static PetscErrorCode ReportStart(Monitor m, Engine *e, PetscBool fresh)
                          OptionsDeck()[0] ? "run " : "run", OptionsDeck(), g->size, g->size > 1 ? "s" : "", g->dims[0],
                          g->dims[1], g->dims[2]));
   if (!fresh)
-    PetscCall(ReportPrintf(rp->comm, "  restart     from step %" PetscInt64_FMT ", t %g s\n", e->step, (double)e->t));
+    PetscCall(ReportPrintf(rp->comm, "  restart     from step %" PetscInt64_FMT ", t %g s\n", e->clock.step,
+                           (double)e->clock.t));
   PetscCall(ReportPrintf(rp->comm, "  particles   %" PetscInt64_FMT, e->nglobal));
   if (-r[0] == r[1]) PetscCall(ReportPrintf(rp->comm, ", radius %g m", (double)r[1]));
   else if (e->nglobal > 0) PetscCall(ReportPrintf(rp->comm, ", radius %g to %g m", (double)-r[0], (double)r[1]));
@@ -111,11 +112,11 @@ static PetscErrorCode ReportStart(Monitor m, Engine *e, PetscBool fresh)
   if (e->model.several) PetscCall(OutputPairTable(e));
   if (e->ctl.mode == TIMESTEP_FIXED)
     PetscCall(ReportPrintf(rp->comm, "  time step   fixed %g s (contact bound now %g s)\n", (double)e->ctl.dt_fixed,
-                           (double)e->bound));
+                           (double)e->clock.bound));
   else
     PetscCall(ReportPrintf(rp->comm,
                            "  time step   adaptive, %" PetscInt_FMT " steps per contact: next step %g s (bound %g s)\n",
-                           e->ctl.steps_per_contact, (double)e->dt, (double)e->bound));
+                           e->ctl.steps_per_contact, (double)e->clock.dt, (double)e->clock.bound));
   PetscCall(ReportPrintf(rp->comm, "%s", rp->plan));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -135,14 +136,14 @@ static PetscErrorCode ReportFinish(Monitor m, Engine *e, const EngineRunEnd *end
   PetscReal          psr = end->wall > 0.0 ? end->particle_steps / end->wall : 0.0;
 
   PetscFunctionBeginUser;
-  if (end->failed) PetscCall(ReportPrintf(rp->comm, "hdem: FAILED: %s\n", e->fault.reason));
+  if (end->failed) PetscCall(ReportPrintf(rp->comm, "hdem: FAILED: %s\n", e->health.fault.reason));
   PetscCall(ReportPrintf(rp->comm,
                          "hdem: %s: %" PetscInt64_FMT " steps this run, at step %" PetscInt64_FMT
                          ", t %g s, in %.1f s wall (%.3g particle-steps/s, %.3g per rank)\n",
                          end->failed    ? "failed"
                          : end->stopped ? "stopped by a signal"
                                         : "completed",
-                         end->steps_run, e->step, (double)e->t, (double)end->wall, (double)psr,
+                         end->steps_run, e->clock.step, (double)e->clock.t, (double)end->wall, (double)psr,
                          (double)(psr / e->grid.size)));
   if (ty->final && end->failed)
     PetscCall(ReportPrintf(rp->comm, "  failed state  %s/failed.h5, at the failing step (ParaView: %s/failed.xdmf)\n",

@@ -29,13 +29,13 @@ PetscErrorCode OutputExtrasGet(const Engine *e, OutputExtras *om)
     PetscReal  *x;
     PetscInt64 *tri;
     WallPose    ps;
-    om->data[k].present = WallMotionPresent(&m->motion, e->t);
+    om->data[k].present = WallMotionPresent(&m->motion, e->clock.t);
     if (!om->data[k].present) continue;
     nv = m->whole ? (e->grid.rank == 0 ? m->nv : 0) : m->hnv;
     nt = m->whole ? (e->grid.rank == 0 ? m->nt : 0) : m->hnt;
     PetscCall(PetscMalloc1(3 * nv + 1, &x));
     PetscCall(PetscMalloc1(3 * nt + 1, &tri));
-    WallMotionPose(&m->motion, e->t, &ps);
+    WallMotionPose(&m->motion, e->clock.t, &ps);
     for (PetscInt v = 0; v < nv; v++) WallPoseApply(&ps, (m->whole ? m->x : m->hx) + 3 * v, x + 3 * v);
     for (PetscInt t = 0; t < nt; t++)
       for (int c = 0; c < 3; c++)
@@ -44,7 +44,7 @@ PetscErrorCode OutputExtrasGet(const Engine *e, OutputExtras *om)
     om->data[k].points = x, om->data[k].tri = tri;
     if (m->wear) { /* collective: every rank's sums to the shares' owners */
       PetscReal *cells[WEAR_CELLS];
-      PetscCall(MeshWearCells(e->grid.comm, m, e->t, cells));
+      PetscCall(MeshWearCells(e->grid.comm, m, e->clock.t, cells));
       for (int c = 0; c < WEAR_CELLS; c++) om->data[k].cell[c] = cells[c];
     }
   }
@@ -78,7 +78,7 @@ void OutputStateView(const Engine *e, const char *options, PetscReal wn[], Petsc
   v->st = &e->p.st;
   /* replicated: rank 0's rows */
   v->nwall = e->grid.rank == 0 ? e->planes.n : 0, v->wall_normal = wn, v->wall_point = wp;
-  v->time = e->t, v->dt = e->dt, v->step = e->step, v->options = options;
+  v->time = e->clock.t, v->dt = e->clock.dt, v->step = e->clock.step, v->options = options;
   v->meshes = om && om->table.n ? &om->table : NULL, v->mesh = om ? om->data : NULL;
   v->bodies = om ? &om->bodies : NULL;
 }
@@ -102,7 +102,7 @@ static PetscErrorCode SnapshotsStart(Monitor m, Engine *e, PetscBool fresh)
   {
     SnapshotMeshTable mt;
     OutputMeshTable(e, &mt);
-    PetscCall(SnapshotSeriesCreate(e->grid.comm, sn->dir, fresh ? -1 : e->step, &e->p.st, &mt, &sn->series));
+    PetscCall(SnapshotSeriesCreate(e->grid.comm, sn->dir, fresh ? -1 : e->clock.step, &e->p.st, &mt, &sn->series));
   }
   sn->tally->snapshots = sn->series.n;
   if (fresh) PetscCall(m->ops->write(m, e, ENGINE_REQUEST_NONE, 0.0));

@@ -35,7 +35,7 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
   if (rank == 0) PetscCall(PetscMalloc3(size, &mem, size, &owned, size, &busy));
   PetscCall(CollectiveGatherReal(e->grid.comm, rss, mem));
   PetscCall(CollectiveGatherReal(e->grid.comm, (PetscReal)e->p.n, owned));
-  PetscCall(CollectiveGatherReal(e->grid.comm, end->wall - e->wait_seconds, busy));
+  PetscCall(CollectiveGatherReal(e->grid.comm, end->wall - e->clock.wait_seconds, busy));
   if (rank == 0) {
     char       path[PETSC_MAX_PATH_LEN + 16];
     AtomicFile af;
@@ -48,17 +48,17 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
     JsonInt(&w, "particles", e->nglobal - (PetscInt64)lost - removed);
     JsonInt(&w, "ranks", size);
     JsonString(&w, "status", end->failed ? "failed" : end->stopped ? "stopped_by_signal" : "completed");
-    if (end->failed) JsonString(&w, "reason", e->fault.reason);
-    JsonInt(&w, "steps", e->step);
+    if (end->failed) JsonString(&w, "reason", e->health.fault.reason);
+    JsonInt(&w, "steps", e->clock.step);
     JsonInt(&w, "steps_this_run", end->steps_run);
-    JsonReal(&w, "simulated_time", e->t);
+    JsonReal(&w, "simulated_time", e->clock.t);
     JsonReal(&w, "wall_seconds", end->wall);
     JsonReal(&w, "particle_steps_per_second", end->wall > 0.0 ? end->particle_steps / end->wall : 0.0);
     JsonReal(&w, "particle_steps", end->particle_steps);
-    JsonReal(&w, "dt_min", e->step ? e->dt_min : 0.0);
-    JsonReal(&w, "dt_max", e->dt_max);
-    JsonReal(&w, "dt_mean", e->step ? e->dt_sum / (PetscReal)e->step : 0.0);
-    JsonInt(&w, "rebuilds", e->rebuilds);
+    JsonReal(&w, "dt_min", e->clock.step ? e->clock.dt_min : 0.0);
+    JsonReal(&w, "dt_max", e->clock.dt_max);
+    JsonReal(&w, "dt_mean", e->clock.step ? e->clock.dt_sum / (PetscReal)e->clock.step : 0.0);
+    JsonInt(&w, "rebuilds", e->clock.rebuilds);
     JsonInt(&w, "lost_particles", (PetscInt64)lost);
     JsonInt(&w, "inserted", inserted); /* by the streams */
     JsonInt(&w, "removed", removed);   /* by the outflows */
@@ -99,8 +99,8 @@ void SummaryWriteFailed(const char *dir, const Engine *e, const char *reason, Pe
   JsonInt(&w, "ranks", size);
   JsonString(&w, "status", "failed");
   JsonString(&w, "reason", reason);
-  JsonInt(&w, "steps", e->step);
-  JsonReal(&w, "simulated_time", e->t);
+  JsonInt(&w, "steps", e->clock.step);
+  JsonReal(&w, "simulated_time", e->clock.t);
   JsonEnd(&w);
   fprintf(fp, "\n");
   bad = ferror(fp) | fflush(fp);

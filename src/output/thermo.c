@@ -26,8 +26,8 @@ static PetscErrorCode ThermoScreenRow(Thermo *th, const Engine *e, const EngineS
     PetscCall(PetscPrintf(th->comm, "%12s %12s %10s %11s %11s %11s %9s %9s %9s\n", "step", "time [s]", "dt [s]",
                           "KE [J]", "KE_rot [J]", "elastic [J]", "contacts", "overlap/r", "wall [s]"));
   PetscCall(PetscPrintf(th->comm, "%12" PetscInt64_FMT " %12.6g %10.4g %11.5g %11.5g %11.5g %9.0f %9.3g %9.1f\n",
-                        e->step, (double)e->t, (double)e->dt, (double)s->ke, (double)s->kr, (double)s->elastic,
-                        (double)s->contacts, (double)s->max_overlap_ratio, (double)wall));
+                        e->clock.step, (double)e->clock.t, (double)e->clock.dt, (double)s->ke, (double)s->kr,
+                        (double)s->elastic, (double)s->contacts, (double)s->max_overlap_ratio, (double)wall));
   th->rows++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -39,24 +39,25 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
   PetscFunctionBeginUser;
   PetscCall(EngineGetStats(e, &s));
   PetscCall(ThermoScreenRow(th, e, &s, wall));
-  th->last_step = e->step;
+  th->last_step = e->clock.step;
   if (th->fp) {
-    PetscReal in = e->e_initial + s.gravity + s.work[LEDGER_WALLS] + s.flow, diss = in - (s.ke + s.kr + s.elastic);
+    PetscReal in   = e->health.e_initial + s.gravity + s.work[LEDGER_WALLS] + s.flow,
+              diss = in - (s.ke + s.kr + s.elastic);
     PetscReal dn = s.work[LEDGER_NORMAL], dt = s.work[LEDGER_TANGENTIAL] - s.elastic_tangential,
               dr  = s.work[LEDGER_ROLLING] - s.elastic_rolling;
     PetscReal dl  = s.work[LEDGER_LIQUID] - s.energy_bridges;
     PetscReal res = (s.ke + s.kr + s.elastic + s.elastic_tangential + s.elastic_rolling + s.energy_bridges) - in +
                     (((dn + dt) + dr) + dl);
-    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d", (long long)e->step, (double)e->t,
-            (double)e->dt, (double)s.ke, (double)s.kr, (double)s.elastic, (double)diss, (double)s.contacts,
-            (double)s.max_overlap_ratio, (int)e->rebuilds);
+    fprintf(th->fp, "%lld,%.10e,%.6e,%.10e,%.10e,%.10e,%.10e,%.0f,%.6e,%d", (long long)e->clock.step,
+            (double)e->clock.t, (double)e->clock.dt, (double)s.ke, (double)s.kr, (double)s.elastic, (double)diss,
+            (double)s.contacts, (double)s.max_overlap_ratio, (int)e->clock.rebuilds);
     if (e->model.ledger)
       fprintf(th->fp, ",%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e", (double)dn,
               (double)dt, (double)dr, (double)dl, (double)s.gravity, (double)s.work[LEDGER_WALLS], (double)s.flow,
               (double)s.elastic, (double)s.elastic_tangential, (double)s.elastic_rolling, (double)s.energy_bridges,
               (double)res);
     fprintf(th->fp, ",%.17g,%.0f,%.3f\n", (double)s.liquid, (double)s.bridges, (double)wall);
-    PetscCall(CsvLogFlush(th->fp, th->path, e->step));
+    PetscCall(CsvLogFlush(th->fp, th->path, e->clock.step));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -76,7 +77,8 @@ static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
   Thermo           *th      = (Thermo *)m->data;
 
   PetscFunctionBeginUser;
-  if (e->grid.rank == 0) PetscCall(CsvLogStart(th->path, e->model.ledger ? ledger : plain, fresh, e->step, &th->fp));
+  if (e->grid.rank == 0)
+    PetscCall(CsvLogStart(th->path, e->model.ledger ? ledger : plain, fresh, e->clock.step, &th->fp));
   if (fresh) PetscCall(ThermoRow(th, e, 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -107,7 +109,7 @@ static PetscErrorCode ThermoFinish(Monitor m, Engine *e, const EngineRunEnd *end
   Thermo *th = (Thermo *)m->data;
 
   PetscFunctionBeginUser;
-  if (!end->stopped && th->last_step != e->step) PetscCall(ThermoRow(th, e, end->wall));
+  if (!end->stopped && th->last_step != e->clock.step) PetscCall(ThermoRow(th, e, end->wall));
   PetscCall(CsvLogClose(&th->fp, th->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -55,7 +55,7 @@ static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
         PetscCall(PetscStrlcat(header, b, len));
       }
     PetscCall(PetscStrlcat(header, "\n", len));
-    PetscCall(CsvLogStart(wl->path, header, fresh, e->step, &wl->fp));
+    PetscCall(CsvLogStart(wl->path, header, fresh, e->clock.step, &wl->fp));
     PetscCall(PetscFree(header));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -80,13 +80,13 @@ static PetscErrorCode WallsWrite(Monitor m, Engine *e, PetscInt req, PetscLogDou
   for (PetscInt q = 0; q < e->meshes.n; q++) /* collective */
     if (e->meshes.m[q].wear) PetscCall(MeshWearTotals(e->grid.comm, &e->meshes.m[q], wl->wear + WEAR_TOTALS * q));
   if (wl->fp) {
-    fprintf(wl->fp, "%lld,%.10e", (long long)e->step, (double)e->t);
+    fprintf(wl->fp, "%lld,%.10e", (long long)e->clock.step, (double)e->clock.t);
     for (PetscInt k = 0; k < 6 * wl->nw; k++) fprintf(wl->fp, ",%.17g", (double)wl->totals[k]);
     for (PetscInt q = 0; q < e->meshes.n; q++)
       for (int c = 0; c < WEAR_TOTALS && e->meshes.m[q].wear; c++)
         fprintf(wl->fp, ",%.17g", (double)wl->wear[WEAR_TOTALS * q + c]);
     fputc('\n', wl->fp);
-    PetscCall(CsvLogFlush(wl->fp, wl->path, e->step));
+    PetscCall(CsvLogFlush(wl->fp, wl->path, e->clock.step));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

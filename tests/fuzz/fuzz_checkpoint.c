@@ -344,9 +344,10 @@ static void Sane(Engine *e, Ckpt *c)
 
   if (p->n != id->rows)
     Die("accepted: %" PetscInt_FMT " particles loaded, the file has %" PetscInt64_FMT, p->n, id->rows);
-  if (!(isfinite(e->t) && e->t >= 0 && isfinite(e->dt) && e->dt > 0 && e->step >= 0 && isfinite(e->skin) &&
-        e->skin > 0 && isfinite(e->rmax) && e->rmax > 0))
-    Die("accepted: time %g, dt %g, step %" PetscInt64_FMT ", skin %g, rmax %g", e->t, e->dt, e->step, e->skin, e->rmax);
+  if (!(isfinite(e->clock.t) && e->clock.t >= 0 && isfinite(e->clock.dt) && e->clock.dt > 0 && e->clock.step >= 0 &&
+        isfinite(e->skin) && e->skin > 0 && isfinite(e->rmax) && e->rmax > 0))
+    Die("accepted: time %g, dt %g, step %" PetscInt64_FMT ", skin %g, rmax %g", e->clock.t, e->clock.dt, e->clock.step,
+        e->skin, e->rmax);
   if (e->nglobal != p->n + e->lost)
     Die("accepted: %" PetscInt64_FMT " particles initially, %" PetscInt_FMT " + %" PetscInt64_FMT " lost", e->nglobal,
         p->n, e->lost);
@@ -400,7 +401,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (!ierr) {
     Sane(&e, &c);
     /* and runs: two steps end in a state, a fault or an error */
-    for (int k = 0; k < 2 && !ierr && !e.fault.kind; k++) ierr = EngineStep(&e, PETSC_FALSE);
+    for (int k = 0; k < 2 && !ierr && !e.health.fault.kind; k++) ierr = EngineStep(&e, PETSC_FALSE);
   }
   CHECK(!EngineDestroy(&e));
   OptionsRecordsClear();

@@ -193,7 +193,7 @@ static void Sane(const Engine *e)
       fprintf(stderr,
               "harness: particle %" PetscInt64_FMT " has a non-finite position or velocity after %" PetscInt64_FMT
               " steps without a fault\n",
-              (PetscInt64)e->p.id[i / 3], e->step);
+              (PetscInt64)e->p.id[i / 3], e->clock.step);
       abort();
     }
 }
@@ -217,9 +217,9 @@ static PetscErrorCode Run(void)
   ierr = EngineSetFromOptions(PETSC_COMM_WORLD, &e, &keys);
   if (!ierr) ierr = EngineCreate(PETSC_COMM_WORLD, PETSC_TRUE, &keys, &e);
   if (!ierr) ierr = EngineSetUp(&e);
-  if (!ierr && !e.fault.kind) ierr = EngineRun(&e, &lim, PETSC_TRUE, 0, NULL, &end);
-  if (!ierr && !e.fault.kind) Sane(&e);
-  if (!ierr && !e.fault.kind) ierr = EngineGetStats(&e, &s);
+  if (!ierr && !e.health.fault.kind) ierr = EngineRun(&e, &lim, PETSC_TRUE, 0, NULL, &end);
+  if (!ierr && !e.health.fault.kind) Sane(&e);
+  if (!ierr && !e.health.fault.kind) ierr = EngineGetStats(&e, &s);
   if (EngineDestroy(&e)) abort(); /* the engine goes whatever the outcome: a leak is a finding */
   PetscFunctionReturn(ierr);
 }
