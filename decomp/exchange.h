@@ -14,30 +14,7 @@
 #ifndef HDEM_EXCHANGE_H
 #define HDEM_EXCHANGE_H
 
-#include "decomp/grid.h"
-#include "decomp/fields.h"
-#include "decomp/records.h"
-
-typedef struct {
-  PetscInt   nsend[6], nrecv[6], recv_start[6];
-  LocalInt  *send[6]; /* local indices sent in each swap */
-  PetscInt   send_cap[6];
-  PetscReal *sbuf, *rbuf; /* persistent buffers */
-  PetscInt   sbuf_cap, rbuf_cap;
-  PetscReal  cut;     /* ghost cutoff */
-  PetscReal  slack;   /* how far a row may lie from its home (fields.h), hence outside its subdomain */
-  PetscReal  wmin;    /* the narrowest subdomain the exchange works with: cut + slack (ghosts go one hop) */
-  PetscBool  self[6]; /* the swap is this rank's own periodic images, made in place */
-  LocalInt  *root;
-  PetscInt   root_cap; /* per local particle at the last borders: itself, or for an image made in
-                                place the particle whose motion it copies (followed to one that is not) */
-  /* a tree's halo: ranks sent to (to, their rows tsend[to_start[j], to_start[j + 1])) and received
-   * from (from, their ghosts from ghost0 + from_start[j]); its own images are swap 0's, self[0] */
-  PetscMPIInt nto, nfrom, *to, *from;
-  PetscInt   *to_start, *from_start, ghost0;
-  LocalInt   *tsend;
-  PetscInt    tsend_cap;
-} Exchange;
+#include "decomp/exchange_common.h"
 
 /* cut: the ghost cutoff (counted from a row's position); slack: how far a
  * row may lie from its home, so outside its subdomain (0 without homes):

@@ -4,7 +4,7 @@
  * ranks concerned are found from the boxes every rank holds, the ranks
  * that receive from the sends (PetscCommBuildTwoSided).  Each (row, rank,
  * image) goes once, so every ghost is unique, as on a grid of slabs. */
-#include "decomp/exchange_impl.h"
+#include "decomp/exchange_tree.h"
 
 /* A row to send: where, which row, which periodic image (offsets in {-1, 0, 1}). */
 typedef struct {

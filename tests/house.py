@@ -75,12 +75,6 @@ KNOWN = [
     ("src/contact/contact", "include_circle"),
     ("src/contact/kernel_scalar", "include_circle"),
     ("src/contact/tangential_md", "include_circle"),
-    # the decomposition's tree (grid_tree) and its exchange (exchange_tree) share the slab code's helpers
-    ("decomp/grid", "include_circle"),
-    ("decomp/grid_tree", "include_circle"),
-    ("decomp/exchange", "include_circle"),
-    ("decomp/exchange_impl", "include_circle"),
-    ("decomp/exchange_tree", "include_circle"),
     # the deck's options find a deck's key by its file (inputfile), the deck
     # scan opens the deck as an input file, the options scan the deck
     ("io/deckscan", "include_circle"),

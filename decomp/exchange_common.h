@@ -1,0 +1,46 @@
+/* What the slab grid's exchange (exchange.c) and the tree's (exchange_tree.c) share: the exchange's state and
+ * the helpers both use.  Callers use decomp/exchange.h. */
+#ifndef HDEM_EXCHANGE_COMMON_H
+#define HDEM_EXCHANGE_COMMON_H
+
+#include "decomp/grid.h"
+#include "decomp/fields.h"
+#include "decomp/records.h"
+
+typedef struct {
+  PetscInt   nsend[6], nrecv[6], recv_start[6];
+  LocalInt  *send[6]; /* local indices sent in each swap */
+  PetscInt   send_cap[6];
+  PetscReal *sbuf, *rbuf; /* persistent buffers */
+  PetscInt   sbuf_cap, rbuf_cap;
+  PetscReal  cut;     /* ghost cutoff */
+  PetscReal  slack;   /* how far a row may lie from its home (fields.h), hence outside its subdomain */
+  PetscReal  wmin;    /* the narrowest subdomain the exchange works with: cut + slack (ghosts go one hop) */
+  PetscBool  self[6]; /* the swap is this rank's own periodic images, made in place */
+  LocalInt  *root;
+  PetscInt   root_cap; /* per local particle at the last borders: itself, or for an image made in
+                                place the particle whose motion it copies (followed to one that is not) */
+  /* a tree's halo: ranks sent to (to, their rows tsend[to_start[j], to_start[j + 1])) and received
+   * from (from, their ghosts from ghost0 + from_start[j]); its own images are swap 0's, self[0] */
+  PetscMPIInt nto, nfrom, *to, *from;
+  PetscInt   *to_start, *from_start, ghost0;
+  LocalInt   *tsend;
+  PetscInt    tsend_cap;
+} Exchange;
+
+PETSC_INTERN PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64 need);
+PETSC_INTERN PetscErrorCode ExchangeWrap(const Grid *, FieldStore *);
+PETSC_INTERN PetscErrorCode ExchangeRoots(Exchange *, const FieldStore *);
+PETSC_INTERN PetscErrorCode ExchangeForwardSelf(Exchange *, FieldStore *, PetscInt sw);
+
+/* Ghost row o: what its image, owner and origin say on this rank.  A ghost
+ * whose owner is this rank is a periodic self-image: origin names its owned
+ * copy (as sent: the sender's own row, or the row its origin named). */
+static inline void ExchangeGhostBookkeeping(FieldStore *st, PetscInt o, PetscMPIInt rank)
+{
+  PetscBool self = (*st->owner)[o] == rank ? PETSC_TRUE : PETSC_FALSE;
+  if (!self) (*st->origin)[o] = -1;
+  (*st->flags)[o] = ((*st->flags)[o] & ~FIELD_SELF_IMAGE) | (self ? FIELD_SELF_IMAGE : 0);
+}
+
+#endif
