@@ -64,8 +64,6 @@ KNOWN = [
     ("src/engine/checkpoint_bodies", "include_circle"),
     ("src/engine/checkpoint_check", "include_circle"),
     ("src/engine/checkpoint_flow", "include_circle"),
-    ("src/engine/flow", "include_circle"),
-    ("src/engine/flow_out", "include_circle"),
     # functions over 80 lines outside the engine, in files of other owners
     ("src/contact/contact_options.c", "function_lines"),
     ("src/insert/insert.c", "function_lines"),

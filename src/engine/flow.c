@@ -332,15 +332,6 @@ PetscErrorCode EngineFlowSetUp(Engine *e, PetscBool fresh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscReal FlowKinetic(const Particles *p, PetscInt i)
-{
-  const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
-  /* a body's, on its first member */
-  if (p->flags[i] & PARTICLE_MEMBER) return p->body[i] == p->id[i] ? BodyKinetic(p, i) : 0.0;
-  return 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
-         0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-}
-
 typedef struct {
   PetscInt   k;
   PetscInt64 seq;

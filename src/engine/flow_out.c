@@ -4,11 +4,20 @@
  * residence times since each particle came.  Integers and exact sums, each
  * rank's own, summed in a canonical way (FlowStatsTotals): the same bits on
  * any rank count. */
-#include "engine/flow.h"
+#include "engine/flow_out.h"
 #include "rigid/body_step.h"
 #include "io/options.h"
 #include "decomp/collective.h"
 #include <math.h>
+
+PetscReal FlowKinetic(const Particles *p, PetscInt i)
+{
+  const PetscReal *v = p->v + 3 * i, *w = p->w + 3 * i;
+  /* a body's, on its first member */
+  if (p->flags[i] & PARTICLE_MEMBER) return p->body[i] == p->id[i] ? BodyKinetic(p, i) : 0.0;
+  return 0.5 * p->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+         0.5 * p->inertia[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+}
 
 static const char *const FlowBinAxes[] = {"none", "x", "y", "z", "FlowBinAxis", "FLOW_BIN_", NULL};
 
