@@ -17,10 +17,8 @@ static inline PetscBool FeatureOn(const Mesh *m, PetscInt t, const MeshFeature *
   return f->kind == MESH_FEATURE_VERTEX || MeshTriangleHas(m, t, f->v[1]) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* Whether candidate k's feature is a contact: touching, and an edge or vertex point only where every
- * touching triangle sharing it has it as its own closest point, carried by the first that names it. */
-static PetscBool FeatureMinimum(const Mesh *m, const PetscInt *cand, PetscInt nc, const MeshFeature *f, PetscInt k,
-                                PetscReal r)
+PetscBool MeshFeatureMinimum(const Mesh *m, const PetscInt *cand, PetscInt nc, const MeshFeature *f, PetscInt k,
+                             PetscReal r)
 {
   PetscBool ok = f[k].dist < r ? PETSC_TRUE : PETSC_FALSE;
   if (ok && f[k].kind != MESH_FEATURE_FACE)
@@ -168,7 +166,7 @@ void MeshContactsSelect(const Mesh *m, const PetscInt *cand, PetscInt nc, const 
     else if (f[k].dist < f[near[j]].dist) near[j] = k;
   }
   for (PetscInt k = 0; k < nc; k++)
-    if (FeatureMinimum(m, cand, nc, f, k, r)) {
+    if (MeshFeatureMinimum(m, cand, nc, f, k, r)) {
       f[k].fkey = FeatureKey(m, cand[k], &f[k]);
       f[k].up   = -1;
       for (PetscInt a = 0; a < nmin && !multi; a++) multi = m->surface[cand[pick[a]]] == m->surface[cand[k]];

@@ -132,6 +132,11 @@ PETSC_EXTERN void MeshContactsSelect(const Mesh *, const PetscInt *cand, PetscIn
 /* A mesh from arrays (copied): topology, surfaces and extent; name for messages. */
 PETSC_EXTERN PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt,
                                                  const PetscInt *tri, PetscReal curvature, const WallMotion *, Mesh *);
+/* Whether candidate k's feature f[k] (MeshClosest of cand[k]) is within r and locally nearest: a face's, or
+ * an edge's or vertex's that every triangle within r sharing it has as its own closest point, carried by
+ * the first candidate naming it (r = PETSC_MAX_REAL: a local minimum at any distance). */
+PETSC_EXTERN PetscBool MeshFeatureMinimum(const Mesh *, const PetscInt *cand, PetscInt nc, const MeshFeature *f,
+                                          PetscInt k, PetscReal r);
 /* Whether key names a surface or a feature of the mesh (MESH_KEY_REGION). */
 PETSC_EXTERN PetscBool MeshKeyValid(const Mesh *, PetscInt64 key);
 /* The feature a region's key names (MESH_KEY_REGION), its closest point to x (a face: its triangle's), if

@@ -338,31 +338,81 @@ static PetscErrorCode MeshGroupLeft(SphereMesh *sm, const InteractionContext *ct
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The bounds of particle i's approach to a point apart (kin): its impact within the next step, the
+ * acceleration's share. */
+static void MeshApproachBounds(const InteractionContext *ctx, const Mesh *m, const MeshGroup *g, PetscInt i,
+                               const ContactKinematics *kin, InteractionStep *st)
+{
+  PetscReal vn = -Dot3(kin->v, kin->n);
+  if (vn > 0.0 && -kin->d < 2.0 * vn * st->dt_up) {
+    ContactPair        cpb;
+    const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin->n, &g->cp, &cpb);
+    InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i,
+                         -1 - (st->mesh_wall0 + g->mesh));
+  }
+  if (st->a_reach > 0.0) MeshApproach(ctx, m, g, i, kin, vn, st);
+}
+
+/* Another region of a touched surface closing in (a rim while the sphere rests on another): each local
+ * minimum of the distance apart that the step could reach.  A flat surface has none: its minimum is the
+ * plane's point. */
+static void MeshGroupRegionsClosing(SphereMesh *sm, const InteractionContext *ctx, const MeshGroup *g,
+                                    const PetscReal xm[3], PetscInt nnear, InteractionStep *st)
+{
+  const Particles *p    = ctx->p;
+  const Mesh      *m    = &sm->meshes->m[g->mesh];
+  const PetscInt  *cand = sm->cand + g->c0, i = g->i;
+  const PetscReal  h = st->dt_up, *v = p->v + 3 * i, r = p->radius[i];
+  PetscBool        still = !WallMotionMoves(&m->motion) && m->motion.surface_velocity[0] == 0.0 &&
+                    m->motion.surface_velocity[1] == 0.0 && m->motion.surface_velocity[2] == 0.0;
+  PetscReal speed = PetscSqrtReal(Dot3(v, v)), aw = -1.0;
+
+  for (PetscInt k = 0; k < g->nc; k++) {
+    const MeshFeature *f = &sm->feat[k];
+    ContactKinematics  kin;
+    PetscReal          vn;
+    PetscBool          touched = PETSC_FALSE;
+    if (f->dist < r) continue;
+    /* a still mesh closes at most at the particle's speed (a margin for the normal's rounding) */
+    if (still && !(f->dist - r < PetscMax(2.0 * speed * h, speed * h + st->a_reach * h * h) * (1.0 + 1e-9))) continue;
+    for (PetscInt q = 0; q < nnear; q++)
+      if (m->surface[cand[sm->near[q]]] == m->surface[cand[k]]) {
+        touched = sm->feat[sm->near[q]].dist < r ? PETSC_TRUE : PETSC_FALSE;
+        break;
+      }
+    if (!touched) continue;
+    MeshKinematics(p, m, f, xm, i, st, sm->pose[g->mesh], &kin);
+    vn = -Dot3(kin.v, kin.n);
+    if (aw < 0.0) aw = WallMotionMoves(&m->motion) ? InteractionWallAccel(&m->motion, p->x + 3 * i, r) : 0.0;
+    if (!((vn > 0.0 && -kin.d < 2.0 * vn * h) ||
+          (st->a_reach > 0.0 && vn * h + (st->a_reach + 0.5 * aw) * h * h > -kin.d)))
+      continue;
+    if (MeshFeatureMinimum(m, cand, g->nc, sm->feat, k, PETSC_MAX_REAL)) MeshApproachBounds(ctx, m, g, i, &kin, st);
+  }
+}
+
 /* An approach: the bound of the impact to come within the next step, from
- * each surface's nearest point (a flat surface's is its plane's). */
+ * each surface's nearest point (a flat surface's is its plane's), and from
+ * the other regions of a touched surface. */
 static void MeshGroupApproaches(SphereMesh *sm, const InteractionContext *ctx, const MeshGroup *g,
                                 const PetscReal xm[3], PetscInt nnear, InteractionStep *st)
 {
-  const Particles *p  = ctx->p;
-  const Mesh      *m  = &sm->meshes->m[g->mesh];
-  const WallPose  *ps = sm->pose[g->mesh];
-  PetscInt         i  = g->i;
+  const Particles *p       = ctx->p;
+  const Mesh      *m       = &sm->meshes->m[g->mesh];
+  PetscInt         i       = g->i;
+  PetscBool        touched = PETSC_FALSE;
 
   for (PetscInt q = 0; q < nnear; q++) {
     const MeshFeature *f = &sm->feat[sm->near[q]];
     ContactKinematics  kin;
-    PetscReal          vn;
-    if (f->dist < p->radius[i]) continue;
-    MeshKinematics(p, m, f, xm, i, st, ps, &kin);
-    vn = -Dot3(kin.v, kin.n);
-    if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-      ContactPair        cpb;
-      const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
-      InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i,
-                           -1 - (st->mesh_wall0 + g->mesh));
+    if (f->dist < p->radius[i]) {
+      touched = PETSC_TRUE;
+      continue;
     }
-    if (st->a_reach > 0.0) MeshApproach(ctx, m, g, i, &kin, vn, st);
+    MeshKinematics(p, m, f, xm, i, st, sm->pose[g->mesh], &kin);
+    MeshApproachBounds(ctx, m, g, i, &kin, st);
   }
+  if (touched) MeshGroupRegionsClosing(sm, ctx, g, xm, nnear, st);
 }
 
 static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, InteractionStep *st)
