@@ -157,6 +157,26 @@ START_TEST(test_aperture_one_region)
 }
 END_TEST
 
+/* A plane with a T-junction: the left half's edge x = 1 is two edges of the right half's (vertex (1, 1) on
+ * it), the halves one surface through a strip below.  Across the junction the left face and the right
+ * edge are both local minima whose overlaps do not meet; their normals are within the curvature: one
+ * region, one contact, the plane's. */
+START_TEST(test_t_junction_one_region)
+{
+  static const PetscReal x[]   = {0, 0, 0, 1, 0, 0, 1, 2, 0, 0, 2,  0, 2, 0,  0,
+                                  2, 1, 0, 1, 1, 0, 2, 2, 0, 0, -1, 0, 2, -1, 0};
+  static const PetscInt  tri[] = {0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 6, 6, 5, 7, 6, 7, 2, 8, 1, 0, 8, 9, 1, 9, 4, 1};
+  Mesh                   m;
+  MeshFeature            c[8];
+  PetscReal              y[3] = {0.999, 1.5, 0.4};
+  ck_assert(!MeshCreateFromArrays("tjunction", 10, x, 9, tri, 1.0, NULL, &m));
+  ck_assert_int_eq(m.nsurf, 1);
+  ck_assert_int_eq(Contacts(&m, y, 0.5, c), 1);
+  ck_assert(c[0].kind == MESH_FEATURE_FACE && c[0].key == 0 && fabs(c[0].dist - 0.4) < 1e-15);
+  ck_assert(!MeshDestroy(&m));
+}
+END_TEST
+
 START_TEST(test_closest_features)
 {
   static const PetscReal x[9]   = {0, 0, 0, 1, 0, 0, 0, 1, 0};
@@ -352,6 +372,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_cube_surfaces_and_corners);
   tcase_add_test(tc, test_aperture_rims);
   tcase_add_test(tc, test_aperture_one_region);
+  tcase_add_test(tc, test_t_junction_one_region);
   tcase_add_test(tc, test_bins_complete);
   tcase_add_test(tc, test_motion_closed_form);
   suite_add_tcase(s, tc);
