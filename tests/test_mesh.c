@@ -50,6 +50,14 @@ static void CubeMesh(PetscBool inward, Mesh *m)
   ck_assert(!MeshCreateFromArrays("cube", 8, x, 12, tri, 1.0, NULL, m));
 }
 
+static PetscBool FeatureSameBits(const MeshFeature *a, const MeshFeature *b)
+{
+  return a->kind == b->kind && a->v[0] == b->v[0] && a->v[1] == b->v[1] && a->dist == b->dist && a->c[0] == b->c[0] &&
+             a->c[1] == b->c[1] && a->c[2] == b->c[2]
+         ? PETSC_TRUE
+         : PETSC_FALSE;
+}
+
 /* The contacts of a sphere at x, radius r, with every triangle a candidate. */
 static PetscInt Contacts(const Mesh *m, const PetscReal x[3], PetscReal r, MeshFeature *out)
 {
@@ -61,6 +69,113 @@ static PetscInt Contacts(const Mesh *m, const PetscReal x[3], PetscReal r, MeshF
   for (PetscInt k = 0; k < np; k++) out[k] = f[pick[k]];
   return np;
 }
+
+/* A plate in z = 0 over [-2, 2]^2 with a square aperture [-0.5, 0.5]^2: eight cells of two triangles. */
+static void PlateMesh(Mesh *m)
+{
+  static const PetscReal g[4] = {-2.0, -0.5, 0.5, 2.0};
+  PetscReal              x[48];
+  PetscInt               tri[48], t = 0;
+  for (int j = 0; j < 4; j++)
+    for (int i = 0; i < 4; i++) x[3 * (4 * j + i)] = g[i], x[3 * (4 * j + i) + 1] = g[j], x[3 * (4 * j + i) + 2] = 0.0;
+  for (int j = 0; j < 3; j++)
+    for (int i = 0; i < 3; i++) {
+      PetscInt a = 4 * j + i, b = a + 1, c = a + 5, d = a + 4;
+      if (i == 1 && j == 1) continue;
+      tri[3 * t] = a, tri[3 * t + 1] = b, tri[3 * t + 2] = c, t++;
+      tri[3 * t] = a, tri[3 * t + 1] = c, tri[3 * t + 2] = d, t++;
+    }
+  ck_assert(!MeshCreateFromArrays("plate", 16, x, t, tri, 1.0, NULL, m));
+}
+
+/* A sphere wedged in the aperture: one contact per rim, each keyed by its rim's feature (a surface touched in
+ * four regions), in key order; the keys stay while the distances tie and flip, and a rim's key stays when
+ * the others part; the key gives the feature back.  A surface touched in one region keeps its surface's key. */
+START_TEST(test_aperture_rims)
+{
+  Mesh        m;
+  MeshFeature c[8], d[8];
+  PetscReal   x[3] = {0.0, 0.0, 0.6}, dist = sqrt(0.25 + 0.36);
+  PlateMesh(&m);
+  ck_assert_int_eq(m.nsurf, 1);
+  ck_assert_int_eq(Contacts(&m, x, 0.8, c), 4);
+  for (int k = 0; k < 4; k++) {
+    PetscInt    cand[16];
+    MeshFeature g;
+    ck_assert(c[k].kind == MESH_FEATURE_EDGE && (c[k].key & MESH_KEY_REGION) && MeshKeyValid(&m, c[k].key));
+    ck_assert_rel(c[k].dist, dist, 1e-15);
+    ck_assert(k == 0 || c[k].key > c[k - 1].key);
+    for (PetscInt q = 0; q < m.nt; q++) cand[q] = q;
+    ck_assert(MeshKeyFeature(&m, cand, m.nt, c[k].key, x, &g));
+    ck_assert(FeatureSameBits(&g, &c[k]));
+  }
+  for (int s = 0; s < 16; s++) { /* about the centre: the rims' distances tie and flip, their keys stay */
+    PetscReal y[3] = {1e-9 * ((s % 4) - 1.5), 1e-9 * ((s / 4) - 1.5), 0.6 + 1e-12 * s};
+    ck_assert_int_eq(Contacts(&m, y, 0.8, d), 4);
+    for (int k = 0; k < 4; k++) ck_assert(d[k].key == c[k].key && d[k].v[0] == c[k].v[0] && d[k].v[1] == c[k].v[1]);
+  }
+  { /* off centre along x: the far rim parts, the other three keep their keys */
+    PetscReal y[3] = {0.05, 0.0, 0.6};
+    ck_assert_int_eq(Contacts(&m, y, 0.8, d), 3);
+    for (int k = 0; k < 3; k++) {
+      PetscBool found = PETSC_FALSE;
+      for (int q = 0; q < 4; q++) found = found || (d[k].key == c[q].key && d[k].v[0] == c[q].v[0]);
+      ck_assert(found);
+    }
+  }
+  { /* one rim alone: the surface's key */
+    PetscReal y[3] = {0.45, 0.0, 0.2};
+    ck_assert_int_eq(Contacts(&m, y, 0.3, d), 1);
+    ck_assert(d[0].kind == MESH_FEATURE_EDGE && d[0].key == 0);
+  }
+  { /* on the plate beside the aperture, the rim within reach: one region, the face's contact */
+    PetscReal y[3] = {0.7, 0.0, 0.5};
+    ck_assert_int_eq(Contacts(&m, y, 0.55, d), 1);
+    ck_assert(d[0].kind == MESH_FEATURE_FACE && d[0].key == 0 && d[0].dist == 0.5);
+  }
+  { /* above the aperture, out of reach of its rims: none */
+    PetscReal y[3] = {0.0, 0.0, 0.7};
+    ck_assert_int_eq(Contacts(&m, y, 0.8, d), 0);
+  }
+  ck_assert(!MeshKeyValid(&m, 1) && !MeshKeyValid(&m, -1) && !MeshKeyValid(&m, MESH_KEY_REGION | (16 << 3)) &&
+            !MeshKeyValid(&m, MESH_KEY_REGION | 7) && MeshKeyValid(&m, MESH_KEY_REGION | (15 << 3) | 6));
+  ck_assert(!MeshDestroy(&m));
+}
+END_TEST
+
+/* A large sphere over a small aperture: its overlap with the plate is one region around the hole (the
+ * rims' overlaps meet at the corners), so one contact however many rims are local minima. */
+START_TEST(test_aperture_one_region)
+{
+  Mesh        m;
+  MeshFeature c[8];
+  PetscReal   x[3] = {0.01, 0.02, 9.9};
+  PlateMesh(&m);
+  ck_assert_int_eq(Contacts(&m, x, 10.0, c), 1);
+  ck_assert(c[0].key == 0 && c[0].kind == MESH_FEATURE_EDGE);
+  ck_assert(!MeshDestroy(&m));
+}
+END_TEST
+
+/* A plane with a T-junction: the left half's edge x = 1 is two edges of the right half's (vertex (1, 1) on
+ * it), the halves one surface through a strip below.  Across the junction the left face and the right
+ * edge are both local minima whose overlaps do not meet; their normals are within the curvature: one
+ * region, one contact, the plane's. */
+START_TEST(test_t_junction_one_region)
+{
+  static const PetscReal x[]   = {0, 0, 0, 1, 0, 0, 1, 2, 0, 0, 2,  0, 2, 0,  0,
+                                  2, 1, 0, 1, 1, 0, 2, 2, 0, 0, -1, 0, 2, -1, 0};
+  static const PetscInt  tri[] = {0, 1, 2, 0, 2, 3, 1, 4, 5, 1, 5, 6, 6, 5, 7, 6, 7, 2, 8, 1, 0, 8, 9, 1, 9, 4, 1};
+  Mesh                   m;
+  MeshFeature            c[8];
+  PetscReal              y[3] = {0.999, 1.5, 0.4};
+  ck_assert(!MeshCreateFromArrays("tjunction", 10, x, 9, tri, 1.0, NULL, &m));
+  ck_assert_int_eq(m.nsurf, 1);
+  ck_assert_int_eq(Contacts(&m, y, 0.5, c), 1);
+  ck_assert(c[0].kind == MESH_FEATURE_FACE && c[0].key == 0 && fabs(c[0].dist - 0.4) < 1e-15);
+  ck_assert(!MeshDestroy(&m));
+}
+END_TEST
 
 START_TEST(test_closest_features)
 {
@@ -119,7 +234,7 @@ START_TEST(test_flat_plane_one_contact)
       PetscReal   x[3] = {pts[k][0], pts[k][1], 0.4};
       MeshFeature c[8];
       PetscInt    n = Contacts(&m, x, 0.5, c);
-      ck_assert_msg(n == 1, "point %d: %d contacts", (int)k, (int)n);
+      ck_assert_msg(n == 1 && c[0].key == 0, "point %d: %d contacts", (int)k, (int)n);
       ck_assert_msg(fabs(c[0].dist - 0.4) <= 1e-15, "point %d: distance %.17g", (int)k, (double)c[0].dist);
     }
     { /* below the plane too (two-sided) */
@@ -160,9 +275,10 @@ START_TEST(test_cube_surfaces_and_corners)
       ck_assert_int_eq(Contacts(&m, x, 0.3, c), 2);
       ck_assert(c[0].kind == MESH_FEATURE_FACE && c[1].kind == MESH_FEATURE_FACE);
     }
-    { /* concave corner: three */
+    { /* concave corner: three, each keyed by its face's surface */
       PetscReal x[3] = {0.2, 0.2, 0.2};
       ck_assert_int_eq(Contacts(&m, x, 0.3, c), 3);
+      for (int k = 0; k < 3; k++) ck_assert(c[k].key >= 0 && c[k].key < 6 && (k == 0 || c[k].key > c[k - 1].key));
     }
     { /* the middle of the cube, out of reach: none */
       PetscReal x[3] = {0.5, 0.5, 0.5};
@@ -254,6 +370,9 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_closest_features);
   tcase_add_test(tc, test_flat_plane_one_contact);
   tcase_add_test(tc, test_cube_surfaces_and_corners);
+  tcase_add_test(tc, test_aperture_rims);
+  tcase_add_test(tc, test_aperture_one_region);
+  tcase_add_test(tc, test_t_junction_one_region);
   tcase_add_test(tc, test_bins_complete);
   tcase_add_test(tc, test_motion_closed_form);
   suite_add_tcase(s, tc);

@@ -298,14 +298,14 @@ PetscErrorCode CkptWho(CkptSets *ss, PetscInt k, PetscInt i, char *who, size_t l
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether a mesh history's partner (deck number << HISTORY_MESH_SHIFT | surface) names a surface of the deck's meshes.
- */
+/* Whether a mesh history's partner (deck number << HISTORY_MESH_SHIFT | key) names a surface, or a region's
+ * feature (MESH_KEY_REGION), of the deck's meshes. */
 static PetscBool CkptMeshSurface(const Engine *e, PetscInt64 pa)
 {
   PetscInt64 deck = pa >> HISTORY_MESH_SHIFT, s = pa & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1);
   if (pa < 0) return PETSC_FALSE;
   for (PetscInt q = 0; q < e->meshes.n; q++)
-    if (e->meshes.m[q].deck == deck) return s < e->meshes.m[q].nsurf ? PETSC_TRUE : PETSC_FALSE;
+    if (e->meshes.m[q].deck == deck) return MeshKeyValid(&e->meshes.m[q], s); /* a surface or a region's feature */
   return PETSC_FALSE;
 }
 

@@ -4,8 +4,11 @@
  *
  * Neighbouring triangles whose planes are within `curvature` degrees of each
  * other belong to one surface (a flat floor in many triangles is one); a
- * particle has at most one contact with a surface, so contact histories are
- * keyed by (particle, mesh, surface) and survive rolling across triangles.
+ * particle has one contact with each region of a surface it touches (the
+ * four rims of a plate's aperture it is wedged in), so contact histories are
+ * keyed by (particle, mesh, surface) and survive rolling across triangles,
+ * or by a region's feature where a surface is touched in several
+ * (MeshContactsSelect, trimesh.h).
  *
  * Contacts are found in the mesh's own frame (the deck's placement, X0):
  * the particle is taken there by the inverse of the mesh's pose, so the

@@ -1,6 +1,6 @@
 /* One triangle mesh: its surfaces and extent from its vertices and
- * triangles, the closest features and the contacts of a sphere, the bins of
- * its held triangles (geometry/trimesh.h). */
+ * triangles, the closest features of a point, the bins of its held
+ * triangles (geometry/trimesh.h; the contacts of a sphere: mesh_select.c). */
 #include "geometry/trimesh.h"
 #include <math.h>
 #include <string.h>
@@ -25,8 +25,8 @@ static inline void Cross3(const PetscReal *a, const PetscReal *b, PetscReal *c)
 /* The closest point of the edge between vertices iu and iw (whole-mesh
  * indices, at pu and pw) to x, from the edge alone: taken from its lower
  * index, so every triangle sharing it gives the same bits. */
-static void EdgeClosest(const PetscReal *pu, PetscInt iu, const PetscReal *pw, PetscInt iw, const PetscReal x[3],
-                        MeshFeature *f)
+void MeshEdgeClosest(const PetscReal *pu, PetscInt iu, const PetscReal *pw, PetscInt iw, const PetscReal x[3],
+                     MeshFeature *f)
 {
   const PetscReal *a = iu < iw ? pu : pw, *b = iu < iw ? pw : pu;
   PetscReal        e[3], r[3], t, d[3];
@@ -41,7 +41,7 @@ static void EdgeClosest(const PetscReal *pu, PetscInt iu, const PetscReal *pw, P
   f->dist = PetscSqrtReal(Dot3(d, d));
 }
 
-static void VertexClosest(const PetscReal *p, PetscInt iv, const PetscReal x[3], MeshFeature *f)
+void MeshVertexClosest(const PetscReal *p, PetscInt iv, const PetscReal x[3], MeshFeature *f)
 {
   PetscReal d[3];
   for (int k = 0; k < 3; k++) f->c[k] = p[k];
@@ -63,82 +63,25 @@ void MeshClosest(const Mesh *m, PetscInt k, const PetscReal x[3], MeshFeature *f
 
   Sub3(b, a, ab), Sub3(c, a, ac), Sub3(x, a, ap);
   d1 = Dot3(ab, ap), d2 = Dot3(ac, ap);
-  if (d1 <= 0.0 && d2 <= 0.0) return VertexClosest(a, id[0], x, f);
+  if (d1 <= 0.0 && d2 <= 0.0) return MeshVertexClosest(a, id[0], x, f);
   Sub3(x, b, bp);
   d3 = Dot3(ab, bp), d4 = Dot3(ac, bp);
-  if (d3 >= 0.0 && d4 <= d3) return VertexClosest(b, id[1], x, f);
+  if (d3 >= 0.0 && d4 <= d3) return MeshVertexClosest(b, id[1], x, f);
   vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return EdgeClosest(a, id[0], b, id[1], x, f);
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return MeshEdgeClosest(a, id[0], b, id[1], x, f);
   Sub3(x, c, cp);
   d5 = Dot3(ab, cp), d6 = Dot3(ac, cp);
-  if (d6 >= 0.0 && d5 <= d6) return VertexClosest(c, id[2], x, f);
+  if (d6 >= 0.0 && d5 <= d6) return MeshVertexClosest(c, id[2], x, f);
   vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return EdgeClosest(a, id[0], c, id[2], x, f);
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return MeshEdgeClosest(a, id[0], c, id[2], x, f);
   va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) return EdgeClosest(b, id[1], c, id[2], x, f);
+  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) return MeshEdgeClosest(b, id[1], c, id[2], x, f);
   /* the face: the plane's distance, as a plane wall has it */
   h = Dot3(ap, n);
   for (int q = 0; q < 3; q++) f->c[q] = x[q] - h * n[q];
   f->kind = MESH_FEATURE_FACE;
   f->v[0] = k, f->v[1] = -1;
   f->dist = PetscAbsReal(h);
-}
-
-/* Same feature: same kind and vertices (a face: the same triangle). */
-static inline PetscBool FeatureSame(const MeshFeature *a, const MeshFeature *b)
-{
-  return a->kind == b->kind && a->v[0] == b->v[0] && a->v[1] == b->v[1] ? PETSC_TRUE : PETSC_FALSE;
-}
-
-/* Whether triangle t has the feature's vertices. */
-static inline PetscBool FeatureOn(const Mesh *m, PetscInt t, const MeshFeature *f)
-{
-  if (f->kind == MESH_FEATURE_FACE) return f->v[0] == t ? PETSC_TRUE : PETSC_FALSE;
-  if (!MeshTriangleHas(m, t, f->v[0])) return PETSC_FALSE;
-  return f->kind == MESH_FEATURE_VERTEX || MeshTriangleHas(m, t, f->v[1]) ? PETSC_TRUE : PETSC_FALSE;
-}
-
-void MeshContactsSelect(const Mesh *m, const PetscInt *cand, PetscInt nc, const PetscReal x[3], PetscReal r,
-                        MeshFeature *f, PetscInt *pick, PetscInt *npick, PetscInt *near, PetscInt *nnear)
-{
-  PetscInt n = 0;
-
-  *nnear = 0;
-  for (PetscInt k = 0; k < nc; k++) {
-    PetscInt s = m->surface[cand[k]], j;
-    MeshClosest(m, cand[k], x, &f[k]);
-    for (j = 0; j < *nnear; j++)
-      if (m->surface[cand[near[j]]] == s) break;
-    if (j == *nnear) near[(*nnear)++] = k;
-    else if (f[k].dist < f[near[j]].dist) near[j] = k;
-  }
-  for (PetscInt k = 0; k < nc; k++) {
-    PetscBool ok = f[k].dist < r ? PETSC_TRUE : PETSC_FALSE;
-    if (ok && f[k].kind != MESH_FEATURE_FACE)
-      for (PetscInt q = 0; q < nc && ok; q++) {
-        if (q == k || !(f[q].dist < r) || !FeatureOn(m, cand[q], &f[k])) continue;
-        /* a neighbour is nearer elsewhere: not a local minimum */
-        if (!FeatureSame(&f[q], &f[k])) ok = PETSC_FALSE;
-        else if (q < k) ok = PETSC_FALSE; /* carried by the first triangle that names it */
-      }
-    if (ok) { /* the nearest of its surface */
-      PetscInt  s      = m->surface[cand[k]], j;
-      PetscBool placed = PETSC_FALSE;
-      for (j = 0; j < n; j++)
-        if (m->surface[cand[pick[j]]] == s) {
-          if (f[k].dist < f[pick[j]].dist) pick[j] = k;
-          placed = PETSC_TRUE;
-          break;
-        }
-      if (!placed) pick[n++] = k;
-    }
-  }
-  for (PetscInt a = 1; a < n; a++) { /* in surface order: the order histories come back in after a rebuild */
-    PetscInt k = pick[a], b = a;
-    while (b > 0 && m->surface[cand[pick[b - 1]]] > m->surface[cand[k]]) pick[b] = pick[b - 1], b--;
-    pick[b] = k;
-  }
-  *npick = n;
 }
 
 typedef struct {
@@ -275,6 +218,9 @@ static PetscErrorCode MeshHoldWhole(Mesh *m)
 PetscErrorCode MeshSetUpWhole(Mesh *m)
 {
   PetscFunctionBeginUser;
+  PetscCheck(m->nt < MESH_TRIANGLES_MAX, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s: %" PetscInt_FMT " triangles, more than the %" PetscInt64_FMT " a mesh may have", m->file, m->nt,
+             MESH_TRIANGLES_MAX - 1);
   PetscCall(MeshTopology(m));
   PetscCall(MeshExtent(m));
   PetscCall(MeshHoldWhole(m));

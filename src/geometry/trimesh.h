@@ -1,6 +1,7 @@
 /* One triangle mesh (the type of geometry/mesh.h's walls): its vertices and
  * triangles, its surfaces, the closest features and contacts of a sphere,
- * the bins of the triangles it holds (geometry/trimesh.c). */
+ * the bins of the triangles it holds (geometry/trimesh.c; the contacts:
+ * geometry/mesh_select.c). */
 #ifndef HDEM_TRIMESH_H
 #define HDEM_TRIMESH_H
 
@@ -86,12 +87,29 @@ typedef struct {
   PetscInt  v[2];
   PetscReal c[3]; /* the closest point */
   PetscReal dist; /* its distance from the point */
+  /* on a contact MeshContactsSelect picks: its key (below), and its region's feature key even where the
+   * surface's key is the surface; up: the selection's scratch */
+  PetscInt64 key, fkey;
+  PetscInt   up;
 } MeshFeature;
+
+/* A contact's key within its mesh, what its history is kept by: its surface where the sphere touches the
+ * surface in one region; where in several, MESH_KEY_REGION | the region's feature key: the whole-mesh index
+ * of the triangle carrying its first feature (the least key) << 3 | the feature's place in it (0 the face,
+ * 1 + c corner c, 4 + c the edge from corner c to the next).  Below 2^40 (interact/history.h's
+ * HISTORY_MESH_SHIFT) with fewer than MESH_TRIANGLES_MAX triangles. */
+#define MESH_KEY_REGION    ((PetscInt64)1 << 39)
+#define MESH_TRIANGLES_MAX ((PetscInt64)1 << 36)
 
 /* The closest point of triangle k to x, and the feature it lies on; edge
  * and vertex points are computed from the feature alone (its vertices in
  * index order), so every triangle sharing it gives the same bits. */
 PETSC_EXTERN void MeshClosest(const Mesh *, PetscInt k, const PetscReal x[3], MeshFeature *);
+/* The closest point to x of the edge between vertices iu and iw (whole-mesh indices, at pu and pw), taken
+ * from the lower index; of the vertex iv at p. */
+PETSC_EXTERN void MeshEdgeClosest(const PetscReal *pu, PetscInt iu, const PetscReal *pw, PetscInt iw,
+                                  const PetscReal x[3], MeshFeature *);
+PETSC_EXTERN void MeshVertexClosest(const PetscReal *p, PetscInt iv, const PetscReal x[3], MeshFeature *);
 /* The contacts of a sphere (centre x in the mesh frame, radius r) with a
  * mesh, from its candidate triangles cand[0 .. nc) (ascending; every
  * triangle within r of x among them):
@@ -101,19 +119,36 @@ PETSC_EXTERN void MeshClosest(const Mesh *, PetscInt k, const PetscReal x[3], Me
  *     as its own closest point too (the squared distance is convex on each
  *     triangle, so that is the local minimum over the mesh around it); the
  *     first triangle that names it carries it;
- *  3. a surface keeps only its nearest contact (ties: the first), so a flat
- *     surface in many triangles gives one contact.
+ *  3. a surface keeps one contact per region it is touched in (its nearest;
+ *     ties: the first): the sphere's overlaps with the surface's triangles
+ *     are convex, so they form one region where they meet (two triangles'
+ *     shared edge or vertex within r), and so do contacts whose normals are
+ *     within the curvature (a plane broken by T-junctions).
  * So a convex edge or vertex gives one contact, a concave corner one per
- * face, a triangulated plane the analytic plane's.  Out: pick[0 .. npick),
- * the contacts' candidate positions in the order of their surfaces; near[0 .. nnear),
- * each surface's nearest candidate, touching or not.  f, pick and near
- * hold nc entries.  Decided from the candidates alone, in their order: the
- * same on every rank. */
+ * face, a triangulated plane the analytic plane's, a sphere wedged in a
+ * square aperture of a plate one per rim.  Out: pick[0 .. npick), the
+ * contacts' candidate positions in the order of their keys (f[pick[q]].key);
+ * near[0 .. nnear), each surface's nearest candidate, touching or not.  f,
+ * pick and near hold nc entries.  Decided from the candidates alone, in
+ * their order: the same on every rank. */
 PETSC_EXTERN void MeshContactsSelect(const Mesh *, const PetscInt *cand, PetscInt nc, const PetscReal x[3], PetscReal r,
                                      MeshFeature *f, PetscInt *pick, PetscInt *npick, PetscInt *near, PetscInt *nnear);
 /* A mesh from arrays (copied): topology, surfaces and extent; name for messages. */
 PETSC_EXTERN PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscReal *x, PetscInt nt,
                                                  const PetscInt *tri, PetscReal curvature, const WallMotion *, Mesh *);
+/* Whether candidate k's feature f[k] (MeshClosest of cand[k]) is within r and locally nearest: a face's, or
+ * an edge's or vertex's that every triangle within r sharing it has as its own closest point, carried by
+ * the first candidate naming it (r = PETSC_MAX_REAL: a local minimum at any distance). */
+PETSC_EXTERN PetscBool MeshFeatureMinimum(const Mesh *, const PetscInt *cand, PetscInt nc, const MeshFeature *f,
+                                          PetscInt k, PetscReal r);
+/* Whether key names a surface or a feature of the mesh (MESH_KEY_REGION). */
+PETSC_EXTERN PetscBool MeshKeyValid(const Mesh *, PetscInt64 key);
+/* The feature a region's key names (MESH_KEY_REGION), its closest point to x (a face: its triangle's), if
+ * its triangle is among the candidates cand[0 .. nc). */
+PETSC_EXTERN PetscBool MeshKeyFeature(const Mesh *, const PetscInt *cand, PetscInt nc, PetscInt64 key,
+                                      const PetscReal x[3], MeshFeature *);
+/* The unit normal of a contact at feature f, pointing to x: a face's plane normal, else from its point. */
+PETSC_EXTERN void MeshFeatureNormal(const Mesh *, const MeshFeature *, const PetscReal x[3], PetscReal n[3]);
 /* Whether held triangle k has vertex v (a whole-mesh index). */
 static inline PetscBool MeshTriangleHas(const Mesh *m, PetscInt k, PetscInt v)
 {

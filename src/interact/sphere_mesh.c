@@ -3,12 +3,17 @@
  * evaluated by the contact kernel as a plane wall's is.
  *
  * Which contacts a particle has with a mesh: MeshContactsSelect
- * (geometry/mesh.h), decided from the particle's candidate triangles alone,
- * in index order, so on every rank alike; histories are keyed by (particle, mesh, surface). */
+ * (geometry/trimesh.h), decided from the particle's candidate triangles
+ * alone, in index order, so on every rank alike; histories are keyed by
+ * (particle, mesh, key): the key a surface touched in one region, a
+ * region's feature where it is touched in several (MESH_KEY_REGION). */
 #include "interact/sphere_mesh.h"
 #include "interact/bridge.h"
 #include "interact/body_pair.h"
 #include "interact/mesh_wear.h"
+
+/* a record's partner holds the mesh's deck number above its contacts' keys */
+_Static_assert(2 * MESH_KEY_REGION <= (PetscInt64)1 << HISTORY_MESH_SHIFT, "mesh contact keys overlap the mesh bits");
 
 static inline PetscReal Dot3(const PetscReal *a, const PetscReal *b)
 {
@@ -45,8 +50,9 @@ static PetscErrorCode MeshWorkReserve(SphereMesh *sm, PetscInt n)
   PetscFunctionBeginUser;
   if (n <= sm->capwork) PetscFunctionReturn(PETSC_SUCCESS);
   sm->capwork = PetscMax(64, 2 * n);
-  PetscCall(PetscFree3(sm->feat, sm->pick, sm->near));
-  PetscCall(PetscMalloc3(sm->capwork, &sm->feat, sm->capwork, &sm->pick, sm->capwork, &sm->near));
+  PetscCall(PetscFree4(sm->feat, sm->pick, sm->near, sm->match));
+  PetscCall(
+    PetscMalloc4(sm->capwork, &sm->feat, sm->capwork, &sm->pick, sm->capwork, &sm->near, sm->capwork, &sm->match));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -119,17 +125,7 @@ static void MeshKinematics(const Particles *p, const Mesh *m, const MeshFeature 
 {
   PetscReal n0[3], c[3];
 
-  if (f->kind == MESH_FEATURE_FACE) {
-    const PetscReal *nf = m->normal + 3 * f->v[0];
-    PetscReal        h  = (xm[0] - f->c[0]) * nf[0] + (xm[1] - f->c[1]) * nf[1] + (xm[2] - f->c[2]) * nf[2];
-    for (int a = 0; a < 3; a++) n0[a] = h < 0.0 ? -nf[a] : nf[a];
-  } else if (f->dist > 0.0) {
-    PetscReal inv = 1.0 / f->dist;
-    for (int a = 0; a < 3; a++) n0[a] = (xm[a] - f->c[a]) * inv;
-  } else { /* the centre on the edge or vertex itself: any normal of a triangle there */
-    for (int a = 0; a < 3; a++) n0[a] = 0.0;
-    n0[2] = 1.0;
-  }
+  MeshFeatureNormal(m, f, xm, n0);
   WallPoseRotate(&ps[1], n0, k->n);
   for (int a = 0; a < 3; a++) {
     k->v[a]   = p->v[3 * i + a];
@@ -157,13 +153,40 @@ static void MeshWallAdd(InteractionStep *st, PetscInt mesh, const WallPose ps[2]
   InteractionWallContact(st, st->mesh_wall0 + mesh, x, c, F);
 }
 
-/* The history of surface s among the last step's contacts of the group, or NULL. */
-static MeshContact *MeshContactOld(SphereMesh *sm, const MeshGroup *g, PetscInt s)
+/* The last step's contact of the group with key, not yet taken on: its index, or -1. */
+static PetscInt MeshContactOld(const SphereMesh *sm, const MeshGroup *g, PetscInt64 key)
+{
+  const MeshContact *old = sm->con[1 - sm->cur];
+  for (PetscInt e = g->e0; e < g->e0 + g->ne; e++)
+    if (old[e].key == key) return e;
+  return -1;
+}
+
+/* Which of the last step's contacts each picked one takes on (match[q]: its index, or -1), marked taken:
+ * the one of its key; else a surface touched in one region before (keyed by the surface) and in several
+ * now hands its history to its nearest region without one, and a surface touched in several regions
+ * before and in one now takes on the history of its region's feature.  From the keys and the distances
+ * now alone: the same after a restart. */
+static void MeshContactsMatch(SphereMesh *sm, const Mesh *m, const MeshGroup *g, PetscInt npick)
 {
   MeshContact *old = sm->con[1 - sm->cur];
-  for (PetscInt e = g->e0; e < g->e0 + g->ne; e++)
-    if (old[e].surface == s) return &old[e];
-  return NULL;
+
+  for (PetscInt q = 0; q < npick; q++)
+    if ((sm->match[q] = MeshContactOld(sm, g, sm->feat[sm->pick[q]].key)) >= 0) old[sm->match[q]].key = -1;
+  for (PetscInt q = 0; q < npick; q++) {
+    const MeshFeature *f = &sm->feat[sm->pick[q]];
+    PetscInt           s = m->surface[sm->cand[g->c0 + sm->pick[q]]], e, best = q;
+    if (sm->match[q] >= 0) continue;
+    if (!(f->key & MESH_KEY_REGION)) e = MeshContactOld(sm, g, MESH_KEY_REGION | f->fkey);
+    else if ((e = MeshContactOld(sm, g, s)) >= 0)
+      for (PetscInt p = 0; p < npick; p++) {
+        const MeshFeature *fp = &sm->feat[sm->pick[p]];
+        if (sm->match[p] < 0 && m->surface[sm->cand[g->c0 + sm->pick[p]]] == s &&
+            (fp->dist < sm->feat[sm->pick[best]].dist || (fp->dist == sm->feat[sm->pick[best]].dist && p < best)))
+          best = p;
+      }
+    if (e >= 0 && best == q) sm->match[q] = e, old[e].key = -1;
+  }
 }
 
 /* A particle of a static mesh's group without contacts that cannot touch it
@@ -206,19 +229,19 @@ static void MeshApproach(const InteractionContext *ctx, const Mesh *m, const Mes
   InteractionApproachBound(ctx, st, BodyPairMasses(ctx, i, -1, kin->n, &g->cp, &cpb), i, -1 - w, vn, -kin->d, aw);
 }
 
-/* Contacts into surface order (a few: insertion). */
-static void MeshContactsSortBySurface(MeshContact *c, PetscInt n)
+/* Contacts into key order (a few: insertion). */
+static void MeshContactsSortByKey(MeshContact *c, PetscInt n)
 {
   for (PetscInt a = 1; a < n; a++) {
     MeshContact x = c[a];
     PetscInt    b = a;
-    for (; b > 0 && c[b - 1].surface > x.surface; b--) c[b] = c[b - 1];
+    for (; b > 0 && c[b - 1].key > x.key; b--) c[b] = c[b - 1];
     c[b] = x;
   }
 }
 
 /* The contacts picked for particle i of group g (centre xm in the mesh
- * frame), each into now[e0 + q] with its history taken on by surface. */
+ * frame), each into now[e0 + q] with its history taken on (MeshContactsMatch). */
 static PetscErrorCode MeshGroupTouch(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, const PetscReal xm[3],
                                      PetscInt e0, PetscInt npick, InteractionStep *st)
 {
@@ -229,18 +252,18 @@ static PetscErrorCode MeshGroupTouch(SphereMesh *sm, const InteractionContext *c
   MeshContact    *now = sm->con[sm->cur];
 
   PetscFunctionBeginUser;
+  MeshContactsMatch(sm, m, g, npick);
   for (PetscInt q = 0; q < npick; q++) {
-    const MeshFeature *f   = &sm->feat[sm->pick[q]];
-    PetscInt           s   = m->surface[sm->cand[g->c0 + sm->pick[q]]];
-    MeshContact       *old = MeshContactOld(sm, g, s), *c = &now[e0 + q];
+    const MeshFeature *f = &sm->feat[sm->pick[q]];
+    MeshContact       *c = &now[e0 + q];
     const ContactPair *cp;
     ContactPair        cpb;
     ContactKinematics  kin;
     ContactResult      cr;
     MeshKinematics(p, m, f, xm, i, st, ps, &kin);
-    cp         = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
-    c->surface = s;
-    if (old) c->slot = old->slot, old->surface = -1; /* taken on */
+    cp     = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
+    c->key = f->key;
+    if (sm->match[q] >= 0) c->slot = sm->con[1 - sm->cur][sm->match[q]].slot; /* taken on */
     else PetscCall(HistorySlotsNew(&sm->hs, &c->slot));
     ContactEvaluate(ctx->model, cp, &sm->hs.h[c->slot], HistorySlotsRolling(&sm->hs, c->slot),
                     HistorySlotsTurning(&sm->hs, c->slot), &kin, st->dt, &cr);
@@ -258,15 +281,15 @@ static PetscErrorCode MeshGroupTouch(SphereMesh *sm, const InteractionContext *c
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
     if (st->walls || st->sink) MeshWallAdd(st, g->mesh, ps, f, p->x + 3 * i, cr.F);
     if (m->wear)
-      PetscCall(
-        MeshWearContact(m->wear, m->tid[sm->cand[g->c0 + sm->pick[q]]], cp, &kin, &cr, st->dt, (PetscBool)!old));
+      PetscCall(MeshWearContact(m->wear, m->tid[sm->cand[g->c0 + sm->pick[q]]], cp, &kin, &cr, st->dt,
+                                sm->match[q] < 0 ? PETSC_TRUE : PETSC_FALSE));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Surfaces left since the last step: the separation's correction, from the
- * surface's nearest candidate; a contact that moved on to another surface
- * while still touching just ends.  Those a bridge holds are carried on
+/* Contacts left since the last step: the separation's correction, from the
+ * surface's nearest candidate (a region's: its feature); a contact that moved
+ * on to another while its surface (feature) is still touched just ends.  Those a bridge holds are carried on
  * after the npick contacts at e0, *nheld of them. */
 static PetscErrorCode MeshGroupLeft(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, const PetscReal xm[3],
                                     PetscInt e0, PetscInt npick, PetscInt nnear, PetscInt *nheld, InteractionStep *st)
@@ -278,19 +301,26 @@ static PetscErrorCode MeshGroupLeft(SphereMesh *sm, const InteractionContext *ct
 
   PetscFunctionBeginUser;
   for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
-    MeshContact   *old = &sm->con[1 - sm->cur][e];
-    ContactBridge *b;
-    PetscBool      held = PETSC_FALSE;
-    if (old->surface < 0) continue;
+    MeshContact       *old = &sm->con[1 - sm->cur][e];
+    ContactBridge     *b;
+    PetscBool          held = PETSC_FALSE;
+    const MeshFeature *f    = NULL;
+    MeshFeature        fr;
+    PetscInt64         tri = -1; /* the whole-mesh triangle the contact is on (wear) */
+    if (old->key < 0) continue;
     b = HistorySlotsBridge(&sm->hs, old->slot);
-    for (PetscInt q = 0; q < nnear; q++) {
-      const MeshFeature *f = &sm->feat[sm->near[q]];
+    if (old->key & MESH_KEY_REGION) { /* its region's feature, where it is now */
+      if (MeshKeyFeature(m, sm->cand + g->c0, g->nc, old->key, xm, &fr)) f = &fr;
+      tri = (old->key & ~MESH_KEY_REGION) >> 3;
+    } else
+      for (PetscInt q = 0; q < nnear && !f; q++)
+        if (m->surface[sm->cand[g->c0 + sm->near[q]]] == old->key)
+          f = &sm->feat[sm->near[q]], tri = m->tid[sm->cand[g->c0 + sm->near[q]]];
+    if (f && !(f->dist < p->radius[i])) {
       ContactKinematics  kin;
       ContactResult      cr;
       ContactPair        cpb;
       const ContactPair *cp;
-      if (m->surface[sm->cand[g->c0 + sm->near[q]]] != old->surface) continue;
-      if (f->dist < p->radius[i]) break;
       MeshKinematics(p, m, f, xm, i, st, ps, &kin);
       cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
       if (sm->hs.h[old->slot].touched)
@@ -301,48 +331,96 @@ static PetscErrorCode MeshGroupLeft(SphereMesh *sm, const InteractionContext *ct
       WallLedger(p, i, &cr, cr.F, &kin);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls || st->sink) MeshWallAdd(st, g->mesh, ps, f, p->x + 3 * i, cr.F);
-      if (m->wear)
-        PetscCall(MeshWearContact(m->wear, m->tid[sm->cand[g->c0 + sm->near[q]]], cp, &kin, &cr, st->dt, PETSC_FALSE));
+      if (m->wear) PetscCall(MeshWearContact(m->wear, (PetscInt)tri, cp, &kin, &cr, st->dt, PETSC_FALSE));
       if (held) { /* apart, held by its bridge: carried on as a contact without touch */
         MeshContact *now;
         PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick + *nheld + 1));
-        now                              = sm->con[sm->cur];
-        now[e0 + npick + *nheld].surface = old->surface, now[e0 + npick + *nheld].slot = old->slot;
+        now                          = sm->con[sm->cur];
+        now[e0 + npick + *nheld].key = old->key, now[e0 + npick + *nheld].slot = old->slot;
         now[e0 + npick + *nheld].d = kin.d, now[e0 + npick + *nheld].U = 0.0;
         (*nheld)++;
       }
-      break;
     }
     if (b && b->V > 0.0 && !held) BridgeRelease(p, i, b); /* its surface out of reach: ruptured */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The bounds of particle i's approach to a point apart (kin): its impact within the next step, the
+ * acceleration's share. */
+static void MeshApproachBounds(const InteractionContext *ctx, const Mesh *m, const MeshGroup *g, PetscInt i,
+                               const ContactKinematics *kin, InteractionStep *st)
+{
+  PetscReal vn = -Dot3(kin->v, kin->n);
+  if (vn > 0.0 && -kin->d < 2.0 * vn * st->dt_up) {
+    ContactPair        cpb;
+    const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin->n, &g->cp, &cpb);
+    InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i,
+                         -1 - (st->mesh_wall0 + g->mesh));
+  }
+  if (st->a_reach > 0.0) MeshApproach(ctx, m, g, i, kin, vn, st);
+}
+
+/* Another region of a touched surface closing in (a rim while the sphere rests on another): each local
+ * minimum of the distance apart that the step could reach.  A flat surface has none: its minimum is the
+ * plane's point. */
+static void MeshGroupRegionsClosing(SphereMesh *sm, const InteractionContext *ctx, const MeshGroup *g,
+                                    const PetscReal xm[3], PetscInt nnear, InteractionStep *st)
+{
+  const Particles *p    = ctx->p;
+  const Mesh      *m    = &sm->meshes->m[g->mesh];
+  const PetscInt  *cand = sm->cand + g->c0, i = g->i;
+  const PetscReal  h = st->dt_up, *v = p->v + 3 * i, r = p->radius[i];
+  PetscBool        still = !WallMotionMoves(&m->motion) && m->motion.surface_velocity[0] == 0.0 &&
+                    m->motion.surface_velocity[1] == 0.0 && m->motion.surface_velocity[2] == 0.0;
+  PetscReal speed = PetscSqrtReal(Dot3(v, v)), aw = -1.0;
+
+  for (PetscInt k = 0; k < g->nc; k++) {
+    const MeshFeature *f = &sm->feat[k];
+    ContactKinematics  kin;
+    PetscReal          vn;
+    PetscBool          touched = PETSC_FALSE;
+    if (f->dist < r) continue;
+    /* a still mesh closes at most at the particle's speed (a margin for the normal's rounding) */
+    if (still && !(f->dist - r < PetscMax(2.0 * speed * h, speed * h + st->a_reach * h * h) * (1.0 + 1e-9))) continue;
+    for (PetscInt q = 0; q < nnear; q++)
+      if (m->surface[cand[sm->near[q]]] == m->surface[cand[k]]) {
+        touched = sm->feat[sm->near[q]].dist < r ? PETSC_TRUE : PETSC_FALSE;
+        break;
+      }
+    if (!touched) continue;
+    MeshKinematics(p, m, f, xm, i, st, sm->pose[g->mesh], &kin);
+    vn = -Dot3(kin.v, kin.n);
+    if (aw < 0.0) aw = WallMotionMoves(&m->motion) ? InteractionWallAccel(&m->motion, p->x + 3 * i, r) : 0.0;
+    if (!((vn > 0.0 && -kin.d < 2.0 * vn * h) ||
+          (st->a_reach > 0.0 && vn * h + (st->a_reach + 0.5 * aw) * h * h > -kin.d)))
+      continue;
+    if (MeshFeatureMinimum(m, cand, g->nc, sm->feat, k, PETSC_MAX_REAL)) MeshApproachBounds(ctx, m, g, i, &kin, st);
+  }
+}
+
 /* An approach: the bound of the impact to come within the next step, from
- * each surface's nearest point (a flat surface's is its plane's). */
+ * each surface's nearest point (a flat surface's is its plane's), and from
+ * the other regions of a touched surface. */
 static void MeshGroupApproaches(SphereMesh *sm, const InteractionContext *ctx, const MeshGroup *g,
                                 const PetscReal xm[3], PetscInt nnear, InteractionStep *st)
 {
-  const Particles *p  = ctx->p;
-  const Mesh      *m  = &sm->meshes->m[g->mesh];
-  const WallPose  *ps = sm->pose[g->mesh];
-  PetscInt         i  = g->i;
+  const Particles *p       = ctx->p;
+  const Mesh      *m       = &sm->meshes->m[g->mesh];
+  PetscInt         i       = g->i;
+  PetscBool        touched = PETSC_FALSE;
 
   for (PetscInt q = 0; q < nnear; q++) {
     const MeshFeature *f = &sm->feat[sm->near[q]];
     ContactKinematics  kin;
-    PetscReal          vn;
-    if (f->dist < p->radius[i]) continue;
-    MeshKinematics(p, m, f, xm, i, st, ps, &kin);
-    vn = -Dot3(kin.v, kin.n);
-    if (vn > 0.0 && -kin.d < 2.0 * vn * st->dt_up) {
-      ContactPair        cpb;
-      const ContactPair *cp = BodyPairMasses(ctx, i, -1, kin.n, &g->cp, &cpb);
-      InteractionStepBound(st, ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * vn * vn, vn), i,
-                           -1 - (st->mesh_wall0 + g->mesh));
+    if (f->dist < p->radius[i]) {
+      touched = PETSC_TRUE;
+      continue;
     }
-    if (st->a_reach > 0.0) MeshApproach(ctx, m, g, i, &kin, vn, st);
+    MeshKinematics(p, m, f, xm, i, st, sm->pose[g->mesh], &kin);
+    MeshApproachBounds(ctx, m, g, i, &kin, st);
   }
+  if (touched) MeshGroupRegionsClosing(sm, ctx, g, xm, nnear, st);
 }
 
 static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext *ctx, MeshGroup *g, InteractionStep *st)
@@ -367,8 +445,8 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
   PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick));
   PetscCall(MeshGroupTouch(sm, ctx, g, xm, e0, npick, st));
   PetscCall(MeshGroupLeft(sm, ctx, g, xm, e0, npick, nnear, &nheld, st));
-  /* in surface order, as an attach lays them out */
-  if (nheld) MeshContactsSortBySurface(sm->con[sm->cur] + e0, npick + nheld);
+  /* in key order, as an attach lays them out */
+  if (nheld) MeshContactsSortByKey(sm->con[sm->cur] + e0, npick + nheld);
   if (st->need) MeshGroupApproaches(sm, ctx, g, xm, nnear, st);
   g->e0 = e0, g->ne = npick + nheld;
   sm->ncon[sm->cur] = e0 + npick + nheld;
@@ -403,7 +481,7 @@ static PetscErrorCode MeshGather(Interaction it, const InteractionContext *ctx, 
     const MeshGroup *g = &sm->group[k];
     for (PetscInt e = g->e0; e < g->e0 + g->ne; e++) {
       RecordKey     key = {ctx->p->id[g->i], HISTORY_KIND_MESH,
-                           (PetscInt64)sm->meshes->m[g->mesh].deck << HISTORY_MESH_SHIFT | con[e].surface};
+                           (PetscInt64)sm->meshes->m[g->mesh].deck << HISTORY_MESH_SHIFT | con[e].key};
       ContactRecord rec;
       HistorySlotsRecord(&sm->hs, con[e].slot, &rec);
       PetscCall(RecordStoreAdd(s, &key, &rec));
@@ -412,7 +490,7 @@ static PetscErrorCode MeshGather(Interaction it, const InteractionContext *ctx, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A group's contacts from its particle's records of its mesh, in surface order. */
+/* A group's contacts from its particle's records of its mesh, in key order. */
 static PetscErrorCode MeshAttach(Interaction it, const InteractionContext *ctx, const RecordStore *s)
 {
   SphereMesh *sm = (SphereMesh *)it->data;
@@ -429,7 +507,7 @@ static PetscErrorCode MeshAttach(Interaction it, const InteractionContext *ctx, 
       if (key.owner != owner) break;
       if (key.kind != HISTORY_KIND_MESH || key.partner >> HISTORY_MESH_SHIFT != mesh) continue;
       PetscCall(MeshContactReserve(sm, sm->cur, n + 1));
-      sm->con[sm->cur][n].surface = (PetscInt)(key.partner & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1));
+      sm->con[sm->cur][n].key = key.partner & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1);
       sm->con[sm->cur][n].d = sm->con[sm->cur][n].U = 0.0;
       PetscCall(HistorySlotsNew(&sm->hs, &sm->con[sm->cur][n].slot));
       HistorySlotsFromRecord(&sm->hs, sm->con[sm->cur][n].slot, (const ContactRecord *)RecordStorePayload(s, r));
@@ -470,7 +548,7 @@ static PetscErrorCode SphereMeshDestroy(Interaction it)
   PetscCall(PetscFree(sm->cand));
   PetscCall(PetscFree(sm->con[0]));
   PetscCall(PetscFree(sm->con[1]));
-  PetscCall(PetscFree3(sm->feat, sm->pick, sm->near));
+  PetscCall(PetscFree4(sm->feat, sm->pick, sm->near, sm->match));
   PetscCall(HistorySlotsDestroy(&sm->hs));
   PetscCall(PetscFree(sm));
   PetscFunctionReturn(PETSC_SUCCESS);

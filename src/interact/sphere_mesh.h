@@ -7,11 +7,11 @@
 #include "interact/history.h"
 #include "geometry/mesh.h"
 
-/* A particle's contact with a surface of a mesh, as the last step left it. */
+/* A particle's contact with a mesh, as the last step left it. */
 typedef struct {
-  PetscInt  surface;
-  LocalInt  slot; /* its history in hs */
-  PetscReal d, U; /* overlap and elastic energy (stats) */
+  PetscInt64 key;  /* MeshContactsSelect's: its surface, or its region (MESH_KEY_REGION); -1: taken on */
+  LocalInt   slot; /* its history in hs */
+  PetscReal  d, U; /* overlap and elastic energy (stats) */
 } MeshContact;
 
 /* An owned particle near a mesh: its candidate triangles (ascending) and contacts. */
@@ -35,7 +35,7 @@ typedef struct {
   /* a step's per-particle work arrays */
   PetscInt     capwork;
   MeshFeature *feat;
-  PetscInt    *pick, *near;
+  PetscInt    *pick, *near, *match;
   WallPose     pose[MESHES_MAX][2]; /* each mesh's at the step's start and end */
 } SphereMesh;
 
