@@ -174,8 +174,9 @@ PetscErrorCode CollectiveBarrier(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items,
-                               const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
+/* CollectiveRoute; *take (when given) is freed once packed, before the exchange. */
+static PetscErrorCode CollectiveRouteCore(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items,
+                                          PetscReal **take, const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
 {
   PetscMPIInt  size, *scnt, *sdsp, *rcnt, *rdsp, *fill, w;
   PetscReal   *sbuf;
@@ -205,6 +206,7 @@ PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const 
     PetscCall(PetscArraycpy(sbuf + ((size_t)sdsp[dest[i]] + fill[dest[i]]) * width, items + (size_t)i * width, width));
     fill[dest[i]]++;
   }
+  if (take) PetscCall(PetscFree(*take));
   PetscCallMPI(MPI_Type_contiguous(w, MPIU_REAL, &rec));
   PetscCallMPI(MPI_Type_commit(&rec));
   PetscCallMPI(MPI_Alltoallv(sbuf, scnt, sdsp, rec, *out, rcnt, rdsp, rec, comm));
@@ -212,6 +214,56 @@ PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const 
   *nout = (PetscInt)total;
   PetscCall(PetscFree(sbuf));
   PetscCall(PetscFree5(scnt, sdsp, rcnt, rdsp, fill));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items,
+                               const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRouteCore(comm, n, width, items, NULL, dest, nout, out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRouteTake(MPI_Comm comm, PetscInt n, PetscInt width, PetscReal **items,
+                                   const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRouteCore(comm, n, width, *items, items, dest, nout, out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRouteCount(MPI_Comm comm, PetscInt n, const PetscMPIInt *dest, PetscInt *nin)
+{
+  PetscMPIInt size;
+  PetscInt64 *cnt, mine = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscCalloc1(size, &cnt));
+  for (PetscInt i = 0; i < n; i++) cnt[dest[i]]++;
+  PetscCallMPI(MPI_Reduce_scatter_block(cnt, &mine, 1, MPIU_INT64, MPI_SUM, comm));
+  PetscCall(PetscFree(cnt));
+  *nin = (PetscInt)mine;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRoutePart(MPI_Comm comm, PetscInt n, PetscInt width, PetscReal **items,
+                                   const PetscMPIInt *dest, PetscInt part, PetscInt parts, PetscInt nin, PetscReal *out,
+                                   PetscInt *filled)
+{
+  PetscInt   hi = n - (PetscInt)((PetscInt64)n * part / parts), lo = n - (PetscInt)((PetscInt64)n * (part + 1) / parts);
+  PetscInt   m;
+  PetscReal *in;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRouteCore(comm, hi - lo, width, *items + (size_t)lo * width, NULL, dest + lo, &m, &in));
+  PetscCall(PetscRealloc(sizeof(PetscReal) * ((size_t)lo * width + 1), items));
+  PetscCheck(*filled + m <= nin, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "route: %" PetscInt_FMT " records arrived, %" PetscInt_FMT " counted", *filled + m, nin);
+  PetscCall(PetscArraycpy(out + (size_t)*filled * width, in, (size_t)m * width));
+  *filled += m;
+  PetscCall(PetscFree(in));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

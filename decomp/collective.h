@@ -32,6 +32,18 @@ PETSC_EXTERN PetscErrorCode CollectiveReduceMixed(MPI_Comm, PetscInt n, PetscRea
  * are records, so a rank may send or receive up to 2^31 - 1 of them. */
 PETSC_EXTERN PetscErrorCode CollectiveRoute(MPI_Comm, PetscInt n, PetscInt width, const PetscReal *items,
                                             const PetscMPIInt *dest, PetscInt *nout, PetscReal **out);
+/* CollectiveRoute, *items freed (and NULL) once copied out: one copy less at the peak. */
+PETSC_EXTERN PetscErrorCode CollectiveRouteTake(MPI_Comm, PetscInt n, PetscInt width, PetscReal **items,
+                                                const PetscMPIInt *dest, PetscInt *nout, PetscReal **out);
+/* A route in parts, for records that would not fit twice: how many
+ * records this rank will receive (nin, to size out), then part p of
+ * parts (p = 0 .. parts - 1, every rank each in turn) sends the p-th
+ * slice of items from the end, cuts it off *items and appends what
+ * arrives to out at *filled. */
+PETSC_EXTERN PetscErrorCode CollectiveRouteCount(MPI_Comm, PetscInt n, const PetscMPIInt *dest, PetscInt *nin);
+PETSC_EXTERN PetscErrorCode CollectiveRoutePart(MPI_Comm, PetscInt n, PetscInt width, PetscReal **items,
+                                                const PetscMPIInt *dest, PetscInt part, PetscInt parts, PetscInt nin,
+                                                PetscReal *out, PetscInt *filled);
 /* The smallest key over the ranks and the lowest rank that holds it. */
 PETSC_EXTERN PetscErrorCode CollectiveMinLoc(MPI_Comm, PetscInt64 key, PetscInt64 *min, PetscMPIInt *rank);
 PETSC_EXTERN PetscErrorCode CollectiveBcastIntFrom(MPI_Comm, PetscInt *, PetscInt n, PetscMPIInt root);

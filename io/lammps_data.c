@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "io/lammps_data.h"
 #include "io/lammps_share.h"
 #include "io/inputfile.h"
 #include "decomp/collective.h"

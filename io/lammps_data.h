@@ -31,23 +31,7 @@
 #define HDEM_LAMMPS_DATA_H
 
 #include <stdio.h>
-#include "hdem.h"
-
-/* The atoms of this rank (ids id % size == rank), in file order. */
-typedef struct {
-  PetscInt    n;      /* this rank's */
-  PetscInt64  ntotal; /* the file's, from `N atoms` */
-  PetscInt    ntypes; /* from `N atom types` */
-  PetscInt64 *id;     /* LAMMPS ids, 1 <= id <= 2^53, unique over the ranks */
-  PetscInt64 *index;  /* place in the Atoms section, 0 .. ntotal - 1 */
-  PetscInt   *type;   /* 1 .. ntypes */
-  PetscReal  *diameter, *density;
-  PetscReal  *x, *v, *w; /* 3n each, interleaved; v, w zero without a Velocities section */
-  PetscReal   lo[3], hi[3];
-  PetscBool   has_velocities, has_molecules;
-  PetscBool   read; /* filled by LammpsDataRead (a file of no atoms too) */
-  PetscInt64 *mol;  /* molecule ids (a Molecules section), else NULL */
-} LammpsData;
+#include "io/lammps_atoms.h"
 
 /* Collective: each rank its share (or every rank the error). */
 PETSC_EXTERN PetscErrorCode LammpsDataRead(MPI_Comm, const char *path, LammpsData *);

@@ -14,18 +14,56 @@ static int CompareIdLine(const void *a, const void *b)
   return p->line < q->line ? -1 : (p->line > q->line ? 1 : 0);
 }
 
-/* Records to the ranks id % size (the id in slot 0 of each). */
-static PetscErrorCode RouteById(MPI_Comm comm, PetscInt n, PetscInt w, PetscReal **rec, PetscInt *nout, PetscReal **out)
+/* The records go in parts: a rank's share may hold twice the atoms of
+ * its share (or the velocities) and then receives as many again; in parts
+ * what it sent is gone before all has arrived. */
+#define LMP_ROUTE_PARTS 16
+
+static const PetscInt lmp_width[4] = {0, LMP_A_W, LMP_V_W, LMP_M_W};
+
+/* Records in place by one of their slots (file order: the atoms' index, the lines' line). */
+static int CompareAtoms(const void *a, const void *b)
 {
-  PetscMPIInt size, *dest;
+  PetscReal x = ((const PetscReal *)a)[LMP_A_INDEX], y = ((const PetscReal *)b)[LMP_A_INDEX];
+  return x < y ? -1 : (x > y);
+}
+static int CompareVelocities(const void *a, const void *b)
+{
+  PetscReal x = ((const PetscReal *)a)[LMP_V_LINE], y = ((const PetscReal *)b)[LMP_V_LINE];
+  return x < y ? -1 : (x > y);
+}
+static int CompareMolecules(const void *a, const void *b)
+{
+  PetscReal x = ((const PetscReal *)a)[LMP_M_LINE], y = ((const PetscReal *)b)[LMP_M_LINE];
+  return x < y ? -1 : (x > y);
+}
+
+/* Every kind's records to the ranks id % size (the id in slot 0 of each),
+ * into sh->in in file order. */
+static PetscErrorCode RouteShare(MPI_Comm comm, LmpShare *sh)
+{
+  int (*cmp[4])(const void *, const void *) = {NULL, CompareAtoms, CompareVelocities, CompareMolecules};
+  PetscMPIInt size, *dest[4] = {NULL, NULL, NULL, NULL};
+  PetscInt    filled[4] = {0, 0, 0, 0};
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(comm, NULL, &size));
-  PetscCall(PetscMalloc1(n + 1, &dest));
-  for (PetscInt i = 0; i < n; i++) dest[i] = (PetscMPIInt)((PetscInt64)(*rec)[(size_t)i * w] % size);
-  PetscCall(CollectiveRoute(comm, n, w, *rec, dest, nout, out));
-  PetscCall(PetscFree(dest));
-  PetscCall(PetscFree(*rec)); /* the share's records are here now */
+  for (int k = LMP_ATOMS; k <= LMP_MOLECULES; k++) {
+    PetscCall(PetscMalloc1(sh->nrec[k] + 1, &dest[k]));
+    for (PetscInt i = 0; i < sh->nrec[k]; i++)
+      dest[k][i] = (PetscMPIInt)((PetscInt64)sh->rec[k][(size_t)i * lmp_width[k]] % size);
+    PetscCall(CollectiveRouteCount(comm, sh->nrec[k], dest[k], &sh->nin[k]));
+    PetscCall(PetscMalloc1((size_t)sh->nin[k] * lmp_width[k] + 1, &sh->in[k]));
+  }
+  for (PetscInt part = 0; part < LMP_ROUTE_PARTS; part++)
+    for (int k = LMP_ATOMS; k <= LMP_MOLECULES; k++)
+      PetscCall(CollectiveRoutePart(comm, sh->nrec[k], lmp_width[k], &sh->rec[k], dest[k], part, LMP_ROUTE_PARTS,
+                                    sh->nin[k], sh->in[k], &filled[k]));
+  for (int k = LMP_ATOMS; k <= LMP_MOLECULES; k++) {
+    PetscCall(PetscFree(dest[k]));
+    sh->nrec[k] = 0;
+    if (sh->nin[k]) qsort(sh->in[k], (size_t)sh->nin[k], sizeof(PetscReal) * (size_t)lmp_width[k], cmp[k]);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -98,33 +136,32 @@ static PetscErrorCode JoinAlloc(LammpsData *d, PetscInt n)
   d->n = n;
   PetscCall(PetscMalloc6(n + 1, &d->id, n + 1, &d->type, n + 1, &d->diameter, n + 1, &d->density, 3 * n + 1, &d->x,
                          n + 1, &d->index));
-  PetscCall(PetscCalloc2(3 * n + 1, &d->v, 3 * n + 1, &d->w));
-  if (d->has_molecules) PetscCall(PetscCalloc1(n + 1, &d->mol));
+
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode LmpShareJoin(MPI_Comm comm, const char *path, LmpShare *sh, LammpsData *d)
 {
-  PetscInt   n;
-  PetscReal *in;
+  PetscInt n;
 
   PetscFunctionBeginUser;
-  PetscCall(RouteById(comm, sh->nrec[LMP_ATOMS], LMP_A_W, &sh->rec[LMP_ATOMS], &n, &in));
+  PetscCall(RouteShare(comm, sh));
+  n = sh->nin[LMP_ATOMS];
   PetscCall(JoinAlloc(d, n));
   /* freed with the share, on an error too */
   PetscCall(PetscMalloc2(n + 1, &sh->ids, n + 1, &sh->seen));
   for (int k = LMP_ATOMS; k <= LMP_MOLECULES; k++) {
     PetscErrorCode ierr;
-    PetscInt       m;
     PetscInt64     line = 0;
-    if (k > LMP_ATOMS)
-      PetscCall(RouteById(comm, sh->nrec[k], k == LMP_VELOCITIES ? LMP_V_W : LMP_M_W, &sh->rec[k], &m, &in));
-    /* each rank's first error by line (records arrive in file order), then the first of all */
+    /* the velocities and molecule ids once the atoms' records are gone */
+    if (k == LMP_VELOCITIES) PetscCall(PetscCalloc2(3 * n + 1, &d->v, 3 * n + 1, &d->w));
+    if (k == LMP_MOLECULES && d->has_molecules) PetscCall(PetscCalloc1(n + 1, &d->mol));
+    /* each rank's first error by line (the records are in file order), then the first of all */
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    if (k == LMP_ATOMS) ierr = JoinAtoms(path, n, in, d, sh->ids, &line);
-    else ierr = JoinLines(path, (LmpKind)k, m, in, d, sh->ids, sh->seen, &line);
+    if (k == LMP_ATOMS) ierr = JoinAtoms(path, n, sh->in[k], d, sh->ids, &line);
+    else ierr = JoinLines(path, (LmpKind)k, sh->nin[k], sh->in[k], d, sh->ids, sh->seen, &line);
     PetscCall(PetscPopErrorHandler());
-    PetscCall(PetscFree(in));
+    PetscCall(PetscFree(sh->in[k]));
     PetscCall(CollectiveFirstError(comm, ierr, line, NULL));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -203,6 +203,7 @@ PetscErrorCode LmpShareFree(LmpShare *sh)
 {
   PetscFunctionBeginUser;
   for (int k = 1; k < 4; k++) PetscCall(PetscFree(sh->rec[k]));
+  for (int k = 1; k < 4; k++) PetscCall(PetscFree(sh->in[k]));
   PetscCall(PetscFree2(sh->ids, sh->seen));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

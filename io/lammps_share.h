@@ -8,7 +8,7 @@
 #ifndef HDEM_LAMMPS_SHARE_H
 #define HDEM_LAMMPS_SHARE_H
 
-#include "io/lammps_data.h"
+#include "io/lammps_atoms.h"
 #include "io/lammps_reader.h"
 
 /* Ids, line numbers and places travel as reals: exact up to 2^53. */
@@ -97,6 +97,8 @@ typedef struct {
   LmpRun     runs[LMP_NAMES_MAX + 1];
   PetscInt   nrec[4]; /* records parsed, by LmpKind */
   PetscReal *rec[4];
+  PetscInt   nin[4]; /* records joined here */
+  PetscReal *in[4];
   IdLine    *ids; /* the joined atoms by id */
   PetscBool *seen;
 } LmpShare;

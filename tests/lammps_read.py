@@ -8,6 +8,10 @@
    stays within 10 % of one rank's from 1 to 8 ranks (oversubscribed) at a
    fixed share of atoms per rank, where reading the whole file on every rank
    grows with the rank count (--share atoms per rank, 100,000 by default).
+   Open MPI's shared-memory transport gives each process a segment (4 MiB by
+   default) that any large exchange touches and ru_maxrss counts: a fixed
+   cost of the transport on one node, whatever the share, so these runs use
+   1 MiB segments (OMPI_MCA_btl_vader_segment_size, unless set).
 
 Files from tools/gen_lammps_data.py."""
 import argparse
@@ -71,6 +75,7 @@ def bitwise(args, work):
 
 
 def memory(args, work):
+    os.environ.setdefault("OMPI_MCA_btl_vader_segment_size", str(1 << 20))
     peak = {}
     for np_ in (1, 2, 4, 8):
         deck = gen(args.tool, work, "mem%d" % np_, args.share * np_, False)

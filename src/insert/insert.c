@@ -261,7 +261,8 @@ PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const ClumpTe
   PetscFunctionBeginUser;
   if (ins->mode == INSERTION_LAMMPS) {
     PetscCheck(ins->file_set, comm, PETSC_ERR_USER_INPUT, "-insert_mode lammps needs -insert_file");
-    PetscCall(InsertLammps(comm, ins, ct, g, cached, p, rmax));
+    InsertLammpsKeys keys = {ins->file, &ins->body, ins->frozen_type};
+    PetscCall(InsertLammps(comm, &keys, ct, g, cached, p, rmax));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(ins->count_set, comm, PETSC_ERR_USER_INPUT, "-insert_mode %s needs -insert_count",

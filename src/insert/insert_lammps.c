@@ -4,6 +4,7 @@
  * (bodies by molecule id, then spheres in file order). */
 #include "insert/insert_lammps.h"
 #include "decomp/collective.h"
+#include <stdint.h>
 #include <stdlib.h>
 
 /* An atom: x as in the file (molecules) or wrapped (spheres). */
@@ -89,19 +90,17 @@ static PetscErrorCode SortedBy(PetscInt n, PetscInt w, const PetscReal *rec, int
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Spheres (S_ records, x wrapped) to the owners of their positions, appended in file order. */
-static PetscErrorCode PlaceSpheres(const Insertion *ins, const Grid *g, PetscInt n, const PetscReal *rec, Particles *p)
+/* Spheres sent in this many rounds, the last records first, what is sent
+ * cut off the records: at the peak a rank holds its particles and one
+ * round's arrivals, not every record as well. */
+#define PLACE_ROUNDS 8
+
+/* The records that arrived (m), appended in file order. */
+static PetscErrorCode AppendSpheres(const InsertLammpsKeys *ins, PetscInt m, const PetscReal *in, Particles *p)
 {
-  PetscMPIInt *dest;
-  PetscReal   *in;
-  PetscInt     m;
-  KeyIndex    *order;
+  KeyIndex *order;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(n + 1, &dest));
-  for (PetscInt i = 0; i < n; i++) PetscCall(OwnerRank(g, rec + (size_t)i * S_WIDTH + S_X, &dest[i]));
-  PetscCall(CollectiveRoute(g->comm, n, S_WIDTH, rec, dest, &m, &in));
-  PetscCall(PetscFree(dest));
   PetscCall(SortedBy(m, S_WIDTH, in, S_INDEX, &order));
   for (PetscInt k = 0; k < m; k++) {
     const PetscReal *r = in + (size_t)order[k].i * S_WIDTH;
@@ -110,12 +109,56 @@ static PetscErrorCode PlaceSpheres(const Insertion *ins, const Grid *g, PetscInt
                               0.5 * r[S_DIAMETER], r[S_DENSITY], r + S_X, r + S_V, r + S_W));
   }
   PetscCall(PetscFree(order));
-  PetscCall(PetscFree(in));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Bodies (B_ records) to the owners of their centres, appended by molecule id. */
-static PetscErrorCode PlaceBodies(const ClumpTemplates *ct, PetscInt c, const Grid *g, PetscInt n, const PetscReal *rec,
+/* Spheres (n S_ records, x wrapped; *rec taken) to the owners of their
+ * positions (the order of a rank's particles is not the file's: results
+ * do not depend on it). */
+/* A record's index, mixed (splitmix64's finaliser): a file lists atoms
+ * by place, so its slices would each go to a few ranks; slices of records
+ * in this order spread over all of them. */
+static uint64_t MixedIndex(const PetscReal *r)
+{
+  uint64_t z = (uint64_t)r[S_INDEX] + 0x9e3779b97f4a7c15ULL;
+  z          = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z          = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static int CompareMixed(const void *a, const void *b)
+{
+  uint64_t x = MixedIndex((const PetscReal *)a), y = MixedIndex((const PetscReal *)b);
+  return x < y ? -1 : (x > y);
+}
+
+static PetscErrorCode PlaceSpheres(const InsertLammpsKeys *ins, const Grid *g, PetscInt n, PetscReal **rec,
+                                   Particles *p)
+{
+  PetscMPIInt *dest;
+  PetscReal   *in;
+  PetscInt     nin, filled = 0;
+
+  PetscFunctionBeginUser;
+  if (n) qsort(*rec, (size_t)n, sizeof(PetscReal) * S_WIDTH, CompareMixed);
+  PetscCall(PetscMalloc1(n + 1, &dest));
+  for (PetscInt i = 0; i < n; i++) PetscCall(OwnerRank(g, *rec + (size_t)i * S_WIDTH + S_X, &dest[i]));
+  PetscCall(CollectiveRouteCount(g->comm, n, dest, &nin));
+  PetscCall(ParticlesReserve(p, p->n + nin)); /* grown once, not by doubling */
+  PetscCall(PetscMalloc1((size_t)nin * S_WIDTH + 1, &in));
+  for (PetscInt k = 0; k < PLACE_ROUNDS; k++) { /* each part appended as it arrives: its records then reused */
+    PetscCall(CollectiveRoutePart(g->comm, n, S_WIDTH, rec, dest, k, PLACE_ROUNDS, nin, in, &filled));
+    PetscCall(AppendSpheres(ins, filled, in, p));
+    filled = 0;
+  }
+  PetscCall(PetscFree(in));
+  PetscCall(PetscFree(dest));
+  PetscCall(PetscFree(*rec));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bodies (B_ records; *rec taken) to the owners of their centres, appended by molecule id. */
+static PetscErrorCode PlaceBodies(const ClumpTemplates *ct, PetscInt c, const Grid *g, PetscInt n, PetscReal **rec,
                                   Particles *p)
 {
   PetscMPIInt *dest;
@@ -125,8 +168,8 @@ static PetscErrorCode PlaceBodies(const ClumpTemplates *ct, PetscInt c, const Gr
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(n + 1, &dest));
-  for (PetscInt i = 0; i < n; i++) PetscCall(OwnerRank(g, rec + (size_t)i * B_WIDTH + B_X, &dest[i]));
-  PetscCall(CollectiveRoute(g->comm, n, B_WIDTH, rec, dest, &m, &in));
+  for (PetscInt i = 0; i < n; i++) PetscCall(OwnerRank(g, *rec + (size_t)i * B_WIDTH + B_X, &dest[i]));
+  PetscCall(CollectiveRouteTake(g->comm, n, B_WIDTH, rec, dest, &m, &in));
   PetscCall(PetscFree(dest));
   PetscCall(SortedBy(m, B_WIDTH, in, B_MOL, &order));
   for (PetscInt k = 0; k < m; k++) {
@@ -199,7 +242,8 @@ static PetscErrorCode FitMolecules(const char *file, PetscInt c, const ClumpTemp
     ma[i].key = (PetscInt64)R[(size_t)i * S_WIDTH + S_MOL], ma[i].id = (PetscInt64)R[(size_t)i * S_WIDTH], ma[i].i = i;
   if (n) qsort(ma, (size_t)n, sizeof(*ma), KeyIndexCompare);
   /* at most n / 2 bodies and n spheres */
-  PetscCall(PetscMalloc2((size_t)(n / 2) * B_WIDTH + 1, bodies, (size_t)n * S_WIDTH + 1, spheres));
+  PetscCall(PetscMalloc1((size_t)(n / 2) * B_WIDTH + 1, bodies));
+  PetscCall(PetscMalloc1((size_t)n * S_WIDTH + 1, spheres));
   *nb = *ns = 0;
   for (PetscInt a = 0, b; a < n; a = b) {
     for (b = a; b < n && ma[b].key == ma[a].key; b++) { }
@@ -216,43 +260,48 @@ static PetscErrorCode FitMolecules(const char *file, PetscInt c, const ClumpTemp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The molecules of a data file as bodies of the one template of insert_body
- * (FitMolecule): each molecule's atoms to the rank mol % size, fitted
- * there, the first error (by molecule id) every rank's; the bodies and the
- * molecules of one atom (spheres) to the owners of their positions. */
-static PetscErrorCode InsertMolecules(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g,
-                                      const LammpsData *d, Particles *p)
+/* The keys insert_body with a data file needs. */
+static PetscErrorCode MoleculesCheck(MPI_Comm comm, const InsertLammpsKeys *ins, const LammpsData *d)
 {
-  const char    *file = ins->file;
-  PetscInt       c = ins->body.tmpl[0], n, nb = 0, ns = 0;
-  PetscReal     *out, *R, *bodies = NULL, *spheres = NULL;
+  PetscFunctionBeginUser;
+  PetscCheck(d->has_molecules, comm, PETSC_ERR_USER_INPUT,
+             "-insert_body with -insert_mode lammps: %s has no Molecules section to say which atoms make a body",
+             ins->file);
+  PetscCheck(ins->body->n == 1 && ins->body->tmpl[0] >= 0, comm, PETSC_ERR_USER_INPUT,
+             "-insert_body with -insert_mode lammps names one template (clumpN), the body of every molecule of %s",
+             ins->file);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The molecules of a data file (n atoms in *rec, taken) as bodies of the
+ * one template of insert_body (FitMolecule): each molecule's atoms to the
+ * rank mol % size, fitted there, the first error (by molecule id) every
+ * rank's; the bodies and the molecules of one atom (spheres) to the owners
+ * of their positions. */
+static PetscErrorCode InsertMolecules(MPI_Comm comm, const InsertLammpsKeys *ins, const ClumpTemplates *ct,
+                                      const Grid *g, PetscInt n, PetscReal **rec, Particles *p)
+{
+  PetscInt       c = ins->body->tmpl[0], m, nb = 0, ns = 0;
+  PetscReal     *R, *bodies = NULL, *spheres = NULL;
   PetscMPIInt   *dest, size;
   PetscInt64     bad = 0;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
-  PetscCheck(d->has_molecules, comm, PETSC_ERR_USER_INPUT,
-             "-insert_body with -insert_mode lammps: %s has no Molecules section to say which atoms make a body", file);
-  PetscCheck(ins->body.n == 1 && c >= 0, comm, PETSC_ERR_USER_INPUT,
-             "-insert_body with -insert_mode lammps names one template (clumpN), the body of every molecule of %s",
-             file);
   PetscCall(CollectiveRank(g->comm, NULL, &size));
-  PetscCall(PetscMalloc2((size_t)d->n * S_WIDTH + 1, &out, d->n + 1, &dest));
-  for (PetscInt i = 0; i < d->n; i++) {
-    PackAtom(d, i, PETSC_FALSE, g, out + (size_t)i * S_WIDTH);
-    dest[i] = (PetscMPIInt)(d->mol[i] % size);
-  }
-  PetscCall(CollectiveRoute(g->comm, d->n, S_WIDTH, out, dest, &n, &R));
-  PetscCall(PetscFree2(out, dest));
+  PetscCall(PetscMalloc1(n + 1, &dest));
+  for (PetscInt i = 0; i < n; i++) dest[i] = (PetscMPIInt)((PetscInt64)(*rec)[(size_t)i * S_WIDTH + S_MOL] % size);
+  PetscCall(CollectiveRouteTake(g->comm, n, S_WIDTH, rec, dest, &m, &R));
+  PetscCall(PetscFree(dest));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = FitMolecules(file, c, &ct->t[c], g, n, R, &nb, &bodies, &ns, &spheres, &bad);
+  ierr = FitMolecules(ins->file, c, &ct->t[c], g, m, R, &nb, &bodies, &ns, &spheres, &bad);
   PetscCall(PetscPopErrorHandler());
   PetscCall(PetscFree(R));
-  if (ierr) PetscCall(PetscFree2(bodies, spheres));
+  if (ierr) PetscCall(PetscFree(bodies));
+  if (ierr) PetscCall(PetscFree(spheres));
   PetscCall(CollectiveFirstError(comm, ierr, bad, NULL));
-  PetscCall(PlaceBodies(ct, c, g, nb, bodies, p));
-  PetscCall(PlaceSpheres(ins, g, ns, spheres, p));
-  PetscCall(PetscFree2(bodies, spheres));
+  PetscCall(PlaceBodies(ct, c, g, nb, &bodies, p));
+  PetscCall(PlaceSpheres(ins, g, ns, &spheres, p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -298,36 +347,38 @@ static PetscErrorCode CheckAtoms(MPI_Comm comm, const char *file, const Grid *g,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The atoms that are no body's: each to the owner of its position. */
-static PetscErrorCode InsertSpheres(const Insertion *ins, const Grid *g, const LammpsData *d, Particles *p)
+/* Every atom of d as a record (x wrapped for spheres, as in the file for molecules). */
+static PetscErrorCode PackAtoms(const LammpsData *d, PetscBool wrap, const Grid *g, PetscReal **rec)
 {
-  PetscReal *rec;
-
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1((size_t)d->n * S_WIDTH + 1, &rec));
-  for (PetscInt i = 0; i < d->n; i++) PackAtom(d, i, PETSC_TRUE, g, rec + (size_t)i * S_WIDTH);
-  PetscCall(PlaceSpheres(ins, g, d->n, rec, p));
-  PetscCall(PetscFree(rec));
+  PetscCall(PetscMalloc1((size_t)d->n * S_WIDTH + 1, rec));
+  for (PetscInt i = 0; i < d->n; i++) PackAtom(d, i, wrap, g, *rec + (size_t)i * S_WIDTH);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode InsertLammps(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g,
+PetscErrorCode InsertLammps(MPI_Comm comm, const InsertLammpsKeys *ins, const ClumpTemplates *ct, const Grid *g,
                             LammpsData *cached, Particles *p, PetscReal *rmax)
 {
   LammpsData     d;
-  PetscErrorCode ierr;
+  PetscBool      bodies = BodyChoiceHasBodies(ins->body);
+  PetscReal     *rec    = NULL;
+  PetscInt       n;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   if (cached && cached->read) { /* read already, to shape the grid */
     d = *cached;
     PetscCall(PetscMemzero(cached, sizeof(*cached)));
   } else PetscCall(LammpsDataRead(comm, ins->file, &d));
-  /* the atoms are freed on an error too */
-  if (BodyChoiceHasBodies(&ins->body)) ierr = InsertMolecules(comm, ins, ct, g, &d, p);
-  else ierr = PETSC_SUCCESS;
+  /* the atoms are freed on an error too, and once packed: one copy at a time */
+
+  if (bodies) ierr = MoleculesCheck(comm, ins, &d);
   if (!ierr) ierr = CheckAtoms(comm, ins->file, g, &d, rmax);
-  if (!ierr && !BodyChoiceHasBodies(&ins->body)) ierr = InsertSpheres(ins, g, &d, p);
+  if (!ierr) ierr = PackAtoms(&d, bodies ? PETSC_FALSE : PETSC_TRUE, g, &rec);
+  n = d.n;
   PetscCall(LammpsDataDestroy(&d));
   PetscCall(ierr);
+  if (bodies) PetscCall(InsertMolecules(comm, ins, ct, g, n, &rec, p));
+  else PetscCall(PlaceSpheres(ins, g, n, &rec, p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
