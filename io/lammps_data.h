@@ -43,5 +43,4 @@ PETSC_EXTERN PetscErrorCode LammpsDataExtent(MPI_Comm, const LammpsData *, Petsc
  * stream's length in bytes (-1: unknown, then only the integer bounds limit
  * the counts).  On error d is left empty. */
 PETSC_EXTERN PetscErrorCode LammpsDataParseStream(FILE *, const char *name, PetscInt64 size, LammpsData *d);
-
 #endif

@@ -4,6 +4,7 @@
  * and Molecules lines find their atoms.  Records arrive by source rank,
  * each rank's in its order: in file order. */
 #include <stdlib.h>
+#include "io/lammps_join.h"
 #include "io/lammps_share.h"
 #include "decomp/collective.h"
 
@@ -21,28 +22,65 @@ static int CompareIdLine(const void *a, const void *b)
 
 static const PetscInt lmp_width[4] = {0, LMP_A_W, LMP_V_W, LMP_M_W};
 
-/* Records in place by one of their slots (file order: the atoms' index, the lines' line). */
-static int CompareAtoms(const void *a, const void *b)
+typedef struct {
+  PetscInt64 key;
+  PetscInt   i;
+} KeyAt;
+
+static int CompareKeyAt(const void *a, const void *b)
 {
-  PetscReal x = ((const PetscReal *)a)[LMP_A_INDEX], y = ((const PetscReal *)b)[LMP_A_INDEX];
-  return x < y ? -1 : (x > y);
+  const KeyAt *x = (const KeyAt *)a, *y = (const KeyAt *)b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return x->i < y->i ? -1 : (x->i > y->i);
 }
-static int CompareVelocities(const void *a, const void *b)
+
+/* The records' order by key, then each cycle of the permutation followed:
+ * no copy of the records (a sort of them would make one). */
+PetscErrorCode LammpsRecordsSort(PetscReal *rec, PetscInt n, PetscInt w, PetscInt64 (*key)(const PetscReal *))
 {
-  PetscReal x = ((const PetscReal *)a)[LMP_V_LINE], y = ((const PetscReal *)b)[LMP_V_LINE];
-  return x < y ? -1 : (x > y);
+  KeyAt     *o;
+  PetscReal *tmp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n + 1, &o, w, &tmp));
+  for (PetscInt i = 0; i < n; i++) o[i].key = key(rec + (size_t)i * w), o[i].i = i;
+  if (n) qsort(o, (size_t)n, sizeof(*o), CompareKeyAt);
+  /* o[k].i: the record that goes to k; -1 once placed */
+  for (PetscInt s = 0; s < n; s++) {
+    PetscInt k = s;
+    if (o[s].i < 0) continue;
+    PetscCall(PetscArraycpy(tmp, rec + (size_t)s * w, w));
+    while (o[k].i != s) {
+      PetscInt j = o[k].i;
+      PetscCall(PetscArraycpy(rec + (size_t)k * w, rec + (size_t)j * w, w));
+      o[k].i = -1, k = j;
+    }
+    PetscCall(PetscArraycpy(rec + (size_t)k * w, tmp, w));
+    o[k].i = -1;
+  }
+  PetscCall(PetscFree2(o, tmp));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
-static int CompareMolecules(const void *a, const void *b)
+
+/* File order: the atoms' index, the lines' line. */
+static PetscInt64 KeyAtoms(const PetscReal *r)
 {
-  PetscReal x = ((const PetscReal *)a)[LMP_M_LINE], y = ((const PetscReal *)b)[LMP_M_LINE];
-  return x < y ? -1 : (x > y);
+  return (PetscInt64)r[LMP_A_INDEX];
+}
+static PetscInt64 KeyVelocities(const PetscReal *r)
+{
+  return (PetscInt64)r[LMP_V_LINE];
+}
+static PetscInt64 KeyMolecules(const PetscReal *r)
+{
+  return (PetscInt64)r[LMP_M_LINE];
 }
 
 /* Every kind's records to the ranks id % size (the id in slot 0 of each),
  * into sh->in in file order. */
 static PetscErrorCode RouteShare(MPI_Comm comm, LmpShare *sh)
 {
-  int (*cmp[4])(const void *, const void *) = {NULL, CompareAtoms, CompareVelocities, CompareMolecules};
+  PetscInt64 (*key[4])(const PetscReal *) = {NULL, KeyAtoms, KeyVelocities, KeyMolecules};
   PetscMPIInt size, *dest[4] = {NULL, NULL, NULL, NULL};
   PetscInt    filled[4] = {0, 0, 0, 0};
 
@@ -62,7 +100,7 @@ static PetscErrorCode RouteShare(MPI_Comm comm, LmpShare *sh)
   for (int k = LMP_ATOMS; k <= LMP_MOLECULES; k++) {
     PetscCall(PetscFree(dest[k]));
     sh->nrec[k] = 0;
-    if (sh->nin[k]) qsort(sh->in[k], (size_t)sh->nin[k], sizeof(PetscReal) * (size_t)lmp_width[k], cmp[k]);
+    PetscCall(LammpsRecordsSort(sh->in[k], sh->nin[k], lmp_width[k], key[k]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -37,7 +37,7 @@ PetscErrorCode LmpReaderNext(LmpReader *rd, PetscBool *eof)
   rd->text[0]   = 0;
   rd->linestart = rd->consumed;
   errno         = 0;
-  while ((ch = getc(rd->fp)) != EOF && ch != '\n') {
+  while ((ch = getc_unlocked(rd->fp)) != EOF && ch != '\n') { /* one thread reads each stream */
     if (len == LMP_MAX_LINE) {
       rd->line[len] = 0;
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,

@@ -16,7 +16,7 @@ static PetscErrorCode LmpShareSeek(LmpReader *rd, const LmpHead *h, LmpShare *sh
   if (at == sh->b - 1) {
     int ch;
     do
-      if ((ch = getc(rd->fp)) != EOF) rd->consumed++;
+      if ((ch = getc_unlocked(rd->fp)) != EOF) rd->consumed++;
     while (ch != EOF && ch != '\n');
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -4,6 +4,7 @@
  * (bodies by molecule id, then spheres in file order). */
 #include "insert/insert_lammps.h"
 #include "decomp/collective.h"
+#include "io/lammps_join.h"
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -126,10 +127,9 @@ static uint64_t MixedIndex(const PetscReal *r)
   return z ^ (z >> 31);
 }
 
-static int CompareMixed(const void *a, const void *b)
+static PetscInt64 KeyMixed(const PetscReal *r)
 {
-  uint64_t x = MixedIndex((const PetscReal *)a), y = MixedIndex((const PetscReal *)b);
-  return x < y ? -1 : (x > y);
+  return (PetscInt64)(MixedIndex(r) >> 1);
 }
 
 static PetscErrorCode PlaceSpheres(const InsertLammpsKeys *ins, const Grid *g, PetscInt n, PetscReal **rec,
@@ -140,7 +140,7 @@ static PetscErrorCode PlaceSpheres(const InsertLammpsKeys *ins, const Grid *g, P
   PetscInt     nin, filled = 0;
 
   PetscFunctionBeginUser;
-  if (n) qsort(*rec, (size_t)n, sizeof(PetscReal) * S_WIDTH, CompareMixed);
+  PetscCall(LammpsRecordsSort(*rec, n, S_WIDTH, KeyMixed));
   PetscCall(PetscMalloc1(n + 1, &dest));
   for (PetscInt i = 0; i < n; i++) PetscCall(OwnerRank(g, *rec + (size_t)i * S_WIDTH + S_X, &dest[i]));
   PetscCall(CollectiveRouteCount(g->comm, n, dest, &nin));
