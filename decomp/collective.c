@@ -1,4 +1,5 @@
 #include "decomp/collective.h"
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -180,15 +181,18 @@ PetscErrorCode CollectiveBarrier(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items,
-                               const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
+/* CollectiveRoute; *take (when given) is freed once packed, before the exchange. */
+static PetscErrorCode CollectiveRouteCore(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items,
+                                          PetscReal **take, const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
 {
-  PetscMPIInt size, *scnt, *sdsp, *rcnt, *rdsp, *fill;
-  PetscReal  *sbuf;
-  PetscInt64  total = 0;
+  PetscMPIInt  size, *scnt, *sdsp, *rcnt, *rdsp, *fill, w;
+  PetscReal   *sbuf;
+  PetscInt64   total = 0, sent = 0;
+  MPI_Datatype rec;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMPIIntCast(width, &w));
   PetscCall(PetscCalloc5(size, &scnt, size + 1, &sdsp, size, &rcnt, size + 1, &rdsp, size, &fill));
   for (PetscInt i = 0; i < n; i++) {
     PetscCheck(dest[i] >= 0 && dest[i] < size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -197,26 +201,147 @@ PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const 
   }
   PetscCallMPI(MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm));
   for (PetscMPIInt r = 0; r < size; r++) {
-    total += rcnt[r];
-    PetscCheck((PetscInt64)sdsp[r] + (PetscInt64)scnt[r] * width < PETSC_MPI_INT_MAX &&
-                 total * width < PETSC_MPI_INT_MAX,
-               PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "route: too much data for one rank; use more ranks");
-    sdsp[r + 1] = sdsp[r] + scnt[r] * (PetscMPIInt)width;
-    rdsp[r + 1] = rdsp[r] + rcnt[r] * (PetscMPIInt)width;
-    scnt[r] *= (PetscMPIInt)width;
-    rcnt[r] *= (PetscMPIInt)width;
+    total += rcnt[r], sent += scnt[r];
+    PetscCheck(sent < PETSC_MPI_INT_MAX && total < PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW,
+               "route: more than 2^31 records for one rank; use more ranks");
+    sdsp[r + 1] = sdsp[r] + scnt[r];
+    rdsp[r + 1] = rdsp[r] + rcnt[r];
   }
   PetscCall(PetscMalloc1((size_t)n * width + 1, &sbuf));
   PetscCall(PetscMalloc1((size_t)total * width + 1, out));
   for (PetscInt i = 0; i < n; i++) { /* in item order within each destination: the result is deterministic */
-    PetscCall(PetscArraycpy(sbuf + sdsp[dest[i]] + fill[dest[i]], items + (size_t)i * width, width));
-    fill[dest[i]] += (PetscMPIInt)width;
+    PetscCall(PetscArraycpy(sbuf + ((size_t)sdsp[dest[i]] + fill[dest[i]]) * width, items + (size_t)i * width, width));
+    fill[dest[i]]++;
   }
-  PetscCallMPI(MPI_Alltoallv(sbuf, scnt, sdsp, MPIU_REAL, *out, rcnt, rdsp, MPIU_REAL, comm));
+  if (take) PetscCall(PetscFree(*take));
+  PetscCallMPI(MPI_Type_contiguous(w, MPIU_REAL, &rec));
+  PetscCallMPI(MPI_Type_commit(&rec));
+  PetscCallMPI(MPI_Alltoallv(sbuf, scnt, sdsp, rec, *out, rcnt, rdsp, rec, comm));
+  PetscCallMPI(MPI_Type_free(&rec));
   *nout = (PetscInt)total;
   PetscCall(PetscFree(sbuf));
   PetscCall(PetscFree5(scnt, sdsp, rcnt, rdsp, fill));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items,
+                               const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRouteCore(comm, n, width, items, NULL, dest, nout, out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRouteTake(MPI_Comm comm, PetscInt n, PetscInt width, PetscReal **items,
+                                   const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRouteCore(comm, n, width, *items, items, dest, nout, out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRouteCount(MPI_Comm comm, PetscInt n, const PetscMPIInt *dest, PetscInt *nin)
+{
+  PetscMPIInt size;
+  PetscInt64 *cnt, mine = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscCalloc1(size, &cnt));
+  for (PetscInt i = 0; i < n; i++) cnt[dest[i]]++;
+  PetscCallMPI(MPI_Reduce_scatter_block(cnt, &mine, 1, MPIU_INT64, MPI_SUM, comm));
+  PetscCall(PetscFree(cnt));
+  *nin = (PetscInt)mine;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRoutePart(MPI_Comm comm, PetscInt n, PetscInt width, PetscReal **items,
+                                   const PetscMPIInt *dest, PetscInt part, PetscInt parts, PetscInt nin, PetscReal *out,
+                                   PetscInt *filled)
+{
+  PetscInt   hi = n - (PetscInt)((PetscInt64)n * part / parts), lo = n - (PetscInt)((PetscInt64)n * (part + 1) / parts);
+  PetscInt   m;
+  PetscReal *in;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRouteCore(comm, hi - lo, width, *items + (size_t)lo * width, NULL, dest + lo, &m, &in));
+  PetscCall(PetscRealloc(sizeof(PetscReal) * ((size_t)lo * width + 1), items));
+  PetscCheck(*filled + m <= nin, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "route: %" PetscInt_FMT " records arrived, %" PetscInt_FMT " counted", *filled + m, nin);
+  PetscCall(PetscArraycpy(out + (size_t)*filled * width, in, (size_t)m * width));
+  *filled += m;
+  PetscCall(PetscFree(in));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveMinLoc(MPI_Comm comm, PetscInt64 key, PetscInt64 *min, PetscMPIInt *rank)
+{
+  struct {
+    long key;
+    int  rank;
+  } in, res;
+
+  PetscFunctionBeginUser;
+  in.key = (long)key;
+  PetscCallMPI(MPI_Comm_rank(comm, &in.rank));
+  PetscCallMPI(MPI_Allreduce(&in, &res, 1, MPI_LONG_INT, MPI_MINLOC, comm));
+  *min  = (PetscInt64)res.key;
+  *rank = res.rank;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveBcastIntFrom(MPI_Comm comm, PetscInt *v, PetscInt n, PetscMPIInt root)
+{
+  PetscMPIInt cnt;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMPIIntCast(n, &cnt));
+  PetscCallMPI(MPI_Bcast(v, cnt, MPIU_INT, root, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveGatherAllBytes(MPI_Comm comm, const void *mine, PetscInt len, PetscInt *total, char **all)
+{
+  PetscMPIInt size, cnt, *rcnt, *rdsp;
+  PetscInt64  sum = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMPIIntCast(len, &cnt));
+  PetscCall(PetscMalloc2(size, &rcnt, size, &rdsp));
+  PetscCallMPI(MPI_Allgather(&cnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm));
+  for (PetscMPIInt r = 0; r < size; r++) {
+    PetscCall(PetscMPIIntCast(sum, &rdsp[r]));
+    sum += rcnt[r];
+  }
+  PetscCall(PetscMPIIntCast(sum, &cnt)); /* the displacements are ints too */
+  PetscCall(PetscMalloc1(sum + 1, all));
+  PetscCallMPI(MPI_Allgatherv(mine, (PetscMPIInt)len, MPI_BYTE, *all, rcnt, rdsp, MPI_BYTE, comm));
+  *total = (PetscInt)sum;
+  PetscCall(PetscFree2(rcnt, rdsp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveFirstError(MPI_Comm comm, PetscErrorCode ierr, PetscInt64 key, const char *msg)
+{
+  PetscInt64  min;
+  PetscMPIInt who, rank;
+  PetscInt    code      = 0;
+  char        buf[1024] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveMinLoc(comm, ierr ? PetscMin(key, INT64_MAX - 1) : INT64_MAX, &min, &who));
+  if (min == INT64_MAX) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == who) {
+    char *specific = NULL;
+    if (!msg) (void)PetscErrorMessage(ierr, NULL, &specific);
+    PetscCall(PetscStrncpy(buf, msg ? msg : specific ? specific : "", sizeof(buf)));
+    code = (PetscInt)ierr;
+  }
+  PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)sizeof(buf), MPI_CHAR, who, comm));
+  PetscCall(CollectiveBcastIntFrom(comm, &code, 1, who));
+  SETERRQ(comm, (PetscErrorCode)code, "%s", buf[0] ? buf : "an input could not be read");
 }
 
 PetscErrorCode CollectiveBcastChars(MPI_Comm comm, char *s, PetscInt len)

@@ -28,9 +28,33 @@ typedef enum {
 #define COLLECTIVE_MIXED_MAX 64
 PETSC_EXTERN PetscErrorCode CollectiveReduceMixed(MPI_Comm, PetscInt n, PetscReal v[], const CollectiveOp ops[]);
 /* Sends each of n records (width reals) to rank dest[i]; *out (PetscFree it)
- * holds what arrived, by source rank then the sender's order. */
+ * holds what arrived, by source rank then the sender's order.  MPI counts
+ * are records, so a rank may send or receive up to 2^31 - 1 of them. */
 PETSC_EXTERN PetscErrorCode CollectiveRoute(MPI_Comm, PetscInt n, PetscInt width, const PetscReal *items,
                                             const PetscMPIInt *dest, PetscInt *nout, PetscReal **out);
+/* CollectiveRoute, *items freed (and NULL) once copied out: one copy less at the peak. */
+PETSC_EXTERN PetscErrorCode CollectiveRouteTake(MPI_Comm, PetscInt n, PetscInt width, PetscReal **items,
+                                                const PetscMPIInt *dest, PetscInt *nout, PetscReal **out);
+/* A route in parts, for records that would not fit twice: how many
+ * records this rank will receive (nin, to size out), then part p of
+ * parts (p = 0 .. parts - 1, every rank each in turn) sends the p-th
+ * slice of items from the end, cuts it off *items and appends what
+ * arrives to out at *filled. */
+PETSC_EXTERN PetscErrorCode CollectiveRouteCount(MPI_Comm, PetscInt n, const PetscMPIInt *dest, PetscInt *nin);
+PETSC_EXTERN PetscErrorCode CollectiveRoutePart(MPI_Comm, PetscInt n, PetscInt width, PetscReal **items,
+                                                const PetscMPIInt *dest, PetscInt part, PetscInt parts, PetscInt nin,
+                                                PetscReal *out, PetscInt *filled);
+/* The smallest key over the ranks and the lowest rank that holds it. */
+PETSC_EXTERN PetscErrorCode CollectiveMinLoc(MPI_Comm, PetscInt64 key, PetscInt64 *min, PetscMPIInt *rank);
+PETSC_EXTERN PetscErrorCode CollectiveBcastIntFrom(MPI_Comm, PetscInt *, PetscInt n, PetscMPIInt root);
+/* Every rank's len bytes, concatenated in rank order on every rank (*all: PetscFree it). */
+PETSC_EXTERN PetscErrorCode CollectiveGatherAllBytes(MPI_Comm, const void *mine, PetscInt len, PetscInt *total,
+                                                     char **all);
+/* Errors found apart, raised together: of the ranks whose ierr is set, the
+ * one with the smallest key (then the lowest rank) has its error (msg, or
+ * else its last PETSc message) raised on comm by every rank; nothing when
+ * no rank failed.  Keys order errors as a serial reader would meet them. */
+PETSC_EXTERN PetscErrorCode CollectiveFirstError(MPI_Comm, PetscErrorCode ierr, PetscInt64 key, const char *msg);
 /* all: size entries on rank 0 */
 PETSC_EXTERN PetscErrorCode CollectiveGatherReal(MPI_Comm, PetscReal v, PetscReal *all);
 PETSC_EXTERN PetscErrorCode CollectiveBarrier(MPI_Comm);

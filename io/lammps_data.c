@@ -5,23 +5,18 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "io/lammps_data.h"
-#include "io/lammps_reader.h"
+#include "io/lammps_share.h"
 #include "io/inputfile.h"
 #include "decomp/collective.h"
 
-/* Ids travel to the other ranks as PetscReal (collective.h has no 64-bit
- * integer broadcast): exact up to 2^53. */
-#define LMP_ID_MAX 9007199254740992LL
 /* The shortest data line of a section: one character and its newline; an
  * Atoms or Velocities line has 7 numbers and 6 blanks.  The last line of a
  * file may lack its newline, so S bytes hold at most (S + 1) / min lines. */
 #define LMP_MIN_LINE      2
 #define LMP_MIN_ATOM_LINE 14
-/* What one atom costs rank 0 while reading: LammpsData's arrays, the line
- * numbers, the sorted ids and the Velocities flags. */
-#define LMP_ATOM_BYTES \
-  (sizeof(PetscInt64) + sizeof(PetscInt) + 11 * sizeof(PetscReal) + sizeof(PetscInt) + sizeof(IdIndex) + \
-   sizeof(PetscBool))
+/* Far beyond any run, and far below where a count times a record's bytes
+ * or a line number as a real could overflow: 2^36 atoms. */
+#define LMP_ATOMS_MAX 68719476736LL
 
 /* Header counts that size sections. */
 typedef enum {
@@ -111,147 +106,6 @@ static const struct {
   {"CMAP", C_CROSSTERMS},
 };
 
-static int CompareIdIndex(const void *a, const void *b)
-{
-  const IdIndex *p = (const IdIndex *)a, *q = (const IdIndex *)b;
-  if (p->id != q->id) return p->id < q->id ? -1 : 1;
-  return p->idx < q->idx ? -1 : (p->idx > q->idx ? 1 : 0);
-}
-
-static PetscErrorCode ReadAtomLine(LmpReader *rd, LammpsData *d, PetscInt i)
-{
-  static const char *axis[3] = {"x", "y", "z"};
-  PetscInt64         id, t, img;
-
-  PetscFunctionBeginUser;
-  PetscCheck(rd->ntok == 7 || rd->ntok == 10, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom_style sphere Atoms lines have 7 columns (id type diameter density x y z) or 10 (then image flags "
-                "ix iy iz); found %d in %s",
-             ATARGS(rd), rd->ntok, LmpReaderQuote(rd, rd->text));
-  PetscCall(LmpReaderInt64(rd, rd->tok[0], "atom id", &id));
-  PetscCheck(id >= 1 && id <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom id %s is outside [1, 2^53]", ATARGS(rd), LmpReaderQuote(rd, rd->tok[0]));
-  PetscCall(LmpReaderInt64(rd, rd->tok[1], "atom type", &t));
-  PetscCheck(t >= 1 && t <= d->ntypes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has type %s, outside the header's 1..%" PetscInt_FMT " atom types",
-             ATARGS(rd), id, LmpReaderQuote(rd, rd->tok[1]), d->ntypes);
-  PetscCall(LmpReaderReal(rd, rd->tok[2], "diameter", &d->diameter[i]));
-  PetscCheck(d->diameter[i] >= 2 * HDEM_RADIUS_MIN && d->diameter[i] <= 2 * HDEM_RADIUS_MAX, PETSC_COMM_SELF,
-             PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has diameter %s: allowed [%g, %d] m (as the radii of -insert_radius)",
-             ATARGS(rd), id, LmpReaderQuote(rd, rd->tok[2]), 2 * HDEM_RADIUS_MIN, (int)(2 * HDEM_RADIUS_MAX));
-  PetscCall(LmpReaderReal(rd, rd->tok[3], "density", &d->density[i]));
-  PetscCheck(d->density[i] >= HDEM_DENSITY_MIN && d->density[i] <= HDEM_DENSITY_MAX, PETSC_COMM_SELF,
-             PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom %" PetscInt64_FMT " has density %s: allowed [%g, %g] kg/m^3 (as -particle_density)", ATARGS(rd),
-             id, LmpReaderQuote(rd, rd->tok[3]), HDEM_DENSITY_MIN, HDEM_DENSITY_MAX);
-  for (int j = 0; j < 3; j++) {
-    PetscReal xj;
-    PetscCall(LmpReaderReal(rd, rd->tok[4 + j], axis[j], &xj));
-    PetscCheck(xj >= d->lo[j] && xj <= d->hi[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               AT "atom %" PetscInt64_FMT " at %s = %s is outside the box [%g, %g]", ATARGS(rd), id, axis[j],
-               LmpReaderQuote(rd, rd->tok[4 + j]), (double)d->lo[j], (double)d->hi[j]);
-    d->x[3 * i + j] = xj;
-  }
-  for (int j = 7; j < rd->ntok; j++) PetscCall(LmpReaderInt64(rd, rd->tok[j], "image flag", &img));
-  d->id[i]        = id;
-  d->type[i]      = (PetscInt)t;
-  rd->atomline[i] = rd->lineno;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The atom of id (a checked number in the text), from the sorted ids; section names the line's section for messages. */
-static PetscErrorCode FindAtom(LmpReader *rd, const LammpsData *d, const char *section, IdIndex **hit)
-{
-  IdIndex  key = {0, -1};
-  PetscInt lo = 0, hi = d->n;
-
-  PetscFunctionBeginUser;
-  PetscCall(LmpReaderInt64(rd, rd->tok[0], "atom id", &key.id));
-  *hit = NULL;
-  while (lo < hi) {
-    PetscInt mid = lo + (hi - lo) / 2;
-    if (rd->sorted[mid].id < key.id) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < d->n && rd->sorted[lo].id == key.id) *hit = &rd->sorted[lo];
-  PetscCheck(*hit, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "%s for atom id %s, which is not in the Atoms section", ATARGS(rd), section,
-             LmpReaderQuote(rd, rd->tok[0]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReadVelocityLine(LmpReader *rd, LammpsData *d)
-{
-  IdIndex *hit;
-
-  PetscFunctionBeginUser;
-  PetscCheck(rd->ntok == 7, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "atom_style sphere Velocities lines have 7 columns (id vx vy vz wx wy wz); found %d in %s", ATARGS(rd),
-             rd->ntok, LmpReaderQuote(rd, rd->text));
-  PetscCall(FindAtom(rd, d, "Velocities", &hit));
-  PetscCheck(!rd->seen[hit->idx], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "second Velocities line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
-  rd->seen[hit->idx] = PETSC_TRUE;
-  for (int j = 0; j < 3; j++) PetscCall(LmpReaderReal(rd, rd->tok[1 + j], "velocity", &d->v[3 * hit->idx + j]));
-  for (int j = 0; j < 3; j++) PetscCall(LmpReaderReal(rd, rd->tok[4 + j], "angular velocity", &d->w[3 * hit->idx + j]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReadMoleculeLine(LmpReader *rd, LammpsData *d)
-{
-  IdIndex   *hit;
-  PetscInt64 m;
-
-  PetscFunctionBeginUser;
-  PetscCheck(rd->ntok == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "Molecules lines have 2 columns (atom id, molecule id); found %d in %s", ATARGS(rd), rd->ntok,
-             LmpReaderQuote(rd, rd->text));
-  PetscCall(FindAtom(rd, d, "Molecules line", &hit));
-  PetscCall(LmpReaderInt64(rd, rd->tok[1], "molecule id", &m));
-  PetscCheck(d->mol[hit->idx] == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "second Molecules line for atom id %" PetscInt64_FMT, ATARGS(rd), hit->id);
-  PetscCheck(m >= 1 && m <= LMP_ID_MAX, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "molecule id %s of atom %" PetscInt64_FMT " is outside [1, 2^53]", ATARGS(rd),
-             LmpReaderQuote(rd, rd->tok[1]), hit->id);
-  d->mol[hit->idx] = m;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Sorted ids: duplicates are neighbours, the earlier line first. */
-static PetscErrorCode CheckDuplicateIds(LmpReader *rd, LammpsData *d)
-{
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < d->n; i++) rd->sorted[i].id = d->id[i], rd->sorted[i].idx = i;
-  if (d->n) qsort(rd->sorted, (size_t)d->n, sizeof(IdIndex), CompareIdIndex);
-  for (PetscInt i = 1; i < d->n; i++)
-    PetscCheck(rd->sorted[i].id != rd->sorted[i - 1].id, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "%s:%" PetscInt_FMT ": duplicate atom id %" PetscInt64_FMT " (first at line %" PetscInt_FMT ")",
-               rd->path, rd->atomline[rd->sorted[i].idx], rd->sorted[i].id, rd->atomline[rd->sorted[i - 1].idx]);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Every array of n atoms, rank 0's reading ones too, at once: n was checked
- * against the file's size and the integer ranges, so what fails here is the
- * memory, and the message says how much for how many atoms. */
-static PetscErrorCode LmpReaderAllocAtoms(LmpReader *rd, LammpsData *d)
-{
-  PetscInt       n = d->n;
-  PetscErrorCode ierr;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscMalloc5(n, &d->id, n, &d->type, n, &d->diameter, n, &d->density, 3 * n, &d->x);
-  if (!ierr) ierr = PetscCalloc2(3 * n, &d->v, 3 * n, &d->w);
-  if (!ierr) ierr = PetscMalloc3(n, &rd->atomline, n, &rd->sorted, n, &rd->seen);
-  PetscCall(PetscPopErrorHandler());
-  PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM,
-             AT "out of memory: %.3g GB for the %" PetscInt_FMT " atoms the header announces could not be allocated",
-             ATARGS(rd), (double)n * (double)LMP_ATOM_BYTES / 1e9, n);
-  PetscCall(PetscArrayzero(rd->seen, n));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A count from the header line in rd: it cannot overflow what it sizes
  * (max), and the file (size bytes, when known) must be able to hold that
  * many lines of at least minline bytes (0: not checked). */
@@ -274,7 +128,7 @@ static PetscErrorCode CheckCount(LmpReader *rd, PetscInt64 v, const char *key, P
  * checks that it holds what a sphere file needs; ends at the first section
  * name (or the end, eof).  Every count is checked on its own line, before
  * anything is allocated for it. */
-static PetscErrorCode LammpsDataParseHeader(LmpReader *rd, LammpsData *d, PetscInt64 count[], PetscBool *eof)
+static PetscErrorCode LammpsDataParseHeader(LmpReader *rd, LmpHead *d, PetscInt64 count[], PetscBool *eof)
 {
   PetscBool has_count[C_NCOUNT] = {PETSC_FALSE}, has_box[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
 
@@ -316,14 +170,9 @@ static PetscErrorCode LammpsDataParseHeader(LmpReader *rd, LammpsData *d, PetscI
         CountSlot  slot = header_keys[k].slot;
         PetscInt64 v;
         PetscCall(LmpReaderInt64(rd, rd->tok[0], key, &v));
-        /* atoms: 3 n reals travel in one broadcast (an MPI int count) and
-         * rank 0 allocates LMP_ATOM_BYTES for each; atom types: PetscInt
-         * type numbers, and only Masses-like sections (not checked against
-         * the size here: LAMMPS needs none of them) */
-        if (slot == C_ATOMS)
-          PetscCall(CheckCount(rd, v, key,
-                               PetscMin((PetscInt64)PETSC_MPI_INT_MAX / 3, (PetscInt64)(SIZE_MAX / LMP_ATOM_BYTES)),
-                               LMP_MIN_ATOM_LINE));
+        /* atom types: PetscInt type numbers, and only Masses-like sections
+         * (not checked against the size here: LAMMPS needs none of them) */
+        if (slot == C_ATOMS) PetscCall(CheckCount(rd, v, key, LMP_ATOMS_MAX, LMP_MIN_ATOM_LINE));
         else if (slot == C_ATOM_TYPES) {
           PetscCall(CheckCount(rd, v, key, INT32_MAX, 0));
           PetscCheck(v >= 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "%s: a file needs at least one atom type",
@@ -342,20 +191,25 @@ static PetscErrorCode LammpsDataParseHeader(LmpReader *rd, LammpsData *d, PetscI
     PetscCheck(has_box[j], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                "%s: the header (to line %" PetscInt_FMT ") has no '%clo %chi' line", rd->path, rd->lineno, 'x' + j,
                'x' + j);
-  d->n      = (PetscInt)count[C_ATOMS];
-  d->ntypes = (PetscInt)count[C_ATOM_TYPES];
+  d->n      = count[C_ATOMS];
+  d->ntypes = count[C_ATOM_TYPES];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Which sections the walk has met. */
+typedef struct {
+  PetscBool atoms, velocities, molecules;
+} LmpSeen;
+
 /* How many data lines section s (its name line in rd) has, and its checks
  * against the sections before it. */
-static PetscErrorCode LammpsDataSectionLines(LmpReader *rd, LammpsData *d, const PetscInt64 count[], size_t s,
-                                             PetscBool has_atoms, PetscInt64 *nlines)
+static PetscErrorCode LmpSectionLines(LmpReader *rd, const LmpHead *h, const PetscInt64 count[], size_t s,
+                                      LmpSeen *seen, PetscInt64 *nlines)
 {
   PetscFunctionBeginUser;
   switch (sections[s].slot) {
   case C_ATOMS_SECTION:
-    PetscCheck(!has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Atoms section", ATARGS(rd));
+    PetscCheck(!seen->atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Atoms section", ATARGS(rd));
     if (rd->comment) {
       char hint[64] = "";
       if (sscanf(rd->comment, "%63s", hint) == 1)
@@ -364,21 +218,23 @@ static PetscErrorCode LammpsDataSectionLines(LmpReader *rd, LammpsData *d, const
                       "y z)",
                    ATARGS(rd), LmpReaderQuote(rd, hint));
     }
-    *nlines = d->n;
+    seen->atoms = PETSC_TRUE;
+    *nlines     = h->n;
     break;
   case C_VELOCITIES_SECTION:
-    PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Velocities section before the Atoms section",
+    PetscCheck(seen->atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               AT "Velocities section before the Atoms section", ATARGS(rd));
+    PetscCheck(!seen->velocities, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities section",
                ATARGS(rd));
-    PetscCheck(!d->has_velocities, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Velocities section",
-               ATARGS(rd));
-    *nlines = d->n;
+    seen->velocities = PETSC_TRUE;
+    *nlines          = h->n;
     break;
   case C_MOLECULES_SECTION:
-    PetscCheck(has_atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules section before the Atoms section",
+    PetscCheck(seen->atoms, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "Molecules section before the Atoms section",
                ATARGS(rd));
-    PetscCheck(!d->mol, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules section", ATARGS(rd));
-    *nlines = d->n;
-    PetscCall(PetscCalloc1(d->n + 1, &d->mol));
+    PetscCheck(!seen->molecules, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, AT "second Molecules section", ATARGS(rd));
+    seen->molecules = PETSC_TRUE;
+    *nlines         = h->n;
     break;
   case C_PAIRIJ: /* types <= 2^31: no overflow */
     *nlines = count[C_ATOM_TYPES] * (count[C_ATOM_TYPES] + 1) / 2;
@@ -389,185 +245,289 @@ static PetscErrorCode LammpsDataSectionLines(LmpReader *rd, LammpsData *d, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The sections: a name line, then exactly as many data lines as the header says. */
-static PetscErrorCode LammpsDataParseSections(LmpReader *rd, LammpsData *d, const PetscInt64 count[], PetscBool eof)
+/* The walk's state: the section the lines are in (ns: none yet), its
+ * announced lines, its name's line and the lines met so far. */
+typedef struct {
+  size_t     s;
+  PetscInt64 count, start, met;
+  LmpSeen    seen;
+} LmpWalkState;
+
+static void LmpSetRun(LmpRun *run, const LmpWalkState *w)
 {
-  PetscBool has_atoms = PETSC_FALSE;
-  char      name[256];
+  static const size_t ns = sizeof(sections) / sizeof(sections[0]);
+  CountSlot           k  = w->s < ns ? sections[w->s].slot : C_NCOUNT;
+
+  run->kind  = k == C_ATOMS_SECTION      ? LMP_ATOMS
+             : k == C_VELOCITIES_SECTION ? LMP_VELOCITIES
+             : k == C_MOLECULES_SECTION  ? LMP_MOLECULES
+                                         : LMP_SKIP;
+  run->name  = w->s < ns ? sections[w->s].name : "(none)";
+  run->base  = w->met;
+  run->count = w->s < ns ? w->count : 0;
+  run->start = w->start;
+}
+
+/* Section name r (rd at its line): the section before it complete, and its own checks. */
+static PetscErrorCode LmpWalkName(LmpReader *rd, const LmpHead *h, const PetscInt64 count[], const LmpName *r,
+                                  LmpWalkState *w)
+{
+  const size_t ns = sizeof(sections) / sizeof(sections[0]);
+  size_t       s;
+  char         name[256];
 
   PetscFunctionBeginUser;
-  while (!eof) {
-    size_t     s, ns = sizeof(sections) / sizeof(sections[0]);
-    PetscInt64 nlines;
-    PetscInt   start = rd->lineno;
-    LmpReaderJoin(rd, 0, name, sizeof(name));
-    for (s = 0; s < ns && strcmp(name, sections[s].name); s++) { }
-    PetscCheck(s < ns, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               AT "unknown section %s (hdem reads Atoms and Velocities of atom_style sphere and skips Masses, Pair "
-                  "Coeffs and the other count-sized sections)",
-               ATARGS(rd), LmpReaderQuote(rd, rd->text));
-    PetscCall(LammpsDataSectionLines(rd, d, count, s, has_atoms, &nlines));
-    /* what is left of the file must be able to hold the lines announced */
-    PetscCheck(rd->size < 0 || nlines <= (rd->size - rd->consumed + 1) / LMP_MIN_LINE, PETSC_COMM_SELF,
-               PETSC_ERR_FILE_UNEXPECTED,
-               AT "section %s needs %" PetscInt64_FMT " lines by the header's counts; the %" PetscInt64_FMT
-                  " bytes left in the file cannot hold them (count mismatch with the header, or a truncated file?)",
-               ATARGS(rd), name, nlines, rd->size - rd->consumed);
-    if (sections[s].slot == C_ATOMS_SECTION) PetscCall(LmpReaderAllocAtoms(rd, d));
-    for (PetscInt64 i = 0; i < nlines; i++) {
-      PetscCall(LmpReaderNextNonBlank(rd, &eof));
-      PetscCheck(!eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s:%" PetscInt_FMT ": end of file in section %s (line %" PetscInt_FMT ") after %" PetscInt64_FMT
-                 " lines, the header announces %" PetscInt64_FMT
-                 " (count mismatch with the header, or a truncated file)",
-                 rd->path, rd->lineno, name, start, i, nlines);
-      PetscCheck(LmpReaderIsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 AT "section %s (line %" PetscInt_FMT ") ends after %" PetscInt64_FMT
-                    " lines at %s, the header announces %" PetscInt64_FMT " (count mismatch with the header)",
-                 ATARGS(rd), name, start, i, LmpReaderQuote(rd, rd->text), nlines);
-      if (sections[s].slot == C_ATOMS_SECTION) PetscCall(ReadAtomLine(rd, d, (PetscInt)i));
-      else if (sections[s].slot == C_VELOCITIES_SECTION) PetscCall(ReadVelocityLine(rd, d));
-      else if (sections[s].slot == C_MOLECULES_SECTION) PetscCall(ReadMoleculeLine(rd, d));
+  PetscCheck(w->s == ns || w->met >= w->count, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "section %s (line %" PetscInt64_FMT ") ends after %" PetscInt64_FMT
+                " lines at %s, the header announces %" PetscInt64_FMT " (count mismatch with the header)",
+             ATARGS(rd), sections[w->s].name, w->start, w->met, LmpReaderQuote(rd, rd->text), w->count);
+  LmpReaderJoin(rd, 0, name, sizeof(name));
+  for (s = 0; s < ns && strcmp(name, sections[s].name); s++) { }
+  PetscCheck(s < ns, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "unknown section %s (hdem reads Atoms and Velocities of atom_style sphere and skips Masses, Pair "
+                "Coeffs and the other count-sized sections)",
+             ATARGS(rd), LmpReaderQuote(rd, rd->text));
+  PetscCall(LmpSectionLines(rd, h, count, s, &w->seen, &w->count));
+  /* what is left of the file must be able to hold the lines announced */
+  PetscCheck(rd->size < 0 || w->count <= (rd->size - r->end + 1) / LMP_MIN_LINE, PETSC_COMM_SELF,
+             PETSC_ERR_FILE_UNEXPECTED,
+             AT "section %s needs %" PetscInt64_FMT " lines by the header's counts; the %" PetscInt64_FMT
+                " bytes left in the file cannot hold them (count mismatch with the header, or a truncated file?)",
+             ATARGS(rd), name, w->count, rd->size - r->end);
+  w->s = s, w->start = r->line, w->met = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every rank alike over every share's names (all, in file order): the runs
+ * of this rank's share (me), the line before which its data lines may be
+ * parsed (stop: a name in error, or the first unreadable line), and the
+ * error's line (-1: none; eofline: the file's last line). */
+static PetscErrorCode LmpWalk(LmpReader *rd, const LmpHead *h, const PetscInt64 count[], const LmpName *all,
+                              PetscInt nall, PetscMPIInt me, PetscInt64 eofline, LmpShare *sh, LmpWalkState *w,
+                              PetscInt64 *stop, PetscInt64 *errline)
+{
+  PetscInt64 badmin = INT64_MAX;
+  PetscInt   mine   = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(w, sizeof(*w)));
+  w->s = sizeof(sections) / sizeof(sections[0]);
+  for (PetscInt k = 0; k < nall; k++)
+    if (all[k].lead && all[k].bad >= 0) badmin = PetscMin(badmin, all[k].bad);
+  *stop = badmin, *errline = -1;
+  for (PetscInt k = 0; k < nall && all[k].line < badmin; k++) {
+    const LmpName *r = &all[k];
+    if (!r->lead) {
+      *stop = *errline = rd->lineno = r->line;
+      PetscCall(PetscStrncpy(rd->line, r->text, sizeof(rd->text)));
+      LmpReaderSplit(rd);
+      PetscCall(LmpWalkName(rd, h, count, r, w));
+      *stop = badmin, *errline = -1;
     }
-    if (sections[s].slot == C_ATOMS_SECTION) {
-      PetscCall(CheckDuplicateIds(rd, d));
-      has_atoms = PETSC_TRUE;
-    }
-    if (sections[s].slot == C_VELOCITIES_SECTION) d->has_velocities = PETSC_TRUE;
-    PetscCall(LmpReaderNextNonBlank(rd, &eof));
-    PetscCheck(eof || !LmpReaderIsNumber(rd->tok[0]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               AT "section %s (line %" PetscInt_FMT ") has more than the %" PetscInt64_FMT
-                  " lines the header announces: %s (count mismatch with the header)",
-               ATARGS(rd), name, start, nlines, LmpReaderQuote(rd, rd->text));
+    if (r->rank == me) LmpSetRun(&sh->runs[mine++], w);
+    w->met += r->ndata;
   }
-  PetscCheck(has_atoms || d->n == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "end of file without an Atoms section; the header announces %" PetscInt_FMT " atoms", ATARGS(rd), d->n);
+  if (badmin < INT64_MAX) PetscFunctionReturn(PETSC_SUCCESS);
+  *errline = rd->lineno = eofline;
+  PetscCheck(w->s == sizeof(sections) / sizeof(sections[0]) || w->met >= w->count, PETSC_COMM_SELF,
+             PETSC_ERR_FILE_UNEXPECTED,
+             "%s:%" PetscInt64_FMT ": end of file in section %s (line %" PetscInt64_FMT ") after %" PetscInt64_FMT
+             " lines, the header announces %" PetscInt64_FMT " (count mismatch with the header, or a truncated file)",
+             rd->path, rd->lineno, sections[w->s].name, w->start, w->met, w->count);
+  PetscCheck(w->seen.atoms || h->n == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "end of file without an Atoms section; the header announces %" PetscInt64_FMT " atoms", ATARGS(rd),
+             h->n);
+  *errline = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LammpsDataParse(LmpReader *rd, LammpsData *d)
+/* Rank 0: the header, and where the sections start. */
+static PetscErrorCode LmpHeadRead(LmpReader *rd, LmpHead *h, PetscInt64 count[])
 {
-  PetscInt64 count[C_NCOUNT];
-  PetscBool  eof;
+  PetscBool eof;
 
   PetscFunctionBeginUser;
-  PetscCall(LammpsDataParseHeader(rd, d, count, &eof));
-  PetscCall(LammpsDataParseSections(rd, d, count, eof));
+  PetscCall(LammpsDataParseHeader(rd, h, count, &eof));
+  h->start = eof ? rd->consumed : rd->linestart;
+  h->line  = rd->lineno;
+  PetscCheck(!eof || h->n == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             AT "end of file without an Atoms section; the header announces %" PetscInt64_FMT " atoms", ATARGS(rd),
+             h->n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode LammpsDataParseStream(FILE *fp, const char *name, PetscInt64 size, LammpsData *d)
+/* Rank 0's header to every rank. */
+static PetscErrorCode LmpHeadShare(MPI_Comm comm, LmpHead *h, PetscInt64 count[])
+{
+  PetscInt  v[5 + C_NCOUNT];
+  PetscReal box[6];
+
+  PetscFunctionBeginUser;
+  v[0] = h->size, v[1] = h->start, v[2] = h->line, v[3] = h->n, v[4] = h->ntypes;
+  for (int c = 0; c < C_NCOUNT; c++) v[5 + c] = count[c];
+  for (int j = 0; j < 3; j++) box[j] = h->lo[j], box[3 + j] = h->hi[j];
+  PetscCall(CollectiveBcastInt(comm, v, 5 + C_NCOUNT));
+  PetscCall(CollectiveBcastReal(comm, box, 6));
+  h->size = v[0], h->start = v[1], h->line = v[2], h->n = v[3], h->ntypes = v[4];
+  for (int c = 0; c < C_NCOUNT; c++) count[c] = v[5 + c];
+  for (int j = 0; j < 3; j++) h->lo[j] = box[j], h->hi[j] = box[3 + j];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every rank's share scanned, numbered and its names shared; the walk over
+ * them (w); the share's lines parsed; the first error of scan, walk and
+ * parse raised on every rank. */
+static PetscErrorCode LmpReadShares(MPI_Comm comm, LmpReader *rd, const LmpHead *h, const PetscInt64 count[],
+                                    LmpShare *sh, LmpWalkState *w)
+{
+  PetscMPIInt    rank, size;
+  PetscInt64     span = (h->size < 0 ? INT64_MAX : h->size) - h->start, off, total, stop, errline, key = 0;
+  PetscInt       nall;
+  char          *all = NULL, msg[1024] = "";
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(comm, &rank, &size));
+  PetscCheck(h->size >= 0 || size == 1, comm, PETSC_ERR_ARG_WRONG, "%s: a stream of unknown size is read on one rank",
+             rd->path);
+  sh->b = h->start + span / size * rank + span % size * rank / size;
+  sh->e = rank + 1 == size ? h->start + span : h->start + span / size * (rank + 1) + span % size * (rank + 1) / size;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = LmpShareScan(rd, h, sh);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(CollectiveFirstError(comm, ierr, 0, NULL));
+  PetscCall(CollectiveOffset(comm, sh->nlines, &off, &total));
+  sh->line0 = h->line + off;
+  for (PetscInt j = 0; j < sh->nname; j++) {
+    sh->names[j].rank = (int)rank;
+    sh->names[j].line = j ? sh->line0 + sh->names[j].line : sh->line0;
+  }
+  sh->names[0].bad = sh->bad >= 0 ? sh->line0 + sh->bad : -1;
+  PetscCall(CollectiveGatherAllBytes(comm, sh->names, sh->nname * (PetscInt)sizeof(LmpName), &nall, &all));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = LmpWalk(rd, h, count, (const LmpName *)all, nall / (PetscInt)sizeof(LmpName), rank, h->line - 1 + total, sh, w,
+                 &stop, &errline);
+  if (ierr) {
+    char *specific = NULL;
+    (void)PetscErrorMessage(ierr, NULL, &specific);
+    (void)PetscStrncpy(msg, specific ? specific : "", sizeof(msg));
+    if (errline < 0) errline = 0; /* not the file's: an error of the walk itself */
+  }
+  {
+    /* the walk stops the parse at its error's line; a parse error is met before the walk's error on its line */
+    PetscErrorCode perr = LmpShareParse(rd, h, sh, stop);
+    PetscBool      own  = PETSC_FALSE;
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PetscFree(all));
+    if (perr) key = 2 * sh->at;
+    else if (ierr && rank == 0) key = 2 * errline + 1, perr = ierr, own = PETSC_TRUE;
+    PetscCall(CollectiveFirstError(comm, perr, key, own ? msg : NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LmpReadSteps(MPI_Comm comm, LmpReader *rd, LmpShare *sh, LammpsData *d)
+{
+  PetscMPIInt    rank;
+  PetscInt64     count[C_NCOUNT];
+  LmpHead        h;
+  LmpWalkState   w;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  PetscCall(PetscMemzero(&h, sizeof(h)));
+  h.size = rd->size;
+  if (rank == 0) {
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = LmpHeadRead(rd, &h, count);
+    PetscCall(PetscPopErrorHandler());
+  }
+  PetscCall(CollectiveFirstError(comm, ierr, 0, NULL));
+  PetscCall(LmpHeadShare(comm, &h, count));
+  rd->size = h.size;
+  PetscCall(LmpReadShares(comm, rd, &h, count, sh, &w));
+  d->ntotal = h.n, d->ntypes = (PetscInt)h.ntypes;
+  for (int j = 0; j < 3; j++) d->lo[j] = h.lo[j], d->hi[j] = h.hi[j];
+  d->has_velocities = w.seen.velocities, d->has_molecules = w.seen.molecules;
+  PetscCall(LmpShareJoin(comm, rd->path, sh, d));
+  d->read = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: each rank reads its share of the stream fp (its own). */
+static PetscErrorCode LmpRead(MPI_Comm comm, FILE *fp, const char *path, PetscInt64 size, LammpsData *d)
 {
   LmpReader     *rd;
+  LmpShare      *sh;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(d, sizeof(*d)));
   PetscCall(PetscNew(&rd));
+  PetscCall(PetscNew(&sh));
   rd->fp   = fp;
-  rd->path = name;
+  rd->path = path;
   rd->size = size;
-  ierr     = LammpsDataParse(rd, d);
-  PetscCall(PetscFree3(rd->atomline, rd->sorted, rd->seen));
+  ierr     = LmpReadSteps(comm, rd, sh, d);
+  PetscCall(LmpShareFree(sh));
+  PetscCall(PetscFree(sh));
   PetscCall(PetscFree(rd));
   if (ierr) PetscCall(LammpsDataDestroy(d));
   PetscFunctionReturn(ierr);
 }
 
-/* Rank 0: the error code comes back instead of returning, so that the other
- * ranks can be told rather than left waiting in the broadcast. */
-static PetscErrorCode LammpsDataReadRoot(const char *path, LammpsData *d)
+PetscErrorCode LammpsDataParseStream(FILE *fp, const char *name, PetscInt64 size, LammpsData *d)
+{
+  PetscFunctionBeginUser;
+  PetscCall(LmpRead(PETSC_COMM_SELF, fp, name, size, d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *d)
 {
   FILE          *fp;
-  char           why[PETSC_MAX_PATH_LEN + 128];
+  char           why[PETSC_MAX_PATH_LEN + 128] = "";
   struct stat    st;
-  PetscInt64     size = -1;
+  PetscInt       size = -1;
+  PetscMPIInt    rank;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(d, sizeof(*d)));
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  /* every rank opens the file: its share is read by it */
   fp = InputFileOpen(path, "r", "LAMMPS data file", why, sizeof(why));
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
-  if (!fstat(fileno(fp), &st)) size = (PetscInt64)st.st_size;
-  ierr = LammpsDataParseStream(fp, path, size, d);
+  if (fp && rank == 0 && !fstat(fileno(fp), &st)) size = (PetscInt)st.st_size;
+  ierr = CollectiveFirstError(comm, fp ? PETSC_SUCCESS : PETSC_ERR_FILE_OPEN, 0, why);
+  if (ierr && fp) fclose(fp);
+  PetscCall(ierr);
+  PetscCall(CollectiveBcastInt(comm, &size, 1));
+  ierr = LmpRead(comm, fp, path, size, d);
   fclose(fp);
   PetscFunctionReturn(ierr);
 }
 
-PetscErrorCode LammpsDataRead(MPI_Comm comm, const char *path, LammpsData *data)
+PetscErrorCode LammpsDataExtent(MPI_Comm comm, const LammpsData *d, PetscReal lo[3], PetscReal hi[3])
 {
-  PetscMPIInt    rank;
-  PetscInt       status = 0, hdr[4];
-  PetscReal      box[6], *idr = NULL, failed;
-  PetscInt       n;
-  PetscErrorCode ierr;
+  PetscReal e[6]; /* -lo and hi: one maximum */
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(data, sizeof(*data)));
-  PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) {
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    status = (PetscInt)LammpsDataReadRoot(path, data);
-    PetscCall(PetscPopErrorHandler());
-  }
-  PetscCall(InputRootStatus(comm, (PetscErrorCode)status));
-
-  hdr[0] = data->n, hdr[1] = data->ntypes, hdr[2] = data->has_velocities, hdr[3] = data->mol ? 1 : 0;
-  for (int j = 0; j < 3; j++) box[j] = data->lo[j], box[3 + j] = data->hi[j];
-  PetscCall(CollectiveBcastInt(comm, hdr, 4));
-  PetscCall(CollectiveBcastReal(comm, box, 6));
-  n = hdr[0];
-  /* every rank allocates, and all agree whether that worked before the
-   * broadcasts: a rank that failed alone would leave the others waiting */
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscMalloc1(n, &idr);
-  if (rank && !ierr) {
-    data->n = n, data->ntypes = hdr[1], data->has_velocities = hdr[2] ? PETSC_TRUE : PETSC_FALSE;
-    for (int j = 0; j < 3; j++) data->lo[j] = box[j], data->hi[j] = box[3 + j];
-    ierr = PetscMalloc5(n, &data->id, n, &data->type, n, &data->diameter, n, &data->density, 3 * n, &data->x);
-    if (!ierr) ierr = PetscCalloc2(3 * n, &data->v, 3 * n, &data->w);
-    if (!ierr && hdr[3]) ierr = PetscCalloc1(n + 1, &data->mol);
-  }
-  PetscCall(PetscPopErrorHandler());
-  failed = ierr ? 1.0 : 0.0;
-  PetscCall(CollectiveMaxAll(comm, &failed, 1));
-  if (failed) {
-    PetscCall(PetscFree(idr));
-    PetscCall(LammpsDataDestroy(data));
-    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_MEM,
-               "rank %d: out of memory for the %" PetscInt_FMT " atoms of LAMMPS data file %s (%.3g GB)", (int)rank, n,
-               path, (double)n * 11 * sizeof(PetscReal) / 1e9);
-    SETERRQ(comm, PETSC_ERR_MEM,
-            "another rank ran out of memory for the %" PetscInt_FMT " atoms of LAMMPS data file %s", n, path);
-  }
-  /* ids <= 2^53 were checked while reading: exact as doubles */
-  if (rank == 0)
-    for (PetscInt i = 0; i < n; i++) idr[i] = (PetscReal)data->id[i];
-  PetscCall(CollectiveBcastReal(comm, idr, n));
-  if (rank)
-    for (PetscInt i = 0; i < n; i++) data->id[i] = (PetscInt64)idr[i];
-  PetscCall(PetscFree(idr));
-  PetscCall(CollectiveBcastInt(comm, data->type, n));
-  PetscCall(CollectiveBcastReal(comm, data->diameter, n));
-  PetscCall(CollectiveBcastReal(comm, data->density, n));
-  PetscCall(CollectiveBcastReal(comm, data->x, 3 * n));
-  if (data->has_velocities) {
-    PetscCall(CollectiveBcastReal(comm, data->v, 3 * n));
-    PetscCall(CollectiveBcastReal(comm, data->w, 3 * n));
-  }
-  if (data->mol) { /* molecule ids of a checked file: below 2^53, exact as doubles */
-    PetscCall(PetscMalloc1(n + 1, &idr));
-    for (PetscInt i = 0; rank == 0 && i < n; i++) idr[i] = (PetscReal)data->mol[i];
-    PetscCall(CollectiveBcastReal(comm, idr, n));
-    for (PetscInt i = 0; i < n; i++) data->mol[i] = (PetscInt64)idr[i];
-    PetscCall(PetscFree(idr));
-  }
+  for (int a = 0; a < 6; a++) e[a] = -PETSC_MAX_REAL;
+  for (PetscInt i = 0; i < d->n; i++)
+    for (int a = 0; a < 3; a++) {
+      e[a]     = PetscMax(e[a], -(d->x[3 * i + a] - 0.5 * d->diameter[i]));
+      e[3 + a] = PetscMax(e[3 + a], d->x[3 * i + a] + 0.5 * d->diameter[i]);
+    }
+  PetscCall(CollectiveMaxAll(comm, e, 6));
+  for (int a = 0; a < 3; a++) lo[a] = -e[a], hi[a] = e[3 + a];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode LammpsDataDestroy(LammpsData *d)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree5(d->id, d->type, d->diameter, d->density, d->x));
+  PetscCall(PetscFree6(d->id, d->type, d->diameter, d->density, d->x, d->index));
   PetscCall(PetscFree2(d->v, d->w));
   PetscCall(PetscFree(d->mol));
   PetscCall(PetscMemzero(d, sizeof(*d)));

@@ -19,32 +19,28 @@
  * least 14 n - 1 bytes), numbers must be finite, diameters and densities
  * positive, ids unique in [1, 2^53], types in 1..ntypes.  Comments after
  * '#' and CRLF line ends are accepted, as LAMMPS does; a line longer than
- * 4096 characters or a NUL byte is refused (not a text data file). */
+ * 4096 characters or a NUL byte is refused (not a text data file).
+ *
+ * Every rank reads a share: rank 0 the header; the bytes after it split
+ * among the ranks at line boundaries, each parsing its lines (the line
+ * numbers of its messages from the lines of the shares before it); then
+ * each atom, with its Velocities and Molecules lines, on the rank id % size.
+ * No rank holds more than about its share; an error any rank finds is
+ * every rank's, the one a serial reading would meet first. */
 #ifndef HDEM_LAMMPS_DATA_H
 #define HDEM_LAMMPS_DATA_H
 
 #include <stdio.h>
-#include "hdem.h"
+#include "io/lammps_atoms.h"
 
-typedef struct {
-  PetscInt    n;
-  PetscInt    ntypes; /* from `N atom types` */
-  PetscInt64 *id;     /* LAMMPS ids, 1 <= id <= 2^53, unique, in file order */
-  PetscInt   *type;   /* 1 .. ntypes */
-  PetscReal  *diameter, *density;
-  PetscReal  *x, *v, *w; /* 3n each, interleaved; v, w zero without a Velocities section */
-  PetscReal   lo[3], hi[3];
-  PetscBool   has_velocities;
-  PetscInt64 *mol; /* molecule ids (a Molecules section), else NULL */
-} LammpsData;
-
-/* Collective: rank 0 reads, every rank gets everything (or every rank gets the error). */
+/* Collective: each rank its share (or every rank the error). */
 PETSC_EXTERN PetscErrorCode LammpsDataRead(MPI_Comm, const char *path, LammpsData *);
 PETSC_EXTERN PetscErrorCode LammpsDataDestroy(LammpsData *);
-/* Not collective: rank 0's part of LammpsDataRead on an open stream (a file,
- * or fmemopen'ed bytes for tests and fuzzing); name is for the messages,
- * size the stream's length in bytes (-1: unknown, then only the integer
- * bounds limit the counts).  On error d is left empty. */
+/* Collective: the box around every atom's sphere (lo = +max, hi = -max without atoms). */
+PETSC_EXTERN PetscErrorCode LammpsDataExtent(MPI_Comm, const LammpsData *, PetscReal lo[3], PetscReal hi[3]);
+/* LammpsDataRead on one rank from an open stream (a file, or fmemopen'ed
+ * bytes for tests and fuzzing); name is for the messages, size the
+ * stream's length in bytes (-1: unknown, then only the integer bounds limit
+ * the counts).  On error d is left empty. */
 PETSC_EXTERN PetscErrorCode LammpsDataParseStream(FILE *, const char *name, PetscInt64 size, LammpsData *d);
-
 #endif

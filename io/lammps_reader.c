@@ -29,15 +29,15 @@ PetscErrorCode LmpReaderNext(LmpReader *rd, PetscBool *eof)
 {
   size_t len = 0;
   int    ch;
-  char  *c, *hash;
 
   PetscFunctionBeginUser;
-  rd->ntok    = 0;
-  rd->comment = NULL;
-  rd->nquote  = 0;
-  rd->text[0] = 0;
-  errno       = 0;
-  while ((ch = getc(rd->fp)) != EOF && ch != '\n') {
+  rd->ntok      = 0;
+  rd->comment   = NULL;
+  rd->nquote    = 0;
+  rd->text[0]   = 0;
+  rd->linestart = rd->consumed;
+  errno         = 0;
+  while ((ch = getc_unlocked(rd->fp)) != EOF && ch != '\n') { /* one thread reads each stream */
     if (len == LMP_MAX_LINE) {
       rd->line[len] = 0;
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
@@ -60,6 +60,17 @@ PetscErrorCode LmpReaderNext(LmpReader *rd, PetscBool *eof)
   rd->line[len] = 0;
   rd->consumed += (PetscInt64)len + (ch == '\n');
   rd->lineno++;
+  LmpReaderSplit(rd);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void LmpReaderSplit(LmpReader *rd)
+{
+  size_t len = strlen(rd->line);
+  char  *c, *hash;
+
+  rd->ntok    = 0;
+  rd->comment = NULL;
   while (len && rd->line[len - 1] == '\r') len--; /* CRLF */
   memcpy(rd->text, rd->line, len);
   rd->text[len] = 0;
@@ -74,7 +85,6 @@ PetscErrorCode LmpReaderNext(LmpReader *rd, PetscBool *eof)
     rd->ntok++;
     while (*c && !IsBlank(*c)) c++;
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode LmpReaderNextNonBlank(LmpReader *rd, PetscBool *eof)

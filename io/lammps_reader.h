@@ -1,6 +1,6 @@
-/* Rank 0's reading of a LAMMPS data file (io/lammps_data.c), line by line:
- * each line cut into tokens, its comment apart, numbers parsed with the
- * file and line in every error.  Internal to io/. */
+/* The reading of a LAMMPS data file (io/lammps_data.c), line by line: each
+ * line cut into tokens, its comment apart, numbers parsed with the file and
+ * line in every error.  Internal to io/. */
 #ifndef HDEM_LAMMPS_READER_H
 #define HDEM_LAMMPS_READER_H
 
@@ -18,17 +18,13 @@
 #define AT         "%s:%" PetscInt_FMT ": "
 #define ATARGS(rd) (rd)->path, (rd)->lineno
 
-typedef struct {
-  PetscInt64 id;
-  PetscInt   idx;
-} IdIndex;
-
-/* Rank 0's reading state; everything here is released by LammpsDataParseStream. */
+/* One rank's reading state. */
 typedef struct {
   FILE       *fp;
   const char *path;
   PetscInt64  size;                   /* the file's bytes, -1 when not known (a pipe) */
-  PetscInt64  consumed;               /* bytes read so far */
+  PetscInt64  consumed;               /* the offset of the next byte */
+  PetscInt64  linestart;              /* ... and of the current line */
   char        line[LMP_MAX_LINE + 1]; /* the current line, cut into tokens */
   char        text[LMP_MAX_LINE + 1]; /* ... and as read, without its line end, for messages */
   char        quote[2][LMP_MAX_QUOTE + 64];
@@ -37,9 +33,6 @@ typedef struct {
   char       *tok[LMP_MAX_TOKENS];
   int         ntok;    /* may exceed LMP_MAX_TOKENS: only the first ones are kept */
   const char *comment; /* text after '#', or NULL */
-  IdIndex    *sorted;  /* atoms by id, for duplicates and Velocities */
-  PetscInt   *atomline;
-  PetscBool  *seen;
 } LmpReader;
 
 /* s in quotes, whole, or its start and its length when longer than
@@ -48,6 +41,8 @@ PETSC_INTERN const char *LmpReaderQuote(LmpReader *, const char *s);
 /* Next line, comment cut off and split into blank-separated tokens; the line
  * as read is kept in rd->text; *eof at the end of the file. */
 PETSC_INTERN PetscErrorCode LmpReaderNext(LmpReader *, PetscBool *eof);
+/* rd->line (a line as read, without its newline) into text, comment and tokens. */
+PETSC_INTERN void LmpReaderSplit(LmpReader *);
 /* The next line that has a token. */
 PETSC_INTERN PetscErrorCode LmpReaderNextNonBlank(LmpReader *, PetscBool *eof);
 /* Whether s is a whole number (strtod reads all of it). */

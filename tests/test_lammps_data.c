@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "check_main.h"
 #include "io/lammps_data.h"
+#include "lammps_gather.h"
 
 static char dir[64];
 
@@ -29,7 +30,7 @@ static void MakeDir(void)
   (void)MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, PETSC_COMM_WORLD);
 }
 
-/* Only rank 0 reads, so only rank 0 writes. */
+/* Rank 0 writes; every rank reads its share, once the file is there. */
 static void WriteBytes(const char *name, const char *bytes, size_t nbytes, char *path, size_t len)
 {
   int rank;
@@ -42,11 +43,20 @@ static void WriteBytes(const char *name, const char *bytes, size_t nbytes, char 
     ck_assert_uint_eq(fwrite(bytes, 1, nbytes, fp), nbytes);
     fclose(fp);
   }
+  (void)MPI_Barrier(PETSC_COMM_WORLD);
 }
 
 static void WriteFile(const char *name, const char *text, char *path, size_t len)
 {
   WriteBytes(name, text, strlen(text), path, len);
+}
+
+/* LammpsDataRead, then the whole file's atoms on every rank. */
+static PetscErrorCode ReadAll(const char *path, LammpsData *d)
+{
+  PetscErrorCode ierr = LammpsDataRead(PETSC_COMM_WORLD, path, d);
+  if (!ierr) LammpsDataGatherAll(d);
+  return ierr;
 }
 
 static const char valid[] = "LAMMPS data file via write_data, version 29 Sep 2021, timestep = 0\n"
@@ -87,7 +97,7 @@ START_TEST(test_valid)
   char       path[PETSC_MAX_PATH_LEN];
   LammpsData d;
   WriteFile("valid.data", valid, path, sizeof(path));
-  ck_assert_int_eq(LammpsDataRead(PETSC_COMM_WORLD, path, &d), 0);
+  ck_assert_int_eq(ReadAll(path, &d), 0);
   ck_assert_int_eq(d.n, 4);
   ck_assert_int_eq(d.ntypes, 2);
   ck_assert(d.has_velocities);
@@ -117,7 +127,7 @@ START_TEST(test_no_velocities)
             "zhi\r\n\r\nAtoms\r\n\r\n7 1 0.1 2 0.5 0.5 0.5\r\n8 1 0.1 "
             "2 1 1 1\r\n\r\nBonds\r\n\r\n",
             path, sizeof(path));
-  ck_assert_int_eq(LammpsDataRead(PETSC_COMM_WORLD, path, &d), 0);
+  ck_assert_int_eq(ReadAll(path, &d), 0);
   ck_assert_int_eq(d.n, 2);
   ck_assert(!d.has_velocities);
   ck_assert(d.id[1] == 8 && d.x[3] == 1.0);
@@ -388,7 +398,7 @@ START_TEST(test_hostile)
     if (!strcmp(hostile_cases[c].to, "Atoms") || strstr(hostile_cases[c].to, "extra")) {
       LammpsData d;
       WriteFile(name, text, path, sizeof(path));
-      EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "case %d (%s) refused", (int)c, hostile_cases[c].to);
+      EXPECT(ReadAll(path, &d) == 0, "case %d (%s) refused", (int)c, hostile_cases[c].to);
       EXPECT(d.n == 4, "case %d: %d atoms", (int)c, (int)d.n);
       PetscCallVoid(LammpsDataDestroy(&d));
     } else bad += Refused(name, text, strlen(text), hostile_cases[c].want1, hostile_cases[c].want2);
@@ -437,17 +447,17 @@ START_TEST(test_accepted)
   }
   *p = 0;
   WriteFile("crlf.data", crlf, path, sizeof(path));
-  EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "CRLF refused");
+  EXPECT(ReadAll(path, &d) == 0, "CRLF refused");
   ExpectSameAsValid(&d, "CRLF");
   PetscCallVoid(LammpsDataDestroy(&d));
   /* no newline at the end (of CRLF and of LF) */
   crlf[strlen(crlf) - 2] = 0;
   WriteFile("crlf_noeol.data", crlf, path, sizeof(path));
-  EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "CRLF without the last line end refused");
+  EXPECT(ReadAll(path, &d) == 0, "CRLF without the last line end refused");
   ExpectSameAsValid(&d, "CRLF without the last line end");
   PetscCallVoid(LammpsDataDestroy(&d));
   WriteBytes("noeol.data", valid, n - 1, path, sizeof(path));
-  EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "no last line end refused");
+  EXPECT(ReadAll(path, &d) == 0, "no last line end refused");
   ExpectSameAsValid(&d, "no last line end");
   PetscCallVoid(LammpsDataDestroy(&d));
   free(crlf);
@@ -462,7 +472,7 @@ START_TEST(test_accepted)
   }
   *p = 0;
   WriteFile("tabs.data", tabs, path, sizeof(path));
-  EXPECT(LammpsDataRead(PETSC_COMM_WORLD, path, &d) == 0, "tabs and comments refused");
+  EXPECT(ReadAll(path, &d) == 0, "tabs and comments refused");
   ExpectSameAsValid(&d, "tabs and comments");
   PetscCallVoid(LammpsDataDestroy(&d));
   free(tabs);
@@ -487,7 +497,7 @@ START_TEST(test_settle)
      always set, and a missing file is then a failure */
   if (!path || !path[0]) return;
   ck_assert_msg(access(path, R_OK) == 0, "HDEM_SETTLE_DATA=%s is not readable", path);
-  ck_assert_int_eq(LammpsDataRead(PETSC_COMM_WORLD, path, &d), 0);
+  ck_assert_int_eq(ReadAll(path, &d), 0);
   ck_assert_int_eq(d.n, 64000);
   ck_assert(d.has_velocities);
   ck_assert(d.id[0] == 1 && d.id[63999] == 64000);

@@ -63,12 +63,7 @@ static PetscErrorCode DomainOccupied(MPI_Comm comm, const DomainKeys *dk, const 
     olo[a] = ins->lo_set ? ins->rlo[a] : dk->lo[a], ohi[a] = ins->hi_set ? ins->rhi[a] : dk->hi[a];
   if (ins->mode == INSERTION_LAMMPS && ins->file_set) {
     PetscCall(LammpsDataRead(comm, ins->file, d));
-    for (int a = 0; a < 3; a++) olo[a] = PETSC_MAX_REAL, ohi[a] = -PETSC_MAX_REAL;
-    for (PetscInt i = 0; i < d->n; i++)
-      for (int a = 0; a < 3; a++) {
-        olo[a] = PetscMin(olo[a], d->x[3 * i + a] - 0.5 * d->diameter[i]);
-        ohi[a] = PetscMax(ohi[a], d->x[3 * i + a] + 0.5 * d->diameter[i]);
-      }
+    PetscCall(LammpsDataExtent(comm, d, olo, ohi));
   } else if (ins->mode == INSERTION_LAMMPS) { /* no file: said where the particles are inserted */
     for (int a = 0; a < 3; a++) olo[a] = dk->lo[a], ohi[a] = dk->hi[a];
   }

@@ -1,4 +1,5 @@
 #include "insert/insert.h"
+#include "insert/insert_lammps.h"
 #include "io/options.h"
 #include <math.h>
 
@@ -252,174 +253,6 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Cl
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-typedef struct {
-  PetscInt64 mol, id;
-  PetscInt   i;
-} MoleculeAtom;
-
-static int MoleculeAtomCompare(const void *a, const void *b)
-{
-  const MoleculeAtom *x = (const MoleculeAtom *)a, *y = (const MoleculeAtom *)b;
-  if (x->mol != y->mol) return x->mol < y->mol ? -1 : 1;
-  return x->id < y->id ? -1 : (x->id > y->id);
-}
-
-static PetscErrorCode InsertMoleculesFit(MPI_Comm, const char *, PetscInt, const ClumpTemplate *,
-                                         const ClumpTemplates *, const Grid *, const LammpsData *, const MoleculeAtom *,
-                                         PetscReal *, PetscReal *, Particles *, PetscBool *);
-
-/* The molecules of a data file as bodies of the one template of
- * insert_body: each molecule of as many atoms as the template has spheres
- * (consecutive ids, in the template's order) is fitted to it (BodyFit);
- * the body's velocity and spin are its atoms' means.  A molecule of one
- * atom is a sphere.  done[i]: atom i is placed (or a body's and not
- * this rank's). */
-static PetscErrorCode InsertMolecules(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g,
-                                      const LammpsData *d, Particles *p, PetscBool *done)
-{
-  const char          *file = ins->file;
-  PetscInt             c    = ins->body.tmpl[0];
-  const ClumpTemplate *t;
-  MoleculeAtom        *ma;
-  PetscReal           *x, *r;
-
-  PetscFunctionBeginUser;
-  PetscCheck(d->mol, comm, PETSC_ERR_USER_INPUT,
-             "-insert_body with -insert_mode lammps: %s has no Molecules section to say which atoms make a body", file);
-  PetscCheck(ins->body.n == 1 && c >= 0, comm, PETSC_ERR_USER_INPUT,
-             "-insert_body with -insert_mode lammps names one template (clumpN), the body of every molecule of %s",
-             file);
-  t = &ct->t[c];
-  PetscCall(PetscMalloc3(d->n + 1, &ma, 3 * t->n, &x, t->n, &r));
-  for (PetscInt i = 0; i < d->n; i++) ma[i].mol = d->mol[i], ma[i].id = d->id[i], ma[i].i = i;
-  qsort(ma, (size_t)d->n, sizeof(*ma), MoleculeAtomCompare);
-  {
-    /* the scratch is freed on an error too */
-    PetscErrorCode ierr = InsertMoleculesFit(comm, file, c, t, ct, g, d, ma, x, r, p, done);
-    PetscCall(PetscFree3(ma, x, r));
-    PetscCall(ierr);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* InsertMolecules' fit of each molecule in ma (sorted), x and r its scratch. */
-static PetscErrorCode InsertMoleculesFit(MPI_Comm comm, const char *file, PetscInt c, const ClumpTemplate *t,
-                                         const ClumpTemplates *ct, const Grid *g, const LammpsData *d,
-                                         const MoleculeAtom *ma, PetscReal *x, PetscReal *r, Particles *p,
-                                         PetscBool *done)
-{
-  PetscFunctionBeginUser;
-  for (PetscInt a = 0, b; a < d->n; a = b) {
-    PetscReal   l, X[3], q[4], res, V[3] = {0, 0, 0}, W[3] = {0, 0, 0};
-    PetscMPIInt owner[3], me = 1;
-    for (b = a; b < d->n && ma[b].mol == ma[a].mol; b++) { }
-    if (b - a == 1) continue; /* a sphere */
-    PetscCheck(b - a == t->n, comm, PETSC_ERR_USER_INPUT,
-               "molecule %" PetscInt64_FMT " of %s has %" PetscInt_FMT " atoms; the body clump%" PetscInt_FMT
-               " has %" PetscInt_FMT " spheres",
-               ma[a].mol, file, b - a, c, t->n);
-    for (PetscInt k = 0; k < t->n; k++) {
-      PetscInt i = ma[a + k].i;
-      PetscCheck(ma[a + k].id == ma[a].id + k, comm, PETSC_ERR_USER_INPUT,
-                 "molecule %" PetscInt64_FMT " of %s: its atoms' ids are not consecutive (%" PetscInt64_FMT
-                 " after %" PetscInt64_FMT "); a body's spheres are numbered from its first",
-                 ma[a].mol, file, ma[a + k].id, ma[a + k - 1].id);
-      for (int e = 0; e < 3; e++) { /* the nearest image of the first atom (image flags are not read) */
-        PetscReal L = g->hi[e] - g->lo[e], y = d->x[3 * i + e], y0 = d->x[3 * ma[a].i + e];
-        if (g->periodic[e] && y - y0 > 0.5 * L) y -= L;
-        if (g->periodic[e] && y0 - y > 0.5 * L) y += L;
-        x[3 * k + e] = y;
-        V[e] += d->v[3 * i + e] / (PetscReal)t->n, W[e] += d->w[3 * i + e] / (PetscReal)t->n;
-      }
-      r[k] = 0.5 * d->diameter[i];
-    }
-    BodyFit(t, x, r, &l, X, q, &res);
-    PetscCheck(res <= 1e-3 * l * t->extent, comm, PETSC_ERR_USER_INPUT,
-               "molecule %" PetscInt64_FMT " of %s is not the body clump%" PetscInt_FMT
-               ": its atoms lie up to %g m from the template's spheres scaled by %g (more than 1e-3 of its extent)",
-               ma[a].mol, file, c, (double)res, (double)l);
-    for (int e = 0; e < 3; e++) {
-      PetscReal L = g->hi[e] - g->lo[e];
-      if (g->periodic[e] && X[e] >= g->hi[e]) X[e] -= L;
-      if (g->periodic[e] && X[e] < g->lo[e]) X[e] += L;
-    }
-    for (PetscInt k = 0; k < t->n; k++) done[ma[a + k].i] = PETSC_TRUE;
-    PetscCall(GridOwnerOf(g, X, owner));
-    for (int e = 0; e < 3; e++) me = me && owner[e] == g->coords[e];
-    if (me) PetscCall(BodyAppendAt(p, ct, c, ma[a].id, d->type[ma[a].i], l, d->density[ma[a].i], X, V, q, W));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode InsertLammpsAtoms(MPI_Comm, const Insertion *, const Grid *, const LammpsData *,
-                                        const PetscBool *, Particles *, PetscReal *);
-
-static PetscErrorCode InsertLammps(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g,
-                                   LammpsData *cached, Particles *p, PetscReal *rmax_out)
-{
-  LammpsData  d;
-  const char *file = ins->file;
-  PetscBool  *done = NULL;
-
-  PetscFunctionBeginUser;
-  if (cached && cached->n) { /* read already, to shape the grid */
-    d = *cached;
-    PetscCall(PetscMemzero(cached, sizeof(*cached)));
-  } else PetscCall(LammpsDataRead(comm, file, &d));
-  {
-    PetscErrorCode ierr = PetscCalloc1(d.n + 1, &done);
-    if (!ierr && BodyChoiceHasBodies(&ins->body)) ierr = InsertMolecules(comm, ins, ct, g, &d, p, done);
-    if (!ierr) ierr = InsertLammpsAtoms(comm, ins, g, &d, done, p, rmax_out);
-    PetscCall(PetscFree(done)); /* the atoms are freed on an error too */
-    PetscCall(LammpsDataDestroy(&d));
-    PetscCall(ierr);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* InsertLammps' atoms that are not a body's into this rank's particles, and the largest radius. */
-static PetscErrorCode InsertLammpsAtoms(MPI_Comm comm, const Insertion *ins, const Grid *g, const LammpsData *dp,
-                                        const PetscBool *done, Particles *p, PetscReal *rmax_out)
-{
-  const LammpsData d    = *dp;
-  const char      *file = ins->file;
-  PetscReal        rmax = 0.0;
-
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < d.n; i++) {
-    PetscMPIInt owner[3], me = 1;
-    PetscReal   x[3];
-    for (int a = 0; a < 3; a++) { /* periodic coordinates wrapped into the box */
-      PetscReal L = g->hi[a] - g->lo[a];
-      x[a]        = d.x[3 * i + a];
-      if (g->periodic[a]) {
-        if (x[a] >= g->hi[a]) x[a] -= L;
-        if (x[a] < g->lo[a]) x[a] += L;
-      }
-    }
-    /* every rank holds every atom (broadcast), so these fail alike on all of them */
-    for (int a = 0; a < 3; a++) {
-      PetscCheck(x[a] >= g->lo[a] && x[a] <= g->hi[a], comm, PETSC_ERR_USER_INPUT,
-                 "atom %" PetscInt64_FMT
-                 " of %s at (%g, %g, %g) is outside the domain along %c, [%g, %g] (-domain_lo, -domain_hi)",
-                 d.id[i], file, (double)d.x[3 * i], (double)d.x[3 * i + 1], (double)d.x[3 * i + 2], "xyz"[a],
-                 (double)g -> lo[a], (double)g -> hi[a]);
-      PetscCheck(d.diameter[i] < g->hi[a] - g->lo[a], comm, PETSC_ERR_USER_INPUT,
-                 "atom %" PetscInt64_FMT " of %s has diameter %g m, no smaller than the domain along %c (%g m)",
-                 d.id[i], file, (double)d.diameter[i], "xyz"[a], (double)(g->hi[a] - g->lo[a]));
-    }
-    rmax = PetscMax(rmax, 0.5 * d.diameter[i]);
-    if (done[i]) continue; /* a body's sphere */
-    PetscCall(GridOwnerOf(g, x, owner));
-    for (int a = 0; a < 3; a++) me = me && owner[a] == g->coords[a];
-    if (!me) continue;
-    PetscCall(ParticlesAppend(p, d.id[i], d.type[i], d.type[i] == ins->frozen_type ? PARTICLE_FROZEN : 0,
-                              0.5 * d.diameter[i], d.density[i], x, d.v + 3 * i, d.w + 3 * i));
-  }
-  *rmax_out = rmax;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g,
                               PetscReal density, LammpsData *cached, Particles *p, PetscReal *rmax)
 {
@@ -428,7 +261,8 @@ PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const ClumpTe
   PetscFunctionBeginUser;
   if (ins->mode == INSERTION_LAMMPS) {
     PetscCheck(ins->file_set, comm, PETSC_ERR_USER_INPUT, "-insert_mode lammps needs -insert_file");
-    PetscCall(InsertLammps(comm, ins, ct, g, cached, p, rmax));
+    InsertLammpsKeys keys = {ins->file, &ins->body, ins->frozen_type};
+    PetscCall(InsertLammps(comm, &keys, ct, g, cached, p, rmax));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(ins->count_set, comm, PETSC_ERR_USER_INPUT, "-insert_mode %s needs -insert_count",
