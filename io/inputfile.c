@@ -1,5 +1,4 @@
 #include "io/inputfile.h"
-#include "io/options.h"
 #include "decomp/collective.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -7,14 +6,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const char *(*input_namer)(const char *) = NULL;
+
+void InputFileSetNamer(const char *(*namer)(const char *path))
+{
+  input_namer = namer;
+}
+
 /* The key whose value is path (every input path is an option's value), or what. */
 static const char *InputName(const char *path, const char *what)
 {
-  for (PetscInt i = 0; i < OptionsRecorded(); i++) {
-    const OptionRecord *r = OptionsRecord(i);
-    if (r->set && r->value && r->kind == OPTION_KIND_TEXT && !strcmp(r->value, path)) return r->key;
-  }
-  return what;
+  const char *key = input_namer ? input_namer(path) : NULL;
+  return key ? key : what;
 }
 
 static const char *FileKind(mode_t m)

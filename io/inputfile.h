@@ -15,6 +15,9 @@ FILE *InputFileOpen(const char *path, const char *mode, const char *what, char *
 /* Only the check, for readers that open the file themselves (HDF5): 0 when
  * path is a regular file, else 1 with the reason in msg. */
 int InputFileCheck(const char *path, const char *what, char *msg, size_t len);
+/* Who names input paths in messages: namer(path) is the key whose value path is, or NULL (io/options.c sets it;
+ * the files do not know the options). */
+void InputFileSetNamer(const char *(*namer)(const char *path));
 
 #include "hdem.h"
 /* A reader run on rank 0 alone (under PetscReturnErrorHandler, so that it

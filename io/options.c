@@ -169,10 +169,20 @@ static OptionSpec OptionSpecMake(const char *key, const char *help, const char *
   return sp;
 }
 
+/* The key whose text value is path, or NULL: how input files are named in messages (InputFileSetNamer). */
+static const char *OptionsKeyOfPath(const char *path)
+{
+  for (PetscInt i = 0; i < nrecords; i++)
+    if (records[i].set && records[i].value && records[i].kind == OPTION_KIND_TEXT && !strcmp(records[i].value, path))
+      return records[i].key;
+  return NULL;
+}
+
 /* The key's record, new or (read again) the same. */
 static OptionRecord *OptionsRecordFor(const OptionSpec *sp)
 {
   OptionRecord *r = NULL;
+  InputFileSetNamer(OptionsKeyOfPath);
   for (PetscInt k = 0; k < nrecords && !r; k++)
     if (!strcmp(records[k].key, sp->key)) r = &records[k];
   if (!r) {

@@ -75,9 +75,6 @@ KNOWN = [
     ("src/contact/tangential_md", "include_circle"),
     # the deck's options find a deck's key by its file (inputfile), the deck
     # scan opens the deck as an input file, the options scan the deck
-    ("io/deckscan", "include_circle"),
-    ("io/inputfile", "include_circle"),
-    ("io/options", "include_circle"),
 ]
 
 RULES = ["file_lines", "function_lines", "line_width", "format", "include_circle", "doc_symbol"]
