@@ -1,4 +1,6 @@
 #include "engine/checkpoint.h"
+#include "engine/checkpoint_check.h"
+#include "engine/checkpoint_flow.h"
 #include <string.h>
 #include "decomp/collective.h"
 #include "engine/flow.h"
@@ -95,16 +97,6 @@ static PetscErrorCode CkptWriteWalls(H5File f, const Engine *e)
   PetscCall(H5FileWriteRows(f, "walls/normal", H5FILE_REAL, 3, rank ? 0 : e->planes.n, n));
   PetscCall(H5FileWriteRows(f, "walls/point", H5FILE_REAL, 3, rank ? 0 : e->planes.n, q));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-const char *const CkptRealName[10] = {"time",           "dt",           "bound", "dt_min", "dt_max", "dt_sum",
-                                      "energy_initial", "work_gravity", "skin",  "rmax"};
-
-void CkptReals(Engine *e, PetscReal *v[16])
-{
-  v[0] = &e->clock.t, v[1] = &e->clock.dt, v[2] = &e->clock.bound, v[3] = &e->clock.dt_min, v[4] = &e->clock.dt_max,
-  v[5] = &e->clock.dt_sum;
-  v[6] = &e->health.e_initial, v[7] = &e->work_gravity, v[8] = &e->skin, v[9] = &e->rmax;
 }
 
 static PetscErrorCode CkptWriteState(H5File f, Engine *e, const char *options, PetscInt64 removed)

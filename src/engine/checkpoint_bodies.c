@@ -2,7 +2,7 @@
  * multi-sphere bodies (checkpoint.h says what is checked).  A body's state
  * is on each of its members' rows, which restart it; /bodies (a row per
  * body, for readers) must agree with them. */
-#include "engine/checkpoint.h"
+#include "engine/checkpoint_bodies.h"
 #include <math.h>
 #include <stdint.h>
 #include "decomp/collective.h"

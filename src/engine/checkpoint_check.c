@@ -1,6 +1,9 @@
 /* Reading a checkpoint's attributes and datasets and checking all of it
  * before any of it is used (checkpoint.h says what is checked). */
-#include "engine/checkpoint.h"
+#include "engine/checkpoint_check.h"
+#include "engine/checkpoint_state.h"
+#include "engine/checkpoint_bodies.h"
+#include "engine/checkpoint_flow.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -17,24 +20,6 @@
  * together on the communicator: said once, and every rank stops cleanly,
  * before any step and before anything is written. */
 #define CKPT_ROWS 8589934592.0 /* 2^33: (check, row) as one real below 2^53 */
-
-PetscErrorCode CkptFail(H5File f, CkptFault *ft, PetscInt64 check, PetscInt64 row, const char *fmt, ...)
-{
-  va_list        ap;
-  size_t         len;
-  PetscErrorCode ierr;
-
-  PetscFunctionBeginUser;
-  if (check > ft->check || (check == ft->check && row >= ft->row)) PetscFunctionReturn(PETSC_SUCCESS);
-  ft->check = check, ft->row = row;
-  PetscCall(PetscSNPrintf(ft->msg, sizeof(ft->msg), "checkpoint %s: ", H5FilePath(f)));
-  PetscCall(PetscStrlen(ft->msg, &len));
-  va_start(ap, fmt);
-  ierr = PetscVSNPrintf(ft->msg + len, sizeof(ft->msg) - len, fmt, NULL, ap);
-  va_end(ap);
-  PetscCall(ierr);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* Collective: *failed if any rank has a fault; then every rank's ft is the
  * first one (the lowest rank's of equals, for checks of replicated data):
@@ -77,14 +62,6 @@ static PetscErrorCode CkptSetAdd(CkptSets *ss, const char *name, FieldType t, Pe
   PetscCall(PetscMemzero(d, sizeof(*d)));
   PetscCall(PetscStrncpy(d->name, name, sizeof(d->name)));
   d->type = t, d->ncomp = ncomp, d->field = field, d->replicated = replicated;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode CkptSetsDestroy(CkptSets *ss)
-{
-  PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < ss->n; k++) PetscCall(PetscFree(ss->s[k].raw));
-  ss->n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -278,26 +255,6 @@ static int CkptOutside(const Grid *g, const PetscReal x[3])
   return -1;
 }
 
-PetscErrorCode CkptWho(CkptSets *ss, PetscInt k, PetscInt i, char *who, size_t len)
-{
-  const CkptSet *id = CkptSetFind(ss, "particles/id"), *owner = CkptSetFind(ss, "history/owner"),
-                *partner = CkptSetFind(ss, "history/partner"), *kind = CkptSetFind(ss, "history/kind");
-
-  PetscFunctionBeginUser;
-  who[0] = 0;
-  if (k >= ss->bodies)
-    PetscCall(PetscSNPrintf(who, len, " (body %" PetscInt64_FMT ")", CkptI64(CkptSetFind(ss, "bodies/id"), i, 0)));
-  else if (k >= ss->history) {
-    PetscInt64 pa = CkptI64(partner, i, 0), pk = kind   ? CkptI64(kind, i, 0)
-                                               : pa < 0 ? HISTORY_KIND_PLANE
-                                                        : HISTORY_KIND_SPHERE;
-    PetscCall(PetscSNPrintf(who, len,
-                            " (owner %" PetscInt64_FMT ", kind %" PetscInt64_FMT ", partner %" PetscInt64_FMT ")",
-                            CkptI64(owner, i, 0), pk, pa));
-  } else if (k >= ss->particles) PetscCall(PetscSNPrintf(who, len, " (id %" PetscInt64_FMT ")", CkptI64(id, i, 0)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Whether a mesh history's partner (deck number << HISTORY_MESH_SHIFT | key) names a surface, or a region's
  * feature (MESH_KEY_REGION), of the deck's meshes. */
 static PetscBool CkptMeshSurface(const Engine *e, PetscInt64 pa)
@@ -314,12 +271,137 @@ static PetscBool CkptMeshSurface(const Engine *e, PetscInt64 pa)
  * the lists were built inside the box; records' kinds and partners;
  * walls' normals unit vectors, their points finite.  Each dataset's first
  * bad row. */
+/* What a real dataset's row must be (CkptCheckValues). */
+typedef struct {
+  PetscBool positive, radius, inbox, normal;
+} CkptRealRules;
+
+/* Row i of real dataset k: finite, and what rules asks; *bad when it is not (its fault into ft). */
+static PetscErrorCode CkptCheckRealRow(H5File f, const Engine *e, CkptSets *ss, PetscInt k, PetscInt i,
+                                       const CkptRealRules *rules, CkptFault *ft, PetscBool *bad)
+{
+  const CkptSet  *d     = &ss->s[k];
+  const char     *leaf  = strchr(d->name, '/') + 1;
+  PetscInt64      check = CKPT_CHECK_VALUE + k, row = d->off + i;
+  const PetscBool positive = rules->positive, radius = rules->radius, inbox = rules->inbox, normal = rules->normal;
+  char            b[3][32], who[160];
+  PetscReal       v[3]  = {0, 0, 0};
+  PetscInt        c_bad = -1; /* the first component not finite */
+
+  PetscFunctionBeginUser;
+  *bad = PETSC_FALSE;
+  for (PetscInt c = 0; c < d->ncomp; c++) {
+    PetscReal x = CkptReal(d, i, c);
+    if (c < 3) v[c] = x;
+    if (c_bad < 0 && !isfinite(x)) c_bad = c;
+  }
+  if (c_bad >= 0) {
+    PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+    if (d->ncomp > 1)
+      PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: component %c is %s: %s must be finite",
+                         d->name, row, who, c_bad < 3 ? "xyz"[c_bad] : '?', CkptNum(CkptReal(d, i, c_bad), b[0]),
+                         leaf));
+    else
+      PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s is %s: it must be finite", d->name, row,
+                         who, leaf, CkptNum(v[0], b[0])));
+    *bad = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (positive && !(v[0] > 0.0)) {
+    PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+    PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s %s: it must be > 0", d->name, row, who,
+                       leaf, CkptNum(v[0], b[0])));
+    *bad = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (radius && v[0] > e->rmax) {
+    PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+    PetscCall(CkptFail(f, ft, check, row,
+                       "/%s row %" PetscInt64_FMT "%s: radius %s is larger than the attribute /rmax, %s", d->name, row,
+                       who, CkptNum(v[0], b[0]), CkptNum(e->rmax, b[1])));
+    *bad = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (inbox) {
+    int a = CkptOutside(&e->grid, v);
+    if (a >= 0) {
+      PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+      PetscCall(CkptFail(f, ft, check, row,
+                         "/%s row %" PetscInt64_FMT
+                         "%s: point (%s, %s, %s) is outside the box along %c, [%.17g, %.17g]",
+                         d->name, row, who, CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2]), "xyz"[a],
+                         (double)e -> grid.lo[a], (double)e->grid.hi[a]));
+      *bad = PETSC_TRUE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  if (normal && !(PetscAbsReal(PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) - 1.0) <= 1e-9)) {
+    PetscCall(CkptFail(f, ft, check, row,
+                       "/walls/normal row %" PetscInt64_FMT ": (%s, %s, %s): a wall's normal must be a unit vector",
+                       row, CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2])));
+    *bad = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Row i of a record's kind or partner dataset k: a known kind and a partner that exists. */
+static PetscErrorCode CkptCheckRecordRow(H5File f, const Engine *e, CkptSets *ss, PetscInt k, PetscInt i, CkptFault *ft,
+                                         PetscBool *bad)
+{
+  const CkptSet *d = &ss->s[k], *owner = CkptSetFind(ss, "history/owner"),
+                *partner = CkptSetFind(ss, "history/partner"), *kind = CkptSetFind(ss, "history/kind");
+  const PetscInt64 idmax = (PetscInt64)1 << 53, check = CKPT_CHECK_VALUE + k, row = d->off + i;
+  char             who[160];
+
+  PetscFunctionBeginUser;
+  *bad          = PETSC_FALSE;
+  PetscInt64 pa = CkptI64(partner, i, 0), pk = kind   ? CkptI64(kind, i, 0)
+                                             : pa < 0 ? HISTORY_KIND_PLANE
+                                                      : HISTORY_KIND_SPHERE;
+  if (!kind && pa < 0) pa = -1 - pa;
+  if (d == kind && pk != HISTORY_KIND_SPHERE && pk != HISTORY_KIND_PLANE && pk != HISTORY_KIND_MESH) {
+    PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+    PetscCall(CkptFail(f, ft, check, row,
+                       "/%s row %" PetscInt64_FMT "%s: kind %" PetscInt64_FMT
+                       " is none of %d (a particle), %d (a wall), %d (a mesh)",
+                       d->name, row, who, pk, HISTORY_KIND_SPHERE, HISTORY_KIND_PLANE, HISTORY_KIND_MESH));
+    *bad = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (d == partner && pk == HISTORY_KIND_MESH && !CkptMeshSurface(e, pa)) {
+    PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+    PetscCall(CkptFail(f, ft, check, row,
+                       "/%s row %" PetscInt64_FMT "%s: there is no surface %" PetscInt64_FMT " of mesh%" PetscInt64_FMT
+                       " in the deck",
+                       d->name, row, who, pa & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1), pa >> HISTORY_MESH_SHIFT));
+    *bad = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (d == partner && pk == HISTORY_KIND_SPHERE && (pa < 0 || pa > idmax || pa == CkptI64(owner, i, 0))) {
+    PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+    PetscCall(CkptFail(f, ft, check, row,
+                       "/%s row %" PetscInt64_FMT "%s: a particle partner must be another particle's id", d->name, row,
+                       who));
+    *bad = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (d == partner && pk == HISTORY_KIND_PLANE && !(pa >= 0 && pa < e->planes.n)) {
+    PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
+    PetscCall(CkptFail(f, ft, check, row,
+                       "/%s row %" PetscInt64_FMT "%s: there is no wall %" PetscInt64_FMT " (%" PetscInt_FMT " walls)",
+                       d->name, row, who, pa, e->planes.n));
+    *bad = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CkptCheckValues(H5File f, const Engine *e, CkptSets *ss, CkptFault *ft)
 {
   const CkptSet *id = CkptSetFind(ss, "particles/id"), *owner = CkptSetFind(ss, "history/owner"),
                 *partner = CkptSetFind(ss, "history/partner"), *kind = CkptSetFind(ss, "history/kind");
   const PetscInt64 idmax = (PetscInt64)1 << 53;
-  char             b[3][32], who[160];
 
   PetscFunctionBeginUser;
   PetscCheck(id && owner && partner, PETSC_COMM_SELF, PETSC_ERR_PLIB, "checkpoint: the particle store has no id");
@@ -339,236 +421,22 @@ static PetscErrorCode CkptCheckValues(H5File f, const Engine *e, CkptSets *ss, C
 
     for (PetscInt i = 0; i < d->n; i++) {
       PetscInt64 row = d->off + i;
+      PetscBool  bad = PETSC_FALSE;
       if (d->type == FIELD_REAL) {
-        PetscReal v[3] = {0, 0, 0};
-        PetscInt  bad  = -1;
-        for (PetscInt c = 0; c < d->ncomp; c++) {
-          PetscReal x = CkptReal(d, i, c);
-          if (c < 3) v[c] = x;
-          if (bad < 0 && !isfinite(x)) bad = c;
-        }
-        if (bad >= 0) {
-          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          if (d->ncomp > 1)
-            PetscCall(CkptFail(f, ft, check, row,
-                               "/%s row %" PetscInt64_FMT "%s: component %c is %s: %s must be finite", d->name, row,
-                               who, bad < 3 ? "xyz"[bad] : '?', CkptNum(CkptReal(d, i, bad), b[0]), leaf));
-          else
-            PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s is %s: it must be finite", d->name,
-                               row, who, leaf, CkptNum(v[0], b[0])));
-          break;
-        }
-        if (positive && !(v[0] > 0.0)) {
-          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row, "/%s row %" PetscInt64_FMT "%s: %s %s: it must be > 0", d->name, row,
-                             who, leaf, CkptNum(v[0], b[0])));
-          break;
-        }
-        if (radius && v[0] > e->rmax) {
-          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row,
-                             "/%s row %" PetscInt64_FMT "%s: radius %s is larger than the attribute /rmax, %s", d->name,
-                             row, who, CkptNum(v[0], b[0]), CkptNum(e->rmax, b[1])));
-          break;
-        }
-        if (inbox) {
-          int a = CkptOutside(&e->grid, v);
-          if (a >= 0) {
-            PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-            PetscCall(CkptFail(f, ft, check, row,
-                               "/%s row %" PetscInt64_FMT
-                               "%s: point (%s, %s, %s) is outside the box along %c, [%.17g, %.17g]",
-                               d->name, row, who, CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2]),
-                               "xyz"[a], (double)e -> grid.lo[a], (double)e->grid.hi[a]));
-            break;
-          }
-        }
-        if (normal && !(PetscAbsReal(PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) - 1.0) <= 1e-9)) {
-          PetscCall(CkptFail(f, ft, check, row,
-                             "/walls/normal row %" PetscInt64_FMT
-                             ": (%s, %s, %s): a wall's normal must be a unit vector",
-                             row, CkptNum(v[0], b[0]), CkptNum(v[1], b[1]), CkptNum(v[2], b[2])));
-          break;
-        }
+        CkptRealRules rules = {positive, radius, inbox, normal};
+        PetscCall(CkptCheckRealRow(f, e, ss, k, i, &rules, ft, &bad));
       } else if (d == id || d == owner) {
         PetscInt64 x = CkptI64(d, i, 0);
         if (x < 0 || x > idmax) {
           PetscCall(CkptFail(f, ft, check, row,
                              "/%s row %" PetscInt64_FMT ": id %" PetscInt64_FMT " is not in [0, 2^53]", d->name, row,
                              x));
-          break;
+          bad = PETSC_TRUE;
         }
-      } else if (d == kind || d == partner) {
-        PetscInt64 pa = CkptI64(partner, i, 0), pk = kind   ? CkptI64(kind, i, 0)
-                                                   : pa < 0 ? HISTORY_KIND_PLANE
-                                                            : HISTORY_KIND_SPHERE;
-        if (!kind && pa < 0) pa = -1 - pa;
-        if (d == kind && pk != HISTORY_KIND_SPHERE && pk != HISTORY_KIND_PLANE && pk != HISTORY_KIND_MESH) {
-          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row,
-                             "/%s row %" PetscInt64_FMT "%s: kind %" PetscInt64_FMT
-                             " is none of %d (a particle), %d (a wall), %d (a mesh)",
-                             d->name, row, who, pk, HISTORY_KIND_SPHERE, HISTORY_KIND_PLANE, HISTORY_KIND_MESH));
-          break;
-        }
-        if (d == partner && pk == HISTORY_KIND_MESH && !CkptMeshSurface(e, pa)) {
-          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row,
-                             "/%s row %" PetscInt64_FMT "%s: there is no surface %" PetscInt64_FMT
-                             " of mesh%" PetscInt64_FMT " in the deck",
-                             d->name, row, who, pa & (((PetscInt64)1 << HISTORY_MESH_SHIFT) - 1),
-                             pa >> HISTORY_MESH_SHIFT));
-          break;
-        }
-        if (d == partner && pk == HISTORY_KIND_SPHERE && (pa < 0 || pa > idmax || pa == CkptI64(owner, i, 0))) {
-          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row,
-                             "/%s row %" PetscInt64_FMT "%s: a particle partner must be another particle's id", d->name,
-                             row, who));
-          break;
-        }
-        if (d == partner && pk == HISTORY_KIND_PLANE && !(pa >= 0 && pa < e->planes.n)) {
-          PetscCall(CkptWho(ss, k, i, who, sizeof(who)));
-          PetscCall(CkptFail(f, ft, check, row,
-                             "/%s row %" PetscInt64_FMT "%s: there is no wall %" PetscInt64_FMT " (%" PetscInt_FMT
-                             " walls)",
-                             d->name, row, who, pa, e->planes.n));
-          break;
-        }
-      }
+      } else if (d == kind || d == partner) PetscCall(CkptCheckRecordRow(f, e, ss, k, i, ft, &bad));
+      if (bad) break;
     }
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The attributes are read alike on every rank: their faults are too. */
-static PetscErrorCode CkptReadState(H5File f, Engine *e, PetscInt64 *N, PetscInt *version, CkptFault *ft)
-{
-  PetscReal  *v[16];
-  PetscInt64  i64, nini, lost, removed;
-  char       *fmt, b[32], got[256] = "";
-  PetscMPIInt rank;
-  PetscBool   has, known;
-  PetscInt64  check = CKPT_CHECK_STATE;
-
-  PetscFunctionBeginUser;
-
-  PetscCall(H5FileReadAttrString(f, "format", &fmt, &has));
-  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s is not an hdem checkpoint (no format attribute: a snapshot or final.h5?); checkpoints are "
-             "DIR/checkpoints/step_*.h5",
-             H5FilePath(f));
-  *version = !strcmp(fmt, CHECKPOINT_FORMAT)   ? CHECKPOINT_VERSION
-           : !strcmp(fmt, CHECKPOINT_FORMAT_4) ? 4
-           : !strcmp(fmt, CHECKPOINT_FORMAT_3) ? 3
-           : !strcmp(fmt, CHECKPOINT_FORMAT_2) ? 2
-           : !strcmp(fmt, CHECKPOINT_FORMAT_1) ? 1
-                                               : 0;
-  known    = *version > 0 ? PETSC_TRUE : PETSC_FALSE;
-  if (!known) PetscCall(PetscStrncpy(got, fmt, sizeof(got))); /* fmt is freed before the error */
-  PetscCall(PetscFree(fmt));
-  PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s is not a checkpoint this hdem reads (format '%s'; it reads '%s', '%s', '%s', '%s' and '%s')",
-             H5FilePath(f), got, CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_4, CHECKPOINT_FORMAT_3, CHECKPOINT_FORMAT_2,
-             CHECKPOINT_FORMAT_1);
-  CkptReals(e, v);
-  for (int k = 0; k < 10; k++) {
-    PetscReal x;
-    PetscCall(H5FileReadAttrReal(f, CkptRealName[k], v[k], NULL));
-    x = *v[k];
-    /* time, dt, bound, dt_min, dt_max, dt_sum, energy_initial, work_gravity, skin, rmax */
-    if (!isfinite(x))
-      PetscCall(
-        CkptFail(f, ft, check + k, -1, "attribute /%s is %s: it must be finite", CkptRealName[k], CkptNum(x, b)));
-    else if ((k == 1 || k == 2 || k == 3 || k == 8 || k == 9) && !(x > 0.0))
-      PetscCall(CkptFail(f, ft, check + k, -1, "attribute /%s is %s: it must be > 0", CkptRealName[k], CkptNum(x, b)));
-    else if ((k == 0 || k == 4 || k == 5) && !(x >= 0.0))
-      PetscCall(CkptFail(f, ft, check + k, -1, "attribute /%s is %s: it must be >= 0", CkptRealName[k], CkptNum(x, b)));
-  }
-  check += 10;
-  for (int a = 0; a < 3; a++) {
-    char      name[32];
-    PetscReal lo, hi;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "domain_lo_%c", "xyz"[a]));
-    PetscCall(H5FileReadAttrReal(f, name, &lo, NULL));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "domain_hi_%c", "xyz"[a]));
-    PetscCall(H5FileReadAttrReal(f, name, &hi, NULL));
-    PetscCheck(lo == e->grid.lo[a] && hi == e->grid.hi[a], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-               "checkpoint %s: domain [%g, %g] on axis %c, the deck says [%g, %g]: restart with the deck that wrote it",
-               H5FilePath(f), (double)lo, (double)hi, "xyz"[a], (double)e -> grid.lo[a], (double)e->grid.hi[a]);
-    PetscCall(PetscSNPrintf(name, sizeof(name), "domain_periodic_%c", "xyz"[a]));
-    PetscCall(H5FileReadAttrInt64(f, name, &i64, &has)); /* absent from checkpoints before it was kept */
-    PetscCheck(!has || (i64 != 0) == (e->grid.periodic[a] ? PETSC_TRUE : PETSC_FALSE), PETSC_COMM_SELF,
-               PETSC_ERR_USER_INPUT,
-               "checkpoint %s: axis %c was %s, the deck makes it %s (-domain_periodic): restart with the deck that "
-               "wrote it",
-               H5FilePath(f), "xyz"[a], i64 ? "periodic" : "not periodic",
-               e->grid.periodic[a] ? "periodic" : "not periodic");
-  }
-  for (int a = 0; a < 3; a++) {
-    char name[32];
-    PetscCall(PetscSNPrintf(name, sizeof(name), "drift_%c", "xyz"[a]));
-    /* absent from checkpoints before it was kept: none */
-    PetscCall(H5FileReadAttrReal(f, name, &e->drift[a], &has));
-    if (!has) e->drift[a] = 0.0;
-    if (!isfinite(e->drift[a]))
-      PetscCall(
-        CkptFail(f, ft, check + a, -1, "attribute /%s is %s: it must be finite", name, CkptNum(e->drift[a], b)));
-  }
-  check += 3;
-  /* the lists' build time: where moving walls were when they were made (absent before walls moved: the time) */
-  PetscCall(H5FileReadAttrReal(f, "time_at_build", &e->t_build, &has));
-  if (!has) e->t_build = e->clock.t;
-  if (!(isfinite(e->t_build) && e->t_build >= 0.0 && e->t_build <= e->clock.t))
-    PetscCall(
-      CkptFail(f, ft, check, -1, "attribute /time_at_build is %s: it must lie in [0, /time]", CkptNum(e->t_build, b)));
-  check += 1;
-  PetscCall(H5FileReadAttrInt64(f, "step", &e->clock.step, NULL));
-  PetscCall(H5FileReadAttrInt64(f, "particles", N, NULL));
-  PetscCall(H5FileReadAttrInt64(f, "particles_initial", &nini, NULL));
-  PetscCall(H5FileReadAttrInt64(f, "lost", &lost, NULL));
-  /* by outflows; absent before there were any */
-  PetscCall(H5FileReadAttrInt64(f, "removed", &removed, &has));
-  if (!has) removed = 0;
-  if (e->clock.step < 0)
-    PetscCall(CkptFail(f, ft, check, -1, "attribute /step is %" PetscInt64_FMT ": it must be >= 0", e->clock.step));
-  if (*N < 0)
-    PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /particles is %" PetscInt64_FMT ": it must be >= 0", *N));
-  if (lost < 0)
-    PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /lost is %" PetscInt64_FMT ": it must be >= 0", lost));
-  if (removed < 0)
-    PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /removed is %" PetscInt64_FMT ": it must be >= 0", removed));
-  if (*N + lost + removed != nini)
-    PetscCall(CkptFail(f, ft, check + 3, -1,
-                       "attributes /particles (%" PetscInt64_FMT "), /lost (%" PetscInt64_FMT
-                       ") and /removed (%" PetscInt64_FMT ") do not add up to /particles_initial (%" PetscInt64_FMT ")",
-                       *N, lost, removed, nini));
-  e->nglobal = nini, e->lost = lost;
-  check += 4;
-  PetscCall(CollectiveRank(e->grid.comm, &rank, NULL));
-  if (rank) e->work_gravity = 0.0, e->lost = 0; /* the totals are kept once */
-  e->work_base = 0.0;
-  if (*version >= 5) PetscCall(H5FileReadAttrReal(f, "work_gravity_base", &e->work_base, NULL));
-  /* less the flow's energy it held: CheckpointRead */
-  else if (!e->model.ledger) e->work_base = e->work_gravity;
-  if (rank) e->work_base = 0.0;
-  if (!isfinite(e->work_base))
-    PetscCall(CkptFail(f, ft, check + 3, -1, "attribute /work_gravity_base is %s: it must be finite",
-                       CkptNum(e->work_base, b)));
-  PetscCall(H5FileReadAttrInt64(f, "rebuilds", &i64, NULL));
-  if (i64 < 0 || i64 > PETSC_MAX_INT)
-    PetscCall(CkptFail(f, ft, check, -1,
-                       "attribute /rebuilds is %" PetscInt64_FMT ": it must be in [0, %" PetscInt_FMT "]", i64,
-                       PETSC_MAX_INT));
-  e->clock.rebuilds = (PetscInt)i64;
-  PetscCall(H5FileReadAttrInt64(f, "rebuild_next", &i64, NULL));
-  if (i64 != 0 && i64 != 1)
-    PetscCall(CkptFail(f, ft, check + 1, -1, "attribute /rebuild_next is %" PetscInt64_FMT ": it must be 0 or 1", i64));
-  e->rebuild_next = i64 ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(H5FileReadAttrInt64(f, "warned_fixed", &i64, NULL));
-  if (i64 != 0 && i64 != 1)
-    PetscCall(CkptFail(f, ft, check + 2, -1, "attribute /warned_fixed is %" PetscInt64_FMT ": it must be 0 or 1", i64));
-  e->health.warned_fixed = i64 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -20,7 +20,7 @@
  * checked with the rest of the file before any of it is used (counts and
  * times >= 0, sums canonical, checksums); rank 0 carries them on
  * (FlowStateLocal). */
-#include "engine/checkpoint.h"
+#include "engine/checkpoint_flow.h"
 #include "engine/flow.h"
 #include "decomp/collective.h"
 #include <math.h>
