@@ -152,7 +152,22 @@ START_TEST(test_shape_choice)
            "case %zu: %d x %d x %d, expected %d x %d x %d", i, d[0], d[1], d[2], tab[i].dims[0], tab[i].dims[1],
            tab[i].dims[2]);
   }
-  /* Against brute force: least surface, ties to the most cuts along x, then y. */
+  /* The run's own grid for the 40 x 20 x 10 box never cuts z (at 1 to 4 ranks). */
+  {
+    Grid      g;
+    PetscReal lo[3] = {0, 0, 0}, hi[3] = {40, 20, 10};
+    EXPECT(GridCreate(PETSC_COMM_WORLD, lo, hi, NULL, NULL, &g) == 0, "GridCreate");
+    EXPECT(g.dims[2] == 1 && g.dims[0] == WorldSize(), "40 x 20 x 10 on %d ranks: %d x %d x %d", WorldSize(), g.dims[0],
+           g.dims[1], g.dims[2]);
+    EXPECT(GridDestroy(&g) == 0, "GridDestroy");
+  }
+  ASSERT_ALL_RANKS();
+}
+END_TEST
+
+/* GridChooseDims against brute force: least surface, ties to the most cuts along x, then y. */
+START_TEST(test_shape_brute_force)
+{
   {
     static const PetscReal boxes[][3] = {{40, 20, 10},    {1, 1, 1},   {10, 20, 40},
                                          {0.3, 0.7, 1.1}, {1, 100, 1}, {5, 5, 1}};
@@ -192,15 +207,6 @@ START_TEST(test_shape_choice)
                  "box %zu req %zu P %d: %d x %d x %d, brute force %d x %d x %d", b, q, P, d[0], d[1], d[2], want[0],
                  want[1], want[2]);
         }
-  }
-  /* The run's own grid for the 40 x 20 x 10 box never cuts z (at 1 to 4 ranks). */
-  {
-    Grid      g;
-    PetscReal lo[3] = {0, 0, 0}, hi[3] = {40, 20, 10};
-    EXPECT(GridCreate(PETSC_COMM_WORLD, lo, hi, NULL, NULL, &g) == 0, "GridCreate");
-    EXPECT(g.dims[2] == 1 && g.dims[0] == WorldSize(), "40 x 20 x 10 on %d ranks: %d x %d x %d", WorldSize(), g.dims[0],
-           g.dims[1], g.dims[2]);
-    EXPECT(GridDestroy(&g) == 0, "GridDestroy");
   }
   ASSERT_ALL_RANKS();
 }
@@ -532,6 +538,7 @@ int main(int argc, char **argv)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_dims_product);
   tcase_add_test(tc, test_shape_choice);
+  tcase_add_test(tc, test_shape_brute_force);
   tcase_add_test(tc, test_tiling);
   tcase_add_test(tc, test_owner);
   tcase_add_test(tc, test_neighbours);

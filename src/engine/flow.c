@@ -395,6 +395,31 @@ static PetscErrorCode FlowCandidatesDraw(Engine *e, const PetscInt64 ndue[], Flo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What is still due after an insertion at t found no room (or was more than one insertion takes): said once. */
+static PetscErrorCode FlowShortfall(Engine *e, PetscReal t, const PetscInt64 ndue[])
+{
+  Flow      *f  = &e->flow;
+  FlowState *st = &f->state;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < STREAMS_MAX; k++) {
+    const Stream *s = &f->streams.s[k];
+    if (!ndue[k]) continue;
+    st->t_insert[k] = t;
+    PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]),
+                        ContactMaterialOf(&e->model, s->type)->density, FLOW_EVENT_MAX, &st->shortfall[k]));
+    if (st->shortfall[k] > 0 && !st->warned[k]) {
+      PetscCall(PetscPrintf(e->grid.comm,
+                            "hdem: warning: stream%" PetscInt_FMT ": region too full: %" PetscInt64_FMT
+                            " particles short of the %s at t = %g s (step %" PetscInt64_FMT
+                            "); they stay due, and flow.csv's stream%" PetscInt_FMT "_short follows them\n",
+                            k, st->shortfall[k], s->by_mass ? "mass rate" : "rate", (double)t, e->clock.step + 1, k));
+      st->warned[k] = 1;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The due streams' particles at time t (collective; see engine/flow.h). */
 static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 ndue[])
 {
@@ -464,22 +489,7 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
   PetscCall(FlowCellsDestroy(&near));
   PetscCall(FlowCellsDestroy(&taken));
   PetscCall(PetscFree3(cand, flag, pos));
-  /* what is still due found no room (or was more than one insertion takes): said once */
-  for (PetscInt k = 0; k < STREAMS_MAX; k++) {
-    const Stream *s = &f->streams.s[k];
-    if (!ndue[k]) continue;
-    st->t_insert[k] = t;
-    PetscCall(StreamDue(s, k, t, st->seq[k], st->inserted[k], ExactSumValue(&st->inserted_mass[k]),
-                        ContactMaterialOf(&e->model, s->type)->density, FLOW_EVENT_MAX, &st->shortfall[k]));
-    if (st->shortfall[k] > 0 && !st->warned[k]) {
-      PetscCall(PetscPrintf(g->comm,
-                            "hdem: warning: stream%" PetscInt_FMT ": region too full: %" PetscInt64_FMT
-                            " particles short of the %s at t = %g s (step %" PetscInt64_FMT
-                            "); they stay due, and flow.csv's stream%" PetscInt_FMT "_short follows them\n",
-                            k, st->shortfall[k], s->by_mass ? "mass rate" : "rate", (double)t, e->clock.step + 1, k));
-      st->warned[k] = 1;
-    }
-  }
+  PetscCall(FlowShortfall(e, t, ndue));
   /* a start without particles had no floor */
   if (placed && e->health.dt_floor == 0.0) PetscCall(EngineStepFloor(e));
   PetscFunctionReturn(PETSC_SUCCESS);

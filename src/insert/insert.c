@@ -162,6 +162,39 @@ static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const C
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The random fill's cells: the region, its cells, each cell's first particle and the next in its cell, the
+ * particles placed so far. */
+typedef struct {
+  PetscReal        lo[3], hi[3];
+  PetscInt64       nc[3];
+  const PetscInt  *head, *link;
+  const PetscReal *pos, *rad;
+} RandomCells;
+
+/* Attempt t of particle id (radius r) at x: whether no particle placed overlaps it, and its cell. */
+static PetscBool InsertRandomTry(const RandomCells *g, PetscReal r, PetscInt64 seed, PetscInt64 id, PetscInt t,
+                                 PetscReal x[3], PetscInt64 *cell)
+{
+  PetscInt64 ci[3], lo[3], hi[3];
+  PetscBool  ok = PETSC_TRUE;
+  for (int a = 0; a < 3; a++) {
+    x[a]  = g->lo[a] + r + (g->hi[a] - g->lo[a] - 2.0 * r) * RandomUniform(seed, id, 3 + a, t);
+    ci[a] = PetscMin(g->nc[a] - 1, (PetscInt64)((x[a] - g->lo[a]) / (g->hi[a] - g->lo[a]) * g->nc[a]));
+    lo[a] = PetscMax(0, ci[a] - 1);
+    hi[a] = PetscMin(g->nc[a] - 1, ci[a] + 1);
+  }
+  for (PetscInt64 cz = lo[2]; cz <= hi[2] && ok; cz++)
+    for (PetscInt64 cy = lo[1]; cy <= hi[1] && ok; cy++)
+      for (PetscInt64 cx = lo[0]; cx <= hi[0] && ok; cx++)
+        for (PetscInt m = g->head[(cz * g->nc[1] + cy) * g->nc[0] + cx]; m >= 0 && ok; m = g->link[m]) {
+          PetscReal d2 = 0.0, s = r + g->rad[m];
+          for (int a = 0; a < 3; a++) d2 += (x[a] - g->pos[3 * m + a]) * (x[a] - g->pos[3 * m + a]);
+          if (d2 < s * s) ok = PETSC_FALSE;
+        }
+  *cell = (ci[2] * g->nc[1] + ci[1]) * g->nc[0] + ci[0];
+  return ok;
+}
+
 /* Random sequential addition over the whole region, run identically on every
  * rank (positions keyed by id and attempt), each rank keeping what it owns:
  * the fill does not depend on the rank count.  Cells of one largest diameter
@@ -177,6 +210,7 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Cl
   PetscInt64                nc[3], ncell, next = 1;
   PetscInt                 *choice;
   PetscInt                 *head, *link;
+  RandomCells               grid;
 
   PetscFunctionBeginUser;
   BodyChoiceSizesMax(&ins->body, ct, rmax, &rbound, &rmember, &reach);
@@ -197,6 +231,7 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Cl
   PetscCall(PetscMalloc4(3 * count + 1, &pos, count + 1, &rad, ncell, &head, count + 1, &link));
   PetscCall(PetscMalloc2(count + 1, &req, count + 1, &choice));
   for (PetscInt64 c = 0; c < ncell; c++) head[c] = -1;
+  grid = (RandomCells){{rlo[0], rlo[1], rlo[2]}, {rhi[0], rhi[1], rhi[2]}, {nc[0], nc[1], nc[2]}, head, link, pos, rad};
   for (PetscInt64 k = 0; k < count; k++) {
     PetscInt64 id = k + 1, cell = -1;
     PetscReal  r, *x            = pos + 3 * k;
@@ -208,25 +243,7 @@ static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const Cl
       PetscReal m_, q_;
       BodyChoiceSizes(ct, choice[k], req[k], &r, &m_, &q_); /* placed as the sphere around the body */
     }
-    for (PetscInt t = 0; t < maxtry && !ok; t++) {
-      PetscInt64 ci[3], lo[3], hi[3];
-      for (int a = 0; a < 3; a++) {
-        x[a]  = rlo[a] + r + (rhi[a] - rlo[a] - 2.0 * r) * RandomUniform(seed, id, 3 + a, t);
-        ci[a] = PetscMin(nc[a] - 1, (PetscInt64)((x[a] - rlo[a]) / (rhi[a] - rlo[a]) * nc[a]));
-        lo[a] = PetscMax(0, ci[a] - 1);
-        hi[a] = PetscMin(nc[a] - 1, ci[a] + 1);
-      }
-      ok = PETSC_TRUE;
-      for (PetscInt64 cz = lo[2]; cz <= hi[2] && ok; cz++)
-        for (PetscInt64 cy = lo[1]; cy <= hi[1] && ok; cy++)
-          for (PetscInt64 cx = lo[0]; cx <= hi[0] && ok; cx++)
-            for (PetscInt m = head[(cz * nc[1] + cy) * nc[0] + cx]; m >= 0 && ok; m = link[m]) {
-              PetscReal d2 = 0.0, s = r + rad[m];
-              for (int a = 0; a < 3; a++) d2 += (x[a] - pos[3 * m + a]) * (x[a] - pos[3 * m + a]);
-              if (d2 < s * s) ok = PETSC_FALSE;
-            }
-      cell = (ci[2] * nc[1] + ci[1]) * nc[0] + ci[0];
-    }
+    for (PetscInt t = 0; t < maxtry && !ok; t++) ok = InsertRandomTry(&grid, r, seed, id, t, x, &cell);
     PetscCheck(ok, comm, PETSC_ERR_USER_INPUT,
                "-insert_mode random: no room for particle %" PetscInt64_FMT " of %" PetscInt64_FMT
                " after %" PetscInt_FMT " tries; the region is too full for a random fill (use -insert_mode lattice, "
