@@ -8,6 +8,7 @@
 #include "check_main.h"
 #include "contact/contact_options.h"
 #include "contact/contact_batch.h"
+#include "contact/kernel_scalar.h"
 #include <string.h>
 
 #define NPAIR 123 /* at most CONTACT_BATCH, not a multiple of the lanes: a padded last group */
@@ -43,7 +44,7 @@ static void FillPairs(ContactBatch *bt, const ContactBatchConst bc[2], PetscReal
     nd   = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
     PetscCallVoid(PetscMemzero(&h[b], sizeof(h[b])));
     h[b].touched = 1;
-    h[b].v_imp   = 0.3;
+    h[b].v_imp   = b % 4 == 1 ? 0.0 : Uniform(&seed, 0.01, 1.0); /* 0: the speed-scaled laws' floor */
     for (int a = 0; a < 3; a++) {
       bt->r[a][b] = dir[a] / nd * (rs - d);
       h[b].xi[a]  = b % 7 == 0 ? 0.0 : scale * Uniform(&seed, -xs, xs); /* none, sticking, slipping */
@@ -56,7 +57,27 @@ static void FillPairs(ContactBatch *bt, const ContactBatchConst bc[2], PetscReal
   *seedp = seed;
 }
 
-static void RunCase(const char *opts)
+/* The scalar instantiation's normal part (the fused first touches') against
+ * NormalLawEval and DampingCoefficient, bit for bit, at the pair's overlap
+ * and impact speed. */
+static void CheckScalarNormal(const ContactModel *model, const ContactPair *cp, const ContactBatchConst *bc,
+                              PetscReal d, PetscReal v_imp, const char *opts)
+{
+  const ContactNormalModel nm = ContactNormalModelOf(model);
+  ContactScalarNormalConst nc = {bc->s, bc->m, bc->zs, bc->cF, bc->ca, bc->cb, bc->cc, {bc->dmp}};
+  PetscReal                sd, qd, Fel, C, U, Ur, Fr, dFr, Cr;
+
+  ContactScalarNormal(&nm, &nc, d, v_imp, PETSC_TRUE, &sd, &qd, &Fel, &C, &U);
+  NormalLawEval(&model->law, cp->s, d, &Ur, &Fr, &dFr);
+  Cr = DampingCoefficient(&cp->co->damping, &model->law, cp->s, cp->m, v_imp, d);
+  ck_assert_msg(!memcmp(&Fel, &Fr, sizeof(Fr)) && !memcmp(&U, &Ur, sizeof(Ur)) && !memcmp(&C, &Cr, sizeof(Cr)),
+                "scalar Normal at d %g: F %.17g U %.17g C %.17g, generic %.17g %.17g %.17g (%s)", d, Fel, U, C, Fr, Ur,
+                Cr, opts);
+}
+
+/* The lanes against ContactEvaluate under the model of opts; counts the
+ * contacts that slip and stick. */
+static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
 {
   ContactModel      model;
   ContactBatchModel bm;
@@ -66,25 +87,17 @@ static void RunCase(const char *opts)
   ContactHistory    h[NPAIR], href[NPAIR];
   PetscReal v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[CONTACT_RESULTS * NPAIR],
     rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R, dt = 1e-6;
-  unsigned seed  = 12345;
-  PetscInt nslip = 0, nstick = 0;
+  unsigned seed = 12345;
 
   ck_assert_int_eq(PetscOptionsClear(NULL), 0);
   ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
-  ck_assert_int_eq(ContactModelSetFromOptions(PETSC_COMM_SELF, &model), 0);
+  ck_assert_msg(ContactModelSetFromOptions(PETSC_COMM_SELF, &model) == 0, "model refused: %s", opts);
   ck_assert_int_eq(PetscMalloc1(1, &bt), 0);
   /* two kinds of pair: lane groups of one kind (the constants broadcast) and mixed ones (gathered) */
   ContactPairSetUp(&model, 1, 1, R, m, in, R, m, in, PETSC_FALSE, &cps[0]);
   ContactPairSetUp(&model, 1, 2, R, m, in, 0.8 * R, 0.6 * m, 0.4 * 0.6 * m * 0.64 * R * R, PETSC_FALSE, &cps[1]);
-  for (int q = 0; q < 2; q++) {
-    const ContactPair *c = &cps[q];
-    /* the engine's memoised roots, each the leading operation of the generic path's expression */
-    bc[q].s = c->s, bc[q].ri = c->ri, bc[q].rj = c->rj, bc[q].kc = c->kc, bc[q].gc = c->gc;
-    bc[q].zs = c->co->damping.zeta * sqrt(2.0 * c->m), bc[q].cF = sqrt(c->s * model.law.k[0] * (model.law.p[0] + 1.0));
-    bc[q].mu = c->co->tangential.mu;
-  }
-  bm.km = ContactKernelModelOf(&model);
-  bm.k = model.law.k[0], bm.kp1 = model.law.p[0] + 1.0, bm.bound = PETSC_TRUE;
+  for (int q = 0; q < 2; q++) ContactBatchConstOf(&model, &cps[q], &bc[q]);
+  bm = ContactBatchModelOf(&model, PETSC_TRUE);
   for (PetscInt q = 0; q < 6 * NPAIR; q++) {
     v[q]  = Uniform(&seed, -0.5, 0.5);
     vp[q] = v[q] + Uniform(&seed, -0.01, 0.01);
@@ -109,6 +122,7 @@ static void RunCase(const char *opts)
       continue;
     }
     ck_assert_msg(!bt->apart[b], "pair %d touches but was reported apart (%s)", (int)b, opts);
+    CheckScalarNormal(&model, &cps[Kind(b)], &bc[Kind(b)], kin.d, href[b].v_imp, opts);
     {
       PetscReal r[3] = {bt->r[0][b], bt->r[1][b], bt->r[2][b]};
       ContactNormal(r, len, kin.n);
@@ -120,11 +134,11 @@ static void RunCase(const char *opts)
       kin.wip[a] = wp[3 * i + a], kin.wjp[a] = wp[3 * j + a];
     }
     ContactEvaluate(&model, &cps[Kind(b)], &href[b], NULL, NULL, &kin, dt, &cr);
-    {
+    if (cps[Kind(b)].co->tangential.mu > 0.0) {
       PetscReal ft = 0.0;
       for (int a = 0; a < 3; a++) ft += (cr.F[a] - cr.Fn * kin.n[a]) * (cr.F[a] - cr.Fn * kin.n[a]);
-      if (sqrt(ft) > (1.0 - 1e-9) * model.tangential.mu * cr.Fn) nslip++;
-      else nstick++;
+      if (sqrt(ft) > (1.0 - 1e-9) * cps[Kind(b)].co->tangential.mu * PetscMax(cr.Fn, 0.0)) (*nslip)++;
+      else (*nstick)++;
     }
     ck_assert_msg(!memcmp(res + CONTACT_RESULTS * b, cr.F, sizeof(cr.F)) &&
                     !memcmp(res + CONTACT_RESULTS * b + 3, cr.Ti, sizeof(cr.Ti)) &&
@@ -142,9 +156,6 @@ static void RunCase(const char *opts)
                   "pair %d: the step bound's inputs differ: ddot %.17g vs %.17g, U %.17g vs %.17g (%s)", (int)b,
                   bt->ddot[b], cr.ddot, bt->U[b], cr.U, opts);
   }
-  if (model.tangential.mu > 0.0)
-    ck_assert_msg(nslip > 5 && nstick > 5, "%d slipping, %d sticking contacts: the cases do not cover both (%s)",
-                  (int)nslip, (int)nstick, opts);
   PetscCallVoid(PetscFree(bt));
   ContactModelDestroy(&model);
 }
@@ -182,7 +193,81 @@ START_TEST(test_lanes_equal_scalar)
     "-contact_tangential_model incremental -material_E 1e7 -material1_E 2e7 -material2_nu 0.25 -pair_1_2_mu 0.1 "
     "-contact_separation overlap",
   };
-  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) RunCase(cases[c]);
+  PetscInt nslip = 0, nstick = 0;
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) RunCase(cases[c], &nslip, &nstick);
+  ck_assert_msg(nslip > 50 && nstick > 50, "%d slipping, %d sticking contacts: the cases do not cover both", (int)nslip,
+                (int)nstick);
+}
+END_TEST
+
+/* Every normal law x damping law x separation x tangential model (with and
+ * without its dashpot), and pair coefficients of several materials: the
+ * lanes give ContactEvaluate's bits, the scalar Normal those of
+ * NormalLawEval and DampingCoefficient. */
+START_TEST(test_every_model)
+{
+  static const char *laws[] = {
+    "-contact_law hertz -material_E 1e7 -material_nu 0.3",
+    "-contact_law hertz -contact_k 1e9",
+    "-contact_law linear -contact_k 2000",
+    "-contact_law power -contact_k 1e6 -contact_p 1.7",
+    "-contact_law poly -contact_poly_k 2000,1e8 -contact_poly_p 1,1.5",
+    "-contact_law table -contact_table_delta 0,1e-5,2e-5,4e-5 -contact_table_force 0,0.01,0.03,0.09",
+  };
+  static const char *dampings[] = {"harmonic -contact_e 0.5",
+                                   "tsuji -contact_e 0.5",
+                                   "tsuji_marshall -contact_e 0.616",
+                                   "hunt_crossley -contact_e 0.5",
+                                   "lankarani_nikravesh -contact_e 0.5",
+                                   "flores -contact_e 0.5",
+                                   "hu_guo -contact_e 0.5",
+                                   "gonthier -contact_e 0.5",
+                                   "hunt_crossley -contact_damping_coeff 0.3",
+                                   "constant_damper -contact_e 0.5",
+                                   "constant_damper -contact_damping_coeff 1e-3",
+                                   "linear_dashpot -contact_e 0.5",
+                                   "linear_dashpot -contact_damping_coeff 1e-3",
+                                   "none"};
+  static const char *seps[]     = {"overlap", "force"};
+  static const char *tangs[]    = {
+       "-contact_mu 0",
+       "-contact_mu 0.5 -contact_tangential_stiffness mindlin",
+       "-contact_mu 0.5 -contact_tangential_stiffness mindlin -contact_tangential_damping 0.2",
+       "-contact_mu 0.4 -contact_tangential_stiffness constant -contact_kt 2e5",
+       "-contact_mu 0.4 -contact_tangential_stiffness constant -contact_kt 2e5 -contact_tangential_damping 0.3",
+       "-contact_mu 0.5 -contact_tangential_stiffness mindlin -contact_tangential_model incremental",
+       "-contact_mu 0.3 -contact_tangential_stiffness constant -contact_kt 2e5 -contact_tangential_model incremental "
+          "-contact_tangential_damping 0.1",
+       /* several materials: every pair constant differs between the kinds, lanes mixed */
+       "-contact_mu 0.5 -contact_tangential_stiffness mindlin -material1_E 2e7 -material2_E 5e6 -material2_nu 0.2 "
+          "-pair_1_2_mu 0.2 -pair_1_2_tangential_damping 0.1",
+  };
+  PetscInt nslip = 0, nstick = 0, ncase = 0;
+
+  for (size_t l = 0; l < sizeof(laws) / sizeof(laws[0]); l++)
+    for (size_t dm = 0; dm < sizeof(dampings) / sizeof(dampings[0]); dm++)
+      for (size_t sp = 0; sp < 2; sp++)
+        for (size_t t = 0; t < sizeof(tangs) / sizeof(tangs[0]); t++) {
+          const char *dn = dampings[dm];
+          char        opts[1024];
+          PetscBool   mono = l < 4 ? PETSC_TRUE : PETSC_FALSE;
+          /* the combinations the model refuses (DampingSetUp) */
+          if (!strncmp(dn, "tsuji ", 6) && !mono) continue;
+          if (!strncmp(dn, "constant_damper", 15) && (!mono || (sp == 0 && !strstr(dn, "coeff")))) continue;
+          if (!strncmp(dn, "linear_dashpot", 14) && l != 2) continue;
+          /* the several materials' pair restitution where the damping takes one */
+          ck_assert_int_eq(PetscSNPrintf(opts, sizeof(opts), "%s -contact_damping %s -contact_separation %s %s%s",
+                                         laws[l], dn, seps[sp], tangs[t],
+                                         t == 7 && strstr(dn, "-contact_e") && strncmp(dn, "linear_dashpot", 14)
+                                           ? " -pair_1_2_e 0.8"
+                                           : ""),
+                           0);
+          RunCase(opts, &nslip, &nstick);
+          ncase++;
+        }
+  ck_assert_msg(ncase > 400, "only %d models", (int)ncase);
+  ck_assert_msg(nslip > 1000 && nstick > 1000, "%d slipping, %d sticking contacts: the cases do not cover both",
+                (int)nslip, (int)nstick);
 }
 END_TEST
 
@@ -191,6 +276,7 @@ static Suite *ContactBatchSuite(void)
   Suite *s = suite_create("contact_batch");
   TCase *t = tcase_create("core");
   tcase_add_test(t, test_lanes_equal_scalar);
+  tcase_add_test(t, test_every_model);
   suite_add_tcase(s, t);
   return s;
 }

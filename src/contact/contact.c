@@ -160,6 +160,43 @@ PetscReal ContactRollingEnergy(const ContactModel *model, const ContactPair *pai
   return kr > 0.0 ? 0.5 * Dot3(rl->mr, rl->mr) / kr : 0.0;
 }
 
+ContactNormalModel ContactNormalModelOf(const ContactModel *m)
+{
+  const NormalLaw   *law = &m->law;
+  ContactNormalModel nm  = {CONTACT_LAW_OTHER, CONTACT_DAMP_OTHER,      law->k[0], law->p[0],
+                            law->p[0] + 1.0,   0.5 * (law->p[0] - 1.0), law};
+
+  if (NormalLawIsMonomial(law))
+    nm.law = law->p[0] == 1.5 ? CONTACT_LAW_HERTZ : (law->p[0] == 1.0 ? CONTACT_LAW_LINEAR : CONTACT_LAW_POWER);
+  switch (m->damping.type) {
+  case DAMPING_HARMONIC: /* NormalLawForceOverSqrtU's closed form: monomials only */
+    if (nm.law != CONTACT_LAW_OTHER) nm.damp = CONTACT_DAMP_HARMONIC;
+    break;
+  case DAMPING_TSUJI:
+  case DAMPING_TSUJI_MARSHALL:
+    nm.damp = CONTACT_DAMP_TSUJI;
+    break;
+  case DAMPING_HUNT_CROSSLEY:
+  case DAMPING_LANKARANI_NIKRAVESH:
+  case DAMPING_FLORES:
+  case DAMPING_HU_GUO:
+  case DAMPING_GONTHIER:
+    nm.damp = CONTACT_DAMP_SPEED;
+    break;
+  case DAMPING_CONSTANT_DAMPER: /* a constant where every pair's dashpot is raw (or zero) */
+    nm.damp = CONTACT_DAMP_FIXED;
+    for (PetscInt a = 0; a < MATERIAL_SLOTS; a++)
+      for (PetscInt b = 0; b < MATERIAL_SLOTS; b++)
+        if (!(m->coeff[a][b].damping.c > 0.0 || m->coeff[a][b].damping.c_hat == 0.0)) nm.damp = CONTACT_DAMP_OTHER;
+    break;
+  case DAMPING_LINEAR_DASHPOT:
+  case DAMPING_NONE:
+    nm.damp = CONTACT_DAMP_FIXED;
+    break;
+  }
+  return nm;
+}
+
 /* The damping's work over the part of a step in contact at a first touch
  * or a separation, v int_0^d C (the overlap changing at speed v; IC =
  * int_0^d C), where the step's trapezoid of the power P books dt P / 2:

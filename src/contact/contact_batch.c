@@ -92,16 +92,49 @@ INLINE PetscBool Any(M m)
   return any ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* libm's pow lane by lane: the scalar call's bits */
+INLINE V Pow(V a, PetscReal e)
+{
+  V r = {0};
+  for (int l = 0; l < CONTACT_LANES; l++) r[l] = pow(a[l], e);
+  return r;
+}
+
 /* The contact kernel on lanes: per lane the scalar instantiation's bits. */
 #define K_V               V
 #define K_M               M
 #define K_FN(name)        Lanes##name
 #define K_SPLAT(c)        Splat(c)
 #define K_SQRT(a)         Sqrt(a)
+#define K_POW(a, e)       Pow(a, e)
+#define K_NLANES          CONTACT_LANES
+#define K_LANE(a, l)      ((a)[l])
 #define K_SELECT(m, a, b) Select(m, a, b)
 #define K_ANY(m)          Any(m)
 #define K_FIRST_TOUCH     0
 #include "contact/kernel.h"
+
+/* The constants of lanes b0 .. b0 + CONTACT_LANES - 1: broadcast where the
+ * lanes share one pair's (the usual case: one kind of pair), else gathered. */
+INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, V *ri, V *rj, V *kc, V *gc, V *mu, LanesNormalConst *nc)
+{
+  const ContactBatchConst *c0   = bt->c[b0];
+  PetscBool                same = PETSC_TRUE;
+
+  for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
+  if (same) {
+    *ri = Splat(c0->ri), *rj = Splat(c0->rj), *kc = Splat(c0->kc), *gc = Splat(c0->gc), *mu = Splat(c0->mu);
+    nc->s = Splat(c0->s), nc->m = Splat(c0->m), nc->zs = Splat(c0->zs), nc->cF = Splat(c0->cF);
+    nc->ca = Splat(c0->ca), nc->cb = Splat(c0->cb), nc->cc = Splat(c0->cc);
+    for (int l = 0; l < CONTACT_LANES; l++) nc->dmp[l] = c0->dmp;
+  } else
+    for (int l = 0; l < CONTACT_LANES; l++) {
+      const ContactBatchConst *cl = bt->c[b0 + l];
+      (*ri)[l] = cl->ri, (*rj)[l] = cl->rj, (*kc)[l] = cl->kc, (*gc)[l] = cl->gc, (*mu)[l] = cl->mu;
+      nc->s[l] = cl->s, nc->m[l] = cl->m, nc->zs[l] = cl->zs, nc->cF[l] = cl->cF;
+      nc->ca[l] = cl->ca, nc->cb[l] = cl->cb, nc->cc[l] = cl->cc, nc->dmp[l] = cl->dmp;
+    }
+}
 
 /* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
  * at or past nreal compute on the last contact's inputs and write nothing. */
@@ -109,13 +142,14 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
                   const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
                   PetscReal *res)
 {
-  ContactHistory *hl[CONTACT_LANES];
-  PetscInt        il[CONTACT_LANES], jl[CONTACT_LANES];
-  V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
-  V               r[3], rr, len, d, ri, rj, cs, czs, ccF, ckc, cgc, cmu;
-  V               inv, ddot, sd, qd, dp, Fel, C, Fn, Fn_raw, Fn_applied, P[2];
-  V               h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
-  M               touch;
+  ContactHistory  *hl[CONTACT_LANES];
+  PetscInt         il[CONTACT_LANES], jl[CONTACT_LANES];
+  V                n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
+  V                r[3], rr, len, d, ri, rj, ckc, cgc, cmu;
+  V                inv, ddot, sd, qd, Fel, C, U = {0}, Fn, Fn_raw, Fn_applied, P[2];
+  LanesNormalConst nc;
+  V                h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
+  M                touch;
 
   for (int l = 0; l < CONTACT_LANES; l++) {
     PetscInt b = b0 + l;
@@ -130,21 +164,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   Gather3(w, jl, wj);
   Gather3(wp, il, wip);
   Gather3(wp, jl, wjp);
-  {
-    const ContactBatchConst *c0   = bt->c[b0];
-    PetscBool                same = PETSC_TRUE;
-    for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
-    if (same) { /* the usual case: one kind of pair */
-      ri = Splat(c0->ri), rj = Splat(c0->rj), cs = Splat(c0->s), czs = Splat(c0->zs), ccF = Splat(c0->cF),
-      ckc = Splat(c0->kc), cgc = Splat(c0->gc);
-      cmu = Splat(c0->mu);
-    } else
-      for (int l = 0; l < CONTACT_LANES; l++) {
-        const ContactBatchConst *cl = bt->c[b0 + l];
-        ri[l] = cl->ri, rj[l] = cl->rj, cs[l] = cl->s, czs[l] = cl->zs, ccF[l] = cl->cF, ckc[l] = cl->kc,
-        cgc[l] = cl->gc, cmu[l] = cl->mu;
-      }
-  }
+  LanesConst(bt, b0, &ri, &rj, &ckc, &cgc, &cmu, &nc);
   for (int a = 0; a < 3; a++) r[a] = Load(bt->r[a] + b0);
   rr    = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
   len   = Sqrt(rr);
@@ -154,11 +174,10 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   if (Any(d > Splat(CONTACT_OVERLAP_LIMIT) * Select(ri < rj, ri, rj))) bt->deep = PETSC_TRUE;
   inv = Splat(1.0) / len;
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
-  LanesHertzHarmonic(Splat(md->k), cs, czs, ccF, d, &sd, &qd, &dp, &Fel, &C);
+  LanesNormal(&md->nm, &nc, d, h0[3], md->km.friction && md->km.mindlin, &sd, &qd, &Fel, &C, md->bound ? &U : NULL);
   LanesContact(&md->km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
                Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
-    V U = LanesHertzEnergy(Splat(md->k), Splat(md->kp1), cs, dp, d);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }
   {
@@ -210,4 +229,45 @@ VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *
   if (!n) return;
   Pad(bt, whole);
   for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) Lanes(md, bt, b0, n, dt, v, vp, w, wp, h, res);
+}
+
+ContactBatchModel ContactBatchModelOf(const ContactModel *m, PetscBool bound)
+{
+  ContactBatchModel bm = {ContactKernelModelOf(m), ContactNormalModelOf(m), bound};
+  return bm;
+}
+
+/* Each constant the leading operation of its expression in the generic path
+ * (DampingCoefficient, NormalLawForceOverSqrtU), so the same bits. */
+void ContactBatchConstOf(const ContactModel *model, const ContactPair *cp, ContactBatchConst *bc)
+{
+  const Damping   *dmp = &cp->co->damping;
+  const NormalLaw *law = &model->law;
+
+  bc->s = cp->s, bc->ri = cp->ri, bc->rj = cp->rj, bc->kc = cp->kc, bc->gc = cp->gc, bc->mu = cp->co->tangential.mu;
+  bc->m   = cp->m;
+  bc->zs  = dmp->zeta * sqrt(2.0 * cp->m);
+  bc->cF  = sqrt(cp->s * law->k[0] * (law->p[0] + 1.0));
+  bc->dmp = dmp;
+  bc->ca = bc->cb = bc->cc = 0.0;
+  switch (dmp->type) {
+  case DAMPING_TSUJI:
+  case DAMPING_TSUJI_MARSHALL:
+    bc->ca = dmp->alpha;
+    break;
+  case DAMPING_HUNT_CROSSLEY:
+  case DAMPING_LANKARANI_NIKRAVESH:
+  case DAMPING_FLORES:
+  case DAMPING_HU_GUO:
+  case DAMPING_GONTHIER:
+    bc->ca = dmp->D, bc->cb = dmp->hc_factor, bc->cc = dmp->v_imp_min;
+    break;
+  case DAMPING_CONSTANT_DAMPER: /* a pair constant where ContactNormalModelOf takes it for one */
+  case DAMPING_LINEAR_DASHPOT:
+  case DAMPING_NONE:
+    bc->ca = DampingCoefficient(dmp, law, cp->s, cp->m, 0.0, 1.0);
+    break;
+  case DAMPING_HARMONIC:
+    break;
+  }
 }

@@ -1,6 +1,7 @@
-/* Contacts that were already touching at the last step, under the model the
- * engine fuses (Hertz F = s k d^1.5, harmonic damping, a constant or Mindlin
- * tangential spring or none), evaluated CONTACT_LANES at a time.
+/* Contacts that were already touching at the last step, under any normal
+ * law, damping and separation and a constant or Mindlin tangential spring
+ * (shear displacement or incremental) or none, evaluated CONTACT_LANES at a
+ * time.
  *
  * A contact's arithmetic is a chain of some six roots and divisions, whose
  * latency, not its throughput, bounds one contact at a time; lanes take
@@ -20,19 +21,25 @@
 /* a contact's results: force on i, torques on i and j, the ledger's normal and tangential powers and normal work */
 #define CONTACT_RESULTS 12
 
-/* What the fused model needs beyond the pair (see EngineFusable). */
+/* What the kernel takes of the model beyond the pair. */
 typedef struct {
   ContactKernelModel km;    /* clipping, friction, Mindlin */
-  PetscReal          k;     /* law coefficient k[0] */
-  PetscReal          kp1;   /* law exponent p[0] + 1 (the elastic energy) */
+  ContactNormalModel nm;    /* the law and the damping */
   PetscBool          bound; /* also give each contact's ddot and U (the step bound needs them) */
 } ContactBatchModel;
 
-/* A pair's constants: of ContactPair, its friction coefficient and the fused
- * kernel's memoised roots (zeta sqrt(2 m), sqrt(s k (p + 1))). */
+PETSC_EXTERN ContactBatchModel ContactBatchModelOf(const ContactModel *, PetscBool bound);
+
+/* A pair's constants: of ContactPair, its friction coefficient and what the
+ * kernel's Normal takes (kernel.h: m, zs, cF, ca, cb, cc, dmp), each formed
+ * as the leading operation of its expression in the generic path, so the
+ * same bits. */
 typedef struct {
-  PetscReal s, ri, rj, kc, gc, zs, cF, mu;
+  PetscReal      s, ri, rj, kc, gc, zs, cF, mu, m, ca, cb, cc;
+  const Damping *dmp;
 } ContactBatchConst;
+
+PETSC_EXTERN void ContactBatchConstOf(const ContactModel *, const ContactPair *, ContactBatchConst *);
 
 typedef struct {
   PetscInt n;

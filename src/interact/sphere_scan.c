@@ -1,4 +1,4 @@
-/* The sphere-sphere forces under the Hertz-harmonic model, fused: pairs that
+/* The sphere-sphere forces under every law and damping, fused: pairs that
  * touched at the last step go through the contact kernel's lanes
  * (ContactBatchEvaluate), first touches through its scalar instantiation,
  * separations through the generic path; all accumulated in pair order.  The
@@ -21,8 +21,7 @@ typedef struct {
 } SphereWindow;
 
 /* A particle pair's first touch, read straight from the particle arrays:
- * the kernel's scalar instantiation with the Hertz law's closed form, the
- * pair-only roots memoised.  Returns the force on i, the torques on i and
+ * the kernel's scalar instantiation, the pair-only constants memoised.  Returns the force on i, the torques on i and
  * j, the elastic energy and the overlap rate (the step bound's). */
 static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h,
                                       PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d,
@@ -33,7 +32,10 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
   const ContactModel      *md = ctx->model;
   const ContactPair       *cp = &mm->cp;
   const ContactKernelModel km = ContactKernelModelOf(md);
-  PetscReal                n[3], v[3], vp[3], sd, qd, dp, Fel, C, U, J = 0.0, Fn, Fn_raw, Fn_applied;
+  const ContactNormalModel nm = ContactNormalModelOf(md);
+  const ContactBatchConst *bc = &mm->bc;
+  ContactScalarNormalConst nc = {bc->s, bc->m, bc->zs, bc->cF, bc->ca, bc->cb, bc->cc, {bc->dmp}};
+  PetscReal                n[3], v[3], vp[3], sd, qd, Fel, C, U, J = 0.0, Fn, Fn_raw, Fn_applied;
   PetscBool                first = PETSC_FALSE;
 
   ContactNormal(r, len, n);
@@ -46,8 +48,7 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
     h->v_imp   = -(v[0] * n[0] + v[1] * n[1] + v[2] * n[2]);
     first      = dt > 0.0 && h->v_imp > 0.0 ? PETSC_TRUE : PETSC_FALSE;
   }
-  ContactScalarHertzHarmonic(md->law.k[0], cp->s, mm->zs, mm->cF, d, &sd, &qd, &dp, &Fel, &C);
-  U = ContactScalarHertzEnergy(md->law.k[0], md->law.p[0] + 1.0, cp->s, dp, d);
+  ContactScalarNormal(&nm, &nc, d, h->v_imp, km.friction && km.mindlin, &sd, &qd, &Fel, &C, &U);
   if (first) J = U / h->v_imp + DampingCoefficientIntegral(&cp->co->damping, &md->law, cp->s, cp->m, h->v_imp, d);
   ContactScalarContact(&km, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j,
                        p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J, h->xi, ddout, &Fn, &Fn_raw,
@@ -279,8 +280,8 @@ PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, 
   const NeighborList *nl = &ss->nl;
   SphereWindow       *win;
   SphereMemos         mm;
-  ContactBatchModel bm = {ContactKernelModelOf(ctx->model), ctx->model->law.k[0], ctx->model->law.p[0] + 1.0, st->need};
-  PairSieve         sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
+  ContactBatchModel   bm = ContactBatchModelOf(ctx->model, st->need);
+  PairSieve sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
   const SphereScanView vw = {nl->ij, nl->slot, nl->flag, ctx->p->x, ctx->p->radius, st->need, sv.reach};
   LocalInt             at[PAIR_SIEVE_CHUNK];
 
