@@ -207,28 +207,28 @@ PetscReal ContactDampingWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal d
   return v * IC - 0.5 * dt * P;
 }
 
-/* Any law through the kernel: its elastic force and damping coefficient
- * from the law's and the damping's own functions. */
 /* The Mindlin-Deresiewicz spring (tangential_md.c) after the kernel's
  * normal force: its force weighted as the kernel weighs a first touch's
  * (Fn_applied / Fn), added with its torques; the ledger's power. */
-static void ContactTurningForce(const ContactKernelModel *km, const ContactPair *pair, ContactHistory *h,
-                                ContactTurning *tn, const ContactKinematics *k, PetscReal dt, PetscReal sd,
-                                PetscReal qd, PetscReal Fn, ContactResult *r)
+void ContactTurningAdd(const ContactKernelModel *km, PetscReal kc, PetscReal gc, PetscReal mu, PetscReal ri,
+                       PetscReal rj, ContactHistory *h, ContactTurning *tn, const ContactKinematics *k, PetscReal dt,
+                       PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r)
 {
-  PetscReal vt[3], vtp[3], Ft[3], w[3], kt = pair->kc, gt = pair->gc, wgt = Fn > 0.0 ? r->Fn / Fn : 1.0;
+  PetscReal vt[3], vtp[3], Ft[3], w[3], kt = kc, gt = gc, wgt = Fn > 0.0 ? r->Fn / Fn : 1.0;
   if (km->mindlin) kt = kt * sd, gt = gt * qd;
-  ContactScalarSlip(pair->ri, pair->rj, k->n, k->v, k->wi, k->wj, vt);
-  ContactScalarSlip(pair->ri, pair->rj, k->n, k->vp, k->wip, k->wjp, vtp);
-  ContactTangentialMD(tn, h->xi, k->n, vt, vtp, dt, kt, gt, pair->co->tangential.mu, Fn, Ft);
+  ContactScalarSlip(ri, rj, k->n, k->v, k->wi, k->wj, vt);
+  ContactScalarSlip(ri, rj, k->n, k->vp, k->wip, k->wjp, vtp);
+  ContactTangentialMD(tn, h->xi, k->n, vt, vtp, dt, kt, gt, mu, Fn, Ft);
   if (km->ledger) r->P[1] = -Dot3(Ft, vtp);
   for (int a = 0; a < 3; a++) Ft[a] = Ft[a] * wgt, r->F[a] += Ft[a];
   w[0] = k->n[1] * Ft[2] - k->n[2] * Ft[1];
   w[1] = k->n[2] * Ft[0] - k->n[0] * Ft[2];
   w[2] = k->n[0] * Ft[1] - k->n[1] * Ft[0];
-  for (int a = 0; a < 3; a++) r->Ti[a] = -pair->ri * w[a], r->Tj[a] = -pair->rj * w[a];
+  for (int a = 0; a < 3; a++) r->Ti[a] = -ri * w[a], r->Tj[a] = -rj * w[a];
 }
 
+/* Any law through the kernel: its elastic force and damping coefficient
+ * from the law's and the damping's own functions. */
 void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl,
                      ContactTurning *tn, const ContactKinematics *k, PetscReal dt, ContactResult *r)
 {
@@ -255,7 +255,9 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
                        k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi, &r->ddot, &Fn, &r->Fn_raw, &r->Fn,
                        r->F, r->Ti, r->Tj, r->P);
   r->P[2] = 0.0;
-  if (tn && km.friction) ContactTurningForce(&km, pair, h, tn, k, dt, sd, qd, Fn, r);
+  if (tn && km.friction)
+    ContactTurningAdd(&km, pair->kc, pair->gc, pair->co->tangential.mu, pair->ri, pair->rj, h, tn, k, dt, sd, qd, Fn,
+                      r);
   if (first) r->W = ContactDampingWork(h->v_imp, J - r->U / h->v_imp, r->P[0], dt);
   if (rl && pair->co->rolling.mu > 0.0) {
     PetscReal M[3], wrp[3];

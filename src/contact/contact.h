@@ -320,6 +320,13 @@ PETSC_EXTERN PetscReal ContactTangentialEnergy(const ContactModel *, const Conta
 PETSC_EXTERN PetscReal ContactRollingEnergy(const ContactModel *, const ContactPair *, const ContactRolling *,
                                             PetscReal d);
 
+/* The Mindlin-Deresiewicz spring's force, torques and power onto r, which
+ * holds the kernel's normal part (its Fn the applied normal force, Fn the
+ * unweighted one): ContactEvaluate's, and the lanes' contact by contact. */
+PETSC_EXTERN void ContactTurningAdd(const ContactKernelModel *, PetscReal kc, PetscReal gc, PetscReal mu, PetscReal ri,
+                                    PetscReal rj, ContactHistory *, ContactTurning *, const ContactKinematics *,
+                                    PetscReal dt, PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r);
+
 /* rl: the contact's rolling spring, NULL in a run without rolling resistance. */
 PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl,
                                   ContactTurning *tn, const ContactKinematics *, PetscReal dt, ContactResult *);

@@ -23,9 +23,10 @@
 
 /* What the kernel takes of the model beyond the pair. */
 typedef struct {
-  ContactKernelModel km;    /* clipping, friction, Mindlin */
-  ContactNormalModel nm;    /* the law and the damping */
-  PetscBool          bound; /* also give each contact's ddot and U (the step bound needs them) */
+  ContactKernelModel km;      /* clipping, friction, Mindlin */
+  ContactNormalModel nm;      /* the law and the damping */
+  PetscBool          turning; /* the Mindlin-Deresiewicz spring, contact by contact after the lanes' normal force */
+  PetscBool          bound;   /* also give each contact's ddot and U (the step bound needs them) */
 } ContactBatchModel;
 
 PETSC_EXTERN ContactBatchModel ContactBatchModelOf(const ContactModel *, PetscBool bound);
@@ -62,14 +63,15 @@ typedef struct {
   PetscInt64               pool_gen; /* the caller's tag of the last row */
 } ContactBatch;
 
-/* Evaluates the batch's contacts (bt->n, kept): updates the histories of
- * those still touching and writes, for contact b, force on i, torque on i,
+/* Evaluates the batch's contacts (bt->n, kept): updates the histories (and
+ * tn, the turning points slot for slot, under turning) of those still
+ * touching and writes, for contact b, force on i, torque on i,
  * torque on j, the two powers (kernel.h) and a zero work as CONTACT_RESULTS reals at
  * res + CONTACT_RESULTS out[b]; sets apart[b] for the others.
  * v, vp, w, wp: 3 per particle and one more real after the last (read as
  * rows of four, never used). */
 PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v,
                                        const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                                       PetscReal *res);
+                                       ContactTurning *tn, PetscReal *res);
 
 #endif

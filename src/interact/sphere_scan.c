@@ -20,18 +20,41 @@ typedef struct {
   ContactBatch  batch;
 } SphereWindow;
 
+/* The turning spring of a first touch onto its normal part (F, Ti, Tj, P;
+ * ContactTurningAdd, as ContactEvaluate adds it). */
+static void SphereTurningAdd(const InteractionContext *ctx, const ContactKernelModel *km, const ContactPair *cp,
+                             ContactHistory *h, ContactTurning *tn, PetscInt i, PetscInt j, const PetscReal n[3],
+                             const PetscReal v[3], const PetscReal vp[3], PetscReal dt, PetscReal sd, PetscReal qd,
+                             PetscReal Fn, PetscReal Fn_applied, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3],
+                             PetscReal P[2])
+{
+  const Particles  *p = ctx->p;
+  ContactKinematics k;
+  ContactResult     r;
+
+  for (int a = 0; a < 3; a++) {
+    k.n[a] = n[a], k.v[a] = v[a], k.vp[a] = vp[a], k.wi[a] = p->w[3 * i + a], k.wj[a] = p->w[3 * j + a];
+    k.wip[a] = p->wp[3 * i + a], k.wjp[a] = p->wp[3 * j + a], r.F[a] = F[a];
+  }
+  r.Fn = Fn_applied, r.P[0] = P[0], r.P[1] = P[1];
+  ContactTurningAdd(km, cp->kc, cp->gc, cp->co->tangential.mu, cp->ri, cp->rj, h, tn, &k, dt, sd, qd, Fn, &r);
+  for (int a = 0; a < 3; a++) F[a] = r.F[a], Ti[a] = r.Ti[a], Tj[a] = r.Tj[a];
+  P[1] = r.P[1];
+}
+
 /* A particle pair's first touch, read straight from the particle arrays:
  * the kernel's scalar instantiation, the pair-only constants memoised.  Returns the force on i, the torques on i and
  * j, the elastic energy and the overlap rate (the step bound's). */
 static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h,
-                                      PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d,
-                                      PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal P[3],
-                                      PetscReal *Uout, PetscReal *ddout)
+                                      ContactTurning *tn, PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len,
+                                      PetscReal d, PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3],
+                                      PetscReal P[3], PetscReal *Uout, PetscReal *ddout)
 {
   const Particles         *p  = ctx->p;
   const ContactModel      *md = ctx->model;
   const ContactPair       *cp = &mm->cp;
   const ContactKernelModel km = ContactKernelModelOf(md);
+  ContactKernelModel       kk = km; /* with the turning spring: the kernel's normal part, then the spring */
   const ContactNormalModel nm = ContactNormalModelOf(md);
   const ContactBatchConst *bc = &mm->bc;
   ContactScalarNormalConst nc = {bc->s, bc->m, bc->zs, bc->cF, bc->ca, bc->cb, bc->cc, {bc->dmp}};
@@ -50,9 +73,12 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
   }
   ContactScalarNormal(&nm, &nc, d, h->v_imp, km.friction && km.mindlin, &sd, &qd, &Fel, &C, &U);
   if (first) J = U / h->v_imp + DampingCoefficientIntegral(&cp->co->damping, &md->law, cp->s, cp->m, h->v_imp, d);
-  ContactScalarContact(&km, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j,
+  if (tn) kk.friction = PETSC_FALSE;
+  ContactScalarContact(&kk, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j,
                        p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J, h->xi, ddout, &Fn, &Fn_raw,
                        &Fn_applied, F, Ti, Tj, P);
+  if (tn && km.friction)
+    SphereTurningAdd(ctx, &km, cp, h, tn, i, j, n, v, vp, dt, sd, qd, Fn, Fn_applied, F, Ti, Tj, P);
   /* the ledger's work of the touch */
   P[2]       = first ? ContactDampingWork(h->v_imp, J - U / h->v_imp, P[0], dt) : 0.0;
   *Uout      = U;
@@ -124,7 +150,8 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
   ContactBatch *bt = &win->batch;
 
   PetscFunctionBeginUser;
-  ContactBatchEvaluate(bm, bt, st->dt, p->v, p->vp, p->w, p->wp, ss->nl.hs.h, win->res);
+  ContactBatchEvaluate(bm, bt, st->dt, p->v, p->vp, p->w, p->wp, ss->nl.hs.h, HistorySlotsTurning(&ss->nl.hs, 0),
+                       win->res);
   for (PetscInt b = 0; b < bt->n; b++)
     if (bt->apart[b]) {
       SpherePairOut out;
@@ -212,7 +239,8 @@ static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContex
   h = &nl->hs.h[nl->slot[k]];
   {
     PetscReal *res = win->res + CONTACT_RESULTS * q;
-    SphereContactFused(ctx, m, h, i, j, r, len, d, st->dt, res, res + 3, res + 6, res + 9, &U, &ddot);
+    SphereContactFused(ctx, m, h, HistorySlotsTurning(&nl->hs, nl->slot[k]), i, j, r, len, d, st->dt, res, res + 3,
+                       res + 6, res + 9, &U, &ddot);
   }
   if (InteractionDeep(d, PetscMin(ctx->p->radius[i], ctx->p->radius[j]))) st->deep = PETSC_TRUE;
   if (st->need) InteractionStepBound(st, SphereContactBound(ctx, &m->cp, ddot, U, h->v_imp), i, j);

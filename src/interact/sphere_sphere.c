@@ -42,10 +42,11 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
   return mm;
 }
 
-/* Every normal law, damping and separation: the kernel's Normal forms each (ContactNormalModel). */
+/* Every normal law, damping and separation (the kernel's Normal forms each: ContactNormalModel) and tangential
+ * spring (the turning one contact by contact after the lanes: ContactTurningAdd). */
 PetscBool SphereFusable(const ContactModel *m)
 {
-  return !m->rolls && !m->liquid.on && m->tangential.model != TANGENTIAL_MINDLIN_DERESIEWICZ ? PETSC_TRUE : PETSC_FALSE;
+  return !m->rolls && !m->liquid.on ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Kinematics of pair k (members i, j) from half-step and predicted velocities. */
