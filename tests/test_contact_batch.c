@@ -65,14 +65,15 @@ static void CheckScalarNormal(const ContactModel *model, const ContactPair *cp, 
 {
   const ContactNormalModel nm = ContactNormalModelOf(model);
   ContactScalarNormalConst nc = {bc->s, bc->m, bc->zs, bc->cF, bc->ca, bc->cb, bc->cc, {bc->dmp}};
-  PetscReal                sd, qd, Fel, C, U, Ur, Fr, dFr, Cr;
+  PetscReal                sd, qd, Fel, C, U, dF, Ur, Fr, dFr, Cr;
 
-  ContactScalarNormal(&nm, &nc, d, v_imp, PETSC_TRUE, &sd, &qd, &Fel, &C, &U);
+  ContactScalarNormal(&nm, &nc, d, v_imp, PETSC_TRUE, &sd, &qd, &Fel, &C, &U, &dF);
   NormalLawEval(&model->law, cp->s, d, &Ur, &Fr, &dFr);
   Cr = DampingCoefficient(&cp->co->damping, &model->law, cp->s, cp->m, v_imp, d);
-  ck_assert_msg(!memcmp(&Fel, &Fr, sizeof(Fr)) && !memcmp(&U, &Ur, sizeof(Ur)) && !memcmp(&C, &Cr, sizeof(Cr)),
-                "scalar Normal at d %g: F %.17g U %.17g C %.17g, generic %.17g %.17g %.17g (%s)", d, Fel, U, C, Fr, Ur,
-                Cr, opts);
+  ck_assert_msg(!memcmp(&Fel, &Fr, sizeof(Fr)) && !memcmp(&U, &Ur, sizeof(Ur)) && !memcmp(&C, &Cr, sizeof(Cr)) &&
+                  !memcmp(&dF, &dFr, sizeof(dFr)),
+                "scalar Normal at d %g: F %.17g U %.17g C %.17g dF %.17g, generic %.17g %.17g %.17g %.17g (%s)", d, Fel,
+                U, C, dF, Fr, Ur, Cr, dFr, opts);
 }
 
 /* The lanes against ContactEvaluate under the model of opts; counts the
@@ -86,6 +87,7 @@ static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
   ContactBatch     *bt;
   ContactHistory    h[NPAIR], href[NPAIR];
   ContactTurning    tn[NPAIR], tnref[NPAIR], *turn = NULL;
+  ContactRolling    rl[NPAIR], rlref[NPAIR], *roll = NULL;
   PetscReal v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[CONTACT_RESULTS * NPAIR],
     rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R, dt = 1e-6;
   unsigned seed = 12345;
@@ -119,7 +121,15 @@ static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
       tnref[b]    = tn[b];
     }
   }
-  ContactBatchEvaluate(&bm, bt, dt, v, vp, w, wp, h, turn, res);
+  if (bm.rolling) { /* rolling springs below and at their cap */
+    roll = rl;
+    for (PetscInt b = 0; b < NPAIR; b++) {
+      for (int a = 0; a < 3; a++)
+        rl[b].mr[a] = b % 3 == 0 ? 0.0 : Uniform(&seed, -1e-6, 1e-6) * (b % 3 == 2 ? 1e3 : 1.0);
+      rlref[b] = rl[b];
+    }
+  }
+  ContactBatchEvaluate(&bm, bt, dt, v, vp, w, wp, h, turn, roll, res);
   for (PetscInt b = 0; b < NPAIR; b++) {
     ContactKinematics kin;
     ContactResult     cr;
@@ -130,7 +140,8 @@ static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
     kin.d = rs - len;
     if (!(kin.d > 0.0)) {
       ck_assert_msg(bt->apart[b], "pair %d apart but not reported (%s)", (int)b, opts);
-      ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])) && (!turn || !memcmp(&tn[b], &tnref[b], sizeof(tn[b]))),
+      ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])) && (!turn || !memcmp(&tn[b], &tnref[b], sizeof(tn[b]))) &&
+                      (!roll || !memcmp(&rl[b], &rlref[b], sizeof(rl[b]))),
                     "pair %d apart: its history changed (%s)", (int)b, opts);
       continue;
     }
@@ -146,7 +157,13 @@ static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
       kin.wi[a] = w[3 * i + a], kin.wj[a] = w[3 * j + a];
       kin.wip[a] = wp[3 * i + a], kin.wjp[a] = wp[3 * j + a];
     }
-    ContactEvaluate(&model, &cps[Kind(b)], &href[b], NULL, turn ? &tnref[b] : NULL, &kin, dt, &cr);
+    ContactEvaluate(&model, &cps[Kind(b)], &href[b], roll ? &rlref[b] : NULL, turn ? &tnref[b] : NULL, &kin, dt, &cr);
+    ck_assert_msg(!roll || !memcmp(&rl[b], &rlref[b], sizeof(rl[b])), "pair %d: rolling springs differ (%s)", (int)b,
+                  opts);
+    /* the rolling power, the generic path's P[2] */
+    ck_assert_msg(!roll || !memcmp(res + CONTACT_RESULTS * b + 12, &cr.P[2], sizeof(cr.P[2])),
+                  "pair %d: rolling power %.17g, scalar %.17g (%s)", (int)b, res[CONTACT_RESULTS * b + 12], cr.P[2],
+                  opts);
     ck_assert_msg(!turn || !memcmp(&tn[b], &tnref[b], sizeof(tn[b])), "pair %d: turning points differ (%s)", (int)b,
                   opts);
     if (cps[Kind(b)].co->tangential.mu > 0.0) {
@@ -256,6 +273,13 @@ START_TEST(test_every_model)
        "-contact_mu 0.5 -contact_tangential_stiffness mindlin -contact_tangential_model mindlin_deresiewicz",
        "-contact_mu 0.5 -contact_tangential_stiffness mindlin -contact_tangential_model mindlin_deresiewicz "
           "-contact_tangential_damping 0.2",
+       /* rolling resistance, the spring-dashpot and the constant torque, a pair without */
+       "-contact_mu 0.5 -contact_tangential_stiffness mindlin -contact_mu_roll 0.1 -material1_E 1e7 -material2_E 5e6 "
+          "-pair_1_2_mu_roll 0",
+       "-contact_mu 0.4 -contact_tangential_stiffness constant -contact_kt 2e5 -contact_mu_roll 0.2 -contact_rolling "
+          "constant",
+       "-contact_mu 0.5 -contact_tangential_stiffness mindlin -contact_tangential_model mindlin_deresiewicz "
+          "-contact_mu_roll 0.1 -contact_roll_damping 0.5",
        /* several materials: every pair constant differs between the kinds, lanes mixed */
        "-contact_mu 0.5 -contact_tangential_stiffness mindlin -material1_E 2e7 -material2_E 5e6 -material2_nu 0.2 "
           "-pair_1_2_mu 0.2 -pair_1_2_tangential_damping 0.1",
@@ -276,7 +300,7 @@ START_TEST(test_every_model)
           /* the several materials' pair restitution where the damping takes one */
           ck_assert_int_eq(PetscSNPrintf(opts, sizeof(opts), "%s -contact_damping %s -contact_separation %s %s%s",
                                          laws[l], dn, seps[sp], tangs[t],
-                                         t == 9 && strstr(dn, "-contact_e") && strncmp(dn, "linear_dashpot", 14)
+                                         t == 12 && strstr(dn, "-contact_e") && strncmp(dn, "linear_dashpot", 14)
                                            ? " -pair_1_2_e 0.8"
                                            : ""),
                            0);

@@ -142,6 +142,17 @@ static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, con
   }
 }
 
+void ContactRollingAdd(const ContactPair *pair, ContactRolling *rl, const ContactKinematics *k, PetscReal dt,
+                       PetscReal Fn, PetscReal kn, ContactResult *r)
+{
+  PetscReal M[3], wrp[3];
+  if (!(pair->co->rolling.mu > 0.0)) return;
+  ContactRollingTorque(pair, rl, k, dt, Fn, kn, M);
+  for (int a = 0; a < 3; a++) r->Ti[a] += M[a], r->Tj[a] -= M[a];
+  RollingRate(k->wip, k->wjp, k->n, wrp);
+  r->P[2] = -Dot3(M, wrp);
+}
+
 PetscReal ContactTangentialEnergy(const ContactModel *model, const ContactPair *pair, const ContactHistory *h,
                                   PetscReal d)
 {
@@ -259,13 +270,7 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
     ContactTurningAdd(&km, pair->kc, pair->gc, pair->co->tangential.mu, pair->ri, pair->rj, h, tn, k, dt, sd, qd, Fn,
                       r);
   if (first) r->W = ContactDampingWork(h->v_imp, J - r->U / h->v_imp, r->P[0], dt);
-  if (rl && pair->co->rolling.mu > 0.0) {
-    PetscReal M[3], wrp[3];
-    ContactRollingTorque(pair, rl, k, dt, Fn, dF, M);
-    for (int a = 0; a < 3; a++) r->Ti[a] += M[a], r->Tj[a] -= M[a];
-    RollingRate(k->wip, k->wjp, k->n, wrp);
-    r->P[2] = -Dot3(M, wrp);
-  }
+  if (rl) ContactRollingAdd(pair, rl, k, dt, Fn, dF, r);
   h->d_last  = k->d;
   h->Fn_last = Fn;
   h->dt_last = dt;

@@ -327,6 +327,13 @@ PETSC_EXTERN void ContactTurningAdd(const ContactKernelModel *, PetscReal kc, Pe
                                     PetscReal rj, ContactHistory *, ContactTurning *, const ContactKinematics *,
                                     PetscReal dt, PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r);
 
+/* The rolling resistance's torques and power onto r (where the pair has
+ * any), from the unweighted normal force Fn and the law's stiffness kn:
+ * ContactEvaluate's, and the lanes' contact by contact.  Of the pair it
+ * reads co, Rstar and Ir. */
+PETSC_EXTERN void ContactRollingAdd(const ContactPair *, ContactRolling *, const ContactKinematics *, PetscReal dt,
+                                    PetscReal Fn, PetscReal kn, ContactResult *r);
+
 /* rl: the contact's rolling spring, NULL in a run without rolling resistance. */
 PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl,
                                   ContactTurning *tn, const ContactKinematics *, PetscReal dt, ContactResult *);

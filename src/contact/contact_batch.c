@@ -136,27 +136,36 @@ INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, V *ri, V *rj, V *kc,
     }
 }
 
-/* The Mindlin-Deresiewicz spring of the touching real lanes, one by one
- * (ContactTurningAdd), onto the lanes' normal part; each lane's spring back
- * into xi, which the lanes store. */
-INLINE void LanesTurning(const ContactBatchModel *md, const ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt,
-                         ContactHistory *hl[], ContactTurning *tn, M touch, V ri, V rj, V kc, V gc, V mu, const V n[3],
-                         const V v[3], const V vp[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3],
-                         V sd, V qd, V Fn, V Fn_applied, V xi[3], V F[3], V Ti[3], V Tj[3], V P[2])
+/* The turning spring (ContactTurningAdd) and the rolling resistance
+ * (ContactRollingAdd) of the touching real lanes, one by one, onto the
+ * lanes' normal part, as ContactEvaluate adds them; each lane's spring back
+ * into xi, which the lanes store, and its rolling power into P2. */
+INLINE void LanesSides(const ContactBatchModel *md, const ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt,
+                       ContactHistory *hl[], ContactTurning *tn, ContactRolling *rl, M touch, const V n[3],
+                       const V v[3], const V vp[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3], V sd,
+                       V qd, V Fn, V Fn_applied, V dF, V xi[3], V F[3], V Ti[3], V Tj[3], V P[2], V *P2)
 {
   for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
-    ContactKinematics k;
-    ContactResult     r;
+    const ContactBatchConst *c = bt->c[b0 + l];
+    PetscInt                 q = bt->slot[b0 + l];
+    ContactKinematics        k;
+    ContactResult            r;
     if (!touch[l]) continue;
     for (int a = 0; a < 3; a++) {
       k.n[a] = n[a][l], k.v[a] = v[a][l], k.vp[a] = vp[a][l], k.wi[a] = wi[a][l], k.wj[a] = wj[a][l];
       k.wip[a] = wip[a][l], k.wjp[a] = wjp[a][l], r.F[a] = F[a][l], r.Ti[a] = Ti[a][l], r.Tj[a] = Tj[a][l];
     }
-    r.Fn = Fn_applied[l], r.P[0] = P[0][l], r.P[1] = P[1][l];
-    ContactTurningAdd(&md->km, kc[l], gc[l], mu[l], ri[l], rj[l], hl[l], tn + bt->slot[b0 + l], &k, dt, sd[l], qd[l],
-                      Fn[l], &r);
-    for (int a = 0; a < 3; a++) F[a][l] = r.F[a], Ti[a][l] = r.Ti[a], Tj[a][l] = r.Tj[a], xi[a][l] = hl[l]->xi[a];
-    P[1][l] = r.P[1];
+    r.Fn = Fn_applied[l], r.P[0] = P[0][l], r.P[1] = P[1][l], r.P[2] = 0.0;
+    if (md->turning && md->km.friction) {
+      ContactTurningAdd(&md->km, c->kc, c->gc, c->mu, c->ri, c->rj, hl[l], tn + q, &k, dt, sd[l], qd[l], Fn[l], &r);
+      for (int a = 0; a < 3; a++) xi[a][l] = hl[l]->xi[a];
+    }
+    if (md->rolling) {
+      ContactPair cp = {.Rstar = c->Rstar, .Ir = c->Ir, .co = c->co};
+      ContactRollingAdd(&cp, rl + q, &k, dt, Fn[l], dF[l], &r);
+    }
+    for (int a = 0; a < 3; a++) F[a][l] = r.F[a], Ti[a][l] = r.Ti[a], Tj[a][l] = r.Tj[a];
+    P[1][l] = r.P[1], (*P2)[l] = r.P[2];
   }
 }
 
@@ -164,14 +173,14 @@ INLINE void LanesTurning(const ContactBatchModel *md, const ContactBatch *bt, Pe
  * at or past nreal compute on the last contact's inputs and write nothing. */
 INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt,
                   const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                  ContactTurning *tn, PetscReal *res)
+                  ContactTurning *tn, ContactRolling *rl, PetscReal *res)
 {
   ContactKernelModel km = md->km; /* under turning, the kernel's normal part, then the spring lane by lane */
   ContactHistory    *hl[CONTACT_LANES];
   PetscInt           il[CONTACT_LANES], jl[CONTACT_LANES];
   V                  n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
   V                  r[3], rr, len, d, ri, rj, ckc, cgc, cmu;
-  V                  inv, ddot, sd, qd, Fel, C, U = {0}, Fn, Fn_raw, Fn_applied, P[2];
+  V                  inv, ddot, sd, qd, Fel, C, U = {0}, dF = {0}, P2 = {0}, Fn, Fn_raw, Fn_applied, P[2];
   LanesNormalConst   nc;
   V                  h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
   M                  touch;
@@ -199,13 +208,14 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   if (Any(d > Splat(CONTACT_OVERLAP_LIMIT) * Select(ri < rj, ri, rj))) bt->deep = PETSC_TRUE;
   inv = Splat(1.0) / len;
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
-  LanesNormal(&md->nm, &nc, d, h0[3], md->km.friction && md->km.mindlin, &sd, &qd, &Fel, &C, md->bound ? &U : NULL);
+  LanesNormal(&md->nm, &nc, d, h0[3], md->km.friction && md->km.mindlin, &sd, &qd, &Fel, &C, md->bound ? &U : NULL,
+              md->rolling ? &dF : NULL);
   if (md->turning) km.friction = PETSC_FALSE;
   LanesContact(&km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
                Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
-  if (md->turning && md->km.friction)
-    LanesTurning(md, bt, b0, nreal, dt, hl, tn, touch, ri, rj, ckc, cgc, cmu, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn,
-                 Fn_applied, xi, F, Ti, Tj, P);
+  if ((md->turning && md->km.friction) || md->rolling)
+    LanesSides(md, bt, b0, nreal, dt, hl, tn, rl, touch, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn, Fn_applied, dF, xi,
+               F, Ti, Tj, P, &P2);
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }
@@ -233,6 +243,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
       Store(o, fr[l]);
       Store(o + 4, gr[l]);
       Store(o + 8, er[l]);
+      if (md->rolling) o[12] = P2[l];
     }
   }
 }
@@ -251,19 +262,20 @@ static void Pad(ContactBatch *bt, PetscInt to)
 /* The AVX2 clone runs where the processor has it, chosen once at load time. */
 VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v,
                                      const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                                     ContactTurning *tn, PetscReal *res)
+                                     ContactTurning *tn, ContactRolling *rl, PetscReal *res)
 {
   PetscInt n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
 
   if (!n) return;
   Pad(bt, whole);
-  for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) Lanes(md, bt, b0, n, dt, v, vp, w, wp, h, tn, res);
+  for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) Lanes(md, bt, b0, n, dt, v, vp, w, wp, h, tn, rl, res);
 }
 
 ContactBatchModel ContactBatchModelOf(const ContactModel *m, PetscBool bound)
 {
   ContactBatchModel bm = {ContactKernelModelOf(m), ContactNormalModelOf(m),
-                          m->tangential.model == TANGENTIAL_MINDLIN_DERESIEWICZ ? PETSC_TRUE : PETSC_FALSE, bound};
+                          m->tangential.model == TANGENTIAL_MINDLIN_DERESIEWICZ ? PETSC_TRUE : PETSC_FALSE, m->rolls,
+                          bound};
   return bm;
 }
 
@@ -278,7 +290,7 @@ void ContactBatchConstOf(const ContactModel *model, const ContactPair *cp, Conta
   bc->m   = cp->m;
   bc->zs  = dmp->zeta * sqrt(2.0 * cp->m);
   bc->cF  = sqrt(cp->s * law->k[0] * (law->p[0] + 1.0));
-  bc->dmp = dmp;
+  bc->dmp = dmp, bc->co = cp->co, bc->Rstar = cp->Rstar, bc->Ir = cp->Ir;
   bc->ca = bc->cb = bc->cc = 0.0;
   switch (dmp->type) {
   case DAMPING_TSUJI:

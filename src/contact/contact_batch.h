@@ -18,14 +18,16 @@
 
 #define CONTACT_LANES 4
 #define CONTACT_BATCH 128 /* contacts gathered before an evaluation: a multiple of CONTACT_LANES */
-/* a contact's results: force on i, torques on i and j, the ledger's normal and tangential powers and normal work */
-#define CONTACT_RESULTS 12
+/* a contact's results: force on i, torques on i and j, the ledger's normal and tangential powers and normal work,
+ * and under rolling its rolling power */
+#define CONTACT_RESULTS 13
 
 /* What the kernel takes of the model beyond the pair. */
 typedef struct {
   ContactKernelModel km;      /* clipping, friction, Mindlin */
   ContactNormalModel nm;      /* the law and the damping */
   PetscBool          turning; /* the Mindlin-Deresiewicz spring, contact by contact after the lanes' normal force */
+  PetscBool          rolling; /* rolling resistance, likewise */
   PetscBool          bound;   /* also give each contact's ddot and U (the step bound needs them) */
 } ContactBatchModel;
 
@@ -34,10 +36,11 @@ PETSC_EXTERN ContactBatchModel ContactBatchModelOf(const ContactModel *, PetscBo
 /* A pair's constants: of ContactPair, its friction coefficient and what the
  * kernel's Normal takes (kernel.h: m, zs, cF, ca, cb, cc, dmp), each formed
  * as the leading operation of its expression in the generic path, so the
- * same bits. */
+ * same bits; what rolling reads of the pair (Rstar, Ir, co). */
 typedef struct {
-  PetscReal      s, ri, rj, kc, gc, zs, cF, mu, m, ca, cb, cc;
-  const Damping *dmp;
+  PetscReal           s, ri, rj, kc, gc, zs, cF, mu, m, ca, cb, cc, Rstar, Ir;
+  const Damping      *dmp;
+  const ContactCoeff *co;
 } ContactBatchConst;
 
 PETSC_EXTERN void ContactBatchConstOf(const ContactModel *, const ContactPair *, ContactBatchConst *);
@@ -64,14 +67,14 @@ typedef struct {
 } ContactBatch;
 
 /* Evaluates the batch's contacts (bt->n, kept): updates the histories (and
- * tn, the turning points slot for slot, under turning) of those still
- * touching and writes, for contact b, force on i, torque on i,
+ * tn, the turning points, under turning, rl, the rolling springs, under
+ * rolling, slot for slot) of those still touching and writes, for contact b, force on i, torque on i,
  * torque on j, the two powers (kernel.h) and a zero work as CONTACT_RESULTS reals at
  * res + CONTACT_RESULTS out[b]; sets apart[b] for the others.
  * v, vp, w, wp: 3 per particle and one more real after the last (read as
  * rows of four, never used). */
 PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v,
                                        const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                                       ContactTurning *tn, PetscReal *res);
+                                       ContactTurning *tn, ContactRolling *rl, PetscReal *res);
 
 #endif

@@ -131,12 +131,12 @@ typedef struct {
   const Damping *dmp[K_NLANES];
 } K_FN(NormalConst);
 
-/* The contact's elastic force Fel, its energy U (U non-NULL), the damping coefficient C and the roots sd = d^(1/2),
- * qd = d^(1/4) that the law, the damping or the Mindlin spring (roots) takes: NormalLawEval's and
- * DampingCoefficient's operations in their order, so their bits.  What no class covers goes through them contact by
+/* The contact's elastic force Fel, its energy U and stiffness dF (each where non-NULL), the damping coefficient C and
+ * the roots sd = d^(1/2), qd = d^(1/4) that the law, the damping or the Mindlin spring (roots) takes: NormalLawEval's
+ * and DampingCoefficient's operations in their order, so their bits.  What no class covers goes through them contact by
  * contact. */
 K_INLINE void K_FN(Normal)(const ContactNormalModel *nm, const K_FN(NormalConst) * c, K_V d, K_V v_imp, PetscBool roots,
-                           K_V *sd, K_V *qd, K_V *Fel, K_V *C, K_V *U)
+                           K_V *sd, K_V *qd, K_V *Fel, K_V *C, K_V *U, K_V *dF)
 {
   const PetscBool hertz = nm->law == CONTACT_LAW_HERTZ ? PETSC_TRUE : PETSC_FALSE;
   K_V             k     = K_SPLAT(nm->k), dp;
@@ -148,12 +148,14 @@ K_INLINE void K_FN(Normal)(const ContactNormalModel *nm, const K_FN(NormalConst)
     dp   = hertz ? d * *sd : (nm->law == CONTACT_LAW_LINEAR ? d : K_POW(d, nm->p));
     *Fel = c->s * (K_SPLAT(0.0) + k * dp);
     if (U) *U = c->s * (K_SPLAT(0.0) + k * dp * d / K_SPLAT(nm->kp1));
+    if (dF) *dF = c->s * (K_SPLAT(0.0) + k * K_SPLAT(nm->p) * dp / d);
   } else
     for (int l = 0; l < K_NLANES; l++) {
       PetscReal u, f, df;
       NormalLawEval(nm->nlaw, K_LANE(c->s, l), K_LANE(d, l), &u, &f, &df);
       K_LANE(*Fel, l) = f;
       if (U) K_LANE(*U, l) = u;
+      if (dF) K_LANE(*dF, l) = df;
     }
   switch (nm->damp) {
   case CONTACT_DAMP_HARMONIC:

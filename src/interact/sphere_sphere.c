@@ -42,11 +42,12 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
   return mm;
 }
 
-/* Every normal law, damping and separation (the kernel's Normal forms each: ContactNormalModel) and tangential
- * spring (the turning one contact by contact after the lanes: ContactTurningAdd). */
+/* Every normal law, damping and separation (the kernel's Normal forms each: ContactNormalModel), tangential spring
+ * and rolling resistance (the turning spring and rolling contact by contact after the lanes: ContactTurningAdd,
+ * ContactRollingAdd).  Liquid bridges, which outlive their contacts, take the generic path. */
 PetscBool SphereFusable(const ContactModel *m)
 {
-  return !m->rolls && !m->liquid.on ? PETSC_TRUE : PETSC_FALSE;
+  return !m->liquid.on ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Kinematics of pair k (members i, j) from half-step and predicted velocities. */

@@ -1,11 +1,11 @@
 /* The sphere-sphere interaction: every pair of particles within the skin of
  * contact, listed by link cells (neighbor.h) in the canonical summation
- * order, each contact evaluated by the contact kernel.  Under the common
- * model (Hertz, harmonic damping) a fused scan takes the pairs
+ * order, each contact evaluated by the contact kernel.  Under every model
+ * but liquid bridges (SphereFusable) a fused scan takes the pairs
  * (sphere_scan.c): a sieve passes over pairs that give nothing, contacts
  * that touched at the last step go through the kernel's lanes four at a
- * time; every other model, and separations, go through the generic pair
- * path here.  Internal to interact/: the engine sees an Interaction. */
+ * time; separations, runs with liquid, bodies' spheres and runs that sample
+ * the contacts go through the generic pair path here.  Internal to interact/: the engine sees an Interaction. */
 #ifndef HDEM_SPHERE_SPHERE_H
 #define HDEM_SPHERE_SPHERE_H
 
@@ -86,9 +86,8 @@ static inline void SphereApproachBound(const InteractionContext *ctx, const Neig
  * with st->need, its step bound. */
 PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *,
                                               SphereMemos *, PetscReal res[CONTACT_RESULTS], SpherePairOut *);
-/* Whether the fused scan covers the model: any normal law, damping and
- * separation; a constant or Mindlin tangential spring (shear displacement or
- * incremental) or none; no rolling resistance, no liquid. */
+/* Whether the fused scan covers the model: any normal law, damping,
+ * separation, tangential spring and rolling resistance; no liquid. */
 PETSC_EXTERN PetscBool      SphereFusable(const ContactModel *);
 PETSC_EXTERN PetscErrorCode SphereScanFused(SphereSphere *, const InteractionContext *, InteractionStep *);
 
