@@ -161,9 +161,8 @@ static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
     ck_assert_msg(!roll || !memcmp(&rl[b], &rlref[b], sizeof(rl[b])), "pair %d: rolling springs differ (%s)", (int)b,
                   opts);
     /* the rolling power, the generic path's P[2] */
-    ck_assert_msg(!roll || !memcmp(res + CONTACT_RESULTS * b + 12, &cr.P[2], sizeof(cr.P[2])),
-                  "pair %d: rolling power %.17g, scalar %.17g (%s)", (int)b, res[CONTACT_RESULTS * b + 12], cr.P[2],
-                  opts);
+    ck_assert_msg(!roll || !memcmp(&bt->P2[b], &cr.P[2], sizeof(cr.P[2])),
+                  "pair %d: rolling power %.17g, scalar %.17g (%s)", (int)b, bt->P2[b], cr.P[2], opts);
     ck_assert_msg(!turn || !memcmp(&tn[b], &tnref[b], sizeof(tn[b])), "pair %d: turning points differ (%s)", (int)b,
                   opts);
     if (cps[Kind(b)].co->tangential.mu > 0.0) {

@@ -114,26 +114,40 @@ INLINE V Pow(V a, PetscReal e)
 #define K_FIRST_TOUCH     0
 #include "contact/kernel.h"
 
-/* The constants of lanes b0 .. b0 + CONTACT_LANES - 1: broadcast where the
- * lanes share one pair's (the usual case: one kind of pair), else gathered. */
-INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, V *ri, V *rj, V *kc, V *gc, V *mu, LanesNormalConst *nc)
+/* The constants of lanes b0 .. b0 + CONTACT_LANES - 1, those the damping
+ * takes: broadcast where the lanes share one pair's (the usual case: one
+ * kind of pair), else gathered. */
+INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, ContactDampKind damp, V *ri, V *rj, V *kc, V *gc, V *mu,
+                       LanesNormalConst *nc)
 {
   const ContactBatchConst *c0   = bt->c[b0];
-  PetscBool                same = PETSC_TRUE;
+  const PetscBool          harm = damp == CONTACT_DAMP_HARMONIC, mass = damp == CONTACT_DAMP_TSUJI;
+  const PetscBool ca = damp != CONTACT_DAMP_HARMONIC && damp != CONTACT_DAMP_OTHER, speed = damp == CONTACT_DAMP_SPEED,
+                  other = damp == CONTACT_DAMP_OTHER;
+  PetscBool same        = PETSC_TRUE;
 
   for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
   if (same) {
     *ri = Splat(c0->ri), *rj = Splat(c0->rj), *kc = Splat(c0->kc), *gc = Splat(c0->gc), *mu = Splat(c0->mu);
-    nc->s = Splat(c0->s), nc->m = Splat(c0->m), nc->zs = Splat(c0->zs), nc->cF = Splat(c0->cF);
-    nc->ca = Splat(c0->ca), nc->cb = Splat(c0->cb), nc->cc = Splat(c0->cc);
-    for (int l = 0; l < CONTACT_LANES; l++) nc->dmp[l] = c0->dmp;
-  } else
-    for (int l = 0; l < CONTACT_LANES; l++) {
-      const ContactBatchConst *cl = bt->c[b0 + l];
-      (*ri)[l] = cl->ri, (*rj)[l] = cl->rj, (*kc)[l] = cl->kc, (*gc)[l] = cl->gc, (*mu)[l] = cl->mu;
-      nc->s[l] = cl->s, nc->m[l] = cl->m, nc->zs[l] = cl->zs, nc->cF[l] = cl->cF;
-      nc->ca[l] = cl->ca, nc->cb[l] = cl->cb, nc->cc[l] = cl->cc, nc->dmp[l] = cl->dmp;
-    }
+    nc->s = Splat(c0->s);
+    if (harm) nc->zs = Splat(c0->zs), nc->cF = Splat(c0->cF);
+    if (mass || other) nc->m = Splat(c0->m);
+    if (ca) nc->ca = Splat(c0->ca);
+    if (speed) nc->cb = Splat(c0->cb), nc->cc = Splat(c0->cc);
+    if (other)
+      for (int l = 0; l < CONTACT_LANES; l++) nc->dmp[l] = c0->dmp;
+  } else { /* lane by lane */
+#define GATHER(f) ((V){bt->c[b0]->f, bt->c[b0 + 1]->f, bt->c[b0 + 2]->f, bt->c[b0 + 3]->f})
+    *ri = GATHER(ri), *rj = GATHER(rj), *kc = GATHER(kc), *gc = GATHER(gc), *mu = GATHER(mu);
+    nc->s = GATHER(s);
+    if (harm) nc->zs = GATHER(zs), nc->cF = GATHER(cF);
+    if (mass || other) nc->m = GATHER(m);
+    if (ca) nc->ca = GATHER(ca);
+    if (speed) nc->cb = GATHER(cb), nc->cc = GATHER(cc);
+    if (other)
+      for (int l = 0; l < CONTACT_LANES; l++) nc->dmp[l] = bt->c[b0 + l]->dmp;
+#undef GATHER
+  }
 }
 
 /* The turning spring (ContactTurningAdd) and the rolling resistance
@@ -170,12 +184,17 @@ INLINE void LanesSides(const ContactBatchModel *md, const ContactBatch *bt, Pets
 }
 
 /* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
- * at or past nreal compute on the last contact's inputs and write nothing. */
-INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt,
-                  const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                  ContactTurning *tn, ContactRolling *rl, PetscReal *res)
+ * at or past nreal compute on the last contact's inputs and write nothing.
+ * law, damp and sides (the turning spring or rolling) are md's, passed
+ * apart so that an instantiation with them constant keeps only its own
+ * arithmetic. */
+INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKind damp, PetscBool sides,
+                  ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp,
+                  const PetscReal *w, const PetscReal *wp, ContactHistory *h, ContactTurning *tn, ContactRolling *rl,
+                  PetscReal *res)
 {
   ContactKernelModel km = md->km; /* under turning, the kernel's normal part, then the spring lane by lane */
+  ContactNormalModel nm = md->nm;
   ContactHistory    *hl[CONTACT_LANES];
   PetscInt           il[CONTACT_LANES], jl[CONTACT_LANES];
   V                  n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
@@ -198,7 +217,8 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   Gather3(w, jl, wj);
   Gather3(wp, il, wip);
   Gather3(wp, jl, wjp);
-  LanesConst(bt, b0, &ri, &rj, &ckc, &cgc, &cmu, &nc);
+  nm.law = law, nm.damp = damp;
+  LanesConst(bt, b0, damp, &ri, &rj, &ckc, &cgc, &cmu, &nc);
   for (int a = 0; a < 3; a++) r[a] = Load(bt->r[a] + b0);
   rr    = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
   len   = Sqrt(rr);
@@ -208,14 +228,16 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   if (Any(d > Splat(CONTACT_OVERLAP_LIMIT) * Select(ri < rj, ri, rj))) bt->deep = PETSC_TRUE;
   inv = Splat(1.0) / len;
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
-  LanesNormal(&md->nm, &nc, d, h0[3], md->km.friction && md->km.mindlin, &sd, &qd, &Fel, &C, md->bound ? &U : NULL,
+  LanesNormal(&nm, &nc, d, h0[3], md->km.friction && md->km.mindlin, &sd, &qd, &Fel, &C, md->bound ? &U : NULL,
               md->rolling ? &dF : NULL);
   if (md->turning) km.friction = PETSC_FALSE;
   LanesContact(&km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
                Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
-  if ((md->turning && md->km.friction) || md->rolling)
+  if (sides)
     LanesSides(md, bt, b0, nreal, dt, hl, tn, rl, touch, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn, Fn_applied, dF, xi,
                F, Ti, Tj, P, &P2);
+  if (sides && md->rolling)
+    for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->P2[b0 + l] = P2[l];
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }
@@ -243,7 +265,6 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
       Store(o, fr[l]);
       Store(o + 4, gr[l]);
       Store(o + 8, er[l]);
-      if (md->rolling) o[12] = P2[l];
     }
   }
 }
@@ -259,16 +280,38 @@ static void Pad(ContactBatch *bt, PetscInt to)
   }
 }
 
-/* The AVX2 clone runs where the processor has it, chosen once at load time. */
+/* The batch's lane groups through Lanes with law, damp and sides fixed */
+#define LANES_RUN(law, damp, sides) \
+  for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) \
+  Lanes(md, law, damp, sides, bt, b0, n, dt, v, vp, w, wp, h, tn, rl, res)
+
+/* The AVX2 clone runs where the processor has it, chosen once at load time.
+ * The common models have instantiations of their own, as PETSc's sfpack.c
+ * has one pack kernel per type (each keeps only its own arithmetic: the
+ * Hertz-harmonic lanes do no work for the other laws); every other model
+ * takes the instantiation that reads them from md. */
 VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v,
                                      const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
                                      ContactTurning *tn, ContactRolling *rl, PetscReal *res)
 {
-  PetscInt n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
+  const PetscInt        n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
+  const ContactLawKind  law   = md->nm.law;
+  const ContactDampKind damp  = md->nm.damp;
+  const PetscBool       sides = (md->turning && md->km.friction) || md->rolling ? PETSC_TRUE : PETSC_FALSE;
 
   if (!n) return;
   Pad(bt, whole);
-  for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) Lanes(md, bt, b0, n, dt, v, vp, w, wp, h, tn, rl, res);
+  if (!sides && law == CONTACT_LAW_HERTZ && damp == CONTACT_DAMP_HARMONIC)
+    LANES_RUN(CONTACT_LAW_HERTZ, CONTACT_DAMP_HARMONIC, PETSC_FALSE);
+  else if (!sides && law == CONTACT_LAW_HERTZ && damp == CONTACT_DAMP_TSUJI)
+    LANES_RUN(CONTACT_LAW_HERTZ, CONTACT_DAMP_TSUJI, PETSC_FALSE);
+  else if (!sides && law == CONTACT_LAW_HERTZ && damp == CONTACT_DAMP_SPEED)
+    LANES_RUN(CONTACT_LAW_HERTZ, CONTACT_DAMP_SPEED, PETSC_FALSE);
+  else if (!sides && law == CONTACT_LAW_LINEAR && damp == CONTACT_DAMP_FIXED)
+    LANES_RUN(CONTACT_LAW_LINEAR, CONTACT_DAMP_FIXED, PETSC_FALSE);
+  else if (!sides && law == CONTACT_LAW_LINEAR && damp == CONTACT_DAMP_HARMONIC)
+    LANES_RUN(CONTACT_LAW_LINEAR, CONTACT_DAMP_HARMONIC, PETSC_FALSE);
+  else LANES_RUN(law, damp, sides);
 }
 
 ContactBatchModel ContactBatchModelOf(const ContactModel *m, PetscBool bound)

@@ -18,9 +18,8 @@
 
 #define CONTACT_LANES 4
 #define CONTACT_BATCH 128 /* contacts gathered before an evaluation: a multiple of CONTACT_LANES */
-/* a contact's results: force on i, torques on i and j, the ledger's normal and tangential powers and normal work,
- * and under rolling its rolling power */
-#define CONTACT_RESULTS 13
+/* a contact's results: force on i, torques on i and j, the ledger's normal and tangential powers and normal work */
+#define CONTACT_RESULTS 12
 
 /* What the kernel takes of the model beyond the pair. */
 typedef struct {
@@ -56,6 +55,8 @@ typedef struct {
   unsigned char apart[CONTACT_BATCH];
   /* set by the evaluation under bound: overlap rate and elastic energy */
   PetscReal ddot[CONTACT_BATCH], U[CONTACT_BATCH];
+  /* set by the evaluation under rolling: the rolling power (the ledger's, ContactResult P[2]) */
+  PetscReal P2[CONTACT_BATCH];
   /* set by the evaluation (the caller clears it): some contact overlaps by more
    * than CONTACT_OVERLAP_LIMIT of its smaller radius */
   PetscBool deep;

@@ -16,7 +16,8 @@ typedef struct {
   LocalInt      i[CONTACT_BATCH], j[CONTACT_BATCH];
   unsigned char out[CONTACT_BATCH];
   PetscReal     res[CONTACT_RESULTS * CONTACT_BATCH];
-  ContactPair   cp[CONTACT_BATCH]; /* a step that needs the bound: each contact's constants */
+  PetscReal     roll[CONTACT_BATCH]; /* a run with rolling resistance: each contact's rolling power */
+  ContactPair   cp[CONTACT_BATCH];   /* a step that needs the bound: each contact's constants */
   ContactBatch  batch;
 } SphereWindow;
 
@@ -51,7 +52,7 @@ static void SphereSidesAdd(const InteractionContext *ctx, const ContactKernelMod
 static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h,
                                       ContactTurning *tn, ContactRolling *rl, PetscInt i, PetscInt j,
                                       const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal res[],
-                                      PetscReal *Uout, PetscReal *ddout)
+                                      PetscReal *P2, PetscReal *Uout, PetscReal *ddout)
 {
   const Particles         *p  = ctx->p;
   const ContactModel      *md = ctx->model;
@@ -81,9 +82,9 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
   ContactScalarContact(&kk, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j,
                        p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J, h->xi, ddout, &Fn, &Fn_raw,
                        &Fn_applied, F, Ti, Tj, P);
-  res[12] = 0.0; /* the rolling power */
+  *P2 = 0.0;
   if ((tn && km.friction) || rl)
-    SphereSidesAdd(ctx, &km, cp, h, tn, rl, i, j, n, v, vp, dt, sd, qd, Fn, Fn_applied, dF, F, Ti, Tj, P, &res[12]);
+    SphereSidesAdd(ctx, &km, cp, h, tn, rl, i, j, n, v, vp, dt, sd, qd, Fn, Fn_applied, dF, F, Ti, Tj, P, P2);
   /* the ledger's work of the touch */
   P[2]       = first ? ContactDampingWork(h->v_imp, J - U / h->v_imp, P[0], dt) : 0.0;
   *Uout      = U;
@@ -137,7 +138,8 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win, PetscB
         l0 += res[9], l1 += res[10];
         if (res[11] != 0.0) p->lwork[(nl + 1) * tj] += res[11];
       }
-      if (rolls && res[12] != 0.0) ParticlesLedgerAdd(p, tj, LEDGER_ROLLING, res[12]); /* as the generic path's */
+      if (rolls && win->roll[q] != 0.0)
+        ParticlesLedgerAdd(p, tj, LEDGER_ROLLING, win->roll[q]); /* as the generic path */
     }
   }
   if (run >= 0) {
@@ -152,8 +154,9 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win, PetscB
 static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionContext *ctx, const ContactBatchModel *bm,
                                         SphereWindow *win, SphereMemos *mm, InteractionStep *st)
 {
-  Particles    *p  = ctx->p;
-  ContactBatch *bt = &win->batch;
+  Particles      *p     = ctx->p;
+  ContactBatch   *bt    = &win->batch;
+  const PetscBool rolls = ctx->model->rolls;
 
   PetscFunctionBeginUser;
   ContactBatchEvaluate(bm, bt, st->dt, p->v, p->vp, p->w, p->wp, ss->nl.hs.h, HistorySlotsTurning(&ss->nl.hs, 0),
@@ -162,15 +165,18 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
     if (bt->apart[b]) {
       SpherePairOut out;
       PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + CONTACT_RESULTS * bt->out[b], &out));
-      win->res[CONTACT_RESULTS * bt->out[b] + 12] = 0.0; /* a separation: no rolling power */
-      win->out[bt->out[b]]                        = (unsigned char)out;
-    } else if (st->need)
-      InteractionStepBound(st,
-                           SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b],
-                                              ss->nl.hs.h[bt->slot[b]].v_imp),
-                           bt->i[b], bt->j[b]);
+      win->roll[bt->out[b]] = 0.0; /* a separation: no rolling power */
+      win->out[bt->out[b]]  = (unsigned char)out;
+    } else {
+      if (rolls) win->roll[bt->out[b]] = bt->P2[b];
+      if (st->need)
+        InteractionStepBound(st,
+                             SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b],
+                                                ss->nl.hs.h[bt->slot[b]].v_imp),
+                             bt->i[b], bt->j[b]);
+    }
   if (bt->deep) st->deep = PETSC_TRUE, bt->deep = PETSC_FALSE;
-  SphereWindowAccumulate(p, win, ctx->model->rolls);
+  SphereWindowAccumulate(p, win, rolls);
   win->n = bt->n = bt->npool = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -247,7 +253,7 @@ static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContex
   {
     PetscReal *res = win->res + CONTACT_RESULTS * q;
     SphereContactFused(ctx, m, h, HistorySlotsTurning(&nl->hs, nl->slot[k]), HistorySlotsRolling(&nl->hs, nl->slot[k]),
-                       i, j, r, len, d, st->dt, res, &U, &ddot);
+                       i, j, r, len, d, st->dt, res, &win->roll[q], &U, &ddot);
   }
   if (InteractionDeep(d, PetscMin(ctx->p->radius[i], ctx->p->radius[j]))) st->deep = PETSC_TRUE;
   if (st->need) InteractionStepBound(st, SphereContactBound(ctx, &m->cp, ddot, U, h->v_imp), i, j);
