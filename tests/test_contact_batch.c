@@ -76,119 +76,147 @@ static void CheckScalarNormal(const ContactModel *model, const ContactPair *cp, 
                 U, C, dF, Fr, Ur, Cr, dFr, opts);
 }
 
-/* The lanes against ContactEvaluate under the model of opts; counts the
- * contacts that slip and stick. */
-static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
-{
+/* One model's batch: the pairs, their histories and side states as the
+ * lanes leave them and as given (ref, for the scalar path), the particles'
+ * velocities and the lanes' results. */
+typedef struct {
+  const char       *opts;
   ContactModel      model;
   ContactBatchModel bm;
   ContactPair       cps[2];
   ContactBatchConst bc[2];
-  ContactBatch     *bt;
+  ContactBatch      bt;
   ContactHistory    h[NPAIR], href[NPAIR];
-  ContactTurning    tn[NPAIR], tnref[NPAIR], *turn = NULL;
-  ContactRolling    rl[NPAIR], rlref[NPAIR], *roll = NULL;
-  PetscReal v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1], res[CONTACT_RESULTS * NPAIR],
-    rs = 1e-3, R = 5e-4, m = 1.3e-6, in = 0.4 * m * R * R, dt = 1e-6;
+  ContactTurning    tn[NPAIR], tnref[NPAIR], *turn;
+  ContactRolling    rl[NPAIR], rlref[NPAIR], *roll;
+  PetscReal         v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1];
+  PetscReal         res[CONTACT_RESULTS * NPAIR], rs, dt;
+} Case;
+
+/* Two kinds of pair (spheres of radius R, mass m, inertia in and a smaller
+ * one): lane groups of one kind (the constants broadcast) and mixed ones
+ * (gathered); the lanes' constants as the engine memoises them. */
+static void PairKinds(Case *c, PetscReal R, PetscReal m, PetscReal in)
+{
+  ContactPairSetUp(&c->model, 1, 1, R, m, in, R, m, in, PETSC_FALSE, &c->cps[0]);
+  ContactPairSetUp(&c->model, 1, 2, R, m, in, 0.8 * R, 0.6 * m, 0.4 * 0.6 * m * 0.64 * R * R, PETSC_FALSE, &c->cps[1]);
+  for (int q = 0; q < 2; q++) ContactBatchConstOf(&c->model, &c->cps[q], &c->bc[q]);
+  c->bm = ContactBatchModelOf(&c->model, PETSC_TRUE);
+}
+
+/* The side states the model keeps: turning points anywhere on the
+ * branches (loading, unloading, reloading, in a loop or not); rolling
+ * springs none, below and at their cap. */
+static void SideStates(Case *c, unsigned *seed)
+{
+  c->turn = c->bm.turning ? c->tn : NULL;
+  c->roll = c->bm.rolling ? c->rl : NULL;
+  for (PetscInt b = 0; b < NPAIR; b++) {
+    for (int a = 0; a < 3; a++) {
+      c->tn[b].ts[a] = Uniform(seed, -1e-3, 1e-3), c->tn[b].tss[a] = Uniform(seed, -1e-3, 1e-3);
+      c->tn[b].dlast[a] = Uniform(seed, -1e-9, 1e-9);
+      c->rl[b].mr[a]    = b % 3 == 0 ? 0.0 : Uniform(seed, -1e-6, 1e-6) * (b % 3 == 2 ? 1e3 : 1.0);
+    }
+    c->tn[b].mun = Uniform(seed, 0.0, 2e-3), c->tn[b].phase = (PetscReal)(b % 5) - 2.0;
+    c->tnref[b] = c->tn[b], c->rlref[b] = c->rl[b];
+  }
+}
+
+/* Pair b's kinematics (particles 2b and 2b + 1, centres len apart) as the scalar path reads them. */
+static void PairKinematics(const Case *c, PetscInt b, PetscReal len, ContactKinematics *kin)
+{
+  PetscInt  i = 2 * b, j = 2 * b + 1;
+  PetscReal r[3] = {c->bt.r[0][b], c->bt.r[1][b], c->bt.r[2][b]};
+
+  ContactNormal(r, len, kin->n);
+  for (int a = 0; a < 3; a++) {
+    kin->v[a]  = c->v[3 * i + a] - c->v[3 * j + a];
+    kin->vp[a] = c->vp[3 * i + a] - c->vp[3 * j + a];
+    kin->wi[a] = c->w[3 * i + a], kin->wj[a] = c->w[3 * j + a];
+    kin->wip[a] = c->wp[3 * i + a], kin->wjp[a] = c->wp[3 * j + a];
+  }
+}
+
+/* Touching pair b: the lanes' results, history and side states against ContactEvaluate's (cr). */
+static void CheckTouching(const Case *c, PetscInt b, const ContactResult *cr)
+{
+  const PetscReal *res  = c->res + CONTACT_RESULTS * b;
+  const char      *opts = c->opts;
+
+  ck_assert_msg(!c->roll || !memcmp(&c->rl[b], &c->rlref[b], sizeof(c->rl[b])), "pair %d: rolling springs differ (%s)",
+                (int)b, opts);
+  /* the rolling power, the generic path's P[2] */
+  ck_assert_msg(!c->roll || !memcmp(&c->bt.P2[b], &cr->P[2], sizeof(cr->P[2])),
+                "pair %d: rolling power %.17g, scalar %.17g (%s)", (int)b, c->bt.P2[b], cr->P[2], opts);
+  ck_assert_msg(!c->turn || !memcmp(&c->tn[b], &c->tnref[b], sizeof(c->tn[b])), "pair %d: turning points differ (%s)",
+                (int)b, opts);
+  ck_assert_msg(!memcmp(res, cr->F, sizeof(cr->F)) && !memcmp(res + 3, cr->Ti, sizeof(cr->Ti)) &&
+                  !memcmp(res + 6, cr->Tj, sizeof(cr->Tj)),
+                "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b, res[0], res[1], res[2],
+                cr->F[0], cr->F[1], cr->F[2], opts);
+  /* the ledger's powers, the same bits; no first touch in the lanes: no work of one */
+  ck_assert_msg(!memcmp(res + 9, cr->P, 2 * sizeof(cr->P[0])) && res[11] == 0.0,
+                "pair %d: lanes powers (%.17g %.17g) scalar (%.17g %.17g) (%s)", (int)b, res[9], res[10], cr->P[0],
+                cr->P[1], opts);
+  ck_assert_msg(!memcmp(&c->h[b], &c->href[b], sizeof(c->h[b])), "pair %d: histories differ (%s)", (int)b, opts);
+  ck_assert_msg(!memcmp(&c->bt.ddot[b], &cr->ddot, sizeof(cr->ddot)) && !memcmp(&c->bt.U[b], &cr->U, sizeof(cr->U)),
+                "pair %d: the step bound's inputs differ: ddot %.17g vs %.17g, U %.17g vs %.17g (%s)", (int)b,
+                c->bt.ddot[b], cr->ddot, c->bt.U[b], cr->U, opts);
+}
+
+/* The lanes against ContactEvaluate under the model of opts; counts the
+ * contacts that slip and stick. */
+static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
+{
+  Case    *c;
   unsigned seed = 12345;
 
+  ck_assert_int_eq(PetscCalloc1(1, &c), 0);
+  c->opts = opts, c->rs = 1e-3, c->dt = 1e-6;
   ck_assert_int_eq(PetscOptionsClear(NULL), 0);
   ck_assert_int_eq(PetscOptionsInsertString(NULL, opts), 0);
-  ck_assert_msg(ContactModelSetFromOptions(PETSC_COMM_SELF, &model) == 0, "model refused: %s", opts);
-  ck_assert_int_eq(PetscMalloc1(1, &bt), 0);
-  /* two kinds of pair: lane groups of one kind (the constants broadcast) and mixed ones (gathered) */
-  ContactPairSetUp(&model, 1, 1, R, m, in, R, m, in, PETSC_FALSE, &cps[0]);
-  ContactPairSetUp(&model, 1, 2, R, m, in, 0.8 * R, 0.6 * m, 0.4 * 0.6 * m * 0.64 * R * R, PETSC_FALSE, &cps[1]);
-  for (int q = 0; q < 2; q++) ContactBatchConstOf(&model, &cps[q], &bc[q]);
-  bm = ContactBatchModelOf(&model, PETSC_TRUE);
+  ck_assert_msg(ContactModelSetFromOptions(PETSC_COMM_SELF, &c->model) == 0, "model refused: %s", opts);
+  PairKinds(c, 5e-4, 1.3e-6, 0.4 * 1.3e-6 * 5e-4 * 5e-4);
   for (PetscInt q = 0; q < 6 * NPAIR; q++) {
-    v[q]  = Uniform(&seed, -0.5, 0.5);
-    vp[q] = v[q] + Uniform(&seed, -0.01, 0.01);
-    w[q]  = Uniform(&seed, -300.0, 300.0);
-    wp[q] = w[q] + Uniform(&seed, -3.0, 3.0);
+    c->v[q]  = Uniform(&seed, -0.5, 0.5);
+    c->vp[q] = c->v[q] + Uniform(&seed, -0.01, 0.01);
+    c->w[q]  = Uniform(&seed, -300.0, 300.0);
+    c->wp[q] = c->w[q] + Uniform(&seed, -3.0, 3.0);
   }
-  v[6 * NPAIR] = vp[6 * NPAIR] = w[6 * NPAIR] = wp[6 * NPAIR] = 0.0; /* the real past the last particle */
-  bt->n                                                       = 0;
-  FillPairs(bt, bc, rs, model.tangential.model != TANGENTIAL_SHEAR_DISPLACEMENT ? 1e4 : 1.0, h, href, &seed);
-  if (bm.turning) { /* turning points anywhere on the branches: loading, unloading, reloading, in a loop or not */
-    turn = tn;
-    for (PetscInt b = 0; b < NPAIR; b++) {
-      for (int a = 0; a < 3; a++)
-        tn[b].ts[a] = Uniform(&seed, -1e-3, 1e-3), tn[b].tss[a] = Uniform(&seed, -1e-3, 1e-3),
-        tn[b].dlast[a] = Uniform(&seed, -1e-9, 1e-9);
-      tn[b].mun   = Uniform(&seed, 0.0, 2e-3);
-      tn[b].phase = (PetscReal)(b % 5) - 2.0;
-      tnref[b]    = tn[b];
-    }
-  }
-  if (bm.rolling) { /* rolling springs below and at their cap */
-    roll = rl;
-    for (PetscInt b = 0; b < NPAIR; b++) {
-      for (int a = 0; a < 3; a++)
-        rl[b].mr[a] = b % 3 == 0 ? 0.0 : Uniform(&seed, -1e-6, 1e-6) * (b % 3 == 2 ? 1e3 : 1.0);
-      rlref[b] = rl[b];
-    }
-  }
-  ContactBatchEvaluate(&bm, bt, dt, v, vp, w, wp, h, turn, roll, res);
+  /* the real past the last particle: zero (Calloc) */
+  FillPairs(&c->bt, c->bc, c->rs, c->model.tangential.model != TANGENTIAL_SHEAR_DISPLACEMENT ? 1e4 : 1.0, c->h, c->href,
+            &seed);
+  SideStates(c, &seed);
+  ContactBatchEvaluate(&c->bm, &c->bt, c->dt, c->v, c->vp, c->w, c->wp, c->h, c->turn, c->roll, c->res);
   for (PetscInt b = 0; b < NPAIR; b++) {
-    ContactKinematics kin;
-    ContactResult     cr;
-    PetscReal         len = 0.0;
-    PetscInt          i = 2 * b, j = 2 * b + 1;
-    for (int a = 0; a < 3; a++) len += bt->r[a][b] * bt->r[a][b];
-    len   = sqrt(len);
-    kin.d = rs - len;
+    const ContactPair *cp = &c->cps[Kind(b)];
+    ContactKinematics  kin;
+    ContactResult      cr;
+    PetscReal len = sqrt(c->bt.r[0][b] * c->bt.r[0][b] + c->bt.r[1][b] * c->bt.r[1][b] + c->bt.r[2][b] * c->bt.r[2][b]);
+    kin.d         = c->rs - len;
     if (!(kin.d > 0.0)) {
-      ck_assert_msg(bt->apart[b], "pair %d apart but not reported (%s)", (int)b, opts);
-      ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])) && (!turn || !memcmp(&tn[b], &tnref[b], sizeof(tn[b]))) &&
-                      (!roll || !memcmp(&rl[b], &rlref[b], sizeof(rl[b]))),
+      ck_assert_msg(c->bt.apart[b], "pair %d apart but not reported (%s)", (int)b, opts);
+      ck_assert_msg(!memcmp(&c->h[b], &c->href[b], sizeof(c->h[b])) &&
+                      !memcmp(&c->tn[b], &c->tnref[b], sizeof(c->tn[b])) &&
+                      !memcmp(&c->rl[b], &c->rlref[b], sizeof(c->rl[b])),
                     "pair %d apart: its history changed (%s)", (int)b, opts);
       continue;
     }
-    ck_assert_msg(!bt->apart[b], "pair %d touches but was reported apart (%s)", (int)b, opts);
-    CheckScalarNormal(&model, &cps[Kind(b)], &bc[Kind(b)], kin.d, href[b].v_imp, opts);
-    {
-      PetscReal r[3] = {bt->r[0][b], bt->r[1][b], bt->r[2][b]};
-      ContactNormal(r, len, kin.n);
-    }
-    for (int a = 0; a < 3; a++) {
-      kin.v[a]  = v[3 * i + a] - v[3 * j + a];
-      kin.vp[a] = vp[3 * i + a] - vp[3 * j + a];
-      kin.wi[a] = w[3 * i + a], kin.wj[a] = w[3 * j + a];
-      kin.wip[a] = wp[3 * i + a], kin.wjp[a] = wp[3 * j + a];
-    }
-    ContactEvaluate(&model, &cps[Kind(b)], &href[b], roll ? &rlref[b] : NULL, turn ? &tnref[b] : NULL, &kin, dt, &cr);
-    ck_assert_msg(!roll || !memcmp(&rl[b], &rlref[b], sizeof(rl[b])), "pair %d: rolling springs differ (%s)", (int)b,
-                  opts);
-    /* the rolling power, the generic path's P[2] */
-    ck_assert_msg(!roll || !memcmp(&bt->P2[b], &cr.P[2], sizeof(cr.P[2])),
-                  "pair %d: rolling power %.17g, scalar %.17g (%s)", (int)b, bt->P2[b], cr.P[2], opts);
-    ck_assert_msg(!turn || !memcmp(&tn[b], &tnref[b], sizeof(tn[b])), "pair %d: turning points differ (%s)", (int)b,
-                  opts);
-    if (cps[Kind(b)].co->tangential.mu > 0.0) {
+    ck_assert_msg(!c->bt.apart[b], "pair %d touches but was reported apart (%s)", (int)b, opts);
+    CheckScalarNormal(&c->model, cp, &c->bc[Kind(b)], kin.d, c->href[b].v_imp, opts);
+    PairKinematics(c, b, len, &kin);
+    ContactEvaluate(&c->model, cp, &c->href[b], c->roll ? &c->rlref[b] : NULL, c->turn ? &c->tnref[b] : NULL, &kin,
+                    c->dt, &cr);
+    CheckTouching(c, b, &cr);
+    if (cp->co->tangential.mu > 0.0) {
       PetscReal ft = 0.0;
       for (int a = 0; a < 3; a++) ft += (cr.F[a] - cr.Fn * kin.n[a]) * (cr.F[a] - cr.Fn * kin.n[a]);
-      if (sqrt(ft) > (1.0 - 1e-9) * cps[Kind(b)].co->tangential.mu * PetscMax(cr.Fn, 0.0)) (*nslip)++;
+      if (sqrt(ft) > (1.0 - 1e-9) * cp->co->tangential.mu * PetscMax(cr.Fn, 0.0)) (*nslip)++;
       else (*nstick)++;
     }
-    ck_assert_msg(!memcmp(res + CONTACT_RESULTS * b, cr.F, sizeof(cr.F)) &&
-                    !memcmp(res + CONTACT_RESULTS * b + 3, cr.Ti, sizeof(cr.Ti)) &&
-                    !memcmp(res + CONTACT_RESULTS * b + 6, cr.Tj, sizeof(cr.Tj)),
-                  "pair %d: lanes F (%.17g %.17g %.17g) scalar (%.17g %.17g %.17g) (%s)", (int)b,
-                  res[CONTACT_RESULTS * b], res[CONTACT_RESULTS * b + 1], res[CONTACT_RESULTS * b + 2], cr.F[0],
-                  cr.F[1], cr.F[2], opts);
-    /* the ledger's powers, the same bits; no first touch in the lanes: no work of one */
-    ck_assert_msg(!memcmp(res + CONTACT_RESULTS * b + 9, cr.P, 2 * sizeof(cr.P[0])) &&
-                    res[CONTACT_RESULTS * b + 11] == 0.0,
-                  "pair %d: lanes powers (%.17g %.17g) scalar (%.17g %.17g) (%s)", (int)b, res[CONTACT_RESULTS * b + 9],
-                  res[CONTACT_RESULTS * b + 10], cr.P[0], cr.P[1], opts);
-    ck_assert_msg(!memcmp(&h[b], &href[b], sizeof(h[b])), "pair %d: histories differ (%s)", (int)b, opts);
-    ck_assert_msg(!memcmp(&bt->ddot[b], &cr.ddot, sizeof(cr.ddot)) && !memcmp(&bt->U[b], &cr.U, sizeof(cr.U)),
-                  "pair %d: the step bound's inputs differ: ddot %.17g vs %.17g, U %.17g vs %.17g (%s)", (int)b,
-                  bt->ddot[b], cr.ddot, bt->U[b], cr.U, opts);
   }
-  PetscCallVoid(PetscFree(bt));
-  ContactModelDestroy(&model);
+  ContactModelDestroy(&c->model);
+  PetscCallVoid(PetscFree(c));
 }
 
 START_TEST(test_lanes_equal_scalar)
