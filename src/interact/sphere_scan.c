@@ -236,10 +236,14 @@ static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscI
 
 /* A pair found touching that did not touch at the last step: a new
  * history, its contact through SphereContactFused (the impulse weighting of
- * a first step) into the window's row q, and its bound. */
-static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscInt i,
-                                       PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, SphereMemos *mm,
-                                       SphereWindow *win, PetscInt q, InteractionStep *st)
+ * a first step) into the window's row q, and its bound.  Out of line: first
+ * touches are few, and inlined into the scan their every-model arithmetic
+ * weighed on its loop. */
+static __attribute__((noinline)) PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContext *ctx,
+                                                                 PetscInt k, PetscInt i, PetscInt j,
+                                                                 const PetscReal r[3], PetscReal len, PetscReal d,
+                                                                 SphereMemos *mm, SphereWindow *win, PetscInt q,
+                                                                 InteractionStep *st)
 {
   NeighborList     *nl = &ss->nl;
   const SphereMemo *m;
