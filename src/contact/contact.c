@@ -142,6 +142,17 @@ static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, con
   }
 }
 
+void ContactRollingAdd(const ContactPair *pair, ContactRolling *rl, const ContactKinematics *k, PetscReal dt,
+                       PetscReal Fn, PetscReal kn, ContactResult *r)
+{
+  PetscReal M[3], wrp[3];
+  if (!(pair->co->rolling.mu > 0.0)) return;
+  ContactRollingTorque(pair, rl, k, dt, Fn, kn, M);
+  for (int a = 0; a < 3; a++) r->Ti[a] += M[a], r->Tj[a] -= M[a];
+  RollingRate(k->wip, k->wjp, k->n, wrp);
+  r->P[2] = -Dot3(M, wrp);
+}
+
 PetscReal ContactTangentialEnergy(const ContactModel *model, const ContactPair *pair, const ContactHistory *h,
                                   PetscReal d)
 {
@@ -160,6 +171,43 @@ PetscReal ContactRollingEnergy(const ContactModel *model, const ContactPair *pai
   return kr > 0.0 ? 0.5 * Dot3(rl->mr, rl->mr) / kr : 0.0;
 }
 
+ContactNormalModel ContactNormalModelOf(const ContactModel *m)
+{
+  const NormalLaw   *law = &m->law;
+  ContactNormalModel nm  = {CONTACT_LAW_OTHER, CONTACT_DAMP_OTHER,      law->k[0], law->p[0],
+                            law->p[0] + 1.0,   0.5 * (law->p[0] - 1.0), law};
+
+  if (NormalLawIsMonomial(law))
+    nm.law = law->p[0] == 1.5 ? CONTACT_LAW_HERTZ : (law->p[0] == 1.0 ? CONTACT_LAW_LINEAR : CONTACT_LAW_POWER);
+  switch (m->damping.type) {
+  case DAMPING_HARMONIC: /* NormalLawForceOverSqrtU's closed form: monomials only */
+    if (nm.law != CONTACT_LAW_OTHER) nm.damp = CONTACT_DAMP_HARMONIC;
+    break;
+  case DAMPING_TSUJI:
+  case DAMPING_TSUJI_MARSHALL:
+    nm.damp = CONTACT_DAMP_TSUJI;
+    break;
+  case DAMPING_HUNT_CROSSLEY:
+  case DAMPING_LANKARANI_NIKRAVESH:
+  case DAMPING_FLORES:
+  case DAMPING_HU_GUO:
+  case DAMPING_GONTHIER:
+    nm.damp = CONTACT_DAMP_SPEED;
+    break;
+  case DAMPING_CONSTANT_DAMPER: /* a constant where every pair's dashpot is raw (or zero) */
+    nm.damp = CONTACT_DAMP_FIXED;
+    for (PetscInt a = 0; a < MATERIAL_SLOTS; a++)
+      for (PetscInt b = 0; b < MATERIAL_SLOTS; b++)
+        if (!(m->coeff[a][b].damping.c > 0.0 || m->coeff[a][b].damping.c_hat == 0.0)) nm.damp = CONTACT_DAMP_OTHER;
+    break;
+  case DAMPING_LINEAR_DASHPOT:
+  case DAMPING_NONE:
+    nm.damp = CONTACT_DAMP_FIXED;
+    break;
+  }
+  return nm;
+}
+
 /* The damping's work over the part of a step in contact at a first touch
  * or a separation, v int_0^d C (the overlap changing at speed v; IC =
  * int_0^d C), where the step's trapezoid of the power P books dt P / 2:
@@ -170,28 +218,28 @@ PetscReal ContactDampingWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal d
   return v * IC - 0.5 * dt * P;
 }
 
-/* Any law through the kernel: its elastic force and damping coefficient
- * from the law's and the damping's own functions. */
 /* The Mindlin-Deresiewicz spring (tangential_md.c) after the kernel's
  * normal force: its force weighted as the kernel weighs a first touch's
  * (Fn_applied / Fn), added with its torques; the ledger's power. */
-static void ContactTurningForce(const ContactKernelModel *km, const ContactPair *pair, ContactHistory *h,
-                                ContactTurning *tn, const ContactKinematics *k, PetscReal dt, PetscReal sd,
-                                PetscReal qd, PetscReal Fn, ContactResult *r)
+void ContactTurningAdd(const ContactKernelModel *km, PetscReal kc, PetscReal gc, PetscReal mu, PetscReal ri,
+                       PetscReal rj, ContactHistory *h, ContactTurning *tn, const ContactKinematics *k, PetscReal dt,
+                       PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r)
 {
-  PetscReal vt[3], vtp[3], Ft[3], w[3], kt = pair->kc, gt = pair->gc, wgt = Fn > 0.0 ? r->Fn / Fn : 1.0;
+  PetscReal vt[3], vtp[3], Ft[3], w[3], kt = kc, gt = gc, wgt = Fn > 0.0 ? r->Fn / Fn : 1.0;
   if (km->mindlin) kt = kt * sd, gt = gt * qd;
-  ContactScalarSlip(pair->ri, pair->rj, k->n, k->v, k->wi, k->wj, vt);
-  ContactScalarSlip(pair->ri, pair->rj, k->n, k->vp, k->wip, k->wjp, vtp);
-  ContactTangentialMD(tn, h->xi, k->n, vt, vtp, dt, kt, gt, pair->co->tangential.mu, Fn, Ft);
+  ContactScalarSlip(ri, rj, k->n, k->v, k->wi, k->wj, vt);
+  ContactScalarSlip(ri, rj, k->n, k->vp, k->wip, k->wjp, vtp);
+  ContactTangentialMD(tn, h->xi, k->n, vt, vtp, dt, kt, gt, mu, Fn, Ft);
   if (km->ledger) r->P[1] = -Dot3(Ft, vtp);
   for (int a = 0; a < 3; a++) Ft[a] = Ft[a] * wgt, r->F[a] += Ft[a];
   w[0] = k->n[1] * Ft[2] - k->n[2] * Ft[1];
   w[1] = k->n[2] * Ft[0] - k->n[0] * Ft[2];
   w[2] = k->n[0] * Ft[1] - k->n[1] * Ft[0];
-  for (int a = 0; a < 3; a++) r->Ti[a] = -pair->ri * w[a], r->Tj[a] = -pair->rj * w[a];
+  for (int a = 0; a < 3; a++) r->Ti[a] = -ri * w[a], r->Tj[a] = -rj * w[a];
 }
 
+/* Any law through the kernel: its elastic force and damping coefficient
+ * from the law's and the damping's own functions. */
 void ContactEvaluate(const ContactModel *model, const ContactPair *pair, ContactHistory *h, ContactRolling *rl,
                      ContactTurning *tn, const ContactKinematics *k, PetscReal dt, ContactResult *r)
 {
@@ -218,15 +266,11 @@ void ContactEvaluate(const ContactModel *model, const ContactPair *pair, Contact
                        k->wj, k->wip, k->wjp, dt, Fel, C, sd, qd, first, J, h->xi, &r->ddot, &Fn, &r->Fn_raw, &r->Fn,
                        r->F, r->Ti, r->Tj, r->P);
   r->P[2] = 0.0;
-  if (tn && km.friction) ContactTurningForce(&km, pair, h, tn, k, dt, sd, qd, Fn, r);
+  if (tn && km.friction)
+    ContactTurningAdd(&km, pair->kc, pair->gc, pair->co->tangential.mu, pair->ri, pair->rj, h, tn, k, dt, sd, qd, Fn,
+                      r);
   if (first) r->W = ContactDampingWork(h->v_imp, J - r->U / h->v_imp, r->P[0], dt);
-  if (rl && pair->co->rolling.mu > 0.0) {
-    PetscReal M[3], wrp[3];
-    ContactRollingTorque(pair, rl, k, dt, Fn, dF, M);
-    for (int a = 0; a < 3; a++) r->Ti[a] += M[a], r->Tj[a] -= M[a];
-    RollingRate(k->wip, k->wjp, k->n, wrp);
-    r->P[2] = -Dot3(M, wrp);
-  }
+  if (rl) ContactRollingAdd(pair, rl, k, dt, Fn, dF, r);
   h->d_last  = k->d;
   h->Fn_last = Fn;
   h->dt_last = dt;

@@ -287,6 +287,34 @@ static inline ContactKernelModel ContactKernelModelOf(const ContactModel *m)
   return km;
 }
 
+/* How the kernel forms a contact's elastic force and damping coefficient (kernel.h, Normal): the law and the
+ * damping classed by the arithmetic they take, the same for every contact.  What no class covers (a law of several
+ * terms or a table; the constant damper calibrated from e) the kernel takes contact by contact from NormalLawEval
+ * and DampingCoefficient, so no choice of law or damping leaves the kernel. */
+typedef enum {
+  CONTACT_LAW_HERTZ,  /* s k d^1.5 */
+  CONTACT_LAW_LINEAR, /* s k d */
+  CONTACT_LAW_POWER,  /* s k d^p */
+  CONTACT_LAW_OTHER   /* NormalLawEval */
+} ContactLawKind;
+
+typedef enum {
+  CONTACT_DAMP_HARMONIC, /* zeta sqrt(2 m) sqrt(s k (p + 1)) d^((p - 1)/2) */
+  CONTACT_DAMP_TSUJI,    /* tsuji, tsuji_marshall: alpha sqrt(m F / d) */
+  CONTACT_DAMP_SPEED,    /* the Hunt-Crossley family: D F, or (factor / max(v_imp, v_min)) F */
+  CONTACT_DAMP_FIXED,    /* a constant of the pair: linear_dashpot, none, a raw constant damper */
+  CONTACT_DAMP_OTHER     /* DampingCoefficient */
+} ContactDampKind;
+
+typedef struct {
+  ContactLawKind   law;
+  ContactDampKind  damp;
+  PetscReal        k, p, kp1, hp; /* a monomial's k, p, p + 1 and (p - 1)/2 */
+  const NormalLaw *nlaw;          /* the law itself (CONTACT_LAW_OTHER, CONTACT_DAMP_OTHER) */
+} ContactNormalModel;
+
+PETSC_EXTERN ContactNormalModel ContactNormalModelOf(const ContactModel *);
+
 /* The ledger's correction of a first touch's or a separation's damping work (contact.c). */
 PETSC_EXTERN PetscReal ContactDampingWork(PetscReal v, PetscReal IC, PetscReal P, PetscReal dt);
 /* The elastic energy a contact's tangential and rolling springs hold at overlap d [J]. */
@@ -294,6 +322,20 @@ PETSC_EXTERN PetscReal ContactTangentialEnergy(const ContactModel *, const Conta
                                                PetscReal d);
 PETSC_EXTERN PetscReal ContactRollingEnergy(const ContactModel *, const ContactPair *, const ContactRolling *,
                                             PetscReal d);
+
+/* The Mindlin-Deresiewicz spring's force, torques and power onto r, which
+ * holds the kernel's normal part (its Fn the applied normal force, Fn the
+ * unweighted one): ContactEvaluate's, and the lanes' contact by contact. */
+PETSC_EXTERN void ContactTurningAdd(const ContactKernelModel *, PetscReal kc, PetscReal gc, PetscReal mu, PetscReal ri,
+                                    PetscReal rj, ContactHistory *, ContactTurning *, const ContactKinematics *,
+                                    PetscReal dt, PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r);
+
+/* The rolling resistance's torques and power onto r (where the pair has
+ * any), from the unweighted normal force Fn and the law's stiffness kn:
+ * ContactEvaluate's, and the lanes' contact by contact.  Of the pair it
+ * reads co, Rstar and Ir. */
+PETSC_EXTERN void ContactRollingAdd(const ContactPair *, ContactRolling *, const ContactKinematics *, PetscReal dt,
+                                    PetscReal Fn, PetscReal kn, ContactResult *r);
 
 /* rl: the contact's rolling spring, NULL in a run without rolling resistance. */
 PETSC_EXTERN void ContactEvaluate(const ContactModel *, const ContactPair *, ContactHistory *, ContactRolling *rl,

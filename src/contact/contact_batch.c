@@ -92,30 +92,117 @@ INLINE PetscBool Any(M m)
   return any ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* libm's pow lane by lane: the scalar call's bits */
+INLINE V Pow(V a, PetscReal e)
+{
+  V r = {0};
+  for (int l = 0; l < CONTACT_LANES; l++) r[l] = pow(a[l], e);
+  return r;
+}
+
 /* The contact kernel on lanes: per lane the scalar instantiation's bits. */
 #define K_V               V
 #define K_M               M
 #define K_FN(name)        Lanes##name
 #define K_SPLAT(c)        Splat(c)
 #define K_SQRT(a)         Sqrt(a)
+#define K_POW(a, e)       Pow(a, e)
+#define K_NLANES          CONTACT_LANES
+#define K_LANE(a, l)      ((a)[l])
 #define K_SELECT(m, a, b) Select(m, a, b)
 #define K_ANY(m)          Any(m)
 #define K_FIRST_TOUCH     0
 #include "contact/kernel.h"
 
+/* The constants of lanes b0 .. b0 + CONTACT_LANES - 1, those the damping
+ * takes: broadcast where the lanes share one pair's (the usual case: one
+ * kind of pair), else gathered. */
+INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, ContactDampKind damp, V *ri, V *rj, V *kc, V *gc, V *mu,
+                       LanesNormalConst *nc)
+{
+  const ContactBatchConst *c0   = bt->c[b0];
+  const PetscBool          harm = damp == CONTACT_DAMP_HARMONIC, mass = damp == CONTACT_DAMP_TSUJI;
+  const PetscBool ca = damp != CONTACT_DAMP_HARMONIC && damp != CONTACT_DAMP_OTHER, speed = damp == CONTACT_DAMP_SPEED,
+                  other = damp == CONTACT_DAMP_OTHER;
+  PetscBool same        = PETSC_TRUE;
+
+  for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
+  if (same) {
+    *ri = Splat(c0->ri), *rj = Splat(c0->rj), *kc = Splat(c0->kc), *gc = Splat(c0->gc), *mu = Splat(c0->mu);
+    nc->s = Splat(c0->s);
+    if (harm) nc->zs = Splat(c0->zs), nc->cF = Splat(c0->cF);
+    if (mass || other) nc->m = Splat(c0->m);
+    if (ca) nc->ca = Splat(c0->ca);
+    if (speed) nc->cb = Splat(c0->cb), nc->cc = Splat(c0->cc);
+    if (other)
+      for (int l = 0; l < CONTACT_LANES; l++) nc->dmp[l] = c0->dmp;
+  } else { /* lane by lane */
+#define GATHER(f) ((V){bt->c[b0]->f, bt->c[b0 + 1]->f, bt->c[b0 + 2]->f, bt->c[b0 + 3]->f})
+    *ri = GATHER(ri), *rj = GATHER(rj), *kc = GATHER(kc), *gc = GATHER(gc), *mu = GATHER(mu);
+    nc->s = GATHER(s);
+    if (harm) nc->zs = GATHER(zs), nc->cF = GATHER(cF);
+    if (mass || other) nc->m = GATHER(m);
+    if (ca) nc->ca = GATHER(ca);
+    if (speed) nc->cb = GATHER(cb), nc->cc = GATHER(cc);
+    if (other)
+      for (int l = 0; l < CONTACT_LANES; l++) nc->dmp[l] = bt->c[b0 + l]->dmp;
+#undef GATHER
+  }
+}
+
+/* The turning spring (ContactTurningAdd) and the rolling resistance
+ * (ContactRollingAdd) of the touching real lanes, one by one, onto the
+ * lanes' normal part, as ContactEvaluate adds them; each lane's spring back
+ * into xi, which the lanes store, and its rolling power into P2. */
+INLINE void LanesSides(const ContactBatchModel *md, const ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt,
+                       ContactHistory *hl[], ContactTurning *tn, ContactRolling *rl, M touch, const V n[3],
+                       const V v[3], const V vp[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3], V sd,
+                       V qd, V Fn, V Fn_applied, V dF, V xi[3], V F[3], V Ti[3], V Tj[3], V P[2], V *P2)
+{
+  for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
+    const ContactBatchConst *c = bt->c[b0 + l];
+    PetscInt                 q = bt->slot[b0 + l];
+    ContactKinematics        k;
+    ContactResult            r;
+    if (!touch[l]) continue;
+    for (int a = 0; a < 3; a++) {
+      k.n[a] = n[a][l], k.v[a] = v[a][l], k.vp[a] = vp[a][l], k.wi[a] = wi[a][l], k.wj[a] = wj[a][l];
+      k.wip[a] = wip[a][l], k.wjp[a] = wjp[a][l], r.F[a] = F[a][l], r.Ti[a] = Ti[a][l], r.Tj[a] = Tj[a][l];
+    }
+    r.Fn = Fn_applied[l], r.P[0] = P[0][l], r.P[1] = P[1][l], r.P[2] = 0.0;
+    if (md->turning && md->km.friction) {
+      ContactTurningAdd(&md->km, c->kc, c->gc, c->mu, c->ri, c->rj, hl[l], tn + q, &k, dt, sd[l], qd[l], Fn[l], &r);
+      for (int a = 0; a < 3; a++) xi[a][l] = hl[l]->xi[a];
+    }
+    if (md->rolling) {
+      ContactPair cp = {.Rstar = c->Rstar, .Ir = c->Ir, .co = c->co};
+      ContactRollingAdd(&cp, rl + q, &k, dt, Fn[l], dF[l], &r);
+    }
+    for (int a = 0; a < 3; a++) F[a][l] = r.F[a], Ti[a][l] = r.Ti[a], Tj[a][l] = r.Tj[a];
+    P[1][l] = r.P[1], (*P2)[l] = r.P[2];
+  }
+}
+
 /* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
- * at or past nreal compute on the last contact's inputs and write nothing. */
-INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt,
-                  const PetscReal *v, const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
+ * at or past nreal compute on the last contact's inputs and write nothing.
+ * law, damp and sides (the turning spring or rolling) are md's, passed
+ * apart so that an instantiation with them constant keeps only its own
+ * arithmetic. */
+INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKind damp, PetscBool sides,
+                  ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp,
+                  const PetscReal *w, const PetscReal *wp, ContactHistory *h, ContactTurning *tn, ContactRolling *rl,
                   PetscReal *res)
 {
-  ContactHistory *hl[CONTACT_LANES];
-  PetscInt        il[CONTACT_LANES], jl[CONTACT_LANES];
-  V               n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
-  V               r[3], rr, len, d, ri, rj, cs, czs, ccF, ckc, cgc, cmu;
-  V               inv, ddot, sd, qd, dp, Fel, C, Fn, Fn_raw, Fn_applied, P[2];
-  V               h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
-  M               touch;
+  ContactKernelModel km = md->km; /* under turning, the kernel's normal part, then the spring lane by lane */
+  ContactNormalModel nm = md->nm;
+  ContactHistory    *hl[CONTACT_LANES];
+  PetscInt           il[CONTACT_LANES], jl[CONTACT_LANES];
+  V                  n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
+  V                  r[3], rr, len, d, ri, rj, ckc, cgc, cmu;
+  V                  inv, ddot, sd, qd, Fel, C, U = {0}, dF = {0}, P2 = {0}, Fn, Fn_raw, Fn_applied, P[2];
+  LanesNormalConst   nc;
+  V                  h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
+  M                  touch;
 
   for (int l = 0; l < CONTACT_LANES; l++) {
     PetscInt b = b0 + l;
@@ -130,21 +217,8 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   Gather3(w, jl, wj);
   Gather3(wp, il, wip);
   Gather3(wp, jl, wjp);
-  {
-    const ContactBatchConst *c0   = bt->c[b0];
-    PetscBool                same = PETSC_TRUE;
-    for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
-    if (same) { /* the usual case: one kind of pair */
-      ri = Splat(c0->ri), rj = Splat(c0->rj), cs = Splat(c0->s), czs = Splat(c0->zs), ccF = Splat(c0->cF),
-      ckc = Splat(c0->kc), cgc = Splat(c0->gc);
-      cmu = Splat(c0->mu);
-    } else
-      for (int l = 0; l < CONTACT_LANES; l++) {
-        const ContactBatchConst *cl = bt->c[b0 + l];
-        ri[l] = cl->ri, rj[l] = cl->rj, cs[l] = cl->s, czs[l] = cl->zs, ccF[l] = cl->cF, ckc[l] = cl->kc,
-        cgc[l] = cl->gc, cmu[l] = cl->mu;
-      }
-  }
+  nm.law = law, nm.damp = damp;
+  LanesConst(bt, b0, damp, &ri, &rj, &ckc, &cgc, &cmu, &nc);
   for (int a = 0; a < 3; a++) r[a] = Load(bt->r[a] + b0);
   rr    = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
   len   = Sqrt(rr);
@@ -154,11 +228,17 @@ INLINE void Lanes(const ContactBatchModel *md, ContactBatch *bt, PetscInt b0, Pe
   if (Any(d > Splat(CONTACT_OVERLAP_LIMIT) * Select(ri < rj, ri, rj))) bt->deep = PETSC_TRUE;
   inv = Splat(1.0) / len;
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
-  LanesHertzHarmonic(Splat(md->k), cs, czs, ccF, d, &sd, &qd, &dp, &Fel, &C);
-  LanesContact(&md->km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
+  LanesNormal(&nm, &nc, d, h0[3], md->km.friction && md->km.mindlin, &sd, &qd, &Fel, &C, md->bound ? &U : NULL,
+              md->rolling ? &dF : NULL);
+  if (md->turning) km.friction = PETSC_FALSE;
+  LanesContact(&km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
                Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
+  if (sides)
+    LanesSides(md, bt, b0, nreal, dt, hl, tn, rl, touch, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn, Fn_applied, dF, xi,
+               F, Ti, Tj, P, &P2);
+  if (sides && md->rolling)
+    for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->P2[b0 + l] = P2[l];
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
-    V U = LanesHertzEnergy(Splat(md->k), Splat(md->kp1), cs, dp, d);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }
   {
@@ -200,14 +280,79 @@ static void Pad(ContactBatch *bt, PetscInt to)
   }
 }
 
-/* The AVX2 clone runs where the processor has it, chosen once at load time. */
+/* The batch's lane groups through Lanes with law, damp and sides fixed */
+#define LANES_RUN(law, damp, sides) \
+  for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) \
+  Lanes(md, law, damp, sides, bt, b0, n, dt, v, vp, w, wp, h, tn, rl, res)
+
+/* The AVX2 clone runs where the processor has it, chosen once at load time.
+ * The common models have instantiations of their own, as PETSc's sfpack.c
+ * has one pack kernel per type (each keeps only its own arithmetic: the
+ * Hertz-harmonic lanes do no work for the other laws); every other model
+ * takes the instantiation that reads them from md. */
 VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v,
                                      const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                                     PetscReal *res)
+                                     ContactTurning *tn, ContactRolling *rl, PetscReal *res)
 {
-  PetscInt n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
+  const PetscInt        n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
+  const ContactLawKind  law   = md->nm.law;
+  const ContactDampKind damp  = md->nm.damp;
+  const PetscBool       sides = (md->turning && md->km.friction) || md->rolling ? PETSC_TRUE : PETSC_FALSE;
 
   if (!n) return;
   Pad(bt, whole);
-  for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) Lanes(md, bt, b0, n, dt, v, vp, w, wp, h, res);
+  if (!sides && law == CONTACT_LAW_HERTZ && damp == CONTACT_DAMP_HARMONIC)
+    LANES_RUN(CONTACT_LAW_HERTZ, CONTACT_DAMP_HARMONIC, PETSC_FALSE);
+  else if (!sides && law == CONTACT_LAW_HERTZ && damp == CONTACT_DAMP_TSUJI)
+    LANES_RUN(CONTACT_LAW_HERTZ, CONTACT_DAMP_TSUJI, PETSC_FALSE);
+  else if (!sides && law == CONTACT_LAW_HERTZ && damp == CONTACT_DAMP_SPEED)
+    LANES_RUN(CONTACT_LAW_HERTZ, CONTACT_DAMP_SPEED, PETSC_FALSE);
+  else if (!sides && law == CONTACT_LAW_LINEAR && damp == CONTACT_DAMP_FIXED)
+    LANES_RUN(CONTACT_LAW_LINEAR, CONTACT_DAMP_FIXED, PETSC_FALSE);
+  else if (!sides && law == CONTACT_LAW_LINEAR && damp == CONTACT_DAMP_HARMONIC)
+    LANES_RUN(CONTACT_LAW_LINEAR, CONTACT_DAMP_HARMONIC, PETSC_FALSE);
+  else LANES_RUN(law, damp, sides);
+}
+
+ContactBatchModel ContactBatchModelOf(const ContactModel *m, PetscBool bound)
+{
+  ContactBatchModel bm = {ContactKernelModelOf(m), ContactNormalModelOf(m),
+                          m->tangential.model == TANGENTIAL_MINDLIN_DERESIEWICZ ? PETSC_TRUE : PETSC_FALSE, m->rolls,
+                          bound};
+  return bm;
+}
+
+/* Each constant the leading operation of its expression in the generic path
+ * (DampingCoefficient, NormalLawForceOverSqrtU), so the same bits. */
+void ContactBatchConstOf(const ContactModel *model, const ContactPair *cp, ContactBatchConst *bc)
+{
+  const Damping   *dmp = &cp->co->damping;
+  const NormalLaw *law = &model->law;
+
+  bc->s = cp->s, bc->ri = cp->ri, bc->rj = cp->rj, bc->kc = cp->kc, bc->gc = cp->gc, bc->mu = cp->co->tangential.mu;
+  bc->m   = cp->m;
+  bc->zs  = dmp->zeta * sqrt(2.0 * cp->m);
+  bc->cF  = sqrt(cp->s * law->k[0] * (law->p[0] + 1.0));
+  bc->dmp = dmp, bc->co = cp->co, bc->Rstar = cp->Rstar, bc->Ir = cp->Ir;
+  bc->ca = bc->cb = bc->cc = 0.0;
+  switch (dmp->type) {
+  case DAMPING_TSUJI:
+  case DAMPING_TSUJI_MARSHALL:
+    bc->ca = dmp->alpha;
+    break;
+  case DAMPING_HUNT_CROSSLEY:
+  case DAMPING_LANKARANI_NIKRAVESH:
+  case DAMPING_FLORES:
+  case DAMPING_HU_GUO:
+  case DAMPING_GONTHIER:
+    bc->ca = dmp->D, bc->cb = dmp->hc_factor, bc->cc = dmp->v_imp_min;
+    break;
+  case DAMPING_CONSTANT_DAMPER: /* a pair constant where ContactNormalModelOf takes it for one */
+  case DAMPING_LINEAR_DASHPOT:
+  case DAMPING_NONE:
+    bc->ca = DampingCoefficient(dmp, law, cp->s, cp->m, 0.0, 1.0);
+    break;
+  case DAMPING_HARMONIC:
+    break;
+  }
 }

@@ -1,6 +1,7 @@
-/* Contacts that were already touching at the last step, under the model the
- * engine fuses (Hertz F = s k d^1.5, harmonic damping, a constant or Mindlin
- * tangential spring or none), evaluated CONTACT_LANES at a time.
+/* Contacts that were already touching at the last step, under any normal
+ * law, damping and separation and a constant or Mindlin tangential spring
+ * (shear displacement or incremental) or none, evaluated CONTACT_LANES at a
+ * time.
  *
  * A contact's arithmetic is a chain of some six roots and divisions, whose
  * latency, not its throughput, bounds one contact at a time; lanes take
@@ -20,19 +21,28 @@
 /* a contact's results: force on i, torques on i and j, the ledger's normal and tangential powers and normal work */
 #define CONTACT_RESULTS 12
 
-/* What the fused model needs beyond the pair (see EngineFusable). */
+/* What the kernel takes of the model beyond the pair. */
 typedef struct {
-  ContactKernelModel km;    /* clipping, friction, Mindlin */
-  PetscReal          k;     /* law coefficient k[0] */
-  PetscReal          kp1;   /* law exponent p[0] + 1 (the elastic energy) */
-  PetscBool          bound; /* also give each contact's ddot and U (the step bound needs them) */
+  ContactKernelModel km;      /* clipping, friction, Mindlin */
+  ContactNormalModel nm;      /* the law and the damping */
+  PetscBool          turning; /* the Mindlin-Deresiewicz spring, contact by contact after the lanes' normal force */
+  PetscBool          rolling; /* rolling resistance, likewise */
+  PetscBool          bound;   /* also give each contact's ddot and U (the step bound needs them) */
 } ContactBatchModel;
 
-/* A pair's constants: of ContactPair, its friction coefficient and the fused
- * kernel's memoised roots (zeta sqrt(2 m), sqrt(s k (p + 1))). */
+PETSC_EXTERN ContactBatchModel ContactBatchModelOf(const ContactModel *, PetscBool bound);
+
+/* A pair's constants: of ContactPair, its friction coefficient and what the
+ * kernel's Normal takes (kernel.h: m, zs, cF, ca, cb, cc, dmp), each formed
+ * as the leading operation of its expression in the generic path, so the
+ * same bits; what rolling reads of the pair (Rstar, Ir, co). */
 typedef struct {
-  PetscReal s, ri, rj, kc, gc, zs, cF, mu;
+  PetscReal           s, ri, rj, kc, gc, zs, cF, mu, m, ca, cb, cc, Rstar, Ir;
+  const Damping      *dmp;
+  const ContactCoeff *co;
 } ContactBatchConst;
+
+PETSC_EXTERN void ContactBatchConstOf(const ContactModel *, const ContactPair *, ContactBatchConst *);
 
 typedef struct {
   PetscInt n;
@@ -45,6 +55,8 @@ typedef struct {
   unsigned char apart[CONTACT_BATCH];
   /* set by the evaluation under bound: overlap rate and elastic energy */
   PetscReal ddot[CONTACT_BATCH], U[CONTACT_BATCH];
+  /* set by the evaluation under rolling: the rolling power (the ledger's, ContactResult P[2]) */
+  PetscReal P2[CONTACT_BATCH];
   /* set by the evaluation (the caller clears it): some contact overlaps by more
    * than CONTACT_OVERLAP_LIMIT of its smaller radius */
   PetscBool deep;
@@ -55,14 +67,15 @@ typedef struct {
   PetscInt64               pool_gen; /* the caller's tag of the last row */
 } ContactBatch;
 
-/* Evaluates the batch's contacts (bt->n, kept): updates the histories of
- * those still touching and writes, for contact b, force on i, torque on i,
+/* Evaluates the batch's contacts (bt->n, kept): updates the histories (and
+ * tn, the turning points, under turning, rl, the rolling springs, under
+ * rolling, slot for slot) of those still touching and writes, for contact b, force on i, torque on i,
  * torque on j, the two powers (kernel.h) and a zero work as CONTACT_RESULTS reals at
  * res + CONTACT_RESULTS out[b]; sets apart[b] for the others.
  * v, vp, w, wp: 3 per particle and one more real after the last (read as
  * rows of four, never used). */
 PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v,
                                        const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                                       PetscReal *res);
+                                       ContactTurning *tn, ContactRolling *rl, PetscReal *res);
 
 #endif

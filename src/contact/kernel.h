@@ -17,6 +17,8 @@
  *   K_FN(name)         the instantiation's name for function name
  *   K_SPLAT(c)         the real c as a K_V
  *   K_SQRT(a)          the square root, per lane
+ *   K_POW(a, e)        pow(a, e), per lane (e a real)
+ *   K_NLANES, K_LANE(a, l)  the number of lanes and lane l of a, an lvalue
  *   K_SELECT(m, a, b)  m ? a : b, per lane, bits unchanged
  *   K_ANY(m)           whether some lane's m is set
  *   K_FIRST_TOUCH      1 if the instantiation evaluates first touches
@@ -121,24 +123,61 @@ K_INLINE void K_FN(SpringForce)(K_V fe[3], const K_V n[3], const K_V vt[3], cons
   }
 }
 
-/* Hertz F = s k d^1.5 with the harmonic damping C = zeta sqrt(2 m)
- * sqrt(s k (p + 1)) d^(1/4) (zs, cF: their pair-only factors): the elastic
- * force, C, and the roots the Mindlin spring reuses (sd = d^(1/2),
- * qd = d^(1/4), dp = d^1.5).  NormalLawEval's and DampingCoefficient's
- * operations for this law, in their order. */
-K_INLINE void K_FN(HertzHarmonic)(K_V k, K_V s, K_V zs, K_V cF, K_V d, K_V *sd, K_V *qd, K_V *dp, K_V *Fel, K_V *C)
-{
-  *sd  = K_SQRT(d);
-  *dp  = d * *sd;
-  *Fel = s * (K_SPLAT(0.0) + k * *dp);
-  *qd  = K_SQRT(*sd);
-  *C   = zs * (cF * *qd);
-}
+/* A pair's constants for Normal: the law's scale s, the mass m along the normal, the harmonic damping's zeta
+ * sqrt(2 m) and sqrt(s k (p + 1)) (zs, cF), and the damping's own: tsuji's alpha (ca); the Hunt-Crossley family's
+ * D, factor and v_min (ca, cb, cc); a fixed dashpot's C (ca); the pair's damping itself (CONTACT_DAMP_OTHER). */
+typedef struct {
+  K_V            s, m, zs, cF, ca, cb, cc;
+  const Damping *dmp[K_NLANES];
+} K_FN(NormalConst);
 
-/* Its elastic energy U = s k d^(p + 1) / (p + 1) (kp1 = p + 1). */
-K_INLINE K_V K_FN(HertzEnergy)(K_V k, K_V kp1, K_V s, K_V dp, K_V d)
+/* The contact's elastic force Fel, its energy U and stiffness dF (each where non-NULL), the damping coefficient C and
+ * the roots sd = d^(1/2), qd = d^(1/4) that the law, the damping or the Mindlin spring (roots) takes: NormalLawEval's
+ * and DampingCoefficient's operations in their order, so their bits.  What no class covers goes through them contact by
+ * contact. */
+K_INLINE void K_FN(Normal)(const ContactNormalModel *nm, const K_FN(NormalConst) * c, K_V d, K_V v_imp, PetscBool roots,
+                           K_V *sd, K_V *qd, K_V *Fel, K_V *C, K_V *U, K_V *dF)
 {
-  return s * (K_SPLAT(0.0) + k * dp * d / kp1);
+  const PetscBool hertz = nm->law == CONTACT_LAW_HERTZ ? PETSC_TRUE : PETSC_FALSE;
+  K_V             k     = K_SPLAT(nm->k), dp;
+
+  *sd = *qd = *C = K_SPLAT(0.0);
+  if (hertz || roots) *sd = K_SQRT(d);
+  if (roots || (hertz && nm->damp == CONTACT_DAMP_HARMONIC)) *qd = K_SQRT(*sd);
+  if (nm->law != CONTACT_LAW_OTHER) {
+    dp   = hertz ? d * *sd : (nm->law == CONTACT_LAW_LINEAR ? d : K_POW(d, nm->p));
+    *Fel = c->s * (K_SPLAT(0.0) + k * dp);
+    if (U) *U = c->s * (K_SPLAT(0.0) + k * dp * d / K_SPLAT(nm->kp1));
+    if (dF) *dF = c->s * (K_SPLAT(0.0) + k * K_SPLAT(nm->p) * dp / d);
+  } else
+    for (int l = 0; l < K_NLANES; l++) {
+      PetscReal u, f, df;
+      NormalLawEval(nm->nlaw, K_LANE(c->s, l), K_LANE(d, l), &u, &f, &df);
+      K_LANE(*Fel, l) = f;
+      if (U) K_LANE(*U, l) = u;
+      if (dF) K_LANE(*dF, l) = df;
+    }
+  switch (nm->damp) {
+  case CONTACT_DAMP_HARMONIC:
+    if (hertz) *C = c->zs * (c->cF * *qd);
+    else if (nm->law == CONTACT_LAW_LINEAR) *C = c->zs * c->cF;
+    else *C = c->zs * (c->cF * K_POW(d, nm->hp));
+    break;
+  case CONTACT_DAMP_TSUJI:
+    *C = c->ca * K_SQRT(c->m * (*Fel / d));
+    break;
+  case CONTACT_DAMP_SPEED: /* PetscMax(v_imp, v_min) */
+    *C = K_SELECT(c->ca > K_SPLAT(0.0), c->ca, c->cb / K_SELECT(v_imp < c->cc, c->cc, v_imp)) * *Fel;
+    break;
+  case CONTACT_DAMP_FIXED:
+    *C = c->ca;
+    break;
+  case CONTACT_DAMP_OTHER:
+    for (int l = 0; l < K_NLANES; l++)
+      K_LANE(*C, l) = DampingCoefficient(c->dmp[l], nm->nlaw, K_LANE(c->s, l), K_LANE(c->m, l), K_LANE(v_imp, l),
+                                         K_LANE(d, l));
+    break;
+  }
 }
 
 /* The contact (friction coefficient mu): normal force Fn = Fel + C ddot (ddot the overlap rate from

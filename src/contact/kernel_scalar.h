@@ -11,6 +11,9 @@
 #define K_FN(name)        ContactScalar##name
 #define K_SPLAT(c)        ((PetscReal)(c))
 #define K_SQRT(a)         sqrt(a)
+#define K_POW(a, e)       pow(a, e)
+#define K_NLANES          1
+#define K_LANE(a, l)      ((&(a))[l])
 #define K_SELECT(m, a, b) ((m) ? (a) : (b))
 #define K_ANY(m)          (m)
 #define K_FIRST_TOUCH     1
@@ -20,6 +23,9 @@
 #undef K_FN
 #undef K_SPLAT
 #undef K_SQRT
+#undef K_POW
+#undef K_NLANES
+#undef K_LANE
 #undef K_SELECT
 #undef K_ANY
 #undef K_FIRST_TOUCH

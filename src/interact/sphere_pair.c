@@ -37,11 +37,7 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
     mm->cp.Ir  = p->inertia[f] + p->mass[f] * p->radius[f] * p->radius[f];
     ContactPairTangential(ctx->model, &mm->cp);
   }
-  mm->zs   = mm->cp.co->damping.zeta * sqrt(2.0 * mm->cp.m);
-  mm->cF   = sqrt(mm->cp.s * ctx->model->law.k[0] * (ctx->model->law.p[0] + 1.0));
-  mm->bc.s = mm->cp.s, mm->bc.ri = mm->cp.ri, mm->bc.rj = mm->cp.rj, mm->bc.kc = mm->cp.kc, mm->bc.gc = mm->cp.gc,
-  mm->bc.zs = mm->zs, mm->bc.cF = mm->cF;
-  mm->bc.mu = mm->cp.co->tangential.mu;
+  ContactBatchConstOf(ctx->model, &mm->cp, &mm->bc);
   mm->valid = PETSC_TRUE;
   mm->gen   = ++sphere_memo_gen;
   mm->kind  = kind;
@@ -49,13 +45,12 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
   return mm;
 }
 
+/* Every normal law, damping and separation (the kernel's Normal forms each: ContactNormalModel), tangential spring
+ * and rolling resistance (the turning spring and rolling contact by contact after the lanes: ContactTurningAdd,
+ * ContactRollingAdd).  Liquid bridges, which outlive their contacts, take the generic path. */
 PetscBool SphereFusable(const ContactModel *m)
 {
-  const NormalLaw *law = &m->law;
-  return law->type != NORMAL_LAW_TABLE && law->nterm == 1 && law->p[0] == 1.5 && m->damping.type == DAMPING_HARMONIC &&
-             !m->rolls && !m->liquid.on && m->tangential.model != TANGENTIAL_MINDLIN_DERESIEWICZ
-         ? PETSC_TRUE
-         : PETSC_FALSE;
+  return !m->liquid.on ? PETSC_TRUE : PETSC_FALSE;
 }
 PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st,
                                  SphereMemos *mm, PetscReal res[CONTACT_RESULTS], SpherePairOut *out)

@@ -19,16 +19,12 @@ typedef struct {
  * or of each kind (either member frozen) for the rest, is kept and reused
  * when the bodies match: a chute's base pairs do not evict the bed's. */
 typedef struct {
-  PetscBool   valid;
-  PetscInt64  gen;    /* which filling (a slot may be refilled with another kind's constants) */
-  PetscInt    kind;   /* frozen flags of i and j */
-  PetscReal   key[8]; /* radius, mass, inertia, type of each */
-  ContactPair cp;
-  /* the pair-only factors of the Hertz-harmonic kernel (zeta sqrt(2 m),
-   * sqrt(s k (p + 1))), each the leading operation of its expression in
-   * the generic path, so the same bits */
-  PetscReal         zs, cF;
-  ContactBatchConst bc; /* what the lanes read */
+  PetscBool         valid;
+  PetscInt64        gen;    /* which filling (a slot may be refilled with another kind's constants) */
+  PetscInt          kind;   /* frozen flags of i and j */
+  PetscReal         key[8]; /* radius, mass, inertia, type of each */
+  ContactPair       cp;
+  ContactBatchConst bc; /* what the kernel reads (ContactBatchConstOf) */
 } SphereMemo;
 
 #define SPHERE_MEMO_CLASSES (NEIGHBOR_BODY_CLASSES * NEIGHBOR_BODY_CLASSES)
@@ -85,8 +81,8 @@ static inline void SphereApproachBound(const InteractionContext *ctx, const Neig
  * with st->need, its step bound. */
 PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *,
                                               SphereMemos *, PetscReal res[CONTACT_RESULTS], SpherePairOut *);
-/* Whether the fused scan covers the model: F = s k d^1.5 (Hertz), harmonic
- * damping, a constant or Mindlin tangential spring or none. */
+/* Whether the fused scan covers the model: any normal law, damping,
+ * separation, tangential spring and rolling resistance; no liquid. */
 PETSC_EXTERN PetscBool SphereFusable(const ContactModel *);
 /* Every pair through the generic path, accumulated in pair order. */
 PETSC_EXTERN PetscErrorCode SpherePairsGeneric(SphereSphere *, const InteractionContext *, InteractionStep *);

@@ -1,4 +1,4 @@
-/* The sphere-sphere forces under the Hertz-harmonic model, fused: pairs that
+/* The sphere-sphere forces under every model SphereFusable covers, fused: pairs that
  * touched at the last step go through the contact kernel's lanes
  * (ContactBatchEvaluate), first touches through its scalar instantiation,
  * separations through the generic path; all accumulated in pair order.  The
@@ -16,24 +16,54 @@ typedef struct {
   LocalInt      i[CONTACT_BATCH], j[CONTACT_BATCH];
   unsigned char out[CONTACT_BATCH];
   PetscReal     res[CONTACT_RESULTS * CONTACT_BATCH];
-  ContactPair   cp[CONTACT_BATCH]; /* a step that needs the bound: each contact's constants */
+  PetscReal     roll[CONTACT_BATCH]; /* a run with rolling resistance: each contact's rolling power */
+  ContactPair   cp[CONTACT_BATCH];   /* a step that needs the bound: each contact's constants */
   ContactBatch  batch;
 } SphereWindow;
 
+/* The turning spring and the rolling resistance of a first touch onto its
+ * normal part (F, Ti, Tj, P; ContactTurningAdd, ContactRollingAdd, as
+ * ContactEvaluate adds them); the rolling power into *P2. */
+static void SphereSidesAdd(const InteractionContext *ctx, const ContactKernelModel *km, const ContactPair *cp,
+                           ContactHistory *h, ContactTurning *tn, ContactRolling *rl, PetscInt i, PetscInt j,
+                           const PetscReal n[3], const PetscReal v[3], const PetscReal vp[3], PetscReal dt,
+                           PetscReal sd, PetscReal qd, PetscReal Fn, PetscReal Fn_applied, PetscReal dF, PetscReal F[3],
+                           PetscReal Ti[3], PetscReal Tj[3], PetscReal P[2], PetscReal *P2)
+{
+  const Particles  *p = ctx->p;
+  ContactKinematics k;
+  ContactResult     r;
+
+  for (int a = 0; a < 3; a++) {
+    k.n[a] = n[a], k.v[a] = v[a], k.vp[a] = vp[a], k.wi[a] = p->w[3 * i + a], k.wj[a] = p->w[3 * j + a];
+    k.wip[a] = p->wp[3 * i + a], k.wjp[a] = p->wp[3 * j + a], r.F[a] = F[a], r.Ti[a] = Ti[a], r.Tj[a] = Tj[a];
+  }
+  r.Fn = Fn_applied, r.P[0] = P[0], r.P[1] = P[1], r.P[2] = 0.0;
+  if (tn && km->friction)
+    ContactTurningAdd(km, cp->kc, cp->gc, cp->co->tangential.mu, cp->ri, cp->rj, h, tn, &k, dt, sd, qd, Fn, &r);
+  if (rl) ContactRollingAdd(cp, rl, &k, dt, Fn, dF, &r);
+  for (int a = 0; a < 3; a++) F[a] = r.F[a], Ti[a] = r.Ti[a], Tj[a] = r.Tj[a];
+  P[1] = r.P[1], *P2 = r.P[2];
+}
+
 /* A particle pair's first touch, read straight from the particle arrays:
- * the kernel's scalar instantiation with the Hertz law's closed form, the
- * pair-only roots memoised.  Returns the force on i, the torques on i and
- * j, the elastic energy and the overlap rate (the step bound's). */
+ * the kernel's scalar instantiation, the pair-only constants memoised.  Returns its CONTACT_RESULTS results, the
+ * elastic energy and the overlap rate (the step bound's). */
 static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h,
-                                      PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d,
-                                      PetscReal dt, PetscReal F[3], PetscReal Ti[3], PetscReal Tj[3], PetscReal P[3],
-                                      PetscReal *Uout, PetscReal *ddout)
+                                      ContactTurning *tn, ContactRolling *rl, PetscInt i, PetscInt j,
+                                      const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal res[],
+                                      PetscReal *P2, PetscReal *Uout, PetscReal *ddout)
 {
   const Particles         *p  = ctx->p;
   const ContactModel      *md = ctx->model;
   const ContactPair       *cp = &mm->cp;
   const ContactKernelModel km = ContactKernelModelOf(md);
-  PetscReal                n[3], v[3], vp[3], sd, qd, dp, Fel, C, U, J = 0.0, Fn, Fn_raw, Fn_applied;
+  ContactKernelModel       kk = km; /* with the turning spring: the kernel's normal part, then the spring */
+  const ContactNormalModel nm = ContactNormalModelOf(md);
+  const ContactBatchConst *bc = &mm->bc;
+  ContactScalarNormalConst nc = {bc->s, bc->m, bc->zs, bc->cF, bc->ca, bc->cb, bc->cc, {bc->dmp}};
+  PetscReal                n[3], v[3], vp[3], sd, qd, Fel, C, U, dF, J = 0.0, Fn, Fn_raw, Fn_applied;
+  PetscReal               *F = res, *Ti = res + 3, *Tj = res + 6, *P = res + 9;
   PetscBool                first = PETSC_FALSE;
 
   ContactNormal(r, len, n);
@@ -46,12 +76,15 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
     h->v_imp   = -(v[0] * n[0] + v[1] * n[1] + v[2] * n[2]);
     first      = dt > 0.0 && h->v_imp > 0.0 ? PETSC_TRUE : PETSC_FALSE;
   }
-  ContactScalarHertzHarmonic(md->law.k[0], cp->s, mm->zs, mm->cF, d, &sd, &qd, &dp, &Fel, &C);
-  U = ContactScalarHertzEnergy(md->law.k[0], md->law.p[0] + 1.0, cp->s, dp, d);
+  ContactScalarNormal(&nm, &nc, d, h->v_imp, km.friction && km.mindlin, &sd, &qd, &Fel, &C, &U, &dF);
   if (first) J = U / h->v_imp + DampingCoefficientIntegral(&cp->co->damping, &md->law, cp->s, cp->m, h->v_imp, d);
-  ContactScalarContact(&km, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j,
+  if (tn) kk.friction = PETSC_FALSE;
+  ContactScalarContact(&kk, cp->co->tangential.mu, cp->ri, cp->rj, cp->kc, cp->gc, n, v, vp, p->w + 3 * i, p->w + 3 * j,
                        p->wp + 3 * i, p->wp + 3 * j, dt, Fel, C, sd, qd, first, J, h->xi, ddout, &Fn, &Fn_raw,
                        &Fn_applied, F, Ti, Tj, P);
+  *P2 = 0.0;
+  if ((tn && km.friction) || rl)
+    SphereSidesAdd(ctx, &km, cp, h, tn, rl, i, j, n, v, vp, dt, sd, qd, Fn, Fn_applied, dF, F, Ti, Tj, P, P2);
   /* the ledger's work of the touch */
   P[2]       = first ? ContactDampingWork(h->v_imp, J - U / h->v_imp, P[0], dt) : 0.0;
   *Uout      = U;
@@ -64,7 +97,7 @@ static inline void SphereContactFused(const InteractionContext *ctx, const Spher
  * sums, bit for bit).  Pairs come in rows of one upper member (NeighborList:
  * by upper id, then lower): its force and torque stay in registers through
  * its run of pairs instead of going back to memory after each. */
-static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
+static void SphereWindowAccumulate(Particles *p, const SphereWindow *win, PetscBool rolls)
 {
   PetscReal     *f = p->f, *t = p->t, *ln = p->lnow;
   const PetscInt nl = ParticlesLedgerFull(p) ? p->nledger : 0; /* the pairs' powers: the full ledger's */
@@ -105,6 +138,8 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
         l0 += res[9], l1 += res[10];
         if (res[11] != 0.0) p->lwork[(nl + 1) * tj] += res[11];
       }
+      if (rolls && win->roll[q] != 0.0)
+        ParticlesLedgerAdd(p, tj, LEDGER_ROLLING, win->roll[q]); /* as the generic path */
     }
   }
   if (run >= 0) {
@@ -119,23 +154,29 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win)
 static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionContext *ctx, const ContactBatchModel *bm,
                                         SphereWindow *win, SphereMemos *mm, InteractionStep *st)
 {
-  Particles    *p  = ctx->p;
-  ContactBatch *bt = &win->batch;
+  Particles      *p     = ctx->p;
+  ContactBatch   *bt    = &win->batch;
+  const PetscBool rolls = ctx->model->rolls;
 
   PetscFunctionBeginUser;
-  ContactBatchEvaluate(bm, bt, st->dt, p->v, p->vp, p->w, p->wp, ss->nl.hs.h, win->res);
+  ContactBatchEvaluate(bm, bt, st->dt, p->v, p->vp, p->w, p->wp, ss->nl.hs.h, HistorySlotsTurning(&ss->nl.hs, 0),
+                       HistorySlotsRolling(&ss->nl.hs, 0), win->res);
   for (PetscInt b = 0; b < bt->n; b++)
     if (bt->apart[b]) {
       SpherePairOut out;
       PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + CONTACT_RESULTS * bt->out[b], &out));
-      win->out[bt->out[b]] = (unsigned char)out;
-    } else if (st->need)
-      InteractionStepBound(st,
-                           SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b],
-                                              ss->nl.hs.h[bt->slot[b]].v_imp),
-                           bt->i[b], bt->j[b]);
+      win->roll[bt->out[b]] = 0.0; /* a separation: no rolling power */
+      win->out[bt->out[b]]  = (unsigned char)out;
+    } else {
+      if (rolls) win->roll[bt->out[b]] = bt->P2[b];
+      if (st->need)
+        InteractionStepBound(st,
+                             SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b],
+                                                ss->nl.hs.h[bt->slot[b]].v_imp),
+                             bt->i[b], bt->j[b]);
+    }
   if (bt->deep) st->deep = PETSC_TRUE, bt->deep = PETSC_FALSE;
-  SphereWindowAccumulate(p, win);
+  SphereWindowAccumulate(p, win, rolls);
   win->n = bt->n = bt->npool = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -195,10 +236,14 @@ static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscI
 
 /* A pair found touching that did not touch at the last step: a new
  * history, its contact through SphereContactFused (the impulse weighting of
- * a first step) into the window's row q, and its bound. */
-static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, PetscInt i,
-                                       PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d, SphereMemos *mm,
-                                       SphereWindow *win, PetscInt q, InteractionStep *st)
+ * a first step) into the window's row q, and its bound.  Out of line: first
+ * touches are few, and inlined into the scan their every-model arithmetic
+ * weighed on its loop. */
+static __attribute__((noinline)) PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContext *ctx,
+                                                                 PetscInt k, PetscInt i, PetscInt j,
+                                                                 const PetscReal r[3], PetscReal len, PetscReal d,
+                                                                 SphereMemos *mm, SphereWindow *win, PetscInt q,
+                                                                 InteractionStep *st)
 {
   NeighborList     *nl = &ss->nl;
   const SphereMemo *m;
@@ -211,7 +256,8 @@ static PetscErrorCode SphereFirstTouch(SphereSphere *ss, const InteractionContex
   h = &nl->hs.h[nl->slot[k]];
   {
     PetscReal *res = win->res + CONTACT_RESULTS * q;
-    SphereContactFused(ctx, m, h, i, j, r, len, d, st->dt, res, res + 3, res + 6, res + 9, &U, &ddot);
+    SphereContactFused(ctx, m, h, HistorySlotsTurning(&nl->hs, nl->slot[k]), HistorySlotsRolling(&nl->hs, nl->slot[k]),
+                       i, j, r, len, d, st->dt, res, &win->roll[q], &U, &ddot);
   }
   if (InteractionDeep(d, PetscMin(ctx->p->radius[i], ctx->p->radius[j]))) st->deep = PETSC_TRUE;
   if (st->need) InteractionStepBound(st, SphereContactBound(ctx, &m->cp, ddot, U, h->v_imp), i, j);
@@ -279,8 +325,8 @@ PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, 
   const NeighborList *nl = &ss->nl;
   SphereWindow       *win;
   SphereMemos         mm;
-  ContactBatchModel bm = {ContactKernelModelOf(ctx->model), ctx->model->law.k[0], ctx->model->law.p[0] + 1.0, st->need};
-  PairSieve         sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
+  ContactBatchModel   bm = ContactBatchModelOf(ctx->model, st->need);
+  PairSieve sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
   const SphereScanView vw = {nl->ij, nl->slot, nl->flag, ctx->p->x, ctx->p->radius, st->need, sv.reach};
   LocalInt             at[PAIR_SIEVE_CHUNK];
 
