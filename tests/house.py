@@ -56,13 +56,6 @@ MAX_LINE_WIDTH = 120
 # work named beside it (issue 32); remove an entry when it is fixed (the test
 # fails until then).
 KNOWN = [
-    # the normal laws' keys in one function
-    ("src/contact/contact_options.c", "function_lines"),
-    # the contact kernel's scalar instantiation and the Mindlin-Deresiewicz
-    # spring include contact.h, whose .c includes them
-    ("src/contact/contact", "include_circle"),
-    ("src/contact/kernel_scalar", "include_circle"),
-    ("src/contact/tangential_md", "include_circle"),
 ]
 
 RULES = ["file_lines", "function_lines", "line_width", "format", "include_circle", "doc_symbol"]

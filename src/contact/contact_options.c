@@ -5,6 +5,33 @@
 #include "io/table.h"
 #include <math.h>
 
+/* The tabulated law: from file (NULL: none), or from the ntd overlaps td and ntf forces tf (-1: not given). */
+static PetscErrorCode NormalLawTableKeys(MPI_Comm comm, const char *file, PetscInt ntd, PetscInt ntf,
+                                         const PetscReal *td, const PetscReal *tf, ContactModel *model)
+{
+  PetscFunctionBeginUser;
+  if (file) {
+    PetscInt       n;
+    PetscReal     *x, *y;
+    PetscErrorCode ierr;
+    PetscCheck(ntd < 0 && ntf < 0, comm, PETSC_ERR_USER_INPUT,
+               "give either -contact_table_file or -contact_table_delta/-contact_table_force, not both");
+    PetscCall(TableRead(comm, file, &n, &x, &y));
+    /* the table is freed whether it is taken or refused */
+    ierr = NormalLawCreateTable(n, x, y, &model->law);
+    PetscCall(PetscFree2(x, y));
+    PetscCall(ierr);
+  } else {
+    PetscCheck(ntd >= 0 && ntf >= 0, comm, PETSC_ERR_USER_INPUT,
+               "-contact_law table needs -contact_table_file, or -contact_table_delta and -contact_table_force");
+    PetscCheck(ntd == ntf, comm, PETSC_ERR_USER_INPUT,
+               "-contact_table_delta has %" PetscInt_FMT " values but -contact_table_force has %" PetscInt_FMT, ntd,
+               ntf);
+    PetscCall(NormalLawCreateTable(ntd, td, tf, &model->law));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The keys, with td and tf room for the table's 4096 rows (freed by the caller, also on an error). */
 static PetscErrorCode NormalLawKeys(MPI_Comm comm, ContactModel *model, PetscReal *td, PetscReal *tf)
 {
@@ -63,25 +90,7 @@ static PetscErrorCode NormalLawKeys(MPI_Comm comm, ContactModel *model, PetscRea
     PetscCall(NormalLawCreatePoly(type, nk, pk, pp, &model->law));
     break;
   case NORMAL_LAW_TABLE:
-    if (fileset) {
-      PetscInt   n;
-      PetscReal *x, *y;
-      PetscCheck(!tdset && !tfset, comm, PETSC_ERR_USER_INPUT,
-                 "give either -contact_table_file or -contact_table_delta/-contact_table_force, not both");
-      PetscErrorCode ierr;
-      PetscCall(TableRead(comm, file, &n, &x, &y));
-      /* the table is freed whether it is taken or refused */
-      ierr = NormalLawCreateTable(n, x, y, &model->law);
-      PetscCall(PetscFree2(x, y));
-      PetscCall(ierr);
-    } else {
-      PetscCheck(tdset && tfset, comm, PETSC_ERR_USER_INPUT,
-                 "-contact_law table needs -contact_table_file, or -contact_table_delta and -contact_table_force");
-      PetscCheck(ntd == ntf, comm, PETSC_ERR_USER_INPUT,
-                 "-contact_table_delta has %" PetscInt_FMT " values but -contact_table_force has %" PetscInt_FMT, ntd,
-                 ntf);
-      PetscCall(NormalLawCreateTable(ntd, td, tf, &model->law));
-    }
+    PetscCall(NormalLawTableKeys(comm, fileset ? file : NULL, tdset ? ntd : -1, tfset ? ntf : -1, td, tf, model));
     break;
   }
   PetscCheck(!(pkset || ppset) || type == NORMAL_LAW_POLY, comm, PETSC_ERR_USER_INPUT,
