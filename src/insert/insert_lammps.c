@@ -233,8 +233,9 @@ static PetscErrorCode FitMolecules(const char *file, PetscInt c, const ClumpTemp
                                    PetscReal *R, PetscInt *nb, PetscReal **bodies, PetscInt *ns, PetscReal **spheres,
                                    PetscInt64 *bad)
 {
-  KeyIndex  *ma;
-  PetscReal *x, *r;
+  KeyIndex      *ma;
+  PetscReal     *x, *r;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc3(n + 1, &ma, 3 * t->n, &x, t->n, &r));
@@ -254,9 +255,11 @@ static PetscErrorCode FitMolecules(const char *file, PetscInt c, const ClumpTemp
       continue;
     }
     *bad = ma[a].key;
-    PetscCall(FitMolecule(file, c, t, g, R, ma, a, b, x, r, *bodies + (size_t)(*nb)++ * B_WIDTH));
+    ierr = FitMolecule(file, c, t, g, R, ma, a, b, x, r, *bodies + (size_t)(*nb)++ * B_WIDTH);
+    if (ierr) break; /* the scratch freed on an error too */
   }
   PetscCall(PetscFree3(ma, x, r));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
