@@ -13,7 +13,7 @@
 /* What a record's partner is. */
 #define HISTORY_KIND_SPHERE 0 /* another particle, by id */
 #define HISTORY_KIND_PLANE  1 /* a plane wall, by index */
-#define HISTORY_KIND_MESH   2 /* a mesh: its deck number << HISTORY_MESH_SHIFT | the contact's key (geometry/trimesh.h) */
+#define HISTORY_KIND_MESH   2 /* a mesh: deck number << HISTORY_MESH_SHIFT | the contact's key (geometry/trimesh.h) */
 #define HISTORY_MESH_SHIFT  40
 
 /* A store for the model's records: their payload is a ContactRecord. */
