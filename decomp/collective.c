@@ -182,11 +182,13 @@ PetscErrorCode CollectiveBarrier(MPI_Comm comm)
 }
 
 /* CollectiveRoute; *take (when given) is freed once packed, before the exchange. */
-static PetscErrorCode CollectiveRouteCore(MPI_Comm comm, PetscInt n, PetscInt width, const PetscReal *items,
-                                          PetscReal **take, const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
+static PetscErrorCode CollectiveRouteCore(MPI_Comm comm, PetscInt n, PetscInt width, MPI_Datatype type, size_t esize,
+                                          const void *items, void **take, const PetscMPIInt *dest, PetscInt *nout,
+                                          void **out)
 {
   PetscMPIInt  size, *scnt, *sdsp, *rcnt, *rdsp, *fill, w;
-  PetscReal   *sbuf;
+  char        *sbuf;
+  const size_t rbytes = (size_t)width * esize; /* one record */
   PetscInt64   total = 0, sent = 0;
   MPI_Datatype rec;
 
@@ -207,14 +209,15 @@ static PetscErrorCode CollectiveRouteCore(MPI_Comm comm, PetscInt n, PetscInt wi
     sdsp[r + 1] = sdsp[r] + scnt[r];
     rdsp[r + 1] = rdsp[r] + rcnt[r];
   }
-  PetscCall(PetscMalloc1((size_t)n * width + 1, &sbuf));
-  PetscCall(PetscMalloc1((size_t)total * width + 1, out));
+  PetscCall(PetscMalloc((size_t)n * rbytes + esize, &sbuf));
+  PetscCall(PetscMalloc((size_t)total * rbytes + esize, out));
   for (PetscInt i = 0; i < n; i++) { /* in item order within each destination: the result is deterministic */
-    PetscCall(PetscArraycpy(sbuf + ((size_t)sdsp[dest[i]] + fill[dest[i]]) * width, items + (size_t)i * width, width));
+    PetscCall(PetscMemcpy(sbuf + ((size_t)sdsp[dest[i]] + fill[dest[i]]) * rbytes,
+                          (const char *)items + (size_t)i * rbytes, rbytes));
     fill[dest[i]]++;
   }
   if (take) PetscCall(PetscFree(*take));
-  PetscCallMPI(MPI_Type_contiguous(w, MPIU_REAL, &rec));
+  PetscCallMPI(MPI_Type_contiguous(w, type, &rec));
   PetscCallMPI(MPI_Type_commit(&rec));
   PetscCallMPI(MPI_Alltoallv(sbuf, scnt, sdsp, rec, *out, rcnt, rdsp, rec, comm));
   PetscCallMPI(MPI_Type_free(&rec));
@@ -228,7 +231,15 @@ PetscErrorCode CollectiveRoute(MPI_Comm comm, PetscInt n, PetscInt width, const 
                                const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
 {
   PetscFunctionBeginUser;
-  PetscCall(CollectiveRouteCore(comm, n, width, items, NULL, dest, nout, out));
+  PetscCall(CollectiveRouteCore(comm, n, width, MPIU_REAL, sizeof(PetscReal), items, NULL, dest, nout, (void **)out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CollectiveRouteInt64(MPI_Comm comm, PetscInt n, PetscInt width, const PetscInt64 *items,
+                                    const PetscMPIInt *dest, PetscInt *nout, PetscInt64 **out)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRouteCore(comm, n, width, MPIU_INT64, sizeof(PetscInt64), items, NULL, dest, nout, (void **)out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -236,7 +247,8 @@ PetscErrorCode CollectiveRouteTake(MPI_Comm comm, PetscInt n, PetscInt width, Pe
                                    const PetscMPIInt *dest, PetscInt *nout, PetscReal **out)
 {
   PetscFunctionBeginUser;
-  PetscCall(CollectiveRouteCore(comm, n, width, *items, items, dest, nout, out));
+  PetscCall(CollectiveRouteCore(comm, n, width, MPIU_REAL, sizeof(PetscReal), *items, (void **)items, dest, nout,
+                                (void **)out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,7 +276,8 @@ PetscErrorCode CollectiveRoutePart(MPI_Comm comm, PetscInt n, PetscInt width, Pe
   PetscReal *in;
 
   PetscFunctionBeginUser;
-  PetscCall(CollectiveRouteCore(comm, hi - lo, width, *items + (size_t)lo * width, NULL, dest + lo, &m, &in));
+  PetscCall(CollectiveRouteCore(comm, hi - lo, width, MPIU_REAL, sizeof(PetscReal), *items + (size_t)lo * width, NULL,
+                                dest + lo, &m, (void **)&in));
   PetscCall(PetscRealloc(sizeof(PetscReal) * ((size_t)lo * width + 1), items));
   PetscCheck(*filled + m <= nin, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "route: %" PetscInt_FMT " records arrived, %" PetscInt_FMT " counted", *filled + m, nin);

@@ -32,6 +32,9 @@ PETSC_EXTERN PetscErrorCode CollectiveReduceMixed(MPI_Comm, PetscInt n, PetscRea
  * are records, so a rank may send or receive up to 2^31 - 1 of them. */
 PETSC_EXTERN PetscErrorCode CollectiveRoute(MPI_Comm, PetscInt n, PetscInt width, const PetscReal *items,
                                             const PetscMPIInt *dest, PetscInt *nout, PetscReal **out);
+/* CollectiveRoute of records of width int64s. */
+PETSC_EXTERN PetscErrorCode CollectiveRouteInt64(MPI_Comm, PetscInt n, PetscInt width, const PetscInt64 *items,
+                                                 const PetscMPIInt *dest, PetscInt *nout, PetscInt64 **out);
 /* CollectiveRoute, *items freed (and NULL) once copied out: one copy less at the peak. */
 PETSC_EXTERN PetscErrorCode CollectiveRouteTake(MPI_Comm, PetscInt n, PetscInt width, PetscReal **items,
                                                 const PetscMPIInt *dest, PetscInt *nout, PetscReal **out);

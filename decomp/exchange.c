@@ -136,28 +136,18 @@ static PetscErrorCode ExchangeMigratePack(Exchange *ex, FieldStore *st, RecordSt
 static PetscErrorCode ExchangeMigrateUnpack(const Grid *g, int a, FieldStore *st, RecordStore *rs, Scratch *sc,
                                             const PetscReal *rb)
 {
-  PetscInt         rp = (PetscInt)rb[0], rrec = (PetscInt)rb[1], n0 = *st->n;
-  const PetscReal *c = rb + 2;
+  PetscInt n0, rp, rrec;
 
   PetscFunctionBeginUser;
-  PetscCall(FieldStoreReserve(st, n0 + rp));
-  FieldStoreZero(st, FIELD_OWNED, n0, rp); /* force sums and build positions start afresh */
-  FieldStoreUnpack(st, FIELD_GHOST | FIELD_MIGRATE, n0, rp, c);
-  c += (size_t)rp * FieldStorePackWidth(st, FIELD_GHOST | FIELD_MIGRATE);
+  PetscCall(ExchangeArrivals(g, st, rs, rb, &n0, &rp, &rrec));
   for (PetscInt i = n0; i < n0 + rp; i++) {
-    PetscReal xa     = FieldStoreHomeOf(st, i)[a];
-    (*st->owner)[i]  = g->rank;
-    (*st->origin)[i] = -1;
-    (*st->flags)[i] &= ~FIELD_SELF_IMAGE;
-    for (int d = 0; d < 3; d++) (*st->image)[3 * i + d] = 0;
+    PetscReal xa = FieldStoreHomeOf(st, i)[a];
     PetscCheck(ExchangeDirection(g, a, xa) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "particle %" PetscInt64_FMT " jumped past a whole subdomain along axis %d between neighbour builds (at "
                "%g, subdomain [%g, %g)): more than the "
                "exchange can carry; the step is too long for its speed",
                (*st->id)[i], a, (double)xa, (double)g->sublo[a], (double)g->subhi[a]);
   }
-  *st->n = n0 + rp;
-  for (PetscInt k = 0; k < rrec; k++, c += RecordStorePackWidth(rs)) PetscCall(RecordStoreAddPacked(rs, c));
   if (rrec) PetscCall(RecordStoreSort(rs, sc)); /* RecordStoreFirst needs the order */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -84,3 +84,25 @@ PetscErrorCode ExchangeForwardSelf(Exchange *ex, FieldStore *st, PetscInt sw)
     FieldStoreCopyFields(st, FIELD_FORWARD, ex->recv_start[sw] + k, ex->send[sw][k]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode ExchangeArrivals(const Grid *g, FieldStore *st, RecordStore *rs, const PetscReal *rb, PetscInt *n0,
+                                PetscInt *rp, PetscInt *rrec)
+{
+  const PetscReal *c = rb + 2;
+
+  PetscFunctionBeginUser;
+  *rp = (PetscInt)rb[0], *rrec = (PetscInt)rb[1], *n0 = *st->n;
+  PetscCall(FieldStoreReserve(st, *n0 + *rp));
+  FieldStoreZero(st, FIELD_OWNED, *n0, *rp); /* force sums and build positions start afresh */
+  FieldStoreUnpack(st, FIELD_GHOST | FIELD_MIGRATE, *n0, *rp, c);
+  c += (size_t)*rp * FieldStorePackWidth(st, FIELD_GHOST | FIELD_MIGRATE);
+  for (PetscInt i = *n0; i < *n0 + *rp; i++) {
+    (*st->owner)[i]  = g->rank;
+    (*st->origin)[i] = -1;
+    (*st->flags)[i] &= ~FIELD_SELF_IMAGE;
+    for (int d = 0; d < 3; d++) (*st->image)[3 * i + d] = 0;
+  }
+  *st->n = *n0 + *rp;
+  for (PetscInt k = 0; k < *rrec; k++, c += RecordStorePackWidth(rs)) PetscCall(RecordStoreAddPacked(rs, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -32,6 +32,10 @@ PETSC_INTERN PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, Pets
 PETSC_INTERN PetscErrorCode ExchangeWrap(const Grid *, FieldStore *);
 PETSC_INTERN PetscErrorCode ExchangeRoots(Exchange *, const FieldStore *);
 PETSC_INTERN PetscErrorCode ExchangeForwardSelf(Exchange *, FieldStore *, PetscInt sw);
+/* One message's migrating particles (rb: count, record count, rows, records) as owned rows at the end (rows n0 ..
+ * n0 + rp), their records added. */
+PETSC_INTERN PetscErrorCode ExchangeArrivals(const Grid *, FieldStore *, RecordStore *, const PetscReal *rb,
+                                             PetscInt *n0, PetscInt *rp, PetscInt *rrec);
 
 /* Ghost row o: what its image, owner and origin say on this rank.  A ghost
  * whose owner is this rank is a periodic self-image: origin names its owned

@@ -160,24 +160,13 @@ static PetscErrorCode TreeMigratePack(const Grid *g, Exchange *ex, FieldStore *s
 /* One message's arrivals: owned rows at the end, records added. */
 static PetscErrorCode TreeMigrateUnpack(const Grid *g, FieldStore *st, RecordStore *rs, const PetscReal *rb)
 {
-  PetscInt         rp = (PetscInt)rb[0], rrec = (PetscInt)rb[1], n0 = *st->n;
-  const PetscReal *c = rb + 2;
+  PetscInt n0, rp, rrec;
 
   PetscFunctionBeginUser;
-  PetscCall(FieldStoreReserve(st, n0 + rp));
-  FieldStoreZero(st, FIELD_OWNED, n0, rp); /* force sums and build positions start afresh */
-  FieldStoreUnpack(st, FIELD_GHOST | FIELD_MIGRATE, n0, rp, c);
-  c += (size_t)rp * FieldStorePackWidth(st, FIELD_GHOST | FIELD_MIGRATE);
-  for (PetscInt i = n0; i < n0 + rp; i++) {
-    (*st->owner)[i]  = g->rank;
-    (*st->origin)[i] = -1;
-    (*st->flags)[i] &= ~FIELD_SELF_IMAGE;
-    for (int d = 0; d < 3; d++) (*st->image)[3 * i + d] = 0;
+  PetscCall(ExchangeArrivals(g, st, rs, rb, &n0, &rp, &rrec));
+  for (PetscInt i = n0; i < n0 + rp; i++)
     PetscCheck(GridRankAt(g, FieldStoreHomeOf(st, i)) == g->rank, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "particle %" PetscInt64_FMT " arrived on rank %d, which does not own its home", (*st->id)[i], g->rank);
-  }
-  *st->n = n0 + rp;
-  for (PetscInt k = 0; k < rrec; k++, c += RecordStorePackWidth(rs)) PetscCall(RecordStoreAddPacked(rs, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

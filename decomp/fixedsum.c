@@ -1,5 +1,6 @@
 /* Fixed-point sums in a window (decomp/fixedsum.h). */
 #include "decomp/fixedsum.h"
+#include "decomp/collective.h"
 #include "decomp/exactsum.h"
 #include <math.h>
 
@@ -67,37 +68,7 @@ PetscReal FixedSumValue(const FixedSum *s)
 PetscErrorCode FixedSumRoute(MPI_Comm comm, PetscInt n, PetscInt width, const PetscInt64 *items,
                              const PetscMPIInt *dest, PetscInt *nout, PetscInt64 **out)
 {
-  PetscMPIInt size, *scnt, *sdsp, *rcnt, *rdsp, *fill;
-  PetscInt64 *sbuf, total = 0;
-
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscCalloc5(size, &scnt, size + 1, &sdsp, size, &rcnt, size + 1, &rdsp, size, &fill));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscCheck(dest[i] >= 0 && dest[i] < size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "route: destination rank %d of item %" PetscInt_FMT " is not in [0, %d)", dest[i], i, size);
-    scnt[dest[i]]++;
-  }
-  PetscCallMPI(MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm));
-  for (PetscMPIInt r = 0; r < size; r++) {
-    total += rcnt[r];
-    PetscCheck((PetscInt64)sdsp[r] + (PetscInt64)scnt[r] * width < PETSC_MPI_INT_MAX &&
-                 total * width < PETSC_MPI_INT_MAX,
-               PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "route: too much data for one rank; use more ranks");
-    sdsp[r + 1] = sdsp[r] + scnt[r] * (PetscMPIInt)width;
-    rdsp[r + 1] = rdsp[r] + rcnt[r] * (PetscMPIInt)width;
-    scnt[r] *= (PetscMPIInt)width;
-    rcnt[r] *= (PetscMPIInt)width;
-  }
-  PetscCall(PetscMalloc1((size_t)n * width + 1, &sbuf));
-  PetscCall(PetscMalloc1((size_t)total * width + 1, out));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscCall(PetscArraycpy(sbuf + sdsp[dest[i]] + fill[dest[i]], items + (size_t)i * width, width));
-    fill[dest[i]] += (PetscMPIInt)width;
-  }
-  PetscCallMPI(MPI_Alltoallv(sbuf, scnt, sdsp, MPI_INT64_T, *out, rcnt, rdsp, MPI_INT64_T, comm));
-  *nout = (PetscInt)total;
-  PetscCall(PetscFree(sbuf));
-  PetscCall(PetscFree5(scnt, sdsp, rcnt, rdsp, fill));
+  PetscCall(CollectiveRouteInt64(comm, n, width, items, dest, nout, out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
