@@ -17,6 +17,11 @@ without a source stops the run; at 1 and 2 ranks.
 - A fixed step too long for a linear spring: the energy grows without a source,
   the run fails (exit 3, failed.h5, summary.json "failed" with the reason), the
   same at 1 and 2 ranks; with -health_energy_action warn it warns and goes on.
+  With no statistics for 100,000 steps (no thermo, -health_energy_interval
+  100000) the step's own check (kinetic energy on the step's reduction) fails it
+  by step 13 (measured: 12; kinetic energy alone is a lower bound of what the
+  exact check at every step compares, which fails it at 11; before the step's
+  check: step 838, by the tunnelling check).
 - Blow-ups said as failures (exit 3, failed.h5): a sphere launched more than a box
   length along a periodic axis between two list builds (an internal error before),
   spheres a fixed step carries more than their radius (through a mesh floor, 31 of 50
@@ -28,6 +33,7 @@ import argparse
 import csv
 import json
 import math
+import re
 import os
 import sys
 import tempfile
@@ -176,6 +182,14 @@ def main():
         check("warning" in p.stderr and "energy grew without a source" in p.stderr and p.stderr.count("energy grew") == 1,
               "-health_energy_action warn at %d rank(s): one warning (%s)" % (np_, p.stderr.strip()[-200:]))
     check(len(reasons) == 2 and reasons[0] == reasons[1], "a step too long: the same reason at 1 and 2 ranks")
+    sparse = long_step[:-1] + ["100000", "-health_energy_interval", "100000"]
+    for np_ in (1, 2):
+        out = "sparse%d" % np_
+        p = run(np_, ["bed.yaml", "-output_dir", out] + sparse, expect=None)
+        at = re.search(r"failed at step (\d+),", p.stderr)
+        check(p.returncode == 3 and at and int(at.group(1)) <= 13 and "energy grew without a source: kinetic " in p.stderr,
+              "a step too long with no statistics for 100,000 steps at %d rank(s): the step's check fails it by step 13, "
+              "the exact check at every step at 11 (%d: %s)" % (np_, p.returncode, p.stderr.strip()[-300:]))
     blowups(a, work, run)
     dumbbell(a, work, run)
     return check.report()

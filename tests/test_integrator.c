@@ -52,11 +52,29 @@ static PetscReal Open(Rows *b, PetscInt lo, PetscInt n, PetscReal dt, const Pets
                             b->v + 3 * lo, b->w + 3 * lo, b->vp + 3 * lo, b->wp + 3 * lo, b->gw + lo);
 }
 
+static PetscInt CloseKinetic(Rows *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h,
+                             const IntegratorRebuild *rb, PetscReal rlo[3], PetscReal rhi[3], PetscReal *ke)
+{
+  return IntegratorCloseStep(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo,
+                             b->x0 + 3 * lo, rb, rlo, rhi, b->v + 3 * lo, b->w + 3 * lo, ke);
+}
+
 static PetscInt CloseRanges(Rows *b, PetscInt lo, PetscInt n, const PetscReal *g, PetscReal h,
                             const IntegratorRebuild *rb, PetscReal rlo[3], PetscReal rhi[3])
 {
-  return IntegratorCloseStep(n, b->fl + lo, b->m + lo, b->in + lo, g, b->f + 3 * lo, b->t + 3 * lo, h, b->x + 3 * lo,
-                             b->x0 + 3 * lo, rb, rlo, rhi, b->v + 3 * lo, b->w + 3 * lo);
+  return CloseKinetic(b, lo, n, g, h, rb, rlo, rhi, NULL);
+}
+
+/* The kinetic energy of rows 0 .. n - 1 not frozen, translational and rotational. */
+static PetscReal Kinetic(const Rows *b, PetscInt n)
+{
+  PetscReal k = 0.0;
+  for (PetscInt i = 0; i < n; i++) {
+    if (b->fl[i] & PARTICLE_STILL) continue;
+    for (int a = 0; a < 3; a++)
+      k += 0.5 * (b->m[i] * b->v[3 * i + a] * b->v[3 * i + a] + b->in[i] * b->w[3 * i + a] * b->w[3 * i + a]);
+  }
+  return k;
 }
 
 /* no drift */
@@ -116,9 +134,9 @@ START_TEST(test_lanes_match_tail)
 END_TEST
 
 /* IntegratorCloseOpen against IntegratorCloseStep then
- * IntegratorOpenStep: every array bitwise, the bits, the ranges and
- * the work; over every count (lane groups and tails), with and without a
- * frozen body and gravity in the second half, with a drift. */
+ * IntegratorOpenStep: every array bitwise, the bits, the ranges, the
+ * kinetic energy (and it against a plain sum) and the work; over every count (lane groups and tails), with and without
+ * a frozen body and gravity in the second half, with a drift. */
 START_TEST(test_close_open_fused)
 {
   const PetscReal g[3] = {0.3, -0.1, -9.81}, dt = 1e-3, dt_next = 7e-4;
@@ -128,7 +146,8 @@ START_TEST(test_close_open_fused)
       IntegratorRebuild rb = {dt_next, 2e-3, {1e-4, -2e-4, 0.0}};
       Rows              two, one;
       PetscReal         lo2[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
-                hi2[3]         = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo1[3], hi1[3], work2;
+                hi2[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, lo1[3], hi1[3], work2, ke1 = 0.0,
+                ke2 = 0.0, ke;
       PetscInt       bits2, bits1;
       IntegratorOpen op;
       RowsFill(&two, variant & 2 ? 6 : -1);
@@ -136,11 +155,16 @@ START_TEST(test_close_open_fused)
       for (PetscInt k = 0; k < 3 * NB; k++) two.x[k] += 1e-3 * Draw(k, 30);
       one = two;
       memcpy(lo1, lo2, sizeof(lo1)), memcpy(hi1, hi2, sizeof(hi1));
-      bits2 = CloseRanges(&two, 0, n, gc, 0.5 * dt, &rb, lo2, hi2);
+      bits2 = CloseKinetic(&two, 0, n, gc, 0.5 * dt, &rb, lo2, hi2, &ke2);
+      ke    = Kinetic(&two, n);
+      ck_assert_msg(PetscAbsReal(ke2 - ke) <= 1e-13 * ke, "n %d variant %d: kinetic energy %.17g, summed here %.17g",
+                    (int)n, variant, ke2, ke);
       work2 = Open(&two, 0, n, dt_next, g);
       op    = (IntegratorOpen){dt_next, g, one.vp, one.wp, one.gw, 0.0};
       bits1 = IntegratorCloseOpen(n, one.fl, one.m, one.in, gc, one.f, one.t, 0.5 * dt, one.x, one.x0, &rb, lo1, hi1,
-                                  one.v, one.w, &op);
+                                  one.v, one.w, &op, &ke1);
+      ck_assert_msg(memcmp(&ke1, &ke2, sizeof(ke1)) == 0, "n %d variant %d: fused kinetic energy %.17g vs %.17g",
+                    (int)n, variant, ke1, ke2);
       ck_assert_msg(bits1 == bits2, "n %d variant %d: bits %d vs %d", (int)n, variant, (int)bits1, (int)bits2);
       ck_assert_msg(memcmp(&op.work, &work2, sizeof(work2)) == 0, "n %d variant %d: work %.17g vs %.17g", (int)n,
                     variant, op.work, work2);

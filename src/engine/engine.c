@@ -205,7 +205,7 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
                                    const PetscReal hi[3])
 {
   PetscReal                 local_bound = bound;
-  PetscReal                 v[12]       = {bound,
+  PetscReal                 v[16]       = {bound,
                                            (PetscReal)bits,
                                            (PetscReal)(e->p.n + e->lost + e->flow.state.removed_local),
                                            (PetscReal)e->request,
@@ -216,16 +216,21 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
                                            hi[1],
                                            hi[2],
                                            e->a_local,
-                                           (PetscReal)e->p.n}; /* owned + lost + removed here == all */
-  static const CollectiveOp op[12]      = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX,
+                                           (PetscReal)e->p.n, /* owned + lost + removed here == all */
+                     e->health.energy_step ? e->health.ke_step : 0.0,
+                                           e->work_gravity - e->health.work_ahead,
+                                           e->health.work_walls,
+                                           e->health.flow_energy};
+  static const CollectiveOp op[16]      = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX,
                                            COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX,
-                                           COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_SUM};
+                                           COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_SUM,
+                                           COLLECTIVE_SUM, COLLECTIVE_SUM, COLLECTIVE_SUM, COLLECTIVE_SUM};
 
   PetscFunctionBeginUser;
   {
     PetscLogDouble t0, t1;
     PetscCall(PetscTime(&t0));
-    PetscCall(CollectiveReduceMixed(e->grid.comm, 12, v, op));
+    PetscCall(CollectiveReduceMixed(e->grid.comm, 16, v, op));
     PetscCall(PetscTime(&t1));
     e->clock.wait_seconds += t1 - t0;
   }
@@ -250,6 +255,7 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   if (!e->rebuild_next && EngineWallsOutrun(e, bits)) e->rebuild_next = PETSC_TRUE;
   PetscCall(EngineFlowDue(e)); /* a stream due: a rebuild, a shorter step */
   PetscCall(EngineHealthStep(e, bits, local_bound, e->health.bound_who, e->health.bound_kinematic));
+  PetscCall(EngineHealthEnergyStep(e, v + 12));
   if (e->ctl.mode == TIMESTEP_FIXED && e->clock.bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->clock.bound &&
       !e->health.warned_fixed) {
     PetscCall(PetscPrintf(e->grid.comm,
@@ -400,6 +406,7 @@ PetscErrorCode EngineSetUp(Engine *e)
     PetscCall(EngineGetStats(e, &s));
     PetscCall(EngineHealthStats(e, &s)); /* the liquid at the start */
     e->health.e_initial = s.ke + s.kr + s.elastic;
+    PetscCall(EngineHealthEnergyBase(e, &s));
   }
   PetscCall(BalancerMark(&e->balance, e->clock.step, e->clock.wait_seconds));
   e->health.setting_up = PETSC_FALSE;

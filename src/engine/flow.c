@@ -473,7 +473,11 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
             p->owner[i] = g->rank;
           }
           PetscCall(EngineLiquidFill(e, i0, p->n));
-          ExactSumAdd(&st->energy[FLOW_ENERGY_IN], FlowKinetic(p, i0));
+          {
+            PetscReal k = FlowKinetic(p, i0);
+            ExactSumAdd(&st->energy[FLOW_ENERGY_IN], k);
+            e->health.flow_energy += k;
+          }
         }
         st->next_id += BodyChoiceSpheres(&e->clumps, cd->body);
         rows += BodyChoiceSpheres(&e->clumps, cd->body);

@@ -264,8 +264,10 @@ static void FlowRemoveEnergy(Engine *e, PetscInt i, PetscInt nrow, const LocalIn
 {
   Particles *p  = &e->p;
   FlowState *st = &e->flow.state;
+  PetscReal  k  = FlowKinetic(p, i);
 
-  ExactSumAdd(&st->energy[FLOW_ENERGY_OUT], FlowKinetic(p, i));
+  ExactSumAdd(&st->energy[FLOW_ENERGY_OUT], k);
+  e->health.flow_energy -= k;
   for (PetscInt q = 0; q < nrow; q++) {
     PetscInt r = rows ? rows[q] : i;
     for (PetscInt t = 0; t <= LEDGER_TERMS && p->nledger; t++) {

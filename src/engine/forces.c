@@ -40,12 +40,13 @@ static inline void EngineLedgerRow(PetscInt nl, PetscReal h, PetscReal *lp, Pets
   }
 }
 
-static void EngineLedgerClose(Particles *p, PetscReal dt, const PetscReal g[3])
+static PetscReal EngineLedgerClose(Particles *p, PetscReal dt, const PetscReal g[3])
 {
-  const PetscInt  nl = p->nledger, nw = nl + 1;
+  const PetscInt  nl = p->nledger, nw = nl + 1, sw = p->ledger_slot[LEDGER_WALLS];
   const PetscReal h  = 0.5 * dt;
-  PetscReal      *lp = p->lpow, *ln = p->lnow, *lw = p->lwork;
+  PetscReal      *lp = p->lpow, *ln = p->lnow, *lw = p->lwork, walls = 0.0;
   const PetscReal z[3] = {0.0, 0.0, 0.0};
+  for (PetscInt i = 0; sw >= 0 && i < p->n; i++) walls += h * (lp[nl * i + sw] + ln[nl * i + sw]);
   if (p->body) /* a body's gravity work is its own (BodiesOpen), not its spheres' */
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscReal *v = (p->flags[i] & PARTICLE_MEMBER) ? z : p->v + 3 * i;
@@ -64,6 +65,7 @@ static void EngineLedgerClose(Particles *p, PetscReal dt, const PetscReal g[3])
       EngineLedgerRow(nl, h, lp + nl * i, ln + nl * i, lw + nw * i);
       lw[nw * i + nl] += p->mass[i] * ((g[0] * v[0] + g[1] * v[1]) + g[2] * v[2]) * dt;
     }
+  return walls; /* the moving walls' work of the step on this rank's particles */
 }
 
 /* Each interaction's forces in the engine's order, then gravity (with
@@ -119,7 +121,7 @@ PetscErrorCode EngineForces(Engine *e, PetscReal dt, PetscBool defer, PetscReal 
   /* the bridges' liquid changes, from the liquid all of them saw at the step's start */
   if (p->dliquid)
     for (PetscInt i = 0; i < p->n; i++) p->liquid[i] += p->dliquid[i];
-  if (p->nledger) EngineLedgerClose(p, dt, e->gravity);
+  if (p->nledger) e->health.work_walls += EngineLedgerClose(p, dt, e->gravity);
   b                      = st.bound;
   e->health.bound_who[0] = st.who[0], e->health.bound_who[1] = st.who[1];
   e->health.bound_kinematic = PETSC_FALSE;

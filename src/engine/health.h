@@ -52,6 +52,11 @@ PETSC_EXTERN PetscErrorCode EngineHealthLiquid(Engine *, const EngineStats *, Pe
 #define ENGINE_ENERGY_GROWTH 0.05
 PETSC_EXTERN const char *const EngineEnergyActions[];
 PETSC_EXTERN PetscErrorCode    EngineHealthEnergy(Engine *, const EngineStats *);
+/* The exact check's sources as the step's check's base (collective): after each exact check, and at the start. */
+PETSC_EXTERN PetscErrorCode EngineHealthEnergyBase(Engine *, const EngineStats *);
+/* The step's check on the step's reduction: sum = the kinetic energy, work_gravity, the walls' and the flow's
+ * energy since the base, each summed over the ranks (the same on every rank). */
+PETSC_EXTERN PetscErrorCode EngineHealthEnergyStep(Engine *, const PetscReal sum[4]);
 /* The checks on a step's statistics: liquid (wet runs), then energy (collective). */
 PETSC_EXTERN PetscErrorCode EngineHealthStats(Engine *, const EngineStats *);
 

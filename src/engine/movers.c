@@ -87,11 +87,14 @@ PetscInt EngineCloseStep(Engine *e, PetscReal dt, PetscBool ahead, PetscReal lo[
   PetscBool         opened[ENGINE_MAX_MOVERS], any = PETSC_FALSE;
   PetscInt          bits = 0;
 
+  e->health.ke_step = e->health.work_ahead = 0.0;
+  c.ke                                     = e->health.energy_step ? &e->health.ke_step : NULL;
   for (PetscInt k = e->nmover - 1; k >= 0; k--)
     bits |= e->mover[k].ops->close(&e->mover[k], &c, dt, g, &rb, lo, hi, along ? &op : NULL, &opened[k]);
   if (!along) return bits;
   for (PetscInt k = 0; k < e->nmover; k++) any = any || opened[k];
   if (any) e->work_gravity += op.work; /* what the movers that took the next half along added up */
+  if (any) e->health.work_ahead = op.work;
   for (PetscInt k = 0; k < e->nmover; k++)
     if (!opened[k]) e->mover[k].ops->open(&e->mover[k], &c, e->ctl.dt_fixed, &e->work_gravity);
   e->sums_zero = c.cleared;

@@ -88,6 +88,15 @@ typedef struct {
   PetscBool energy_warn;
   PetscInt  energy_interval;
   PetscBool warned_fixed, warned_energy;
+  /* the same check every step, on the step's reduction (EngineHealthEnergyStep): kinetic energy alone (a lower
+   * bound of kinetic + elastic) against the sources of the last exact check (energy_base, energy_scale) plus
+   * gravity's work since (work_gravity over the ranks was energy_gravity then), the moving walls' (work_walls)
+   * and the flow's (flow_energy) since, these two this rank's plain sums; off before the first exact check
+   * and with liquid bridges (whose energy is negative) */
+  PetscBool energy_step;
+  PetscReal energy_base, energy_scale, energy_gravity, work_walls, flow_energy;
+  PetscReal ke_step;    /* this rank's kinetic energy at the step's close (EngineCloseStep) */
+  PetscReal work_ahead; /* gravity's work of the next step's drift, taken along (in work_gravity) */
   /* the adaptive step's floor and the shortest contact's duration (EngineStepFloor) */
   PetscReal dt_floor, contact_duration;
   PetscInt  bound_who[2];    /* this rank's pair that set its bound (InteractionStep who) */
@@ -180,7 +189,7 @@ static inline InteractionContext EngineInteractionContext(Engine *e)
 /* What the movers see of the engine (movers/mover.h). */
 static inline MoverContext EngineMoverContext(Engine *e)
 {
-  MoverContext c = {&e->p, e->gravity, 0.5 * e->skin, e->claimed, PETSC_FALSE};
+  MoverContext c = {&e->p, e->gravity, 0.5 * e->skin, e->claimed, PETSC_FALSE, NULL};
   return c;
 }
 

@@ -25,6 +25,7 @@ typedef struct {
   PetscReal        half_skin; /* no particle moves more between list builds without a rebuild */
   PetscInt         claimed;   /* owned rows moved by other movers than the spheres' (all: the spheres' is idle) */
   PetscBool        cleared;   /* out of open and close: every row's f and t were left +0 */
+  PetscReal       *ke;        /* close adds its rows' kinetic energy here, a plain sum (NULL: not wanted) */
 } MoverContext;
 
 /* The force pass's end (complete): each mover bounds the next step by its

@@ -18,10 +18,14 @@ static void RigidOpen(Mover *m, MoverContext *c, PetscReal dt, PetscReal *work)
 static PetscInt RigidClose(Mover *m, MoverContext *c, PetscReal dt, const PetscReal *g, const IntegratorRebuild *rb,
                            PetscReal lo[3], PetscReal hi[3], IntegratorOpen *ahead, PetscBool *opened)
 {
-  Rigid *r = (Rigid *)m->data;
+  Rigid   *r = (Rigid *)m->data;
+  PetscInt bits;
   (void)g, (void)ahead; /* BodiesGather added gravity */
   *opened = PETSC_FALSE;
-  return r->index.nbody ? BodiesClose(c->p, &r->index, dt, rb, lo, hi) : 0;
+  if (!r->index.nbody) return 0;
+  bits = BodiesClose(c->p, &r->index, dt, rb, lo, hi);
+  if (c->ke) *c->ke += BodiesKinetic(c->p, &r->index);
+  return bits;
 }
 
 static PetscInt RigidMayPass(Mover *m, MoverContext *c, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3])

@@ -33,9 +33,9 @@ static PetscInt SpheresClose(Mover *m, MoverContext *c, PetscReal dt, const Pets
   if (SpheresIdle(c)) return 0;
   if (!ahead)
     return IntegratorCloseStep(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, rb, lo, hi,
-                               p->v, p->w);
+                               p->v, p->w, c->ke);
   bits = IntegratorCloseOpen(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, rb, lo, hi,
-                             p->v, p->w, ahead);
+                             p->v, p->w, ahead, c->ke);
   c->cleared = PETSC_TRUE;
   *opened    = PETSC_TRUE;
   return bits;

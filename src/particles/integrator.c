@@ -277,7 +277,7 @@ typedef struct {
 INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl, const PetscReal *m,
                        const PetscReal *in, const V4 *G, PetscReal *f, PetscReal *t, V4 hh, PetscReal *x,
                        const PetscReal *x0, const V4 C[3], PetscReal *v, PetscReal *w, V4 dc2[3], V4 dx2[3], V4 v2[3],
-                       V4 f2[3], V4 lo[3], V4 hi[3])
+                       V4 f2[3], V4 lo[3], V4 hi[3], V4 w2[3])
 {
   V4 rm[3] = {{0}}, ri[3] = {{0}}, qm[3] = {{0}}, rows[3];
   M4 fz[3] = {{0}};
@@ -293,6 +293,7 @@ INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl
     lo[c]  = Keep(dx < lo[c], dx, lo[c]);
     hi[c]  = Keep(dx > hi[c], dx, hi[c]);
     dc2[c] = dc * dc, dx2[c] = dx * dx, v2[c] = vn * vn, f2[c] = fo * fo;
+    w2[c] = wn * wn;
     if (op)
       OpenRow(fz[c], rm[c], ri[c], qm[c] * op->G[c], op->hh, op->dd, fo, to, vn, wn, x + o, v + o, w + o, op->vp + o,
               op->wp + o, f + o, t + o, &rows[c]);
@@ -303,6 +304,17 @@ INLINE void CloseBlock(PetscBool frozen, const OpenLanes *op, const LocalInt *fl
     }
   }
   if (op) OpenWork(rows, op->work4, op->gw);
+}
+
+/* The kinetic energy (twice it) of four particles into kin4's lanes: B, W their |v|^2, |w|^2; frozen ones add
+ * nothing. */
+INLINE void KineticLanes(V4 *kin4, PetscBool frozen, const LocalInt *fl, V4 M, V4 B, V4 J, V4 W)
+{
+  V4 k = M * B + J * W;
+  if (frozen)
+    for (int l = 0; l < 4; l++)
+      if (fl[l] & PARTICLE_STILL) k[l] = 0.0;
+  *kin4 = *kin4 + k;
 }
 
 /* Whether the cheap bound (BeyondScalar's) leaves some lane of four particles
@@ -345,7 +357,8 @@ static inline PetscInt LanesBits(PetscInt r, PetscInt beyond)
  * CloseBlock), with IntegratorMayPass on them. */
 static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in, const PetscReal *g,
                           PetscReal *f, const PetscReal *t, PetscReal h, const PetscReal *x, const PetscReal *x0,
-                          const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w)
+                          const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *v, PetscReal *w,
+                          PetscReal *ke)
 {
   for (PetscInt k = 0; k < n; k++) {
     PetscReal rmk = 1.0 / m[k], rik = 1.0 / in[k];
@@ -354,6 +367,11 @@ static PetscInt CloseTail(PetscInt n, const LocalInt *fl, const PetscReal *m, co
     for (int a = 0; a < 3; a++) {
       v[3 * k + a] += f[3 * k + a] * rmk * h;
       w[3 * k + a] += t[3 * k + a] * rik * h;
+    }
+    if (ke) {
+      const PetscReal *vk = v + 3 * k, *wk = w + 3 * k;
+      *ke += m[k] * ((vk[0] * vk[0] + vk[1] * vk[1]) + vk[2] * vk[2]) +
+             in[k] * ((wk[0] * wk[0] + wk[1] * wk[1]) + wk[2] * wk[2]);
     }
   }
   return IntegratorMayPass(n, fl, m, x, x0, v, f, rb, lo, hi);
@@ -369,18 +387,19 @@ VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, 
                                        PetscReal *restrict t, PetscReal                       h, PetscReal *restrict x,
                                        const PetscReal *restrict x0, const IntegratorRebuild *rb, PetscReal lo[3],
                                        PetscReal       hi[3], PetscReal *restrict v, PetscReal *restrict w,
-                                       IntegratorOpen *op)
+                                       IntegratorOpen *op, PetscReal *ke)
 {
   const PetscReal gz[3] = {0.0, 0.0, 0.0}, *ga = g ? g : gz, *c = rb->c, dt_up = rb->dt_up, hs = rb->hs;
   const V4        Cd[3] = {{c[0], c[1], c[2], c[0]}, {c[1], c[2], c[0], c[1]}, {c[2], c[0], c[1], c[2]}};
   const V4        hh = {h, h, h, h}, du = {dt_up, dt_up, dt_up, dt_up}, zero = {0, 0, 0, 0};
   PetscReal       q  = 0.5 * dt_up * dt_up;
   const V4        qq = {q, q, q, q};
-  V4              G[3], L[3], H[3], work4 = zero;
+  V4              G[3], L[3], H[3], work4 = zero, kin4 = zero;
   OpenLanes       ol;
   PetscInt        bits   = 0;
   PetscBool       frozen = PETSC_FALSE;
   PetscInt        i      = 0;
+  PetscReal       tail   = 0.0;
   SpreadGravity(ga, G);
   if (op) {
     PetscReal ho = 0.5 * op->dt;
@@ -390,25 +409,27 @@ VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, 
   for (int k = 0; k < 3; k++) /* lane l of row k holds axis (4 k + l) % 3 */
     for (int l = 0; l < 4; l++) L[k][l] = lo[(4 * k + l) % 3], H[k][l] = hi[(4 * k + l) % 3];
   for (; i + 4 <= n; i += 4) {
-    V4        dc2[3], dx2[3], v2[3], f2[3], M = Load4(m + i), A, Aw, B, C;
+    V4        dc2[3], dx2[3], v2[3], f2[3], w2[3], M = Load4(m + i), A, Aw, B, C;
     PetscBool fz = AnyFrozen(fl + i);
     frozen       = frozen || fz;
     if (op) {
       ol.vp = op->vp + 3 * i, ol.wp = op->wp + 3 * i, ol.gw = op->gw ? op->gw + i : NULL;
       if (fz)
         CloseBlock(PETSC_TRUE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i,
-                   x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+                   x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H, w2);
       else
         CloseBlock(PETSC_FALSE, &ol, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i,
-                   x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+                   x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H, w2);
     } else if (fz)
       CloseBlock(PETSC_TRUE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i, x0 + 3 * i,
-                 Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+                 Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H, w2);
     else
       CloseBlock(PETSC_FALSE, NULL, fl + i, m + i, in + i, g ? G : NULL, f + 3 * i, t + 3 * i, hh, x + 3 * i,
-                 x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H);
+                 x0 + 3 * i, Cd, v + 3 * i, w + 3 * i, dc2, dx2, v2, f2, L, H, w2);
+    B = BodySums(v2);
+    if (ke) KineticLanes(&kin4, fz, fl + i, M, B, Load4(in + i), BodySums(w2));
     if (bits == INTEGRATOR_BEYOND_ALL) continue;
-    A = BodySums(dc2), Aw = BodySums(dx2), B = BodySums(v2), C = BodySums(f2);
+    A = BodySums(dc2), Aw = BodySums(dx2), C = BodySums(f2);
     if (!(bits & INTEGRATOR_BEYOND_DRIFT))
       bits |= LanesBits(BeyondLanes(WithinLanes(A, B, C, M, du, qq, hs), A, B, C, M, du, hs, fl + i),
                         INTEGRATOR_BEYOND_DRIFT);
@@ -429,7 +450,8 @@ VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, 
   }
   /* with its ranges */
   bits |= CloseTail(n - i, fl + i, m + i, in + i, g, f + 3 * i, t + 3 * i, h, x + 3 * i, x0 + 3 * i, rb, lo, hi,
-                    v + 3 * i, w + 3 * i);
+                    v + 3 * i, w + 3 * i, ke ? &tail : NULL);
+  if (ke) *ke += 0.5 * (((kin4[0] + kin4[1]) + (kin4[2] + kin4[3])) + tail);
   if (op)
     op->work = OpenTail(n - i, fl + i, m + i, in + i, f + 3 * i, t + 3 * i, op->dt, op->g, x + 3 * i, v + 3 * i,
                         w + 3 * i, op->vp + 3 * i, op->wp + 3 * i, op->gw ? op->gw + i : NULL) +
@@ -440,15 +462,15 @@ VEC_CLONES static PetscInt CloseBodies(PetscInt n, const LocalInt *restrict fl, 
 PetscInt IntegratorCloseStep(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in,
                              const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x,
                              const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3],
-                             PetscReal *v, PetscReal *w)
+                             PetscReal *v, PetscReal *w, PetscReal *ke)
 {
-  return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, NULL);
+  return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, NULL, ke);
 }
 
 PetscInt IntegratorCloseOpen(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in,
                              const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x,
                              const PetscReal *x0, const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3],
-                             PetscReal *v, PetscReal *w, IntegratorOpen *op)
+                             PetscReal *v, PetscReal *w, IntegratorOpen *op, PetscReal *ke)
 {
-  return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, op);
+  return CloseBodies(n, fl, m, in, g, f, t, h, x, x0, rb, lo, hi, v, w, op, ke);
 }

@@ -60,11 +60,13 @@ PETSC_EXTERN PetscInt IntegratorMayPass(PetscInt n, const LocalInt *fl, const Pe
 /* The second half of a step: with g (else NULL) first f = f + m g for every
  * particle, then the kick v += f (1 / m) h, w += t (1 / I) h (frozen particles stay), then
  * IntegratorMayPass on the kicked velocities, in one pass.  x and t are not
- * written (IntegratorCloseOpen shares the pass). */
+ * written (IntegratorCloseOpen shares the pass).  With ke (else NULL), the
+ * kicked velocities' kinetic energy, translational and rotational, of the
+ * particles not frozen is added to *ke (a plain sum: the step's energy check). */
 PETSC_EXTERN PetscInt IntegratorCloseStep(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in,
                                           const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x,
                                           const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3],
-                                          PetscReal hi[3], PetscReal *v, PetscReal *w);
+                                          PetscReal hi[3], PetscReal *v, PetscReal *w, PetscReal *ke);
 
 /* The next step's first half for IntegratorCloseOpen. */
 typedef struct {
@@ -83,6 +85,7 @@ typedef struct {
 PETSC_EXTERN PetscInt IntegratorCloseOpen(PetscInt n, const LocalInt *fl, const PetscReal *m, const PetscReal *in,
                                           const PetscReal *g, PetscReal *f, PetscReal *t, PetscReal h, PetscReal *x,
                                           const PetscReal *x0, const IntegratorRebuild *, PetscReal lo[3],
-                                          PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op);
+                                          PetscReal hi[3], PetscReal *v, PetscReal *w, IntegratorOpen *op,
+                                          PetscReal *ke);
 
 #endif

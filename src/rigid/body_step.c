@@ -335,6 +335,13 @@ PetscReal BodyKinetic(const Particles *p, PetscInt l)
   return ke + kr;
 }
 
+PetscReal BodiesKinetic(const Particles *p, const BodyIndex *bi)
+{
+  PetscReal k = 0.0;
+  for (PetscInt b = 0; b < bi->nbody; b++) k += BodyKinetic(p, bi->row[bi->start[b]]);
+  return k;
+}
+
 void BodiesEnergy(const Particles *p, const BodyIndex *bi, ExactSum *ke, ExactSum *kr)
 {
   for (PetscInt b = 0; b < bi->nbody; b++) {

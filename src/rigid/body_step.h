@@ -88,7 +88,8 @@ PETSC_EXTERN PetscInt BodiesMayPass(const Particles *, const BodyIndex *, const 
 PETSC_EXTERN PetscReal BodiesKinematicBound(const Particles *, const BodyIndex *, PetscReal hs, PetscInt *who,
                                             PetscReal *amax);
 /* The bodies' kinetic energies of translation and rotation into ke, kr. */
-PETSC_EXTERN void BodiesEnergy(const Particles *, const BodyIndex *, ExactSum *ke, ExactSum *kr);
+PETSC_EXTERN void      BodiesEnergy(const Particles *, const BodyIndex *, ExactSum *ke, ExactSum *kr);
+PETSC_EXTERN PetscReal BodiesKinetic(const Particles *, const BodyIndex *); /* the same, one plain sum */
 /* A body's kinetic energy (row: its first member). */
 PETSC_EXTERN PetscReal BodyKinetic(const Particles *, PetscInt row);
 
