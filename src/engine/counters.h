@@ -13,8 +13,9 @@ typedef struct {
 } EngineLog;
 
 /* The phases a rank's time goes to.  rebuild: the neighbour build with its migration and borders, less the
- * balance; output: the monitors' writes after steps (with the statistics they need) and at the end; other: the
- * time of the loop's own bookkeeping, lapped but reported as what the named phases leave of the total. */
+ * balance; output: the outputs' starts, their writes after steps (with the statistics they need) and at the end;
+ * other: the loop's own bookkeeping (the step's decisions after the reduction, the outputs' scheduling), lapped
+ * but reported as what the named phases leave of the total. */
 typedef enum {
   ENGINE_PHASE_FORCE,
   ENGINE_PHASE_HALO,

@@ -73,6 +73,7 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
   e->counted.valid = PETSC_FALSE;
   for (PetscInt k = 0; k < nmon; k++)
     if (mons[k]->ops->start) PetscCall(mons[k]->ops->start(mons[k], e, fresh));
+  PetscCall(EngineLap(&e->counters, ENGINE_PHASE_OUTPUT)); /* the outputs' starts: the banner, the files' heads */
   while (!e->health.fault.kind && e->clock.step < lim->steps && e->clock.t < lim->end_time) {
     PetscReal t_prev = e->clock.t;
     PetscInt  req;
@@ -89,7 +90,8 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
     PetscCall(EngineStep(e, pending == ENGINE_REQUEST_NONE && !RunStateDue(e, lim, nmon, mons, now - t0)
                               ? PETSC_TRUE
                               : PETSC_FALSE));
-    PetscCall(PetscTime(&now));
+    PetscCall(EngineLap(&e->counters, ENGINE_PHASE_OTHER)); /* the step's end: the reduction's decisions */
+    now = e->counters.mark;
     if (e->health.fault.kind) break; /* nothing of a failed step goes into the outputs but the failed state */
     /* a request met in a step taken ahead waits for the next, which is not */
     req     = PetscMax(pending, e->request_all);

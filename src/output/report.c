@@ -150,7 +150,8 @@ static PetscErrorCode ReportCounters(const Report *rp, Engine *e, const EngineRu
   for (int p = 0; p < ENGINE_PHASES; p++) {
     PetscReal tot = v->time[ENGINE_PHASES].mean, f = tot > 0.0 ? 100.0 * v->time[p].mean / tot : 0.0;
     n = strlen(line);
-    snprintf(line + n, sizeof(line) - n, "%s%s %.0f %%", p ? ", " : "", EnginePhaseNames[p], (double)f);
+    snprintf(line + n, sizeof(line) - n, "%s%s %.*f %%", p ? ", " : "", EnginePhaseNames[p], f < 9.95 ? 1 : 0,
+             (double)f); /* a small share to a tenth: below 10 % a phase may still matter */
   }
   PetscCall(ReportPrintf(rp->comm, "  time          per rank, the mean of %d: %s of %.3g s\n", (int)v->ranks, line,
                          (double)v->time[ENGINE_PHASES].mean));
