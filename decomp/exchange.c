@@ -50,8 +50,8 @@ PetscErrorCode ExchangeReleaseBuffers(Exchange *ex)
 /* Send ns reals to dest while receiving from src; returns the count received
  * and where: ex->rbuf, or for a swap with this rank itself (its own periodic
  * images) ex->sbuf, with no copy. */
-static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest, PetscMPIInt src, PetscInt ns,
-                                   PetscInt *nr, const PetscReal **rb)
+static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, ExchangeKind k, PetscMPIInt dest, PetscMPIInt src,
+                                   PetscInt ns, PetscInt *nr, const PetscReal **rb)
 {
   PetscMPIInt sn, rn = 0;
 
@@ -66,6 +66,10 @@ static PetscErrorCode ExchangeSwap(const Grid *g, Exchange *ex, PetscMPIInt dest
   PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, rn + 1));
   PetscCallMPI(
     MPI_Sendrecv(ex->sbuf, sn, MPIU_REAL, dest, 12, ex->rbuf, rn, MPIU_REAL, src, 12, g->comm, MPI_STATUS_IGNORE));
+  ExchangeCount(ex, k, PETSC_TRUE, dest, 1, sizeof(sn));
+  ExchangeCount(ex, k, PETSC_FALSE, src, 1, sizeof(rn));
+  ExchangeCount(ex, k, PETSC_TRUE, dest, sn, sizeof(PetscReal));
+  ExchangeCount(ex, k, PETSC_FALSE, src, rn, sizeof(PetscReal));
   *nr = rn;
   *rb = ex->rbuf;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -191,7 +195,7 @@ PetscErrorCode ExchangeMigrate(const Grid *g, Exchange *ex, FieldStore *st, Reco
         }
       }
       PetscCall(ExchangeMigratePack(ex, st, rs, dest, np, nrec, nleave, nlost, &len));
-      PetscCall(ExchangeSwap(g, ex, to, from, to == MPI_PROC_NULL ? 0 : len, &nr, &rb));
+      PetscCall(ExchangeSwap(g, ex, EXCHANGE_MIGRATE, to, from, to == MPI_PROC_NULL ? 0 : len, &nr, &rb));
       if (nr) PetscCall(ExchangeMigrateUnpack(g, a, st, rs, sc, rb));
       PetscCall(PetscRealloc(sizeof(*dest) * (size_t)(*st->n + 1), &dest));
     }
@@ -241,7 +245,7 @@ static PetscErrorCode ExchangeBordersSwap(const Grid *g, Exchange *ex, FieldStor
     for (int a = 0; a < 3; a++) b[oimg + a] += (PetscReal)shift[a];
     b[oorg] = (PetscReal)(i < *st->n ? i : (*st->origin)[i]);
   }
-  PetscCall(ExchangeSwap(g, ex, to, from, ns * w, &nr, &rb));
+  PetscCall(ExchangeSwap(g, ex, EXCHANGE_BORDERS, to, from, ns * w, &nr, &rb));
   nr /= w;
   o0 = *st->n + *st->nghost;
   PetscCall(FieldStoreReserveGhosts(st, o0 + nr));
@@ -328,6 +332,8 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, FieldStore *st, Pets
       PetscCall(PetscMPIIntCast(ns[s] * w, &sn));
       PetscCallMPI(MPI_Irecv(ex->rbuf + (s ? nr[0] * w : 0), rn, MPIU_REAL, from[s], 13 + s, g->comm, &req[s]));
       PetscCallMPI(MPI_Isend(ex->sbuf + (s ? ns[0] * w : 0), sn, MPIU_REAL, to[s], 13 + s, g->comm, &req[2 + s]));
+      ExchangeCount(ex, EXCHANGE_HALO, PETSC_FALSE, from[s], rn, sizeof(PetscReal));
+      ExchangeCount(ex, EXCHANGE_HALO, PETSC_TRUE, to[s], sn, sizeof(PetscReal));
     }
     PetscCallMPI(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));
     FieldStoreUnpack(st, FIELD_FORWARD, ex->recv_start[2 * a], nr[0], ex->rbuf);

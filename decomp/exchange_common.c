@@ -1,6 +1,8 @@
 #include "decomp/exchange_common.h"
 #include <math.h>
 
+const char *const ExchangeKindNames[] = {"halo", "borders", "migration"};
+
 /* need is counted in 64 bits: a message of many particles with their
  * histories can pass what a PetscInt (and an MPI count) holds. */
 PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64 need)

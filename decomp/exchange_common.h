@@ -7,6 +7,23 @@
 #include "decomp/fields.h"
 #include "decomp/records.h"
 
+/* What the exchanges send, counted where the messages go: the halo of every step (ExchangeForward), the ghosts
+ * made at a rebuild (ExchangeBorders) and the migration (ExchangeMigrate).  A message's size sent ahead of it
+ * (a slab's swap, a tree's rendezvous) is a message of its own; copies a rank makes of its own periodic images
+ * are no messages. */
+typedef enum {
+  EXCHANGE_HALO,
+  EXCHANGE_BORDERS,
+  EXCHANGE_MIGRATE,
+  EXCHANGE_KINDS
+} ExchangeKind;
+PETSC_EXTERN const char *const ExchangeKindNames[];
+
+typedef struct {
+  PetscInt64 sent, received;             /* messages */
+  PetscInt64 bytes_sent, bytes_received; /* their payloads */
+} ExchangeTally;
+
 typedef struct {
   PetscInt   nsend[6], nrecv[6], recv_start[6];
   LocalInt  *send[6]; /* local indices sent in each swap */
@@ -22,11 +39,24 @@ typedef struct {
                                 place the particle whose motion it copies (followed to one that is not) */
   /* a tree's halo: ranks sent to (to, their rows tsend[to_start[j], to_start[j + 1])) and received
    * from (from, their ghosts from ghost0 + from_start[j]); its own images are swap 0's, self[0] */
-  PetscMPIInt nto, nfrom, *to, *from;
-  PetscInt   *to_start, *from_start, ghost0;
-  LocalInt   *tsend;
-  PetscInt    tsend_cap;
+  PetscMPIInt    nto, nfrom, *to, *from;
+  PetscInt      *to_start, *from_start, ghost0;
+  LocalInt      *tsend;
+  PetscInt       tsend_cap;
+  ExchangeTally *tally; /* the caller's, EXCHANGE_KINDS of them, where the messages are counted (NULL: none) */
 } Exchange;
+
+/* A message of n items of size bytes each to (sent) or from (received) rank peer: none when peer is
+ * MPI_PROC_NULL. */
+static inline void ExchangeCount(Exchange *ex, ExchangeKind k, PetscBool sent, PetscMPIInt peer, PetscInt64 n,
+                                 size_t size)
+{
+  ExchangeTally *t;
+  if (!ex->tally || peer == MPI_PROC_NULL) return;
+  t = &ex->tally[k];
+  if (sent) t->sent++, t->bytes_sent += n * (PetscInt64)size;
+  else t->received++, t->bytes_received += n * (PetscInt64)size;
+}
 
 PETSC_INTERN PetscErrorCode ExchangeReserve(PetscReal **buf, PetscInt *cap, PetscInt64 need);
 PETSC_INTERN PetscErrorCode ExchangeWrap(const Grid *, FieldStore *);

@@ -32,10 +32,11 @@ static PetscErrorCode TreeSortFrom(PetscMPIInt n, PetscMPIInt *from, PetscMPIInt
 
 /* Messages: len[j] reals from sbuf + soff[j] to to[j]; the senders and
  * lengths found (sorted by rank) into *from, *rlen; received into ex->rbuf. */
-static PetscErrorCode TreeMessages(const Grid *g, Exchange *ex, PetscMPIInt nto, const PetscMPIInt *to,
+static PetscErrorCode TreeMessages(const Grid *g, Exchange *ex, ExchangeKind k, PetscMPIInt nto, const PetscMPIInt *to,
                                    const PetscMPIInt *len, const PetscInt *soff, PetscMPIInt *nfrom, PetscMPIInt **from,
-                                   PetscMPIInt **rlen, PetscInt **roff, int tag)
+                                   PetscMPIInt **rlen, PetscInt **roff)
 {
+  const int    tag = k == EXCHANGE_MIGRATE ? 21 : 22;
   MPI_Request *req;
   PetscInt     total = 0;
 
@@ -53,6 +54,11 @@ static PetscErrorCode TreeMessages(const Grid *g, Exchange *ex, PetscMPIInt nto,
     PetscCallMPI(MPI_Isend(ex->sbuf + soff[j], len[j], MPIU_REAL, to[j], tag, g->comm, &req[*nfrom + j]));
   PetscCallMPI(MPI_Waitall(nto + *nfrom, req, MPI_STATUSES_IGNORE));
   PetscCall(PetscFree(req));
+  /* the rendezvous: each length sent ahead as one int */
+  for (PetscMPIInt j = 0; j < nto; j++) ExchangeCount(ex, k, PETSC_TRUE, to[j], 1, sizeof(int));
+  for (PetscMPIInt j = 0; j < *nfrom; j++) ExchangeCount(ex, k, PETSC_FALSE, (*from)[j], 1, sizeof(int));
+  for (PetscMPIInt j = 0; j < nto; j++) ExchangeCount(ex, k, PETSC_TRUE, to[j], len[j], sizeof(PetscReal));
+  for (PetscMPIInt j = 0; j < *nfrom; j++) ExchangeCount(ex, k, PETSC_FALSE, (*from)[j], (*rlen)[j], sizeof(PetscReal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -185,7 +191,7 @@ PetscErrorCode ExchangeTreeMigrate(const Grid *g, Exchange *ex, FieldStore *st, 
   TreeDestinations(g, st, dest);
   PetscCall(TreeMigratePack(g, ex, st, rs, dest, &nto, &to, &len, &soff, nlost));
   PetscCall(PetscFree(dest));
-  PetscCall(TreeMessages(g, ex, nto, to, len, soff, &nfrom, &from, &rlen, &roff, 21));
+  PetscCall(TreeMessages(g, ex, EXCHANGE_MIGRATE, nto, to, len, soff, &nfrom, &from, &rlen, &roff));
   for (PetscMPIInt j = 0; j < nfrom; j++) PetscCall(TreeMigrateUnpack(g, st, rs, ex->rbuf + roff[j]));
   if (nfrom) PetscCall(RecordStoreSort(rs, sc)); /* RecordStoreFirst needs the order */
   PetscCall(PetscFree3(to, len, soff));
@@ -335,7 +341,7 @@ static PetscErrorCode TreeRemoteGhosts(const Grid *g, Exchange *ex, FieldStore *
     soff[j] = ex->to_start[j] * w;
     PetscCall(PetscMPIIntCast((ex->to_start[j + 1] - ex->to_start[j]) * w, &len[j]));
   }
-  PetscCall(TreeMessages(g, ex, ex->nto, ex->to, len, soff, &ex->nfrom, &ex->from, &rlen, &roff, 22));
+  PetscCall(TreeMessages(g, ex, EXCHANGE_BORDERS, ex->nto, ex->to, len, soff, &ex->nfrom, &ex->from, &rlen, &roff));
   PetscCall(PetscMalloc1(ex->nfrom + 1, &ex->from_start));
   for (PetscMPIInt j = 0; j <= ex->nfrom; j++) ex->from_start[j] = roff[j] / w;
   o0         = *st->n + *st->nghost;
@@ -389,12 +395,14 @@ PetscErrorCode ExchangeTreeForward(const Grid *g, Exchange *ex, FieldStore *st, 
     PetscMPIInt rn;
     PetscCall(PetscMPIIntCast((ex->from_start[j + 1] - ex->from_start[j]) * w, &rn));
     PetscCallMPI(MPI_Irecv(ex->rbuf + ex->from_start[j] * w, rn, MPIU_REAL, ex->from[j], 23, g->comm, &req[j]));
+    ExchangeCount(ex, EXCHANGE_HALO, PETSC_FALSE, ex->from[j], rn, sizeof(PetscReal));
   }
   FieldStorePack(st, FIELD_FORWARD, ns, ex->tsend, ex->sbuf);
   for (PetscMPIInt j = 0; j < ex->nto; j++) {
     PetscMPIInt sn;
     PetscCall(PetscMPIIntCast((ex->to_start[j + 1] - ex->to_start[j]) * w, &sn));
     PetscCallMPI(MPI_Isend(ex->sbuf + ex->to_start[j] * w, sn, MPIU_REAL, ex->to[j], 23, g->comm, &req[ex->nfrom + j]));
+    ExchangeCount(ex, EXCHANGE_HALO, PETSC_TRUE, ex->to[j], sn, sizeof(PetscReal));
   }
   PetscCallMPI(MPI_Waitall(ex->nto + ex->nfrom, req, MPI_STATUSES_IGNORE));
   FieldStoreUnpack(st, FIELD_FORWARD, ex->ghost0, nr, ex->rbuf);

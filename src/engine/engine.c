@@ -125,7 +125,9 @@ static PetscErrorCode EngineRebuild(Engine *e)
   EngineHealthScan(e); /* a particle out through a wall, noted before the migration drops it */
   EngineMoversSync(e); /* where the rows belong, before anything asks */
   PetscCall(PetscLogStagePush(e->log.neigh));
+  PetscCall(EngineLap(&e->counters, ENGINE_PHASE_REBUILD));
   PetscCall(EngineBalance(e));
+  PetscCall(EngineLap(&e->counters, ENGINE_PHASE_BALANCE));
   PetscCall(PetscLogEventBegin(e->log.gather, 0, 0, 0, 0));
   PetscCall(ExchangeReleaseBuffers(&e->ex));
   PetscCall(EngineGather(e));
@@ -228,11 +230,11 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
 
   PetscFunctionBeginUser;
   {
-    PetscLogDouble t0, t1;
+    PetscLogDouble t0;
     PetscCall(PetscTime(&t0));
     PetscCall(CollectiveReduceMixed(e->grid.comm, 16, v, op));
-    PetscCall(PetscTime(&t1));
-    e->clock.wait_seconds += t1 - t0;
+    PetscCall(EngineLap(&e->counters, ENGINE_PHASE_REDUCTION));
+    e->clock.wait_seconds += e->counters.mark - t0;
   }
   e->clock.bound   = v[0];
   bits             = (PetscInt)v[1]; /* the bounds some particle anywhere may pass */
@@ -264,27 +266,6 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
                           e->clock.step, (double)e->ctl.dt_fixed, (double)e->clock.bound));
     e->health.warned_fixed = PETSC_TRUE;
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* -log_view stages, registered once per process (an engine may be set up again). */
-static PetscErrorCode EngineStage(const char *name, PetscLogStage *stage)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscLogStageGetId(name, stage));
-  if (*stage < 0) PetscCall(PetscLogStageRegister(name, stage));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* -log_view events of the rebuild's phases, likewise once per process. */
-static PetscErrorCode EngineEvent(const char *name, PetscLogEvent *ev)
-{
-  static PetscClassId cid = 0;
-
-  PetscFunctionBeginUser;
-  if (!cid) PetscCall(PetscClassIdRegister("hdem engine", &cid));
-  PetscCall(PetscLogEventGetId(name, ev));
-  if (*ev < 0) PetscCall(PetscLogEventRegister(name, cid, ev));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -343,18 +324,11 @@ static PetscErrorCode EngineCreateParts(Engine *e)
     PetscCall(PetscCalloc1(6 * (e->planes.n + e->meshes.n), &e->wall_sums));
     PetscCall(PetscCalloc1(3 * (e->planes.n + e->meshes.n), &e->wall_ref));
   }
-  PetscCall(EngineStage("Neighbour", &e->log.neigh));
-  PetscCall(EngineStage("Halo", &e->log.comm));
-  PetscCall(EngineStage("Force", &e->log.force));
-  PetscCall(EngineStage("Integrate", &e->log.integrate));
-  PetscCall(EngineEvent("HistoryGather", &e->log.gather));
-  PetscCall(EngineEvent("Migrate", &e->log.migrate));
-  PetscCall(EngineEvent("Borders", &e->log.borders));
-  PetscCall(EngineEvent("ListBuild", &e->log.build));
-  PetscCall(EngineEvent("HistoryAttach", &e->log.attach));
+  PetscCall(EngineLogRegister(&e->log));
   for (int a = 0; a < 3; a++) e->L[a] = e->grid.periodic[a] ? e->grid.hi[a] - e->grid.lo[a] : 0.0;
   for (PetscInt i = 0; i < e->p.n; i++) e->p.owner[i] = e->grid.rank;
   PetscCall(ExchangeCreate(&e->grid, EngineGhostCutoff(e), e->body_reach, &e->ex));
+  e->ex.tally = e->counters.traffic;
   /* the order of the forces' sums */
   e->ninter = 0;
   /* a bridge reaches beyond contact */
@@ -460,10 +434,12 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
             hi[3] = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY};
 
   PetscFunctionBeginUser;
+  PetscCall(EngineLap(&e->counters, ENGINE_PHASE_OTHER));
   PetscCall(PetscLogStagePush(e->log.integrate));
   if (!e->opened) EngineOpenStep(e, dt);
   e->opened = PETSC_FALSE;
   PetscCall(PetscLogStagePop());
+  PetscCall(EngineLap(&e->counters, ENGINE_PHASE_INTEGRATE));
   if (e->rebuild_next) {
     PetscCall(EngineRebuild(e));
   } else {
@@ -471,10 +447,13 @@ PetscErrorCode EngineStep(Engine *e, PetscBool ahead)
     PetscCall(ExchangeForward(&e->grid, &e->ex, &e->p.st, PETSC_FALSE));
     PetscCall(PetscLogStagePop());
   }
+  PetscCall(EngineLap(&e->counters, e->rebuild_next ? ENGINE_PHASE_REBUILD : ENGINE_PHASE_HALO));
   PetscCall(EngineForces(e, dt, PETSC_TRUE, &bound));
+  PetscCall(EngineLap(&e->counters, ENGINE_PHASE_FORCE));
   PetscCall(PetscLogStagePush(e->log.integrate));
   bits = EngineHealthBits(e, EngineCloseStep(e, dt, ahead, lo, hi));
   PetscCall(PetscLogStagePop());
+  PetscCall(EngineLap(&e->counters, ENGINE_PHASE_INTEGRATE));
   e->clock.t += dt;
   e->clock.step++;
   e->clock.dt_min = PetscMin(e->clock.dt_min, dt);

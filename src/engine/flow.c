@@ -473,11 +473,8 @@ static PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 
             p->owner[i] = g->rank;
           }
           PetscCall(EngineLiquidFill(e, i0, p->n));
-          {
-            PetscReal k = FlowKinetic(p, i0);
-            ExactSumAdd(&st->energy[FLOW_ENERGY_IN], k);
-            e->health.flow_energy += k;
-          }
+          ExactSumAdd(&st->energy[FLOW_ENERGY_IN], FlowKinetic(p, i0));
+          e->health.flow_energy += FlowKinetic(p, i0); /* the step's energy check's share */
         }
         st->next_id += BodyChoiceSpheres(&e->clumps, cd->body);
         rows += BodyChoiceSpheres(&e->clumps, cd->body);

@@ -69,8 +69,11 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
   PetscCall(PetscMemzero(end, sizeof(*end)));
   PetscCall(PetscTime(&t0));
   now = t0;
+  PetscCall(EngineCountersStart(&e->counters, e->clock.rebuilds));
+  e->counted.valid = PETSC_FALSE;
   for (PetscInt k = 0; k < nmon; k++)
     if (mons[k]->ops->start) PetscCall(mons[k]->ops->start(mons[k], e, fresh));
+  PetscCall(EngineLap(&e->counters, ENGINE_PHASE_OUTPUT)); /* the outputs' starts: the banner, the files' heads */
   while (!e->health.fault.kind && e->clock.step < lim->steps && e->clock.t < lim->end_time) {
     PetscReal t_prev = e->clock.t;
     PetscInt  req;
@@ -87,7 +90,8 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
     PetscCall(EngineStep(e, pending == ENGINE_REQUEST_NONE && !RunStateDue(e, lim, nmon, mons, now - t0)
                               ? PETSC_TRUE
                               : PETSC_FALSE));
-    PetscCall(PetscTime(&now));
+    PetscCall(EngineLap(&e->counters, ENGINE_PHASE_OTHER)); /* the step's end: the reduction's decisions */
+    now = e->counters.mark;
     if (e->health.fault.kind) break; /* nothing of a failed step goes into the outputs but the failed state */
     /* a request met in a step taken ahead waits for the next, which is not */
     req     = PetscMax(pending, e->request_all);
@@ -107,6 +111,7 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
       if (m->ops->due(m, e, e->clock.step, t_prev, e->clock.t, req, now - t0))
         PetscCall(m->ops->write(m, e, req, now - t0));
     }
+    PetscCall(EngineLap(&e->counters, ENGINE_PHASE_OUTPUT)); /* with the statistics the outputs needed */
     if (req == ENGINE_REQUEST_STOP) {
       end->stopped = PETSC_TRUE;
       break;
@@ -117,7 +122,10 @@ PetscErrorCode EngineRun(Engine *e, const EngineRunLimits *lim, PetscBool fresh,
   end->steps_run      = e->clock.step - step0;
   end->particle_steps = e->clock.particle_steps - ps0;
   end->wall           = now - t0;
-  for (PetscInt k = 0; k < nmon; k++)
+  PetscCall(EngineLap(&e->counters, ENGINE_PHASE_OTHER));
+  for (PetscInt k = 0; k < nmon; k++) { /* an output that gathers the counters sees the outputs before it */
     if (mons[k]->ops->finish) PetscCall(mons[k]->ops->finish(mons[k], e, end));
+    PetscCall(EngineLap(&e->counters, ENGINE_PHASE_OUTPUT));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -15,6 +15,7 @@
 #include "movers/mover.h"
 #include "io/snapshot.h"
 #include "engine/flowstate.h"
+#include "engine/counters.h"
 
 #define ENGINE_MAX_INTERACTIONS 8
 #define ENGINE_MAX_MOVERS       4
@@ -106,12 +107,6 @@ typedef struct {
   PetscReal liquid_start;
 } EngineHealthState;
 
-/* The -log_view stages of a step and the phases of a rebuild. */
-typedef struct {
-  PetscLogStage neigh, comm, force, integrate;
-  PetscLogEvent gather, migrate, borders, build, attach;
-} EngineLog;
-
 typedef struct {
   Grid           grid;
   Exchange       ex;
@@ -174,6 +169,10 @@ typedef struct {
   Balancer  balance;     /* the load balance (decomp/balance.h), at the first rebuild its interval after the last */
   Scratch   scratch;     /* shared by the phases of a list rebuild */
   EngineLog log;         /* the -log_view stages and events */
+  /* where this rank's time went and what its exchanges sent, this run (engine/counters.h); what every rank's
+   * said, gathered at the end by the first output that asks (summary.json) for the ones after it */
+  EngineCounters     counters;
+  EngineCountersView counted;
   /* streams and outflows (engine/flow.h); flow.state is what a checkpoint keeps of them */
   Flow flow;
 } Engine;

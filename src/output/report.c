@@ -128,6 +128,45 @@ static PetscBool ReportDue(Monitor m, const Engine *e, PetscInt64 step, PetscRea
   return PETSC_FALSE;
 }
 
+/* n bytes in a few digits and a decimal unit. */
+static void ReportBytes(char *buf, size_t len, PetscReal n)
+{
+  const char *unit[] = {"B", "kB", "MB", "GB", "TB"};
+  int         u      = 0;
+  while (n >= 1000.0 && u < 4) n /= 1000.0, u++;
+  snprintf(buf, len, "%.3g %s", (double)n, unit[u]);
+}
+
+/* Where the time went (the ranks' mean share of each phase) and the most a rank sent per step. */
+static PetscErrorCode ReportCounters(const Report *rp, Engine *e, const EngineRunEnd *end)
+{
+  const EngineCountersView *v         = &e->counted;
+  char                      line[512] = "", b[32];
+  size_t                    n;
+
+  PetscFunctionBeginUser;
+  if (!v->valid)
+    PetscCall(EngineCountersGather(rp->comm, &e->counters, e->clock.rebuilds, end->steps_run, &e->counted));
+  for (int p = 0; p < ENGINE_PHASES; p++) {
+    PetscReal tot = v->time[ENGINE_PHASES].mean, f = tot > 0.0 ? 100.0 * v->time[p].mean / tot : 0.0;
+    n = strlen(line);
+    snprintf(line + n, sizeof(line) - n, "%s%s %.*f %%", p ? ", " : "", EnginePhaseNames[p], f < 9.95 ? 1 : 0,
+             (double)f); /* a small share to a tenth: below 10 % a phase may still matter */
+  }
+  PetscCall(ReportPrintf(rp->comm, "  time          per rank, the mean of %d: %s of %.3g s\n", (int)v->ranks, line,
+                         (double)v->time[ENGINE_PHASES].mean));
+  line[0] = 0;
+  for (int k = 0; k < EXCHANGE_KINDS; k++) {
+    ReportBytes(b, sizeof(b), v->per_step[k][2].max);
+    n = strlen(line);
+    snprintf(line + n, sizeof(line) - n, "%s%s %s in %.3g messages", k ? ", " : "", ExchangeKindNames[k], b,
+             (double)v->per_step[k][0].max);
+  }
+  PetscCall(ReportPrintf(rp->comm, "  sent          per rank per step, at most: %s; %" PetscInt64_FMT " rebuilds\n",
+                         line, v->rebuilds));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Status, what was run, how fast, and where every output is. */
 static PetscErrorCode ReportFinish(Monitor m, Engine *e, const EngineRunEnd *end)
 {
@@ -145,6 +184,7 @@ static PetscErrorCode ReportFinish(Monitor m, Engine *e, const EngineRunEnd *end
                                         : "completed",
                          end->steps_run, e->clock.step, (double)e->clock.t, (double)end->wall, (double)psr,
                          (double)(psr / e->grid.size)));
+  PetscCall(ReportCounters(rp, e, end));
   if (ty->final && end->failed)
     PetscCall(ReportPrintf(rp->comm, "  failed state  %s/failed.h5, at the failing step (ParaView: %s/failed.xdmf)\n",
                            ty->dir, ty->dir));

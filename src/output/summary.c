@@ -11,6 +11,48 @@ typedef struct {
   char dir[PETSC_MAX_PATH_LEN];
 } Summary;
 
+static void SummarySpread(JsonWriter *w, const char *key, const EngineSpread *s)
+{
+  JsonObjectBegin(w, key);
+  JsonReal(w, "min", s->min);
+  JsonReal(w, "mean", s->mean);
+  JsonReal(w, "max", s->max);
+  JsonObjectEnd(w);
+}
+
+/* Where the ranks' time went and what their exchanges sent (engine/counters.h). */
+static void SummaryParallel(JsonWriter *w, const EngineCountersView *v)
+{
+  static const char *const what[4] = {"messages_sent", "messages_received", "bytes_sent", "bytes_received"};
+  char                     key[64];
+
+  JsonObjectBegin(w, "parallel");
+  JsonInt(w, "ranks", v->ranks);
+  JsonInt(w, "steps", v->steps);
+  JsonInt(w, "rebuilds", v->rebuilds);
+  JsonObjectBegin(w, "traffic");
+  for (int k = 0; k < EXCHANGE_KINDS; k++) {
+    const PetscInt64 n[4] = {v->total[k].sent, v->total[k].received, v->total[k].bytes_sent,
+                             v->total[k].bytes_received};
+    JsonObjectBegin(w, ExchangeKindNames[k]);
+    for (int q = 0; q < 4; q++) JsonInt(w, what[q], n[q]);
+    JsonObjectEnd(w);
+  }
+  JsonObjectEnd(w);
+  JsonObjectBegin(w, "per_rank_per_step");
+  for (int k = 0; k < EXCHANGE_KINDS; k++)
+    for (int q = 0; q < 4; q++) {
+      snprintf(key, sizeof(key), "%s_%s", ExchangeKindNames[k], what[q]);
+      SummarySpread(w, key, &v->per_step[k][q]);
+    }
+  JsonObjectEnd(w);
+  JsonObjectBegin(w, "time");
+  for (int p = 0; p < ENGINE_PHASES; p++) SummarySpread(w, EnginePhaseNames[p], &v->time[p]);
+  SummarySpread(w, "total", &v->time[ENGINE_PHASES]);
+  JsonObjectEnd(w);
+  JsonObjectEnd(w);
+}
+
 /* Rank 0 writes what every rank sends it: peak memory, owned particles,
  * busy seconds (wall clock outside the step's reduction). */
 static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *end)
@@ -36,6 +78,7 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
   PetscCall(CollectiveGatherReal(e->grid.comm, rss, mem));
   PetscCall(CollectiveGatherReal(e->grid.comm, (PetscReal)e->p.n, owned));
   PetscCall(CollectiveGatherReal(e->grid.comm, end->wall - e->clock.wait_seconds, busy));
+  PetscCall(EngineCountersGather(e->grid.comm, &e->counters, e->clock.rebuilds, end->steps_run, &e->counted));
   if (rank == 0) {
     char       path[PETSC_MAX_PATH_LEN + 16];
     AtomicFile af;
@@ -74,6 +117,7 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
     fprintf(af.fp, "],\n  \"busy_seconds\": [");
     for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.6f", r ? ", " : "", (double)busy[r]);
     fprintf(af.fp, "]");
+    SummaryParallel(&w, &e->counted);
     JsonEnd(&w);
     fprintf(af.fp, "\n");
     PetscCall(AtomicFileCommit(&af, PETSC_TRUE));
