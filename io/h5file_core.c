@@ -73,11 +73,15 @@ static PetscErrorCode H5FileAlloc(MPI_Comm comm, const char *path, H5File *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rows are written independently: each rank's are one contiguous block, and
+ * HDF5's collective write, failing on one rank (a full disk), leaves the
+ * others waiting in it; an independent one fails alone, and H5FileAgree
+ * brings the ranks together. */
 static PetscErrorCode H5FileTransfer(H5File f)
 {
   PetscFunctionBeginUser;
   PetscCallHDF5(f->path, f->dxpl = H5Pcreate(H5P_DATASET_XFER));
-  PetscCallHDF5(f->path, H5Pset_dxpl_mpio(f->dxpl, H5FD_MPIO_COLLECTIVE));
+  PetscCallHDF5(f->path, H5Pset_dxpl_mpio(f->dxpl, f->writing ? H5FD_MPIO_INDEPENDENT : H5FD_MPIO_COLLECTIVE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,10 +193,53 @@ PetscErrorCode H5FileClose(H5File *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode H5FileAgree(H5File f, PetscErrorCode ierr)
+{
+  PetscReal bad = ierr ? 1.0 : 0.0;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveMaxAll(f->comm, &bad, 1));
+  if (bad == 0.0) PetscFunctionReturn(PETSC_SUCCESS);
+  f->failed = PETSC_TRUE;
+  PetscCall(CollectiveFirstError(f->comm, ierr, ierr == PETSC_ERR_FILE_WRITE ? 0 : 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A created file whose write failed on every rank alike: closed by all and
+ * its temporary removed. Its descriptors are first turned to a sink, so that
+ * the close's own writes cannot fail again on one rank: HDF5 keeps a file
+ * whose close failed open, half freed, and closes it once more inside
+ * MPI_Finalize, which crashes. Should a close fail all the same, the run ends
+ * here, the error said. */
+static PetscErrorCode H5FileDiscard(H5File *f)
+{
+  MPI_Comm    comm = (*f)->comm;
+  PetscMPIInt rank;
+  PetscReal   bad;
+  herr_t      closed;
+  char        msg[512], tmp[PETSC_MAX_PATH_LEN + 8];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(tmp, (*f)->tmp, sizeof(tmp)));
+  (void)H5FileSink(tmp);
+  PetscCall(H5FileRelease(*f, &closed, msg, sizeof(msg)));
+  PetscCall(PetscFree(*f));
+  bad = closed < 0 ? 1.0 : 0.0;
+  PetscCall(CollectiveMaxAll(comm, &bad, 1));
+  if (bad != 0.0) CollectiveAbortAlways(comm, 1);
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  if (rank == 0) (void)remove(tmp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode H5FileAbandon(H5File *f, PetscErrorCode ierr)
 {
   PetscFunctionBeginUser;
   if (!ierr) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((*f)->failed) { /* agreed: every rank is here */
+    PetscCall(H5FileDiscard(f));
+    PetscCall(ierr);
+  }
   CollectiveAbort((*f)->comm, 1);
   {
     MPI_Comm       comm = (*f)->comm;
