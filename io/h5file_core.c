@@ -141,32 +141,56 @@ static PetscErrorCode H5FileRelease(H5File f, herr_t *closed, char *msg, size_t 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* After H5Fclose on every rank (closed its outcome here): nothing if it
+ * succeeded everywhere; else the error is said (and the run's summary
+ * written) and every rank ends: HDF5 keeps a file whose close failed open,
+ * half freed, and closes it once more inside MPI_Finalize, which crashes. */
+static PetscErrorCode H5FileClosed(MPI_Comm comm, herr_t closed, const char *tmp, const char *msg)
+{
+  char why[PETSC_MAX_PATH_LEN + 600] = "";
+
+  PetscFunctionBeginUser;
+  if (closed < 0) PetscCall(PetscSNPrintf(why, sizeof(why), "cannot close %s%s", tmp, msg));
+  if (CollectiveFirstError(comm, closed < 0 ? PETSC_ERR_FILE_WRITE : PETSC_SUCCESS, 0, why))
+    CollectiveExitTogether(comm, 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode H5FileFlush(H5File f)
+{
+  PetscFunctionBeginUser;
+  PetscCallHDF5(f->path, H5Fflush(f->file, H5F_SCOPE_GLOBAL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode H5FileCommit(H5File *f)
 {
-  MPI_Comm    comm = (*f)->comm;
-  PetscMPIInt rank;
-  PetscInt    err = 0;
-  herr_t      closed;
-  char        msg[512], path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
+  MPI_Comm       comm = (*f)->comm;
+  PetscMPIInt    rank;
+  PetscInt       err = 0;
+  PetscErrorCode ierr;
+  herr_t         closed;
+  char           msg[512], path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
 
   PetscFunctionBeginUser;
   PetscCheck((*f)->writing, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s was opened for reading", (*f)->path);
+  /* flushed first, the outcome agreed: a file that cannot be is discarded by all */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = H5FileFlush(*f);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(H5FileAbandon(f, H5FileAgree(*f, ierr)));
   PetscCall(H5FileRelease(*f, &closed, msg, sizeof(msg)));
   PetscCall(PetscStrncpy(path, (*f)->path, sizeof(path)));
   PetscCall(PetscStrncpy(tmp, (*f)->tmp, sizeof(tmp)));
   PetscCall(PetscFree(*f));
-  if (closed < 0) { /* H5Fclose is collective: the others may be waiting inside it */
-    (void)PetscFPrintf(PETSC_COMM_SELF, stderr, "hdem: error: cannot close %s%s\n", tmp, msg);
-    CollectiveAbort(comm, 1);
-  }
-  PetscCheck(closed >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot close %s%s", tmp, msg);
+  PetscCall(H5FileClosed(comm, closed, tmp, msg));
   /* Renamed only once every rank has closed it; the broadcast shares the
    * outcome and holds every rank until the file has its final name. */
   PetscCall(CollectiveBarrier(comm));
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0 && rename(tmp, path)) err = errno;
   PetscCall(CollectiveBcastInt(comm, &err, 1));
-  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s: %s", tmp, path, strerror((int)err));
+  PetscCheck(!err, comm, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s: %s", tmp, path, strerror((int)err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -209,8 +233,9 @@ PetscErrorCode H5FileAgree(H5File f, PetscErrorCode ierr)
  * its temporary removed. Its descriptors are first turned to a sink, so that
  * the close's own writes cannot fail again on one rank: HDF5 keeps a file
  * whose close failed open, half freed, and closes it once more inside
- * MPI_Finalize, which crashes. Should a close fail all the same, the run ends
- * here, the error said. */
+ * MPI_Finalize, which crashes. A close can fail all the same (HDF5 1.10
+ * cannot close a file whose flush failed): every rank then ends here, the
+ * write's error said already. */
 static PetscErrorCode H5FileDiscard(H5File *f)
 {
   MPI_Comm    comm = (*f)->comm;
@@ -226,9 +251,9 @@ static PetscErrorCode H5FileDiscard(H5File *f)
   PetscCall(PetscFree(*f));
   bad = closed < 0 ? 1.0 : 0.0;
   PetscCall(CollectiveMaxAll(comm, &bad, 1));
-  if (bad != 0.0) CollectiveAbortAlways(comm, 1);
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0) (void)remove(tmp);
+  if (bad != 0.0) CollectiveExitTogether(comm, 1); /* the write's error is said already */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
