@@ -2,6 +2,7 @@
  * helpers its rows and attributes share (io/h5file_core.h). */
 #include "io/h5file_core.h"
 #include "io/inputfile.h"
+#include "io/filesink.h"
 #include "decomp/collective.h"
 #include <stdio.h>
 #include <string.h>
@@ -246,7 +247,7 @@ static PetscErrorCode H5FileDiscard(H5File *f)
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrncpy(tmp, (*f)->tmp, sizeof(tmp)));
-  (void)H5FileSink(tmp);
+  (void)FileSink(tmp);
   PetscCall(H5FileRelease(*f, &closed, msg, sizeof(msg)));
   PetscCall(PetscFree(*f));
   bad = closed < 0 ? 1.0 : 0.0;

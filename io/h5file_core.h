@@ -48,10 +48,6 @@ PETSC_INTERN void H5FileLastError(char *buf, size_t len);
  * error, that of a rank whose disk was full if any (it names the cause).
  * Run the part under PetscReturnErrorHandler: only the agreed error is said. */
 PETSC_INTERN PetscErrorCode H5FileAgree(H5File f, PetscErrorCode ierr);
-/* Every descriptor this process holds open on path pointed at an anonymous
- * file in memory: writes to it, which would fail again on a full disk, then
- * succeed. The number of descriptors turned, -1 if that was not possible. */
-PETSC_INTERN int H5FileSink(const char *path);
 
 /* The memory and the on-disk HDF5 types of t. */
 PETSC_INTERN hid_t H5FileMemType(H5FileType t);

@@ -1,16 +1,17 @@
 #!/usr/bin/python3
 """A full disk. A write that fails on one rank (through the LD_PRELOAD shim
 write_fault.c) of final.h5, a snapshot or a checkpoint, at 1 rank, on either of
-2 ranks and on the last of 3: the run stops within a timeout (it used to hang the
-other ranks inside the write's collectives) with exit 1 at any number of ranks,
-without a crash (at 1 rank it used to end in a segmentation fault at exit) and
-without MPI_Abort's banner (at 2 ranks it used to end in MPI_ABORT), the error
-"cannot write FILE: no space left on device" naming the file; summary.json says
-status failed with that reason; the unfinished file keeps its .tmp name or is
-removed (no complete file is touched), and the files written before it are
-intact: the same, by hdem diff, as those of a run whose write failed later. As
-root, the same on a real full file system (a tmpfs of 2 MB: rank 0's stdio files
-fail, which the shim cannot reach inside the C library) at 1 and 2 ranks."""
+2 ranks and on the last of 3, and of fields.h5 (rank 0's) at 2 ranks: the run
+stops within a timeout (it used to hang the other ranks inside the write's
+collectives) with exit 1 at any number of ranks, without a crash (at 1 rank it
+used to end in a segmentation fault at exit) and without MPI_Abort's banner (at
+2 ranks it used to end in MPI_ABORT), the error "cannot write FILE: no space left
+on device" naming the file; summary.json says status failed with that reason;
+the unfinished file keeps its .tmp name or is removed (no complete file is
+touched), and the files written before it are intact: the same, by hdem diff,
+as those of a run whose write failed later. As root, the same on a real full
+file system (a tmpfs of 2 MB: rank 0's stdio files fail, which the shim cannot
+reach inside the C library) at 1 and 2 ranks."""
 import argparse
 import json
 import os
@@ -64,18 +65,21 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hdem_wfault_")
     cases = (("final.h5", "final.h5.tmp"), ("snap_", "snapshots/snap_000000000.h5.tmp"),
              ("step_", "checkpoints/step_000000100.h5.tmp"))
-    def faulty(np, rank, pat, name):
+    def faulty(np, rank, pat, name, extra=()):
         out = os.path.join(tmp, "np%d_rank%d_%s" % (np, rank, name))
         cmd = harness.mpi(a.mpiexec, np, serial_bare=False)
         cmd += ["-x", "LD_PRELOAD=" + a.shim, "-x", "HDEM_FAULT_RANK=%d" % rank, "-x", "HDEM_FAULT_FILE=" + pat]
         cmd += [a.hdem, "run", a.deck, "-steps", "300", "-snapshot_interval_steps", "100",
-                "-checkpoint_interval_steps", "100", "-output_dir", out]
+                "-checkpoint_interval_steps", "100", "-output_dir", out] + list(extra)
         return cmd, out
 
     for np, rank in ((1, 0), (2, 0), (2, 1), (3, 2)):
         for pat, tmpname in cases:
             cmd, out = faulty(np, rank, pat, tmpname.split("/")[0].split(".")[0])
             run_case(check, cmd, out, np, "write of %s fails on rank %d of %d" % (pat, rank, np), pat, tmpname)
+    # fields.h5, written by rank 0 alone (serial HDF5)
+    cmd, out = faulty(2, 0, "fields.h5", "fields", ("-fields_interval", "100"))
+    run_case(check, cmd, out, 2, "write of fields.h5 fails on rank 0 of 2", "fields.h5", "fields.h5.tmp")
     # a later write fails on one rank: the earlier files stay whole, the same
     # as those of the 1-rank run whose final.h5 failed (results are the same
     # on any number of ranks)

@@ -1,6 +1,6 @@
-/* The descriptors of an abandoned file turned to a sink (io/h5file_core.h). */
+/* The descriptors of an abandoned file turned to a sink (io/filesink.h). */
 #define _GNU_SOURCE
-#include "io/h5file_core.h"
+#include "io/filesink.h"
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int H5FileSink(const char *path)
+int FileSink(const char *path)
 {
   char           real[PATH_MAX], link[64], target[PATH_MAX];
   DIR           *d;
