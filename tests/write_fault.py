@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A full disk. A write that fails on one rank (through the LD_PRELOAD shim
 write_fault.c) of final.h5, a snapshot or a checkpoint, at 1 rank, on either of
-2 ranks and on the last of 3, and of fields.h5 (rank 0's) at 2 ranks: the run
+2 ranks and on the last of 3, of fields.h5 (rank 0's) at 2 ranks, and only at
+final.h5's flush at 1 rank: the run
 stops within a timeout (it used to hang the other ranks inside the write's
 collectives) with exit 1 at any number of ranks, without a crash (at 1 rank it
 used to end in a segmentation fault at exit) and without MPI_Abort's banner (at
