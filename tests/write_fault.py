@@ -2,17 +2,16 @@
 """A full disk. A write that fails on one rank (through the LD_PRELOAD shim
 write_fault.c) of final.h5, a snapshot or a checkpoint, at 1 rank, on either of
 2 ranks and on the last of 3, of fields.h5 (rank 0's) at 2 ranks, and only at
-final.h5's flush at 1 rank: the run
-stops within a timeout (it used to hang the other ranks inside the write's
-collectives) with exit 1 at any number of ranks, without a crash (at 1 rank it
-used to end in a segmentation fault at exit) and without MPI_Abort's banner (at
-2 ranks it used to end in MPI_ABORT), the error "cannot write FILE: no space left
-on device" naming the file; summary.json says status failed with that reason;
-the unfinished file keeps its .tmp name or is removed (no complete file is
-touched), and the files written before it are intact: the same, by hdem diff,
-as those of a run whose write failed later. As root, the same on a real full
-file system (a tmpfs of 2 MB: rank 0's stdio files fail, which the shim cannot
-reach inside the C library) at 1 and 2 ranks."""
+final.h5's flush at 1 rank: the run stops within a timeout (it used to hang the
+other ranks inside the write's collectives) with exit 1 at any number of ranks,
+without a crash (at 1 rank it used to end in a segmentation fault at exit) and
+without MPI_Abort's banner (at 2 ranks it used to end in MPI_ABORT), the error
+"cannot write FILE: no space left on device" naming the file; summary.json says
+status failed with that reason; the unfinished file keeps its .tmp name or is
+removed (no complete file is touched), and the files written before it are
+intact: the same, by hdem diff, as those of a run whose write failed later. As
+root, the same on a real full file system (a tmpfs of 2 MB: rank 0's stdio files
+fail, which the shim cannot reach inside the C library) at 1 and 2 ranks."""
 import argparse
 import json
 import os
