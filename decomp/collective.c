@@ -51,6 +51,13 @@ void CollectiveAbortAlways(MPI_Comm comm, int code)
   _exit(code);
 }
 
+void CollectiveExitTogether(MPI_Comm comm, int code)
+{
+  (void)MPI_Barrier(comm); /* no rank ends before every rank has said its part */
+  (void)fflush(NULL);
+  _exit(code);
+}
+
 /* In-place sum onto rank 0 (each slot written by one rank: exact). */
 PetscErrorCode CollectiveSumToRoot(MPI_Comm comm, PetscReal *v, PetscInt n)
 {

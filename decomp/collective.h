@@ -63,5 +63,10 @@ PETSC_EXTERN PetscErrorCode CollectiveGatherReal(MPI_Comm, PetscReal v, PetscRea
 PETSC_EXTERN PetscErrorCode CollectiveBarrier(MPI_Comm);
 PETSC_EXTERN void           CollectiveAbort(MPI_Comm, int code);
 PETSC_EXTERN void           CollectiveAbortAlways(MPI_Comm, int code); /* ends the process at any size */
+/* Every rank of comm calls it: all end here with code (not 0), without
+ * MPI_Finalize, for a state in which it would crash (HDF5's, after a file
+ * that could not be closed); with a non-zero code mpirun says only that the
+ * job failed, not MPI_Abort's banner. */
+PETSC_EXTERN void CollectiveExitTogether(MPI_Comm, int code);
 
 #endif

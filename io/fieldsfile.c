@@ -1,14 +1,22 @@
 #include "io/fieldsfile.h"
 #include "io/atomicfile.h"
 #include "decomp/collective.h"
+#include <errno.h>
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* path names the file in messages; a full disk is said as such */
 #define FieldsCallHDF5(path, call) \
   do { \
-    if ((call) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s: HDF5 failed in %s", path, #call); \
+    errno = 0; \
+    if ((call) < 0) { \
+      int fields_errno_ = errno; \
+      PetscCheck(fields_errno_ != ENOSPC && fields_errno_ != EDQUOT, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, \
+                 "cannot write %s: %s", path, FileErrorString(fields_errno_)); \
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s: HDF5 failed in %s", path, #call); \
+    } \
   } while (0)
 
 static const char *const FieldsAxis[3] = {"x", "y", "z"};
@@ -26,12 +34,13 @@ static PetscErrorCode FieldsCopy(const char *src, const char *dst)
   out = fopen(dst, "wb");
   if (!out) fclose(in);
   PetscCheck(out, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", dst);
+  errno = 0;
   while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
-    if (fwrite(buf, 1, k, out) != k) bad = 1;
-  if (ferror(in)) bad = 1;
+    if (fwrite(buf, 1, k, out) != k && !bad) bad = errno ? errno : EIO;
+  if (ferror(in) && !bad) bad = EIO;
   fclose(in);
-  if (fclose(out)) bad = 1;
-  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot copy %s to %s", src, dst);
+  if (fclose(out) && !bad) bad = errno ? errno : EIO;
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot copy %s to %s: %s", src, dst, FileErrorString(bad));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -85,25 +94,25 @@ static PetscErrorCode FieldsCreate(FieldsFile *ff, const char *tmp, const PetscR
   hid_t file, grp, root;
 
   PetscFunctionBeginUser;
-  FieldsCallHDF5(tmp, file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-  FieldsCallHDF5(tmp, root = H5Gopen2(file, "/", H5P_DEFAULT));
-  PetscCall(FieldsAttrText(tmp, root, "format", FIELDSFILE_FORMAT));
-  for (PetscInt k = 0; k < nattr; k++) PetscCall(FieldsAttrText(tmp, root, attr[2 * k], attr[2 * k + 1]));
-  FieldsCallHDF5(tmp, H5Gclose(root));
-  FieldsCallHDF5(tmp, grp = H5Gcreate2(file, "grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  FieldsCallHDF5(ff->h5, file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  FieldsCallHDF5(ff->h5, root = H5Gopen2(file, "/", H5P_DEFAULT));
+  PetscCall(FieldsAttrText(ff->h5, root, "format", FIELDSFILE_FORMAT));
+  for (PetscInt k = 0; k < nattr; k++) PetscCall(FieldsAttrText(ff->h5, root, attr[2 * k], attr[2 * k + 1]));
+  FieldsCallHDF5(ff->h5, H5Gclose(root));
+  FieldsCallHDF5(ff->h5, grp = H5Gcreate2(file, "grid", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   for (int a = 0; a < 3; a++) {
     PetscReal *x;
     hsize_t    dim = (hsize_t)ff->n[a] + 1;
     PetscCall(PetscMalloc1(ff->n[a] + 1, &x));
     for (PetscInt k = 0; k <= ff->n[a]; k++) x[k] = lo[a] + (hi[a] - lo[a]) * (PetscReal)k / (PetscReal)ff->n[a];
     x[ff->n[a]] = hi[a];
-    PetscCall(FieldsDataset(tmp, grp, FieldsAxis[a], 1, &dim, x));
+    PetscCall(FieldsDataset(ff->h5, grp, FieldsAxis[a], 1, &dim, x));
     PetscCall(PetscFree(x));
   }
-  FieldsCallHDF5(tmp, H5Gclose(grp));
-  FieldsCallHDF5(tmp, grp = H5Gcreate2(file, "frames", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  FieldsCallHDF5(tmp, H5Gclose(grp));
-  FieldsCallHDF5(tmp, H5Fclose(file));
+  FieldsCallHDF5(ff->h5, H5Gclose(grp));
+  FieldsCallHDF5(ff->h5, grp = H5Gcreate2(file, "frames", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  FieldsCallHDF5(ff->h5, H5Gclose(grp));
+  FieldsCallHDF5(ff->h5, H5Fclose(file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -171,27 +180,27 @@ static PetscErrorCode FieldsTrim(FieldsFile *ff, const char *tmp, PetscInt64 ste
   FieldsNames fn = {NULL, 0, 0};
 
   PetscFunctionBeginUser;
-  FieldsCallHDF5(tmp, file = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT));
-  FieldsCallHDF5(tmp, frames = H5Gopen2(file, "frames", H5P_DEFAULT));
-  FieldsCallHDF5(tmp, H5Literate(frames, H5_INDEX_NAME, H5_ITER_INC, NULL, FieldsNameVisit, &fn));
+  FieldsCallHDF5(ff->h5, file = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT));
+  FieldsCallHDF5(ff->h5, frames = H5Gopen2(file, "frames", H5P_DEFAULT));
+  FieldsCallHDF5(ff->h5, H5Literate(frames, H5_INDEX_NAME, H5_ITER_INC, NULL, FieldsNameVisit, &fn));
   for (size_t k = 0; k < fn.n; k++) { /* names of 12 digits: in step order */
     PetscInt64 s = (PetscInt64)strtoll(fn.name[k], NULL, 10);
-    if (s > step) FieldsCallHDF5(tmp, H5Ldelete(frames, fn.name[k], H5P_DEFAULT));
+    if (s > step) FieldsCallHDF5(ff->h5, H5Ldelete(frames, fn.name[k], H5P_DEFAULT));
     else {
       hid_t     g, attr;
       PetscReal t = 0.0;
-      FieldsCallHDF5(tmp, g = H5Gopen2(frames, fn.name[k], H5P_DEFAULT));
-      FieldsCallHDF5(tmp, attr = H5Aopen(g, "time", H5P_DEFAULT));
-      FieldsCallHDF5(tmp, H5Aread(attr, H5T_NATIVE_DOUBLE, &t));
-      FieldsCallHDF5(tmp, H5Aclose(attr));
-      PetscCall(FieldsReadSets(tmp, g, ff));
-      FieldsCallHDF5(tmp, H5Gclose(g));
+      FieldsCallHDF5(ff->h5, g = H5Gopen2(frames, fn.name[k], H5P_DEFAULT));
+      FieldsCallHDF5(ff->h5, attr = H5Aopen(g, "time", H5P_DEFAULT));
+      FieldsCallHDF5(ff->h5, H5Aread(attr, H5T_NATIVE_DOUBLE, &t));
+      FieldsCallHDF5(ff->h5, H5Aclose(attr));
+      PetscCall(FieldsReadSets(ff->h5, g, ff));
+      FieldsCallHDF5(ff->h5, H5Gclose(g));
       PetscCall(FieldsFrameAdd(ff, s, t));
     }
   }
   free(fn.name);
-  FieldsCallHDF5(tmp, H5Gclose(frames));
-  FieldsCallHDF5(tmp, H5Fclose(file));
+  FieldsCallHDF5(ff->h5, H5Gclose(frames));
+  FieldsCallHDF5(ff->h5, H5Fclose(file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -236,6 +245,16 @@ static PetscErrorCode FieldsXdmf(const FieldsFile *ff)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* After rank 0's part (ierr): a failed one's temporary removed; the ranks
+ * then share its outcome (CollectiveFirstError), the error said once. */
+static PetscErrorCode FieldsRoot(const FieldsFile *ff, PetscErrorCode ierr)
+{
+  char tmp[PETSC_MAX_PATH_LEN + 32];
+
+  if (ierr && snprintf(tmp, sizeof(tmp), "%s.tmp", ff->h5) < (int)sizeof(tmp)) (void)remove(tmp);
+  return ierr;
+}
+
 static PetscErrorCode FieldsStartRoot(FieldsFile *ff, const PetscReal lo[3], const PetscReal hi[3], PetscInt nattr,
                                       const char *const attr[], PetscBool fresh, PetscInt64 step)
 {
@@ -244,6 +263,7 @@ static PetscErrorCode FieldsStartRoot(FieldsFile *ff, const PetscReal lo[3], con
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", ff->h5));
+  (void)H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the user sees PETSc's message, not HDF5's stack */
   if (!fresh) PetscCall(PetscTestFile(ff->h5, 'r', &exists));
   if (exists) {
     PetscCall(FieldsCopy(ff->h5, tmp));
@@ -258,8 +278,8 @@ PetscErrorCode FieldsFileStart(MPI_Comm comm, const char *dir, const PetscInt n[
                                const PetscReal hi[3], PetscInt nattr, const char *const attr[], PetscBool fresh,
                                PetscInt64 step, FieldsFile *ff)
 {
-  PetscMPIInt rank, size;
-  PetscInt    err = 0;
+  PetscMPIInt    rank, size;
+  PetscErrorCode err = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(ff, sizeof(*ff)));
@@ -267,9 +287,10 @@ PetscErrorCode FieldsFileStart(MPI_Comm comm, const char *dir, const PetscInt n[
   PetscCall(PetscSNPrintf(ff->xmf, sizeof(ff->xmf), "%s/fields.xmf", dir));
   for (int a = 0; a < 3; a++) ff->n[a] = n[a];
   PetscCall(CollectiveRank(comm, &rank, &size));
-  if (rank == 0) err = (PetscInt)FieldsStartRoot(ff, lo, hi, nattr, attr, fresh, step);
-  PetscCall(CollectiveBcastInt(comm, &err, 1));
-  PetscCheck(!err, comm, PETSC_ERR_FILE_WRITE, "cannot start %s (rank 0 said why)", ff->h5);
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  if (rank == 0) err = FieldsRoot(ff, FieldsStartRoot(ff, lo, hi, nattr, attr, fresh, step));
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(CollectiveFirstError(comm, err, 0, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -284,22 +305,22 @@ static PetscErrorCode FieldsWriteRoot(FieldsFile *ff, PetscInt64 step, PetscReal
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", ff->h5));
   PetscCall(FieldsCopy(ff->h5, tmp));
   PetscCall(PetscSNPrintf(gname, sizeof(gname), "frames/%012lld", (long long)step));
-  FieldsCallHDF5(tmp, file = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT));
-  if (H5Lexists(file, gname, H5P_DEFAULT) > 0) FieldsCallHDF5(tmp, H5Ldelete(file, gname, H5P_DEFAULT));
-  FieldsCallHDF5(tmp, grp = H5Gcreate2(file, gname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  PetscCall(FieldsAttrNumber(tmp, grp, "step", H5T_STD_I64LE, &step));
-  PetscCall(FieldsAttrNumber(tmp, grp, "time", H5T_NATIVE_DOUBLE, &time));
-  PetscCall(FieldsAttrNumber(tmp, grp, "samples", H5T_STD_I64LE, &samples));
-  PetscCall(FieldsAttrNumber(tmp, grp, "first_sample", H5T_STD_I64LE, &first));
+  FieldsCallHDF5(ff->h5, file = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT));
+  if (H5Lexists(file, gname, H5P_DEFAULT) > 0) FieldsCallHDF5(ff->h5, H5Ldelete(file, gname, H5P_DEFAULT));
+  FieldsCallHDF5(ff->h5, grp = H5Gcreate2(file, gname, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCall(FieldsAttrNumber(ff->h5, grp, "step", H5T_STD_I64LE, &step));
+  PetscCall(FieldsAttrNumber(ff->h5, grp, "time", H5T_NATIVE_DOUBLE, &time));
+  PetscCall(FieldsAttrNumber(ff->h5, grp, "samples", H5T_STD_I64LE, &samples));
+  PetscCall(FieldsAttrNumber(ff->h5, grp, "first_sample", H5T_STD_I64LE, &first));
   ff->nset = PetscMin(nset, FIELDSFILE_SETS);
   for (PetscInt s = 0; s < ff->nset; s++) {
     dims[3] = (hsize_t)sets[s].ncomp;
-    PetscCall(FieldsDataset(tmp, grp, sets[s].name, sets[s].ncomp == 1 ? 3 : 4, dims, sets[s].v));
+    PetscCall(FieldsDataset(ff->h5, grp, sets[s].name, sets[s].ncomp == 1 ? 3 : 4, dims, sets[s].v));
     PetscCall(PetscStrncpy(ff->name[s], sets[s].name, sizeof(ff->name[s])));
     ff->ncomp[s] = sets[s].ncomp;
   }
-  FieldsCallHDF5(tmp, H5Gclose(grp));
-  FieldsCallHDF5(tmp, H5Fclose(file));
+  FieldsCallHDF5(ff->h5, H5Gclose(grp));
+  FieldsCallHDF5(ff->h5, H5Fclose(file));
   PetscCall(AtomicFileRename(tmp, ff->h5, PETSC_FALSE));
   PetscCall(FieldsFrameAdd(ff, step, time));
   PetscCall(FieldsXdmf(ff));
@@ -309,15 +330,15 @@ static PetscErrorCode FieldsWriteRoot(FieldsFile *ff, PetscInt64 step, PetscReal
 PetscErrorCode FieldsFileWrite(MPI_Comm comm, FieldsFile *ff, PetscInt64 step, PetscReal time, PetscInt64 samples,
                                PetscInt64 first, PetscInt nset, const FieldsFileSet sets[])
 {
-  PetscMPIInt rank, size;
-  PetscInt    err = 0;
+  PetscMPIInt    rank, size;
+  PetscErrorCode err = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(comm, &rank, &size));
-  if (rank == 0) err = (PetscInt)FieldsWriteRoot(ff, step, time, samples, first, nset, sets);
-  PetscCall(CollectiveBcastInt(comm, &err, 1));
-  PetscCheck(!err, comm, PETSC_ERR_FILE_WRITE, "cannot write step %" PetscInt64_FMT " to %s (rank 0 said why)", step,
-             ff->h5);
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  if (rank == 0) err = FieldsRoot(ff, FieldsWriteRoot(ff, step, time, samples, first, nset, sets));
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(CollectiveFirstError(comm, err, 0, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -30,10 +30,12 @@ PETSC_EXTERN PetscErrorCode H5FileCommit(H5File *);
 /* close an opened file, or abandon a created one (its .tmp is removed) */
 PETSC_EXTERN PetscErrorCode H5FileClose(H5File *);
 /* After ierr from this rank's part of a collective read or write: nothing if
- * 0; else, with other ranks, which may be waiting inside one of its
- * collectives where no cleanup reaches them, the run is aborted (a created
- * file keeps its .tmp name: nothing committed is touched); alone, the file is
- * closed (a created one abandoned) and ierr returned. */
+ * 0. A write's error is the same on every rank (each H5FileWrite* call has
+ * the ranks agree on its outcome): all close the file, its .tmp is removed
+ * (nothing committed is touched) and every rank returns ierr. Any other
+ * error, with other ranks, which may be waiting inside one of its
+ * collectives where no cleanup reaches them, aborts the run; alone, the file
+ * is closed (a created one abandoned) and ierr returned. */
 PETSC_EXTERN PetscErrorCode H5FileAbandon(H5File *, PetscErrorCode ierr);
 PETSC_EXTERN const char    *H5FilePath(H5File);
 

@@ -3,8 +3,7 @@
 #include "io/h5file_core.h"
 #include <string.h>
 
-/* Every rank writes the same value: attribute writes are collective. */
-static PetscErrorCode H5FileWriteAttr(H5File f, const char *name, hid_t ftype, hid_t mtype, const void *value)
+static PetscErrorCode H5FileWriteAttrLocal(H5File f, const char *name, hid_t ftype, hid_t mtype, const void *value)
 {
   hid_t       group, space, attr;
   const char *leaf;
@@ -17,6 +16,20 @@ static PetscErrorCode H5FileWriteAttr(H5File f, const char *name, hid_t ftype, h
   PetscCallHDF5(f->path, H5Aclose(attr));
   PetscCallHDF5(f->path, H5Sclose(space));
   PetscCallHDF5(f->path, H5Gclose(group));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every rank writes the same value: attribute writes are collective, their
+ * outcome agreed (H5FileAgree). */
+static PetscErrorCode H5FileWriteAttr(H5File f, const char *name, hid_t ftype, hid_t mtype, const void *value)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = H5FileWriteAttrLocal(f, name, ftype, mtype, value);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(H5FileAgree(f, ierr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

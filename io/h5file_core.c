@@ -2,6 +2,7 @@
  * helpers its rows and attributes share (io/h5file_core.h). */
 #include "io/h5file_core.h"
 #include "io/inputfile.h"
+#include "io/filesink.h"
 #include "decomp/collective.h"
 #include <stdio.h>
 #include <string.h>
@@ -73,11 +74,15 @@ static PetscErrorCode H5FileAlloc(MPI_Comm comm, const char *path, H5File *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rows are written independently: each rank's are one contiguous block, and
+ * HDF5's collective write, failing on one rank (a full disk), leaves the
+ * others waiting in it; an independent one fails alone, and H5FileAgree
+ * brings the ranks together. */
 static PetscErrorCode H5FileTransfer(H5File f)
 {
   PetscFunctionBeginUser;
   PetscCallHDF5(f->path, f->dxpl = H5Pcreate(H5P_DATASET_XFER));
-  PetscCallHDF5(f->path, H5Pset_dxpl_mpio(f->dxpl, H5FD_MPIO_COLLECTIVE));
+  PetscCallHDF5(f->path, H5Pset_dxpl_mpio(f->dxpl, f->writing ? H5FD_MPIO_INDEPENDENT : H5FD_MPIO_COLLECTIVE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -137,32 +142,56 @@ static PetscErrorCode H5FileRelease(H5File f, herr_t *closed, char *msg, size_t 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* After H5Fclose on every rank (closed its outcome here): nothing if it
+ * succeeded everywhere; else the error is said (and the run's summary
+ * written) and every rank ends: HDF5 keeps a file whose close failed open,
+ * half freed, and closes it once more inside MPI_Finalize, which crashes. */
+static PetscErrorCode H5FileClosed(MPI_Comm comm, herr_t closed, const char *tmp, const char *msg)
+{
+  char why[PETSC_MAX_PATH_LEN + 600] = "";
+
+  PetscFunctionBeginUser;
+  if (closed < 0) PetscCall(PetscSNPrintf(why, sizeof(why), "cannot close %s%s", tmp, msg));
+  if (CollectiveFirstError(comm, closed < 0 ? PETSC_ERR_FILE_WRITE : PETSC_SUCCESS, 0, why))
+    CollectiveExitTogether(comm, 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode H5FileFlush(H5File f)
+{
+  PetscFunctionBeginUser;
+  PetscCallHDF5(f->path, H5Fflush(f->file, H5F_SCOPE_GLOBAL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode H5FileCommit(H5File *f)
 {
-  MPI_Comm    comm = (*f)->comm;
-  PetscMPIInt rank;
-  PetscInt    err = 0;
-  herr_t      closed;
-  char        msg[512], path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
+  MPI_Comm       comm = (*f)->comm;
+  PetscMPIInt    rank;
+  PetscInt       err = 0;
+  PetscErrorCode ierr;
+  herr_t         closed;
+  char           msg[512], path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
 
   PetscFunctionBeginUser;
   PetscCheck((*f)->writing, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s was opened for reading", (*f)->path);
+  /* flushed first, the outcome agreed: a file that cannot be is discarded by all */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = H5FileFlush(*f);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(H5FileAbandon(f, H5FileAgree(*f, ierr)));
   PetscCall(H5FileRelease(*f, &closed, msg, sizeof(msg)));
   PetscCall(PetscStrncpy(path, (*f)->path, sizeof(path)));
   PetscCall(PetscStrncpy(tmp, (*f)->tmp, sizeof(tmp)));
   PetscCall(PetscFree(*f));
-  if (closed < 0) { /* H5Fclose is collective: the others may be waiting inside it */
-    (void)PetscFPrintf(PETSC_COMM_SELF, stderr, "hdem: error: cannot close %s%s\n", tmp, msg);
-    CollectiveAbort(comm, 1);
-  }
-  PetscCheck(closed >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot close %s%s", tmp, msg);
+  PetscCall(H5FileClosed(comm, closed, tmp, msg));
   /* Renamed only once every rank has closed it; the broadcast shares the
    * outcome and holds every rank until the file has its final name. */
   PetscCall(CollectiveBarrier(comm));
   PetscCall(CollectiveRank(comm, &rank, NULL));
   if (rank == 0 && rename(tmp, path)) err = errno;
   PetscCall(CollectiveBcastInt(comm, &err, 1));
-  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s: %s", tmp, path, strerror((int)err));
+  PetscCheck(!err, comm, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s: %s", tmp, path, strerror((int)err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,10 +218,54 @@ PetscErrorCode H5FileClose(H5File *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode H5FileAgree(H5File f, PetscErrorCode ierr)
+{
+  PetscReal bad = ierr ? 1.0 : 0.0;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveMaxAll(f->comm, &bad, 1));
+  if (bad == 0.0) PetscFunctionReturn(PETSC_SUCCESS);
+  f->failed = PETSC_TRUE;
+  PetscCall(CollectiveFirstError(f->comm, ierr, ierr == PETSC_ERR_FILE_WRITE ? 0 : 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A created file whose write failed on every rank alike: closed by all and
+ * its temporary removed. Its descriptors are first turned to a sink, so that
+ * the close's own writes cannot fail again on one rank: HDF5 keeps a file
+ * whose close failed open, half freed, and closes it once more inside
+ * MPI_Finalize, which crashes. A close can fail all the same (HDF5 1.10
+ * cannot close a file whose flush failed): every rank then ends here, the
+ * write's error said already. */
+static PetscErrorCode H5FileDiscard(H5File *f)
+{
+  MPI_Comm    comm = (*f)->comm;
+  PetscMPIInt rank;
+  PetscReal   bad;
+  herr_t      closed;
+  char        msg[512], tmp[PETSC_MAX_PATH_LEN + 8];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(tmp, (*f)->tmp, sizeof(tmp)));
+  (void)FileSink(tmp);
+  PetscCall(H5FileRelease(*f, &closed, msg, sizeof(msg)));
+  PetscCall(PetscFree(*f));
+  bad = closed < 0 ? 1.0 : 0.0;
+  PetscCall(CollectiveMaxAll(comm, &bad, 1));
+  PetscCall(CollectiveRank(comm, &rank, NULL));
+  if (rank == 0) (void)remove(tmp);
+  if (bad != 0.0) CollectiveExitTogether(comm, 1); /* the write's error is said already */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode H5FileAbandon(H5File *f, PetscErrorCode ierr)
 {
   PetscFunctionBeginUser;
   if (!ierr) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((*f)->failed) { /* agreed: every rank is here */
+    PetscCall(H5FileDiscard(f));
+    PetscCall(ierr);
+  }
   CollectiveAbort((*f)->comm, 1);
   {
     MPI_Comm       comm = (*f)->comm;

@@ -19,7 +19,7 @@
 struct _p_H5File {
   MPI_Comm  comm;
   hid_t     file, dxpl;
-  PetscBool writing;
+  PetscBool writing, failed; /* failed: a write failed, on every rank alike (H5FileAgree) */
   char      path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8];
 };
 
@@ -42,6 +42,12 @@ PETSC_INTERN void H5FileLastError(char *buf, size_t len);
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: HDF5 call %s failed%s", path, #call, h5file_msg_); \
     } \
   } while (0)
+
+/* Collective, after this rank's part ierr of a write: nothing when no rank
+ * failed; else the file is marked failed and every rank raises the same
+ * error, that of a rank whose disk was full if any (it names the cause).
+ * Run the part under PetscReturnErrorHandler: only the agreed error is said. */
+PETSC_INTERN PetscErrorCode H5FileAgree(H5File f, PetscErrorCode ierr);
 
 /* The memory and the on-disk HDF5 types of t. */
 PETSC_INTERN hid_t H5FileMemType(H5FileType t);

@@ -4,40 +4,68 @@
 #include "decomp/collective.h"
 #include <string.h>
 
-PetscErrorCode H5FileWriteRows(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt n, const void *buf)
+/* This rank's part of H5FileWriteRows up to the transfer: the dataset created
+ * and its rows written (*dset, *group for the rest). */
+static PetscErrorCode H5FileWriteData(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt64 N,
+                                      PetscInt64 off, PetscInt n, const void *buf, hid_t *group, hid_t *dset)
 {
-  PetscInt64  off, N;
-  hid_t       group, fspace, mspace, dset;
+  hid_t       fspace, mspace;
   const char *leaf;
   double      dummy = 0; /* HDF5 rejects a NULL buffer even with nothing selected */
 
   PetscFunctionBeginUser;
-  PetscCall(CollectiveOffset(f->comm, (PetscInt64)n, &off, &N));
-  PetscCall(H5FileParent(f, name, PETSC_TRUE, &group, &leaf));
+  PetscCall(H5FileParent(f, name, PETSC_TRUE, group, &leaf));
   PetscCall(H5FileSelect(f, N, off, n, ncomp, &fspace, &mspace));
   PetscCallHDF5(f->path,
-                dset = H5Dcreate2(group, leaf, H5FileDiskType(type), fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+                *dset = H5Dcreate2(*group, leaf, H5FileDiskType(type), fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   /* A zero-size dataset has no storage and HDF5 1.10 refuses even an empty
    * transfer into it; N is global, so every rank skips together. */
   if (N)
     PetscCallHDF5(f->path,
-                  H5Dwrite(dset, H5FileMemType(type), mspace, fspace, f->dxpl, buf && n ? buf : (const void *)&dummy));
-  {
-    uint64_t sum = 0;
-    hid_t    aspace, attr;
-    PetscCall(H5FileChecksumRows(type, ncomp, off, n, buf, &sum));
-    /* the same on every rank: attribute writes are collective */
-    PetscCall(H5FileChecksumCombine(f->comm, 1, &N, &sum));
-    PetscCallHDF5(f->path, aspace = H5Screate(H5S_SCALAR));
-    PetscCallHDF5(f->path, attr = H5Acreate2(dset, "checksum", H5T_STD_U64LE, aspace, H5P_DEFAULT, H5P_DEFAULT));
-    PetscCallHDF5(f->path, H5Awrite(attr, H5T_NATIVE_UINT64, &sum));
-    PetscCallHDF5(f->path, H5Aclose(attr));
-    PetscCallHDF5(f->path, H5Sclose(aspace));
-  }
-  PetscCallHDF5(f->path, H5Dclose(dset));
+                  H5Dwrite(*dset, H5FileMemType(type), mspace, fspace, f->dxpl, buf && n ? buf : (const void *)&dummy));
   PetscCallHDF5(f->path, H5Sclose(mspace));
   PetscCallHDF5(f->path, H5Sclose(fspace));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The rest: the checksum (the same on every rank: attribute writes are collective). */
+static PetscErrorCode H5FileWriteChecksum(H5File f, hid_t group, hid_t dset, uint64_t sum)
+{
+  hid_t aspace, attr;
+
+  PetscFunctionBeginUser;
+  PetscCallHDF5(f->path, aspace = H5Screate(H5S_SCALAR));
+  PetscCallHDF5(f->path, attr = H5Acreate2(dset, "checksum", H5T_STD_U64LE, aspace, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCallHDF5(f->path, H5Awrite(attr, H5T_NATIVE_UINT64, &sum));
+  PetscCallHDF5(f->path, H5Aclose(attr));
+  PetscCallHDF5(f->path, H5Sclose(aspace));
+  PetscCallHDF5(f->path, H5Dclose(dset));
   PetscCallHDF5(f->path, H5Gclose(group));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The collectives first (offsets, checksum), then the file's calls, each
+ * part's outcome agreed by the ranks: a write that fails on one rank fails
+ * on all, where they stand together (H5FileAgree). */
+PetscErrorCode H5FileWriteRows(H5File f, const char *name, H5FileType type, PetscInt ncomp, PetscInt n, const void *buf)
+{
+  PetscInt64     off, N;
+  hid_t          group = -1, dset = -1;
+  uint64_t       sum = 0;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveOffset(f->comm, (PetscInt64)n, &off, &N));
+  PetscCall(H5FileChecksumRows(type, ncomp, off, n, buf, &sum));
+  PetscCall(H5FileChecksumCombine(f->comm, 1, &N, &sum));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = H5FileWriteData(f, name, type, ncomp, N, off, n, buf, &group, &dset);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(H5FileAgree(f, ierr));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = H5FileWriteChecksum(f, group, dset, sum);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(H5FileAgree(f, ierr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

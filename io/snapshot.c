@@ -389,12 +389,26 @@ PetscErrorCode SnapshotWriteState(MPI_Comm comm, const char *path, PetscInt fiel
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0's index (.xdmf), written alone: its outcome is shared, so that a
+ * full disk there ends every rank alike, the error said once. */
+static PetscErrorCode SnapshotFinalXdmf(const char *dir, const char *name, const SnapshotView *v, SnapshotEntry *e)
+{
+  char              path[PETSC_MAX_PATH_LEN + 16], files[1][PETSC_MAX_PATH_LEN];
+  SnapshotMeshTable none = {0};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(files[0], sizeof(files[0]), "%s.h5", name));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.xdmf", dir, name));
+  PetscCall(XdmfWrite(path, v->st->field, v->st->nfield, v->meshes ? v->meshes : &none, 1, files, e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const char *name, const SnapshotView *v)
 {
-  char              path[PETSC_MAX_PATH_LEN + 16];
-  SnapshotEntry     e;
-  PetscMPIInt       rank;
-  SnapshotMeshTable none = {0};
+  char           path[PETSC_MAX_PATH_LEN + 16];
+  SnapshotEntry  e;
+  PetscMPIInt    rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   e.fields = SnapshotFieldsAll(v->st);
@@ -403,30 +417,38 @@ PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const char *na
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.h5", dir, name));
   PetscCall(SnapshotWritePath(comm, path, e.fields, v, &e.n));
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) {
-    char files[1][PETSC_MAX_PATH_LEN];
-    PetscCall(PetscSNPrintf(files[0], sizeof(files[0]), "%s.h5", name));
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.xdmf", dir, name));
-    PetscCall(XdmfWrite(path, v->st->field, v->st->nfield, v->meshes ? v->meshes : &none, 1, files, &e));
-  }
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  if (rank == 0) ierr = SnapshotFinalXdmf(dir, name, v, &e);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(CollectiveFirstError(comm, ierr, 0, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: the series' entry and its index (see SnapshotFinalXdmf). */
+static PetscErrorCode SnapshotSeriesAppend(SnapshotSeries *s, PetscInt fields, const SnapshotView *v, PetscInt64 N)
+{
+  PetscFunctionBeginUser;
+  if (s->n && s->e[s->n - 1].step == v->step) s->n--; /* rewritten after a restart */
+  PetscCall(SnapshotSeriesAdd(s, v->step, v->time, N, fields, SnapshotMeshMask(v)));
+  PetscCall(SnapshotSeriesWriteXdmf(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SnapshotWrite(MPI_Comm comm, SnapshotSeries *s, PetscInt fields, const SnapshotView *v)
 {
-  char        path[2 * PETSC_MAX_PATH_LEN], file[64];
-  PetscInt64  N = 0;
-  PetscMPIInt rank;
+  char           path[2 * PETSC_MAX_PATH_LEN], file[64];
+  PetscInt64     N = 0;
+  PetscMPIInt    rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   SnapshotName(v->step, file, sizeof(file));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshots/%s", s->dir, file));
   PetscCall(SnapshotWritePath(comm, path, fields, v, &N));
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  if (rank == 0) {
-    if (s->n && s->e[s->n - 1].step == v->step) s->n--; /* rewritten after a restart */
-    PetscCall(SnapshotSeriesAdd(s, v->step, v->time, N, fields, SnapshotMeshMask(v)));
-    PetscCall(SnapshotSeriesWriteXdmf(s));
-  }
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  if (rank == 0) ierr = SnapshotSeriesAppend(s, fields, v, N);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(CollectiveFirstError(comm, ierr, 0, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
