@@ -58,6 +58,18 @@ PETSC_EXTERN PetscErrorCode CollectiveGatherAllBytes(MPI_Comm, const void *mine,
  * else its last PETSc message) raised on comm by every rank; nothing when
  * no rank failed.  Keys order errors as a serial reader would meet them. */
 PETSC_EXTERN PetscErrorCode CollectiveFirstError(MPI_Comm, PetscErrorCode ierr, PetscInt64 key, const char *msg);
+/* A call that one rank makes alone (a root's file; the others' call
+ * evaluates to PETSC_SUCCESS), its outcome raised on every rank of comm
+ * together (CollectiveFirstError): a full disk ends the run on every rank,
+ * its message once, not in MPI_Abort.  Collective. */
+#define CollectiveShared(comm, call) \
+  do { \
+    PetscErrorCode shared_ierr_; \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    shared_ierr_ = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    PetscCall(CollectiveFirstError((comm), shared_ierr_, 0, NULL)); \
+  } while (0)
 /* all: size entries on rank 0 */
 PETSC_EXTERN PetscErrorCode CollectiveGatherReal(MPI_Comm, PetscReal v, PetscReal *all);
 PETSC_EXTERN PetscErrorCode CollectiveBarrier(MPI_Comm);

@@ -1,5 +1,6 @@
 /* LD_PRELOAD shim for tests/write_fault.py: on the MPI rank HDEM_FAULT_RANK,
- * writes to a file whose path contains HDEM_FAULT_FILE fail with ENOSPC, as
+ * writes to a file whose path contains HDEM_FAULT_FILE (and the flushes of
+ * hdem's stdio streams on it) fail with ENOSPC, as
  * on a full disk; with HDEM_FAULT_OFFSET, only positioned writes at that
  * offset (0: an HDF5 file's superblock, written when it is flushed).
  * Everything else passes through. */
@@ -48,4 +49,13 @@ ssize_t write(int fd, const void *buf, size_t count)
   if (!real) real = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
   if (Faulty(fd, -1)) return errno = ENOSPC, -1;
   return real(fd, buf, count);
+}
+
+/* hdem's stdio logs (thermo.csv, walls.csv, ...): their flush fails as a full disk's would */
+int fflush(FILE *fp)
+{
+  static int (*real)(FILE *);
+  if (!real) real = (int (*)(FILE *))dlsym(RTLD_NEXT, "fflush");
+  if (fp && Faulty(fileno(fp), -1)) return errno = ENOSPC, EOF;
+  return real(fp);
 }

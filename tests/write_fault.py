@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A full disk. A write that fails on one rank (through the LD_PRELOAD shim
 write_fault.c) of final.h5, a snapshot or a checkpoint, at 1 rank, on either of
-2 ranks and on the last of 3, of fields.h5 (rank 0's) at 2 ranks, and only at
+2 ranks and on the last of 3, of fields.h5, thermo.csv and walls.csv (rank
+0's) at 2 ranks, and only at
 final.h5's flush at 1 rank: the run stops within a timeout (it used to hang the
 other ranks inside the write's collectives) with exit 1 at any number of ranks,
 without a crash (at 1 rank it used to end in a segmentation fault at exit) and
@@ -87,6 +88,10 @@ def main():
     # fields.h5, written by rank 0 alone (serial HDF5)
     cmd, out = faulty(2, 0, "fields.h5", "fields", ("-fields_interval", "100"))
     run_case(check, cmd, out, 2, "write of fields.h5 fails on rank 0 of 2", "fields.h5", "fields.h5.tmp")
+    # rank 0's logs (stdio) at 2 ranks: their failure is every rank's
+    for pat in ("thermo.csv", "walls.csv"):
+        cmd, out = faulty(2, 0, pat, pat.split(".")[0], ("-thermo_interval", "50"))
+        run_case(check, cmd, out, 2, "write of %s fails on rank 0 of 2" % pat, pat)
     # a later write fails on one rank: the earlier files stay whole, the same
     # as those of the 1-rank run whose final.h5 failed (results are the same
     # on any number of ranks)

@@ -162,6 +162,7 @@ static PetscErrorCode EngineRebuild(Engine *e)
   e->sums_zero    = PETSC_FALSE;                 /* arrivals and departures: f and t are no longer all zero */
   e->ledger_moved = PETSC_TRUE;                  /* nor the ledger's sums */
   e->clock.rebuilds++;
+  EngineHealthMass(e);
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -206,33 +207,34 @@ static PetscBool EngineWallsOutrun(const Engine *e, PetscInt bits)
 static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, const PetscReal lo[3],
                                    const PetscReal hi[3])
 {
-  PetscReal                 local_bound = bound;
-  PetscReal                 v[16]       = {bound,
-                                           (PetscReal)bits,
-                                           (PetscReal)(e->p.n + e->lost + e->flow.state.removed_local),
-                                           (PetscReal)e->request,
-                                           lo[0],
-                                           lo[1],
-                                           lo[2],
-                                           hi[0],
-                                           hi[1],
-                                           hi[2],
-                                           e->a_local,
-                                           (PetscReal)e->p.n, /* owned + lost + removed here == all */
+  PetscReal                 local_bound = bound, dt_step = e->clock.dt; /* the step just taken */
+  PetscReal                 v[17]  = {bound,
+                                      (PetscReal)bits,
+                                      (PetscReal)(e->p.n + e->lost + e->flow.state.removed_local),
+                                      (PetscReal)e->request,
+                                      lo[0],
+                                      lo[1],
+                                      lo[2],
+                                      hi[0],
+                                      hi[1],
+                                      hi[2],
+                                      e->a_local,
+                                      (PetscReal)e->p.n, /* owned + lost + removed here == all */
                      e->health.energy_step ? e->health.ke_step : 0.0,
-                                           e->work_gravity - e->health.work_ahead,
-                                           e->health.work_walls,
-                                           e->health.flow_energy};
-  static const CollectiveOp op[16]      = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX,
-                                           COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX,
-                                           COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_SUM,
-                                           COLLECTIVE_SUM, COLLECTIVE_SUM, COLLECTIVE_SUM, COLLECTIVE_SUM};
+                                      e->work_gravity - e->health.work_ahead,
+                                      e->health.work_walls,
+                                      e->health.flow_energy,
+                                      e->health.mass};
+  static const CollectiveOp op[17] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN,
+                                      COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX,
+                                      COLLECTIVE_MAX, COLLECTIVE_SUM, COLLECTIVE_SUM, COLLECTIVE_SUM, COLLECTIVE_SUM,
+                                      COLLECTIVE_SUM, COLLECTIVE_SUM};
 
   PetscFunctionBeginUser;
   {
     PetscLogDouble t0;
     PetscCall(PetscTime(&t0));
-    PetscCall(CollectiveReduceMixed(e->grid.comm, 16, v, op));
+    PetscCall(CollectiveReduceMixed(e->grid.comm, 17, v, op));
     PetscCall(EngineLap(&e->counters, ENGINE_PHASE_REDUCTION));
     e->clock.wait_seconds += e->counters.mark - t0;
   }
@@ -257,7 +259,7 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   if (!e->rebuild_next && EngineWallsOutrun(e, bits)) e->rebuild_next = PETSC_TRUE;
   PetscCall(EngineFlowDue(e)); /* a stream due: a rebuild, a shorter step */
   PetscCall(EngineHealthStep(e, bits, local_bound, e->health.bound_who, e->health.bound_kinematic));
-  PetscCall(EngineHealthEnergyStep(e, v + 12));
+  PetscCall(EngineHealthEnergyStep(e, v + 12, dt_step));
   if (e->ctl.mode == TIMESTEP_FIXED && e->clock.bound < PETSC_MAX_REAL && e->ctl.dt_fixed > e->clock.bound &&
       !e->health.warned_fixed) {
     PetscCall(PetscPrintf(e->grid.comm,
@@ -423,6 +425,7 @@ PetscErrorCode EngineResume(Engine *e)
   PetscCall(PetscLogStagePop());
   e->ledger_moved = PETSC_TRUE;
   PetscCall(EngineAccelReach(e));
+  EngineHealthMass(e);
   PetscCall(BalancerMark(&e->balance, e->clock.step, e->clock.wait_seconds));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -56,7 +56,9 @@ PETSC_EXTERN PetscErrorCode    EngineHealthEnergy(Engine *, const EngineStats *)
 PETSC_EXTERN PetscErrorCode EngineHealthEnergyBase(Engine *, const EngineStats *);
 /* The step's check on the step's reduction: sum = the kinetic energy, work_gravity, the walls' and the flow's
  * energy since the base, each summed over the ranks (the same on every rank). */
-PETSC_EXTERN PetscErrorCode EngineHealthEnergyStep(Engine *, const PetscReal sum[4]);
+PETSC_EXTERN PetscErrorCode EngineHealthEnergyStep(Engine *, const PetscReal sum[5], PetscReal dt);
+/* This rank's particles' mass (health.mass), for the step's check's floor: after a rebuild or resume. */
+PETSC_EXTERN void EngineHealthMass(Engine *);
 /* The checks on a step's statistics: liquid (wet runs), then energy (collective). */
 PETSC_EXTERN PetscErrorCode EngineHealthStats(Engine *, const EngineStats *);
 

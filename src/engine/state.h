@@ -97,6 +97,7 @@ typedef struct {
   PetscBool energy_step;
   PetscReal energy_base, energy_scale, energy_gravity, work_walls, flow_energy;
   PetscReal ke_step;    /* this rank's kinetic energy at the step's close (EngineCloseStep) */
+  PetscReal mass;       /* this rank's particles' mass, from its last rebuild (EngineHealthMass) */
   PetscReal work_ahead; /* gravity's work of the next step's drift, taken along (in work_gravity) */
   /* the adaptive step's floor and the shortest contact's duration (EngineStepFloor) */
   PetscReal dt_floor, contact_duration;

@@ -4,6 +4,7 @@
 #include "output/flow.h"
 #include "engine/flow.h"
 #include "io/csvlog.h"
+#include "decomp/collective.h"
 #include "output/flow_bins.h"
 #include <math.h>
 
@@ -61,17 +62,12 @@ static PetscErrorCode FlowLogHeader(const Engine *e, char **header)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Collective: the totals, written by rank 0. */
-static PetscErrorCode FlowLogRow(FlowLog *fl, Engine *e)
+/* Rank 0: the row of the totals st. */
+static PetscErrorCode FlowLogPrint(FlowLog *fl, const Engine *e, FlowState *st)
 {
-  const Flow *f  = &e->flow;
-  FlowState  *st = fl->tot;
+  const Flow *f = &e->flow;
 
   PetscFunctionBeginUser;
-  PetscCall(FlowStateTotals(e, st));
-  PetscCall(FlowStatsLogRow(fl->stats, e));
-  fl->last_step = e->clock.step;
-  if (!fl->fp) PetscFunctionReturn(PETSC_SUCCESS);
   fprintf(fl->fp, "%lld,%.10e", (long long)e->clock.step, (double)e->clock.t);
   for (PetscInt k = 0; k < STREAMS_MAX; k++)
     if (f->streams.s[k].on)
@@ -89,7 +85,20 @@ static PetscErrorCode FlowLogRow(FlowLog *fl, Engine *e)
       fprintf(fl->fp, ",%lld,%.17g", (long long)st->removed[k][c], (double)ExactSumValue(&st->removed_mass[k][c]));
   }
   fputc('\n', fl->fp);
-  PetscCall(CsvLogFlush(fl->fp, fl->path, e->clock.step));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: the totals, written by rank 0. */
+static PetscErrorCode FlowLogRow(FlowLog *fl, Engine *e)
+{
+  FlowState *st = fl->tot;
+
+  PetscFunctionBeginUser;
+  PetscCall(FlowStateTotals(e, st));
+  PetscCall(FlowStatsLogRow(fl->stats, e));
+  fl->last_step = e->clock.step;
+  if (fl->fp) PetscCall(FlowLogPrint(fl, e, st));
+  CollectiveShared(e->grid.comm, fl->fp ? CsvLogFlush(fl->fp, fl->path, e->clock.step) : PETSC_SUCCESS);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -101,10 +110,11 @@ static PetscErrorCode FlowLogStart(Monitor m, Engine *e, PetscBool fresh)
   fl->on = e->flow.on;
   if (!fl->on) PetscFunctionReturn(PETSC_SUCCESS); /* no stream, no outflow: no file */
   PetscCall(PetscMalloc1(1, &fl->tot));
-  if (e->grid.rank == 0) {
-    char *header;
-    PetscCall(FlowLogHeader(e, &header));
-    PetscCall(CsvLogStart(fl->path, header, fresh, e->clock.step, &fl->fp));
+  {
+    char *header = NULL;
+    if (e->grid.rank == 0) PetscCall(FlowLogHeader(e, &header));
+    CollectiveShared(e->grid.comm,
+                     e->grid.rank == 0 ? CsvLogStart(fl->path, header, fresh, e->clock.step, &fl->fp) : PETSC_SUCCESS);
     PetscCall(PetscFree(header));
   }
   PetscCall(FlowStatsLogStart(e, fl->dir, fresh, &fl->stats));
@@ -138,8 +148,8 @@ static PetscErrorCode FlowLogFinish(Monitor m, Engine *e, const EngineRunEnd *en
   PetscFunctionBeginUser;
   if (!fl->on) PetscFunctionReturn(PETSC_SUCCESS);
   if (!end->stopped && fl->last_step != e->clock.step) PetscCall(FlowLogRow(fl, e));
-  PetscCall(CsvLogClose(&fl->fp, fl->path));
-  PetscCall(FlowStatsLogClose(fl->stats));
+  CollectiveShared(e->grid.comm, CsvLogClose(&fl->fp, fl->path));
+  PetscCall(FlowStatsLogClose(e->grid.comm, fl->stats));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -2,6 +2,7 @@
 #include "engine/flow.h"
 #include "io/atomicfile.h"
 #include "io/csvlog.h"
+#include "decomp/collective.h"
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -57,8 +58,9 @@ PetscErrorCode FlowStatsLogStart(Engine *e, const char *dir, PetscBool fresh, Fl
   PetscCall(FlowStatsAlloc(&e->flow, &l->tot));
   for (int q = 0; q < 2; q++) {
     PetscCall(PetscSNPrintf(l->path[q], sizeof(l->path[q]), "%s/%s", dir, FlowStatsFile[q]));
-    if (e->grid.rank == 0 && (q ? s->nres : s->nbins))
-      PetscCall(FlowStatsFileStart(l->path[q], FlowStatsHeader[q], fresh, e->clock.t, &l->fp[q]));
+    CollectiveShared(e->grid.comm, e->grid.rank == 0 && (q ? s->nres : s->nbins)
+                                     ? FlowStatsFileStart(l->path[q], FlowStatsHeader[q], fresh, e->clock.t, &l->fp[q])
+                                     : PETSC_SUCCESS);
   }
   *out = l;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -134,21 +136,17 @@ PetscErrorCode FlowStatsLogRow(FlowStatsLog l, Engine *e)
   PetscFunctionBeginUser;
   if (!l) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FlowStatsTotals(e->grid.comm, &e->flow.stats, &l->tot));
-  if (l->fp[0]) {
-    FlowStatsBinRows(l->fp[0], &e->flow, &l->tot, e->clock.t);
-    PetscCall(CsvLogFlush(l->fp[0], l->path[0], e->clock.step));
-  }
-  if (l->fp[1]) {
-    FlowStatsResidenceRows(l->fp[1], &l->tot, e->clock.t);
-    PetscCall(CsvLogFlush(l->fp[1], l->path[1], e->clock.step));
-  }
+  if (l->fp[0]) FlowStatsBinRows(l->fp[0], &e->flow, &l->tot, e->clock.t);
+  if (l->fp[1]) FlowStatsResidenceRows(l->fp[1], &l->tot, e->clock.t);
+  for (int q = 0; q < 2; q++)
+    CollectiveShared(e->grid.comm, l->fp[q] ? CsvLogFlush(l->fp[q], l->path[q], e->clock.step) : PETSC_SUCCESS);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode FlowStatsLogClose(FlowStatsLog l)
+PetscErrorCode FlowStatsLogClose(MPI_Comm comm, FlowStatsLog l)
 {
   PetscFunctionBeginUser;
-  for (int q = 0; l && q < 2; q++) PetscCall(CsvLogClose(&l->fp[q], l->path[q]));
+  for (int q = 0; l && q < 2; q++) CollectiveShared(comm, CsvLogClose(&l->fp[q], l->path[q]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -18,7 +18,7 @@ typedef struct FlowStatsLog *FlowStatsLog;
 PETSC_EXTERN PetscErrorCode FlowStatsLogStart(Engine *, const char *dir, PetscBool fresh, FlowStatsLog *);
 /* Collective: the rows of the engine's time. */
 PETSC_EXTERN PetscErrorCode FlowStatsLogRow(FlowStatsLog, Engine *);
-PETSC_EXTERN PetscErrorCode FlowStatsLogClose(FlowStatsLog);
+PETSC_EXTERN PetscErrorCode FlowStatsLogClose(MPI_Comm, FlowStatsLog); /* collective */
 PETSC_EXTERN PetscErrorCode FlowStatsLogDestroy(FlowStatsLog *);
 
 /* Quantile q of a residence histogram (FLOW_RES_BINS counts, n in all, least

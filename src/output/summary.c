@@ -53,6 +53,66 @@ static void SummaryParallel(JsonWriter *w, const EngineCountersView *v)
   JsonObjectEnd(w);
 }
 
+/* What SummaryFinish gathers on rank 0. */
+typedef struct {
+  PetscMPIInt      size;
+  const PetscReal *mem, *owned, *busy;
+  PetscReal        lost;
+  PetscInt64       inserted, removed;
+} SummaryRanks;
+
+/* Rank 0: summary.json from what SummaryFinish gathered. */
+static PetscErrorCode SummaryWriteRoot(Summary *su, Engine *e, const EngineRunEnd *end, const SummaryRanks *r)
+{
+  const PetscMPIInt size = r->size;
+  const PetscReal  *mem = r->mem, *owned = r->owned, *busy = r->busy, lost = r->lost;
+  const PetscInt64  inserted = r->inserted, removed = r->removed;
+  char              path[PETSC_MAX_PATH_LEN + 16];
+  AtomicFile        af;
+  JsonWriter        w;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/summary.json", su->dir));
+  PetscCall(AtomicFileOpen(path, &af));
+  JsonBegin(&w, af.fp);
+  JsonString(&w, "hdem_version", HDEM_VERSION);
+  JsonString(&w, "deck", OptionsDeck());
+  JsonInt(&w, "particles", e->nglobal - (PetscInt64)lost - removed);
+  JsonInt(&w, "ranks", size);
+  JsonString(&w, "status", end->failed ? "failed" : end->stopped ? "stopped_by_signal" : "completed");
+  if (end->failed) JsonString(&w, "reason", e->health.fault.reason);
+  JsonInt(&w, "steps", e->clock.step);
+  JsonInt(&w, "steps_this_run", end->steps_run);
+  JsonReal(&w, "simulated_time", e->clock.t);
+  JsonReal(&w, "wall_seconds", end->wall);
+  JsonReal(&w, "particle_steps_per_second", end->wall > 0.0 ? end->particle_steps / end->wall : 0.0);
+  JsonReal(&w, "particle_steps", end->particle_steps);
+  JsonReal(&w, "dt_min", e->clock.step ? e->clock.dt_min : 0.0);
+  JsonReal(&w, "dt_max", e->clock.dt_max);
+  JsonReal(&w, "dt_mean", e->clock.step ? e->clock.dt_sum / (PetscReal)e->clock.step : 0.0);
+  JsonInt(&w, "rebuilds", e->clock.rebuilds);
+  JsonInt(&w, "lost_particles", (PetscInt64)lost);
+  JsonInt(&w, "inserted", inserted); /* by the streams */
+  JsonInt(&w, "removed", removed);   /* by the outflows */
+  JsonString(&w, "balance_mode", BalanceModes[e->balance.mode]);
+  JsonInt(&w, "balance_moves", e->balance.moves);
+  JsonReal(&w, "imbalance", e->balance.imbalance);
+  JsonReal(&w, "imbalance_first", e->balance.imbalance_first); /* rcb: owned particles before the first tree */
+  JsonInt(&w, "balance_tree", e->grid.tree ? (e->balance.restored ? 2 : 1) : 0); /* 2: restored from a checkpoint */
+  fprintf(af.fp, ",\n  \"peak_memory_bytes\": [");
+  for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.0f", r ? ", " : "", (double)mem[r]);
+  fprintf(af.fp, "],\n  \"owned_particles\": [");
+  for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.0f", r ? ", " : "", (double)owned[r]);
+  fprintf(af.fp, "],\n  \"busy_seconds\": [");
+  for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.6f", r ? ", " : "", (double)busy[r]);
+  fprintf(af.fp, "]");
+  SummaryParallel(&w, &e->counted);
+  JsonEnd(&w);
+  fprintf(af.fp, "\n");
+  PetscCall(AtomicFileCommit(&af, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Rank 0 writes what every rank sends it: peak memory, owned particles,
  * busy seconds (wall clock outside the step's reduction). */
 static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *end)
@@ -79,50 +139,11 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
   PetscCall(CollectiveGatherReal(e->grid.comm, (PetscReal)e->p.n, owned));
   PetscCall(CollectiveGatherReal(e->grid.comm, end->wall - e->clock.wait_seconds, busy));
   PetscCall(EngineCountersGather(e->grid.comm, &e->counters, e->clock.rebuilds, end->steps_run, &e->counted));
-  if (rank == 0) {
-    char       path[PETSC_MAX_PATH_LEN + 16];
-    AtomicFile af;
-    JsonWriter w;
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/summary.json", su->dir));
-    PetscCall(AtomicFileOpen(path, &af));
-    JsonBegin(&w, af.fp);
-    JsonString(&w, "hdem_version", HDEM_VERSION);
-    JsonString(&w, "deck", OptionsDeck());
-    JsonInt(&w, "particles", e->nglobal - (PetscInt64)lost - removed);
-    JsonInt(&w, "ranks", size);
-    JsonString(&w, "status", end->failed ? "failed" : end->stopped ? "stopped_by_signal" : "completed");
-    if (end->failed) JsonString(&w, "reason", e->health.fault.reason);
-    JsonInt(&w, "steps", e->clock.step);
-    JsonInt(&w, "steps_this_run", end->steps_run);
-    JsonReal(&w, "simulated_time", e->clock.t);
-    JsonReal(&w, "wall_seconds", end->wall);
-    JsonReal(&w, "particle_steps_per_second", end->wall > 0.0 ? end->particle_steps / end->wall : 0.0);
-    JsonReal(&w, "particle_steps", end->particle_steps);
-    JsonReal(&w, "dt_min", e->clock.step ? e->clock.dt_min : 0.0);
-    JsonReal(&w, "dt_max", e->clock.dt_max);
-    JsonReal(&w, "dt_mean", e->clock.step ? e->clock.dt_sum / (PetscReal)e->clock.step : 0.0);
-    JsonInt(&w, "rebuilds", e->clock.rebuilds);
-    JsonInt(&w, "lost_particles", (PetscInt64)lost);
-    JsonInt(&w, "inserted", inserted); /* by the streams */
-    JsonInt(&w, "removed", removed);   /* by the outflows */
-    JsonString(&w, "balance_mode", BalanceModes[e->balance.mode]);
-    JsonInt(&w, "balance_moves", e->balance.moves);
-    JsonReal(&w, "imbalance", e->balance.imbalance);
-    JsonReal(&w, "imbalance_first", e->balance.imbalance_first); /* rcb: owned particles before the first tree */
-    JsonInt(&w, "balance_tree", e->grid.tree ? (e->balance.restored ? 2 : 1) : 0); /* 2: restored from a checkpoint */
-    fprintf(af.fp, ",\n  \"peak_memory_bytes\": [");
-    for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.0f", r ? ", " : "", (double)mem[r]);
-    fprintf(af.fp, "],\n  \"owned_particles\": [");
-    for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.0f", r ? ", " : "", (double)owned[r]);
-    fprintf(af.fp, "],\n  \"busy_seconds\": [");
-    for (PetscMPIInt r = 0; r < size; r++) fprintf(af.fp, "%s%.6f", r ? ", " : "", (double)busy[r]);
-    fprintf(af.fp, "]");
-    SummaryParallel(&w, &e->counted);
-    JsonEnd(&w);
-    fprintf(af.fp, "\n");
-    PetscCall(AtomicFileCommit(&af, PETSC_TRUE));
-    PetscCall(PetscFree3(mem, owned, busy));
+  {
+    SummaryRanks r = {size, mem, owned, busy, lost, inserted, removed};
+    CollectiveShared(e->grid.comm, rank == 0 ? SummaryWriteRoot(su, e, end, &r) : PETSC_SUCCESS);
   }
+  if (rank == 0) PetscCall(PetscFree3(mem, owned, busy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

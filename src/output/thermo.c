@@ -57,8 +57,8 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
               (double)s.elastic, (double)s.elastic_tangential, (double)s.elastic_rolling, (double)s.energy_bridges,
               (double)res);
     fprintf(th->fp, ",%.17g,%.0f,%.3f\n", (double)s.liquid, (double)s.bridges, (double)wall);
-    PetscCall(CsvLogFlush(th->fp, th->path, e->clock.step));
   }
+  CollectiveShared(th->comm, th->fp ? CsvLogFlush(th->fp, th->path, e->clock.step) : PETSC_SUCCESS);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -77,8 +77,9 @@ static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
   Thermo           *th      = (Thermo *)m->data;
 
   PetscFunctionBeginUser;
-  if (e->grid.rank == 0)
-    PetscCall(CsvLogStart(th->path, e->model.ledger ? ledger : plain, fresh, e->clock.step, &th->fp));
+  CollectiveShared(th->comm, e->grid.rank == 0
+                               ? CsvLogStart(th->path, e->model.ledger ? ledger : plain, fresh, e->clock.step, &th->fp)
+                               : PETSC_SUCCESS);
   if (fresh) PetscCall(ThermoRow(th, e, 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -110,7 +111,7 @@ static PetscErrorCode ThermoFinish(Monitor m, Engine *e, const EngineRunEnd *end
 
   PetscFunctionBeginUser;
   if (!end->stopped && th->last_step != e->clock.step) PetscCall(ThermoRow(th, e, end->wall));
-  PetscCall(CsvLogClose(&th->fp, th->path));
+  CollectiveShared(th->comm, CsvLogClose(&th->fp, th->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -12,6 +12,7 @@
 #include "output/output.h"
 #include "output/flow.h"
 #include "io/csvlog.h"
+#include "decomp/collective.h"
 #include "geometry/wear.h"
 #include <string.h>
 
@@ -55,9 +56,10 @@ static PetscErrorCode WallsStart(Monitor m, Engine *e, PetscBool fresh)
         PetscCall(PetscStrlcat(header, b, len));
       }
     PetscCall(PetscStrlcat(header, "\n", len));
-    PetscCall(CsvLogStart(wl->path, header, fresh, e->clock.step, &wl->fp));
-    PetscCall(PetscFree(header));
   }
+  CollectiveShared(e->grid.comm,
+                   e->grid.rank == 0 ? CsvLogStart(wl->path, header, fresh, e->clock.step, &wl->fp) : PETSC_SUCCESS);
+  if (e->grid.rank == 0) PetscCall(PetscFree(header));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -86,8 +88,8 @@ static PetscErrorCode WallsWrite(Monitor m, Engine *e, PetscInt req, PetscLogDou
       for (int c = 0; c < WEAR_TOTALS && e->meshes.m[q].wear; c++)
         fprintf(wl->fp, ",%.17g", (double)wl->wear[WEAR_TOTALS * q + c]);
     fputc('\n', wl->fp);
-    PetscCall(CsvLogFlush(wl->fp, wl->path, e->clock.step));
   }
+  CollectiveShared(e->grid.comm, wl->fp ? CsvLogFlush(wl->fp, wl->path, e->clock.step) : PETSC_SUCCESS);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -98,7 +100,7 @@ static PetscErrorCode WallsFinish(Monitor m, Engine *e, const EngineRunEnd *end)
   PetscFunctionBeginUser;
   (void)end;
   e->wall_sums_due = PETSC_FALSE;
-  PetscCall(CsvLogClose(&wl->fp, wl->path));
+  CollectiveShared(e->grid.comm, CsvLogClose(&wl->fp, wl->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
