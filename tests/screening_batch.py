@@ -47,7 +47,7 @@ def main():
     if not check(p.returncode == 0, "the batch deck to %g s at 1 rank completes (%s)" % (END, p.stderr.strip()[-300:])):
         return check.report()
     last = list(csv.DictReader(open(os.path.join(out, "flow.csv"))))[-1]
-    check(abs(float(last["time"]) - END) < 1e-6, "flow.csv's last row at %g s (%s)" % (END, last["time"]))
+    check(abs(float(last["time"]) - END) < 1e-4, "flow.csv's last row at %g s, within a step (%s)" % (END, last["time"]))
     placed = [int(last["stream%d_inserted" % k]) for k in range(5)]
     check(placed == [PER_CLASS] * 5, "each stream placed %d spheres (%s)" % (PER_CLASS, placed))
     # class C of the flow holds RADII[C]'s spheres
