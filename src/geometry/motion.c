@@ -163,6 +163,11 @@ void WallMotionPose(const WallMotion *m, PetscReal t, WallPose *ps)
       if (ps->R[a][b] != (a == b ? 1.0 : 0.0)) ps->identity = PETSC_FALSE;
   for (int a = 0; a < 3; a++)
     if (ps->T[a] != 0.0) ps->identity = PETSC_FALSE;
+  if (m->kind != MOTION_ROTATE) {
+    const PetscReal o[3] = {0.0, 0.0, 0.0};
+    ps->uniform          = PETSC_TRUE;
+    WallMotionVelocity(m, t, o, ps->v);
+  }
 }
 
 void WallMotionVelocity(const WallMotion *m, PetscReal t, const PetscReal x[3], PetscReal v[3])
@@ -224,7 +229,9 @@ void WallMotionContactVelocity(const WallMotion *m, const WallPose *p0, const Wa
   const PetscReal *s  = m->surface_velocity;
   PetscReal        sn = s[0] * n[0] + s[1] * n[1] + s[2] * n[2];
 
-  WallMotionVelocity(m, t1, c, ve);
+  if (p1->uniform)
+    for (int a = 0; a < 3; a++) ve[a] = p1->v[a];
+  else WallMotionVelocity(m, t1, c, ve);
   if (dt > 0.0 && WallMotionMoves(m)) {
     PetscReal x0[3], xs[3];
     WallPoseInverse(p1, c, x0);

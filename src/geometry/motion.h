@@ -37,6 +37,10 @@ typedef struct {
 typedef struct {
   PetscReal R[3][3], T[3];
   PetscBool identity; /* R = I and T = 0 exactly: points are used as they are */
+  /* without rotation, the velocity at the pose's time, the same at every point (WallMotionVelocity's): a step's
+   * contacts share its cosines */
+  PetscBool uniform;
+  PetscReal v[3];
 } WallPose;
 
 /* Keys <prefix>_motion, _velocity, ... (prefix "-wall0", "-mesh3"); quiet as OptionsQuiet. */
