@@ -114,51 +114,100 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The spheres each body of bc makes when every choice makes as many (no
+ * bodies: 1), else 0: then a site's first id needs every site before it. */
+static PetscInt InsertSpheresEach(const BodyChoice *bc, const ClumpTemplates *ct)
+{
+  PetscInt n = 1;
+  for (PetscInt k = 0; k < bc->n; k++) {
+    PetscInt s = BodyChoiceSpheres(ct, bc->tmpl[k]);
+    if (k == 0) n = s;
+    else if (s != n) return 0;
+  }
+  return n;
+}
+
+/* The lattice's constants: its sites and their pitch, the jitter's amplitude. */
+typedef struct {
+  PetscInt64 ns[3], count, seed;
+  PetscReal  lo[3], pitch, jit;
+} InsertSites;
+
+/* Site k (x-fastest) as particle k + 1, its first sphere id0, if its jittered position is this rank's. */
+static PetscErrorCode InsertSite(const Insertion *ins, const ClumpTemplates *ct, const Grid *g, const InsertSites *ls,
+                                 PetscInt64 k, PetscInt64 id0, PetscInt body, PetscReal density, Particles *p)
+{
+  PetscInt64  id = k + 1, c[3] = {k % ls->ns[0], (k / ls->ns[0]) % ls->ns[1], (k / ls->ns[0]) / ls->ns[1]};
+  PetscReal   x[3], v[3], r;
+  PetscMPIInt owner[3], me = 1;
+
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++)
+    x[a] = ls->lo[a] + (c[a] + 0.5) * ls->pitch + ls->jit * (2.0 * RandomUniform(ls->seed, id, 6, a) - 1.0);
+  PetscCall(GridOwnerOf(g, x, owner));
+  for (int a = 0; a < 3; a++) me = me && owner[a] == g->coords[a];
+  if (!me) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RadiusDistributionDraw(&ins->rd, ls->seed, id, &r));
+  for (int a = 0; a < 3; a++) v[a] = ins->v0[a] + ins->vrand * (2.0 * RandomUniform(ls->seed, id, 2, a) - 1.0);
+  PetscCall(BodyAppend(p, ct, &ins->body, body, id0, ins->type, r, density, x, v, ls->seed, id));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Lattice sites in x-fastest order; site k becomes particle k + 1 on the rank
  * that owns its position, and every random number is keyed by that id, so
- * the initial state does not depend on the rank count. */
+ * the initial state does not depend on the rank count.  Where every body
+ * makes as many spheres and the ranks are slabs, a rank visits only the
+ * sites whose jittered position may be its own, in the same order: its share
+ * of the fill, not the whole (a 10^9-site lattice in the time of its share). */
 static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g,
                                     const PetscReal rlo[3], const PetscReal rhi[3], PetscReal density, Particles *p,
                                     PetscReal *rmax_out)
 {
-  const RadiusDistribution *rd    = &ins->rd;
-  const PetscInt64          count = ins->count, seed = ins->seed;
-  PetscReal                 rmax = RadiusDistributionMax(rd), rbound, rmember, reach, pitch;
-  PetscInt64                ns[3], next = 1;
+  const RadiusDistribution *rd   = &ins->rd;
+  PetscReal                 rmax = RadiusDistributionMax(rd), rbound, rmember, reach;
+  PetscInt64                next = 1, lo[3], hi[3];
+  PetscInt                  each = InsertSpheresEach(&ins->body, ct);
+  InsertSites               ls;
   PetscReal                 cap; /* sites, in floating point: the product of three counts can pass 2^63 */
 
   PetscFunctionBeginUser;
   BodyChoiceSizesMax(&ins->body, ct, rmax, &rbound, &rmember, &reach);
-  pitch = 2.0 * rbound * ins->factor; /* a site holds the sphere around the largest body */
-  for (int a = 0; a < 3; a++) ns[a] = (PetscInt64)PetscMin(floor((rhi[a] - rlo[a]) / pitch), 1e15);
-  cap = (PetscReal)ns[0] * (PetscReal)ns[1] * (PetscReal)ns[2];
+  ls.pitch = 2.0 * rbound * ins->factor; /* a site holds the sphere around the largest body */
+  ls.jit = 0.45 * (ls.pitch - 2.0 * rbound), ls.count = ins->count, ls.seed = ins->seed;
+  for (int a = 0; a < 3; a++)
+    ls.ns[a] = (PetscInt64)PetscMin(floor((rhi[a] - rlo[a]) / ls.pitch), 1e15), ls.lo[a] = rlo[a];
+  cap = (PetscReal)ls.ns[0] * (PetscReal)ls.ns[1] * (PetscReal)ls.ns[2];
   /* site indices are 64-bit: a pitch so small that they cannot number the region is refused, not wrapped */
   PetscCheck(cap <= 9.2e18, comm, PETSC_ERR_USER_INPUT,
              "-insert_radius: a largest radius of %.17g m makes lattice sites of pitch %g m, %" PetscInt64_FMT
              " x %" PetscInt64_FMT " x %" PetscInt64_FMT " = %.3g of them over the region,"
              " more than the limit 9.2e18 of a 64-bit site index"
              " (a larger -insert_radius or -insert_spacing, or a smaller -insert_region_lo/_hi)",
-             (double)rmax, (double)pitch, ns[0], ns[1], ns[2], (double)cap);
-  PetscCheck((PetscReal)count <= cap, comm, PETSC_ERR_USER_INPUT,
+             (double)rmax, (double)ls.pitch, ls.ns[0], ls.ns[1], ls.ns[2], (double)cap);
+  PetscCheck((PetscReal)ls.count <= cap, comm, PETSC_ERR_USER_INPUT,
              "-insert_count %" PetscInt64_FMT " does not fit: the region holds %.0f lattice sites of pitch %g m "
              "(-insert_region_lo/_hi, -insert_spacing)",
-             count, (double)cap, (double)pitch);
-  for (PetscInt64 k = 0; k < count; k++) {
-    PetscInt64  id = k + 1, c[3] = {k % ns[0], (k / ns[0]) % ns[1], (k / ns[0]) / ns[1]}, id0 = next;
-    PetscReal   x[3], v[3], r, jit = 0.45 * (pitch - 2.0 * rbound);
-    PetscMPIInt owner[3], me = 1;
-    PetscInt    body = BodyChoiceDraw(&ins->body, seed, id);
-    next += BodyChoiceSpheres(ct, body);
-    for (int a = 0; a < 3; a++)
-      x[a] = rlo[a] + (c[a] + 0.5) * pitch + jit * (2.0 * RandomUniform(seed, id, 6, a) - 1.0);
-    PetscCall(GridOwnerOf(g, x, owner));
-    for (int a = 0; a < 3; a++) me = me && owner[a] == g->coords[a];
-    if (!me) continue;
-    PetscCall(RadiusDistributionDraw(rd, seed, id, &r));
-    for (int a = 0; a < 3; a++) v[a] = ins->v0[a] + ins->vrand * (2.0 * RandomUniform(seed, id, 2, a) - 1.0);
-    PetscCall(BodyAppend(p, ct, &ins->body, body, id0, ins->type, r, density, x, v, seed, id));
-  }
+             ls.count, (double)cap, (double)ls.pitch);
   *rmax_out = rmember;
+  if (!each || g->tree) {
+    for (PetscInt64 k = 0; k < ls.count; k++) {
+      PetscInt body = BodyChoiceDraw(&ins->body, ls.seed, k + 1), id0 = next;
+      next += BodyChoiceSpheres(ct, body);
+      PetscCall(InsertSite(ins, ct, g, &ls, k, id0, body, density, p));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (int a = 0; a < 3; a++) { /* the sites within a jitter (and one more) of the subdomain */
+    lo[a] = PetscMax(0, (PetscInt64)floor((g->sublo[a] - rlo[a] - ls.jit) / ls.pitch - 0.5) - 1);
+    hi[a] = PetscMin(ls.ns[a] - 1, (PetscInt64)ceil((g->subhi[a] - rlo[a] + ls.jit) / ls.pitch - 0.5) + 1);
+  }
+  for (PetscInt64 cz = lo[2]; cz <= hi[2]; cz++)
+    for (PetscInt64 cy = lo[1]; cy <= hi[1]; cy++)
+      for (PetscInt64 cx = lo[0]; cx <= hi[0]; cx++) {
+        PetscInt64 k = cx + ls.ns[0] * (cy + ls.ns[1] * cz);
+        if (k >= ls.count) break;
+        PetscCall(InsertSite(ins, ct, g, &ls, k, 1 + k * each, BodyChoiceDraw(&ins->body, ls.seed, k + 1), density, p));
+      }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
