@@ -352,16 +352,20 @@ static void EngineEnergySources(const Engine *e, const EngineStats *s, PetscReal
 }
 
 /* The energy's growth found (the step's check, or the exact one): the run fails, or with
- * -health_energy_action warn, warns once. */
-static PetscErrorCode EngineEnergyGrew(Engine *e, const char *msg)
+ * -health_energy_action warn, warns once.  mine, key: as EngineFaultSet's (the message of the rank holding
+ * the smallest key is said). */
+static PetscErrorCode EngineEnergyGrew(Engine *e, PetscBool mine, PetscReal key, const char *msg)
 {
+  char said[sizeof(e->health.fault.reason)];
+
   PetscFunctionBeginUser;
   if (!e->health.energy_warn) {
-    PetscCall(EngineFaultSet(e, ENGINE_FAULT_ENERGY, PETSC_TRUE, 0.0, msg));
+    PetscCall(EngineFaultSet(e, ENGINE_FAULT_ENERGY, mine, key, msg));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(EngineShare(e, mine, key, msg, said, sizeof(said)));
   PetscCall(PetscFPrintf(e->grid.comm, stderr, "hdem: warning: step %" PetscInt64_FMT ", t %.9g s: %s\n", e->clock.step,
-                         (double)e->clock.t, msg));
+                         (double)e->clock.t, said));
   e->health.warned_energy = PETSC_TRUE;
   e->health.energy_step   = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -404,7 +408,7 @@ PetscErrorCode EngineHealthEnergy(Engine *e, const EngineStats *s)
            "long for the contacts",
            (double)now, (double)src[0], (double)src[1], (double)src[2], (double)src[3], (double)source,
            (double)(now - source), (double)e->health.energy_growth, (double)scale);
-  PetscCall(EngineEnergyGrew(e, msg));
+  PetscCall(EngineEnergyGrew(e, PETSC_TRUE, 0.0, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -431,12 +435,23 @@ PetscErrorCode EngineHealthEnergyStep(Engine *e, const PetscReal sum[5], PetscRe
   PetscFunctionBeginUser;
   if (!h->energy_step || h->fault.kind || !(sum[0] - source > PetscMax(h->energy_growth * mag, floor_)))
     PetscFunctionReturn(PETSC_SUCCESS);
-  snprintf(msg, sizeof(msg),
-           "the energy grew without a source: kinetic %g J where the sources (the start's energy, gravity's work, the "
-           "moving walls' and the flow's) give %g J, more by %g J than -health_energy_growth %g of their magnitudes "
-           "(%g J): the step is too long for the contacts",
-           (double)sum[0], (double)source, (double)(sum[0] - source), (double)h->energy_growth, (double)mag);
-  PetscCall(EngineEnergyGrew(e, msg));
+  { /* this rank's fastest particle: the fastest anywhere is named */
+    const Particles *p    = &e->p;
+    PetscInt         fast = -1;
+    PetscReal        vmax = -1.0, at[3] = {0, 0, 0};
+    for (PetscInt i = 0; i < p->n; i++)
+      if (!(p->flags[i] & PARTICLE_STILL) && Norm3(p->v + 3 * i) > vmax) vmax = Norm3(p->v + 3 * i), fast = i;
+    if (fast >= 0)
+      for (int a = 0; a < 3; a++) at[a] = p->x[3 * fast + a];
+    snprintf(msg, sizeof(msg),
+             "the energy grew without a source: kinetic %g J where the sources (the start's energy, gravity's work, "
+             "the moving walls' and the flow's) give %g J, more by %g J than -health_energy_growth %g of their "
+             "magnitudes (%g J); the fastest particle, %" PetscInt64_FMT ", at %g m/s at (%g, %g, %g) m: the step is "
+             "too long for the contacts",
+             (double)sum[0], (double)source, (double)(sum[0] - source), (double)h->energy_growth, (double)mag,
+             fast >= 0 ? p->id[fast] : (PetscInt64)-1, (double)vmax, (double)at[0], (double)at[1], (double)at[2]);
+    PetscCall(EngineEnergyGrew(e, fast >= 0 ? PETSC_TRUE : PETSC_FALSE, -vmax, msg));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
