@@ -20,7 +20,7 @@
 #
 # Driver options: --axis x|y|z, --axes AXES, --grow 3d, and those of strong-scaling.sh
 # (--out DIR, default scaling/weak; --time, --series, --exclusive, --sbatch, --wait,
-# --force, --local).
+# --force, --local, --check-only).
 set -u
 SLURM_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 HDEM_SCALING_LIB=1 source "$SLURM_DIR/strong-scaling.sh"
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
 done
 scaling_parse "${args[@]}" "$@"
 set -- "${SC_ARGS[@]}"
-[[ "$AXIS" =~ ^[xyz]{1,3}$ ]] && ! [[ "$AXIS" =~ (.).*\1 ]] ||
+[[ "$AXIS" =~ ^[xyz]{1,3}$ ]] && [ "$(fold -w1 <<<"$AXIS" | sort -u | tr -d '\n')" = "$(fold -w1 <<<"$AXIS" | sort | tr -d '\n')" ] ||
   scaling_die "--axis/--axes must be one or more of x, y, z, each once (e.g. x, xy, xyz), not '$AXIS'"
 AX=$AXIS
 [ $# -ge 3 ] || scaling_die "usage: weak-scaling.sh [--wait] [--axis x|y|z | --axes xyz] [--local] [--out DIR] DECK PARTICLES_PER_RANK RANKS_LIST [hdem options]"
@@ -143,6 +143,7 @@ for r in "${SC_RANKS[@]}"; do
   echo "np $r: $n particles, ${extra[*]:2}" >&2
   scaling_submit "$r" "$dir" "$DECK" "$@" "${extra[@]}"
 done
+[ "$SC_CHECK_ONLY" = 1 ] && exit 0
 [ "$SC_LOCAL" = 1 ] && exit "$SC_LOCAL_FAILED"
 [ "$SC_WAIT" = 1 ] && { scaling_wait || exit 1; }
 exit 0
