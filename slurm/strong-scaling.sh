@@ -103,7 +103,8 @@ scaling_run_local() {
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     mpirun --oversubscribe -np "$r" ${HDEM_MPIRUN_ARGS:-} "$HDEM" run "$@" -output_dir "$dir" > "$dir/run.log" 2>&1
   rc=$?
-  [ "$rc" = 0 ] || { SC_LOCAL_FAILED=1; echo "${SCALING_KIND}-scaling: $r ranks failed (exit $rc), see $dir/run.log" >&2; }
+  [ "$rc" = 0 ] ||
+    { SC_LOCAL_FAILED=1; echo "${SCALING_KIND}-scaling: $r ranks failed (exit $rc), see $dir/run.log" >&2; }
   printf '%s\t%s\t%s\n' "$r" local "$dir" | tee -a "$SC_OUT/jobs.txt"
 }
 

@@ -42,7 +42,8 @@ while [ $# -gt 0 ]; do
 done
 scaling_parse "${args[@]}" "$@"
 set -- "${SC_ARGS[@]}"
-[[ "$AXIS" =~ ^[xyz]{1,3}$ ]] && [ "$(fold -w1 <<<"$AXIS" | sort -u | tr -d '\n')" = "$(fold -w1 <<<"$AXIS" | sort | tr -d '\n')" ] ||
+axes_sorted() { fold -w1 <<<"$AXIS" | sort "$@" | tr -d '\n'; }
+[[ "$AXIS" =~ ^[xyz]{1,3}$ ]] && [ "$(axes_sorted -u)" = "$(axes_sorted)" ] ||
   scaling_die "--axis/--axes must be one or more of x, y, z, each once (e.g. x, xy, xyz), not '$AXIS'"
 AX=$AXIS
 [ $# -ge 3 ] || scaling_die "usage: weak-scaling.sh [--wait] [--axis x|y|z | --axes xyz] [--local] [--out DIR] DECK PARTICLES_PER_RANK RANKS_LIST [hdem options]"

@@ -51,7 +51,8 @@ def check_only(check, weak, deck, work):
         want = [0.03 * s for s in scale]
         check(hi is not None and all(abs(a - b) < 1e-12 for a, b in zip(hi, want)),
               "%s %s at %d ranks: box %s, want %s" % (opts[0], opts[1], r, hi, want))
-        check(particles(os.path.join(out, "np_%d" % r, "check.txt")) == 100 * r, "%d ranks hold %d particles" % (r, 100 * r))
+        n = particles(os.path.join(out, "np_%d" % r, "check.txt"))
+        check(n == 100 * r, "%d ranks hold %s particles, want %d" % (r, n, 100 * r))
         check(not os.path.exists(os.path.join(out, "np_%d" % r, "summary.json")), "--check-only ran nothing")
     for bad in ("xx", "w", "xyzx"):
         p = harness.run([weak, "--check-only", "--out", os.path.join(work, "bad"), "--axes", bad, deck, "100", "2"],
@@ -80,13 +81,16 @@ def check_report(check, report, work):
         par, tag = s["parallel"], "%s np %s" % (r["series"], r["ranks"])
         steps = par["steps"]
         total = sum(float(r[p + "_ms"]) for p in phases)
-        check(abs(total - float(r["step_ms"])) <= 1e-9 * max(1.0, total), "%s: phases sum to the step (%.6g ms)" % (tag, total))
+        check(abs(total - float(r["step_ms"])) <= 1e-9 * max(1.0, total),
+              "%s: phases sum to the step (%.6g ms)" % (tag, total))
         force, integ = par["time"]["force"]["mean"], par["time"]["integrate"]["mean"]
-        check(abs(float(r["compute_ms"]) - 1e3 * (force + integ) / steps) < 1e-9, "%s: compute = force + integrate" % tag)
+        check(abs(float(r["compute_ms"]) - 1e3 * (force + integ) / steps) < 1e-9,
+              "%s: compute = force + integrate" % tag)
         halo = par["per_rank_per_step"]["halo_bytes_sent"]
         check(float(r["halo_bytes_mean"]) == float(halo["mean"]) and float(r["halo_bytes_max"]) == float(halo["max"]),
               "%s: halo bytes per rank per step %s as in summary.json" % (tag, r["halo_bytes_mean"]))
-        check((float(r["sent_bytes_max"]) == 0) == (int(r["ranks"]) == 1), "%s: bytes sent only on more than one rank" % tag)
+        check((float(r["sent_bytes_max"]) == 0) == (int(r["ranks"]) == 1),
+              "%s: bytes sent only on more than one rank" % tag)
         mem = s["peak_memory_bytes"]
         check(abs(float(r["memory_max_mb"]) - max(mem) / 2**20) < 1e-9 and
               abs(float(r["memory_mean_mb"]) - sum(mem) / len(mem) / 2**20) < 1e-9 and max(mem) > 2**20,
@@ -110,7 +114,8 @@ def main():
         harness.run([weak, "--local", "--grow", "3d", "--out", os.path.join(work, "weak"), deck, "300", "1,4"] + steps)
         hi = box(os.path.join(work, "weak", "np_4", "check.txt"))
         check(hi == [0.06, 0.06, 0.03], "weak --local: the 4-rank box 2 x 2 x 1: %s" % hi)
-        harness.run([strong, "--local", "--out", os.path.join(work, "strong"), deck, "1,2", "-insert_count", "400"] + steps)
+        harness.run([strong, "--local", "--out", os.path.join(work, "strong"), deck, "1,2",
+                     "-insert_count", "400"] + steps)
         for d, n, r in (("weak", 300, 1), ("weak", 1200, 4), ("strong", 400, 1), ("strong", 400, 2)):
             with open(os.path.join(work, d, "np_%d" % r, "summary.json")) as f:
                 s = json.load(f)
