@@ -13,8 +13,9 @@
 # dealt out, largest first, each to the listed axis with the smallest factor so far
 # (ties in the order given): with xyz, R = 2: x2; 4: x2 y2; 8: x2 y2 z2; 16: x4 y2 z2;
 # 27: x3 y3 z3; 12: x3 y2 z2 -- every axis grows as evenly as integers allow, and the
-# surface between ranks grows as in a 3-D decomposition. --grow 3d is --axes xyz. Every scaled deck is checked with
-# `hdem check` (and its particle count compared with P*R) before anything is submitted.
+# surface between ranks grows as in a 3-D decomposition. --grow 3d is --axes xyz.
+# Every scaled deck is checked with `hdem check` (and its particle count compared with
+# P*R) before anything is submitted.
 # Works for decks with insert mode lattice or random; not for lammps files, nor for
 # decks with extra walls (wall0..wall7) whose position depends on the stretched axis.
 #
