@@ -21,6 +21,10 @@
 #                    exit code, exit non-zero if one failed
 #   --force          delete existing OUT/np_<R> directories first (otherwise an error:
 #                    -restart auto would continue an old run)
+#   --local          no SLURM: run each count in turn here, `mpirun --oversubscribe -np R
+#                    HDEM run ...` (HDEM_MPIRUN_ARGS added), its output in OUT/np_<R>/run.log;
+#                    jobs.txt's job column is "local"; exits non-zero if a run failed
+#   --check-only     make and check every rank count's deck (hdem check), run nothing
 # Environment: HDEM (binary; default build/hdem next to this slurm/ directory),
 # HDEM_LAUNCHER, HDEM_SRUN_ARGS, HDEM_MPIRUN_ARGS as for hdem.sbatch.
 set -u
@@ -30,7 +34,7 @@ scaling_die() { echo "${SCALING_KIND:-strong}-scaling: ERROR: $*" >&2; exit 2; }
 
 # Parse the driver options into SC_* variables; the remaining words are in SC_ARGS.
 scaling_parse() {
-  SC_OUT="" SC_TIME="" SC_SERIES=0 SC_EXCL=0 SC_SBATCH="" SC_WAIT=0 SC_FORCE=0
+  SC_OUT="" SC_TIME="" SC_SERIES=0 SC_EXCL=0 SC_SBATCH="" SC_WAIT=0 SC_FORCE=0 SC_LOCAL=0 SC_CHECK_ONLY=0
   while [ $# -gt 0 ]; do
     case "$1" in
       --out)       [ $# -ge 2 ] || scaling_die "--out needs a value"; SC_OUT=$2; shift 2 ;;
@@ -40,6 +44,8 @@ scaling_parse() {
       --sbatch)    [ $# -ge 2 ] || scaling_die "--sbatch needs a value"; SC_SBATCH=$2; shift 2 ;;
       --wait)      SC_WAIT=1; shift ;;
       --force)     SC_FORCE=1; shift ;;
+      --local)     SC_LOCAL=1; shift ;;
+      --check-only) SC_CHECK_ONLY=1; shift ;;
       -h|--help)   sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
       --)          shift; break ;;
       --*)         scaling_die "unknown driver option $1 (see --help)" ;;
@@ -74,6 +80,8 @@ SC_PREV=""
 SC_JOBS=()
 scaling_submit() {
   local r=$1 dir=$2; shift 2
+  if [ "$SC_CHECK_ONLY" = 1 ]; then printf '%s\t%s\t%s\n' "$r" none "$dir" | tee -a "$SC_OUT/jobs.txt"; return; fi
+  if [ "$SC_LOCAL" = 1 ]; then scaling_run_local "$r" "$dir" "$@"; return; fi
   local sb=(--parsable -n "$r" -J "hdem-${SCALING_KIND}-np$r" -o "$dir/slurm-%j.out")
   [ -n "$SC_TIME" ] && sb+=(-t "$SC_TIME")
   [ "$SC_EXCL" = 1 ] && sb+=(--exclusive)
@@ -86,6 +94,18 @@ scaling_submit() {
   SC_PREV=$jid
   SC_JOBS+=("$jid")
   printf '%s\t%s\t%s\n' "$r" "$jid" "$dir" | tee -a "$SC_OUT/jobs.txt"
+}
+
+# scaling_run_local R DIR HDEM_ARGS...: run now with mpirun, no SLURM; a failure is remembered.
+SC_LOCAL_FAILED=0
+scaling_run_local() {
+  local r=$1 dir=$2 rc; shift 2
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    mpirun --oversubscribe -np "$r" ${HDEM_MPIRUN_ARGS:-} "$HDEM" run "$@" -output_dir "$dir" > "$dir/run.log" 2>&1
+  rc=$?
+  [ "$rc" = 0 ] ||
+    { SC_LOCAL_FAILED=1; echo "${SCALING_KIND}-scaling: $r ranks failed (exit $rc), see $dir/run.log" >&2; }
+  printf '%s\t%s\t%s\n' "$r" local "$dir" | tee -a "$SC_OUT/jobs.txt"
 }
 
 scaling_prepare_dir() {   # scaling_prepare_dir DIR
@@ -133,5 +153,7 @@ for r in "${SC_RANKS[@]}"; do
   scaling_prepare_dir "$dir"
   scaling_submit "$r" "$dir" "$DECK" "$@"
 done
+[ "$SC_CHECK_ONLY" = 1 ] && exit 0
+[ "$SC_LOCAL" = 1 ] && exit "$SC_LOCAL_FAILED"
 [ "$SC_WAIT" = 1 ] && { scaling_wait || exit 1; }
 exit 0

@@ -5,17 +5,23 @@
 #   slurm/weak-scaling.sh --wait inputs/settle.yaml 20000 1,2,4,8 -steps 500
 #   slurm/scaling-report scaling/weak -o weak.png
 #
-# The 1-rank problem is the deck with -insert_count P. On R ranks the box is R times as
-# long along one axis (--axis, default x) and holds P*R particles: domain_lo/hi and
-# insert_region_lo/hi (the deck's, or the ones in [hdem options]) are stretched about
-# domain_lo by the factor R along that axis, so the particle density and the box's cross
-# section stay those of the 1-rank problem. Every scaled deck is checked with
-# `hdem check` (and its particle count compared with P*R) before anything is submitted.
+# The 1-rank problem is the deck with -insert_count P. On R ranks the box holds P*R
+# particles and is stretched about domain_lo by factors whose product is R: domain_lo/hi
+# and insert_region_lo/hi (the deck's, or the ones in [hdem options]) alike, so the
+# particle density stays that of the 1-rank problem. By default R times as long along
+# one axis (--axis, default x). With --axes AXES (e.g. xyz, xy) R's prime factors are
+# dealt out, largest first, each to the listed axis with the smallest factor so far
+# (ties in the order given): with xyz, R = 2: x2; 4: x2 y2; 8: x2 y2 z2; 16: x4 y2 z2;
+# 27: x3 y3 z3; 12: x3 y2 z2 -- every axis grows as evenly as integers allow, and the
+# surface between ranks grows as in a 3-D decomposition. --grow 3d is --axes xyz.
+# Every scaled deck is checked with `hdem check` (and its particle count compared with
+# P*R) before anything is submitted.
 # Works for decks with insert mode lattice or random; not for lammps files, nor for
 # decks with extra walls (wall0..wall7) whose position depends on the stretched axis.
 #
-# Driver options: --axis x|y|z, and those of strong-scaling.sh (--out DIR, default
-# scaling/weak; --time, --series, --exclusive, --sbatch, --wait, --force).
+# Driver options: --axis x|y|z, --axes AXES, --grow 3d, and those of strong-scaling.sh
+# (--out DIR, default scaling/weak; --time, --series, --exclusive, --sbatch, --wait,
+# --force, --local, --check-only).
 set -u
 SLURM_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 HDEM_SCALING_LIB=1 source "$SLURM_DIR/strong-scaling.sh"
@@ -27,6 +33,8 @@ args=()             # the driver options without --axis, for scaling_parse
 while [ $# -gt 0 ]; do
   case "$1" in
     --axis)                  [ $# -ge 2 ] || scaling_die "--axis needs x, y or z"; AXIS=$2; shift 2 ;;
+    --axes)                  [ $# -ge 2 ] || scaling_die "--axes needs some of x, y, z (e.g. xyz)"; AXIS=$2; shift 2 ;;
+    --grow)                  [ "${2:-}" = 3d ] || scaling_die "--grow takes 3d (or use --axes)"; AXIS=xyz; shift 2 ;;
     --out|--time|-t|--sbatch) args+=("$1" "${2:-}"); shift; [ $# -gt 0 ] && shift ;;
     --) shift; break ;;
     --*) args+=("$1"); shift ;;
@@ -35,8 +43,11 @@ while [ $# -gt 0 ]; do
 done
 scaling_parse "${args[@]}" "$@"
 set -- "${SC_ARGS[@]}"
-case "$AXIS" in x) AX=0 ;; y) AX=1 ;; z) AX=2 ;; *) scaling_die "--axis must be x, y or z, not $AXIS" ;; esac
-[ $# -ge 3 ] || scaling_die "usage: weak-scaling.sh [--wait] [--axis x|y|z] [--out DIR] DECK PARTICLES_PER_RANK RANKS_LIST [hdem options]"
+axes_sorted() { fold -w1 <<<"$AXIS" | sort "$@" | tr -d '\n'; }
+[[ "$AXIS" =~ ^[xyz]{1,3}$ ]] && [ "$(axes_sorted -u)" = "$(axes_sorted)" ] ||
+  scaling_die "--axis/--axes must be one or more of x, y, z, each once (e.g. x, xy, xyz), not '$AXIS'"
+AX=$AXIS
+[ $# -ge 3 ] || scaling_die "usage: weak-scaling.sh [--wait] [--axis x|y|z | --axes xyz] [--local] [--out DIR] DECK PARTICLES_PER_RANK RANKS_LIST [hdem options]"
 DECK=$(readlink -f "$1") || scaling_die "no deck $1"; [ -r "$DECK" ] || scaling_die "cannot read deck $1"
 PER_RANK=$2
 [[ "$PER_RANK" =~ ^[1-9][0-9]*$ ]] || scaling_die "PARTICLES_PER_RANK '$PER_RANK' is not a positive integer"
@@ -49,7 +60,7 @@ mkdir -p "$SC_OUT" && SC_OUT=$(readlink -f "$SC_OUT") || scaling_die "cannot cre
 scaled_options() {
   "$PYTHON" - "$DECK" "$AX" "$PER_RANK" "$1" "${HDEM_OPTS[@]}" <<'EOF'
 import sys
-deck, ax, per_rank, ranks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+deck, axes, per_rank, ranks = sys.argv[1], ["xyz".index(c) for c in sys.argv[2]], int(sys.argv[3]), int(sys.argv[4])
 opts = sys.argv[5:]
 try:
     import yaml
@@ -93,15 +104,30 @@ walls = sorted(k for k in flat if k.startswith("wall") and k[4:5].isdigit())
 if walls:
     print(f"weak-scaling: warning: the deck has extra walls ({', '.join(walls)}); they are not moved", file=sys.stderr)
 
+def factors(n):                    # prime factors, largest first
+    out, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            out.append(p)
+            n //= p
+        p += 1
+    if n > 1:
+        out.append(n)
+    return sorted(out, reverse=True)
+
+scale = [1, 1, 1]
+for p in factors(ranks):
+    a = min(axes, key=lambda i: scale[i])   # first listed axis among the smallest
+    scale[a] *= p
+
 def stretch(v):
-    v = list(v)
-    v[ax] = lo[ax] + (v[ax] - lo[ax]) * ranks
-    return v
+    return [lo[i] + (v[i] - lo[i]) * scale[i] for i in range(3)]
 fmt = lambda v: ",".join(repr(float(x)) for x in v)
 out = ["-insert_count", str(per_rank * ranks),
        "-domain_lo", fmt(lo), "-domain_hi", fmt(stretch(hi)),
        "-insert_region_lo", fmt(stretch(rlo)), "-insert_region_hi", fmt(stretch(rhi))]
 print("\n".join(out))
+print(f"weak-scaling: {ranks} ranks: box scaled by {scale[0]} x {scale[1]} x {scale[2]}", file=sys.stderr)
 EOF
 }
 
@@ -119,5 +145,7 @@ for r in "${SC_RANKS[@]}"; do
   echo "np $r: $n particles, ${extra[*]:2}" >&2
   scaling_submit "$r" "$dir" "$DECK" "$@" "${extra[@]}"
 done
+[ "$SC_CHECK_ONLY" = 1 ] && exit 0
+[ "$SC_LOCAL" = 1 ] && exit "$SC_LOCAL_FAILED"
 [ "$SC_WAIT" = 1 ] && { scaling_wait || exit 1; }
 exit 0

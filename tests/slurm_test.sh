@@ -174,11 +174,11 @@ if "$SRC/slurm/strong-scaling.sh" --wait --series --time 5 --out strong "$DECK" 
   pass "strong-scaling.sh --wait 1,2 ($((SECONDS - t)) s)"; else cat strong.log; fail "strong-scaling.sh"; fi
 JOBS+=($(cut -f2 strong/jobs.txt 2>/dev/null))
 t=$SECONDS
-if "$SRC/slurm/weak-scaling.sh" --wait --series --time 5 --out weak "$DECK" 1000 1,2 -steps 300 -snapshot_interval_steps 0 > weak.log 2>&1; then
+if "$SRC/slurm/weak-scaling.sh" --wait --series --grow 3d --time 5 --out weak "$DECK" 1000 1,2 -steps 300 -snapshot_interval_steps 0 > weak.log 2>&1; then
   pass "weak-scaling.sh --wait 1000/rank 1,2 ($((SECONDS - t)) s)"; else cat weak.log; fail "weak-scaling.sh"; fi
 JOBS+=($(cut -f2 weak/jobs.txt 2>/dev/null))
 check "strong: 2000 particles on 1 and 2 ranks" bash -c 'grep -q "\"particles\": 2000" strong/np_1/summary.json && grep -q "\"particles\": 2000" strong/np_2/summary.json && grep -q "\"ranks\": 2" strong/np_2/summary.json'
-check "weak: 1000 and 2000 particles, the 2-rank box twice as long in x" bash -c 'grep -q "\"particles\": 1000" weak/np_1/summary.json && grep -q "\"particles\": 2000" weak/np_2/summary.json && grep -Eq "box  *\[0\.?, 0.168\]" weak/np_2/check.txt'
+check "weak --grow 3d: 1000 and 2000 particles, the 2-rank box twice as long in x" bash -c 'grep -q "\"particles\": 1000" weak/np_1/summary.json && grep -q "\"particles\": 2000" weak/np_2/summary.json && grep -Eq "box  *\[0\.?, 0.168\]" weak/np_2/check.txt'
 "$SRC/slurm/scaling-report" strong weak -o scaling.png > report.txt 2>&1; rc=$?
 sed 's/^/    /' report.txt
 check "scaling-report exited 0" [ "$rc" = 0 ]
@@ -194,7 +194,14 @@ for s in ("strong", "weak"):
     assert all(float(r["efficiency"]) > 0 and float(r["load_imbalance"]) >= 1.0 for r in rs), rs
     assert rs[1]["imbalance_from"] == "busy_seconds", rs[1]
 EOF
-check "scaling.md has a header and 4 rows" [ "$(grep -c '^|' scaling.md 2>/dev/null)" = 6 ]
+check "scaling.md has two tables of a header and 4 rows" [ "$(grep -c '^|' scaling.md 2>/dev/null)" = 12 ]
+check "scaling.csv: phases, halo bytes (none on 1 rank) and memory per rank" "$PY" - <<'EOF'
+import csv
+for r in csv.DictReader(open("scaling.csv")):
+    assert float(r["step_ms"]) > 0 and float(r["compute_ms"]) > 0, r
+    assert (float(r["halo_bytes_mean"]) > 0) == (r["ranks"] == "2"), r
+    assert float(r["memory_max_mb"]) >= float(r["memory_mean_mb"]) > 1, r
+EOF
 cd /
 
 say "done in $((SECONDS - T0)) s: $FAILS failure(s)"
