@@ -278,8 +278,7 @@ PetscErrorCode FieldsFileStart(MPI_Comm comm, const char *dir, const PetscInt n[
                                const PetscReal hi[3], PetscInt nattr, const char *const attr[], PetscBool fresh,
                                PetscInt64 step, FieldsFile *ff)
 {
-  PetscMPIInt    rank, size;
-  PetscErrorCode err = PETSC_SUCCESS;
+  PetscMPIInt rank, size;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(ff, sizeof(*ff)));
@@ -287,10 +286,8 @@ PetscErrorCode FieldsFileStart(MPI_Comm comm, const char *dir, const PetscInt n[
   PetscCall(PetscSNPrintf(ff->xmf, sizeof(ff->xmf), "%s/fields.xmf", dir));
   for (int a = 0; a < 3; a++) ff->n[a] = n[a];
   PetscCall(CollectiveRank(comm, &rank, &size));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  if (rank == 0) err = FieldsRoot(ff, FieldsStartRoot(ff, lo, hi, nattr, attr, fresh, step));
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(CollectiveFirstError(comm, err, 0, NULL));
+  CollectiveShared(comm,
+                   rank == 0 ? FieldsRoot(ff, FieldsStartRoot(ff, lo, hi, nattr, attr, fresh, step)) : PETSC_SUCCESS);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -330,15 +327,12 @@ static PetscErrorCode FieldsWriteRoot(FieldsFile *ff, PetscInt64 step, PetscReal
 PetscErrorCode FieldsFileWrite(MPI_Comm comm, FieldsFile *ff, PetscInt64 step, PetscReal time, PetscInt64 samples,
                                PetscInt64 first, PetscInt nset, const FieldsFileSet sets[])
 {
-  PetscMPIInt    rank, size;
-  PetscErrorCode err = PETSC_SUCCESS;
+  PetscMPIInt rank, size;
 
   PetscFunctionBeginUser;
   PetscCall(CollectiveRank(comm, &rank, &size));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  if (rank == 0) err = FieldsRoot(ff, FieldsWriteRoot(ff, step, time, samples, first, nset, sets));
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(CollectiveFirstError(comm, err, 0, NULL));
+  CollectiveShared(comm, rank == 0 ? FieldsRoot(ff, FieldsWriteRoot(ff, step, time, samples, first, nset, sets))
+                                   : PETSC_SUCCESS);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

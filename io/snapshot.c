@@ -405,10 +405,9 @@ static PetscErrorCode SnapshotFinalXdmf(const char *dir, const char *name, const
 
 PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const char *name, const SnapshotView *v)
 {
-  char           path[PETSC_MAX_PATH_LEN + 16];
-  SnapshotEntry  e;
-  PetscMPIInt    rank;
-  PetscErrorCode ierr = PETSC_SUCCESS;
+  char          path[PETSC_MAX_PATH_LEN + 16];
+  SnapshotEntry e;
+  PetscMPIInt   rank;
 
   PetscFunctionBeginUser;
   e.fields = SnapshotFieldsAll(v->st);
@@ -417,10 +416,7 @@ PetscErrorCode SnapshotWriteFinal(MPI_Comm comm, const char *dir, const char *na
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s.h5", dir, name));
   PetscCall(SnapshotWritePath(comm, path, e.fields, v, &e.n));
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  if (rank == 0) ierr = SnapshotFinalXdmf(dir, name, v, &e);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(CollectiveFirstError(comm, ierr, 0, NULL));
+  CollectiveShared(comm, rank == 0 ? SnapshotFinalXdmf(dir, name, v, &e) : PETSC_SUCCESS);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -436,19 +432,15 @@ static PetscErrorCode SnapshotSeriesAppend(SnapshotSeries *s, PetscInt fields, c
 
 PetscErrorCode SnapshotWrite(MPI_Comm comm, SnapshotSeries *s, PetscInt fields, const SnapshotView *v)
 {
-  char           path[2 * PETSC_MAX_PATH_LEN], file[64];
-  PetscInt64     N = 0;
-  PetscMPIInt    rank;
-  PetscErrorCode ierr = PETSC_SUCCESS;
+  char        path[2 * PETSC_MAX_PATH_LEN], file[64];
+  PetscInt64  N = 0;
+  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
   SnapshotName(v->step, file, sizeof(file));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/snapshots/%s", s->dir, file));
   PetscCall(SnapshotWritePath(comm, path, fields, v, &N));
   PetscCall(CollectiveRank(comm, &rank, NULL));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  if (rank == 0) ierr = SnapshotSeriesAppend(s, fields, v, N);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(CollectiveFirstError(comm, ierr, 0, NULL));
+  CollectiveShared(comm, rank == 0 ? SnapshotSeriesAppend(s, fields, v, N) : PETSC_SUCCESS);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
