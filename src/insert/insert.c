@@ -1,5 +1,6 @@
 #include "insert/insert.h"
 #include "insert/insert_lammps.h"
+#include "insert/insert_random.h"
 #include "io/options.h"
 #include <math.h>
 
@@ -114,19 +115,6 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The spheres each body of bc makes when every choice makes as many (no
- * bodies: 1), else 0: then a site's first id needs every site before it. */
-static PetscInt InsertSpheresEach(const BodyChoice *bc, const ClumpTemplates *ct)
-{
-  PetscInt n = 1;
-  for (PetscInt k = 0; k < bc->n; k++) {
-    PetscInt s = BodyChoiceSpheres(ct, bc->tmpl[k]);
-    if (k == 0) n = s;
-    else if (s != n) return 0;
-  }
-  return n;
-}
-
 /* The lattice's constants: its sites and their pitch, the jitter's amplitude. */
 typedef struct {
   PetscInt64 ns[3], count, seed;
@@ -166,7 +154,7 @@ static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const C
   const RadiusDistribution *rd   = &ins->rd;
   PetscReal                 rmax = RadiusDistributionMax(rd), rbound, rmember, reach;
   PetscInt64                next = 1, lo[3], hi[3];
-  PetscInt                  each = InsertSpheresEach(&ins->body, ct);
+  PetscInt                  each = BodyChoiceSpheresEach(&ins->body, ct);
   InsertSites               ls;
   PetscReal                 cap; /* sites, in floating point: the product of three counts can pass 2^63 */
 
@@ -211,114 +199,6 @@ static PetscErrorCode InsertLattice(MPI_Comm comm, const Insertion *ins, const C
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The random fill's cells: the region, its cells, each cell's first particle and the next in its cell, the
- * particles placed so far. */
-typedef struct {
-  PetscReal        lo[3], hi[3];
-  PetscInt64       nc[3];
-  const PetscInt  *head, *link;
-  const PetscReal *pos, *rad;
-} RandomCells;
-
-/* Attempt t of particle id (radius r) at x: whether no particle placed overlaps it, and its cell. */
-static PetscBool InsertRandomTry(const RandomCells *g, PetscReal r, PetscInt64 seed, PetscInt64 id, PetscInt t,
-                                 PetscReal x[3], PetscInt64 *cell)
-{
-  PetscInt64 ci[3], lo[3], hi[3];
-  PetscBool  ok = PETSC_TRUE;
-  for (int a = 0; a < 3; a++) {
-    x[a]  = g->lo[a] + r + (g->hi[a] - g->lo[a] - 2.0 * r) * RandomUniform(seed, id, 3 + a, t);
-    ci[a] = PetscMin(g->nc[a] - 1, (PetscInt64)((x[a] - g->lo[a]) / (g->hi[a] - g->lo[a]) * g->nc[a]));
-    lo[a] = PetscMax(0, ci[a] - 1);
-    hi[a] = PetscMin(g->nc[a] - 1, ci[a] + 1);
-  }
-  for (PetscInt64 cz = lo[2]; cz <= hi[2] && ok; cz++)
-    for (PetscInt64 cy = lo[1]; cy <= hi[1] && ok; cy++)
-      for (PetscInt64 cx = lo[0]; cx <= hi[0] && ok; cx++)
-        for (PetscInt m = g->head[(cz * g->nc[1] + cy) * g->nc[0] + cx]; m >= 0 && ok; m = g->link[m]) {
-          PetscReal d2 = 0.0, s = r + g->rad[m];
-          for (int a = 0; a < 3; a++) d2 += (x[a] - g->pos[3 * m + a]) * (x[a] - g->pos[3 * m + a]);
-          if (d2 < s * s) ok = PETSC_FALSE;
-        }
-  *cell = (ci[2] * g->nc[1] + ci[1]) * g->nc[0] + ci[0];
-  return ok;
-}
-
-/* Random sequential addition over the whole region, run identically on every
- * rank (positions keyed by id and attempt), each rank keeping what it owns:
- * the fill does not depend on the rank count.  Cells of one largest diameter
- * keep the overlap test local. */
-static PetscErrorCode InsertRandom(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g,
-                                   const PetscReal rlo[3], const PetscReal rhi[3], PetscReal density, Particles *p,
-                                   PetscReal *rmax_out)
-{
-  const PetscInt            maxtry = 2000;
-  const RadiusDistribution *rd     = &ins->rd;
-  const PetscInt64          count = ins->count, seed = ins->seed;
-  PetscReal                 rmax = RadiusDistributionMax(rd), h, *pos, *rad, *req, rbound, rmember, reach;
-  PetscInt64                nc[3], ncell, next = 1;
-  PetscInt                 *choice;
-  PetscInt                 *head, *link;
-  RandomCells               grid;
-
-  PetscFunctionBeginUser;
-  BodyChoiceSizesMax(&ins->body, ct, rmax, &rbound, &rmember, &reach);
-  h = 2.0 * rbound; /* the spheres around the bodies do not overlap */
-  /* its cells and links are PetscInt */
-  PetscCheck(count < PETSC_MAX_INT / 8, comm, PETSC_ERR_USER_INPUT,
-             "-insert_count %" PetscInt64_FMT ": the random fill takes at most %" PetscInt_FMT
-             " particles (use -insert_mode lattice, or a LAMMPS data file)",
-             count, PETSC_MAX_INT / 8);
-  for (int a = 0; a < 3; a++) {
-    PetscCheck(rhi[a] - rlo[a] > h, comm, PETSC_ERR_USER_INPUT,
-               "-insert_region_lo/_hi is thinner than a largest diameter along axis %d", a);
-    nc[a] = (PetscInt64)PetscMax(1.0, PetscMin(floor((rhi[a] - rlo[a]) / h), 1e15));
-  }
-  while ((PetscReal)nc[0] * (PetscReal)nc[1] * (PetscReal)nc[2] > 8.0 * (PetscReal)count + 64.0)
-    for (int a = 0; a < 3; a++) nc[a] = PetscMax(1, nc[a] / 2);
-  ncell = nc[0] * nc[1] * nc[2];
-  PetscCall(PetscMalloc4(3 * count + 1, &pos, count + 1, &rad, ncell, &head, count + 1, &link));
-  PetscCall(PetscMalloc2(count + 1, &req, count + 1, &choice));
-  for (PetscInt64 c = 0; c < ncell; c++) head[c] = -1;
-  grid = (RandomCells){{rlo[0], rlo[1], rlo[2]}, {rhi[0], rhi[1], rhi[2]}, {nc[0], nc[1], nc[2]}, head, link, pos, rad};
-  for (PetscInt64 k = 0; k < count; k++) {
-    PetscInt64 id = k + 1, cell = -1;
-    PetscReal  r, *x            = pos + 3 * k;
-    PetscBool  ok = PETSC_FALSE;
-    PetscCall(RadiusDistributionDraw(rd, seed, id, &r));
-    choice[k] = BodyChoiceDraw(&ins->body, seed, id);
-    req[k]    = r;
-    {
-      PetscReal m_, q_;
-      BodyChoiceSizes(ct, choice[k], req[k], &r, &m_, &q_); /* placed as the sphere around the body */
-    }
-    for (PetscInt t = 0; t < maxtry && !ok; t++) ok = InsertRandomTry(&grid, r, seed, id, t, x, &cell);
-    PetscCheck(ok, comm, PETSC_ERR_USER_INPUT,
-               "-insert_mode random: no room for particle %" PetscInt64_FMT " of %" PetscInt64_FMT
-               " after %" PetscInt_FMT " tries; the region is too full for a random fill (use -insert_mode lattice, "
-               "fewer particles or a larger region)",
-               id, count, maxtry);
-    rad[k]     = r;
-    link[k]    = (PetscInt)head[cell];
-    head[cell] = (PetscInt)k;
-  }
-  for (PetscInt64 k = 0; k < count; k++) {
-    PetscInt64  id = k + 1, id0 = next;
-    PetscMPIInt owner[3], me    = 1;
-    PetscReal   v[3];
-    next += BodyChoiceSpheres(ct, choice[k]);
-    PetscCall(GridOwnerOf(g, pos + 3 * k, owner));
-    for (int a = 0; a < 3; a++) me = me && owner[a] == g->coords[a];
-    if (!me) continue;
-    for (int a = 0; a < 3; a++) v[a] = ins->v0[a] + ins->vrand * (2.0 * RandomUniform(seed, id, 2, a) - 1.0);
-    PetscCall(BodyAppend(p, ct, &ins->body, choice[k], id0, ins->type, req[k], density, pos + 3 * k, v, seed, id));
-  }
-  *rmax_out = rmember;
-  PetscCall(PetscFree4(pos, rad, head, link));
-  PetscCall(PetscFree2(req, choice));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const ClumpTemplates *ct, const Grid *g,
                               PetscReal density, LammpsData *cached, Particles *p, PetscReal *rmax)
 {
@@ -340,7 +220,10 @@ PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const ClumpTe
     PetscCheck(rhi[a] > rlo[a] && rlo[a] >= g->lo[a] && rhi[a] <= g->hi[a], comm, PETSC_ERR_USER_INPUT,
                "-insert_region_lo/_hi must be a box inside the domain (axis %d)", a);
   }
-  if (ins->mode == INSERTION_RANDOM) PetscCall(InsertRandom(comm, ins, ct, g, rlo, rhi, density, p, rmax));
-  else PetscCall(InsertLattice(comm, ins, ct, g, rlo, rhi, density, p, rmax));
+  if (ins->mode == INSERTION_RANDOM) {
+    InsertRandomKeys keys = {&ins->rd,   &ins->body, ins->count, ins->seed, {ins->v0[0], ins->v0[1], ins->v0[2]},
+                             ins->vrand, ins->type};
+    PetscCall(InsertRandom(comm, &keys, ct, g, rlo, rhi, density, p, rmax));
+  } else PetscCall(InsertLattice(comm, ins, ct, g, rlo, rhi, density, p, rmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -109,6 +109,17 @@ PetscInt BodyChoiceSpheres(const ClumpTemplates *ct, PetscInt c)
   return BodyIsSphere(ct, c) ? 1 : ct->t[c].n;
 }
 
+PetscInt BodyChoiceSpheresEach(const BodyChoice *bc, const ClumpTemplates *ct)
+{
+  PetscInt n = 1;
+  for (PetscInt k = 0; k < bc->n; k++) {
+    PetscInt s = BodyChoiceSpheres(ct, bc->tmpl[k]);
+    if (k == 0) n = s;
+    else if (s != n) return 0;
+  }
+  return n;
+}
+
 void BodyChoiceSizes(const ClumpTemplates *ct, PetscInt c, PetscReal r, PetscReal *bound, PetscReal *rmember,
                      PetscReal *reach)
 {

@@ -44,6 +44,9 @@ PETSC_EXTERN PetscInt BodyChoiceDraw(const BodyChoice *, PetscInt64 seed, PetscI
 PETSC_EXTERN PetscBool BodyIsSphere(const ClumpTemplates *, PetscInt c);
 /* Spheres the choice c makes (1 for a sphere). */
 PETSC_EXTERN PetscInt BodyChoiceSpheres(const ClumpTemplates *, PetscInt c);
+/* The spheres each choice makes when every choice makes as many (no
+ * choices: 1), else 0: then an item's first id needs every item before it. */
+PETSC_EXTERN PetscInt BodyChoiceSpheresEach(const BodyChoice *, const ClumpTemplates *);
 /* For radius r: the radius of the sphere that holds the body about its
  * centre (r for a sphere), the largest member radius, and the farthest
  * member centre from the body's centre (0 for a sphere). */
