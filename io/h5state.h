@@ -31,14 +31,19 @@ typedef struct {
   PetscInt64 *id;
   int32_t    *type;
   PetscReal  *radius, *x, *v, *w; /* x, v, w: 3 n */
+  PetscBool   has_liquid;         /* a wet run's state: /particles/liquid */
+  PetscReal  *liquid;             /* NULL without it */
   PetscInt64  bodies;             /* rows of /bodies/id: multi-sphere bodies in the file */
   int         changed;            /* the first dataset (H5StateBlockName) whose checksum fails, or -1 */
   uint64_t    stored, sum;        /* its checksum stored and the data's */
 } H5StateBlock;
 
 /* The names of the datasets a block is read from (particles/id, ...), in
- * the order id, type, radius, position, velocity, angular_velocity. */
-PETSC_EXTERN const char *const H5StateBlockName[6];
+ * the order id, type, radius, position, velocity, angular_velocity, and
+ * liquid (a wet run's; the others every state's). */
+#define H5STATE_SETS   7
+#define H5STATE_LIQUID 6
+PETSC_EXTERN const char *const H5StateBlockName[H5STATE_SETS];
 
 /* Collective on comm: this rank's block of the state at path.  A file that
  * is no particle state (a checkpoint, a fields file, no /particles/id), a

@@ -6,12 +6,14 @@
 #include "decomp/collective.h"
 #include <math.h>
 
-const char *const H5StateBlockName[6] = {"particles/id",       "particles/type",     "particles/radius",
-                                         "particles/position", "particles/velocity", "particles/angular_velocity"};
+const char *const H5StateBlockName[H5STATE_SETS] = {"particles/id",       "particles/type",
+                                                    "particles/radius",   "particles/position",
+                                                    "particles/velocity", "particles/angular_velocity",
+                                                    "particles/liquid"};
 
-static const H5FileType H5StateBlockType[6] = {H5FILE_INT64, H5FILE_INT32, H5FILE_REAL,
-                                               H5FILE_REAL,  H5FILE_REAL,  H5FILE_REAL};
-static const PetscInt   H5StateBlockComp[6] = {1, 1, 1, 3, 3, 3};
+static const H5FileType H5StateBlockType[H5STATE_SETS] = {H5FILE_INT64, H5FILE_INT32, H5FILE_REAL, H5FILE_REAL,
+                                                          H5FILE_REAL,  H5FILE_REAL,  H5FILE_REAL};
+static const PetscInt   H5StateBlockComp[H5STATE_SETS] = {1, 1, 1, 3, 3, 3, 1};
 
 /* What kind of file f is: a particle state has /particles/id and no
  * checkpoint's or fields file's mark. */
@@ -49,8 +51,10 @@ static PetscErrorCode H5StateBlockShape(H5File f, H5StateBlock *b)
   PetscCall(H5FileRows(f, H5StateBlockName[0], H5FILE_INT64, 1, &b->N, &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s has no dataset /particles/id: it is not a particle state (a final.h5 or a snapshot)", H5FilePath(f));
-  for (int k = 1; k < 6; k++) {
+  for (int k = 1; k < H5STATE_SETS; k++) {
     PetscCall(H5FileRows(f, H5StateBlockName[k], H5StateBlockType[k], H5StateBlockComp[k], &rows, &has));
+    if (k == H5STATE_LIQUID) b->has_liquid = has;
+    if (k == H5STATE_LIQUID && !has) continue; /* a wet run's alone */
     PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                "%s has no dataset /%s, which an initial state needs (a snapshot holds it with -snapshot_fields all; "
                "final.h5 always)",
@@ -73,10 +77,11 @@ static PetscErrorCode H5StateBlockShape(H5File f, H5StateBlock *b)
  * where). */
 static PetscErrorCode H5StateBlockRows(MPI_Comm comm, H5File f, H5StateBlock *b)
 {
-  void      *buf[6];
-  uint64_t   sum[6] = {0, 0, 0, 0, 0, 0}, stored[6];
-  PetscInt64 N[6];
-  PetscBool  has[6];
+  void      *buf[H5STATE_SETS];
+  uint64_t   sum[H5STATE_SETS] = {0}, stored[H5STATE_SETS] = {0};
+  PetscInt64 N[H5STATE_SETS];
+  PetscBool  has[H5STATE_SETS] = {PETSC_FALSE};
+  int        nset              = b->has_liquid ? H5STATE_SETS : H5STATE_LIQUID;
 
   PetscFunctionBeginUser;
   PetscCall(H5FileBlock(comm, b->N, &b->off, &b->n));
@@ -86,16 +91,18 @@ static PetscErrorCode H5StateBlockRows(MPI_Comm comm, H5File f, H5StateBlock *b)
   PetscCall(PetscMalloc1(3 * (size_t)b->n + 1, &b->x));
   PetscCall(PetscMalloc1(3 * (size_t)b->n + 1, &b->v));
   PetscCall(PetscMalloc1(3 * (size_t)b->n + 1, &b->w));
+  if (b->has_liquid) PetscCall(PetscMalloc1(b->n + 1, &b->liquid));
   buf[0] = b->id, buf[1] = b->type, buf[2] = b->radius, buf[3] = b->x, buf[4] = b->v, buf[5] = b->w;
-  for (int k = 0; k < 6; k++) {
+  buf[H5STATE_LIQUID] = b->liquid;
+  for (int k = 0; k < nset; k++) {
     PetscCall(H5FileReadRows(f, H5StateBlockName[k], H5StateBlockType[k], H5StateBlockComp[k], b->off, b->n, buf[k]));
     PetscCall(H5FileChecksumRows(H5StateBlockType[k], H5StateBlockComp[k], b->off, b->n, buf[k], &sum[k]));
     PetscCall(H5FileReadChecksum(f, H5StateBlockName[k], &stored[k], &has[k]));
     N[k] = b->N;
   }
-  PetscCall(H5FileChecksumCombine(comm, 6, N, sum));
+  PetscCall(H5FileChecksumCombine(comm, nset, N, sum));
   b->changed = -1; /* a file without checksums (rewritten by another tool) is read as it is */
-  for (int k = 5; k >= 0; k--)
+  for (int k = nset - 1; k >= 0; k--)
     if (has[k] && stored[k] != sum[k]) b->changed = k, b->stored = stored[k], b->sum = sum[k];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -119,6 +126,7 @@ PetscErrorCode H5StateBlockFree(H5StateBlock *b)
   PetscCall(PetscFree(b->x));
   PetscCall(PetscFree(b->v));
   PetscCall(PetscFree(b->w));
+  PetscCall(PetscFree(b->liquid));
   b->n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -13,13 +13,17 @@ src/insert/insert_h5.c) end to end:
    id, a position outside the domain, a velocity not finite, a type below
    0, data changed behind its checksum, multi-sphere bodies, a checkpoint,
    a file that is not HDF5;
-4. peak memory per rank (summary.json's peak_memory_bytes, the largest
+4. a wet run's state (tests/liquid.py's wet deck): the particles' liquid
+   is the file's, so the new run's liquid_total at step 0 (particles and
+   the bridges they form) is the file's sum, not the materials' fresh fill;
+5. peak memory per rank (summary.json's peak_memory_bytes, the largest
    rank) within 10 % of one rank's on 1, 2 and 4 ranks (oversubscribed) at
    a fixed share of particles per rank (--share, 50,000), where every rank
    reading the whole file would grow with the rank count.  Open MPI's
    shared-memory segments are 1 MiB here, as in tests/lammps_read.py.
 """
 import argparse
+import csv
 import json
 import os
 import shutil
@@ -183,6 +187,31 @@ def mem_state(path, n, pitch):
     return int(np.ceil(n / (37 * 37))) * pitch, 37 * pitch, 37 * pitch
 
 
+WET = ["-material_liquid", "2e-11", "-contact_liquid_contact_angle", "15", "-contact_liquid_viscosity", "1e-3"]
+
+
+def wet(args, work):
+    first = os.path.join(work, "wet_first")
+    p = run(args, 2, args.deck, first, "-steps", "200", *WET)
+    if not check(p.returncode == 0, "a wet deck runs 200 steps on 2 ranks"):
+        print(p.stderr[-2000:])
+        return
+    src = os.path.join(first, "final.h5")
+    with h5py.File(src, "r") as f:
+        liq = f["particles/liquid"][()]
+    out = os.path.join(work, "wet_zero")
+    p = run(args, 2, os.path.join(work, "second.yaml"), out, "-steps", "0", "-insert_file", src, *WET)
+    if not check(p.returncode == 0, "its final.h5 read by the wet deck on 2 ranks"):
+        print(p.stderr[-2000:])
+        return
+    with open(os.path.join(out, "thermo.csv")) as f:
+        tot = float(next(r for r in csv.DictReader(f))["liquid_total"])
+    fresh = 2e-11 * len(liq)
+    check(sum(liq) < fresh * (1 - 1e-6) and abs(tot / sum(liq) - 1) < 1e-12,
+          "liquid_total at step 0 %.17g is the file's particles' %.17g (bridges held some: a fresh fill is %.17g)"
+          % (tot, sum(liq), fresh))
+
+
 def memory(args, work):
     os.environ.setdefault("OMPI_MCA_btl_vader_segment_size", str(1 << 20))
     peak, pitch = {}, 1e-3
@@ -225,6 +254,7 @@ def main():
             src = continued(args, work)
             if src:
                 bad_files(args, work, src)
+                wet(args, work)
         if args.only != "continued":
             memory(args, work)
     sys.exit(check.report())

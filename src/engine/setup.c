@@ -173,8 +173,9 @@ static PetscErrorCode HealthSetFromOptions(Engine *e)
 }
 
 /* The particles of a state file (insert_mode hdf5), each of the mass its
- * type's material gives it: a file holds radii, not masses. */
-static PetscErrorCode EngineInsertH5(MPI_Comm comm, const Insertion *ins, Engine *e)
+ * type's material gives it (a file holds radii, not masses); *liquid: each
+ * one's liquid is the file's. */
+static PetscErrorCode EngineInsertH5(MPI_Comm comm, const Insertion *ins, Engine *e, PetscBool *liquid)
 {
   PetscReal    density[MATERIAL_SLOTS];
   InsertH5Keys keys = {ins->file, ins->frozen_type, density, MATERIAL_SLOTS};
@@ -186,7 +187,7 @@ static PetscErrorCode EngineInsertH5(MPI_Comm comm, const Insertion *ins, Engine
              "-insert_body with -insert_mode hdf5: a state file's particles are spheres, each as it was; bodies come "
              "from the fills or a data file, and a run with bodies goes on from its checkpoint (-restart)");
   for (PetscInt k = 0; k < MATERIAL_SLOTS; k++) density[k] = ContactMaterialOf(&e->model, k)->density;
-  PetscCall(InsertH5(comm, &keys, &e->grid, &e->p, &e->rmax));
+  PetscCall(InsertH5(comm, &keys, &e->grid, &e->p, &e->rmax, liquid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -195,6 +196,8 @@ static PetscErrorCode EngineInsertH5(MPI_Comm comm, const Insertion *ins, Engine
 static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, PetscBool fill, const DomainKeys *dk,
                                            const Insertion *ins, LammpsData *data, Engine *e)
 {
+  PetscBool wet = PETSC_FALSE; /* the liquid is a state file's */
+
   PetscFunctionBeginUser;
   PetscCall(GridCreate(comm, dk->lo, dk->hi, dk->periodic, dk->grid, &e->grid));
   PetscCall(FlowCheckDomain(comm, &e->flow, dk->lo, dk->hi));
@@ -223,11 +226,11 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
     else PetscCall(ParticlesAddGravityWork(&e->p));
   }
   /* a restart: the particles, rmax and the skin are the checkpoint's */
-  if (insert && fill && ins->mode == INSERTION_HDF5) PetscCall(EngineInsertH5(comm, ins, e));
+  if (insert && fill && ins->mode == INSERTION_HDF5) PetscCall(EngineInsertH5(comm, ins, e, &wet));
   else if (insert && fill)
     PetscCall(InsertionApply(comm, ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins->type)->density, data,
                              &e->p, &e->rmax));
-  PetscCall(EngineLiquidFill(e, 0, e->p.n));
+  if (!wet) PetscCall(EngineLiquidFill(e, 0, e->p.n));
   PetscCall(EngineMoistureSetUp(comm, e, ins, fill, insert));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,9 +14,10 @@ enum {
   R_TYPE,
   R_RADIUS,
   R_X,
-  R_V     = R_X + 3,
-  R_W     = R_V + 3,
-  R_WIDTH = R_W + 3
+  R_V      = R_X + 3,
+  R_W      = R_V + 3,
+  R_LIQUID = R_W + 3, /* a wet run's, or 0 */
+  R_WIDTH
 };
 
 /* Periodic coordinates into the box (one period: a state's rows lie in it or next to it). */
@@ -57,7 +58,7 @@ static PetscErrorCode InsertH5CheckVector(const char *file, int k, PetscInt64 ro
 
 /* Row i of the block: an id in [0, 2^53], a type >= 0, a radius particles
  * may have and smaller than the domain, finite vectors, a position inside
- * the domain (periodic axes wrapped). */
+ * the domain (periodic axes wrapped), liquid finite and >= 0. */
 static PetscErrorCode InsertH5CheckRow(const char *file, const Grid *g, const H5StateBlock *b, PetscInt i)
 {
   const PetscInt64 row = b->off + i, id = b->id[i];
@@ -90,6 +91,10 @@ static PetscErrorCode InsertH5CheckRow(const char *file, const Grid *g, const H5
              (double)g -> lo[a < 0 ? 0 : a], (double)g -> hi[a < 0 ? 0 : a]);
   PetscCall(InsertH5CheckVector(file, 4, row, id, b->v + 3 * i, HDEM_SPEED_MAX));
   PetscCall(InsertH5CheckVector(file, 5, row, id, b->w + 3 * i, 0.0));
+  PetscCheck(!b->liquid || (isfinite(b->liquid[i]) && b->liquid[i] >= 0.0), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: /particles/liquid row %" PetscInt64_FMT " (id %" PetscInt64_FMT
+             "): %g m^3: it must be finite and >= 0",
+             file, row, id, b->liquid ? (double)b->liquid[i] : 0.0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -176,6 +181,7 @@ static PetscErrorCode InsertH5Pack(const Grid *g, H5StateBlock *b, PetscInt *n, 
     r[R_ID] = (PetscReal)b->id[i], r[R_TYPE] = (PetscReal)b->type[i], r[R_RADIUS] = b->radius[i];
     InsertH5Wrap(g, b->x + 3 * i, r + R_X);
     for (int a = 0; a < 3; a++) r[R_V + a] = b->v[3 * i + a], r[R_W + a] = b->w[3 * i + a];
+    r[R_LIQUID] = b->liquid ? b->liquid[i] : 0.0;
     PetscCall(GridOwnerOf(g, r + R_X, c));
     PetscCall(GridRankOfCoords(g, c, &(*dest)[i]));
   }
@@ -189,8 +195,9 @@ static int InsertH5RecordCompare(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* The records that arrived (m), appended by id: masses from each type's density. */
-static PetscErrorCode InsertH5Append(const InsertH5Keys *keys, PetscInt m, PetscReal *in, Particles *p)
+/* The records that arrived (m), appended by id: masses from each type's
+ * density, the file's liquid when it has some (wet) and the store holds it. */
+static PetscErrorCode InsertH5Append(const InsertH5Keys *keys, PetscBool wet, PetscInt m, PetscReal *in, Particles *p)
 {
   PetscFunctionBeginUser;
   if (m > 1) qsort(in, (size_t)m, R_WIDTH * sizeof(PetscReal), InsertH5RecordCompare);
@@ -201,11 +208,13 @@ static PetscErrorCode InsertH5Append(const InsertH5Keys *keys, PetscInt m, Petsc
     PetscReal        rho = keys->density[t < keys->ndensity - 1 ? t : keys->ndensity - 1];
     PetscCall(ParticlesAppend(p, (PetscInt64)r[R_ID], t, t == keys->frozen_type ? PARTICLE_FROZEN : 0, r[R_RADIUS], rho,
                               r + R_X, r + R_V, r + R_W));
+    if (wet && p->liquid) p->liquid[p->n - 1] = r[R_LIQUID];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode InsertH5(MPI_Comm comm, const InsertH5Keys *keys, const Grid *g, Particles *p, PetscReal *rmax)
+PetscErrorCode InsertH5(MPI_Comm comm, const InsertH5Keys *keys, const Grid *g, Particles *p, PetscReal *rmax,
+                        PetscBool *liquid)
 {
   H5StateBlock   b;
   PetscReal     *rec = NULL, *in = NULL;
@@ -229,10 +238,11 @@ PetscErrorCode InsertH5(MPI_Comm comm, const InsertH5Keys *keys, const Grid *g, 
   if (!ierr) ierr = H5StateBlockVerified(comm, keys->file, &b);
   if (ierr) PetscCall(H5StateBlockFree(&b));
   PetscCall(ierr);
+  *liquid = b.has_liquid && p->liquid ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(InsertH5Pack(g, &b, &n, &rec, &dest));
   PetscCall(CollectiveRouteTake(g->comm, n, R_WIDTH, &rec, dest, &nin, &in));
   PetscCall(PetscFree(dest));
-  PetscCall(InsertH5Append(keys, nin, in, p));
+  PetscCall(InsertH5Append(keys, *liquid, nin, in, p));
   PetscCall(PetscFree(in));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
