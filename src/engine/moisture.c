@@ -38,7 +38,7 @@ PetscErrorCode EngineMoistureSetUp(MPI_Comm comm, Engine *e, const Insertion *in
   for (PetscInt k = 0; k < MATERIAL_SLOTS; k++)
     if (e->model.mat[k].moisture > 0.0) wet = PETSC_TRUE;
   if (!wet || lq->vmax_set) PetscFunctionReturn(PETSC_SUCCESS);
-  if (fill && ins->mode == INSERTION_LAMMPS) {
+  if (fill && (ins->mode == INSERTION_LAMMPS || ins->mode == INSERTION_HDF5)) {
     PetscCheck(fresh, comm, PETSC_ERR_USER_INPUT,
                "a moisture content (material_moisture) with a data file fill (insert_file): a restart needs "
                "-contact_liquid_bridge_max, the largest bridge, which the fresh run took from the file's largest "

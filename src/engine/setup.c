@@ -8,6 +8,7 @@
 #include "engine/setup.h"
 #include "contact/contact_options.h"
 #include "insert/insert.h"
+#include "insert/insert_h5.h"
 #include "engine/flow.h"
 #include "engine/moisture.h"
 #include "engine/health.h"
@@ -64,7 +65,10 @@ static PetscErrorCode DomainOccupied(MPI_Comm comm, const DomainKeys *dk, const 
   if (ins->mode == INSERTION_LAMMPS && ins->file_set) {
     PetscCall(LammpsDataRead(comm, ins->file, d));
     PetscCall(LammpsDataExtent(comm, d, olo, ohi));
-  } else if (ins->mode == INSERTION_LAMMPS) { /* no file: said where the particles are inserted */
+  } else if (ins->mode == INSERTION_HDF5 && ins->file_set) {
+    for (int a = 0; a < 3; a++) olo[a] = dk->lo[a], ohi[a] = dk->hi[a];
+    PetscCall(InsertH5Extent(comm, ins->file, olo, ohi));
+  } else if (ins->mode == INSERTION_LAMMPS || ins->mode == INSERTION_HDF5) { /* no file: said where they are */
     for (int a = 0; a < 3; a++) olo[a] = dk->lo[a], ohi[a] = dk->hi[a];
   }
   for (int a = 1; a < 3; a++)
@@ -168,11 +172,32 @@ static PetscErrorCode HealthSetFromOptions(Engine *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The particles of a state file (insert_mode hdf5), each of the mass its
+ * type's material gives it (a file holds radii, not masses); *liquid: each
+ * one's liquid is the file's. */
+static PetscErrorCode EngineInsertH5(MPI_Comm comm, const Insertion *ins, Engine *e, PetscBool *liquid)
+{
+  PetscReal    density[MATERIAL_SLOTS];
+  InsertH5Keys keys = {ins->file, ins->frozen_type, density, MATERIAL_SLOTS};
+
+  PetscFunctionBeginUser;
+  PetscCheck(ins->file_set, comm, PETSC_ERR_USER_INPUT,
+             "-insert_mode hdf5 needs -insert_file (a final.h5 or a snapshot)");
+  PetscCheck(!BodyChoiceHasBodies(&ins->body), comm, PETSC_ERR_USER_INPUT,
+             "-insert_body with -insert_mode hdf5: a state file's particles are spheres, each as it was; bodies come "
+             "from the fills or a data file, and a run with bodies goes on from its checkpoint (-restart)");
+  for (PetscInt k = 0; k < MATERIAL_SLOTS; k++) density[k] = ContactMaterialOf(&e->model, k)->density;
+  PetscCall(InsertH5(comm, &keys, &e->grid, &e->p, &e->rmax, liquid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* EngineCreate's grid, walls, meshes, templates and particles (the
  * fill from data, the data file read to shape the grid, taken on). */
 static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, PetscBool fill, const DomainKeys *dk,
                                            const Insertion *ins, LammpsData *data, Engine *e)
 {
+  PetscBool wet = PETSC_FALSE; /* the liquid is a state file's */
+
   PetscFunctionBeginUser;
   PetscCall(GridCreate(comm, dk->lo, dk->hi, dk->periodic, dk->grid, &e->grid));
   PetscCall(FlowCheckDomain(comm, &e->flow, dk->lo, dk->hi));
@@ -201,10 +226,11 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
     else PetscCall(ParticlesAddGravityWork(&e->p));
   }
   /* a restart: the particles, rmax and the skin are the checkpoint's */
-  if (insert && fill)
+  if (insert && fill && ins->mode == INSERTION_HDF5) PetscCall(EngineInsertH5(comm, ins, e, &wet));
+  else if (insert && fill)
     PetscCall(InsertionApply(comm, ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins->type)->density, data,
                              &e->p, &e->rmax));
-  PetscCall(EngineLiquidFill(e, 0, e->p.n));
+  if (!wet) PetscCall(EngineLiquidFill(e, 0, e->p.n));
   PetscCall(EngineMoistureSetUp(comm, e, ins, fill, insert));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -290,8 +316,9 @@ PetscErrorCode EngineCreate(MPI_Comm comm, PetscBool insert, EngineKeys *k, Engi
   PetscCall(EngineRadiusMax(comm, e));
   PetscCheck(e->rmax > 0.0, comm, PETSC_ERR_USER_INPUT,
              "no particles were inserted (insert_*) and no stream makes any (stream0_*)");
-  /* the fills do not overlap each other, but may a mesh through their region */
-  e->health.overlap_start_check = PETSC_TRUE;
+  /* the fills do not overlap each other, but may a mesh through their region; a state file's overlaps are its
+   * run's contacts: checked when asked */
+  e->health.overlap_start_check = k->ins.mode != INSERTION_HDF5 || k->ins.overlap_set ? PETSC_TRUE : PETSC_FALSE;
   e->health.overlap_start_max   = k->ins.overlap_max;
   e->skin                       = k->skinset ? k->skin : 0.2 * e->rmax;
   PetscFunctionReturn(PETSC_SUCCESS);

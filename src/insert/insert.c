@@ -4,7 +4,7 @@
 #include "io/options.h"
 #include <math.h>
 
-const char *const InsertionModes[] = {"lattice", "random", "lammps", "InsertionMode", "INSERT_", NULL};
+const char *const InsertionModes[] = {"lattice", "random", "lammps", "hdf5", "InsertionMode", "INSERT_", NULL};
 
 PetscErrorCode RadiusDistributionSetFromOptions(MPI_Comm comm, const char *prefix, RadiusDistribution *rd,
                                                 PetscBool *given)
@@ -76,7 +76,7 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   PetscCall(OptionsSection("Insertion"));
   PetscCall(OptionsEnum("-insert_mode",
                         "lattice: a jittered lattice fill of a region; random: a random non-overlapping fill; lammps: "
-                        "an atom_style sphere data file",
+                        "an atom_style sphere data file; hdf5: a run's final.h5 or snapshot",
                         InsertionModes, (PetscEnum *)&ins->mode, &set[0]));
   PetscCall(OptionsInt64("-insert_count", "number of particles (lattice, random)", 0, PETSC_MAX_INT, &ins->count,
                          &ins->count_set));
@@ -96,10 +96,13 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
   /* stored in 32 bits */
   PetscCall(
     OptionsInt("-insert_type", "particle type of the lattice and random fills", 0, LOCAL_INT_MAX, &ins->type, &set[6]));
-  PetscCall(OptionsPath("-insert_file",
-                        "LAMMPS atom_style sphere data file (lammps); relative in a deck: to the deck's folder",
-                        ins->file, sizeof(ins->file), &ins->file_set));
-  PetscCall(OptionsInt("-insert_frozen_type", "LAMMPS atom type that does not move (a chute's base)", PETSC_MIN_INT,
+  PetscCall(
+    OptionsPath("-insert_file",
+                "LAMMPS atom_style sphere data file (lammps), a final.h5 or snapshot (hdf5); relative in a deck: "
+                "to the deck's folder",
+                ins->file, sizeof(ins->file), &ins->file_set));
+  PetscCall(OptionsInt("-insert_frozen_type",
+                       "particle type of a file (lammps, hdf5) that does not move (a chute's base)", PETSC_MIN_INT,
                        PETSC_MAX_INT, &ins->frozen_type, &set[7]));
   PetscCall(OptionsDefaultText("-insert_region_lo", "the domain's"));
   PetscCall(OptionsDefaultText("-insert_region_hi", "the domain's"));
@@ -108,6 +111,7 @@ PetscErrorCode InsertionSetFromOptions(MPI_Comm comm, Insertion *ins)
                         "largest overlap of the initial state (two particles, a particle and a wall or mesh), over the "
                         "smaller radius; more is refused",
                         "[-]", 0.0, PETSC_MAX_REAL, RANGE_CLOSED, &ins->overlap_max, &set[8]));
+  ins->overlap_set = set[8];
   PetscCall(BodyChoiceSetFromOptions(comm, "-insert", &ins->body));
   ins->given = ins->body.given || ins->count_set || ins->lo_set || ins->hi_set || ins->file_set ? PETSC_TRUE
                                                                                                 : PETSC_FALSE;
@@ -205,6 +209,7 @@ PetscErrorCode InsertionApply(MPI_Comm comm, const Insertion *ins, const ClumpTe
   PetscReal rlo[3], rhi[3];
 
   PetscFunctionBeginUser;
+  PetscCheck(ins->mode != INSERTION_HDF5, comm, PETSC_ERR_PLIB, "-insert_mode hdf5 is inserted by InsertH5");
   if (ins->mode == INSERTION_LAMMPS) {
     PetscCheck(ins->file_set, comm, PETSC_ERR_USER_INPUT, "-insert_mode lammps needs -insert_file");
     InsertLammpsKeys keys = {ins->file, &ins->body, ins->frozen_type};

@@ -1,5 +1,6 @@
 /* The particles a run starts with: a jittered lattice fill of a region, a
- * random non-overlapping fill, or a LAMMPS data file (insert_* keys).
+ * random non-overlapping fill, a LAMMPS data file, or a particle state
+ * file of a run (final.h5, a snapshot: insert_h5.h) (insert_* keys).
  * Every particle is created by the rank that owns its position, and every
  * random number is keyed by its id, so the initial state does not depend on
  * the rank count. */
@@ -15,7 +16,8 @@
 typedef enum {
   INSERTION_LATTICE,
   INSERTION_RANDOM,
-  INSERTION_LAMMPS
+  INSERTION_LAMMPS,
+  INSERTION_HDF5
 } InsertionMode;
 
 PETSC_EXTERN const char *const InsertionModes[];
@@ -30,6 +32,7 @@ typedef struct {
   PetscReal          v0[3], vrand;   /* velocity and the amplitude of its random components */
   PetscInt           type, frozen_type;
   PetscReal          overlap_max; /* a data file's largest overlap accepted, over the smaller radius */
+  PetscBool          overlap_set; /* given (a state file's overlaps are its run's contacts: checked only then) */
   char               file[PETSC_MAX_PATH_LEN];
   PetscBool          given; /* some insert_* key was given (a deck filled by its streams alone has none) */
   BodyChoice         body;  /* spheres or multi-sphere bodies (insert_body, ...) */
@@ -45,8 +48,8 @@ PETSC_EXTERN PetscReal RadiusDistributionMin(const RadiusDistribution *);
 
 /* The insert_* keys, each checked on its own (the region against the domain later). */
 PETSC_EXTERN PetscErrorCode InsertionSetFromOptions(MPI_Comm, Insertion *);
-/* The particles into p, on the grid's ranks; density for the fills (a data
- * file has its own); a data file already read (to shape the grid) is taken
+/* The particles into p, on the grid's ranks (not mode hdf5: InsertH5);
+ * density for the fills (a data file has its own); a data file already read (to shape the grid) is taken
  * from cached.  The largest sphere radius of the whole fill (a body's
  * spheres' included) into rmax (this rank's for a data file: reduce it).
  * The fills make the bodies of ins->body from the templates ct: item k
