@@ -11,18 +11,13 @@
 #include "decomp/collective.h"
 
 /* The pairs' histories into the store; an owned particle strictly inside
- * this subdomain does not migrate, so a pair of two of them needs one record;
- * but every member keeps one (moved) when the bounds may still move. */
-static PetscErrorCode EngineGather(Engine *e, PetscBool moved)
+ * this subdomain does not migrate, so a pair of two of them needs one record. */
+static PetscErrorCode EngineGather(Engine *e)
 {
   const Particles *p = &e->p;
   unsigned char   *stay;
 
   PetscFunctionBeginUser;
-  if (moved) {
-    PetscCall(EngineGatherHistories(e, &e->hs, NULL));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(ScratchBegin(&e->scratch, ScratchBytes(p->n + 1, unsigned char)));
   stay = ScratchTake(&e->scratch, p->n + 1, sizeof(*stay));
   for (PetscInt i = 0; i < p->n; i++) {
@@ -143,12 +138,17 @@ static PetscErrorCode EngineRebuild(Engine *e)
   PetscCall(EngineLap(&e->counters, ENGINE_PHASE_BALANCE));
   PetscCall(PetscLogEventBegin(e->log.gather, 0, 0, 0, 0));
   PetscCall(ExchangeReleaseBuffers(&e->ex));
-  PetscCall(EngineGather(e, batch));
+  /* every member keeps a record when the bounds move after the gather (as a checkpoint's) */
+  PetscCall(batch ? EngineGatherHistories(e, &e->hs, NULL) : EngineGather(e));
   PetscCall(EngineScratchFromHistories(e));
   PetscCall(PetscLogEventEnd(e->log.gather, 0, 0, 0, 0));
   /* after the gather: the lists' indices are spent; the migration takes new particles on */
   if (e->flow.on) PetscCall(EngineFlowRebuild(e));
-  if (batch) PetscCall(EngineBalance(e, PETSC_TRUE));
+  if (batch) { /* timed as the balance, as the other */
+    PetscCall(EngineLap(&e->counters, ENGINE_PHASE_REBUILD));
+    PetscCall(EngineBalance(e, PETSC_TRUE));
+    PetscCall(EngineLap(&e->counters, ENGINE_PHASE_BALANCE));
+  }
   PetscCall(PetscLogEventBegin(e->log.migrate, 0, 0, 0, 0));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p.st, &e->hs, &e->scratch, &nlost));
   e->lost += nlost; /* the records come back sorted by owner, as the attach reads them */

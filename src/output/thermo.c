@@ -85,7 +85,8 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
 
 /* Rank 0: thermo.csv, new, or on a restart cut back to the checkpoint's
  * step (an interrupted run may have written past it), put in place whole,
- * then appended to. */
+ * then appended to; balance.csv alike, its row at the checkpoint's step
+ * written again for the ranks now. */
 static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
 {
   static const char
@@ -104,9 +105,10 @@ static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
   CollectiveShared(th->comm, e->grid.rank == 0 ? CsvLogStart(th->bpath,
                                                              "step,time,particles,owned_min,owned_max,imbalance,"
                                                              "balance_moves\n",
-                                                             fresh, e->clock.step, &th->fb)
+                                                             fresh, e->clock.step - 1, &th->fb)
                                                : PETSC_SUCCESS);
   if (fresh) PetscCall(ThermoRow(th, e, 0.0));
+  else PetscCall(ThermoBalanceRow(th, e)); /* the checkpoint's step again, on this run's ranks */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
