@@ -86,6 +86,8 @@ void BalancerDefaults(Balancer *b)
   b->imbalance       = 1.0;
   b->moves           = 0;
   b->step            = 0;
+  b->start           = 0;
+  b->count           = 0.0;
   b->t0 = b->wait0 = 0.0;
 }
 
@@ -98,24 +100,47 @@ PetscErrorCode BalancerMark(Balancer *b, PetscInt64 step, PetscLogDouble wait)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode BalancerStart(Balancer *b, const Grid *g, const FieldStore *st, PetscInt64 step, PetscLogDouble wait)
+{
+  PetscReal n = (PetscReal)*st->n;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPIU_REAL, MPI_SUM, g->comm));
+  b->start = step, b->count = n;
+  PetscCall(BalancerMark(b, step, wait));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool BalancerDue(const Balancer *b, PetscInt64 step, PetscReal present, PetscBool *grown)
+{
+  PetscInt64 since = step - b->step;
+
+  *grown = b->count * b->threshold < present || present * b->threshold < b->count ? PETSC_TRUE : PETSC_FALSE;
+  if (since >= b->interval || *grown) return PETSC_TRUE;
+  return step - b->start < BALANCE_RAMP_STEPS && since >= PetscMin(b->interval, BALANCE_RAMP_INTERVAL) ? PETSC_TRUE
+                                                                                                       : PETSC_FALSE;
+}
+
 PetscErrorCode BalancerApply(Balancer *b, Grid *g, const FieldStore *st, PetscInt64 step, PetscLogDouble wait,
-                             PetscReal wmin)
+                             PetscReal wmin, PetscReal present)
 {
   PetscLogDouble now;
   PetscReal      cost;
-  PetscBool      moved;
+  PetscBool      moved, grown;
   PetscInt       nowned = *st->n;
 
   PetscFunctionBeginUser;
-  if (b->mode == BALANCE_NONE || g->size == 1 || step - b->step < b->interval) PetscFunctionReturn(PETSC_SUCCESS);
+  if (b->mode == BALANCE_NONE || g->size == 1 || !BalancerDue(b, step, present, &grown))
+    PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscTime(&now));
-  cost = (b->mode == BALANCE_COUNT || (b->mode == BALANCE_RCB && b->weight == BALANCE_WEIGHT_COUNT))
+  cost = grown || b->mode == BALANCE_COUNT || (b->mode == BALANCE_RCB && b->weight == BALANCE_WEIGHT_COUNT)
          ? (PetscReal)nowned
          : (PetscReal)((now - b->t0) - (wait - b->wait0));
   if (b->mode == BALANCE_RCB)
     PetscCall(BalanceRcbApply(g, st, PetscMax(cost, 0.0), b->threshold, &b->imbalance, &moved));
   else PetscCall(GridBalance(g, PetscMax(cost, 0.0), wmin, b->threshold, &b->imbalance, &moved));
   if (moved) b->moves++;
+  b->count = present;
   PetscCall(BalancerMark(b, step, wait));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -129,7 +154,7 @@ PetscErrorCode BalancerFirst(Balancer *b, Grid *g, PetscInt n, const PetscReal *
   PetscFunctionBeginUser;
   if (b->mode != BALANCE_RCB || g->size == 1 || b->restored) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(BalanceRcbRatio(g, (PetscReal)n, n, &b->imbalance_first, tot));
-  b->imbalance = b->imbalance_first;
+  b->imbalance = b->imbalance_first, b->count = tot[1];
   PetscCall(PetscMalloc2(g->size, &axis, g->size, &cut));
   PetscCall(BalanceRcbTree(g, n, x, stride, 1, axis, cut));
   if (BalanceRcbDiffers(g, axis, cut)) b->moves++;

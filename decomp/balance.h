@@ -62,17 +62,34 @@ typedef struct {
   PetscReal      imbalance;       /* largest rank cost over the mean at the last balance (1: none measured) */
   PetscReal      imbalance_first; /* owned particles at the first rcb balance, before it (1: none) */
   PetscBool      restored;        /* the tree came from a checkpoint */
+  PetscInt64     start;           /* the step this run began at (set-up or restart): the ramp counts from it */
+  PetscReal      count;           /* particles on all ranks at the last balance */
 } Balancer;
+
+/* After a run begins (set-up or restart) the balance comes every
+ * BALANCE_RAMP_INTERVAL steps (or interval, if shorter) for
+ * BALANCE_RAMP_STEPS steps: the first tree of a box that streams fill is
+ * made from few particles or none, and a restored one is of the old run. */
+#define BALANCE_RAMP_STEPS    100
+#define BALANCE_RAMP_INTERVAL 10
 
 /* Time mode, every 100 steps, above 1.05. */
 PETSC_EXTERN void BalancerDefaults(Balancer *);
 /* Start of a balance interval at step, with the waits so far (seconds spent waiting for other ranks). */
 PETSC_EXTERN PetscErrorCode BalancerMark(Balancer *, PetscInt64 step, PetscLogDouble wait);
-/* Collective: when interval steps have passed since the mark, moves the cuts (GridBalance, or a new tree) by
- * this rank's cost (its owned rows, or the interval's wall time less its waits) and marks again.  Slabs stay
- * at least wmin wide.  The rows of st are placed by their homes. */
+/* Collective: the start of a run at step (set-up or restart), with the waits so far: the ramp begins. */
+PETSC_EXTERN PetscErrorCode BalancerStart(Balancer *, const Grid *, const FieldStore *, PetscInt64 step,
+                                          PetscLogDouble wait);
+/* Whether a balance is due at step with present particles on all ranks (the same on every rank): interval
+ * steps since the last, or the ramp's interval within its steps of the start, or present off the count at the
+ * last balance by more than a factor threshold (a stream's batch, an outflow); grown says the last. */
+PETSC_EXTERN PetscBool BalancerDue(const Balancer *, PetscInt64 step, PetscReal present, PetscBool *grown);
+/* Collective: when a balance is due (BalancerDue), moves the cuts (GridBalance, or a new tree) by this rank's
+ * cost (its owned rows, or the interval's wall time less its waits; the rows when the count changed, since the
+ * time measured was of the particles before) and marks again.  Slabs stay at least wmin wide.  The rows of st
+ * are placed by their homes. */
 PETSC_EXTERN PetscErrorCode BalancerApply(Balancer *, Grid *, const FieldStore *, PetscInt64 step, PetscLogDouble wait,
-                                          PetscReal wmin);
+                                          PetscReal wmin, PetscReal present);
 /* Collective, in the rcb mode on more than one rank, unless a tree was
  * restored: the first tree, from the n points at x, x + stride, ... by
  * count (nothing measured yet). */

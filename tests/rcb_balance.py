@@ -6,8 +6,12 @@ before the first step evens the owned particles to within 1.10 of the mean and
 keeps them there; final.h5 is bitwise the same as one rank's (hdem diff); a
 restart on 4 ranks takes the tree back from the checkpoint (no new balance, the
 same counts), one on 3 ranks makes a new tree, both bitwise the uninterrupted
-run's; an unknown balance_weight is refused naming the key."""
+run's; balance.csv (the ranks' owned particles at the thermo rows) is within 1.10
+from step 0 on, its last row the summary's counts, and a restart writes the row
+at its step again for its own ranks; an unknown balance_weight is refused naming
+the key.  The balance runs at the default interval."""
 import argparse
+import csv
 import json
 import os
 import random
@@ -65,7 +69,7 @@ def main():
     with open(deck, "w") as f:
         f.write(DECK)
     n = write_piles(os.path.join(tmp, "piles.data"))
-    rcb = ["-balance_mode", "rcb", "-balance_weight", "count", "-balance_interval", "50", "-snapshot_frames", "0"]
+    rcb = ["-balance_mode", "rcb", "-balance_weight", "count", "-snapshot_frames", "0"]  # the default interval
 
     def run(np_, name, *opts):
         out = os.path.join(tmp, name)
@@ -77,6 +81,11 @@ def main():
         o = s["owned_particles"]
         return max(o) * len(o) / sum(o)
 
+    def rows(out):
+        with open(os.path.join(out, "balance.csv")) as f:
+            return [(int(r["step"]), int(r["particles"]), int(r["owned_min"]), int(r["owned_max"]),
+                     float(r["imbalance"])) for r in csv.DictReader(f)]
+
     def same(a, b):
         p = harness.run([args.hdem, "diff", os.path.join(a, "final.h5"), os.path.join(b, "final.h5")], expect=None)
         try:
@@ -85,7 +94,7 @@ def main():
             return False
 
     one, _ = run(1, "one", "-steps", "300", "-snapshot_frames", "0")
-    _, slabs = run(4, "slabs", "-steps", "100", "-balance_mode", "count", "-balance_interval", "50",
+    slab_out, slabs = run(4, "slabs", "-steps", "100", "-balance_mode", "count", "-balance_interval", "50",
                    "-snapshot_frames", "0")
     check(ratio(slabs) >= 1.9, "4 ranks, count mode (slabs): owned %s, %.2f x the mean"
           % (slabs["owned_particles"], ratio(slabs)))
@@ -95,6 +104,14 @@ def main():
     check(s4["imbalance_first"] >= 1.9, "the first balance found the slabs at %.2f x the mean" % s4["imbalance_first"])
     check(ratio(s4) <= 1.10, "4 ranks, rcb: owned %s, %.3f x the mean (<= 1.10)" % (s4["owned_particles"], ratio(s4)))
     check(same(one, full), "4 ranks, rcb: final.h5 bitwise one rank's")
+    b = rows(full)
+    o = s4["owned_particles"]
+    check(len(b) == 7 and [r[0] for r in b] == list(range(0, 301, 50)) and max(r[4] for r in b) <= 1.10
+          and b[-1][1:4] == (sum(o), min(o), max(o)) and abs(b[-1][4] - ratio(s4)) < 1e-6,
+          "4 ranks, rcb: balance.csv at every thermo row, within 1.10 from step 0 (%s), its last row the summary's"
+          % ", ".join("%d: %.3f" % (r[0], r[4]) for r in b))
+    b = rows(slab_out)
+    check(b and b[-1][4] >= 1.9, "4 ranks, count mode (slabs): balance.csv says %.2f at step 100" % (b[-1][4] if b else 0))
     ck = os.path.join(full, "checkpoints", "step_000000100.h5")
     r4, s = run(4, "restart4", "-steps", "300", "-restart", ck, *rcb)
     check(s["balance_tree"] == 2 and s["imbalance_first"] == 1.0,
@@ -105,6 +122,9 @@ def main():
     check(s["balance_tree"] == 1 and ratio(s) <= 1.10, "restart on 3 ranks: a new tree, owned %s, %.3f x the mean"
           % (s["owned_particles"], ratio(s)))
     check(same(full, r3), "restart on 3 ranks: final.h5 bitwise the uninterrupted run's")
+    b = rows(r3)
+    check(b and b[0][0] == 100 and b[0][1] == n and b[0][4] <= 1.10 and [r[0] for r in b] == list(range(100, 301, 50)),
+          "restart on 3 ranks: balance.csv from the row at step 100 again (%s)" % (b[0] if b else None,))
     p = harness.run([args.hdem, "run", deck, "-output_dir", os.path.join(tmp, "bad"), "-steps", "10",
                      "-balance_weight", "mass"],
                     expect=None)

@@ -6,7 +6,8 @@
  * box against brute force, bad cuts refused (on a grid built by hand, any
  * rank count); BalanceRcbTree at the run's rank count against closed-form
  * cuts, shares of weighted points, and independence of how the points are
- * spread over the ranks.
+ * spread over the ranks.  When a balance is due: the interval, the ramp
+ * after a start, a change of the count.
  */
 #include "check_main.h"
 #include "decomp/balance.h"
@@ -351,6 +352,37 @@ START_TEST(test_rcb_shares)
 }
 END_TEST
 
+/* BalancerDue: every interval steps; every BALANCE_RAMP_INTERVAL (or the
+ * interval, if shorter) for BALANCE_RAMP_STEPS after the start; whenever the
+ * count is off the last balance's by more than the threshold factor. */
+START_TEST(test_due)
+{
+  Balancer  b;
+  PetscBool grown;
+
+  BalancerDefaults(&b);
+  b.start = 1000, b.step = 1000, b.count = 1000.0; /* a restart at step 1000 */
+  EXPECT(!BalancerDue(&b, 1000 + BALANCE_RAMP_INTERVAL - 1, 1000.0, &grown) && !grown,
+         "due before the ramp's interval");
+  EXPECT(BalancerDue(&b, 1000 + BALANCE_RAMP_INTERVAL, 1000.0, &grown) && !grown, "not due at the ramp's interval");
+  b.step = 1000 + BALANCE_RAMP_STEPS - 1;
+  EXPECT(!BalancerDue(&b, b.step + BALANCE_RAMP_INTERVAL, 1000.0, &grown), "due at the ramp's interval after the ramp");
+  EXPECT(!BalancerDue(&b, b.step + b.interval - 1, 1000.0, &grown), "due before the interval");
+  EXPECT(BalancerDue(&b, b.step + b.interval, 1000.0, &grown) && !grown, "not due at the interval");
+  /* the count: off by more than the factor 1.05 either way */
+  EXPECT(!BalancerDue(&b, b.step + 1, 1050.0, &grown) && !grown, "due at 1050 of 1000 (threshold 1.05)");
+  EXPECT(BalancerDue(&b, b.step + 1, 1051.0, &grown) && grown, "not due at 1051 of 1000");
+  EXPECT(BalancerDue(&b, b.step + 1, 952.0, &grown) && grown, "not due at 952 of 1000");
+  b.count = 0.0;
+  EXPECT(BalancerDue(&b, b.step + 1, 1.0, &grown) && grown, "not due at the first particle");
+  EXPECT(!BalancerDue(&b, b.step + 1, 0.0, &grown) && !grown, "due with no particle, as before");
+  /* an interval shorter than the ramp's rules the ramp too */
+  b.interval = 4, b.step = b.start = 0, b.count = 1.0;
+  EXPECT(!BalancerDue(&b, 3, 1.0, &grown) && BalancerDue(&b, 4, 1.0, &grown), "interval 4 in the ramp");
+  ASSERT_ALL_RANKS();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("balance");
@@ -364,6 +396,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_tree_geometry);
   tcase_add_test(tc, test_rcb_closed_form);
   tcase_add_test(tc, test_rcb_shares);
+  tcase_add_test(tc, test_due);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }

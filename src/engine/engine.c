@@ -39,19 +39,25 @@ PetscErrorCode EngineGatherHistories(Engine *e, RecordStore *rs, const unsigned 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Moves the cuts when balance_interval steps have passed, before the
- * histories are gathered (which particles stay depends on the bounds); the
- * migration that follows takes each particle to its new owner.  The cost
- * of the time mode is the interval's wall time less the reduction's waits.
- * Slabs a little wider than the ghost cutoff, so rounding in the shift
- * cannot make one narrower.  The rcb mode's first tree comes before the
- * first step, from where the particles are. */
-static PetscErrorCode EngineBalance(Engine *e)
+/* Moves the cuts when a balance is due (BalancerDue), before the migration
+ * that takes each particle to its new owner.  The cost of the time mode is
+ * the interval's wall time less the reduction's waits.  Slabs a little wider
+ * than the ghost cutoff, so rounding in the shift cannot make one narrower.
+ * The rcb mode's first tree comes before the first step, from where the
+ * particles are.  After a stream's batch (counted) the particles are counted
+ * afresh: the balance sees the batch it follows. */
+static PetscErrorCode EngineBalance(Engine *e, PetscBool counted)
 {
+  PetscReal present = counted ? (PetscReal)e->p.n : e->clock.present;
+
   PetscFunctionBeginUser;
-  if (e->health.setting_up) PetscCall(BalancerFirstRows(&e->balance, &e->grid, &e->p.st)); /* rcb: from the positions */
-  PetscCall(
-    BalancerApply(&e->balance, &e->grid, &e->p.st, e->clock.step, e->clock.wait_seconds, e->ex.wmin * (1.0 + 1e-9)));
+  if (e->health.setting_up) {
+    PetscCall(BalancerFirstRows(&e->balance, &e->grid, &e->p.st)); /* rcb: from the positions */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (counted) PetscCall(CollectiveSumAll(e->grid.comm, &present, 1));
+  PetscCall(BalancerApply(&e->balance, &e->grid, &e->p.st, e->clock.step, e->clock.wait_seconds,
+                          e->ex.wmin * (1.0 + 1e-9), present));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -119,22 +125,30 @@ static PetscErrorCode EngineAttach(Engine *e)
  * their room to the scratch (EngineScratchFromHistories). */
 static PetscErrorCode EngineRebuild(Engine *e)
 {
-  PetscInt nlost;
+  PetscInt  nlost;
+  PetscBool batch = e->flow.on && e->flow.insert_next && !e->health.setting_up && e->grid.size > 1 &&
+                    e->balance.mode != BALANCE_NONE; /* a stream's: the balance after it */
 
   PetscFunctionBeginUser;
   EngineHealthScan(e); /* a particle out through a wall, noted before the migration drops it */
   EngineMoversSync(e); /* where the rows belong, before anything asks */
   PetscCall(PetscLogStagePush(e->log.neigh));
   PetscCall(EngineLap(&e->counters, ENGINE_PHASE_REBUILD));
-  PetscCall(EngineBalance(e));
+  if (!batch) PetscCall(EngineBalance(e, PETSC_FALSE));
   PetscCall(EngineLap(&e->counters, ENGINE_PHASE_BALANCE));
   PetscCall(PetscLogEventBegin(e->log.gather, 0, 0, 0, 0));
   PetscCall(ExchangeReleaseBuffers(&e->ex));
-  PetscCall(EngineGather(e));
+  /* every member keeps a record when the bounds move after the gather (as a checkpoint's) */
+  PetscCall(batch ? EngineGatherHistories(e, &e->hs, NULL) : EngineGather(e));
   PetscCall(EngineScratchFromHistories(e));
   PetscCall(PetscLogEventEnd(e->log.gather, 0, 0, 0, 0));
   /* after the gather: the lists' indices are spent; the migration takes new particles on */
   if (e->flow.on) PetscCall(EngineFlowRebuild(e));
+  if (batch) { /* timed as the balance, as the other */
+    PetscCall(EngineLap(&e->counters, ENGINE_PHASE_REBUILD));
+    PetscCall(EngineBalance(e, PETSC_TRUE));
+    PetscCall(EngineLap(&e->counters, ENGINE_PHASE_BALANCE));
+  }
   PetscCall(PetscLogEventBegin(e->log.migrate, 0, 0, 0, 0));
   PetscCall(ExchangeMigrate(&e->grid, &e->ex, &e->p.st, &e->hs, &e->scratch, &nlost));
   e->lost += nlost; /* the records come back sorted by owner, as the attach reads them */
@@ -384,7 +398,7 @@ PetscErrorCode EngineSetUp(Engine *e)
     e->health.e_initial = s.ke + s.kr + s.elastic;
     PetscCall(EngineHealthEnergyBase(e, &s));
   }
-  PetscCall(BalancerMark(&e->balance, e->clock.step, e->clock.wait_seconds));
+  PetscCall(BalancerStart(&e->balance, &e->grid, &e->p.st, e->clock.step, e->clock.wait_seconds));
   e->health.setting_up = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -426,7 +440,7 @@ PetscErrorCode EngineResume(Engine *e)
   e->ledger_moved = PETSC_TRUE;
   PetscCall(EngineAccelReach(e));
   EngineHealthMass(e);
-  PetscCall(BalancerMark(&e->balance, e->clock.step, e->clock.wait_seconds));
+  PetscCall(BalancerStart(&e->balance, &e->grid, &e->p.st, e->clock.step, e->clock.wait_seconds));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

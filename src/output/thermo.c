@@ -1,5 +1,6 @@
 /* thermo.csv: one row of energies and counters at the thermo cadence, and
- * the same as a table on rank 0's standard output. */
+ * the same as a table on rank 0's standard output; balance.csv: the ranks'
+ * owned particles at the same rows. */
 #include "output/output.h"
 #include "io/csvlog.h"
 #include "decomp/collective.h"
@@ -12,10 +13,29 @@ typedef struct {
   PetscInt   interval;                      /* steps, 0: none */
   PetscReal  period;                        /* simulated seconds, 0: none */
   PetscBool  screen;
-  PetscInt   rows;      /* printed, for the header's repeats */
-  PetscInt64 last_step; /* of the last row */
-  FILE      *fp;        /* rank 0 */
+  PetscInt   rows;                           /* printed, for the header's repeats */
+  PetscInt64 last_step;                      /* of the last row */
+  FILE      *fp;                             /* rank 0 */
+  char       bpath[PETSC_MAX_PATH_LEN + 16]; /* DIR/balance.csv */
+  FILE      *fb;                             /* rank 0 */
 } Thermo;
+
+/* Collective: the fewest and most particles a rank owns, and their ratio of the most to the mean (which the
+ * cuts decide, so unlike thermo.csv's it depends on the rank count and the balance). */
+static PetscErrorCode ThermoBalanceRow(Thermo *th, const Engine *e)
+{
+  PetscReal                 v[3]  = {(PetscReal)e->p.n, (PetscReal)e->p.n, (PetscReal)e->p.n};
+  static const CollectiveOp op[3] = {COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_SUM};
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveReduceMixed(th->comm, 3, v, op));
+  if (th->fb) {
+    fprintf(th->fb, "%lld,%.10e,%.0f,%.0f,%.0f,%.6f,%d\n", (long long)e->clock.step, (double)e->clock.t, (double)v[2],
+            (double)v[0], (double)v[1], v[2] > 0.0 ? (double)(v[1] * e->grid.size / v[2]) : 1.0, (int)e->balance.moves);
+  }
+  CollectiveShared(th->comm, th->fb ? CsvLogFlush(th->fb, th->bpath, e->clock.step) : PETSC_SUCCESS);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* The table's columns, every 40 rows again. */
 static PetscErrorCode ThermoScreenRow(Thermo *th, const Engine *e, const EngineStats *s, PetscLogDouble wall)
@@ -39,6 +59,7 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
   PetscFunctionBeginUser;
   PetscCall(EngineGetStats(e, &s));
   PetscCall(ThermoScreenRow(th, e, &s, wall));
+  PetscCall(ThermoBalanceRow(th, e));
   th->last_step = e->clock.step;
   if (th->fp) {
     PetscReal in   = e->health.e_initial + s.gravity + s.work[LEDGER_WALLS] + s.flow,
@@ -64,7 +85,8 @@ static PetscErrorCode ThermoRow(Thermo *th, Engine *e, PetscLogDouble wall)
 
 /* Rank 0: thermo.csv, new, or on a restart cut back to the checkpoint's
  * step (an interrupted run may have written past it), put in place whole,
- * then appended to. */
+ * then appended to; balance.csv alike, its row at the checkpoint's step
+ * written again for the ranks now. */
 static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
 {
   static const char
@@ -80,7 +102,13 @@ static PetscErrorCode ThermoStart(Monitor m, Engine *e, PetscBool fresh)
   CollectiveShared(th->comm, e->grid.rank == 0
                                ? CsvLogStart(th->path, e->model.ledger ? ledger : plain, fresh, e->clock.step, &th->fp)
                                : PETSC_SUCCESS);
+  CollectiveShared(th->comm, e->grid.rank == 0 ? CsvLogStart(th->bpath,
+                                                             "step,time,particles,owned_min,owned_max,imbalance,"
+                                                             "balance_moves\n",
+                                                             fresh, e->clock.step - 1, &th->fb)
+                                               : PETSC_SUCCESS);
   if (fresh) PetscCall(ThermoRow(th, e, 0.0));
+  else PetscCall(ThermoBalanceRow(th, e)); /* the checkpoint's step again, on this run's ranks */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,6 +140,7 @@ static PetscErrorCode ThermoFinish(Monitor m, Engine *e, const EngineRunEnd *end
   PetscFunctionBeginUser;
   if (!end->stopped && th->last_step != e->clock.step) PetscCall(ThermoRow(th, e, end->wall));
   CollectiveShared(th->comm, CsvLogClose(&th->fp, th->path));
+  CollectiveShared(th->comm, CsvLogClose(&th->fb, th->bpath));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -121,6 +150,7 @@ static PetscErrorCode ThermoDestroy(Monitor m)
 
   PetscFunctionBeginUser;
   if (th->fp) fclose(th->fp);
+  if (th->fb) fclose(th->fb);
   PetscCall(PetscFree(th));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -136,6 +166,7 @@ PetscErrorCode ThermoMonitorCreate(MPI_Comm comm, const char *dir, PetscInt inte
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&th));
   PetscCall(PetscSNPrintf(th->path, sizeof(th->path), "%s/thermo.csv", dir));
+  PetscCall(PetscSNPrintf(th->bpath, sizeof(th->bpath), "%s/balance.csv", dir));
   th->comm = comm, th->interval = interval, th->period = period, th->screen = screen, th->last_step = -1;
   PetscCall(MonitorCreate(&ThermoOps, th, m));
   PetscFunctionReturn(PETSC_SUCCESS);
