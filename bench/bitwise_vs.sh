@@ -62,11 +62,19 @@ SETTLE=(-insert_file "$PEERS/settle/data.settle" -steps "$SS" -thermo_interval 5
 BW=tests/data/bitwise.yaml
 GENERIC_TSUJI=(-contact_damping tsuji)
 GENERIC_LINEAR=(-contact_law linear -contact_k 2000 -contact_damping linear_dashpot -contact_separation overlap)
+# the models whose arithmetic has paths of its own in the lanes: the calibrated constant damper, the
+# Mindlin-Deresiewicz spring, rolling resistance
+CDAMP=(-contact_damping constant_damper -contact_separation force)
+MD=(-contact_tangential_stiffness mindlin -contact_tangential_model mindlin_deresiewicz)
+ROLL=(-contact_mu_roll 0.1)
 for np in ${RANKS:-1 2 3 4}; do
   one chute "$np" bench/chute.yaml "${CHUTE[@]}"
   one chute_tsuji "$np" bench/chute.yaml "${CHUTE[@]}" "${GENERIC_TSUJI[@]}"
   one settle "$np" bench/settle.yaml "${SETTLE[@]}"
   one settle_tsuji "$np" bench/settle.yaml "${SETTLE[@]}" "${GENERIC_TSUJI[@]}"
+  one settle_cdamp "$np" bench/settle.yaml "${SETTLE[@]}" "${CDAMP[@]}"
+  one settle_md "$np" bench/settle.yaml "${SETTLE[@]}" "${MD[@]}"
+  one settle_roll "$np" bench/settle.yaml "${SETTLE[@]}" "${ROLL[@]}"
   one bitwise "$np" $BW -steps 2000
   one bitwise_fixed "$np" $BW -steps 2000 -timestep_mode fixed -timestep_dt 5e-7
   one bitwise_tsuji "$np" $BW -steps 2000 "${GENERIC_TSUJI[@]}"

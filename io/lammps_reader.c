@@ -97,7 +97,10 @@ PetscErrorCode LmpReaderNextNonBlank(LmpReader *rd, PetscBool *eof)
 
 PetscBool LmpReaderIsNumber(const char *s)
 {
-  char *end;
+  char       *end;
+  const char *c = s;
+  while (*c >= '0' && *c <= '9') c++; /* digits alone (ids, counts): a number without strtod */
+  if (c != s && !*c) return PETSC_TRUE;
   (void)strtod(s, &end);
   return end != s && *end == 0 ? PETSC_TRUE : PETSC_FALSE;
 }

@@ -22,6 +22,7 @@ static PetscErrorCode LmpShareSeek(LmpReader *rd, const LmpHead *h, LmpShare *sh
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Called under PetscReturnErrorHandler (LmpReadShares). */
 PetscErrorCode LmpShareScan(LmpReader *rd, const LmpHead *h, LmpShare *sh)
 {
   LmpName  *cur = &sh->names[0];
@@ -34,17 +35,16 @@ PetscErrorCode LmpShareScan(LmpReader *rd, const LmpHead *h, LmpShare *sh)
   PetscCall(LmpShareSeek(rd, h, sh, -1));
   sh->first = rd->consumed;
   while (rd->consumed < sh->e) {
-    /* a line that cannot be read ends the share; LmpShareParse says why, with its number */
-    PetscErrorCode ierr;
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = LmpReaderNext(rd, &eof);
-    PetscCall(PetscPopErrorHandler());
-    if (ierr || (!eof && rd->ntok && !LmpReaderIsNumber(rd->tok[0]) && sh->nname > LMP_NAMES_MAX)) {
+    /* a line that cannot be read ends the share; LmpShareParse says why, with its number (the caller's error
+     * handler keeps the error quiet here) */
+    PetscErrorCode ierr   = LmpReaderNext(rd, &eof);
+    PetscBool      number = !ierr && !eof && rd->ntok && LmpReaderIsNumber(rd->tok[0]);
+    if (ierr || (!eof && rd->ntok && !number && sh->nname > LMP_NAMES_MAX)) {
       sh->bad = sh->nlines;
       break;
     }
     if (eof) break;
-    if (rd->ntok && LmpReaderIsNumber(rd->tok[0])) cur->ndata++;
+    if (number) cur->ndata++;
     else if (rd->ntok) {
       cur = &sh->names[sh->nname++];
       PetscCall(PetscMemzero(cur, sizeof(*cur)));

@@ -372,9 +372,9 @@ PetscErrorCode OptionsReal(const char *key, const char *help, const char *units,
   OptionRecord *rec;
 
   PetscFunctionBeginUser;
-  FormatRange(sp.range, sizeof(sp.range), lo, hi, r);
-  FormatBound(sp.dflt, sizeof(sp.dflt), *value);
   PetscCall(OptionsFetch(&sp, &raw, set, &parse, &rec));
+  /* the range and default as text only into a record: most indexed keys make none */
+  if (rec) FormatRange(rec->range, sizeof(rec->range), lo, hi, r), FormatBound(rec->dflt, sizeof(rec->dflt), *value);
   if (!parse) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(OptionsParseReal(key, raw, raw, isinf(hi) ? PETSC_TRUE : PETSC_FALSE, value));
   PetscCall(OptionsCheckReal(key, *value, lo, hi, r, units));

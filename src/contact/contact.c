@@ -119,8 +119,8 @@ PetscReal ContactRollingEnergy(const ContactModel *model, const ContactPair *pai
 ContactNormalModel ContactNormalModelOf(const ContactModel *m)
 {
   const NormalLaw   *law = &m->law;
-  ContactNormalModel nm  = {CONTACT_LAW_OTHER, CONTACT_DAMP_OTHER,      law->k[0], law->p[0],
-                            law->p[0] + 1.0,   0.5 * (law->p[0] - 1.0), law};
+  ContactNormalModel nm  = {CONTACT_LAW_OTHER,       CONTACT_DAMP_OTHER,      law->k[0], law->p[0], law->p[0] + 1.0,
+                            0.5 * (law->p[0] - 1.0), 1.0 / (law->p[0] + 1.0), law};
 
   if (NormalLawIsMonomial(law))
     nm.law = law->p[0] == 1.5 ? CONTACT_LAW_HERTZ : (law->p[0] == 1.0 ? CONTACT_LAW_LINEAR : CONTACT_LAW_POWER);
@@ -139,11 +139,14 @@ ContactNormalModel ContactNormalModelOf(const ContactModel *m)
   case DAMPING_GONTHIER:
     nm.damp = CONTACT_DAMP_SPEED;
     break;
-  case DAMPING_CONSTANT_DAMPER: /* a constant where every pair's dashpot is raw (or zero) */
+  case DAMPING_CONSTANT_DAMPER: /* a constant where every pair's dashpot is raw (or zero); calibrated: a monomial */
     nm.damp = CONTACT_DAMP_FIXED;
-    for (PetscInt a = 0; a < MATERIAL_SLOTS; a++)
+    for (PetscInt a = 0; a < MATERIAL_SLOTS && nm.damp == CONTACT_DAMP_FIXED; a++)
       for (PetscInt b = 0; b < MATERIAL_SLOTS; b++)
-        if (!(m->coeff[a][b].damping.c > 0.0 || m->coeff[a][b].damping.c_hat == 0.0)) nm.damp = CONTACT_DAMP_OTHER;
+        if (!(m->coeff[a][b].damping.c > 0.0 || m->coeff[a][b].damping.c_hat == 0.0)) {
+          nm.damp = nm.law != CONTACT_LAW_OTHER ? CONTACT_DAMP_CALIBRATED : CONTACT_DAMP_OTHER;
+          break;
+        }
     break;
   case DAMPING_LINEAR_DASHPOT:
   case DAMPING_NONE:

@@ -303,14 +303,17 @@ typedef enum {
   CONTACT_DAMP_TSUJI,    /* tsuji, tsuji_marshall: alpha sqrt(m F / d) */
   CONTACT_DAMP_SPEED,    /* the Hunt-Crossley family: D F, or (factor / max(v_imp, v_min)) F */
   CONTACT_DAMP_FIXED,    /* a constant of the pair: linear_dashpot, none, a raw constant damper */
-  CONTACT_DAMP_OTHER     /* DampingCoefficient */
+  /* the constant damper calibrated from e: c_hat m v / (kp1 E / (s k))^(1/kp1), E = m v^2 / 2, v = max(v_imp, v_min);
+   * a pair with a raw dashpot its C */
+  CONTACT_DAMP_CALIBRATED,
+  CONTACT_DAMP_OTHER /* DampingCoefficient */
 } ContactDampKind;
 
 typedef struct {
   ContactLawKind   law;
   ContactDampKind  damp;
-  PetscReal        k, p, kp1, hp; /* a monomial's k, p, p + 1 and (p - 1)/2 */
-  const NormalLaw *nlaw;          /* the law itself (CONTACT_LAW_OTHER, CONTACT_DAMP_OTHER) */
+  PetscReal        k, p, kp1, hp, ikp1; /* a monomial's k, p, p + 1, (p - 1)/2 and 1/(p + 1) */
+  const NormalLaw *nlaw;                /* the law itself (CONTACT_LAW_OTHER, CONTACT_DAMP_OTHER) */
 } ContactNormalModel;
 
 PETSC_EXTERN ContactNormalModel ContactNormalModelOf(const ContactModel *);
@@ -329,6 +332,12 @@ PETSC_EXTERN PetscReal ContactRollingEnergy(const ContactModel *, const ContactP
 PETSC_EXTERN void ContactTurningAdd(const ContactKernelModel *, PetscReal kc, PetscReal gc, PetscReal mu, PetscReal ri,
                                     PetscReal rj, ContactHistory *, ContactTurning *, const ContactKinematics *,
                                     PetscReal dt, PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r);
+/* The same from the contact points' sliding velocities vt (half step) and vtp (predicted), the kernel's Slip of the
+ * kinematics (the lanes form them in lanes). */
+PETSC_EXTERN void ContactTurningAddSlip(const ContactKernelModel *, PetscReal kc, PetscReal gc, PetscReal mu,
+                                        PetscReal ri, PetscReal rj, ContactHistory *, ContactTurning *,
+                                        const PetscReal n[3], const PetscReal vt[3], const PetscReal vtp[3],
+                                        PetscReal dt, PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r);
 
 /* The rolling resistance's torques and power onto r (where the pair has
  * any), from the unweighted normal force Fn and the law's stiffness kn:

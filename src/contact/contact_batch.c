@@ -121,10 +121,12 @@ INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, ContactDampKind damp
                        LanesNormalConst *nc)
 {
   const ContactBatchConst *c0   = bt->c[b0];
-  const PetscBool          harm = damp == CONTACT_DAMP_HARMONIC, mass = damp == CONTACT_DAMP_TSUJI;
-  const PetscBool ca = damp != CONTACT_DAMP_HARMONIC && damp != CONTACT_DAMP_OTHER, speed = damp == CONTACT_DAMP_SPEED,
-                  other = damp == CONTACT_DAMP_OTHER;
-  PetscBool same        = PETSC_TRUE;
+  const PetscBool          harm = damp == CONTACT_DAMP_HARMONIC,
+                  mass          = damp == CONTACT_DAMP_TSUJI || damp == CONTACT_DAMP_CALIBRATED;
+  const PetscBool ca            = damp != CONTACT_DAMP_HARMONIC && damp != CONTACT_DAMP_OTHER,
+                  speed         = damp == CONTACT_DAMP_SPEED || damp == CONTACT_DAMP_CALIBRATED,
+                  other         = damp == CONTACT_DAMP_OTHER;
+  PetscBool same                = PETSC_TRUE;
 
   for (int l = 1; l < CONTACT_LANES; l++) same = same && bt->c[b0 + l] == c0 ? PETSC_TRUE : PETSC_FALSE;
   if (same) {
@@ -155,10 +157,17 @@ INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, ContactDampKind damp
  * lanes' normal part, as ContactEvaluate adds them; each lane's spring back
  * into xi, which the lanes store, and its rolling power into P2. */
 INLINE void LanesSides(const ContactBatchModel *md, const ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt,
-                       ContactHistory *hl[], ContactTurning *tn, ContactRolling *rl, M touch, const V n[3],
+                       ContactHistory *hl[], ContactTurning *tn, ContactRolling *rl, M touch, V ri, V rj, const V n[3],
                        const V v[3], const V vp[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3], V sd,
                        V qd, V Fn, V Fn_applied, V dF, V xi[3], V F[3], V Ti[3], V Tj[3], V P[2], V *P2)
 {
+  const PetscBool turning = md->turning && md->km.friction ? PETSC_TRUE : PETSC_FALSE;
+  V               vt[3], vtp[3]; /* the turning spring's sliding velocities, formed in lanes */
+
+  if (turning) {
+    LanesSlip(ri, rj, n, v, wi, wj, vt);
+    LanesSlip(ri, rj, n, vp, wip, wjp, vtp);
+  }
   for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
     const ContactBatchConst *c = bt->c[b0 + l];
     PetscInt                 q = bt->slot[b0 + l];
@@ -166,12 +175,14 @@ INLINE void LanesSides(const ContactBatchModel *md, const ContactBatch *bt, Pets
     ContactResult            r;
     if (!touch[l]) continue;
     for (int a = 0; a < 3; a++) {
-      k.n[a] = n[a][l], k.v[a] = v[a][l], k.vp[a] = vp[a][l], k.wi[a] = wi[a][l], k.wj[a] = wj[a][l];
-      k.wip[a] = wip[a][l], k.wjp[a] = wjp[a][l], r.F[a] = F[a][l], r.Ti[a] = Ti[a][l], r.Tj[a] = Tj[a][l];
+      k.n[a] = n[a][l], r.F[a] = F[a][l], r.Ti[a] = Ti[a][l], r.Tj[a] = Tj[a][l];
+      if (md->rolling) k.wi[a] = wi[a][l], k.wj[a] = wj[a][l], k.wip[a] = wip[a][l], k.wjp[a] = wjp[a][l];
     }
     r.Fn = Fn_applied[l], r.P[0] = P[0][l], r.P[1] = P[1][l], r.P[2] = 0.0;
-    if (md->turning && md->km.friction) {
-      ContactTurningAdd(&md->km, c->kc, c->gc, c->mu, c->ri, c->rj, hl[l], tn + q, &k, dt, sd[l], qd[l], Fn[l], &r);
+    if (turning) {
+      PetscReal vl[3] = {vt[0][l], vt[1][l], vt[2][l]}, vpl[3] = {vtp[0][l], vtp[1][l], vtp[2][l]};
+      ContactTurningAddSlip(&md->km, c->kc, c->gc, c->mu, c->ri, c->rj, hl[l], tn + q, k.n, vl, vpl, dt, sd[l], qd[l],
+                            Fn[l], &r);
       for (int a = 0; a < 3; a++) xi[a][l] = hl[l]->xi[a];
     }
     if (md->rolling) {
@@ -234,8 +245,8 @@ INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKi
   LanesContact(&km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
                Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
   if (sides)
-    LanesSides(md, bt, b0, nreal, dt, hl, tn, rl, touch, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn, Fn_applied, dF, xi,
-               F, Ti, Tj, P, &P2);
+    LanesSides(md, bt, b0, nreal, dt, hl, tn, rl, touch, ri, rj, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn, Fn_applied,
+               dF, xi, F, Ti, Tj, P, &P2);
   if (sides && md->rolling)
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->P2[b0 + l] = P2[l];
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
@@ -311,6 +322,8 @@ VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *
     LANES_RUN(CONTACT_LAW_LINEAR, CONTACT_DAMP_FIXED, PETSC_FALSE);
   else if (!sides && law == CONTACT_LAW_LINEAR && damp == CONTACT_DAMP_HARMONIC)
     LANES_RUN(CONTACT_LAW_LINEAR, CONTACT_DAMP_HARMONIC, PETSC_FALSE);
+  else if (sides && law == CONTACT_LAW_HERTZ && damp == CONTACT_DAMP_HARMONIC) /* Hertz with MD or rolling */
+    LANES_RUN(CONTACT_LAW_HERTZ, CONTACT_DAMP_HARMONIC, PETSC_TRUE);
   else LANES_RUN(law, damp, sides);
 }
 
@@ -347,7 +360,10 @@ void ContactBatchConstOf(const ContactModel *model, const ContactPair *cp, Conta
   case DAMPING_GONTHIER:
     bc->ca = dmp->D, bc->cb = dmp->hc_factor, bc->cc = dmp->v_imp_min;
     break;
-  case DAMPING_CONSTANT_DAMPER: /* a pair constant where ContactNormalModelOf takes it for one */
+  case DAMPING_CONSTANT_DAMPER: /* raw: a pair constant; calibrated: c_hat m, the leading operation of its C */
+    if (dmp->c > 0.0 || dmp->c_hat == 0.0) bc->ca = DampingCoefficient(dmp, law, cp->s, cp->m, 0.0, 1.0);
+    else bc->ca = -1.0, bc->cb = dmp->c_hat * cp->m, bc->cc = dmp->v_imp_min;
+    break;
   case DAMPING_LINEAR_DASHPOT:
   case DAMPING_NONE:
     bc->ca = DampingCoefficient(dmp, law, cp->s, cp->m, 0.0, 1.0);

@@ -27,10 +27,10 @@ static void RollingRate(const PetscReal wi[3], const PetscReal wj[3], const Pets
  * dashpot -C_r wr (wr predicted at the step's end), C_r = 2 eta sqrt(I_r k_r),
  * at the cap none.  constant: mu R* Fn against wr. */
 static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, const ContactKinematics *k, PetscReal dt,
-                                 PetscReal Fn, PetscReal kn, PetscReal M[3])
+                                 PetscReal Fn, PetscReal kn, const PetscReal wrp[3], PetscReal M[3])
 {
   const Rolling *rl   = &pair->co->rolling;
-  PetscReal      Mmax = rl->mu * pair->Rstar * PetscMax(Fn, 0.0), wr[3], wrp[3], kr, msq;
+  PetscReal      Mmax = rl->mu * pair->Rstar * PetscMax(Fn, 0.0), wr[3], kr, msq;
 
   RollingRate(k->wi, k->wj, k->n, wr);
   if (rl->type == ROLLING_CONSTANT) {
@@ -38,7 +38,6 @@ static void ContactRollingTorque(const ContactPair *pair, ContactRolling *h, con
     for (int a = 0; a < 3; a++) M[a] = len > 0.0 ? -Mmax * wr[a] / len : 0.0;
     return;
   }
-  RollingRate(k->wip, k->wjp, k->n, wrp);
   kr = ContactRollingStiffness(pair, kn);
   ContactScalarTurn(h->mr, k->n);
   for (int a = 0; a < 3; a++) h->mr[a] -= kr * wr[a] * dt;
@@ -57,30 +56,39 @@ void ContactRollingAdd(const ContactPair *pair, ContactRolling *rl, const Contac
 {
   PetscReal M[3], wrp[3];
   if (!(pair->co->rolling.mu > 0.0)) return;
-  ContactRollingTorque(pair, rl, k, dt, Fn, kn, M);
+  RollingRate(k->wip, k->wjp, k->n, wrp); /* the dashpot's and the power's */
+  ContactRollingTorque(pair, rl, k, dt, Fn, kn, wrp, M);
   for (int a = 0; a < 3; a++) r->Ti[a] += M[a], r->Tj[a] -= M[a];
-  RollingRate(k->wip, k->wjp, k->n, wrp);
   r->P[2] = -Dot3(M, wrp);
 }
 
 /* The Mindlin-Deresiewicz spring (tangential_md.c) after the kernel's
  * normal force: its force weighted as the kernel weighs a first touch's
  * (Fn_applied / Fn), added with its torques; the ledger's power. */
+void ContactTurningAddSlip(const ContactKernelModel *km, PetscReal kc, PetscReal gc, PetscReal mu, PetscReal ri,
+                           PetscReal rj, ContactHistory *h, ContactTurning *tn, const PetscReal n[3],
+                           const PetscReal vt[3], const PetscReal vtp[3], PetscReal dt, PetscReal sd, PetscReal qd,
+                           PetscReal Fn, ContactResult *r)
+{
+  PetscReal Ft[3], w[3], kt = kc, gt = gc, wgt = Fn > 0.0 ? r->Fn / Fn : 1.0;
+  if (km->mindlin) kt = kt * sd, gt = gt * qd;
+  ContactTangentialMD(tn, h->xi, n, vt, vtp, dt, kt, gt, mu, Fn, Ft);
+  if (km->ledger) r->P[1] = -Dot3(Ft, vtp);
+  for (int a = 0; a < 3; a++) Ft[a] = Ft[a] * wgt, r->F[a] += Ft[a];
+  w[0] = n[1] * Ft[2] - n[2] * Ft[1];
+  w[1] = n[2] * Ft[0] - n[0] * Ft[2];
+  w[2] = n[0] * Ft[1] - n[1] * Ft[0];
+  for (int a = 0; a < 3; a++) r->Ti[a] = -ri * w[a], r->Tj[a] = -rj * w[a];
+}
+
 void ContactTurningAdd(const ContactKernelModel *km, PetscReal kc, PetscReal gc, PetscReal mu, PetscReal ri,
                        PetscReal rj, ContactHistory *h, ContactTurning *tn, const ContactKinematics *k, PetscReal dt,
                        PetscReal sd, PetscReal qd, PetscReal Fn, ContactResult *r)
 {
-  PetscReal vt[3], vtp[3], Ft[3], w[3], kt = kc, gt = gc, wgt = Fn > 0.0 ? r->Fn / Fn : 1.0;
-  if (km->mindlin) kt = kt * sd, gt = gt * qd;
+  PetscReal vt[3], vtp[3];
   ContactScalarSlip(ri, rj, k->n, k->v, k->wi, k->wj, vt);
   ContactScalarSlip(ri, rj, k->n, k->vp, k->wip, k->wjp, vtp);
-  ContactTangentialMD(tn, h->xi, k->n, vt, vtp, dt, kt, gt, mu, Fn, Ft);
-  if (km->ledger) r->P[1] = -Dot3(Ft, vtp);
-  for (int a = 0; a < 3; a++) Ft[a] = Ft[a] * wgt, r->F[a] += Ft[a];
-  w[0] = k->n[1] * Ft[2] - k->n[2] * Ft[1];
-  w[1] = k->n[2] * Ft[0] - k->n[0] * Ft[2];
-  w[2] = k->n[0] * Ft[1] - k->n[1] * Ft[0];
-  for (int a = 0; a < 3; a++) r->Ti[a] = -ri * w[a], r->Tj[a] = -rj * w[a];
+  ContactTurningAddSlip(km, kc, gc, mu, ri, rj, h, tn, k->n, vt, vtp, dt, sd, qd, Fn, r);
 }
 
 /* Any law through the kernel: its elastic force and damping coefficient

@@ -125,7 +125,8 @@ K_INLINE void K_FN(SpringForce)(K_V fe[3], const K_V n[3], const K_V vt[3], cons
 
 /* A pair's constants for Normal: the law's scale s, the mass m along the normal, the harmonic damping's zeta
  * sqrt(2 m) and sqrt(s k (p + 1)) (zs, cF), and the damping's own: tsuji's alpha (ca); the Hunt-Crossley family's
- * D, factor and v_min (ca, cb, cc); a fixed dashpot's C (ca); the pair's damping itself (CONTACT_DAMP_OTHER). */
+ * D, factor and v_min (ca, cb, cc); a fixed dashpot's C (ca); the calibrated constant damper's (ca, cb, cc); the
+ * pair's damping itself (CONTACT_DAMP_OTHER). */
 typedef struct {
   K_V            s, m, zs, cF, ca, cb, cc;
   const Damping *dmp[K_NLANES];
@@ -172,6 +173,13 @@ K_INLINE void K_FN(Normal)(const ContactNormalModel *nm, const K_FN(NormalConst)
   case CONTACT_DAMP_FIXED:
     *C = c->ca;
     break;
+  case CONTACT_DAMP_CALIBRATED: { /* a raw pair's C in ca (>= 0), else -1 there and c_hat m in cb, v_min in cc */
+    K_V v = K_SELECT(v_imp < c->cc, c->cc, v_imp), E = K_SPLAT(0.5) * c->m * v * v, del;
+    del = K_POW(K_SPLAT(nm->kp1) * E / (c->s * k), nm->ikp1); /* NormalLawOverlapAtEnergy */
+    del = K_SELECT(E <= K_SPLAT(0.0), K_SPLAT(0.0), del);
+    *C  = K_SELECT(c->ca < K_SPLAT(0.0), c->cb * v / del, c->ca);
+    break;
+  }
   case CONTACT_DAMP_OTHER:
     for (int l = 0; l < K_NLANES; l++)
       K_LANE(*C, l) = DampingCoefficient(c->dmp[l], nm->nlaw, K_LANE(c->s, l), K_LANE(c->m, l), K_LANE(v_imp, l),

@@ -34,8 +34,9 @@ void ContactTangentialMD(ContactTurning *tn, PetscReal T[3], const PetscReal n[3
     return;
   }
   ContactScalarTurn(T, n);
-  ContactScalarTurn(tn->ts, n);
-  ContactScalarTurn(tn->tss, n);
+  /* on the virgin curve (phase 0) no turning point is kept: ts and tss are +0 (Forget, a new contact), which turning
+   * and moving leave as they are */
+  if (tn->phase != 0.0) ContactScalarTurn(tn->ts, n), ContactScalarTurn(tn->tss, n);
   for (int a = 0; a < 3; a++) dd[a] = vt[a] * dt;
   ldd  = Norm(dd);
   dmuN = muN - tn->mun;
@@ -49,8 +50,10 @@ void ContactTangentialMD(ContactTurning *tn, PetscReal T[3], const PetscReal n[3
       for (int a = 0; a < 3; a++) tn->tss[a] = T[a];
     }
   }
-  Along(tn->ts, dmuN); /* the turning points move with mu N, whether or not the contact point does */
-  Along(tn->tss, dmuN);
+  if (tn->phase != 0.0) { /* the turning points move with mu N, whether or not the contact point does */
+    Along(tn->ts, dmuN);
+    Along(tn->tss, dmuN);
+  }
   if (ldd > 0.0) {
     PetscReal q, theta, k;
     /* the normal force grows faster than the elastic increment: no slip */
@@ -66,7 +69,7 @@ void ContactTangentialMD(ContactTurning *tn, PetscReal T[3], const PetscReal n[3
         q = 1.0 - (Norm(d) + 2.0 * dmuN) / (2.0 * muN);
       }
     }
-    theta = q > 0.0 ? cbrt(q) : 0.0;
+    theta = q > 0.0 ? (q == 1.0 ? 1.0 : cbrt(q)) : 0.0; /* cbrt(1) is 1: the no-slip step takes no root */
     /* the mu dN term along the displacement on every branch (Thornton's (-1)^k is the sign of dd in 1D) */
     k = kt0 * theta + dmuN * (1.0 - theta) / ldd;
     for (int a = 0; a < 3; a++) T[a] -= k * dd[a], tn->dlast[a] = dd[a];

@@ -12,13 +12,14 @@
 /* Results of a window of pairs in pair order, accumulated once the window's
  * batched contacts are evaluated. */
 typedef struct {
-  PetscInt      n;
-  LocalInt      i[CONTACT_BATCH], j[CONTACT_BATCH];
-  unsigned char out[CONTACT_BATCH];
-  PetscReal     res[CONTACT_RESULTS * CONTACT_BATCH];
-  PetscReal     roll[CONTACT_BATCH]; /* a run with rolling resistance: each contact's rolling power */
-  ContactPair   cp[CONTACT_BATCH];   /* a step that needs the bound: each contact's constants */
-  ContactBatch  batch;
+  PetscInt           n;
+  LocalInt           i[CONTACT_BATCH], j[CONTACT_BATCH];
+  unsigned char      out[CONTACT_BATCH];
+  PetscReal          res[CONTACT_RESULTS * CONTACT_BATCH];
+  PetscReal          roll[CONTACT_BATCH]; /* a run with rolling resistance: each contact's rolling power */
+  ContactPair        cp[CONTACT_BATCH];   /* a step that needs the bound: each contact's constants */
+  ContactBatch       batch;
+  ContactNormalModel nm; /* the model's, formed once a scan: ContactNormalModelOf may walk the pair table */
 } SphereWindow;
 
 /* The turning spring and the rolling resistance of a first touch onto its
@@ -49,17 +50,17 @@ static void SphereSidesAdd(const InteractionContext *ctx, const ContactKernelMod
 /* A particle pair's first touch, read straight from the particle arrays:
  * the kernel's scalar instantiation, the pair-only constants memoised.  Returns its CONTACT_RESULTS results, the
  * elastic energy and the overlap rate (the step bound's). */
-static inline void SphereContactFused(const InteractionContext *ctx, const SphereMemo *mm, ContactHistory *h,
-                                      ContactTurning *tn, ContactRolling *rl, PetscInt i, PetscInt j,
-                                      const PetscReal r[3], PetscReal len, PetscReal d, PetscReal dt, PetscReal res[],
-                                      PetscReal *P2, PetscReal *Uout, PetscReal *ddout)
+static inline void SphereContactFused(const InteractionContext *ctx, const ContactNormalModel *nmp,
+                                      const SphereMemo *mm, ContactHistory *h, ContactTurning *tn, ContactRolling *rl,
+                                      PetscInt i, PetscInt j, const PetscReal r[3], PetscReal len, PetscReal d,
+                                      PetscReal dt, PetscReal res[], PetscReal *P2, PetscReal *Uout, PetscReal *ddout)
 {
   const Particles         *p  = ctx->p;
   const ContactModel      *md = ctx->model;
   const ContactPair       *cp = &mm->cp;
   const ContactKernelModel km = ContactKernelModelOf(md);
   ContactKernelModel       kk = km; /* with the turning spring: the kernel's normal part, then the spring */
-  const ContactNormalModel nm = ContactNormalModelOf(md);
+  const ContactNormalModel nm = *nmp;
   const ContactBatchConst *bc = &mm->bc;
   ContactScalarNormalConst nc = {bc->s, bc->m, bc->zs, bc->cF, bc->ca, bc->cb, bc->cc, {bc->dmp}};
   PetscReal                n[3], v[3], vp[3], sd, qd, Fel, C, U, dF, J = 0.0, Fn, Fn_raw, Fn_applied;
@@ -256,8 +257,9 @@ static __attribute__((noinline)) PetscErrorCode SphereFirstTouch(SphereSphere *s
   h = &nl->hs.h[nl->slot[k]];
   {
     PetscReal *res = win->res + CONTACT_RESULTS * q;
-    SphereContactFused(ctx, m, h, HistorySlotsTurning(&nl->hs, nl->slot[k]), HistorySlotsRolling(&nl->hs, nl->slot[k]),
-                       i, j, r, len, d, st->dt, res, &win->roll[q], &U, &ddot);
+    SphereContactFused(ctx, &win->nm, m, h, HistorySlotsTurning(&nl->hs, nl->slot[k]),
+                       HistorySlotsRolling(&nl->hs, nl->slot[k]), i, j, r, len, d, st->dt, res, &win->roll[q], &U,
+                       &ddot);
   }
   if (InteractionDeep(d, PetscMin(ctx->p->radius[i], ctx->p->radius[j]))) st->deep = PETSC_TRUE;
   if (st->need) InteractionStepBound(st, SphereContactBound(ctx, &m->cp, ddot, U, h->v_imp), i, j);
@@ -334,6 +336,7 @@ PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, 
   PetscCall(PetscMalloc1(1, &win));
   SphereMemosReset(&mm);
   win->n = win->batch.n = win->batch.npool = 0;
+  win->nm                                  = bm.nm;
   win->batch.deep                          = PETSC_FALSE;
   for (PetscInt k0 = 0, k1; k0 < nl->npair; k0 = k1) {
     PetscInt na;
