@@ -13,7 +13,7 @@
  * there), learns which partners went from the ranks' removed ids (gathered
  * once per rebuild, by every rank), and adds a remaining member's halves in
  * its partners' id order: the same bits on any rank count. */
-#include "engine/flow_out.h"
+#include "engine/flow_liquid.h"
 #include "interact/history.h"
 #include "decomp/collective.h"
 

@@ -5,6 +5,7 @@
  * rank's own, summed in a canonical way (FlowStatsTotals): the same bits on
  * any rank count. */
 #include "engine/flow_out.h"
+#include "engine/flow_liquid.h"
 #include "rigid/body_step.h"
 #include "io/options.h"
 #include "decomp/collective.h"

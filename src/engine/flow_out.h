@@ -16,11 +16,6 @@ PETSC_EXTERN void FlowMarkStart(Engine *);
 /* In a rebuild, at the positions' time t: the outflows' particles removed,
  * the counters' counted, each into the counters and statistics. */
 PETSC_EXTERN PetscErrorCode EngineFlowRemove(Engine *, PetscReal t);
-/* Wet runs with a removing outflow, in EngineFlowRemove before the rows go
- * (collective): the liquid of the removed rows (drop[i] != 0, taken by
- * outflow outk[i]) and of their bridges (flow_liquid.c) into the outflows'
- * sums, the remaining partners' halves onto their films. */
-PETSC_EXTERN PetscErrorCode FlowLiquidRemove(Engine *, const PetscInt *drop, const PetscInt *outk);
 /* A particle's kinetic energy (a body's, on its first member; 0 on its other rows). */
 PETSC_EXTERN PetscReal FlowKinetic(const Particles *, PetscInt i);
 /* The statistics' arrays, shaped by the deck; zeroed (no residence: least
