@@ -9,6 +9,9 @@
  *   /flow/energy  int64 [FLOW_ENERGY_TERMS][EXACTSUM_DIGITS + 1]  the energy
  *                              ledger's sums of the particles that came and
  *                              went, alike (absent before the ledger: zero)
+ *   /flow/liquid  int64 [STREAMS_MAX + OUTFLOWS_MAX][EXACTSUM_DIGITS + 1]  wet
+ *                              runs: the liquid each stream brought, then each
+ *                              outflow took, alike (absent before: zero)
  * and, with the outflows' statistics (engine/flowstate.h FlowStats):
  *   /flow/stats_counts  int64 [B + R FLOW_RES_BINS]  the bins' counts, then the
  *                              residence histograms'
@@ -28,7 +31,14 @@
 #define CKPT_FLOW_COUNTS (1 + 4 * STREAMS_MAX + OUTFLOWS_MAX * FLOW_CLASSES_MAX)
 #define CKPT_FLOW_SUMS   (STREAMS_MAX + OUTFLOWS_MAX * FLOW_CLASSES_MAX)
 #define CKPT_FLOW_WIDTH  (EXACTSUM_DIGITS + 1)
-_Static_assert(FLOW_ENERGY_TERMS <= CKPT_FLOW_SUMS, "the energy sums fit the mass sums' buffer");
+#define CKPT_FLOW_LIQUID (STREAMS_MAX + OUTFLOWS_MAX)
+_Static_assert(FLOW_ENERGY_TERMS <= CKPT_FLOW_SUMS && CKPT_FLOW_LIQUID <= CKPT_FLOW_SUMS,
+               "the energy and liquid sums fit the mass sums' buffer");
+
+static ExactSum *CkptFlowLiquid(FlowState *s, PetscInt k)
+{
+  return k < STREAMS_MAX ? &s->inserted_liquid[k] : &s->removed_liquid[k - STREAMS_MAX];
+}
 
 static ExactSum *CkptFlowSum(FlowState *s, PetscInt k)
 {
@@ -126,6 +136,10 @@ PetscErrorCode CheckpointWriteFlow(H5File f, Engine *e, PetscInt64 *removed)
   PetscCall(H5FileWriteRows(f, "flow/mass", H5FILE_INT64, CKPT_FLOW_WIDTH, rank ? 0 : CKPT_FLOW_SUMS, sums));
   for (PetscInt k = 0; k < FLOW_ENERGY_TERMS; k++) CkptSumDigits(&tot.energy[k], sums + k * CKPT_FLOW_WIDTH);
   PetscCall(H5FileWriteRows(f, "flow/energy", H5FILE_INT64, CKPT_FLOW_WIDTH, rank ? 0 : FLOW_ENERGY_TERMS, sums));
+  for (PetscInt k = 0; e->flow.liquid && k < CKPT_FLOW_LIQUID; k++)
+    CkptSumDigits(CkptFlowLiquid(&tot, k), sums + k * CKPT_FLOW_WIDTH);
+  if (e->flow.liquid)
+    PetscCall(H5FileWriteRows(f, "flow/liquid", H5FILE_INT64, CKPT_FLOW_WIDTH, rank ? 0 : CKPT_FLOW_LIQUID, sums));
   PetscCall(PetscFree2(cnt, sums));
   PetscCall(CkptWriteFlowStats(f, e, rank));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -133,10 +147,10 @@ PetscErrorCode CheckpointWriteFlow(H5File f, Engine *e, PetscInt64 *removed)
 
 /* /flow's datasets, in the order of their checks (CKPT_CHECK_FLOW + j, their
  * checksums' CKPT_CHECK_FLOW + CKPT_FLOW_SETS + j). */
-#define CKPT_FLOW_SETS 7
-static const char *const CkptFlowName[CKPT_FLOW_SETS] = {"flow/counts",     "flow/times",        "flow/mass",
-                                                         "flow/energy",     "flow/stats_counts", "flow/stats_sums",
-                                                         "flow/stats_range"};
+#define CKPT_FLOW_SETS 8
+static const char *const CkptFlowName[CKPT_FLOW_SETS] = {"flow/counts",      "flow/times",        "flow/mass",
+                                                         "flow/energy",      "flow/stats_counts", "flow/stats_sums",
+                                                         "flow/stats_range", "flow/liquid"};
 _Static_assert(CKPT_CHECK_FLOW + 2 * CKPT_FLOW_SETS <= CKPT_CHECK_CHECKSUM, "/flow's checks before the checksums'");
 
 /* One of /flow's datasets, read whole on every rank. */
@@ -200,6 +214,10 @@ static PetscErrorCode CkptFlowValues(H5File f, FlowState *s, const CkptFlowSet *
   for (PetscInt k = 0; d[3].read && k < FLOW_ENERGY_TERMS; k++)
     PetscCall(
       CkptSumFromDigits(f, 3, CkptFlowName[3], k, sums + (CKPT_FLOW_SUMS + k) * CKPT_FLOW_WIDTH, &s->energy[k], ft));
+  for (PetscInt k = 0; d[7].read && k < CKPT_FLOW_LIQUID; k++)
+    PetscCall(CkptSumFromDigits(f, 7, CkptFlowName[7], k,
+                                sums + (CKPT_FLOW_SUMS + FLOW_ENERGY_TERMS + k) * CKPT_FLOW_WIDTH, CkptFlowLiquid(s, k),
+                                ft));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -243,12 +261,13 @@ PetscErrorCode CkptReadFlow(H5File f, Engine *e, CkptFault *ft)
   PetscInt64     *cnt, *sums, *scnt, *ssums, N[CKPT_FLOW_SETS];
   PetscReal      *range;
   uint64_t        sum[CKPT_FLOW_SETS];
-  PetscBool       energy, want[CKPT_FLOW_SETS];
+  PetscBool       energy, liquid, want[CKPT_FLOW_SETS];
   CkptFlowSet     d[CKPT_FLOW_SETS];
 
   PetscFunctionBeginUser;
   if (!e->flow.on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc2(CKPT_FLOW_COUNTS, &cnt, (CKPT_FLOW_SUMS + FLOW_ENERGY_TERMS) * CKPT_FLOW_WIDTH, &sums));
+  PetscCall(PetscMalloc2(CKPT_FLOW_COUNTS, &cnt,
+                         (CKPT_FLOW_SUMS + FLOW_ENERGY_TERMS + CKPT_FLOW_LIQUID) * CKPT_FLOW_WIDTH, &sums));
   PetscCall(PetscMalloc3(fs->nbins + nh + 1, &scnt, (fs->nbins + fs->nres) * CKPT_FLOW_WIDTH + 1, &ssums,
                          2 * fs->nres + 1, &range));
   d[0] = (CkptFlowSet){H5FILE_INT64, 1, CKPT_FLOW_COUNTS, cnt, PETSC_FALSE, PETSC_FALSE, 0, 0};
@@ -265,11 +284,24 @@ PetscErrorCode CkptReadFlow(H5File f, Engine *e, CkptFault *ft)
   d[4] = (CkptFlowSet){H5FILE_INT64, 1, fs->nbins + nh, scnt, PETSC_FALSE, PETSC_FALSE, 0, 0};
   d[5] = (CkptFlowSet){H5FILE_INT64, CKPT_FLOW_WIDTH, fs->nbins + fs->nres, ssums, PETSC_FALSE, PETSC_FALSE, 0, 0};
   d[6] = (CkptFlowSet){H5FILE_REAL, 2, fs->nres, range, PETSC_FALSE, PETSC_FALSE, 0, 0};
+  d[7] = (CkptFlowSet){H5FILE_INT64,
+                       CKPT_FLOW_WIDTH,
+                       CKPT_FLOW_LIQUID,
+                       sums + (CKPT_FLOW_SUMS + FLOW_ENERGY_TERMS) * CKPT_FLOW_WIDTH,
+                       PETSC_FALSE,
+                       PETSC_FALSE,
+                       0,
+                       0};
   PetscCall(
     /* absent before the ledger: zero */
     H5FileRows(f, CkptFlowName[3], H5FILE_INT64, CKPT_FLOW_WIDTH, &N[3], &energy));
+  /* absent from a dry run's, and from one older than the liquid's counters: zero */
+  PetscCall(H5FileRows(f, CkptFlowName[7], H5FILE_INT64, CKPT_FLOW_WIDTH, &N[7], &liquid));
   for (PetscInt j = 0; j < CKPT_FLOW_SETS; j++) {
-    want[j] = j < 3 || (j == 3 && energy) || (j > 3 && stats && (j < 6 || fs->nres)) ? PETSC_TRUE : PETSC_FALSE;
+    want[j] = j < 3 || (j == 3 && energy) || (j == 7 && liquid && e->flow.liquid) ||
+                  (j > 3 && j < 7 && stats && (j < 6 || fs->nres))
+              ? PETSC_TRUE
+              : PETSC_FALSE;
     if (want[j]) PetscCall(CkptFlowRead(f, e->grid.comm, j, &d[j], ft));
     N[j] = d[j].n, sum[j] = d[j].sum;
   }

@@ -536,10 +536,11 @@ PetscErrorCode EngineGetStats(Engine *e, EngineStats *s)
     s->energy_bridges     = ExactSumValue(&sum[S_STATS + STATS_BRIDGES]);
     s->contacts = cnt[0], s->bridges = cnt[1], s->max_overlap_ratio = mx;
     s->liquid = p->liquid ? ExactSumValue(&sum[S_LIQUID]) : 0.0;
-    s->flow   = 0.0;
+    s->flow = s->liquid_in = s->liquid_out = 0.0;
     if (e->flow.on) { /* the particles that came and went: their work stays in the sums */
       FlowState tot;
       PetscCall(FlowStateTotals(e, &tot));
+      if (p->liquid) FlowLiquidTotals(&e->flow, &tot, &s->liquid_in, &s->liquid_out);
       for (PetscInt t = 0; t <= LEDGER_TERMS; t++)
         ExactSumAddSum(&sum[S_WORK + t], &tot.energy[FLOW_ENERGY_LEDGER + t]);
       s->flow = ExactSumValue(&tot.energy[FLOW_ENERGY_IN]) - ExactSumValue(&tot.energy[FLOW_ENERGY_OUT]);

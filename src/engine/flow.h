@@ -52,5 +52,7 @@ PETSC_EXTERN PetscErrorCode FlowStateTotals(Engine *, FlowState *tot);
 /* Totals of a FlowStateTotals: particles inserted by every stream, removed by every outflow. */
 PETSC_EXTERN PetscInt64 FlowInsertedAll(const Flow *, const FlowState *);
 PETSC_EXTERN PetscInt64 FlowRemovedAll(const Flow *, const FlowState *);
+/* Of a FlowStateTotals, wet runs: the liquid every stream brought, every removing outflow took [m^3]. */
+PETSC_EXTERN void FlowLiquidTotals(const Flow *, const FlowState *, PetscReal *in, PetscReal *out);
 
 #endif

@@ -5,6 +5,7 @@
  * rank's own, summed in a canonical way (FlowStatsTotals): the same bits on
  * any rank count. */
 #include "engine/flow_out.h"
+#include "engine/flow_liquid.h"
 #include "rigid/body_step.h"
 #include "io/options.h"
 #include "decomp/collective.h"
@@ -291,17 +292,25 @@ static PetscReal FlowSize(const Engine *e, PetscInt i)
   return e->clumps.t[t].sieve * (req / e->clumps.t[t].r_equiv);
 }
 
+/* Whether some outflow removes (the same on every rank). */
+static PetscBool FlowRemoves(const Flow *f)
+{
+  for (PetscInt k = 0; k < OUTFLOWS_MAX; k++)
+    if (f->outflow[k].on && f->outflow[k].remove) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 PetscErrorCode EngineFlowRemove(Engine *e, PetscReal t)
 {
   Flow            *f  = &e->flow;
   Particles       *p  = &e->p;
   FlowSettings    *fs = &f->settings;
   const BodyIndex *bi = EngineBodyIndex(e);
-  PetscInt        *drop, *group = NULL;
+  PetscInt        *drop, *outk, *group = NULL;
   PetscInt64       nrm = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscCalloc1(p->n + 1, &drop));
+  PetscCall(PetscCalloc2(p->n + 1, &drop, p->n + 1, &outk));
   if (bi->nbody) {
     PetscCall(PetscMalloc1(p->n + 1, &group));
     for (PetscInt b = 0; b < bi->nbody; b++) group[bi->row[bi->start[b]]] = b;
@@ -326,15 +335,20 @@ PetscErrorCode EngineFlowRemove(Engine *e, PetscReal t)
       f->state.removed[k][c]++;
       ExactSumAdd(&f->state.removed_mass[k][c], m);
       FlowStatsAdd(f, k, c, x, m, tres);
-      if (!o->remove) continue;
+      if (!o->remove) {
+        for (PetscInt q = 0; q < nrow && f->liquid; q++)
+          ExactSumAdd(&f->state.removed_liquid[k], p->liquid[rows ? rows[q] : i]);
+        continue;
+      }
       FlowRemoveEnergy(e, i, nrow, rows);
-      for (PetscInt q = 0; q < nrow; q++) drop[rows ? rows[q] : i] = 1;
+      for (PetscInt q = 0; q < nrow; q++) drop[rows ? rows[q] : i] = 1, outk[rows ? rows[q] : i] = k;
       nrm += nrow;
     }
   }
+  if (f->liquid && FlowRemoves(f)) PetscCall(FlowLiquidRemove(e, drop, outk));
   if (nrm) PetscCall(FieldStoreCompactOwned(&p->st, drop));
   f->state.removed_local += nrm;
-  PetscCall(PetscFree(drop));
+  PetscCall(PetscFree2(drop, outk));
   PetscCall(PetscFree(group));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -68,6 +68,11 @@ typedef struct {
    * took, and the ledger's work terms (LedgerTerm, gravity last) of the
    * particles the outflows took [J] */
   ExactSum energy[FLOW_ENERGY_TERMS];
+  /* wet runs, each rank's own: the liquid the streams' particles brought,
+   * and the liquid each outflow took (its particles' own and their halves
+   * of their bridges; a counter's: its counted particles' own) [m^3] */
+  ExactSum inserted_liquid[STREAMS_MAX];
+  ExactSum removed_liquid[OUTFLOWS_MAX];
 } FlowState;
 
 /* The outflows' statistics beyond FlowState, sized by the deck: per outflow
@@ -100,6 +105,7 @@ typedef struct {
   FlowState state;
   FlowStats stats;
   PetscBool counters; /* some outflow counts without removing */
+  PetscBool liquid;   /* a wet run: the liquid the flow brings and takes is counted (FlowState) */
   /* particle fields, where the deck needs them (FlowAddFields): the time
    * each particle came (0 for the initial fill) [s]; the counters that
    * have counted it (bit N: outflowN) */

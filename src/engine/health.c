@@ -321,24 +321,26 @@ PetscErrorCode EngineHealthLiquid(Engine *e, const EngineStats *s, PetscReal lmi
     PetscCall(EngineFaultSet(e, ENGINE_FAULT_LIQUID, lmin == g ? PETSC_TRUE : PETSC_FALSE, (PetscReal)who, msg));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (e->flow.on) PetscFunctionReturn(PETSC_SUCCESS); /* streams and outflows bring and take liquid */
   {
-    /* and so do particles lost through an open face, whose liquid is not kept */
+    /* particles lost through an open face take liquid nothing counts */
     PetscReal lost = (PetscReal)e->lost;
     PetscCall(CollectiveSumAll(e->grid.comm, &lost, 1));
     if (lost > 0.0) PetscFunctionReturn(PETSC_SUCCESS);
   }
+  /* the start's (or the restart's, less what the flow brought and took before it) */
   if (!(e->health.liquid_start >= 0.0)) {
-    e->health.liquid_start = s->liquid;
+    e->health.liquid_start = s->liquid - s->liquid_in + s->liquid_out;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (PetscAbsReal(s->liquid - e->health.liquid_start) <= ENGINE_LIQUID_DRIFT * e->health.liquid_start)
-    PetscFunctionReturn(PETSC_SUCCESS);
-  snprintf(msg, sizeof(msg),
-           "the liquid on particles and in bridges is %.17g m^3 where it was %.17g m^3 at the start (a relative change "
-           "of %.3g)",
-           (double)s->liquid, (double)e->health.liquid_start,
-           (double)((s->liquid - e->health.liquid_start) / e->health.liquid_start));
+  {
+    PetscReal want = e->health.liquid_start + s->liquid_in - s->liquid_out, all = e->health.liquid_start + s->liquid_in;
+    if (PetscAbsReal(s->liquid - want) <= ENGINE_LIQUID_DRIFT * all) PetscFunctionReturn(PETSC_SUCCESS);
+    snprintf(msg, sizeof(msg),
+             "the liquid on particles and in bridges is %.17g m^3 where the start's %.17g m^3, plus the streams' "
+             "%.17g m^3, less the outflows' %.17g m^3 make %.17g m^3 (a relative difference of %.3g)",
+             (double)s->liquid, (double)e->health.liquid_start, (double)s->liquid_in, (double)s->liquid_out,
+             (double)want, (double)((s->liquid - want) / all));
+  }
   PetscCall(EngineFaultSet(e, ENGINE_FAULT_LIQUID, PETSC_TRUE, 0.0, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

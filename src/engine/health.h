@@ -37,10 +37,11 @@ PETSC_EXTERN PetscErrorCode EngineHealthStep(Engine *, PetscInt bits, PetscReal 
  * input error naming the pair (collective). */
 PETSC_EXTERN PetscErrorCode EngineCheckStartOverlap(Engine *);
 /* Liquid: no particle's below zero (it formed more bridges in one step
- * than liquid_bridge_fraction allows), and, where no stream or outflow
- * adds or removes particles and none was lost through an open face, the
- * total (particles + bridges) within
- * ENGINE_LIQUID_DRIFT of the start's; the run has failed otherwise
+ * than liquid_bridge_fraction allows), and, where no particle was lost
+ * through an open face, the total (particles + bridges) within
+ * ENGINE_LIQUID_DRIFT of the start's plus what the streams brought less
+ * what the outflows took (of the start's plus the streams'); the run has
+ * failed otherwise
  * (collective; lmin, who: this rank's least liquid and its particle's id). */
 #define ENGINE_LIQUID_DRIFT 1e-9
 PETSC_EXTERN PetscErrorCode EngineHealthLiquid(Engine *, const EngineStats *, PetscReal lmin, PetscInt64 who);

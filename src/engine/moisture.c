@@ -2,7 +2,7 @@
 #include "contact/liquid.h"
 #include "decomp/collective.h"
 
-PetscErrorCode EngineLiquidFill(Engine *e, PetscInt i0, PetscInt i1)
+PetscErrorCode EngineLiquidFill(Engine *e, PetscInt i0, PetscInt i1, ExactSum *total)
 {
   Particles *p = &e->p;
   PetscInt   i = i0;
@@ -25,6 +25,7 @@ PetscErrorCode EngineLiquidFill(Engine *e, PetscInt i0, PetscInt i1)
       p->liquid[q] = mat->moisture > 0.0 ? L * (p->radius[q] * p->radius[q] * p->radius[q] / sum) : mat->liquid;
     i = j;
   }
+  for (PetscInt r = i0; total && r < i1; r++) ExactSumAdd(total, p->liquid[r]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

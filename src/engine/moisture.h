@@ -11,8 +11,8 @@
  * sphere's from its mass; a body's from its mass, shared among its rows
  * (consecutive, as inserted) in proportion to their spheres' volumes, so
  * that the body holds its mass's liquid and each row at most its own
- * sphere's. */
-PETSC_EXTERN PetscErrorCode EngineLiquidFill(Engine *, PetscInt i0, PetscInt i1);
+ * sphere's.  Their liquid is added to *total, when given. */
+PETSC_EXTERN PetscErrorCode EngineLiquidFill(Engine *, PetscInt i0, PetscInt i1, ExactSum *total);
 /* With a moisture content and no liquid_bridge_max: the largest bridge and
  * its reach from the largest sphere the deck can make, the same on a
  * restart: the fill's (fill: the deck has one) distribution's largest (a body's largest sphere) and

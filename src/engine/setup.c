@@ -210,6 +210,7 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
   PetscCall(ParticlesCreate(&e->p));
   PetscCall(EngineBodiesSetFromOptions(comm, ins, e));
   if (e->model.liquid.on) PetscCall(ParticlesAddLiquid(&e->p));
+  e->flow.liquid = e->model.liquid.on;
   PetscCall(FlowAddFields(&e->flow, &e->p));
   {
     PetscBool moves = PETSC_FALSE;
@@ -230,7 +231,7 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
   else if (insert && fill)
     PetscCall(InsertionApply(comm, ins, &e->clumps, &e->grid, ContactMaterialOf(&e->model, ins->type)->density, data,
                              &e->p, &e->rmax));
-  if (!wet) PetscCall(EngineLiquidFill(e, 0, e->p.n));
+  if (!wet) PetscCall(EngineLiquidFill(e, 0, e->p.n, NULL));
   PetscCall(EngineMoistureSetUp(comm, e, ins, fill, insert));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -34,9 +34,11 @@ typedef struct {
    * bridges hold; the time integrals of the contacts' powers by LedgerTerm
    * (what they took of the kinetic energy; walls: what moving walls gave);
    * the kinetic energy streams brought less what outflows took */
-  PetscReal  elastic_tangential, elastic_rolling, energy_bridges;
-  PetscReal  work[LEDGER_TERMS];
-  PetscReal  flow;
+  PetscReal elastic_tangential, elastic_rolling, energy_bridges;
+  PetscReal work[LEDGER_TERMS];
+  PetscReal flow;
+  /* wet runs with streams or outflows: the liquid the streams brought and the removing outflows took [m^3] */
+  PetscReal  liquid_in, liquid_out;
   PetscReal  liquid_min;    /* wet runs: this rank's least liquid on a particle [m^3] (PETSC_MAX_REAL: none) */
   PetscInt64 liquid_min_id; /* and its particle (-1: none) */
 } EngineStats;

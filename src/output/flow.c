@@ -32,7 +32,7 @@ PetscBool FlowRowDue(const FlowSettings *fs, PetscInt thermo_interval, PetscReal
 static PetscErrorCode FlowLogHeader(const Engine *e, char **header)
 {
   const Flow *f   = &e->flow;
-  size_t      len = 64 + 64 * (STREAMS_MAX * 3 + OUTFLOWS_MAX * (2 + 2 * FLOW_CLASSES_MAX));
+  size_t      len = 64 + 64 * (STREAMS_MAX * 4 + OUTFLOWS_MAX * (3 + 2 * FLOW_CLASSES_MAX));
   char        b[64];
 
   PetscFunctionBeginUser;
@@ -57,6 +57,13 @@ static PetscErrorCode FlowLogHeader(const Engine *e, char **header)
                               k, c, k, c));
       PetscCall(PetscStrlcat(*header, b, len));
     }
+  }
+  for (PetscInt k = 0; f->liquid && k < STREAMS_MAX + OUTFLOWS_MAX; k++) {
+    PetscBool on = k < STREAMS_MAX ? f->streams.s[k].on : f->outflow[k - STREAMS_MAX].on;
+    if (!on) continue;
+    if (k < STREAMS_MAX) PetscCall(PetscSNPrintf(b, sizeof(b), ",stream%" PetscInt_FMT "_liquid", k));
+    else PetscCall(PetscSNPrintf(b, sizeof(b), ",outflow%" PetscInt_FMT "_liquid", k - STREAMS_MAX));
+    PetscCall(PetscStrlcat(*header, b, len));
   }
   PetscCall(PetscStrlcat(*header, "\n", len));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -84,6 +91,11 @@ static PetscErrorCode FlowLogPrint(FlowLog *fl, const Engine *e, FlowState *st)
     for (PetscInt c = 0; f->settings.nedges && c <= f->settings.nedges; c++)
       fprintf(fl->fp, ",%lld,%.17g", (long long)st->removed[k][c], (double)ExactSumValue(&st->removed_mass[k][c]));
   }
+  /* wet runs: the liquid, after every other column */
+  for (PetscInt k = 0; f->liquid && k < STREAMS_MAX; k++)
+    if (f->streams.s[k].on) fprintf(fl->fp, ",%.17g", (double)ExactSumValue(&st->inserted_liquid[k]));
+  for (PetscInt k = 0; f->liquid && k < OUTFLOWS_MAX; k++)
+    if (f->outflow[k].on) fprintf(fl->fp, ",%.17g", (double)ExactSumValue(&st->removed_liquid[k]));
   fputc('\n', fl->fp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

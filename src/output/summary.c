@@ -59,7 +59,29 @@ typedef struct {
   const PetscReal *mem, *owned, *busy;
   PetscReal        lost;
   PetscInt64       inserted, removed;
+  const FlowState *flow; /* the flow's totals */
 } SummaryRanks;
+
+/* Wet runs with streams or outflows: the liquid each stream brought and each outflow took [m^3], as flow.csv's
+ * last row has it. */
+static void SummaryFlowLiquid(JsonWriter *w, const Flow *f, const FlowState *st)
+{
+  char key[32];
+
+  if (!f->on || !f->liquid) return;
+  JsonObjectBegin(w, "flow_liquid");
+  for (PetscInt k = 0; k < STREAMS_MAX; k++) {
+    if (!f->streams.s[k].on) continue;
+    snprintf(key, sizeof(key), "stream%d", (int)k);
+    JsonReal(w, key, ExactSumValue(&st->inserted_liquid[k]));
+  }
+  for (PetscInt k = 0; k < OUTFLOWS_MAX; k++) {
+    if (!f->outflow[k].on) continue;
+    snprintf(key, sizeof(key), "outflow%d", (int)k);
+    JsonReal(w, key, ExactSumValue(&st->removed_liquid[k]));
+  }
+  JsonObjectEnd(w);
+}
 
 /* Rank 0: summary.json from what SummaryFinish gathered. */
 static PetscErrorCode SummaryWriteRoot(Summary *su, Engine *e, const EngineRunEnd *end, const SummaryRanks *r)
@@ -94,6 +116,7 @@ static PetscErrorCode SummaryWriteRoot(Summary *su, Engine *e, const EngineRunEn
   JsonInt(&w, "lost_particles", (PetscInt64)lost);
   JsonInt(&w, "inserted", inserted); /* by the streams */
   JsonInt(&w, "removed", removed);   /* by the outflows */
+  SummaryFlowLiquid(&w, &e->flow, r->flow);
   JsonString(&w, "balance_mode", BalanceModes[e->balance.mode]);
   JsonInt(&w, "balance_moves", e->balance.moves);
   JsonReal(&w, "imbalance", e->balance.imbalance);
@@ -131,7 +154,6 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
   PetscCall(FlowStateTotals(e, flow));
   inserted = FlowInsertedAll(&e->flow, flow);
   removed  = FlowRemovedAll(&e->flow, flow);
-  PetscCall(PetscFree(flow));
   getrusage(RUSAGE_SELF, &ru);
   rss = (PetscReal)ru.ru_maxrss * 1024.0;
   if (rank == 0) PetscCall(PetscMalloc3(size, &mem, size, &owned, size, &busy));
@@ -140,9 +162,10 @@ static PetscErrorCode SummaryFinish(Monitor m, Engine *e, const EngineRunEnd *en
   PetscCall(CollectiveGatherReal(e->grid.comm, end->wall - e->clock.wait_seconds, busy));
   PetscCall(EngineCountersGather(e->grid.comm, &e->counters, e->clock.rebuilds, end->steps_run, &e->counted));
   {
-    SummaryRanks r = {size, mem, owned, busy, lost, inserted, removed};
+    SummaryRanks r = {size, mem, owned, busy, lost, inserted, removed, flow};
     CollectiveShared(e->grid.comm, rank == 0 ? SummaryWriteRoot(su, e, end, &r) : PETSC_SUCCESS);
   }
+  PetscCall(PetscFree(flow));
   if (rank == 0) PetscCall(PetscFree3(mem, owned, busy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
