@@ -199,6 +199,23 @@ void WallMotionVelocity(const WallMotion *m, PetscReal t, const PetscReal x[3], 
   }
 }
 
+PetscReal WallMotionSpeedMax(const WallMotion *m)
+{
+  PetscReal a = 0.0, a2 = 0.0;
+  switch (WallMotionMoves(m) ? m->kind : MOTION_NONE) {
+  case MOTION_TRANSLATE:
+    return PetscSqrtReal(m->velocity[0] * m->velocity[0] + m->velocity[1] * m->velocity[1] +
+                         m->velocity[2] * m->velocity[2]);
+  case MOTION_VIBRATE:
+    for (int c = 0; c < 3; c++) a += m->amplitude[c] * m->amplitude[c], a2 += m->amplitude2[c] * m->amplitude2[c];
+    return 2.0 * HDEM_PI * m->frequency * (PetscSqrtReal(a) + PetscSqrtReal(a2));
+  case MOTION_ROTATE:
+    return PETSC_MAX_REAL;
+  default:
+    return 0.0;
+  }
+}
+
 PetscReal WallMotionTravel(const WallMotion *m, PetscReal rext, PetscReal t0, PetscReal t1)
 {
   PetscReal a = PetscMax(t0, m->start), b = PetscMin(t1, m->stop), span = b > a ? b - a : 0.0;

@@ -58,6 +58,10 @@ PETSC_EXTERN void WallMotionVelocity(const WallMotion *, PetscReal t, const Pets
 PETSC_EXTERN void WallMotionContactVelocity(const WallMotion *, const WallPose *p0, const WallPose *p1, PetscReal dt,
                                             PetscReal t1, const PetscReal c[3], const PetscReal n[3], PetscReal vh[3],
                                             PetscReal ve[3]);
+/* The largest speed of any of the wall's points at any time when it does not
+ * rotate (translate, vibrate; 0 without motion); PETSC_MAX_REAL for a
+ * rotation, whose speed grows with the distance from its axis. */
+PETSC_EXTERN PetscReal WallMotionSpeedMax(const WallMotion *);
 /* A bound on how far any point within distance rext of the rotation axis
  * (or of anywhere, for the other motions) moves between t0 and t1. */
 PETSC_EXTERN PetscReal WallMotionTravel(const WallMotion *, PetscReal rext, PetscReal t0, PetscReal t1);

@@ -96,6 +96,7 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
         if (sm->ngroup == 0 || sm->group[sm->ngroup - 1].i != (LocalInt)i || sm->group[sm->ngroup - 1].mesh != q) {
           PetscCall(MeshGroupPush(sm, (LocalInt)i, q));
           sm->group[sm->ngroup - 1].gap0 = PETSC_MAX_REAL;
+          for (int a = 0; a < 3; a++) sm->group[sm->ngroup - 1].xm0[a] = xm[a];
           ContactPairSetUp(ctx->model, p->type[i], m->type, p->radius[i], p->mass[i], p->inertia[i], 0.0, 0.0, 0.0,
                            PETSC_TRUE, &sm->group[sm->ngroup - 1].cp);
         }
@@ -189,25 +190,36 @@ static void MeshContactsMatch(SphereMesh *sm, const Mesh *m, const MeshGroup *g,
   }
 }
 
-/* A particle of a static mesh's group without contacts that cannot touch it
- * now nor within the next step: its distance from every candidate is at
- * least gap0 less its displacement since the build (the triangle
- * inequality), and it closes at most |v| a step.  Skipping it changes no
- * force and no bound (a margin covers the distances' rounding). */
-static PetscBool MeshGroupApart(const Mesh *m, const MeshGroup *g, const Particles *p, const InteractionStep *st)
+/* A particle's group without contacts that cannot touch the mesh now nor
+ * within the next step: its distance from every candidate is at least gap0
+ * less its displacement since the build in the mesh's frame (the triangle
+ * inequality; a still mesh's frame is the world's), and it closes at most
+ * at its speed and the mesh's (a rotating mesh's speed grows with the
+ * distance from its axis: not taken), with the accelerations' share.
+ * Skipping it changes no force and no bound (a margin covers the
+ * distances' rounding).  xm: the centre in the mesh's frame now, when the
+ * mesh moves. */
+static PetscBool MeshGroupApart(const Mesh *m, const MeshGroup *g, const Particles *p, const InteractionStep *st,
+                                const PetscReal xm[3])
 {
-  PetscInt  i = g->i;
-  PetscReal dx[3], move, gap, margin = 1e-9 * p->radius[i];
+  PetscInt  i     = g->i;
+  PetscBool moves = WallMotionMoves(&m->motion);
+  PetscReal dx[3], move, gap, margin = 1e-9 * p->radius[i], vw = 0.0, aw = 0.0;
 
-  if (g->ne > 0 || WallMotionMoves(&m->motion)) return PETSC_FALSE;
-  for (int a = 0; a < 3; a++) dx[a] = p->x[3 * i + a] - p->x0[3 * i + a];
+  if (g->ne > 0) return PETSC_FALSE;
+  if (moves) {
+    vw = WallMotionSpeedMax(&m->motion);
+    if (!(vw < PETSC_MAX_REAL)) return PETSC_FALSE;
+    aw = InteractionWallAccel(&m->motion, p->x + 3 * i, p->radius[i]);
+  }
+  for (int a = 0; a < 3; a++) dx[a] = moves ? xm[a] - g->xm0[a] : p->x[3 * i + a] - p->x0[3 * i + a];
   move = PetscSqrtReal(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
   gap  = g->gap0 - move - margin;
   if (!(gap > 0.0)) return PETSC_FALSE;
   if (st->need) {
     const PetscReal *v = p->v + 3 * i;
-    if (!(gap > 2.0 * PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * st->dt_up +
-                  st->a_reach * st->dt_up * st->dt_up))
+    if (!(gap > 2.0 * (PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + vw) * st->dt_up +
+                  (st->a_reach + 0.5 * aw) * st->dt_up * st->dt_up))
       return PETSC_FALSE;
   }
   return PETSC_TRUE;
@@ -433,14 +445,14 @@ static PetscErrorCode MeshGroupCompute(SphereMesh *sm, const InteractionContext 
 
   PetscFunctionBeginUser;
   /* removed, or out of reach: no contact, no bound */
-  if (!WallMotionPresent(&m->motion, st->t) || MeshGroupApart(m, g, p, st)) {
+  WallPoseInverse(&ps[1], p->x + 3 * i, xm);
+  if (!WallMotionPresent(&m->motion, st->t) || MeshGroupApart(m, g, p, st, xm)) {
     /* removed */
     for (PetscInt e = g->e0; HistorySlotsHas(&sm->hs, CONTACT_SIDE_BRIDGE) && e < g->e0 + g->ne; e++)
       BridgeRelease(p, i, HistorySlotsBridge(&sm->hs, sm->con[1 - sm->cur][e].slot));
     g->e0 = e0, g->ne = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  WallPoseInverse(&ps[1], p->x + 3 * i, xm);
   PetscCall(MeshContactsFind(sm, m, g, xm, p->radius[i], &npick, &nnear));
   PetscCall(MeshContactReserve(sm, sm->cur, e0 + npick));
   PetscCall(MeshGroupTouch(sm, ctx, g, xm, e0, npick, st));

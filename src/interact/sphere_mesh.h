@@ -21,6 +21,7 @@ typedef struct {
   PetscInt    c0, nc; /* cand[c0 .. c0 + nc) */
   PetscInt    e0, ne; /* its contacts in the current contact array */
   PetscReal   gap0;   /* at the build: the nearest candidate's distance less the radius */
+  PetscReal   xm0[3]; /* at the build: the particle's centre in the mesh's frame */
   ContactPair cp;     /* the particle against a wall (its radius, mass, inertia do not change) */
 } MeshGroup;
 
