@@ -247,6 +247,28 @@ def check_plitt(check, tool):
                1e-12), "Plitt's d25 against its closed form")
 
 
+def check_steep(check, tool):
+    """Whiten's curve where it is steep (alpha 800: e^alpha overflows a double) stays finite and exact."""
+    spec = importlib.util.spec_from_file_location("screen", tool)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    d = mod.np.array([2.0e-3, 2.49e-3, 2.5e-3, 2.51e-3, 3.0e-3])
+    T = mod.whiten(d, 2.5e-3, 800.0)
+    x = d / 2.5e-3
+    ref = [math.exp(800.0 * (xi - max(xi, 1.0))) - math.exp(-800.0 * max(xi, 1.0)) for xi in x]
+    ref = [r / (math.exp(800.0 * (xi - max(xi, 1.0))) + math.exp(800.0 * (1.0 - max(xi, 1.0)))
+                - 2.0 * math.exp(-800.0 * max(xi, 1.0))) for r, xi in zip(ref, x)]
+    check(all(mod.np.isfinite(T)) and near(T[2], 1.0 / (2.0 - 2.0 * math.exp(-800.0)), 1e-15) and T[0] < 1e-60
+          and near(T[4], 1.0, 1e-15) and all(near(a, b, 1e-12) for a, b in zip(T, ref)),
+          "Whiten's curve at alpha 800 is finite: T(d50) = 1/2, 0 below, 1 above (%s)" % list(T))
+    (d50, al), rss = mod.levenberg(mod.whiten, [2.4e-3, 50.0], d, T)
+    check(all(mod.np.isfinite([d50, al, rss])), "a fit to a step stays finite: d50 %s, alpha %s" % (d50, al))
+    d = 2.5e-3 * mod.np.array([0.96, 0.98, 0.99, 1.0, 1.01, 1.02, 1.04])
+    (d50, al), rss = mod.levenberg(mod.whiten, [2.45e-3, 30.0], d, mod.whiten(d, 2.5e-3, 100.0))
+    check(near(d50, 2.5e-3, 1e-9) and near(al, 100.0, 1e-6), "a steep curve's d50 2.5 mm and alpha 100 recovered: "
+          "%s, %s" % (d50, al))
+
+
 def check_split(check, tool, data):
     res, err = run_tool(tool, os.path.join(data, "split"), ["--classes", ",".join("%g" % d for d in SPLIT_D),
                                                             "--aperture", "4e-3"])
@@ -296,6 +318,7 @@ def main():
     check_partition(check, a.tool, a.data)
     check_split(check, a.tool, a.data)
     check_plitt(check, a.tool)
+    check_steep(check, a.tool)
     return check.report()
 
 

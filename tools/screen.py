@@ -276,8 +276,10 @@ def efficiency(flow, table, a, notes):
 
 def whiten(d, d50, alpha):
     """Whiten's partition to the oversize (no fish hook): (e^(a x) - 1) / (e^(a x) + e^a - 2), x = d/d50."""
-    x = np.asarray(d, dtype=float) / d50
-    return np.expm1(alpha * x) / (np.exp(alpha * x) + math.expm1(alpha) - 1.0)
+    ax = alpha * np.asarray(d, dtype=float) / d50
+    m = np.maximum(ax, alpha)  # both terms over e^m: no overflow for a steep curve (a large alpha)
+    with np.errstate(over="ignore", invalid="ignore"):  # a trial alpha of inf: NaN, which the fit rejects
+        return (np.exp(ax - m) - np.exp(-m)) / (np.exp(ax - m) + np.exp(alpha - m) - 2.0 * np.exp(-m))
 
 
 def plitt(d, d50, m):
@@ -305,7 +307,10 @@ def levenberg(f, x, d, y, iters=200):
             e[j] = h
             J[:, j] = (res(z + e) - res(z - e)) / (2 * h)
         g, H = J.T @ r, J.T @ J
-        step = np.linalg.solve(H + lam * np.diag(np.diag(H) + 1e-30), -g)
+        try:
+            step = np.linalg.solve(H + lam * np.diag(np.diag(H) + 1e-30), -g)
+        except np.linalg.LinAlgError:  # a flat residual (a step-like curve): damp more
+            step = np.full_like(z, np.nan)
         rn = res(z + step)
         if np.all(np.isfinite(rn)) and rn @ rn <= r @ r:
             z, r, lam = z + step, rn, lam * 0.3
