@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 const char *FileErrorString(int err)
@@ -58,13 +59,21 @@ PetscErrorCode AtomicFileRename(const char *tmp, const char *path, PetscBool syn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+int FileLostError(FILE *fp)
+{
+  struct statvfs st;
+  if (!fstatvfs(fileno(fp), &st) && st.f_bavail == 0) return ENOSPC;
+  return EIO;
+}
+
 PetscErrorCode AtomicFileCommit(AtomicFile *af, PetscBool sync)
 {
   int err = 0;
 
   PetscFunctionBeginUser;
   errno = 0; /* a full disk shows in the stream's error flag, at the flush or at the close */
-  if (ferror(af->fp) || fflush(af->fp)) err = errno ? errno : EIO;
+  if (ferror(af->fp)) err = FileLostError(af->fp);
+  else if (fflush(af->fp)) err = errno ? errno : FileLostError(af->fp);
   if (!err && sync && fsync(fileno(af->fp))) err = errno;
   if (fclose(af->fp) && !err) err = errno ? errno : EIO;
   af->fp = NULL;

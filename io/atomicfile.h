@@ -25,5 +25,8 @@ PETSC_EXTERN void           AtomicFileAbandon(AtomicFile *); /* closes and remov
 PETSC_EXTERN PetscErrorCode AtomicFileRename(const char *tmp, const char *path, PetscBool sync);
 /* errno's words, a full disk or quota said as the HDF5 files say it: "no space left on device" */
 PETSC_EXTERN const char *FileErrorString(int err);
+/* The error of a stream whose errno is gone (a buffered write failed before):
+ * ENOSPC when its file system has no block left, else EIO. */
+PETSC_EXTERN int FileLostError(FILE *);
 
 #endif

@@ -30,9 +30,13 @@ PetscErrorCode CsvLogStart(const char *path, const char *header, PetscBool fresh
 
 PetscErrorCode CsvLogFlush(FILE *fp, const char *path, PetscInt64 step)
 {
+  int err = 0;
+
   PetscFunctionBeginUser;
-  PetscCheck(fflush(fp) == 0 && !ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
-             "cannot write %s (step %" PetscInt64_FMT "): %s", path, step, FileErrorString(errno));
+  errno = 0;
+  if (fflush(fp) || ferror(fp)) err = errno ? errno : FileLostError(fp);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s (step %" PetscInt64_FMT "): %s", path, step,
+             FileErrorString(err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
