@@ -1,17 +1,18 @@
 #!/bin/bash
 # The erosion guard: a build against a base for speed on every path of the step, the
-# sphere decks (bench/chute.yaml, bench/settle.yaml), the mesh deck (bench/hopper.yaml)
-# and the clump deck (bench/clumps.yaml), no snapshots.  Each deck runs at the two
-# builds in alternating pairs (the order within a pair alternates too, so a load that
-# drifts over the run favours neither), and the median of the pairs' ratios is printed
-# per deck: the time loop's (particle-steps per second from summary.json), the whole
-# process's (start-up, reading and final.h5 included, from the wall clock) and its CPU
-# time's (user + system of every rank, which other workers' load disturbs less than the
-# wall clock).  Ratios are HEAD over BASE in speed: above 1 HEAD is faster.  The machine
-# is shared and noisy: a single pair says little, the median of five (PAIRS) is what the
-# bench log keeps.
+# sphere decks (bench/chute.yaml, bench/settle.yaml), the mesh deck (bench/hopper.yaml),
+# the clump deck (bench/clumps.yaml) and, when named, the clump screen (screen:
+# inputs/screening/continuous.yaml fed straight trimers, from its start), no snapshots.
+# Each deck runs at the two builds in alternating pairs (the order within a pair
+# alternates too, so a load that drifts over the run favours neither), and the median
+# of the pairs' ratios is printed per deck: the time loop's (particle-steps per second
+# from summary.json), the whole process's (start-up, reading and final.h5 included,
+# from the wall clock) and its CPU time's (user + system of every rank, which other
+# workers' load disturbs less than the wall clock).  Ratios are HEAD over BASE in
+# speed: above 1 HEAD is faster.  The machine is shared and noisy: a single pair says
+# little, the median of five (PAIRS) is what the bench log keeps.
 #
-#   [PAIRS=5] [RANKS="1"] [DECKS="chute settle hopper clumps"] [STEPS="chute=1000 ..."] \
+#   [PAIRS=5] [RANKS="1"] [DECKS="chute settle hopper clumps [screen]"] [STEPS="chute=1000 ..."] \
 #   [BASE_OPTS="..."] [HEAD_OPTS="..."] \
 #     bash bench/guard.sh BASE_HDEM [HEAD_HDEM (default build/hdem) [options for both builds...]]
 #   (from the repository root; the states come from PEERS, default bench/peers, made
@@ -24,14 +25,14 @@
 # whole process besides.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n '2,26p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,25p' "$0" >&2; exit 2; }
 BASE=$(realpath "$1"); HEAD=$(realpath "${2:-build/hdem}"); shift $(($# >= 2 ? 2 : 1))
 EXTRA=("$@")
 read -ra BOPTS <<< "${BASE_OPTS:-}"
 read -ra HOPTS <<< "${HEAD_OPTS:-}"
 PAIRS=${PAIRS:-5}
 PEERS=$(realpath "${PEERS:-bench/peers}")
-declare -A NSTEPS=([chute]=1000 [settle]=800 [hopper]=3000 [clumps]=1000)
+declare -A NSTEPS=([chute]=1000 [settle]=800 [hopper]=3000 [clumps]=1000 [screen]=60000)
 for kv in ${STEPS:-}; do NSTEPS[${kv%%=*}]=${kv#*=}; done
 make_states() { [ ! -x "$PEERS/make_states.sh" ] || "$PEERS/make_states.sh" "$@"; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -55,7 +56,10 @@ deck_args() { # deck -> ARGS: its deck file and state files
     settle) ARGS=(bench/settle.yaml -insert_file "$PEERS/settle/data.settle") ;;
     hopper) ARGS=(bench/hopper.yaml -insert_file "$PEERS/hopper/data.hopper_settled" -mesh0_file "$PEERS/hopper/hopper.stl") ;;
     clumps) ARGS=(bench/clumps.yaml -insert_file "$PEERS/clumps/data.clumps") ;;
-    *) echo "unknown deck $1 (chute, settle, hopper, clumps)" >&2; exit 2 ;;
+    screen) ARGS=(inputs/screening/continuous.yaml -stream0_body clump0 -clump0_spheres -1,0,0,1,0,0,0,1,1,0,0,1
+                  -steps "${NSTEPS[$1]}" -thermo_interval_time 1)
+            return ;;
+    *) echo "unknown deck $1 (chute, settle, hopper, clumps, screen)" >&2; exit 2 ;;
   esac
   ARGS+=(-steps "${NSTEPS[$1]}" -thermo_interval 100000)
 }
@@ -73,7 +77,7 @@ run() { # bin np deck options... -> "particle-steps/s wall-seconds cpu-seconds"
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 read -ra DECKLIST <<< "${DECKS:-chute settle hopper clumps}"
-for d in "${DECKLIST[@]}"; do make_states "$d"; done
+for d in "${DECKLIST[@]}"; do [ "$d" = screen ] || make_states "$d"; done
 echo "guard: HEAD $HEAD${HOPTS[*]:+ (${HOPTS[*]})} against BASE $BASE${BOPTS[*]:+ (${BOPTS[*]})}, $PAIRS alternating pairs${EXTRA[*]:+, options ${EXTRA[*]}}"
 summary=()
 for np in ${RANKS:-1}; do
