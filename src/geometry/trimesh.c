@@ -357,6 +357,15 @@ PetscErrorCode MeshSetUp(Mesh *m, PetscReal reach)
   PetscCall(PetscFree(m->cellkey));
   PetscCall(PetscFree(m->cellstart));
   PetscCall(PetscFree(m->cellitem));
+  PetscCall(PetscFree(m->tbox));
+  PetscCall(PetscMalloc1(6 * m->nt + 1, &m->tbox));
+  for (PetscInt t = 0; t < m->nt; t++)
+    for (int a = 0; a < 3; a++) {
+      PetscReal u = m->x[3 * m->tri[3 * t] + a], v = m->x[3 * m->tri[3 * t + 1] + a],
+                w            = m->x[3 * m->tri[3 * t + 2] + a];
+      m->tbox[6 * t + a]     = PetscMin(PetscMin(u, v), w);
+      m->tbox[6 * t + 3 + a] = PetscMax(PetscMax(u, v), w);
+    }
   m->reach = reach;
   for (int a = 0; a < 3; a++) lo[a] = PETSC_MAX_REAL, hi[a] = -PETSC_MAX_REAL;
   for (PetscInt v = 0; v < m->nv; v++) /* the held triangles' extent */
@@ -444,5 +453,6 @@ PetscErrorCode MeshDestroy(Mesh *m)
   PetscCall(PetscFree(m->cellkey));
   PetscCall(PetscFree(m->cellstart));
   PetscCall(PetscFree(m->cellitem));
+  PetscCall(PetscFree(m->tbox));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

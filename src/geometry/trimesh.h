@@ -51,6 +51,7 @@ typedef struct {
   PetscInt64 *cellkey;   /* ncell, ascending */
   PetscInt   *cellstart; /* ncell + 1 into cellitem */
   PetscInt   *cellitem;  /* triangle indices, ascending within a cell */
+  PetscReal  *tbox;      /* 6 nt: each held triangle's bounding box, lo[3] then hi[3] */
 
   struct MeshWear_ *wear; /* its wear and loads per triangle (geometry/wear.h); NULL: not kept */
 } Mesh;
@@ -71,6 +72,20 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode MeshSetUpWhole(Mesh *);
 PETSC_EXTERN PetscErrorCode MeshSetUp(Mesh *, PetscReal reach);
 PETSC_EXTERN PetscErrorCode MeshDestroy(Mesh *);
+/* Whether triangle t's bounding box, and so t, lies beyond reach of point x
+ * (mesh frame), with a margin over the rounding of either distance: a
+ * cell's items far from x are dropped without their closest point. */
+static inline PetscBool MeshBoxBeyond(const Mesh *m, PetscInt t, const PetscReal x[3], PetscReal reach)
+{
+  const PetscReal *b  = m->tbox + 6 * t;
+  PetscReal        d2 = 0.0;
+  for (int a = 0; a < 3; a++) {
+    PetscReal g = PetscMax(b[a] - x[a], x[a] - b[3 + a]);
+    if (g > 0.0) d2 += g * g;
+  }
+  return d2 > reach * reach * (1.0 + 1e-9) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* The triangles within reach of point x (mesh frame) are among those of its cell: *items, *n (none: n = 0). */
 PETSC_EXTERN void MeshCellItems(const Mesh *, const PetscReal x[3], const PetscInt **items, PetscInt *n);
 

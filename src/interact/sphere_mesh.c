@@ -91,6 +91,7 @@ static PetscErrorCode MeshBuild(Interaction it, const InteractionContext *ctx)
       MeshCellItems(m, xm, &items, &n);
       for (PetscInt k = 0; k < n; k++) {
         MeshFeature f;
+        if (MeshBoxBeyond(m, items[k], xm, reach)) continue;
         MeshClosest(m, items[k], xm, &f);
         if (!(f.dist < reach)) continue;
         if (sm->ngroup == 0 || sm->group[sm->ngroup - 1].i != (LocalInt)i || sm->group[sm->ngroup - 1].mesh != q) {
