@@ -23,8 +23,11 @@ static PetscInt RigidClose(Mover *m, MoverContext *c, PetscReal dt, const PetscR
   (void)g, (void)ahead; /* BodiesGather added gravity */
   *opened = PETSC_FALSE;
   if (!r->index.nbody) return 0;
-  bits = BodiesClose(c->p, &r->index, dt, rb, lo, hi);
-  if (c->ke) *c->ke += BodiesKinetic(c->p, &r->index);
+  if (c->ke) {
+    PetscReal k = 0.0;
+    bits        = BodiesClose(c->p, &r->index, dt, rb, lo, hi, &k);
+    *c->ke += k;
+  } else bits = BodiesClose(c->p, &r->index, dt, rb, lo, hi, NULL);
   return bits;
 }
 

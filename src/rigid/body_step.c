@@ -254,10 +254,21 @@ static inline PetscInt BodyMayPass(const Particles *p, const LocalInt *rows, Pet
   return bits;
 }
 
+/* Body l's kinetic energies of translation and rotation. */
+static inline void BodyEnergies(const Particles *p, PetscInt l, PetscReal *ke, PetscReal *kr)
+{
+  const PetscReal *V = p->bv + 3 * l, *in = p->bI + 4 * l;
+  PetscReal        Lb[3], r               = 0.0;
+  RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
+  for (int a = 0; a < 3; a++) r += in[a] > 0.0 ? Lb[a] * Lb[a] / in[a] : 0.0;
+  *ke = 0.5 * p->bm[l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
+  *kr = 0.5 * r;
+}
+
 /* The spin after the kick: the angular momentum grows by T h, and at the
  * orientation of the step the spin is linear in it, by R I^-1 R^T T h. */
 PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb, PetscReal lo[3],
-                     PetscReal hi[3])
+                     PetscReal hi[3], PetscReal *ke)
 {
   const PetscReal h    = 0.5 * dt;
   PetscInt        bits = 0;
@@ -281,6 +292,11 @@ PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const Inte
       for (int a = 0; a < 3; a++) p->v[3 * i + a] = V[a] + c[a], p->w[3 * i + a] = w[a];
     }
     if (rb) bits |= BodyMayPass(p, rows, n, rb, lo, hi);
+    if (ke) { /* in body order, while the body is at hand */
+      PetscReal t, r;
+      BodyEnergies(p, l, &t, &r);
+      *ke += t + r;
+    }
   }
   return bits;
 }
@@ -317,29 +333,11 @@ PetscReal BodiesKinematicBound(const Particles *p, const BodyIndex *bi, PetscRea
   return bound;
 }
 
-/* Body l's kinetic energies of translation and rotation. */
-static inline void BodyEnergies(const Particles *p, PetscInt l, PetscReal *ke, PetscReal *kr)
-{
-  const PetscReal *V = p->bv + 3 * l, *in = p->bI + 4 * l;
-  PetscReal        Lb[3], r               = 0.0;
-  RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
-  for (int a = 0; a < 3; a++) r += in[a] > 0.0 ? Lb[a] * Lb[a] / in[a] : 0.0;
-  *ke = 0.5 * p->bm[l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
-  *kr = 0.5 * r;
-}
-
 PetscReal BodyKinetic(const Particles *p, PetscInt l)
 {
   PetscReal ke, kr;
   BodyEnergies(p, l, &ke, &kr);
   return ke + kr;
-}
-
-PetscReal BodiesKinetic(const Particles *p, const BodyIndex *bi)
-{
-  PetscReal k = 0.0;
-  for (PetscInt b = 0; b < bi->nbody; b++) k += BodyKinetic(p, bi->row[bi->start[b]]);
-  return k;
 }
 
 void BodiesEnergy(const Particles *p, const BodyIndex *bi, ExactSum *ke, ExactSum *kr)

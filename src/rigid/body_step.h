@@ -74,9 +74,11 @@ PETSC_EXTERN void BodiesSyncHome(Particles *, const BodyIndex *);
 /* Each body's force and torque from its members' and M g, into its first member. */
 PETSC_EXTERN void BodiesGather(Particles *, const BodyIndex *, const PetscReal g[3]);
 /* The second half: the kick by dt / 2 and the members' velocities, with
- * BodiesMayPass's bits for the next step (rb; NULL: none) in the same pass. */
+ * BodiesMayPass's bits for the next step (rb; NULL: none) and the kicked
+ * bodies' kinetic energies (translation and rotation, a plain sum in body
+ * order) added to *ke (NULL: none) in the same pass. */
 PETSC_EXTERN PetscInt BodiesClose(Particles *, const BodyIndex *, PetscReal dt, const IntegratorRebuild *,
-                                  PetscReal lo[3], PetscReal hi[3]);
+                                  PetscReal lo[3], PetscReal hi[3], PetscReal *ke);
 /* The rebuild criterion's bits (IntegratorMayPass's) for the members, from
  * the bodies' motion now, and their displacements folded into lo, hi. */
 PETSC_EXTERN PetscInt BodiesMayPass(const Particles *, const BodyIndex *, const IntegratorRebuild *, PetscReal lo[3],
@@ -88,8 +90,7 @@ PETSC_EXTERN PetscInt BodiesMayPass(const Particles *, const BodyIndex *, const 
 PETSC_EXTERN PetscReal BodiesKinematicBound(const Particles *, const BodyIndex *, PetscReal hs, PetscInt *who,
                                             PetscReal *amax);
 /* The bodies' kinetic energies of translation and rotation into ke, kr. */
-PETSC_EXTERN void      BodiesEnergy(const Particles *, const BodyIndex *, ExactSum *ke, ExactSum *kr);
-PETSC_EXTERN PetscReal BodiesKinetic(const Particles *, const BodyIndex *); /* the same, one plain sum */
+PETSC_EXTERN void BodiesEnergy(const Particles *, const BodyIndex *, ExactSum *ke, ExactSum *kr);
 /* A body's kinetic energy (row: its first member). */
 PETSC_EXTERN PetscReal BodyKinetic(const Particles *, PetscInt row);
 
