@@ -63,5 +63,21 @@ def here(*parts):
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), *parts)
 
 
+def note_peak(peak, np_, summary):
+    """Keep the largest rank's peak memory of a run on np_ ranks (summary.json's
+    peak_memory_bytes) in peak[np_], and print it."""
+    peak[np_] = max(summary["peak_memory_bytes"])
+    print("  peak memory per rank at %d rank(s): %.1f MB (largest rank)" % (np_, peak[np_] / 1e6))
+
+
+def peaks_flat(check, peak, tol=0.10):
+    """Check every rank count's peak per rank within tol of one rank's (peak: {np: bytes})."""
+    if 1 not in peak:
+        return
+    for np_, m in sorted(peak.items()):
+        check(m <= (1.0 + tol) * peak[1], "peak per rank at %d rank(s) %.1f MB within %g %% of 1 rank's %.1f MB"
+              % (np_, m / 1e6, 100 * tol, peak[1] / 1e6))
+
+
 if __name__ == "__main__":
     sys.exit("harness.py is a module for the tests, not a test")
