@@ -199,16 +199,28 @@ void WallMotionVelocity(const WallMotion *m, PetscReal t, const PetscReal x[3], 
   }
 }
 
+/* A translation's speed; a vibration's amplitudes, |A| + |A2|. */
+static PetscReal WallMotionSpeed(const WallMotion *m)
+{
+  return PetscSqrtReal(m->velocity[0] * m->velocity[0] + m->velocity[1] * m->velocity[1] +
+                       m->velocity[2] * m->velocity[2]);
+}
+
+static PetscReal WallMotionAmplitude(const WallMotion *m)
+{
+  return PetscSqrtReal(m->amplitude[0] * m->amplitude[0] + m->amplitude[1] * m->amplitude[1] +
+                       m->amplitude[2] * m->amplitude[2]) +
+         PetscSqrtReal(m->amplitude2[0] * m->amplitude2[0] + m->amplitude2[1] * m->amplitude2[1] +
+                       m->amplitude2[2] * m->amplitude2[2]);
+}
+
 PetscReal WallMotionSpeedMax(const WallMotion *m)
 {
-  PetscReal a = 0.0, a2 = 0.0;
   switch (WallMotionMoves(m) ? m->kind : MOTION_NONE) {
   case MOTION_TRANSLATE:
-    return PetscSqrtReal(m->velocity[0] * m->velocity[0] + m->velocity[1] * m->velocity[1] +
-                         m->velocity[2] * m->velocity[2]);
+    return WallMotionSpeed(m);
   case MOTION_VIBRATE:
-    for (int c = 0; c < 3; c++) a += m->amplitude[c] * m->amplitude[c], a2 += m->amplitude2[c] * m->amplitude2[c];
-    return 2.0 * HDEM_PI * m->frequency * (PetscSqrtReal(a) + PetscSqrtReal(a2));
+    return 2.0 * HDEM_PI * m->frequency * WallMotionAmplitude(m);
   case MOTION_ROTATE:
     return PETSC_MAX_REAL;
   default:
@@ -223,16 +235,11 @@ PetscReal WallMotionTravel(const WallMotion *m, PetscReal rext, PetscReal t0, Pe
   if (!WallMotionMoves(m) || span == 0.0) return 0.0;
   switch (m->kind) {
   case MOTION_TRANSLATE:
-    return PetscSqrtReal(m->velocity[0] * m->velocity[0] + m->velocity[1] * m->velocity[1] +
-                         m->velocity[2] * m->velocity[2]) *
-           span;
+    return WallMotionSpeed(m) * span;
   case MOTION_ROTATE:
     return PetscAbsReal(m->omega) * rext * span;
   case MOTION_VIBRATE: {
-    PetscReal A = PetscSqrtReal(m->amplitude[0] * m->amplitude[0] + m->amplitude[1] * m->amplitude[1] +
-                                m->amplitude[2] * m->amplitude[2]) +
-                  PetscSqrtReal(m->amplitude2[0] * m->amplitude2[0] + m->amplitude2[1] * m->amplitude2[1] +
-                                m->amplitude2[2] * m->amplitude2[2]);
+    PetscReal A = WallMotionAmplitude(m);
     return PetscMin(2.0 * A, 2.0 * HDEM_PI * m->frequency * A * span);
   }
   default:
