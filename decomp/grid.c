@@ -379,6 +379,18 @@ void GridBoxOf(const Grid *g, PetscMPIInt r, PetscReal lo[3], PetscReal hi[3])
 }
 
 /* Ranks in MPI_Cart order (reorder 0): the last axis fastest. */
+void GridWrapOnce(const Grid *g, const PetscReal x0[3], PetscReal x[3])
+{
+  for (int a = 0; a < 3; a++) {
+    PetscReal L = g->hi[a] - g->lo[a];
+    x[a]        = x0[a];
+    if (g->periodic[a]) {
+      if (x[a] >= g->hi[a]) x[a] -= L;
+      if (x[a] < g->lo[a]) x[a] += L;
+    }
+  }
+}
+
 PetscMPIInt GridRankAt(const Grid *g, const PetscReal x[3])
 {
   PetscMPIInt r0 = 0, r1 = g->size;

@@ -59,6 +59,9 @@ PETSC_EXTERN PetscErrorCode GridSetCuts(Grid *, int a, const PetscReal cuts[]);
 PETSC_EXTERN PetscErrorCode GridSetTree(Grid *, const PetscMPIInt axis[], const PetscReal cut[]);
 /* Rank r's subdomain [lo, hi) (the box's high face closed on a walled axis), grid or tree. */
 PETSC_EXTERN void GridBoxOf(const Grid *, PetscMPIInt r, PetscReal lo[3], PetscReal hi[3]);
+/* x0 brought into the box along its periodic axes by one period at most (a
+ * point in the box or next to it); x may be x0. */
+PETSC_EXTERN void GridWrapOnce(const Grid *, const PetscReal x0[3], PetscReal x[3]);
 /* The rank owning x, grid or tree, without checks (points outside the box go
  * to the nearest subdomain); GridRankOf checks as GridOwnerOf. */
 PETSC_EXTERN PetscMPIInt    GridRankAt(const Grid *, const PetscReal x[3]);

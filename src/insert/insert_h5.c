@@ -20,17 +20,6 @@ enum {
   R_WIDTH
 };
 
-/* Periodic coordinates into the box (one period: a state's rows lie in it or next to it). */
-static void InsertH5Wrap(const Grid *g, const PetscReal *x0, PetscReal x[3])
-{
-  for (int a = 0; a < 3; a++) {
-    PetscReal L = g->hi[a] - g->lo[a];
-    x[a]        = x0[a];
-    if (g->periodic[a] && x[a] >= g->hi[a]) x[a] -= L;
-    if (g->periodic[a] && x[a] < g->lo[a]) x[a] += L;
-  }
-}
-
 /* A point the grid can place: inside the box, off a periodic axis' high face; else the axis. */
 static int InsertH5Outside(const Grid *g, const PetscReal x[3])
 {
@@ -82,7 +71,7 @@ static PetscErrorCode InsertH5CheckRow(const char *file, const Grid *g, const H5
                "): diameter %g m, no smaller than the domain along %c (%g m)",
                file, row, id, (double)(2.0 * r), "xyz"[a], (double)(g->hi[a] - g->lo[a]));
   PetscCall(InsertH5CheckVector(file, 3, row, id, b->x + 3 * i, 0.0));
-  InsertH5Wrap(g, b->x + 3 * i, x);
+  GridWrapOnce(g, b->x + 3 * i, x);
   a = InsertH5Outside(g, x);
   PetscCheck(a < 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s: /particles/position row %" PetscInt64_FMT " (id %" PetscInt64_FMT
@@ -179,7 +168,7 @@ static PetscErrorCode InsertH5Pack(const Grid *g, H5StateBlock *b, PetscInt *n, 
     PetscReal  *r = *rec + (size_t)i * R_WIDTH;
     PetscMPIInt c[3];
     r[R_ID] = (PetscReal)b->id[i], r[R_TYPE] = (PetscReal)b->type[i], r[R_RADIUS] = b->radius[i];
-    InsertH5Wrap(g, b->x + 3 * i, r + R_X);
+    GridWrapOnce(g, b->x + 3 * i, r + R_X);
     for (int a = 0; a < 3; a++) r[R_V + a] = b->v[3 * i + a], r[R_W + a] = b->w[3 * i + a];
     r[R_LIQUID] = b->liquid ? b->liquid[i] : 0.0;
     PetscCall(GridOwnerOf(g, r + R_X, c));

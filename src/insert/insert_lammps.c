@@ -47,19 +47,6 @@ static int KeyIndexCompare(const void *a, const void *b)
   return x->id < y->id ? -1 : (x->id > y->id);
 }
 
-/* Periodic coordinates into the box. */
-static void Wrap(const Grid *g, const PetscReal *x0, PetscReal x[3])
-{
-  for (int a = 0; a < 3; a++) {
-    PetscReal L = g->hi[a] - g->lo[a];
-    x[a]        = x0[a];
-    if (g->periodic[a]) {
-      if (x[a] >= g->hi[a]) x[a] -= L;
-      if (x[a] < g->lo[a]) x[a] += L;
-    }
-  }
-}
-
 static PetscErrorCode OwnerRank(const Grid *g, const PetscReal x[3], PetscMPIInt *rank)
 {
   PetscMPIInt c[3];
@@ -75,7 +62,7 @@ static void PackAtom(const LammpsData *d, PetscInt i, PetscBool wrap, const Grid
   r[S_ID] = (PetscReal)d->id[i], r[S_TYPE] = (PetscReal)d->type[i];
   r[S_DIAMETER] = d->diameter[i], r[S_DENSITY] = d->density[i];
   for (int a = 0; a < 3; a++) r[S_X + a] = d->x[3 * i + a], r[S_V + a] = d->v[3 * i + a], r[S_W + a] = d->w[3 * i + a];
-  if (wrap) Wrap(g, d->x + 3 * i, r + S_X);
+  if (wrap) GridWrapOnce(g, d->x + 3 * i, r + S_X);
   r[S_INDEX] = (PetscReal)d->index[i];
   r[S_MOL]   = d->mol ? (PetscReal)d->mol[i] : 0.0;
 }
@@ -220,7 +207,7 @@ static PetscErrorCode FitMolecule(const char *file, PetscInt c, const ClumpTempl
              ma[a].key, file, c, (double)res, (double)l);
   body[B_MOL] = (PetscReal)ma[a].key, body[B_ID0] = (PetscReal)ma[a].id, body[B_TYPE] = r0[S_TYPE];
   body[B_L] = l, body[B_DENSITY] = r0[S_DENSITY];
-  Wrap(g, X, body + B_X);
+  GridWrapOnce(g, X, body + B_X);
   for (int e = 0; e < 3; e++) body[B_V + e] = V[e], body[B_W + e] = W[e];
   for (int e = 0; e < 4; e++) body[B_Q + e] = q[e];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -251,7 +238,7 @@ static PetscErrorCode FitMolecules(const char *file, PetscInt c, const ClumpTemp
     if (b - a == 1) { /* a sphere */
       PetscReal *s = *spheres + (size_t)(*ns)++ * S_WIDTH;
       PetscCall(PetscArraycpy(s, R + (size_t)ma[a].i * S_WIDTH, S_WIDTH));
-      Wrap(g, s + S_X, s + S_X);
+      GridWrapOnce(g, s + S_X, s + S_X);
       continue;
     }
     *bad = ma[a].key;
@@ -314,7 +301,7 @@ static PetscErrorCode CheckAtom(const char *file, const Grid *g, const LammpsDat
   PetscReal x[3];
 
   PetscFunctionBeginUser;
-  Wrap(g, d->x + 3 * i, x);
+  GridWrapOnce(g, d->x + 3 * i, x);
   for (int a = 0; a < 3; a++) {
     PetscCheck(x[a] >= g->lo[a] && x[a] <= g->hi[a], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
                "atom %" PetscInt64_FMT
