@@ -88,7 +88,23 @@ void BalancerDefaults(Balancer *b)
   b->step            = 0;
   b->start           = 0;
   b->count           = 0.0;
+  b->owned           = 1.0;
+  b->reached         = 1.0;
+  b->fresh           = PETSC_FALSE;
   b->t0 = b->wait0 = 0.0;
+}
+
+PetscBool BalancerWatches(const Balancer *b, PetscMPIInt size)
+{
+  return size > 1 && (b->mode == BALANCE_COUNT || (b->mode == BALANCE_RCB && b->weight == BALANCE_WEIGHT_COUNT))
+         ? PETSC_TRUE
+         : PETSC_FALSE;
+}
+
+void BalancerObserve(Balancer *b, PetscReal ratio)
+{
+  b->owned = ratio;
+  if (b->fresh) b->reached = PetscMax(1.0, ratio), b->fresh = PETSC_FALSE;
 }
 
 PetscErrorCode BalancerMark(Balancer *b, PetscInt64 step, PetscLogDouble wait)
@@ -117,6 +133,7 @@ PetscBool BalancerDue(const Balancer *b, PetscInt64 step, PetscReal present, Pet
 
   *grown = b->count * b->threshold < present || present * b->threshold < b->count ? PETSC_TRUE : PETSC_FALSE;
   if (since >= b->interval || *grown) return PETSC_TRUE;
+  if (since > 0 && !b->fresh && b->owned > b->threshold * b->reached) return PETSC_TRUE;
   return step - b->start < BALANCE_RAMP_STEPS && since >= PetscMin(b->interval, BALANCE_RAMP_INTERVAL) ? PETSC_TRUE
                                                                                                        : PETSC_FALSE;
 }
@@ -141,6 +158,7 @@ PetscErrorCode BalancerApply(Balancer *b, Grid *g, const FieldStore *st, PetscIn
   else PetscCall(GridBalance(g, PetscMax(cost, 0.0), wmin, b->threshold, &b->imbalance, &moved));
   if (moved) b->moves++;
   b->count = present;
+  b->fresh = PETSC_TRUE;
   PetscCall(BalancerMark(b, step, wait));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

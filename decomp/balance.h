@@ -64,6 +64,9 @@ typedef struct {
   PetscBool      restored;        /* the tree came from a checkpoint */
   PetscInt64     start;           /* the step this run began at (set-up or restart): the ramp counts from it */
   PetscReal      count;           /* particles on all ranks at the last balance */
+  PetscReal      owned;           /* largest owned count over the mean at the last step (count weights) */
+  PetscReal      reached;         /* that ratio at the first step after the last balance (1: none yet) */
+  PetscBool      fresh;           /* a balance ran and its ratio is still to be seen */
 } Balancer;
 
 /* After a run begins (set-up or restart) the balance comes every
@@ -82,7 +85,9 @@ PETSC_EXTERN PetscErrorCode BalancerStart(Balancer *, const Grid *, const FieldS
                                           PetscLogDouble wait);
 /* Whether a balance is due at step with present particles on all ranks (the same on every rank): interval
  * steps since the last, or the ramp's interval within its steps of the start, or present off the count at the
- * last balance by more than a factor threshold (a stream's batch, an outflow); grown says the last. */
+ * last balance by more than a factor threshold (a stream's batch, an outflow); grown says the last.  Weighing by
+ * count, also when the owned counts have drifted: their largest over the mean beyond threshold times what the
+ * last balance reached (particles crossing the cuts between balances). */
 PETSC_EXTERN PetscBool BalancerDue(const Balancer *, PetscInt64 step, PetscReal present, PetscBool *grown);
 /* Collective: when a balance is due (BalancerDue), moves the cuts (GridBalance, or a new tree) by this rank's
  * cost (its owned rows, or the interval's wall time less its waits; the rows when the count changed, since the
@@ -90,6 +95,11 @@ PETSC_EXTERN PetscBool BalancerDue(const Balancer *, PetscInt64 step, PetscReal 
  * are placed by their homes. */
 PETSC_EXTERN PetscErrorCode BalancerApply(Balancer *, Grid *, const FieldStore *, PetscInt64 step, PetscLogDouble wait,
                                           PetscReal wmin, PetscReal present);
+/* Whether the balance weighs by owned count on more than one rank: the step's reduction then carries the
+ * largest owned count for BalancerObserve. */
+PETSC_EXTERN PetscBool BalancerWatches(const Balancer *, PetscMPIInt size);
+/* The step's largest owned count over the mean (the same on every rank). */
+PETSC_EXTERN void BalancerObserve(Balancer *, PetscReal ratio);
 /* Collective, in the rcb mode on more than one rank, unless a tree was
  * restored: the first tree, from the n points at x, x + stride, ... by
  * count (nothing measured yet). */

@@ -222,7 +222,8 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
                                    const PetscReal hi[3])
 {
   PetscReal                 local_bound = bound, dt_step = e->clock.dt; /* the step just taken */
-  PetscReal                 v[17]  = {bound,
+  PetscInt                  nv     = BalancerWatches(&e->balance, e->grid.size) ? 18 : 17;
+  PetscReal                 v[18]  = {bound,
                                       (PetscReal)bits,
                                       (PetscReal)(e->p.n + e->lost + e->flow.state.removed_local),
                                       (PetscReal)e->request,
@@ -238,17 +239,18 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
                                       e->work_gravity - e->health.work_ahead,
                                       e->health.work_walls,
                                       e->health.flow_energy,
-                                      e->health.mass};
-  static const CollectiveOp op[17] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN,
+                                      e->health.mass,
+                                      (PetscReal)e->p.n};
+  static const CollectiveOp op[18] = {COLLECTIVE_MIN, COLLECTIVE_BOR, COLLECTIVE_SUM, COLLECTIVE_MAX, COLLECTIVE_MIN,
                                       COLLECTIVE_MIN, COLLECTIVE_MIN, COLLECTIVE_MAX, COLLECTIVE_MAX, COLLECTIVE_MAX,
                                       COLLECTIVE_MAX, COLLECTIVE_SUM, COLLECTIVE_SUM, COLLECTIVE_SUM, COLLECTIVE_SUM,
-                                      COLLECTIVE_SUM, COLLECTIVE_SUM};
+                                      COLLECTIVE_SUM, COLLECTIVE_SUM, COLLECTIVE_MAX};
 
   PetscFunctionBeginUser;
   {
     PetscLogDouble t0;
     PetscCall(PetscTime(&t0));
-    PetscCall(CollectiveReduceMixed(e->grid.comm, 17, v, op));
+    PetscCall(CollectiveReduceMixed(e->grid.comm, nv, v, op));
     PetscCall(EngineLap(&e->counters, ENGINE_PHASE_REDUCTION));
     e->clock.wait_seconds += e->counters.mark - t0;
   }
@@ -261,7 +263,8 @@ static PetscErrorCode EngineReduce(Engine *e, PetscReal bound, PetscInt bits, co
   e->request_all   = (PetscInt)v[3];
   e->a_reach       = v[10];
   e->clock.present = v[11];
-  e->request       = ENGINE_REQUEST_NONE;
+  if (nv > 17 && v[11] > 0.0) BalancerObserve(&e->balance, v[17] * e->grid.size / v[11]);
+  e->request = ENGINE_REQUEST_NONE;
   /* the drift of the next criterion: the ranges' midpoint (no particle anywhere: none) */
   for (int a = 0; a < 3; a++) e->drift[a] = v[4 + a] <= v[7 + a] ? 0.5 * (v[4 + a] + v[7 + a]) + 0.0 : 0.0;
   PetscCheck((PetscInt64)v[2] == e->nglobal, e->grid.comm, PETSC_ERR_PLIB,
