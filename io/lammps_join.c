@@ -34,6 +34,45 @@ static int CompareKeyAt(const void *a, const void *b)
   return x->i < y->i ? -1 : (x->i > y->i);
 }
 
+/* o (in i order) sorted by key, ties in i order: a stable LSD radix sort of
+ * LMP_RADIX_BITS a pass, as many passes as the largest key needs (*o may
+ * become another array of the same length); the comparison sort for a
+ * negative key. */
+#define LMP_RADIX_BITS 11
+static PetscErrorCode KeyAtSort(PetscInt n, KeyAt **o)
+{
+  KeyAt     *a   = *o, *b;
+  PetscInt64 max = 0;
+  PetscInt  *cnt;
+  int        bits = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    if (a[i].key < 0) {
+      qsort(a, (size_t)n, sizeof(*a), CompareKeyAt);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    max = PetscMax(max, a[i].key);
+  }
+  while (bits < 64 && (max >> bits)) bits += LMP_RADIX_BITS;
+  PetscCall(PetscMalloc2(n + 1, &b, (1 << LMP_RADIX_BITS) + 1, &cnt));
+  for (int sft = 0; sft < bits; sft += LMP_RADIX_BITS) {
+    KeyAt *t;
+    PetscCall(PetscArrayzero(cnt, (1 << LMP_RADIX_BITS) + 1));
+    for (PetscInt i = 0; i < n; i++) cnt[((a[i].key >> sft) & ((1 << LMP_RADIX_BITS) - 1)) + 1]++;
+    for (int d = 0; d < (1 << LMP_RADIX_BITS); d++) cnt[d + 1] += cnt[d];
+    for (PetscInt i = 0; i < n; i++) b[cnt[(a[i].key >> sft) & ((1 << LMP_RADIX_BITS) - 1)]++] = a[i];
+    t = a, a = b, b = t;
+  }
+  /* the sorted keys back where the caller's array is */
+  if (a != *o) {
+    PetscCall(PetscArraycpy(*o, a, n));
+    b = a;
+  }
+  PetscCall(PetscFree2(b, cnt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The records' order by key, then each cycle of the permutation followed:
  * no copy of the records (a sort of them would make one). */
 PetscErrorCode LammpsRecordsSort(PetscReal *rec, PetscInt n, PetscInt w, PetscInt64 (*key)(const PetscReal *))
@@ -42,9 +81,10 @@ PetscErrorCode LammpsRecordsSort(PetscReal *rec, PetscInt n, PetscInt w, PetscIn
   PetscReal *tmp;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc2(n + 1, &o, w, &tmp));
+  PetscCall(PetscMalloc1(n + 1, &o));
+  PetscCall(PetscMalloc1(w, &tmp));
   for (PetscInt i = 0; i < n; i++) o[i].key = key(rec + (size_t)i * w), o[i].i = i;
-  if (n) qsort(o, (size_t)n, sizeof(*o), CompareKeyAt);
+  PetscCall(KeyAtSort(n, &o));
   /* o[k].i: the record that goes to k; -1 once placed */
   for (PetscInt s = 0; s < n; s++) {
     PetscInt k = s;
@@ -58,7 +98,8 @@ PetscErrorCode LammpsRecordsSort(PetscReal *rec, PetscInt n, PetscInt w, PetscIn
     PetscCall(PetscArraycpy(rec + (size_t)k * w, tmp, w));
     o[k].i = -1;
   }
-  PetscCall(PetscFree2(o, tmp));
+  PetscCall(PetscFree(tmp));
+  PetscCall(PetscFree(o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,6 +13,8 @@
 #define LMP_MAX_LINE 4096
 /* Quoted text longer than this is cut (PETSc keeps 1024 characters of a message). */
 #define LMP_MAX_QUOTE 240
+/* Bytes read from the stream at a time. */
+#define LMP_BUF 65536
 
 /* "path:line: " prefix of every format error */
 #define AT         "%s:%" PetscInt_FMT ": "
@@ -31,8 +33,10 @@ typedef struct {
   int         nquote;
   PetscInt    lineno;
   char       *tok[LMP_MAX_TOKENS];
-  int         ntok;    /* may exceed LMP_MAX_TOKENS: only the first ones are kept */
-  const char *comment; /* text after '#', or NULL */
+  int         ntok;         /* may exceed LMP_MAX_TOKENS: only the first ones are kept */
+  const char *comment;      /* text after '#', or NULL */
+  char        buf[LMP_BUF]; /* the stream's bytes ahead of consumed: lines are found with memchr */
+  size_t      bpos, blen;   /* the next byte in buf, and the bytes in it */
 } LmpReader;
 
 /* s in quotes, whole, or its start and its length when longer than
@@ -43,6 +47,13 @@ PETSC_INTERN const char *LmpReaderQuote(LmpReader *, const char *s);
 PETSC_INTERN PetscErrorCode LmpReaderNext(LmpReader *, PetscBool *eof);
 /* rd->line (a line as read, without its newline) into text, comment and tokens. */
 PETSC_INTERN void LmpReaderSplit(LmpReader *);
+/* Next line as LmpReaderNext reads it, not yet split: rd->line holds it; *number says its first token is a
+ * number (LmpReaderIsNumber), *blank that it has none.  LmpReaderSplit makes the tokens when they are needed. */
+PETSC_INTERN PetscErrorCode LmpReaderNextRaw(LmpReader *, PetscBool *eof, PetscBool *number, PetscBool *blank);
+/* The stream at byte at, what was read ahead dropped. */
+PETSC_INTERN PetscErrorCode LmpReaderSeek(LmpReader *, PetscInt64 at);
+/* The next byte (EOF at the end), counted in consumed. */
+PETSC_INTERN int LmpReaderGetc(LmpReader *);
 /* The next line that has a token. */
 PETSC_INTERN PetscErrorCode LmpReaderNextNonBlank(LmpReader *, PetscBool *eof);
 /* Whether s is a whole number (strtod reads all of it). */

@@ -10,13 +10,10 @@ static PetscErrorCode LmpShareSeek(LmpReader *rd, const LmpHead *h, LmpShare *sh
 {
   PetscFunctionBeginUser;
   if (at < 0) at = sh->b > h->start ? sh->b - 1 : sh->b;
-  PetscCheck(!fseeko(rd->fp, (off_t)at, SEEK_SET), PETSC_COMM_SELF, PETSC_ERR_FILE_READ,
-             "%s: cannot go to byte %" PetscInt64_FMT ": %s", rd->path, at, strerror(errno));
-  rd->consumed = at;
+  PetscCall(LmpReaderSeek(rd, at));
   if (at == sh->b - 1) {
     int ch;
-    do
-      if ((ch = getc_unlocked(rd->fp)) != EOF) rd->consumed++;
+    do ch = LmpReaderGetc(rd);
     while (ch != EOF && ch != '\n');
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -37,15 +34,16 @@ PetscErrorCode LmpShareScan(LmpReader *rd, const LmpHead *h, LmpShare *sh)
   while (rd->consumed < sh->e) {
     /* a line that cannot be read ends the share; LmpShareParse says why, with its number (the caller's error
      * handler keeps the error quiet here) */
-    PetscErrorCode ierr   = LmpReaderNext(rd, &eof);
-    PetscBool      number = !ierr && !eof && rd->ntok && LmpReaderIsNumber(rd->tok[0]);
-    if (ierr || (!eof && rd->ntok && !number && sh->nname > LMP_NAMES_MAX)) {
+    PetscBool      number, blank;
+    PetscErrorCode ierr = LmpReaderNextRaw(rd, &eof, &number, &blank);
+    if (ierr || (!eof && !blank && !number && sh->nname > LMP_NAMES_MAX)) {
       sh->bad = sh->nlines;
       break;
     }
     if (eof) break;
     if (number) cur->ndata++;
-    else if (rd->ntok) {
+    else if (!blank) {
+      LmpReaderSplit(rd); /* a section name: its text */
       cur = &sh->names[sh->nname++];
       PetscCall(PetscMemzero(cur, sizeof(*cur)));
       cur->line = sh->nlines, cur->end = rd->consumed, cur->bad = -1, cur->len = (int)strlen(rd->text);
