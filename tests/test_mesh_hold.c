@@ -6,6 +6,7 @@
 #include <math.h>
 #include "check_main.h"
 #include "geometry/mesh.h"
+#include "geometry/mesh_share.h"
 
 /* The surface of the cube [-s, s]^3, each face an n x n grid of cells in two triangles. */
 static void BoxSurface(PetscInt n, PetscReal s, const WallMotion *mo, Mesh *m)
@@ -98,6 +99,7 @@ START_TEST(test_held_is_whole_near_subdomain)
   BoxSurface(40, 0.8, &mo, &ms->m[0]);
   ms->n = 1;
   ck_assert(!MeshDistribute(PETSC_COMM_WORLD, &ms->m[0]));
+  ck_assert(!MeshesShare(ms, &g));
   ck_assert(!MeshesSetUp(ms, reach));
   ck_assert(!MeshSetUp(&whole, reach));
   EXPECT(ms->m[0].nt_total == whole.nt && ms->m[0].nv_total == whole.nv, "totals %d %d", (int)ms->m[0].nt_total,
