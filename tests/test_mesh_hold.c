@@ -101,7 +101,7 @@ START_TEST(test_held_is_whole_near_subdomain)
   BoxSurface(40, 0.8, &mo, &ms->m[0]);
   ms->n = 1;
   ck_assert(!MeshDistribute(PETSC_COMM_WORLD, &ms->m[0]));
-  ck_assert(!MeshesShare(ms, &g));
+  ck_assert(!MeshesShare(PETSC_COMM_WORLD, ms));
   ck_assert(!MeshesSetUp(ms, reach));
   ck_assert(!MeshSetUp(&whole, reach));
   EXPECT(ms->m[0].nt_total == whole.nt && ms->m[0].nv_total == whole.nv, "totals %d %d", (int)ms->m[0].nt_total,
@@ -207,10 +207,11 @@ static PetscInt WholeMeeting(const Mesh *w, const PetscReal box[6], PetscInt *ou
   return n;
 }
 
-/* Ranks in slabs along x, a plate over all of them turning about x: a
- * rank's share lies in its slab, and each fetch of its held triangles (all
- * that meet its held box) comes from its two neighbours' shares and its
- * own, never from the others. */
+/* Ranks in slabs along x, a plate over all of them turning about x: the
+ * tree of shares cuts the plate as the slabs do, so a rank's share lies in
+ * its slab, and each fetch of its held triangles (all that meet its held
+ * box) comes from its two neighbours' shares and its own, never from the
+ * others. */
 START_TEST(test_fetch_from_near_shares)
 {
   Grid       g;
@@ -234,11 +235,13 @@ START_TEST(test_fetch_from_near_shares)
   SlabPlate(40, 10, &mo, &ms->m[0]);
   ms->n = 1;
   ck_assert(!MeshDistribute(PETSC_COMM_WORLD, &ms->m[0]));
-  ck_assert(!MeshesShare(ms, &g));
+  ck_assert(!MeshesShare(PETSC_COMM_WORLD, ms));
   ck_assert(!MeshesSetUp(ms, reach));
   ck_assert(!PetscMalloc1(whole.nt, &cw));
-  if (g.size > 1) { /* the share lies in the slab, give or take a triangle's width (0.1) */
+  if (g.size > 1) { /* the share lies in the slab, give or take a triangle's width (0.1), and is a fair part */
     const PetscReal *b = ms->m[0].sbox + 6 * g.rank;
+    EXPECT(ms->m[0].snt * g.size >= 0.9 * whole.nt && ms->m[0].snt * g.size <= 1.1 * whole.nt,
+           "rank %d's share holds %d of %d triangles", g.rank, (int)ms->m[0].snt, (int)whole.nt);
     EXPECT(b[0] >= g.sublo[0] - 0.1 && b[3] <= g.subhi[0] + 0.1, "rank %d's share spans x in [%g, %g]", g.rank,
            (double)b[0], (double)b[3]);
   }

@@ -2,17 +2,20 @@
  *
  * MeshDistribute's shares are blocks of triangle indices, kept for the
  * outputs; a block of an unordered mesh is scattered over the whole of it.
- * For the fetches each triangle record is also given, once at set-up, to
- * the rank whose subdomain then holds its centroid (mesh frame), so each
- * share lies in a compact box, and every rank keeps every share's box.  A
- * rank's held triangles (every triangle whose bounding box meets its held
- * box) then lie in the shares whose boxes meet the held box: those ranks,
- * known alike on every rank, send them, and no other rank takes part.  The
- * shares stay for the run: later cuts or trees change where the subdomains
- * are, not which triangles are held, only from how many ranks. */
+ * For the fetches each triangle record is also given, once at set-up, to a
+ * share of a tree of boxes that bisects the centroids in the mesh frame
+ * (decomp/balance_rcb.h), as many on each side as ranks: the shares are
+ * compact and of about equal size, and every rank keeps every share's box.
+ * A rank's held triangles (every triangle whose bounding box meets its held
+ * box) lie in the shares whose boxes meet the held box: those ranks, known
+ * alike on every rank, send them (decomp/route.h), and no other rank takes
+ * part.  The shares stay for the run, in the mesh's own frame: the mesh's
+ * motion and moving cuts change which shares a held box meets, never what
+ * is held. */
 #include "geometry/mesh_share.h"
 #include "decomp/collective.h"
 #include "decomp/route.h"
+#include "decomp/balance_rcb.h"
 
 typedef struct {
   PetscInt tid, k; /* a record's triangle, and where it is */
@@ -56,44 +59,67 @@ static void RecordGrow(const PetscReal *r, PetscReal box[6])
       box[a] = PetscMin(box[a], r[4 + 3 * c + a]), box[3 + a] = PetscMax(box[3 + a], r[4 + 3 * c + a]);
 }
 
-static PetscErrorCode MeshShare(Mesh *m, const Grid *g)
+/* Where each of this rank's block of records goes: a tree of boxes over the
+ * mesh's box (grown a little: a flat mesh has no depth) bisecting the
+ * centroids, as many on each side as the ranks below and above. */
+static PetscErrorCode MeshShareDest(MPI_Comm comm, const Mesh *m, PetscMPIInt *dest)
 {
-  PetscMPIInt *dest;
+  Grid         tg;
+  PetscReal    lo[3], hi[3], *c, edge = 0.0;
+  PetscMPIInt *axis;
+  PetscReal   *cut;
+
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++) edge = PetscMax(edge, m->hi[a] - m->lo[a]);
+  for (int a = 0; a < 3; a++) lo[a] = m->lo[a] - 1e-3 * edge - 1e-9, hi[a] = m->hi[a] + 1e-3 * edge + 1e-9;
+  PetscCall(GridCreate(comm, lo, hi, NULL, NULL, &tg));
+  PetscCall(PetscMalloc3(3 * m->hnt + 1, &c, tg.size, &axis, tg.size, &cut));
+  for (PetscInt k = 0; k < m->hnt; k++) {
+    const PetscReal *r = m->hrec + (size_t)MESH_RECORD_WIDTH * k;
+    for (int a = 0; a < 3; a++) c[3 * k + a] = (r[4 + a] + r[7 + a] + r[10 + a]) / 3.0;
+  }
+  PetscCall(BalanceRcbTree(&tg, m->hnt, c, 3, 1, axis, cut));
+  PetscCall(GridSetTree(&tg, axis, cut));
+  for (PetscInt k = 0; k < m->hnt; k++) dest[k] = GridRankAt(&tg, c + 3 * k);
+  PetscCall(PetscFree3(c, axis, cut));
+  PetscCall(GridDestroy(&tg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MeshShare(MPI_Comm comm, Mesh *m)
+{
+  PetscMPIInt *dest, size;
   PetscReal    box[6];
   PetscInt     len;
   char        *all;
 
   PetscFunctionBeginUser;
-  PetscCheck(m->nrank == g->size, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "%s: distributed over %" PetscInt_FMT " ranks, shared on %d", m->name, m->nrank, g->size);
+  PetscCall(CollectiveRank(comm, NULL, &size));
+  PetscCheck(m->nrank == size, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "%s: distributed over %" PetscInt_FMT " ranks, shared on %d", m->name, m->nrank, size);
   PetscCall(PetscMalloc1(m->hnt + 1, &dest));
-  for (PetscInt k = 0; k < m->hnt; k++) {
-    const PetscReal *r = m->hrec + (size_t)MESH_RECORD_WIDTH * k;
-    PetscReal        c[3];
-    for (int a = 0; a < 3; a++) c[a] = (r[4 + a] + r[7 + a] + r[10 + a]) / 3.0;
-    dest[k] = GridRankAt(g, c);
-  }
+  PetscCall(MeshShareDest(comm, m, dest));
   PetscCall(PetscFree(m->srec));
   PetscCall(PetscFree(m->sbox));
-  PetscCall(CollectiveRoute(g->comm, m->hnt, MESH_RECORD_WIDTH, m->hrec, dest, &m->snt, &m->srec));
+  PetscCall(CollectiveRoute(comm, m->hnt, MESH_RECORD_WIDTH, m->hrec, dest, &m->snt, &m->srec));
   PetscCall(PetscFree(dest));
   PetscCall(RecordsSortByTid(m->snt, &m->srec));
   for (int a = 0; a < 3; a++) box[a] = PETSC_MAX_REAL, box[3 + a] = -PETSC_MAX_REAL;
   for (PetscInt k = 0; k < m->snt; k++) RecordGrow(m->srec + (size_t)MESH_RECORD_WIDTH * k, box);
-  PetscCall(CollectiveGatherAllBytes(g->comm, box, (PetscInt)sizeof(box), &len, &all));
-  PetscCheck(len == (PetscInt)sizeof(box) * g->size, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+  PetscCall(CollectiveGatherAllBytes(comm, box, (PetscInt)sizeof(box), &len, &all));
+  PetscCheck(len == (PetscInt)sizeof(box) * size, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "%s: share boxes of %" PetscInt_FMT " bytes", m->name, len);
-  PetscCall(PetscMalloc1(6 * g->size, &m->sbox));
+  PetscCall(PetscMalloc1(6 * size, &m->sbox));
   PetscCall(PetscMemcpy(m->sbox, all, (size_t)len));
   PetscCall(PetscFree(all));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MeshesShare(Meshes *ms, const Grid *g)
+PetscErrorCode MeshesShare(MPI_Comm comm, Meshes *ms)
 {
   PetscFunctionBeginUser;
   for (PetscInt q = 0; q < ms->n; q++)
-    if (!ms->m[q].whole) PetscCall(MeshShare(&ms->m[q], g));
+    if (!ms->m[q].whole) PetscCall(MeshShare(comm, &ms->m[q]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

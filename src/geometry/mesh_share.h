@@ -7,9 +7,9 @@
 #include "decomp/grid.h"
 
 /* Collective, once the meshes are distributed (MeshDistribute) and before
- * the first MeshesHold: each distributed mesh's triangles binned by space
- * on g, every rank told every share's box. */
-PETSC_EXTERN PetscErrorCode MeshesShare(Meshes *, const Grid *);
+ * the first MeshesHold: each distributed mesh's triangles shared by space
+ * over comm's ranks (mesh_share.c), every rank told every share's box. */
+PETSC_EXTERN PetscErrorCode MeshesShare(MPI_Comm, Meshes *);
 /* The ranks r with fetch[r] receive into *out (*nout records, ascending;
  * PetscFree it) every triangle whose bounding box meets their box
  * m->held + 6 r, each from the ranks whose share boxes meet it; only those
