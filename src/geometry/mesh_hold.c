@@ -14,8 +14,10 @@
  *
  * Every rank holds the cuts and the mesh's pose, so every rank knows every
  * rank's box: when a subdomain's box leaves its held box (the cuts moved,
- * the mesh moved), all ranks know it and the triangles are routed from
- * their shares in one collective exchange, with no other communication. */
+ * the mesh moved), all ranks know it without a message.  The triangles are
+ * then fetched from a second set of shares, by space (mesh_share.c): each
+ * share's box is known on every rank, so a rank receives from just the
+ * ranks whose share boxes meet its new held box, and they alone send. */
 #include "geometry/mesh_hold.h"
 #include "geometry/mesh_share.h"
 #include "decomp/collective.h"
