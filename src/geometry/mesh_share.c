@@ -70,8 +70,11 @@ static PetscErrorCode MeshShareDest(MPI_Comm comm, const Mesh *m, PetscMPIInt *d
   PetscReal   *cut;
 
   PetscFunctionBeginUser;
-  for (int a = 0; a < 3; a++) edge = PetscMax(edge, m->hi[a] - m->lo[a]);
-  for (int a = 0; a < 3; a++) lo[a] = m->lo[a] - 1e-3 * edge - 1e-9, hi[a] = m->hi[a] + 1e-3 * edge + 1e-9;
+  for (int a = 0; a < 3; a++)
+    edge = PetscMax(edge,
+                    PetscMax(m->hi[a] - m->lo[a], 1e-9 * PetscMax(PetscAbsReal(m->lo[a]), PetscAbsReal(m->hi[a]))));
+  edge = PetscMax(edge, 1e-9); /* above the rounding of the box's bounds, however far from the origin */
+  for (int a = 0; a < 3; a++) lo[a] = m->lo[a] - 1e-3 * edge, hi[a] = m->hi[a] + 1e-3 * edge;
   PetscCall(GridCreate(comm, lo, hi, NULL, NULL, &tg));
   PetscCall(PetscMalloc3(3 * m->hnt + 1, &c, tg.size, &axis, tg.size, &cut));
   for (PetscInt k = 0; k < m->hnt; k++) {
