@@ -2,10 +2,13 @@
  * and moving cuts; at every point of a rank's subdomain the candidates and
  * the contacts from the triangles it holds are those of the whole mesh, bit
  * for bit; the shares tile the mesh; a rank holds less than the whole
- * mesh (checks per rank, asserted together: check_main.h). */
+ * mesh; a plate over slabs of ranks is fetched, at every change of the
+ * held boxes, from the shares next to a rank's only (geometry/mesh_share.c;
+ * checks per rank, asserted together: check_main.h). */
 #include <math.h>
 #include "check_main.h"
 #include "geometry/mesh.h"
+#include "geometry/mesh_share.h"
 
 /* The surface of the cube [-s, s]^3, each face an n x n grid of cells in two triangles. */
 static void BoxSurface(PetscInt n, PetscReal s, const WallMotion *mo, Mesh *m)
@@ -98,6 +101,7 @@ START_TEST(test_held_is_whole_near_subdomain)
   BoxSurface(40, 0.8, &mo, &ms->m[0]);
   ms->n = 1;
   ck_assert(!MeshDistribute(PETSC_COMM_WORLD, &ms->m[0]));
+  ck_assert(!MeshesShare(PETSC_COMM_WORLD, ms));
   ck_assert(!MeshesSetUp(ms, reach));
   ck_assert(!MeshSetUp(&whole, reach));
   EXPECT(ms->m[0].nt_total == whole.nt && ms->m[0].nv_total == whole.nv, "totals %d %d", (int)ms->m[0].nt_total,
@@ -159,12 +163,118 @@ START_TEST(test_held_is_whole_near_subdomain)
 }
 END_TEST
 
+/* A plate z = 1 over [0, 4] x [0, 2], nx x ny cells in two triangles,
+ * listed in a scrambled order (stride 7 over the triangles): an index block
+ * of it lies all over the plate. */
+static void SlabPlate(PetscInt nx, PetscInt ny, const WallMotion *mo, Mesh *m)
+{
+  PetscInt   nv = (nx + 1) * (ny + 1), nt = 2 * nx * ny, *tri, *ord;
+  PetscReal *x;
+
+  ck_assert(!PetscMalloc3(3 * nv, &x, 3 * nt, &tri, 3 * nt, &ord));
+  for (PetscInt j = 0; j <= ny; j++)
+    for (PetscInt i = 0; i <= nx; i++) {
+      PetscReal *p = x + 3 * (j * (nx + 1) + i);
+      p[0] = 4.0 * i / nx, p[1] = 2.0 * j / ny, p[2] = 1.0;
+    }
+  for (PetscInt j = 0, t = 0; j < ny; j++)
+    for (PetscInt i = 0; i < nx; i++) {
+      PetscInt a = j * (nx + 1) + i, b = a + 1, c = a + nx + 2, d = a + nx + 1;
+      ord[3 * t] = a, ord[3 * t + 1] = b, ord[3 * t + 2] = c, t++;
+      ord[3 * t] = a, ord[3 * t + 1] = c, ord[3 * t + 2] = d, t++;
+    }
+  ck_assert(nt % 7 != 0);
+  for (PetscInt t = 0; t < nt; t++)
+    for (int c = 0; c < 3; c++) tri[3 * t + c] = ord[3 * ((7 * t) % nt) + c];
+  ck_assert(!MeshCreateFromArrays("plate", nv, x, nt, tri, 1.0, mo, m));
+  ck_assert(!PetscFree3(x, tri, ord));
+}
+
+/* The triangles of w whose bounding boxes meet box, ascending. */
+static PetscInt WholeMeeting(const Mesh *w, const PetscReal box[6], PetscInt *out)
+{
+  PetscInt n = 0;
+  for (PetscInt t = 0; t < w->nt; t++) {
+    PetscBool meets = PETSC_TRUE;
+    for (int a = 0; a < 3; a++) {
+      PetscReal lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+      for (int c = 0; c < 3; c++)
+        lo = PetscMin(lo, w->x[3 * w->tri[3 * t + c] + a]), hi = PetscMax(hi, w->x[3 * w->tri[3 * t + c] + a]);
+      if (hi < box[a] || lo > box[3 + a]) meets = PETSC_FALSE;
+    }
+    if (meets) out[n++] = t;
+  }
+  return n;
+}
+
+/* Ranks in slabs along x, a plate over all of them turning about x: the
+ * tree of shares cuts the plate as the slabs do, so a rank's share lies in
+ * its slab, and each fetch of its held triangles (all that meet its held
+ * box) comes from its two neighbours' shares and its own, never from the
+ * others. */
+START_TEST(test_fetch_from_near_shares)
+{
+  Grid       g;
+  Meshes    *ms;
+  Mesh       whole;
+  WallMotion mo;
+  PetscReal  lo[3] = {0, 0, 0}, hi[3] = {4, 2, 2}, reach = 0.05;
+  PetscInt   dims[3] = {0, 1, 1}, *cw, fetches = 0;
+
+  ck_assert(!PetscMemzero(&mo, sizeof(mo)));
+  mo.kind = MOTION_ROTATE, mo.omega = 0.7, mo.stop = mo.remove = INFINITY;
+  mo.axis[0] = 1.0, mo.axis_point[1] = 1.0, mo.axis_point[2] = 1.0;
+  ck_assert(!PetscNew(&ms));
+  {
+    PetscMPIInt size;
+    ck_assert(MPI_Comm_size(PETSC_COMM_WORLD, &size) == MPI_SUCCESS);
+    dims[0] = size;
+  }
+  ck_assert(!GridCreate(PETSC_COMM_WORLD, lo, hi, NULL, dims, &g));
+  SlabPlate(40, 10, &mo, &whole);
+  SlabPlate(40, 10, &mo, &ms->m[0]);
+  ms->n = 1;
+  ck_assert(!MeshDistribute(PETSC_COMM_WORLD, &ms->m[0]));
+  ck_assert(!MeshesShare(PETSC_COMM_WORLD, ms));
+  ck_assert(!MeshesSetUp(ms, reach));
+  ck_assert(!PetscMalloc1(whole.nt, &cw));
+  if (g.size > 1) { /* the share lies in the slab, give or take a triangle's width (0.1), and is a fair part */
+    const PetscReal *b = ms->m[0].sbox + 6 * g.rank;
+    EXPECT(ms->m[0].snt * g.size >= 0.9 * whole.nt && ms->m[0].snt * g.size <= 1.1 * whole.nt,
+           "rank %d's share holds %d of %d triangles", g.rank, (int)ms->m[0].snt, (int)whole.nt);
+    EXPECT(b[0] >= g.sublo[0] - 0.1 && b[3] <= g.subhi[0] + 0.1, "rank %d's share spans x in [%g, %g]", g.rank,
+           (double)b[0], (double)b[3]);
+  }
+  for (int stage = 0; stage < 8; stage++) {
+    const Mesh *m = &ms->m[0];
+    PetscInt    n, before = m->fetches;
+    ck_assert(!MeshesHold(ms, &g, 0.5 * stage));
+    if (g.size == 1 || m->fetches == before) continue;
+    fetches++;
+    n = WholeMeeting(&whole, m->held + 6 * g.rank, cw);
+    EXPECT(n == m->nt, "stage %d: %d triangles held, %d meet the held box", stage, (int)m->nt, (int)n);
+    for (PetscInt k = 0; k < PetscMin(n, m->nt); k++)
+      EXPECT(m->tid[k] == cw[k], "stage %d: held triangle %d is %d, not %d", stage, (int)k, (int)m->tid[k], (int)cw[k]);
+    EXPECT(m->fetch_peers == (g.rank > 0) + (g.rank < g.size - 1), "stage %d: rank %d of %d fetched from %d ranks",
+           stage, g.rank, g.size, (int)m->fetch_peers);
+  }
+  if (g.size > 1) EXPECT(fetches >= 2, "rank %d fetched %d times", g.rank, (int)fetches);
+  ASSERT_ALL_RANKS();
+  ck_assert(!PetscFree(cw));
+  ck_assert(!MeshDestroy(&whole));
+  ck_assert(!MeshesDestroy(ms));
+  ck_assert(!PetscFree(ms));
+  ck_assert(!GridDestroy(&g));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("mesh_hold");
   TCase *tc = tcase_create("mesh_hold");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_held_is_whole_near_subdomain);
+  tcase_add_test(tc, test_fetch_from_near_shares);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }

@@ -14,9 +14,12 @@
  *
  * Every rank holds the cuts and the mesh's pose, so every rank knows every
  * rank's box: when a subdomain's box leaves its held box (the cuts moved,
- * the mesh moved), all ranks know it and the triangles are routed from
- * their shares in one collective exchange, with no other communication. */
+ * the mesh moved), all ranks know it without a message.  The triangles are
+ * then fetched from a second set of shares, by space (mesh_share.c): each
+ * share's box is known on every rank, so a rank receives from just the
+ * ranks whose share boxes meet its new held box, and they alone send. */
 #include "geometry/mesh_hold.h"
+#include "geometry/mesh_share.h"
 #include "decomp/collective.h"
 #include "decomp/grid.h"
 
@@ -139,17 +142,6 @@ static PetscBool BoxInside(const PetscReal in[6], const PetscReal out[6])
   return PETSC_TRUE;
 }
 
-/* Whether a triangle record's bounding box meets box. */
-static PetscBool RecordMeets(const PetscReal *r, const PetscReal box[6])
-{
-  for (int a = 0; a < 3; a++) {
-    PetscReal lo = PetscMin(PetscMin(r[4 + a], r[7 + a]), r[10 + a]),
-              hi = PetscMax(PetscMax(r[4 + a], r[7 + a]), r[10 + a]);
-    if (hi < box[a] || lo > box[3 + a]) return PETSC_FALSE;
-  }
-  return PETSC_TRUE;
-}
-
 /* Which ranks' held boxes no longer cover their subdomains at tb: fetch[r],
  * their new boxes in m->held.  The same on every rank. */
 static PetscErrorCode MeshHoldPlan(Mesh *m, const Grid *g, PetscReal tb, PetscBool *fetch, PetscInt *nfetch)
@@ -184,31 +176,15 @@ PetscErrorCode MeshesHold(Meshes *ms, const Grid *g, PetscReal tb)
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(g->size, &fetch));
   for (PetscInt q = 0; q < ms->n; q++) {
-    Mesh        *m = &ms->m[q];
-    PetscInt     nfetch, n = 0, cap = 0, nout;
-    PetscReal   *items = NULL, *out;
-    PetscMPIInt *dest  = NULL;
+    Mesh      *m = &ms->m[q];
+    PetscInt   nfetch, nout;
+    PetscReal *out;
     if (m->whole || !WallMotionPresent(&m->motion, tb)) continue;
     PetscCheck(m->nrank == g->size, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "%s: distributed over %" PetscInt_FMT " ranks, held on %d", m->name, m->nrank, g->size);
     PetscCall(MeshHoldPlan(m, g, tb, fetch, &nfetch));
     if (!nfetch) continue;
-    for (PetscInt k = 0; k < m->hnt; k++)
-      for (PetscMPIInt r = 0; r < g->size; r++) {
-        const PetscReal *rec = m->hrec + (size_t)MESH_RECORD_WIDTH * k;
-        if (!fetch[r] || !RecordMeets(rec, m->held + 6 * r)) continue;
-        if (n == cap) {
-          cap = PetscMax(256, 2 * cap);
-          PetscCall(PetscRealloc((size_t)MESH_RECORD_WIDTH * cap * sizeof(*items), &items));
-          PetscCall(PetscRealloc((size_t)cap * sizeof(*dest), &dest));
-        }
-        PetscCall(PetscArraycpy(items + (size_t)MESH_RECORD_WIDTH * n, rec, MESH_RECORD_WIDTH));
-        dest[n++] = r;
-      }
-    /* shares are blocks in rank order, each sent in its order: what arrives is ascending */
-    PetscCall(CollectiveRoute(g->comm, n, MESH_RECORD_WIDTH, items, dest, &nout, &out));
-    PetscCall(PetscFree(items));
-    PetscCall(PetscFree(dest));
+    PetscCall(MeshShareFetch(m, g, fetch, &nout, &out));
     if (fetch[g->rank]) PetscCall(MeshHoldRecords(m, nout, out, m->reach));
     PetscCall(PetscFree(out));
   }

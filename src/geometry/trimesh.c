@@ -450,6 +450,8 @@ PetscErrorCode MeshDestroy(Mesh *m)
   PetscCall(PetscFree(m->hx));
   PetscCall(PetscFree(m->hrec));
   PetscCall(PetscFree(m->held));
+  PetscCall(PetscFree(m->srec));
+  PetscCall(PetscFree(m->sbox));
   PetscCall(PetscFree(m->cellkey));
   PetscCall(PetscFree(m->cellstart));
   PetscCall(PetscFree(m->cellitem));

@@ -43,6 +43,13 @@ typedef struct {
   PetscReal *hrec;    /* MESH_RECORD_WIDTH hnt */
   PetscReal *held;    /* 6 nrank */
   PetscInt   fetches; /* how often this rank's held set was replaced */
+  /* The same triangles shared by space for the fetches (mesh_share.c):
+   * this rank's snt records, ascending, and every rank's share box (6 nrank,
+   * the same on every rank; empty while lo > hi); fetch_peers: the other
+   * ranks the last fetch of this rank's held set received from */
+  PetscInt   snt, fetch_peers;
+  PetscReal *srec; /* MESH_RECORD_WIDTH snt */
+  PetscReal *sbox; /* 6 nrank */
   /* bins of the mesh frame over the held triangles: each cell lists the
    * triangles within the reach of some point of it; cells by key, sorted */
   PetscReal   reach, h, blo[3];
