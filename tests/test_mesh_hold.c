@@ -3,12 +3,12 @@
  * the contacts from the triangles it holds are those of the whole mesh, bit
  * for bit; the shares tile the mesh; a rank holds less than the whole
  * mesh; a plate over slabs of ranks is fetched, at every change of the
- * held boxes, from the shares next to a rank's only (geometry/mesh_share.c;
+ * held boxes, from the shares next to a rank's only (geometry/mesh_bins.c;
  * checks per rank, asserted together: check_main.h). */
 #include <math.h>
 #include "check_main.h"
 #include "geometry/mesh.h"
-#include "geometry/mesh_share.h"
+#include "geometry/mesh_bins.h"
 
 /* The surface of the cube [-s, s]^3, each face an n x n grid of cells in two triangles. */
 static void BoxSurface(PetscInt n, PetscReal s, const WallMotion *mo, Mesh *m)
@@ -101,7 +101,7 @@ START_TEST(test_held_is_whole_near_subdomain)
   BoxSurface(40, 0.8, &mo, &ms->m[0]);
   ms->n = 1;
   ck_assert(!MeshDistribute(PETSC_COMM_WORLD, &ms->m[0]));
-  ck_assert(!MeshesShare(PETSC_COMM_WORLD, ms));
+  ck_assert(!MeshesBin(PETSC_COMM_WORLD, ms));
   ck_assert(!MeshesSetUp(ms, reach));
   ck_assert(!MeshSetUp(&whole, reach));
   EXPECT(ms->m[0].nt_total == whole.nt && ms->m[0].nv_total == whole.nv, "totals %d %d", (int)ms->m[0].nt_total,
@@ -235,7 +235,7 @@ START_TEST(test_fetch_from_near_shares)
   SlabPlate(40, 10, &mo, &ms->m[0]);
   ms->n = 1;
   ck_assert(!MeshDistribute(PETSC_COMM_WORLD, &ms->m[0]));
-  ck_assert(!MeshesShare(PETSC_COMM_WORLD, ms));
+  ck_assert(!MeshesBin(PETSC_COMM_WORLD, ms));
   ck_assert(!MeshesSetUp(ms, reach));
   ck_assert(!PetscMalloc1(whole.nt, &cw));
   if (g.size > 1) { /* the share lies in the slab, give or take a triangle's width (0.1), and is a fair part */

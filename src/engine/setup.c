@@ -12,7 +12,7 @@
 #include "engine/flow.h"
 #include "engine/moisture.h"
 #include "engine/health.h"
-#include "geometry/mesh_share.h"
+#include "geometry/mesh_bins.h"
 #include "io/options.h"
 #include "decomp/collective.h"
 
@@ -204,7 +204,7 @@ static PetscErrorCode EngineCreateFromKeys(MPI_Comm comm, PetscBool insert, Pets
   PetscCall(FlowCheckDomain(comm, &e->flow, dk->lo, dk->hi));
   PetscCall(PlanesSetFromOptions(comm, &e->grid, dk->faces, &e->planes));
   PetscCall(MeshesSetFromOptions(comm, &e->meshes));
-  PetscCall(MeshesShare(comm, &e->meshes));
+  PetscCall(MeshesBin(comm, &e->meshes));
   PetscCall(MeshesCheckDomain(comm, &e->meshes, dk->lo, dk->hi));
   e->meshes.wall0 = e->planes.n;
   PetscCall(ClumpTemplatesSetFromOptions(comm, &e->clumps));

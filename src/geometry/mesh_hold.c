@@ -15,11 +15,11 @@
  * Every rank holds the cuts and the mesh's pose, so every rank knows every
  * rank's box: when a subdomain's box leaves its held box (the cuts moved,
  * the mesh moved), all ranks know it without a message.  The triangles are
- * then fetched from a second set of shares, by space (mesh_share.c): each
+ * then fetched from a second set of shares, by space (mesh_bins.c): each
  * share's box is known on every rank, so a rank receives from just the
  * ranks whose share boxes meet its new held box, and they alone send. */
 #include "geometry/mesh_hold.h"
-#include "geometry/mesh_share.h"
+#include "geometry/mesh_bins.h"
 #include "decomp/collective.h"
 #include "decomp/grid.h"
 
@@ -184,7 +184,7 @@ PetscErrorCode MeshesHold(Meshes *ms, const Grid *g, PetscReal tb)
                "%s: distributed over %" PetscInt_FMT " ranks, held on %d", m->name, m->nrank, g->size);
     PetscCall(MeshHoldPlan(m, g, tb, fetch, &nfetch));
     if (!nfetch) continue;
-    PetscCall(MeshShareFetch(m, g, fetch, &nout, &out));
+    PetscCall(MeshBinsFetch(m, g, fetch, &nout, &out));
     if (fetch[g->rank]) PetscCall(MeshHoldRecords(m, nout, out, m->reach));
     PetscCall(PetscFree(out));
   }

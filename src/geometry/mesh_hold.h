@@ -9,8 +9,8 @@
 /* Collective: a whole mesh becomes distributed over comm's ranks, each
  * keeping its share and, until MeshesHold, no triangles (one rank: kept whole). */
 PETSC_EXTERN PetscErrorCode MeshDistribute(MPI_Comm, Mesh *);
-/* Collective, before the lists are built at tb (and after MeshesShare,
- * mesh_share.h): each rank holds (at least) every triangle within reach of
+/* Collective, before the lists are built at tb (and after MeshesBin,
+ * mesh_bins.h): each rank holds (at least) every triangle within reach of
  * its subdomain then (mesh_hold.c). */
 PETSC_EXTERN PetscErrorCode MeshesHold(Meshes *, const Grid *, PetscReal tb);
 /* Replaces the held triangles by n records (MESH_RECORD_WIDTH reals,

@@ -43,7 +43,7 @@ typedef struct {
   PetscReal *hrec;    /* MESH_RECORD_WIDTH hnt */
   PetscReal *held;    /* 6 nrank */
   PetscInt   fetches; /* how often this rank's held set was replaced */
-  /* The same triangles shared by space for the fetches (mesh_share.c):
+  /* The same triangles shared by space for the fetches (mesh_bins.c):
    * this rank's snt records, ascending, and every rank's share box (6 nrank,
    * the same on every rank; empty while lo > hi); fetch_peers: the other
    * ranks the last fetch of this rank's held set received from */

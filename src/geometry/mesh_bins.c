@@ -12,7 +12,7 @@
  * part.  The shares stay for the run, in the mesh's own frame: the mesh's
  * motion and moving cuts change which shares a held box meets, never what
  * is held. */
-#include "geometry/mesh_share.h"
+#include "geometry/mesh_bins.h"
 #include "decomp/collective.h"
 #include "decomp/route.h"
 #include "decomp/balance_rcb.h"
@@ -62,7 +62,7 @@ static void RecordGrow(const PetscReal *r, PetscReal box[6])
 /* Where each of this rank's block of records goes: a tree of boxes over the
  * mesh's box (grown a little: a flat mesh has no depth) bisecting the
  * centroids, as many on each side as the ranks below and above. */
-static PetscErrorCode MeshShareDest(MPI_Comm comm, const Mesh *m, PetscMPIInt *dest)
+static PetscErrorCode MeshBinDest(MPI_Comm comm, const Mesh *m, PetscMPIInt *dest)
 {
   Grid         tg;
   PetscReal    lo[3], hi[3], *c, edge = 0.0;
@@ -89,7 +89,7 @@ static PetscErrorCode MeshShareDest(MPI_Comm comm, const Mesh *m, PetscMPIInt *d
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MeshShare(MPI_Comm comm, Mesh *m)
+static PetscErrorCode MeshBin(MPI_Comm comm, Mesh *m)
 {
   PetscMPIInt *dest, size;
   PetscReal    box[6];
@@ -101,7 +101,7 @@ static PetscErrorCode MeshShare(MPI_Comm comm, Mesh *m)
   PetscCheck(m->nrank == size, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "%s: distributed over %" PetscInt_FMT " ranks, shared on %d", m->name, m->nrank, size);
   PetscCall(PetscMalloc1(m->hnt + 1, &dest));
-  PetscCall(MeshShareDest(comm, m, dest));
+  PetscCall(MeshBinDest(comm, m, dest));
   PetscCall(PetscFree(m->srec));
   PetscCall(PetscFree(m->sbox));
   PetscCall(CollectiveRoute(comm, m->hnt, MESH_RECORD_WIDTH, m->hrec, dest, &m->snt, &m->srec));
@@ -118,11 +118,11 @@ static PetscErrorCode MeshShare(MPI_Comm comm, Mesh *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MeshesShare(MPI_Comm comm, Meshes *ms)
+PetscErrorCode MeshesBin(MPI_Comm comm, Meshes *ms)
 {
   PetscFunctionBeginUser;
   for (PetscInt q = 0; q < ms->n; q++)
-    if (!ms->m[q].whole) PetscCall(MeshShare(comm, &ms->m[q]));
+    if (!ms->m[q].whole) PetscCall(MeshBin(comm, &ms->m[q]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -144,8 +144,8 @@ static PetscBool RecordMeets(const PetscReal *r, const PetscReal box[6])
 
 /* What this rank sends: to each fetching rank whose held box meets its
  * share's box, the records of its share meeting that box, in share order. */
-static PetscErrorCode MeshShareOutgoing(const Mesh *m, const Grid *g, const PetscBool fetch[], PetscInt *nsend,
-                                        PetscMPIInt *to, PetscInt *nto, PetscReal **items)
+static PetscErrorCode MeshBinsOutgoing(const Mesh *m, const Grid *g, const PetscBool fetch[], PetscInt *nsend,
+                                       PetscMPIInt *to, PetscInt *nto, PetscReal **items)
 {
   PetscInt n = 0, cap = 0;
 
@@ -170,16 +170,16 @@ static PetscErrorCode MeshShareOutgoing(const Mesh *m, const Grid *g, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MeshShareFetch(Mesh *m, const Grid *g, const PetscBool fetch[], PetscInt *nout, PetscReal **out)
+PetscErrorCode MeshBinsFetch(Mesh *m, const Grid *g, const PetscBool fetch[], PetscInt *nout, PetscReal **out)
 {
   PetscMPIInt *to, *from;
   PetscInt    *nto, nsend, nrecv = 0;
   PetscReal   *items;
 
   PetscFunctionBeginUser;
-  PetscCheck(m->sbox, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: held before it was shared (MeshesShare)", m->name);
+  PetscCheck(m->sbox, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: held before it was shared (MeshesBin)", m->name);
   PetscCall(PetscMalloc3(g->size, &to, g->size, &nto, g->size, &from));
-  PetscCall(MeshShareOutgoing(m, g, fetch, &nsend, to, nto, &items));
+  PetscCall(MeshBinsOutgoing(m, g, fetch, &nsend, to, nto, &items));
   if (fetch[g->rank])
     for (PetscMPIInt s = 0; s < g->size; s++)
       if (BoxesMeet(m->sbox + 6 * s, m->held + 6 * g->rank)) from[nrecv++] = s;
