@@ -7,6 +7,7 @@
 #include "io/lammps_join.h"
 #include "io/lammps_share.h"
 #include "decomp/collective.h"
+#include "decomp/keysort.h"
 
 static int CompareIdLine(const void *a, const void *b)
 {
@@ -22,84 +23,31 @@ static int CompareIdLine(const void *a, const void *b)
 
 static const PetscInt lmp_width[4] = {0, LMP_A_W, LMP_V_W, LMP_M_W};
 
-typedef struct {
-  PetscInt64 key;
-  PetscInt   i;
-} KeyAt;
-
-static int CompareKeyAt(const void *a, const void *b)
-{
-  const KeyAt *x = (const KeyAt *)a, *y = (const KeyAt *)b;
-  if (x->key != y->key) return x->key < y->key ? -1 : 1;
-  return x->i < y->i ? -1 : (x->i > y->i);
-}
-
-/* o (in i order) sorted by key, ties in i order: a stable LSD radix sort of
- * LMP_RADIX_BITS a pass, as many passes as the largest key needs (*o may
- * become another array of the same length); the comparison sort for a
- * negative key. */
-#define LMP_RADIX_BITS 11
-static PetscErrorCode KeyAtSort(PetscInt n, KeyAt **o)
-{
-  KeyAt     *a   = *o, *b;
-  PetscInt64 max = 0;
-  PetscInt  *cnt;
-  int        bits = 0;
-
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < n; i++) {
-    if (a[i].key < 0) {
-      qsort(a, (size_t)n, sizeof(*a), CompareKeyAt);
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    max = PetscMax(max, a[i].key);
-  }
-  while (bits < 64 && (max >> bits)) bits += LMP_RADIX_BITS;
-  PetscCall(PetscMalloc2(n + 1, &b, (1 << LMP_RADIX_BITS) + 1, &cnt));
-  for (int sft = 0; sft < bits; sft += LMP_RADIX_BITS) {
-    KeyAt *t;
-    PetscCall(PetscArrayzero(cnt, (1 << LMP_RADIX_BITS) + 1));
-    for (PetscInt i = 0; i < n; i++) cnt[((a[i].key >> sft) & ((1 << LMP_RADIX_BITS) - 1)) + 1]++;
-    for (int d = 0; d < (1 << LMP_RADIX_BITS); d++) cnt[d + 1] += cnt[d];
-    for (PetscInt i = 0; i < n; i++) b[cnt[(a[i].key >> sft) & ((1 << LMP_RADIX_BITS) - 1)]++] = a[i];
-    t = a, a = b, b = t;
-  }
-  /* the sorted keys back where the caller's array is */
-  if (a != *o) {
-    PetscCall(PetscArraycpy(*o, a, n));
-    b = a;
-  }
-  PetscCall(PetscFree2(b, cnt));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The records' order by key, then each cycle of the permutation followed:
  * no copy of the records (a sort of them would make one). */
 PetscErrorCode LammpsRecordsSort(PetscReal *rec, PetscInt n, PetscInt w, PetscInt64 (*key)(const PetscReal *))
 {
-  KeyAt     *o;
-  PetscReal *tmp;
+  KeySortItem *o;
+  PetscReal   *tmp;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(n + 1, &o));
-  PetscCall(PetscMalloc1(w, &tmp));
-  for (PetscInt i = 0; i < n; i++) o[i].key = key(rec + (size_t)i * w), o[i].i = i;
-  PetscCall(KeyAtSort(n, &o));
-  /* o[k].i: the record that goes to k; -1 once placed */
+  PetscCall(PetscMalloc2(n + 1, &o, w, &tmp));
+  for (PetscInt i = 0; i < n; i++) o[i].key = key(rec + (size_t)i * w), o[i].val = i;
+  PetscCall(KeySortStable(n, o));
+  /* o[k].val: the record that goes to k; -1 once placed */
   for (PetscInt s = 0; s < n; s++) {
     PetscInt k = s;
-    if (o[s].i < 0) continue;
+    if (o[s].val < 0) continue;
     PetscCall(PetscArraycpy(tmp, rec + (size_t)s * w, w));
-    while (o[k].i != s) {
-      PetscInt j = o[k].i;
+    while (o[k].val != s) {
+      PetscInt j = (PetscInt)o[k].val;
       PetscCall(PetscArraycpy(rec + (size_t)k * w, rec + (size_t)j * w, w));
-      o[k].i = -1, k = j;
+      o[k].val = -1, k = j;
     }
     PetscCall(PetscArraycpy(rec + (size_t)k * w, tmp, w));
-    o[k].i = -1;
+    o[k].val = -1;
   }
-  PetscCall(PetscFree(tmp));
-  PetscCall(PetscFree(o));
+  PetscCall(PetscFree2(o, tmp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -2,6 +2,7 @@
  * triangles, the closest features of a point, the bins of its held
  * triangles (geometry/trimesh.h; the contacts of a sphere: mesh_select.c). */
 #include "geometry/trimesh.h"
+#include "decomp/keysort.h"
 #include <math.h>
 #include <string.h>
 
@@ -245,17 +246,7 @@ PetscErrorCode MeshCreateFromArrays(const char *name, PetscInt nv, const PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-typedef struct {
-  PetscInt64 key;
-  PetscInt   t;
-} CellItem;
-
-static int CellCompare(const void *pa, const void *pb)
-{
-  const CellItem *a = (const CellItem *)pa, *b = (const CellItem *)pb;
-  if (a->key != b->key) return a->key < b->key ? -1 : 1;
-  return a->t < b->t ? -1 : a->t > b->t;
-}
+typedef KeySortItem CellItem; /* key: the cell; val: the triangle */
 
 static inline PetscInt64 MeshCellKey(const Mesh *m, const PetscInt c[3])
 {
@@ -318,7 +309,7 @@ static PetscErrorCode MeshBinTriangle(const Mesh *m, PetscInt t, PetscReal rho, 
             *cap = PetscMax(1024, 2 * *cap);
             PetscCall(PetscRealloc((size_t)*cap * sizeof(**items), items));
           }
-          (*items)[*n].key = MeshCellKey(m, c), (*items)[*n].t = t;
+          (*items)[*n].key = MeshCellKey(m, c), (*items)[*n].val = t;
           (*n)++;
         }
       }
@@ -389,7 +380,7 @@ PetscErrorCode MeshSetUp(Mesh *m, PetscReal reach)
   }
   rho = reach + 0.5 * PetscSqrtReal(3.0) * m->h;
   for (PetscInt t = 0; t < m->nt; t++) PetscCall(MeshBinTriangle(m, t, rho, &items, &n, &cap));
-  if (n) qsort(items, (size_t)n, sizeof(*items), CellCompare);
+  PetscCall(KeySortStable(n, items)); /* by cell, then triangle: each triangle's items come in turn */
   m->ncell = 0;
   for (PetscInt i = 0; i < n; i++)
     if (i == 0 || items[i].key != items[i - 1].key) m->ncell++;
@@ -399,7 +390,7 @@ PetscErrorCode MeshSetUp(Mesh *m, PetscReal reach)
   m->ncell = 0;
   for (PetscInt i = 0; i < n; i++) {
     if (i == 0 || items[i].key != items[i - 1].key) m->cellkey[m->ncell] = items[i].key, m->cellstart[m->ncell++] = i;
-    m->cellitem[i] = items[i].t;
+    m->cellitem[i] = (PetscInt)items[i].val;
   }
   m->cellstart[m->ncell] = n;
   PetscCall(PetscFree(items));
