@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "hdem.h"
+#include "io/stl.h"
 
 #define STL_HEADER 84 /* binary: 80 bytes of header, the uint32 triangle count */
 #define STL_RECORD 50 /* binary: normal, 3 corners (12 float32), attribute byte count (uint16) */
@@ -21,8 +22,15 @@ typedef struct {
   PetscInt  k;    /* corner: 3 triangle + 0, 1, 2 */
 } Corner;
 
-/* Rank 0's reading state; everything here is released by StlParseStream. */
+/* The transform as a matrix: x -> R (s x) + t. */
 typedef struct {
+  PetscReal s, R[3][3], t[3];
+  PetscBool rotate;
+} StlXform;
+
+/* A reading state; everything here is released by whoever made it
+ * (StlParseStream, io/stl_share.c). */
+typedef struct StlReader_ {
   FILE       *fp;
   const char *path;
   PetscInt64  size; /* the file's bytes, -1 when not known (a pipe) */
@@ -41,6 +49,14 @@ typedef struct {
   PetscReal    *c;       /* 9 cap: file coordinates, corners in file order */
   PetscInt     *tline;   /* ASCII: cap lines of the triangles' 'facet' */
   Corner       *sorted;  /* 3 nt: the merge */
+  /* Triangle numbers start at base (c and tline hold triangles base ..
+   * nt - 1); nostore: the triangles are checked and counted, not kept;
+   * flush (when set) is called after each triangle, and may move the kept
+   * ones out and raise base. */
+  PetscInt  base;
+  PetscBool nostore;
+  PetscErrorCode (*flush)(struct StlReader_ *);
+  void *ctx;
 } StlReader;
 
 PETSC_INTERN PetscBool StlIsBlank(int c);
@@ -56,13 +72,25 @@ PETSC_INTERN PetscErrorCode StlNotStl(StlReader *rd, const char *asciiwhy);
 PETSC_INTERN PetscErrorCode StlNextWord(StlReader *rd);
 /* The rest of the line of the last word: a solid's name. */
 PETSC_INTERN PetscErrorCode StlSkipLine(StlReader *rd);
-/* Room for want triangles, grown geometrically so that what is allocated
+/* Room for want triangles (from base), grown geometrically so that what is allocated
  * follows what was read, not what a count claims. */
 PETSC_INTERN PetscErrorCode StlReserve(StlReader *rd, PetscInt64 want);
 /* Inside triangle rd->nt: the end of the file there is a truncation. */
 PETSC_INTERN PetscErrorCode StlNotEnd(StlReader *rd);
 PETSC_INTERN PetscErrorCode StlExpect(StlReader *rd, const char *key, const char *hint);
 PETSC_INTERN PetscErrorCode StlReadNumber(StlReader *rd, const char *what, PetscReal *v);
+/* The transform's fields checked (an error naming the file and the field) and made a matrix. */
+PETSC_INTERN PetscErrorCode StlXformSet(const char *path, const StlTransform *, StlXform *);
+PETSC_INTERN void           StlXformApply(const StlXform *, const PetscReal *x, PetscReal *y);
+/* The first STL_HEADER bytes read and the format decided (rd->size set). */
+PETSC_INTERN PetscErrorCode StlDetect(StlReader *rd);
+/* An ASCII file's solids and facets, every check of the format. */
+PETSC_INTERN PetscErrorCode StlReadAscii(StlReader *rd);
+/* Vertex (first) corner k's transform y of its file coordinates c is finite. */
+PETSC_INTERN PetscErrorCode StlCheckVertex(StlReader *rd, PetscInt k, const PetscReal *c, const PetscReal *y);
+/* Triangle t (vertices v, corners p, q, r after the transform) is not degenerate. */
+PETSC_INTERN PetscErrorCode StlCheckTriangle(StlReader *rd, PetscInt t, const PetscInt v[3], const PetscReal *p,
+                                             const PetscReal *q, const PetscReal *r);
 PETSC_INTERN PetscErrorCode StlAllocFor(StlReader *rd, size_t bytes, const char *what, void *p);
 
 #endif
