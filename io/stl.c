@@ -170,10 +170,9 @@ PetscErrorCode StlReadAscii(StlReader *rd)
 
 /* The count was checked against the size when the size is known; else the
  * arrays grow with what arrives and the stream must end after n records. */
-static PetscErrorCode ReadBinary(StlReader *rd)
+PetscErrorCode StlBinaryCount(StlReader *rd, uint32_t *count)
 {
-  uint32_t      n = StlLe32(rd->head + 80);
-  unsigned char rec[STL_RECORD];
+  uint32_t n = StlLe32(rd->head + 80);
 
   PetscFunctionBeginUser;
   PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no triangles (binary STL, count 0 at byte 80)",
@@ -183,6 +182,17 @@ static PetscErrorCode ReadBinary(StlReader *rd)
              " triangles (binary STL, the count at byte 80) is more than hdem reads from one file (%" PetscInt64_FMT
              ")",
              rd->path, n, STL_MAX_TRIANGLES);
+  *count = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadBinary(StlReader *rd)
+{
+  uint32_t      n;
+  unsigned char rec[STL_RECORD];
+
+  PetscFunctionBeginUser;
+  PetscCall(StlBinaryCount(rd, &n));
   if (rd->size >= 0) PetscCall(StlReserve(rd, n));
   for (PetscInt t = 0; t < (PetscInt)n; t++) {
     PetscCall(StlReserve(rd, (PetscInt64)t + 1));
@@ -384,8 +394,7 @@ PetscErrorCode StlRead(MPI_Comm comm, const char *path, const StlTransform *tr, 
 {
   PetscMPIInt    rank;
   PetscInt       status = 0, hdr[3];
-  PetscReal      box[6], failed, span = 0;
-  char           spans[32];
+  PetscReal      box[6], failed;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
@@ -426,7 +435,17 @@ PetscErrorCode StlRead(MPI_Comm comm, const char *path, const StlTransform *tr, 
   }
   PetscCall(CollectiveBcastReal(comm, m->x, 3 * m->nv));
   PetscCall(CollectiveBcastInt(comm, m->tri, 3 * m->nt));
-  for (int j = 0; j < 3; j++) span = PetscMax(span, m->hi[j] - m->lo[j]);
+  PetscCall(StlWarnSpan(comm, path, m->lo, m->hi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StlWarnSpan(MPI_Comm comm, const char *path, const PetscReal lo[3], const PetscReal hi[3])
+{
+  PetscReal span = 0;
+  char      spans[32];
+
+  PetscFunctionBeginUser;
+  for (int j = 0; j < 3; j++) span = PetscMax(span, hi[j] - lo[j]);
   /* C's %g: PETSc's would print 25000 as "25000." */
   snprintf(spans, sizeof(spans), "%g", (double)span);
   if (span < STL_SPAN_SMALL)

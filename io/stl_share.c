@@ -1,0 +1,299 @@
+/* An STL file's triangles read by share (io/stl_share.h): the format told
+ * by rank 0, the blocks read (binary) or sent (ASCII), then merged. */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "io/stl_share.h"
+#include "io/stl_reader.h"
+#include "io/inputfile.h"
+#include "decomp/collective.h"
+
+#define STL_SHARE_CHUNK 4096 /* binary triangles read at a time */
+#define STL_ASCII_WIDTH 10   /* an ASCII triangle sent: its 9 file coordinates and the line of its 'facet' */
+
+PetscMPIInt StlBlockOwner(PetscInt n, PetscInt i, PetscMPIInt size)
+{
+  PetscMPIInt r = n > 0 ? (PetscMPIInt)((PetscInt64)i * size / n) : 0;
+  while (r + 1 < size && StlBlockStart(n, r + 1, size) <= i) r++;
+  while (r > 0 && StlBlockStart(n, r, size) > i) r--;
+  return r;
+}
+
+typedef struct {
+  PetscInt64 size; /* bytes; -1: not a regular file */
+  PetscBool  binary;
+  PetscInt   nt;
+} ShareHead;
+
+static PetscErrorCode HeadParse(StlReader *rd, const StlTransform *tr, ShareHead *h)
+{
+  StlXform xf;
+  uint32_t n;
+
+  PetscFunctionBeginUser;
+  PetscCall(StlXformSet(rd->path, tr, &xf));
+  PetscCall(StlDetect(rd));
+  h->binary = rd->binary;
+  if (rd->binary) {
+    PetscCall(StlBinaryCount(rd, &n));
+    h->nt = (PetscInt)n;
+  } else {
+    /* the checking pass: every error of the format, as a serial read says it */
+    rd->nostore = PETSC_TRUE;
+    PetscCall(StlReadAscii(rd));
+    h->nt = rd->nt;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: the size, the format and the count (ASCII: the file checked). */
+static PetscErrorCode HeadRoot(const char *path, const StlTransform *tr, ShareHead *h)
+{
+  FILE          *fp;
+  char           why[PETSC_MAX_PATH_LEN + 128];
+  struct stat    st;
+  StlReader     *rd;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  fp = InputFileOpen(path, "rb", "STL file", why, sizeof(why));
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
+  h->size = !fstat(fileno(fp), &st) && S_ISREG(st.st_mode) ? (PetscInt64)st.st_size : -1;
+  if (h->size < 0) {
+    fclose(fp);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscNew(&rd));
+  rd->fp = fp, rd->path = path, rd->size = h->size, rd->line = 1;
+  ierr = HeadParse(rd, tr, h);
+  fclose(fp);
+  PetscCall(PetscFree(rd->c));
+  PetscCall(PetscFree(rd->tline));
+  PetscCall(PetscFree(rd));
+  PetscFunctionReturn(ierr);
+}
+
+/* Triangles [t0, t0 + n) of a binary file of nt; *key: the triangle of an error. */
+static PetscErrorCode BinaryBlock(StlReader *rd, PetscInt nt, PetscInt t0, PetscInt n, PetscReal *c, PetscInt64 *key)
+{
+  unsigned char *buf;
+  char           why[PETSC_MAX_PATH_LEN + 128];
+
+  PetscFunctionBeginUser;
+  *key   = t0;
+  rd->fp = InputFileOpen(rd->path, "rb", "STL file", why, sizeof(why));
+  PetscCheck(rd->fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
+  errno = 0;
+  PetscCheck(!fseeko(rd->fp, (off_t)(STL_HEADER + (PetscInt64)STL_RECORD * t0), SEEK_SET), PETSC_COMM_SELF,
+             PETSC_ERR_FILE_READ, "%s: read error: %s", StlWhere(rd, t0), strerror(errno));
+  PetscCall(PetscMalloc1((size_t)STL_RECORD * STL_SHARE_CHUNK, &buf));
+  for (PetscInt s = 0; s < n; s += STL_SHARE_CHUNK) {
+    size_t m = (size_t)PetscMin(STL_SHARE_CHUNK, n - s), got;
+    errno    = 0;
+    got      = fread(buf, STL_RECORD, m, rd->fp);
+    *key     = t0 + s + (PetscInt)got;
+    if (got != m) {
+      PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error: %s",
+                 StlWhere(rd, (PetscInt)*key), strerror(errno));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+              "%s: end of file in triangle %" PetscInt64_FMT " (byte %" PetscInt64_FMT ") of the %" PetscInt_FMT
+              " its binary count at byte 80 says (truncated file?)",
+              rd->path, *key + 1, (PetscInt64)STL_HEADER + (PetscInt64)STL_RECORD * *key, nt);
+    }
+    for (size_t i = 0; i < m; i++)
+      for (int k = 0; k < 9; k++) {
+        PetscInt t = t0 + s + (PetscInt)i;
+        float    f = StlLeFloat(buf + STL_RECORD * i + 12 + 4 * k);
+        *key       = t;
+        PetscCheck(isfinite(f), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                   "%s: corner %d %c is %g, not a finite number", StlWhere(rd, t), k / 3 + 1, "xyz"[k % 3], (double)f);
+        c[9 * (s + (PetscInt)i) + k] = (PetscReal)f;
+      }
+  }
+  PetscCall(PetscFree(buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ASCII: rank 0's parse sends each block as soon as it is whole, one route a rank in turn. */
+typedef struct {
+  MPI_Comm    comm;
+  PetscMPIInt size, round;
+  PetscInt    nt, nmine;
+  PetscReal  *mine; /* what this rank received */
+} AsciiSink;
+
+static PetscErrorCode AsciiRound(AsciiSink *sk, PetscInt n, const PetscReal *items)
+{
+  PetscMPIInt *dest;
+  PetscInt     nout;
+  PetscReal   *out;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n + 1, &dest));
+  for (PetscInt i = 0; i < n; i++) dest[i] = sk->round;
+  PetscCall(CollectiveRoute(sk->comm, n, STL_ASCII_WIDTH, items, dest, &nout, &out));
+  PetscCall(PetscFree(dest));
+  if (nout) {
+    PetscCall(PetscFree(sk->mine));
+    sk->mine = out, sk->nmine = nout;
+  } else PetscCall(PetscFree(out));
+  sk->round++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AsciiFlush(StlReader *rd)
+{
+  AsciiSink *sk = (AsciiSink *)rd->ctx;
+
+  PetscFunctionBeginUser;
+  while (sk->round < sk->size && rd->nt == StlBlockStart(sk->nt, sk->round + 1, sk->size)) {
+    PetscInt   n = rd->nt - rd->base;
+    PetscReal *items;
+    PetscCall(PetscMalloc1((size_t)STL_ASCII_WIDTH * n + 1, &items));
+    for (PetscInt i = 0; i < n; i++) {
+      for (int k = 0; k < 9; k++) items[STL_ASCII_WIDTH * i + k] = rd->c[9 * i + k];
+      items[STL_ASCII_WIDTH * i + 9] = (PetscReal)rd->tline[i];
+    }
+    PetscCall(AsciiRound(sk, n, items));
+    PetscCall(PetscFree(items));
+    rd->base = rd->nt;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0's sending pass; the rounds it did not make (an error) made empty after it. */
+static PetscErrorCode AsciiRoot(const char *path, PetscInt64 size, AsciiSink *sk)
+{
+  FILE          *fp;
+  char           why[PETSC_MAX_PATH_LEN + 128];
+  StlReader     *rd;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  fp = InputFileOpen(path, "rb", "STL file", why, sizeof(why));
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
+  PetscCall(PetscNew(&rd));
+  rd->fp = fp, rd->path = path, rd->size = size, rd->line = 1;
+  rd->flush = AsciiFlush, rd->ctx = sk;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = AsciiFlush(rd);
+  if (!ierr) ierr = StlDetect(rd);
+  if (!ierr) ierr = StlReadAscii(rd);
+  PetscCall(PetscPopErrorHandler());
+  fclose(fp);
+  PetscCall(PetscFree(rd->c));
+  PetscCall(PetscFree(rd->tline));
+  PetscCall(PetscFree(rd));
+  PetscFunctionReturn(ierr);
+}
+
+static PetscErrorCode AsciiBlocks(MPI_Comm comm, const char *path, PetscInt64 bytes, PetscInt nt, PetscInt n,
+                                  PetscReal *c, PetscInt *tline)
+{
+  AsciiSink      sk = {comm, 0, 0, nt, 0, NULL};
+  PetscMPIInt    rank;
+  char           msg[PETSC_MAX_PATH_LEN + 128];
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(comm, &rank, &sk.size));
+  if (rank == 0) ierr = AsciiRoot(path, bytes, &sk);
+  while (sk.round < sk.size) PetscCall(AsciiRound(&sk, 0, NULL));
+  PetscCall(CollectiveFirstError(comm, ierr, 0, NULL));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg),
+                          "%s: rank %d received %" PetscInt_FMT " triangles, not %" PetscInt_FMT
+                          " (did the file change while it was read?)",
+                          path, (int)rank, sk.nmine, n));
+  PetscCall(CollectiveFirstError(comm, sk.nmine == n ? PETSC_SUCCESS : PETSC_ERR_FILE_UNEXPECTED, 0, msg));
+  for (PetscInt i = 0; i < n; i++) {
+    for (int k = 0; k < 9; k++) c[9 * i + k] = sk.mine[STL_ASCII_WIDTH * i + k];
+    tline[i] = (PetscInt)sk.mine[STL_ASCII_WIDTH * i + 9];
+  }
+  PetscCall(PetscFree(sk.mine));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A file of unknown size: read whole by rank 0, every rank keeps its blocks. */
+static PetscErrorCode ShareFromWhole(MPI_Comm comm, const char *path, const StlTransform *tr, StlShare *s)
+{
+  StlMesh     w;
+  PetscMPIInt rank, size;
+
+  PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(comm, &rank, &size));
+  PetscCall(StlRead(comm, path, tr, &w));
+  s->nt = w.nt, s->nv = w.nv, s->binary = w.binary;
+  s->t0 = StlBlockStart(w.nt, rank, size), s->n = StlBlockStart(w.nt, rank + 1, size) - s->t0;
+  s->v0 = StlBlockStart(w.nv, rank, size), s->nvl = StlBlockStart(w.nv, rank + 1, size) - s->v0;
+  for (int a = 0; a < 3; a++) s->lo[a] = w.lo[a], s->hi[a] = w.hi[a];
+  PetscCall(PetscMalloc1(3 * s->n + 1, &s->tri));
+  PetscCall(PetscMalloc1(9 * s->n + 1, &s->x));
+  PetscCall(PetscMalloc1(3 * s->nvl + 1, &s->vx));
+  for (PetscInt q = 0; q < 3 * s->n; q++) {
+    s->tri[q] = w.tri[3 * s->t0 + q];
+    for (int a = 0; a < 3; a++) s->x[3 * q + a] = w.x[3 * s->tri[q] + a];
+  }
+  PetscCall(PetscArraycpy(s->vx, w.x + 3 * s->v0, 3 * s->nvl));
+  PetscCall(StlMeshDestroy(&w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StlReadShare(MPI_Comm comm, const char *path, const StlTransform *tr, StlShare *s)
+{
+  PetscMPIInt    rank, size;
+  PetscInt       status = 0;
+  ShareHead      h      = {0, PETSC_FALSE, 0};
+  PetscReal      hb[3];
+  StlXform       xf;
+  PetscReal     *c     = NULL;
+  PetscInt      *tline = NULL;
+  PetscInt64     key   = 0;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  PetscCall(CollectiveRank(comm, &rank, &size));
+  if (rank == 0) {
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    status = (PetscInt)HeadRoot(path, tr, &h);
+    PetscCall(PetscPopErrorHandler());
+  }
+  PetscCall(InputRootStatus(comm, (PetscErrorCode)status));
+  hb[0] = (PetscReal)h.size, hb[1] = h.binary, hb[2] = (PetscReal)h.nt;
+  PetscCall(CollectiveBcastReal(comm, hb, 3));
+  if (hb[0] < 0) {
+    PetscCall(ShareFromWhole(comm, path, tr, s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  h.size = (PetscInt64)hb[0], h.binary = hb[1] != 0 ? PETSC_TRUE : PETSC_FALSE, h.nt = (PetscInt)hb[2];
+  PetscCall(StlXformSet(path, tr, &xf));
+  s->nt = h.nt, s->binary = h.binary;
+  s->t0 = StlBlockStart(h.nt, rank, size), s->n = StlBlockStart(h.nt, rank + 1, size) - s->t0;
+  PetscCall(PetscMalloc2(9 * s->n + 1, &c, s->n + 1, &tline));
+  if (h.binary) {
+    StlReader *rd;
+    PetscCall(PetscNew(&rd));
+    rd->path = path, rd->binary = PETSC_TRUE, rd->size = h.size;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = BinaryBlock(rd, h.nt, s->t0, s->n, c, &key);
+    PetscCall(PetscPopErrorHandler());
+    if (rd->fp) fclose(rd->fp);
+    PetscCall(PetscFree(rd));
+    PetscCall(CollectiveFirstError(comm, ierr, key, NULL));
+  } else PetscCall(AsciiBlocks(comm, path, h.size, h.nt, s->n, c, tline));
+  PetscCall(StlMergeShare(comm, path, &xf, c, h.binary ? NULL : tline, s));
+  PetscCall(PetscFree2(c, tline));
+  PetscCall(StlWarnSpan(comm, path, s->lo, s->hi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StlShareDestroy(StlShare *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(s->tri));
+  PetscCall(PetscFree(s->x));
+  PetscCall(PetscFree(s->vx));
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,46 @@
+/* An STL file read by share on many ranks (io/stl_share.c, the vertex merge
+ * io/stl_merge.c): no rank holds more than its block of the triangles and
+ * of the vertices, plus tables of a few entries a rank, and the result is
+ * StlRead's (io/stl.h), cut in blocks: the same vertex numbers (equal file
+ * coordinates merged, numbered by first appearance), the same corners'
+ * bits after the transform, the same errors with the same messages.
+ *
+ * Blocks: rank r of P holds items [n r / P, n (r + 1) / P) of n.
+ *   Binary: every rank opens the file and reads its block of triangles.
+ *   ASCII: rank 0 parses the file twice, a pass that checks and counts,
+ *   then a pass that sends each rank its block as it is parsed: it holds
+ *   one block at a time, but it alone reads.
+ *   A file of unknown size (a pipe) is read whole by rank 0 (StlRead), then
+ *   cut.
+ * Vertices: each corner goes to a rank chosen by a hash of its file
+ * coordinates, where equal ones meet; each vertex's first corner then goes
+ * to the owner of its triangle, where the vertices are numbered by a
+ * prefix sum over the ranks in the order of their first corners. */
+#ifndef HDEM_STL_SHARE_H
+#define HDEM_STL_SHARE_H
+
+#include "io/stl.h"
+
+typedef struct {
+  PetscInt   nt, nv;       /* the whole mesh's triangles and vertices */
+  PetscInt   t0, n;        /* this rank's triangles [t0, t0 + n) */
+  PetscInt  *tri;          /* 3 n: their vertices' numbers in the whole mesh */
+  PetscReal *x;            /* 9 n: their corners after the transform [m] */
+  PetscInt   v0, nvl;      /* this rank's vertices [v0, v0 + nvl) */
+  PetscReal *vx;           /* 3 nvl: their coordinates after the transform [m] */
+  PetscReal  lo[3], hi[3]; /* the whole mesh's bounding box [m] */
+  PetscBool  binary;
+} StlShare; /* tri, x and vx PetscMalloc'ed apart: a caller may take any and PetscFree it */
+
+/* Where block r of n items over size ranks starts: n r / size. */
+static inline PetscInt StlBlockStart(PetscInt n, PetscMPIInt r, PetscMPIInt size)
+{
+  return (PetscInt)((PetscInt64)n * r / size);
+}
+/* The rank whose block of n items holds item i. */
+PETSC_EXTERN PetscMPIInt StlBlockOwner(PetscInt n, PetscInt i, PetscMPIInt size);
+/* Collective; a NULL transform is the default one; warns as StlRead does. */
+PETSC_EXTERN PetscErrorCode StlReadShare(MPI_Comm, const char *path, const StlTransform *, StlShare *);
+PETSC_EXTERN PetscErrorCode StlShareDestroy(StlShare *);
+
+#endif
