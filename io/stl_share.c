@@ -259,7 +259,7 @@ PetscErrorCode StlReadShare(MPI_Comm comm, const char *path, const StlTransform 
     status = (PetscInt)HeadRoot(path, tr, &h);
     PetscCall(PetscPopErrorHandler());
   }
-  PetscCall(InputRootStatus(comm, (PetscErrorCode)status));
+  PetscCall(CollectiveFirstError(comm, (PetscErrorCode)status, 0, NULL)); /* its message on every rank */
   hb[0] = (PetscReal)h.size, hb[1] = h.binary, hb[2] = (PetscReal)h.nt;
   PetscCall(CollectiveBcastReal(comm, hb, 3));
   if (hb[0] < 0) {
