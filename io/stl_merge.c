@@ -5,6 +5,7 @@
  * corners, transformed and checked; the numbers and coordinates go back to
  * every corner.  Indices travel as reals: exact below 2^53. */
 #include <string.h>
+#include "io/stl_block.h"
 #include "io/stl_reader.h"
 #include "decomp/collective.h"
 
@@ -72,14 +73,15 @@ static PetscErrorCode CornersToHash(Merge *mg, const PetscReal *c)
   PetscMPIInt *dest;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc2((size_t)W_CORNER * nc + 1, &items, nc + 1, &dest));
+  PetscCall(PetscMalloc1((size_t)W_CORNER * nc + 1, &items));
+  PetscCall(PetscMalloc1(nc + 1, &dest));
   for (PetscInt k = 0; k < nc; k++) {
     for (int j = 0; j < 3; j++) items[W_CORNER * k + j] = c[3 * k + j];
     items[W_CORNER * k + 3] = (PetscReal)(3 * (PetscInt64)mg->s->t0 + k);
     dest[k]                 = CoordRank(c + 3 * k, mg->size);
   }
-  PetscCall(CollectiveRoute(mg->comm, nc, W_CORNER, items, dest, &mg->nh, &mg->hc));
-  PetscCall(PetscFree2(items, dest));
+  PetscCall(CollectiveRouteTake(mg->comm, nc, W_CORNER, &items, dest, &mg->nh, &mg->hc));
+  PetscCall(PetscFree(dest));
   if (mg->nh) qsort(mg->hc, (size_t)mg->nh, sizeof(PetscReal) * W_CORNER, CompareCorner);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -173,7 +175,8 @@ static PetscErrorCode NumbersToCorners(Merge *mg, PetscInt nb, const PetscReal *
     PetscInt g = (PetscInt)back[W_NUMBER * i];
     for (int j = 0; j < 4; j++) byg[4 * g + j] = back[W_NUMBER * i + 1 + j];
   }
-  PetscCall(PetscMalloc2((size_t)W_NUMBER * mg->nh + 1, &items, mg->nh + 1, &dest));
+  PetscCall(PetscMalloc1((size_t)W_NUMBER * mg->nh + 1, &items));
+  PetscCall(PetscMalloc1(mg->nh + 1, &dest));
   for (PetscInt i = 0, g = -1; i < mg->nh; i++) {
     const PetscReal *h = mg->hc + W_CORNER * i;
     if (!i || !SameCoords(h, h - W_CORNER)) g++;
@@ -183,8 +186,8 @@ static PetscErrorCode NumbersToCorners(Merge *mg, PetscInt nb, const PetscReal *
   }
   PetscCall(PetscFree(byg));
   PetscCall(PetscFree(mg->hc));
-  PetscCall(CollectiveRoute(mg->comm, mg->nh, W_NUMBER, items, dest, &nin, &in));
-  PetscCall(PetscFree2(items, dest));
+  PetscCall(CollectiveRouteTake(mg->comm, mg->nh, W_NUMBER, &items, dest, &nin, &in));
+  PetscCall(PetscFree(dest));
   PetscCheck(nin == 3 * s->n, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "%s: %" PetscInt_FMT " corners arrived, not %" PetscInt_FMT, mg->rd->path, nin, 3 * s->n);
   PetscCall(PetscMalloc1(3 * s->n + 1, &s->tri));

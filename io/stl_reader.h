@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "hdem.h"
-#include "io/stl_share.h"
 
 #define STL_HEADER 84 /* binary: 80 bytes of header, the uint32 triangle count */
 #define STL_RECORD 50 /* binary: normal, 3 corners (12 float32), attribute byte count (uint16) */
@@ -21,12 +20,6 @@ typedef struct {
   PetscReal x[3]; /* file coordinates */
   PetscInt  k;    /* corner: 3 triangle + 0, 1, 2 */
 } Corner;
-
-/* The transform as a matrix: x -> R (s x) + t. */
-typedef struct {
-  PetscReal s, R[3][3], t[3];
-  PetscBool rotate;
-} StlXform;
 
 /* A reading state; everything here is released by whoever made it
  * (StlParseStream, io/stl_share.c). */
@@ -79,27 +72,6 @@ PETSC_INTERN PetscErrorCode StlReserve(StlReader *rd, PetscInt64 want);
 PETSC_INTERN PetscErrorCode StlNotEnd(StlReader *rd);
 PETSC_INTERN PetscErrorCode StlExpect(StlReader *rd, const char *key, const char *hint);
 PETSC_INTERN PetscErrorCode StlReadNumber(StlReader *rd, const char *what, PetscReal *v);
-/* The transform's fields checked (an error naming the file and the field) and made a matrix. */
-PETSC_INTERN PetscErrorCode StlXformSet(const char *path, const StlTransform *, StlXform *);
-PETSC_INTERN void           StlXformApply(const StlXform *, const PetscReal *x, PetscReal *y);
-/* The first STL_HEADER bytes read and the format decided (rd->size set). */
-PETSC_INTERN PetscErrorCode StlDetect(StlReader *rd);
-/* A binary file's triangle count (at byte 80), checked: not 0, not more than hdem reads. */
-PETSC_INTERN PetscErrorCode StlBinaryCount(StlReader *rd, uint32_t *n);
-/* The warning of a span that suggests a wrong scale. Collective. */
-PETSC_INTERN PetscErrorCode StlWarnSpan(MPI_Comm, const char *path, const PetscReal lo[3], const PetscReal hi[3]);
-/* An ASCII file's solids and facets, every check of the format. */
-PETSC_INTERN PetscErrorCode StlReadAscii(StlReader *rd);
-/* Vertex (first) corner k's transform y of its file coordinates c is finite. */
-PETSC_INTERN PetscErrorCode StlCheckVertex(StlReader *rd, PetscInt k, const PetscReal *c, const PetscReal *y);
-/* Triangle t (vertices v, corners p, q, r after the transform) is not degenerate. */
-PETSC_INTERN PetscErrorCode StlCheckTriangle(StlReader *rd, PetscInt t, const PetscInt v[3], const PetscReal *p,
-                                             const PetscReal *q, const PetscReal *r);
-/* Collective (io/stl_merge.c): the file coordinates c (9 s->n) of the
- * triangles s->t0 .. of s->nt, and their lines (ASCII; NULL: binary), made
- * the rest of share s: vertices merged, numbered and checked. */
-PETSC_INTERN PetscErrorCode StlMergeShare(MPI_Comm, const char *path, const StlXform *, const PetscReal *c,
-                                          const PetscInt *tline, StlShare *s);
 PETSC_INTERN PetscErrorCode StlAllocFor(StlReader *rd, size_t bytes, const char *what, void *p);
 
 #endif

@@ -5,20 +5,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "io/stl_share.h"
+#include "io/stl_block.h"
 #include "io/stl_reader.h"
 #include "io/inputfile.h"
 #include "decomp/collective.h"
 
 #define STL_SHARE_CHUNK 4096 /* binary triangles read at a time */
 #define STL_ASCII_WIDTH 10   /* an ASCII triangle sent: its 9 file coordinates and the line of its 'facet' */
-
-PetscMPIInt StlBlockOwner(PetscInt n, PetscInt i, PetscMPIInt size)
-{
-  PetscMPIInt r = n > 0 ? (PetscMPIInt)((PetscInt64)i * size / n) : 0;
-  while (r + 1 < size && StlBlockStart(n, r + 1, size) <= i) r++;
-  while (r > 0 && StlBlockStart(n, r, size) > i) r--;
-  return r;
-}
 
 typedef struct {
   PetscInt64 size; /* bytes; -1: not a regular file */

@@ -19,26 +19,8 @@
 #ifndef HDEM_STL_SHARE_H
 #define HDEM_STL_SHARE_H
 
-#include "io/stl.h"
+#include "io/stl_block.h"
 
-typedef struct {
-  PetscInt   nt, nv;       /* the whole mesh's triangles and vertices */
-  PetscInt   t0, n;        /* this rank's triangles [t0, t0 + n) */
-  PetscInt  *tri;          /* 3 n: their vertices' numbers in the whole mesh */
-  PetscReal *x;            /* 9 n: their corners after the transform [m] */
-  PetscInt   v0, nvl;      /* this rank's vertices [v0, v0 + nvl) */
-  PetscReal *vx;           /* 3 nvl: their coordinates after the transform [m] */
-  PetscReal  lo[3], hi[3]; /* the whole mesh's bounding box [m] */
-  PetscBool  binary;
-} StlShare; /* tri, x and vx PetscMalloc'ed apart: a caller may take any and PetscFree it */
-
-/* Where block r of n items over size ranks starts: n r / size. */
-static inline PetscInt StlBlockStart(PetscInt n, PetscMPIInt r, PetscMPIInt size)
-{
-  return (PetscInt)((PetscInt64)n * r / size);
-}
-/* The rank whose block of n items holds item i. */
-PETSC_EXTERN PetscMPIInt StlBlockOwner(PetscInt n, PetscInt i, PetscMPIInt size);
 /* Collective; a NULL transform is the default one; warns as StlRead does. */
 PETSC_EXTERN PetscErrorCode StlReadShare(MPI_Comm, const char *path, const StlTransform *, StlShare *);
 PETSC_EXTERN PetscErrorCode StlShareDestroy(StlShare *);

@@ -39,7 +39,8 @@ static PetscErrorCode JoinedPairs(const Share *sh, const Mesh *m, const StlShare
   PetscMPIInt *dest;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc2((size_t)W_EDGE * ne + 1, &items, ne + 1, &dest));
+  PetscCall(PetscMalloc1((size_t)W_EDGE * ne + 1, &items));
+  PetscCall(PetscMalloc1(ne + 1, &dest));
   for (PetscInt t = 0; t < sh->n; t++)
     for (int c = 0; c < 3; c++) {
       PetscInt   u = s->tri[3 * t + c], w = s->tri[3 * t + (c + 1) % 3], k = 3 * t + c;
@@ -49,8 +50,8 @@ static PetscErrorCode JoinedPairs(const Share *sh, const Mesh *m, const StlShare
       for (int q = 0; q < 3; q++) r[4 + q] = normal[3 * t + q];
       dest[k] = (PetscMPIInt)(Mix64(((uint64_t)PetscMin(u, w) << 32) ^ (uint64_t)PetscMax(u, w)) % (uint64_t)sh->size);
     }
-  PetscCall(CollectiveRoute(sh->comm, ne, W_EDGE, items, dest, &nin, &e));
-  PetscCall(PetscFree2(items, dest));
+  PetscCall(CollectiveRouteTake(sh->comm, ne, W_EDGE, &items, dest, &nin, &e));
+  PetscCall(PetscFree(dest));
   if (nin) qsort(e, (size_t)nin, sizeof(PetscReal) * W_EDGE, CompareEdge);
   *np = 0, *pair = NULL;
   for (PetscInt s0 = 0, q; s0 < nin; s0 = q) {
