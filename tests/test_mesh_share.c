@@ -4,7 +4,8 @@
  * the counts of vertices, triangles and surfaces, the box, the centroid
  * and rext, bit for bit; binary and ASCII files of a mesh with shared
  * vertices (some written -0), faces a curvature splits and joins, a
- * disconnected part and inconsistent windings, in a shuffled order; and
+ * disconnected part and inconsistent windings, in a shuffled order, and
+ * the repository's meshes; and
  * bad files give the serial read's message on every rank. */
 #include <math.h>
 #include <string.h>
@@ -89,8 +90,8 @@ static PetscBool Same(const PetscReal *a, const PetscReal *b, size_t n)
   return n == 0 || !memcmp(a, b, n * sizeof(PetscReal)) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* The share's set-up against the whole read's, this rank's blocks; nsurf: the surfaces expected. */
-static void CompareWithWhole(const char *path, const StlTransform *tr, PetscInt nsurf)
+/* The share's set-up against the whole read's, this rank's blocks; nsurf: the surfaces expected (-1: any). */
+static void CompareWithWhole(const char *path, const StlTransform *tr, PetscReal curvature, PetscInt nsurf)
 {
   StlMesh     w;
   Mesh        whole, m;
@@ -100,16 +101,17 @@ static void CompareWithWhole(const char *path, const StlTransform *tr, PetscInt 
 
   ck_assert(!MPI_Comm_rank(PETSC_COMM_WORLD, &rank) && !MPI_Comm_size(PETSC_COMM_WORLD, &size));
   ck_assert(!StlRead(PETSC_COMM_WORLD, path, tr, &w));
-  ck_assert(!MeshCreateFromArrays(path, w.nv, w.x, w.nt, w.tri, CURVATURE, NULL, &whole));
+  ck_assert(!MeshCreateFromArrays(path, w.nv, w.x, w.nt, w.tri, curvature, NULL, &whole));
   ck_assert(!StlMeshDestroy(&w));
   ck_assert(!PetscMemzero(&m, sizeof(m)));
   ck_assert(!PetscStrncpy(m.file, path, sizeof(m.file)));
-  m.curvature   = CURVATURE;
+  m.curvature   = curvature;
   m.motion.stop = m.motion.remove = INFINITY;
   ck_assert(!StlReadShare(PETSC_COMM_WORLD, path, tr, &sh));
   ck_assert(!MeshSetUpShare(PETSC_COMM_WORLD, &m, &sh));
   ck_assert(!StlShareDestroy(&sh));
-  EXPECT(whole.nsurf == nsurf, "%s: the whole read has %d surfaces, not %d", path, (int)whole.nsurf, (int)nsurf);
+  if (nsurf >= 0)
+    EXPECT(whole.nsurf == nsurf, "%s: the whole read has %d surfaces, not %d", path, (int)whole.nsurf, (int)nsurf);
   EXPECT(m.nv_total == whole.nv && m.nt_total == whole.nt && m.nsurf == whole.nsurf,
          "%s: %d vertices, %d triangles, %d surfaces; whole %d, %d, %d", path, (int)m.nv_total, (int)m.nt_total,
          (int)m.nsurf, (int)whole.nv, (int)whole.nt, (int)whole.nsurf);
@@ -160,19 +162,38 @@ START_TEST(test_share_is_whole)
     b      = Binary(c, nt, "solid binary, yet binary", ' ', (uint32_t)nt, &nb);
     FileOf(q ? "big.stl" : "small.stl", b, nb, path, sizeof(path));
     free(b);
-    CompareWithWhole(path, &tr, 8);
-    CompareWithWhole(path, NULL, 8);
+    CompareWithWhole(path, &tr, CURVATURE, 8);
+    CompareWithWhole(path, NULL, CURVATURE, 8);
     text = Ascii(c, nt, nt / 2 + 1, "\r\n", q);
     FileOf(q ? "big_ascii.stl" : "small_ascii.stl", text, strlen(text), path, sizeof(path));
     free(text);
-    CompareWithWhole(path, &tr, 8);
+    CompareWithWhole(path, &tr, CURVATURE, 8);
   }
   {
     double one[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}; /* fewer triangles than ranks */
     b             = Binary(one, 1, "one", ' ', 1, &nb);
     FileOf("one.stl", b, nb, path, sizeof(path));
     free(b);
-    CompareWithWhole(path, NULL, 1);
+    CompareWithWhole(path, NULL, CURVATURE, 1);
+  }
+  ASSERT_ALL_RANKS();
+}
+END_TEST
+
+/* The repository's meshes (the decks' and the tests'), at the default curvature and a coarser one. */
+START_TEST(test_repository_meshes)
+{
+  const char  *files[] = {"inputs/meshes/drum.stl",      "inputs/meshes/screen.stl",
+                          "inputs/meshes/silo.stl",      "inputs/meshes/silo_plug.stl",
+                          "tests/data/meshes/floor.stl", "tests/data/meshes/obstacle.stl"};
+  StlTransform tr;
+  char         path[PETSC_MAX_PATH_LEN];
+
+  Transform(&tr);
+  for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+    snprintf(path, sizeof(path), "%s/%s", HDEM_SOURCE_DIR, files[i]);
+    CompareWithWhole(path, NULL, 1.0, -1);
+    CompareWithWhole(path, &tr, 30.0, -1);
   }
   ASSERT_ALL_RANKS();
 }
@@ -256,6 +277,7 @@ int main(int argc, char **argv)
   TCase *tc = tcase_create("mesh_share");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_share_is_whole);
+  tcase_add_test(tc, test_repository_meshes);
   tcase_add_test(tc, test_errors_are_serial);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
