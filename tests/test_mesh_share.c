@@ -190,6 +190,7 @@ START_TEST(test_repository_meshes)
   char         path[PETSC_MAX_PATH_LEN];
 
   Transform(&tr);
+  tr.scale = 1; /* they are in metres already */
   for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
     snprintf(path, sizeof(path), "%s/%s", HDEM_SOURCE_DIR, files[i]);
     CompareWithWhole(path, NULL, 1.0, -1);
