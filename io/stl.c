@@ -126,45 +126,62 @@ static PetscErrorCode ReadFacet(StlReader *rd)
              rd->nt + 1, StlQuote(rd, rd->tok));
   PetscCall(StlExpect(rd, "endfacet", ""));
   rd->nt++;
-  if (rd->flush) PetscCall(rd->flush(rd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* solid [name] facet... endsolid [name], as many solids as the file holds. */
+/* Facets up to and with 'endsolid'; a 'facet' at or after rd->stop (> 0) ends the range (rd->stopped). */
+static PetscErrorCode ReadSolidBody(StlReader *rd)
+{
+  PetscFunctionBeginUser;
+  while (PETSC_TRUE) {
+    PetscCall(StlNextWord(rd));
+    PetscCheck(rd->tok[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "%s:%" PetscInt_FMT ": end of file after triangle %" PetscInt_FMT
+               ", before 'endsolid' (truncated file?)",
+               rd->path, rd->tokline, rd->nt);
+    if (StlKeyIs(rd->tok, "endsolid")) break;
+    PetscCheck(StlKeyIs(rd->tok, "facet"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "%s:%" PetscInt_FMT ": expected 'facet' (triangle %" PetscInt_FMT ") or 'endsolid', found %s", rd->path,
+               rd->tokline, rd->nt + 1, StlQuote(rd, rd->tok));
+    if (rd->stop > 0 && rd->tokpos >= rd->stop) {
+      rd->stopped = PETSC_TRUE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(ReadFacet(rd));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* solid [name] facet... endsolid [name], as many solids as the file holds;
+ * a range (rd->mid) starts among a solid's facets. */
 PetscErrorCode StlReadAscii(StlReader *rd)
 {
-  char why[STL_MAX_QUOTE + 96];
+  char      why[STL_MAX_QUOTE + 96];
+  PetscBool inside = rd->mid;
 
   PetscFunctionBeginUser;
-  rd->probing = PETSC_TRUE;
-  PetscCall(StlNextWord(rd));
-  if (!StlKeyIs(rd->tok, "solid")) {
-    if (rd->tok[0]) snprintf(why, sizeof(why), "its first word is %s, not 'solid'", StlQuote(rd, rd->tok));
-    else snprintf(why, sizeof(why), "%s", rd->nhead ? "it holds nothing but blanks" : "it is empty");
-    PetscCall(StlNotStl(rd, why));
-  }
-  rd->probing = PETSC_FALSE;
-  while (rd->tok[0]) {
-    PetscCall(StlSkipLine(rd));
-    while (PETSC_TRUE) {
-      PetscCall(StlNextWord(rd));
-      PetscCheck(rd->tok[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s:%" PetscInt_FMT ": end of file after triangle %" PetscInt_FMT
-                 ", before 'endsolid' (truncated file?)",
-                 rd->path, rd->tokline, rd->nt);
-      if (StlKeyIs(rd->tok, "endsolid")) break;
-      PetscCheck(StlKeyIs(rd->tok, "facet"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s:%" PetscInt_FMT ": expected 'facet' (triangle %" PetscInt_FMT ") or 'endsolid', found %s",
-                 rd->path, rd->tokline, rd->nt + 1, StlQuote(rd, rd->tok));
-      PetscCall(ReadFacet(rd));
+  if (!rd->mid) {
+    rd->probing = PETSC_TRUE;
+    PetscCall(StlNextWord(rd));
+    if (!StlKeyIs(rd->tok, "solid")) {
+      if (rd->tok[0]) snprintf(why, sizeof(why), "its first word is %s, not 'solid'", StlQuote(rd, rd->tok));
+      else snprintf(why, sizeof(why), "%s", rd->nhead ? "it holds nothing but blanks" : "it is empty");
+      PetscCall(StlNotStl(rd, why));
     }
+    rd->probing = PETSC_FALSE;
+  }
+  while (inside || rd->tok[0]) {
+    if (!inside) PetscCall(StlSkipLine(rd));
+    inside = PETSC_FALSE;
+    PetscCall(ReadSolidBody(rd));
+    if (rd->stopped) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCall(StlSkipLine(rd));
     PetscCall(StlNextWord(rd));
     PetscCheck(!rd->tok[0] || StlKeyIs(rd->tok, "solid"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                "%s:%" PetscInt_FMT ": expected 'solid' or the end of the file after 'endsolid', found %s", rd->path,
                rd->tokline, StlQuote(rd, rd->tok));
   }
-  PetscCheck(rd->nt, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no triangles", rd->path);
+  if (!rd->mid) PetscCheck(rd->nt, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no triangles", rd->path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -34,5 +34,10 @@ static inline PetscMPIInt StlBlockOwner(PetscInt n, PetscInt i, PetscMPIInt size
  * the rest of share s: vertices merged, numbered and checked. */
 PETSC_INTERN PetscErrorCode StlMergeShare(MPI_Comm, const char *path, const StlXform *, const PetscReal *c,
                                           const PetscInt *tline, StlShare *s);
+/* Collective (io/stl_ascii.c): an ASCII file of size bytes read by ranges,
+ * s->nt, t0 and n set, the file coordinates (*c, 9 n) and lines (*tline, n)
+ * of this rank's block (PetscFree2(*c, *tline)); errors as a serial read's. */
+PETSC_INTERN PetscErrorCode StlAsciiShare(MPI_Comm, const char *path, PetscInt64 size, StlShare *s, PetscReal **c,
+                                          PetscInt **tline);
 
 #endif

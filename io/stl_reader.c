@@ -90,6 +90,7 @@ static PetscErrorCode Take(StlReader *rd, int *ch)
   PetscFunctionBeginUser;
   errno = 0;
   *ch   = rd->ihead < rd->nhead ? rd->head[rd->ihead++] : getc(rd->fp);
+  if (*ch != EOF) rd->pos++;
   if (*ch == EOF)
     PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", rd->path,
                rd->line, strerror(errno));
@@ -118,7 +119,7 @@ PetscErrorCode StlNextWord(StlReader *rd)
   PetscFunctionBeginUser;
   do PetscCall(Take(rd, &ch));
   while (ch != EOF && StlIsBlank(ch));
-  if (ch != EOF) rd->tokline = rd->line;
+  if (ch != EOF) rd->tokline = rd->line, rd->tokpos = rd->pos - 1;
   /* a word is never longer than its line: Take refused that */
   while (ch != EOF && !StlIsBlank(ch)) {
     rd->tok[len++] = (char)ch;

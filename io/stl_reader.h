@@ -48,6 +48,11 @@ typedef struct StlReader_ {
    * ones out and raise base. */
   PetscInt  base;
   PetscBool nostore;
+  /* ASCII by ranges: pos the bytes taken, tokpos where the last word
+   * starts; stop (0: none) the offset of the next range, whose first
+   * 'facet' ends this one (stopped); mid: the range starts among facets */
+  PetscInt64 pos, tokpos, stop;
+  PetscBool  stopped, mid;
   PetscErrorCode (*flush)(struct StlReader_ *);
   void *ctx;
 } StlReader;

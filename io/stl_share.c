@@ -1,5 +1,5 @@
 /* An STL file's triangles read by share (io/stl_share.h): the format told
- * by rank 0, the blocks read (binary) or sent (ASCII), then merged. */
+ * by rank 0, the blocks read (binary; ASCII: io/stl_ascii.c), then merged. */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -11,7 +11,6 @@
 #include "decomp/collective.h"
 
 #define STL_SHARE_CHUNK 4096 /* binary triangles read at a time */
-#define STL_ASCII_WIDTH 10   /* an ASCII triangle sent: its 9 file coordinates and the line of its 'facet' */
 
 typedef struct {
   PetscInt64 size; /* bytes; -1: not a regular file */
@@ -31,16 +30,11 @@ static PetscErrorCode HeadParse(StlReader *rd, const StlTransform *tr, ShareHead
   if (rd->binary) {
     PetscCall(StlBinaryCount(rd, &n));
     h->nt = (PetscInt)n;
-  } else {
-    /* the checking pass: every error of the format, as a serial read says it */
-    rd->nostore = PETSC_TRUE;
-    PetscCall(StlReadAscii(rd));
-    h->nt = rd->nt;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0: the size, the format and the count (ASCII: the file checked). */
+/* Rank 0: the size, the format and (binary) the count. */
 static PetscErrorCode HeadRoot(const char *path, const StlTransform *tr, ShareHead *h)
 {
   FILE          *fp;
@@ -108,105 +102,6 @@ static PetscErrorCode BinaryBlock(StlReader *rd, PetscInt nt, PetscInt t0, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ASCII: rank 0's parse sends each block as soon as it is whole, one route a rank in turn. */
-typedef struct {
-  MPI_Comm    comm;
-  PetscMPIInt size, round;
-  PetscInt    nt, nmine;
-  PetscReal  *mine; /* what this rank received */
-} AsciiSink;
-
-static PetscErrorCode AsciiRound(AsciiSink *sk, PetscInt n, const PetscReal *items)
-{
-  PetscMPIInt *dest;
-  PetscInt     nout;
-  PetscReal   *out;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(n + 1, &dest));
-  for (PetscInt i = 0; i < n; i++) dest[i] = sk->round;
-  PetscCall(CollectiveRoute(sk->comm, n, STL_ASCII_WIDTH, items, dest, &nout, &out));
-  PetscCall(PetscFree(dest));
-  if (nout) {
-    PetscCall(PetscFree(sk->mine));
-    sk->mine = out, sk->nmine = nout;
-  } else PetscCall(PetscFree(out));
-  sk->round++;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode AsciiFlush(StlReader *rd)
-{
-  AsciiSink *sk = (AsciiSink *)rd->ctx;
-
-  PetscFunctionBeginUser;
-  while (sk->round < sk->size && rd->nt == StlBlockStart(sk->nt, sk->round + 1, sk->size)) {
-    PetscInt   n = rd->nt - rd->base;
-    PetscReal *items;
-    PetscCall(PetscMalloc1((size_t)STL_ASCII_WIDTH * n + 1, &items));
-    for (PetscInt i = 0; i < n; i++) {
-      for (int k = 0; k < 9; k++) items[STL_ASCII_WIDTH * i + k] = rd->c[9 * i + k];
-      items[STL_ASCII_WIDTH * i + 9] = (PetscReal)rd->tline[i];
-    }
-    PetscCall(AsciiRound(sk, n, items));
-    PetscCall(PetscFree(items));
-    rd->base = rd->nt;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Rank 0's sending pass; the rounds it did not make (an error) made empty after it. */
-static PetscErrorCode AsciiRoot(const char *path, PetscInt64 size, AsciiSink *sk)
-{
-  FILE          *fp;
-  char           why[PETSC_MAX_PATH_LEN + 128];
-  StlReader     *rd;
-  PetscErrorCode ierr;
-
-  PetscFunctionBeginUser;
-  fp = InputFileOpen(path, "rb", "STL file", why, sizeof(why));
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
-  PetscCall(PetscNew(&rd));
-  rd->fp = fp, rd->path = path, rd->size = size, rd->line = 1;
-  rd->flush = AsciiFlush, rd->ctx = sk;
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = AsciiFlush(rd);
-  if (!ierr) ierr = StlDetect(rd);
-  if (!ierr) ierr = StlReadAscii(rd);
-  PetscCall(PetscPopErrorHandler());
-  fclose(fp);
-  PetscCall(PetscFree(rd->c));
-  PetscCall(PetscFree(rd->tline));
-  PetscCall(PetscFree(rd));
-  PetscFunctionReturn(ierr);
-}
-
-static PetscErrorCode AsciiBlocks(MPI_Comm comm, const char *path, PetscInt64 bytes, PetscInt nt, PetscInt n,
-                                  PetscReal *c, PetscInt *tline)
-{
-  AsciiSink      sk = {comm, 0, 0, nt, 0, NULL};
-  PetscMPIInt    rank;
-  char           msg[PETSC_MAX_PATH_LEN + 128];
-  PetscErrorCode ierr = PETSC_SUCCESS;
-
-  PetscFunctionBeginUser;
-  PetscCall(CollectiveRank(comm, &rank, &sk.size));
-  if (rank == 0) ierr = AsciiRoot(path, bytes, &sk);
-  while (sk.round < sk.size) PetscCall(AsciiRound(&sk, 0, NULL));
-  PetscCall(CollectiveFirstError(comm, ierr, 0, NULL));
-  PetscCall(PetscSNPrintf(msg, sizeof(msg),
-                          "%s: rank %d received %" PetscInt_FMT " triangles, not %" PetscInt_FMT
-                          " (did the file change while it was read?)",
-                          path, (int)rank, sk.nmine, n));
-  PetscCall(CollectiveFirstError(comm, sk.nmine == n ? PETSC_SUCCESS : PETSC_ERR_FILE_UNEXPECTED, 0, msg));
-  for (PetscInt i = 0; i < n; i++) {
-    for (int k = 0; k < 9; k++) c[9 * i + k] = sk.mine[STL_ASCII_WIDTH * i + k];
-    tline[i] = (PetscInt)sk.mine[STL_ASCII_WIDTH * i + 9];
-  }
-  PetscCall(PetscFree(sk.mine));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A file of unknown size: read whole by rank 0, every rank keeps its blocks. */
 static PetscErrorCode ShareFromWhole(MPI_Comm comm, const char *path, const StlTransform *tr, StlShare *s)
 {
@@ -261,10 +156,11 @@ PetscErrorCode StlReadShare(MPI_Comm comm, const char *path, const StlTransform 
   }
   h.size = (PetscInt64)hb[0], h.binary = hb[1] != 0 ? PETSC_TRUE : PETSC_FALSE, h.nt = (PetscInt)hb[2];
   PetscCall(StlXformSet(path, tr, &xf));
-  s->nt = h.nt, s->binary = h.binary;
-  s->t0 = StlBlockStart(h.nt, rank, size), s->n = StlBlockStart(h.nt, rank + 1, size) - s->t0;
-  PetscCall(PetscMalloc2(9 * s->n + 1, &c, s->n + 1, &tline));
+  s->binary = h.binary;
   if (h.binary) {
+    s->nt = h.nt;
+    s->t0 = StlBlockStart(h.nt, rank, size), s->n = StlBlockStart(h.nt, rank + 1, size) - s->t0;
+    PetscCall(PetscMalloc2(9 * s->n + 1, &c, s->n + 1, &tline));
     StlReader *rd;
     PetscCall(PetscNew(&rd));
     rd->path = path, rd->binary = PETSC_TRUE, rd->size = h.size;
@@ -274,7 +170,7 @@ PetscErrorCode StlReadShare(MPI_Comm comm, const char *path, const StlTransform 
     if (rd->fp) fclose(rd->fp);
     PetscCall(PetscFree(rd));
     PetscCall(CollectiveFirstError(comm, ierr, key, NULL));
-  } else PetscCall(AsciiBlocks(comm, path, h.size, h.nt, s->n, c, tline));
+  } else PetscCall(StlAsciiShare(comm, path, h.size, s, &c, &tline));
   PetscCall(StlMergeShare(comm, path, &xf, c, h.binary ? NULL : tline, s));
   PetscCall(PetscFree2(c, tline));
   PetscCall(StlWarnSpan(comm, path, s->lo, s->hi));

@@ -7,9 +7,10 @@
  *
  * Blocks: rank r of P holds items [n r / P, n (r + 1) / P) of n.
  *   Binary: every rank opens the file and reads its block of triangles.
- *   ASCII: rank 0 parses the file twice, a pass that checks and counts,
- *   then a pass that sends each rank its block as it is parsed: it holds
- *   one block at a time, but it alone reads.
+ *   ASCII: every rank parses a range of the file's bytes, from a line
+ *   that starts with 'facet' (io/stl_ascii.c), twice: to count its
+ *   triangles and lines, then to keep its triangles, which are sent to
+ *   their blocks.
  *   A file of unknown size (a pipe) is read whole by rank 0 (StlRead), then
  *   cut.
  * Vertices: each corner goes to a rank chosen by a hash of its file

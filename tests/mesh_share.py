@@ -12,8 +12,8 @@
    two ranks are the reference that such a set-up fails). Open MPI's
    shared-memory segments are 1 MiB here (as in lammps_read.py): a fixed
    cost of the transport that ru_maxrss counts;
-2. the same deck with an ASCII plate (rank 0 reads it and sends the blocks)
-   of a few thousand triangles: bitwise the same final state at 1 and 3
+2. the same deck with an ASCII plate (read by ranges of its bytes) of a
+   few thousand triangles: bitwise the same final state at 1 and 3
    ranks, the same counts;
 3. bad files on 2 ranks: a truncated binary file, a bad number on a facet
    in the second half of an ASCII file: exit 1, the serial run's message."""

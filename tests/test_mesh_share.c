@@ -200,6 +200,35 @@ START_TEST(test_repository_meshes)
 }
 END_TEST
 
+/* Every other 'facet' of an ASCII text moved to the end of the line before: not a line's first word. */
+static void JoinLines(char *text)
+{
+  int   k = 0;
+  char *at;
+  for (char *p = text; (at = strstr(p, "endfacet\n  facet")); p = at + 9)
+    if (k++ % 2) at[8] = ' ', at[9] = ' ';
+}
+
+/* ASCII files whose facets do not all start lines, and whose ranges hold no line that starts one. */
+START_TEST(test_ascii_ranges)
+{
+  static double c[9 * 1400];
+  int           nt = Fixture(10, c);
+  char          path[PETSC_MAX_PATH_LEN], *text;
+
+  text = Ascii(c, nt, nt / 3, "\n", 0);
+  JoinLines(text);
+  FileOf("joined.stl", text, strlen(text), path, sizeof(path));
+  CompareWithWhole(path, NULL, CURVATURE, 8);
+  free(text);
+  text = Ascii(c, 3, 0, "\n", 0); /* three facets, four ranks: some ranges are empty */
+  FileOf("three.stl", text, strlen(text), path, sizeof(path));
+  CompareWithWhole(path, NULL, CURVATURE, -1);
+  free(text);
+  ASSERT_ALL_RANKS();
+}
+END_TEST
+
 /* The message an error of f leaves (empty: none). */
 static void ErrorOf(PetscErrorCode ierr, char *msg, size_t len)
 {
@@ -268,6 +297,23 @@ START_TEST(test_errors_are_serial)
   at[7] = 'x'; /* a number no more */
   SameError("bad_number.stl", text, strlen(text), NULL, "is not a number");
   free(text);
+  text = Ascii(c, nt, 2 * nt / 3, "\n", 0);
+  at   = strstr(text, "endsolid cube\nsolid lid\n");
+  ck_assert_ptr_nonnull(at);
+  memcpy(at + 14, "         ", 9); /* facets after 'endsolid' without 'solid' */
+  SameError("no_solid.stl", text, strlen(text), NULL, "expected 'solid' or the end of the file");
+  free(text);
+  text  = Ascii(c, nt, 0, "\n", 0);
+  at    = strstr(text + strlen(text) * 2 / 3, "vertex ");
+  at[3] = 0; /* a NUL byte */
+  SameError("nul.stl", text, strlen(text) + strlen(at + 4) + 1, NULL, "NUL byte");
+  free(text);
+  text = Ascii(c, nt, 0, "\n", 0);
+  SameError("cut.stl", text, strlen(text) - 60, NULL, "truncated file?");
+  at = strstr(text + strlen(text) * 2 / 3, "endloop");
+  memcpy(at, "vertex 1 2 3 endloop", 20);
+  SameError("four_corners.stl", text, strlen(text), NULL, "more than 3 corners");
+  free(text);
   ASSERT_ALL_RANKS();
 }
 END_TEST
@@ -279,6 +325,7 @@ int main(int argc, char **argv)
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_share_is_whole);
   tcase_add_test(tc, test_repository_meshes);
+  tcase_add_test(tc, test_ascii_ranges);
   tcase_add_test(tc, test_errors_are_serial);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
