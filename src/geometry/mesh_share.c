@@ -133,30 +133,90 @@ static PetscErrorCode LabelPairs(const Share *sh, PetscInt np, const PetscInt64 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Pointer jumping: each label becomes its label's label. */
+/* Pointer jumping: each label (not its own triangle) becomes its label's label. */
 static PetscErrorCode LabelJump(const Share *sh, PetscInt64 *label, PetscBool *changed)
 {
-  PetscInt64 *up;
+  PetscInt64 *up, *ids;
+  PetscInt   *at, m = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(sh->n + 1, &up));
-  PetscCall(Lookup(sh, label, sh->n, label, up));
+  PetscCall(PetscMalloc3(sh->n + 1, &up, sh->n + 1, &ids, sh->n + 1, &at));
   for (PetscInt t = 0; t < sh->n; t++)
-    if (up[t] < label[t]) label[t] = up[t], *changed = PETSC_TRUE;
-  PetscCall(PetscFree(up));
+    if (label[t] != sh->t0 + t) ids[m] = label[t], at[m++] = t;
+  PetscCall(Lookup(sh, label, m, ids, up));
+  for (PetscInt i = 0; i < m; i++)
+    if (up[i] < label[at[i]]) label[at[i]] = up[i], *changed = PETSC_TRUE;
+  PetscCall(PetscFree3(up, ids, at));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The surfaces: the least triangle of each component of the joins, numbered in triangle order.  At the
- * fixed point every pair's ends share a label that is its own label, so a component's label is one of
- * its triangles at most all of them: its least. */
-static PetscErrorCode Surfaces(const Share *sh, PetscInt np, const PetscInt64 *pair, PetscInt *nsurf, PetscInt *surface)
+static PetscInt Find(PetscInt *parent, PetscInt k)
 {
-  PetscInt64 *label, *num, *lab, off, total;
+  while (parent[k] != k) k = parent[k] = parent[parent[k]];
+  return k;
+}
+
+static int ComparePair(const void *a, const void *b)
+{
+  const PetscInt64 *p = (const PetscInt64 *)a, *q = (const PetscInt64 *)b;
+  if (p[0] != q[0]) return p[0] < q[0] ? -1 : 1;
+  return p[1] < q[1] ? -1 : (p[1] > q[1] ? 1 : 0);
+}
+
+/* The pairs to the owners of their lower ends and joined there where both ends are theirs (a union-find
+ * whose roots are the least): root, each triangle's; the pairs across blocks made pairs of roots, once
+ * each.  A mesh whose neighbours are near in the file leaves few, and the rounds are on those alone. */
+static PetscErrorCode Contract(const Share *sh, PetscInt *np, PetscInt64 **pair, PetscInt64 *root)
+{
+  PetscInt64  *in, *far, *rb;
+  PetscMPIInt *dest;
+  PetscInt    *parent, nin, nfar = 0, k = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(*np + 1, &dest));
+  for (PetscInt i = 0; i < *np; i++) dest[i] = StlBlockOwner(sh->nt, (PetscInt)(*pair)[2 * i], sh->size);
+  PetscCall(CollectiveRouteInt64(sh->comm, *np, 2, *pair, dest, &nin, &in));
+  PetscCall(PetscFree(dest));
+  PetscCall(PetscFree(*pair));
+  PetscCall(PetscMalloc1(sh->n + 1, &parent));
+  for (PetscInt t = 0; t < sh->n; t++) parent[t] = t;
+  for (PetscInt i = 0; i < nin; i++) {
+    PetscInt a = (PetscInt)(in[2 * i] - sh->t0), b = (PetscInt)(in[2 * i + 1] - sh->t0), ra, rb2;
+    if (b >= sh->n) {
+      in[2 * nfar] = a, in[2 * nfar + 1] = b + sh->t0, nfar++; /* across blocks: b > a, never below t0 */
+      continue;
+    }
+    ra = Find(parent, a), rb2 = Find(parent, b);
+    if (ra != rb2) parent[PetscMax(ra, rb2)] = PetscMin(ra, rb2);
+  }
+  for (PetscInt t = 0; t < sh->n; t++) root[t] = Find(parent, t) + sh->t0;
+  PetscCall(PetscFree(parent));
+  PetscCall(PetscMalloc2(nfar + 1, &far, nfar + 1, &rb));
+  for (PetscInt i = 0; i < nfar; i++) far[i] = in[2 * i + 1];
+  PetscCall(Lookup(sh, root, nfar, far, rb));
+  for (PetscInt i = 0; i < nfar; i++) in[2 * i] = root[in[2 * i]], in[2 * i + 1] = rb[i];
+  PetscCall(PetscFree2(far, rb));
+  if (nfar) qsort(in, (size_t)nfar, 2 * sizeof(*in), ComparePair);
+  for (PetscInt i = 0; i < nfar; i++)
+    if (!k || in[2 * i] != in[2 * k - 2] || in[2 * i + 1] != in[2 * k - 1])
+      in[2 * k] = in[2 * i], in[2 * k + 1] = in[2 * i + 1], k++;
+  *np = k, *pair = in;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The surfaces: the least triangle of each component of the joins, numbered in triangle order.  The
+ * blocks' components contracted to their roots; then at the fixed point of the rounds every pair's ends
+ * share a label that is its own label, so a component's label is one of its triangles at most all of
+ * them: its least; the rest of each block's component take their root's. */
+static PetscErrorCode Surfaces(const Share *sh, PetscInt np, PetscInt64 **pairs, PetscInt *nsurf, PetscInt *surface)
+{
+  PetscInt64 *label, *num, *lab, *root, *pair, off, total;
   PetscInt    nroot = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc3(sh->n + 1, &label, sh->n + 1, &num, sh->n + 1, &lab));
+  PetscCall(PetscMalloc4(sh->n + 1, &label, sh->n + 1, &num, sh->n + 1, &lab, sh->n + 1, &root));
+  PetscCall(Contract(sh, &np, pairs, root));
+  pair = *pairs;
   for (PetscInt t = 0; t < sh->n; t++) label[t] = sh->t0 + t;
   while (PETSC_TRUE) {
     PetscBool changed = PETSC_FALSE;
@@ -167,6 +227,7 @@ static PetscErrorCode Surfaces(const Share *sh, PetscInt np, const PetscInt64 *p
     PetscCall(CollectiveMaxAll(sh->comm, &any, 1));
     if (any == 0.0) break;
   }
+  for (PetscInt t = 0; t < sh->n; t++) label[t] = label[root[t] - sh->t0];
   for (PetscInt t = 0; t < sh->n; t++)
     if (label[t] == sh->t0 + t) nroot++;
   PetscCall(CollectiveOffset(sh->comm, nroot, &off, &total));
@@ -174,7 +235,7 @@ static PetscErrorCode Surfaces(const Share *sh, PetscInt np, const PetscInt64 *p
   PetscCall(Lookup(sh, num, sh->n, label, lab));
   for (PetscInt t = 0; t < sh->n; t++) surface[t] = (PetscInt)lab[t];
   *nsurf = (PetscInt)total;
-  PetscCall(PetscFree3(label, num, lab));
+  PetscCall(PetscFree4(label, num, lab, root));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -238,7 +299,7 @@ PetscErrorCode MeshSetUpShare(MPI_Comm comm, Mesh *m, StlShare *s)
                PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: triangle %" PetscInt_FMT " (from 1) has zero area", m->file,
                s->t0 + t + 1);
   PetscCall(JoinedPairs(&sh, m, s, normal, &np, &pair));
-  PetscCall(Surfaces(&sh, np, pair, &m->nsurf, surface));
+  PetscCall(Surfaces(&sh, np, &pair, &m->nsurf, surface));
   PetscCall(PetscFree(pair));
   PetscCall(Extent(&sh, m, s));
   PetscCall(Records(&sh, m, s, normal, surface));

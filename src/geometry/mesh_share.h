@@ -2,8 +2,9 @@
  * whole on any rank (geometry/mesh_share.c): the normals of a rank's
  * triangles; the edges on the ranks of their hash, where the triangles
  * across each are joined as MeshSetUpWhole joins them; the surfaces, the
- * connected components of the joins, found by rounds of least-label
- * propagation with pointer jumping and numbered by their lowest triangle;
+ * connected components of the joins, found in each rank's block by a
+ * union-find, then across the blocks by rounds of least-label propagation
+ * with pointer jumping, and numbered by their lowest triangle;
  * the extent by reductions (the centroid by exact sums).  The result is
  * MeshDistribute's after MeshSetUpWhole, bit for bit. */
 #ifndef HDEM_MESH_SHARE_H
