@@ -176,6 +176,9 @@ PetscErrorCode StlAsciiShare(MPI_Comm comm, const char *path, PetscInt64 size, S
     }
     PetscCall(CollectiveFirstError(comm, ierr, 0, NULL));
   }
+  PetscCheck(tot[0] <= STL_MAX_TRIANGLES, comm, PETSC_ERR_SUP,
+             "%s: more than %" PetscInt64_FMT " triangles, which is what hdem reads from one file", path,
+             STL_MAX_TRIANGLES);
   s->nt = (PetscInt)tot[0];
   s->t0 = StlBlockStart(s->nt, rank, np), s->n = StlBlockStart(s->nt, rank + 1, np) - s->t0;
   if (start >= 0) ierr = ParseRange(path, size, start, stop, (PetscInt)(1 + off[1]), (PetscInt)off[0], PETSC_TRUE, &rd);
