@@ -206,8 +206,8 @@ static PetscErrorCode Contract(const Share *sh, PetscInt *np, PetscInt64 **pair,
 
 /* The surfaces: the least triangle of each component of the joins, numbered in triangle order.  The
  * blocks' components contracted to their roots; then at the fixed point of the rounds every pair's ends
- * share a label that is its own label, so a component's label is one of its triangles at most all of
- * them: its least; the rest of each block's component take their root's. */
+ * share a label that is its own label, so a component's label is one of its triangles and no larger
+ * than any of them: its least; the rest of each block's component take their root's. */
 static PetscErrorCode Surfaces(const Share *sh, PetscInt np, PetscInt64 **pairs, PetscInt *nsurf, PetscInt *surface)
 {
   PetscInt64 *label, *num, *lab, *root, *pair, off, total;
