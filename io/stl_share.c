@@ -13,7 +13,7 @@
 #define STL_SHARE_CHUNK 4096 /* binary triangles read at a time */
 
 typedef struct {
-  PetscInt64 size; /* bytes; -1: not a regular file */
+  PetscInt64 size; /* bytes */
   PetscBool  binary;
   PetscInt   nt;
 } ShareHead;
@@ -46,11 +46,12 @@ static PetscErrorCode HeadRoot(const char *path, const StlTransform *tr, ShareHe
   PetscFunctionBeginUser;
   fp = InputFileOpen(path, "rb", "STL file", why, sizeof(why));
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
-  h->size = !fstat(fileno(fp), &st) && S_ISREG(st.st_mode) ? (PetscInt64)st.st_size : -1;
-  if (h->size < 0) {
+  errno = 0;
+  if (fstat(fileno(fp), &st)) { /* InputFileOpen opens regular files only: their size is known */
     fclose(fp);
-    PetscFunctionReturn(PETSC_SUCCESS);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "STL file %s: read error: %s", path, strerror(errno));
   }
+  h->size = (PetscInt64)st.st_size;
   PetscCall(PetscNew(&rd));
   rd->fp = fp, rd->path = path, rd->size = h->size, rd->line = 1;
   ierr = HeadParse(rd, tr, h);
@@ -102,31 +103,6 @@ static PetscErrorCode BinaryBlock(StlReader *rd, PetscInt nt, PetscInt t0, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A file of unknown size: read whole by rank 0, every rank keeps its blocks. */
-static PetscErrorCode ShareFromWhole(MPI_Comm comm, const char *path, const StlTransform *tr, StlShare *s)
-{
-  StlMesh     w;
-  PetscMPIInt rank, size;
-
-  PetscFunctionBeginUser;
-  PetscCall(CollectiveRank(comm, &rank, &size));
-  PetscCall(StlRead(comm, path, tr, &w));
-  s->nt = w.nt, s->nv = w.nv, s->binary = w.binary;
-  s->t0 = StlBlockStart(w.nt, rank, size), s->n = StlBlockStart(w.nt, rank + 1, size) - s->t0;
-  s->v0 = StlBlockStart(w.nv, rank, size), s->nvl = StlBlockStart(w.nv, rank + 1, size) - s->v0;
-  for (int a = 0; a < 3; a++) s->lo[a] = w.lo[a], s->hi[a] = w.hi[a];
-  PetscCall(PetscMalloc1(3 * s->n + 1, &s->tri));
-  PetscCall(PetscMalloc1(9 * s->n + 1, &s->x));
-  PetscCall(PetscMalloc1(3 * s->nvl + 1, &s->vx));
-  for (PetscInt q = 0; q < 3 * s->n; q++) {
-    s->tri[q] = w.tri[3 * s->t0 + q];
-    for (int a = 0; a < 3; a++) s->x[3 * q + a] = w.x[3 * s->tri[q] + a];
-  }
-  PetscCall(PetscArraycpy(s->vx, w.x + 3 * s->v0, 3 * s->nvl));
-  PetscCall(StlMeshDestroy(&w));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode StlReadShare(MPI_Comm comm, const char *path, const StlTransform *tr, StlShare *s)
 {
   PetscMPIInt    rank, size;
@@ -150,10 +126,6 @@ PetscErrorCode StlReadShare(MPI_Comm comm, const char *path, const StlTransform 
   PetscCall(CollectiveFirstError(comm, (PetscErrorCode)status, 0, NULL)); /* its message on every rank */
   hb[0] = (PetscReal)h.size, hb[1] = h.binary, hb[2] = (PetscReal)h.nt;
   PetscCall(CollectiveBcastReal(comm, hb, 3));
-  if (hb[0] < 0) {
-    PetscCall(ShareFromWhole(comm, path, tr, s));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   h.size = (PetscInt64)hb[0], h.binary = hb[1] != 0 ? PETSC_TRUE : PETSC_FALSE, h.nt = (PetscInt)hb[2];
   PetscCall(StlXformSet(path, tr, &xf));
   s->binary = h.binary;

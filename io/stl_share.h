@@ -11,8 +11,6 @@
  *   that starts with 'facet' (io/stl_ascii.c), twice: to count its
  *   triangles and lines, then to keep its triangles, which are sent to
  *   their blocks.
- *   A file of unknown size (a pipe) is read whole by rank 0 (StlRead), then
- *   cut.
  * Vertices: each corner goes to a rank chosen by a hash of its file
  * coordinates, where equal ones meet; each vertex's first corner then goes
  * to the owner of its triangle, where the vertices are numbered by a
