@@ -154,8 +154,9 @@ def errors(args, work):
             f.write(body)
         p1, p2 = run(args, 1, work, "bad1"), run(args, 2, work, "bad2")
         said = [line for line in p1.stderr.splitlines() if word in line]
+        msg = said[0].strip() if said else p2.stderr[-300:]
         check(p1.returncode == 1 and p2.returncode == 1 and said and said[0].strip() in p2.stderr,
-              "%s file: exit 1 on 1 and 2 ranks, the same message (%s)" % (name, said[0].strip() if said else p2.stderr[-300:]))
+              "%s file: exit 1 on 1 and 2 ranks, the same message (%s)" % (name, msg))
 
 
 def main():
