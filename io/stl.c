@@ -17,11 +17,6 @@
 #define STL_SPAN_SMALL 1e-4
 #define STL_SPAN_LARGE 1e4
 
-typedef struct {
-  PetscReal s, R[3][3], t[3];
-  PetscBool rotate;
-} Xform;
-
 void StlTransformDefault(StlTransform *tr)
 {
   tr->scale   = 1;
@@ -32,7 +27,7 @@ void StlTransformDefault(StlTransform *tr)
 
 /* R (scale x) + translate as a matrix; the fields are checked on the way,
  * an error naming the file and the field. */
-static PetscErrorCode XformSet(const char *path, const StlTransform *in, Xform *xf)
+PetscErrorCode StlXformSet(const char *path, const StlTransform *in, StlXform *xf)
 {
   StlTransform def;
   const char  *xyz = "xyz";
@@ -82,7 +77,7 @@ static PetscErrorCode XformSet(const char *path, const StlTransform *in, Xform *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void XformApply(const Xform *xf, const PetscReal *x, PetscReal *y)
+void StlXformApply(const StlXform *xf, const PetscReal *x, PetscReal *y)
 {
   PetscReal sx[3] = {xf->s * x[0], xf->s * x[1], xf->s * x[2]};
   for (int i = 0; i < 3; i++)
@@ -93,12 +88,18 @@ static void XformApply(const Xform *xf, const PetscReal *x, PetscReal *y)
 static PetscErrorCode ReadFacet(StlReader *rd)
 {
   static const char *coord[3] = {"x", "y", "z"};
-  PetscReal          normal, *c;
+  PetscReal          normal, scratch[9], *c = scratch;
 
   PetscFunctionBeginUser;
-  PetscCall(StlReserve(rd, (PetscInt64)rd->nt + 1));
-  c                 = rd->c + 9 * rd->nt;
-  rd->tline[rd->nt] = rd->tokline;
+  if (rd->nostore)
+    PetscCheck(rd->nt < STL_MAX_TRIANGLES, PETSC_COMM_SELF, PETSC_ERR_SUP,
+               "%s: more than %" PetscInt64_FMT " triangles, which is what hdem reads from one file", rd->path,
+               STL_MAX_TRIANGLES);
+  else {
+    PetscCall(StlReserve(rd, (PetscInt64)(rd->nt - rd->base) + 1));
+    c                            = rd->c + 9 * (rd->nt - rd->base);
+    rd->tline[rd->nt - rd->base] = rd->tokline;
+  }
   PetscCall(StlExpect(rd, "normal", ""));
   /* orientation is not used */
   for (int j = 0; j < 3; j++) PetscCall(StlReadNumber(rd, "normal component", &normal));
@@ -128,50 +129,67 @@ static PetscErrorCode ReadFacet(StlReader *rd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* solid [name] facet... endsolid [name], as many solids as the file holds. */
-static PetscErrorCode ReadAscii(StlReader *rd)
+/* Facets up to and with 'endsolid'; a 'facet' at or after rd->stop (> 0) ends the range (rd->stopped). */
+static PetscErrorCode ReadSolidBody(StlReader *rd)
 {
-  char why[STL_MAX_QUOTE + 96];
+  PetscFunctionBeginUser;
+  while (PETSC_TRUE) {
+    PetscCall(StlNextWord(rd));
+    PetscCheck(rd->tok[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "%s:%" PetscInt_FMT ": end of file after triangle %" PetscInt_FMT
+               ", before 'endsolid' (truncated file?)",
+               rd->path, rd->tokline, rd->nt);
+    if (StlKeyIs(rd->tok, "endsolid")) break;
+    PetscCheck(StlKeyIs(rd->tok, "facet"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "%s:%" PetscInt_FMT ": expected 'facet' (triangle %" PetscInt_FMT ") or 'endsolid', found %s", rd->path,
+               rd->tokline, rd->nt + 1, StlQuote(rd, rd->tok));
+    if (rd->stop > 0 && rd->tokpos >= rd->stop) {
+      rd->stopped = PETSC_TRUE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(ReadFacet(rd));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* solid [name] facet... endsolid [name], as many solids as the file holds;
+ * a range (rd->mid) starts among a solid's facets. */
+PetscErrorCode StlReadAscii(StlReader *rd)
+{
+  char      why[STL_MAX_QUOTE + 96];
+  PetscBool inside = rd->mid;
 
   PetscFunctionBeginUser;
-  rd->probing = PETSC_TRUE;
-  PetscCall(StlNextWord(rd));
-  if (!StlKeyIs(rd->tok, "solid")) {
-    if (rd->tok[0]) snprintf(why, sizeof(why), "its first word is %s, not 'solid'", StlQuote(rd, rd->tok));
-    else snprintf(why, sizeof(why), "%s", rd->nhead ? "it holds nothing but blanks" : "it is empty");
-    PetscCall(StlNotStl(rd, why));
-  }
-  rd->probing = PETSC_FALSE;
-  while (rd->tok[0]) {
-    PetscCall(StlSkipLine(rd));
-    while (PETSC_TRUE) {
-      PetscCall(StlNextWord(rd));
-      PetscCheck(rd->tok[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s:%" PetscInt_FMT ": end of file after triangle %" PetscInt_FMT
-                 ", before 'endsolid' (truncated file?)",
-                 rd->path, rd->tokline, rd->nt);
-      if (StlKeyIs(rd->tok, "endsolid")) break;
-      PetscCheck(StlKeyIs(rd->tok, "facet"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s:%" PetscInt_FMT ": expected 'facet' (triangle %" PetscInt_FMT ") or 'endsolid', found %s",
-                 rd->path, rd->tokline, rd->nt + 1, StlQuote(rd, rd->tok));
-      PetscCall(ReadFacet(rd));
+  if (!rd->mid) {
+    rd->probing = PETSC_TRUE;
+    PetscCall(StlNextWord(rd));
+    if (!StlKeyIs(rd->tok, "solid")) {
+      if (rd->tok[0]) snprintf(why, sizeof(why), "its first word is %s, not 'solid'", StlQuote(rd, rd->tok));
+      else snprintf(why, sizeof(why), "%s", rd->nhead ? "it holds nothing but blanks" : "it is empty");
+      PetscCall(StlNotStl(rd, why));
     }
+    rd->probing = PETSC_FALSE;
+  }
+  while (inside || rd->tok[0]) {
+    if (!inside) PetscCall(StlSkipLine(rd));
+    inside = PETSC_FALSE;
+    PetscCall(ReadSolidBody(rd));
+    if (rd->stopped) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCall(StlSkipLine(rd));
     PetscCall(StlNextWord(rd));
     PetscCheck(!rd->tok[0] || StlKeyIs(rd->tok, "solid"), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
                "%s:%" PetscInt_FMT ": expected 'solid' or the end of the file after 'endsolid', found %s", rd->path,
                rd->tokline, StlQuote(rd, rd->tok));
   }
-  PetscCheck(rd->nt, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no triangles", rd->path);
+  if (!rd->mid) PetscCheck(rd->nt, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no triangles", rd->path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The count was checked against the size when the size is known; else the
  * arrays grow with what arrives and the stream must end after n records. */
-static PetscErrorCode ReadBinary(StlReader *rd)
+PetscErrorCode StlBinaryCount(StlReader *rd, uint32_t *count)
 {
-  uint32_t      n = StlLe32(rd->head + 80);
-  unsigned char rec[STL_RECORD];
+  uint32_t n = StlLe32(rd->head + 80);
 
   PetscFunctionBeginUser;
   PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s has no triangles (binary STL, count 0 at byte 80)",
@@ -181,6 +199,17 @@ static PetscErrorCode ReadBinary(StlReader *rd)
              " triangles (binary STL, the count at byte 80) is more than hdem reads from one file (%" PetscInt64_FMT
              ")",
              rd->path, n, STL_MAX_TRIANGLES);
+  *count = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadBinary(StlReader *rd)
+{
+  uint32_t      n;
+  unsigned char rec[STL_RECORD];
+
+  PetscFunctionBeginUser;
+  PetscCall(StlBinaryCount(rd, &n));
   if (rd->size >= 0) PetscCall(StlReserve(rd, n));
   for (PetscInt t = 0; t < (PetscInt)n; t++) {
     PetscCall(StlReserve(rd, (PetscInt64)t + 1));
@@ -219,7 +248,7 @@ static PetscBool HeadStartsSolid(const StlReader *rd)
   return i + 5 == rd->nhead || StlIsBlank(rd->head[i + 5]) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-static PetscErrorCode Detect(StlReader *rd)
+PetscErrorCode StlDetect(StlReader *rd)
 {
   PetscFunctionBeginUser;
   errno     = 0;
@@ -241,11 +270,49 @@ static int CompareCorners(const void *a, const void *b)
   return p->k < q->k ? -1 : (p->k > q->k ? 1 : 0);
 }
 
+PetscErrorCode StlCheckVertex(StlReader *rd, PetscInt k, const PetscReal *c, const PetscReal *y)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(isfinite(y[0]) && isfinite(y[1]) && isfinite(y[2]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: corner %d (%g %g %g in the file) is not finite after the transform (%g %g %g)", StlWhere(rd, k / 3),
+             (int)(k % 3) + 1, (double)c[0], (double)c[1], (double)c[2], (double)y[0], (double)y[1], (double)y[2]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StlCheckTriangle(StlReader *rd, PetscInt t, const PetscInt v[3], const PetscReal *p, const PetscReal *q,
+                                const PetscReal *r)
+{
+  const PetscReal *x[3] = {p, q, r};
+  PetscReal        e[3][3], cr[3], len2 = 0, cn;
+
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 3; a++)
+    for (int b = a + 1; b < 3; b++)
+      PetscCheck(v[a] != v[b], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 "%s is degenerate: corners %d and %d are the same vertex (%g %g %g)", StlWhere(rd, t), a + 1, b + 1,
+                 (double)x[a][0], (double)x[a][1], (double)x[a][2]);
+  for (int j = 0; j < 3; j++) e[0][j] = q[j] - p[j], e[1][j] = r[j] - p[j], e[2][j] = r[j] - q[j];
+  for (int a = 0; a < 3; a++) len2 = PetscMax(len2, e[a][0] * e[a][0] + e[a][1] * e[a][1] + e[a][2] * e[a][2]);
+  cr[0] = e[0][1] * e[1][2] - e[0][2] * e[1][1];
+  cr[1] = e[0][2] * e[1][0] - e[0][0] * e[1][2];
+  cr[2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
+  cn    = PetscSqrtReal(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]);
+  PetscCheck(isfinite(cn) && isfinite(len2), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s is too large for double precision: corners (%g %g %g) (%g %g %g) (%g %g %g)", StlWhere(rd, t),
+             (double)p[0], (double)p[1], (double)p[2], (double)q[0], (double)q[1], (double)q[2], (double)r[0],
+             (double)r[1], (double)r[2]);
+  PetscCheck(cn > 0 && cn >= STL_MIN_AREA_RATIO * len2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s is degenerate (zero area): corners (%g %g %g) (%g %g %g) (%g %g %g)", StlWhere(rd, t), (double)p[0],
+             (double)p[1], (double)p[2], (double)q[0], (double)q[1], (double)q[2], (double)r[0], (double)r[1],
+             (double)r[2]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Corners equal in file coordinates become one vertex, numbered in order
  * of first appearance: sorted by (coordinates, corner), each group's first
  * corner is its smallest, so the result depends on the file alone.  Then
  * the transform, and the triangles' checks on what the engine will see. */
-static PetscErrorCode BuildMesh(StlReader *rd, const Xform *xf, StlMesh *m)
+static PetscErrorCode BuildMesh(StlReader *rd, const StlXform *xf, StlMesh *m)
 {
   PetscInt nc = 3 * rd->nt, nv = 0, first = 0;
 
@@ -270,39 +337,15 @@ static PetscErrorCode BuildMesh(StlReader *rd, const Xform *xf, StlMesh *m)
   for (PetscInt k = 0; k < nc; k++) {
     if (m->tri[k] == k) {
       PetscReal *y = m->x + 3 * nv;
-      XformApply(xf, rd->c + 3 * k, y);
-      PetscCheck(isfinite(y[0]) && isfinite(y[1]) && isfinite(y[2]), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "%s: corner %d (%g %g %g in the file) is not finite after the transform (%g %g %g)",
-                 StlWhere(rd, k / 3), (int)(k % 3) + 1, (double)rd->c[3 * k], (double)rd->c[3 * k + 1],
-                 (double)rd->c[3 * k + 2], (double)y[0], (double)y[1], (double)y[2]);
+      StlXformApply(xf, rd->c + 3 * k, y);
+      PetscCall(StlCheckVertex(rd, k, rd->c + 3 * k, y));
       m->tri[k] = nv++;
     } else m->tri[k] = m->tri[m->tri[k]];
   }
   m->nv = nv;
   for (PetscInt t = 0; t < m->nt; t++) {
-    const PetscInt  *v = m->tri + 3 * t;
-    const PetscReal *p = m->x + 3 * v[0], *q = m->x + 3 * v[1], *r = m->x + 3 * v[2];
-    PetscReal        e[3][3], cr[3], len2                          = 0, cn;
-
-    for (int a = 0; a < 3; a++)
-      for (int b = a + 1; b < 3; b++)
-        PetscCheck(v[a] != v[b], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                   "%s is degenerate: corners %d and %d are the same vertex (%g %g %g)", StlWhere(rd, t), a + 1, b + 1,
-                   (double)m->x[3 * v[a]], (double)m->x[3 * v[a] + 1], (double)m->x[3 * v[a] + 2]);
-    for (int j = 0; j < 3; j++) e[0][j] = q[j] - p[j], e[1][j] = r[j] - p[j], e[2][j] = r[j] - q[j];
-    for (int a = 0; a < 3; a++) len2 = PetscMax(len2, e[a][0] * e[a][0] + e[a][1] * e[a][1] + e[a][2] * e[a][2]);
-    cr[0] = e[0][1] * e[1][2] - e[0][2] * e[1][1];
-    cr[1] = e[0][2] * e[1][0] - e[0][0] * e[1][2];
-    cr[2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
-    cn    = PetscSqrtReal(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]);
-    PetscCheck(isfinite(cn) && isfinite(len2), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "%s is too large for double precision: corners (%g %g %g) (%g %g %g) (%g %g %g)", StlWhere(rd, t),
-               (double)p[0], (double)p[1], (double)p[2], (double)q[0], (double)q[1], (double)q[2], (double)r[0],
-               (double)r[1], (double)r[2]);
-    PetscCheck(cn > 0 && cn >= STL_MIN_AREA_RATIO * len2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "%s is degenerate (zero area): corners (%g %g %g) (%g %g %g) (%g %g %g)", StlWhere(rd, t), (double)p[0],
-               (double)p[1], (double)p[2], (double)q[0], (double)q[1], (double)q[2], (double)r[0], (double)r[1],
-               (double)r[2]);
+    const PetscInt *v = m->tri + 3 * t;
+    PetscCall(StlCheckTriangle(rd, t, v, m->x + 3 * v[0], m->x + 3 * v[1], m->x + 3 * v[2]));
   }
   for (int j = 0; j < 3; j++) m->lo[j] = PETSC_MAX_REAL, m->hi[j] = -PETSC_MAX_REAL;
   for (PetscInt i = 0; i < nv; i++)
@@ -312,12 +355,12 @@ static PetscErrorCode BuildMesh(StlReader *rd, const Xform *xf, StlMesh *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode StlParse(StlReader *rd, const Xform *xf, StlMesh *m)
+static PetscErrorCode StlParse(StlReader *rd, const StlXform *xf, StlMesh *m)
 {
   PetscFunctionBeginUser;
-  PetscCall(Detect(rd));
+  PetscCall(StlDetect(rd));
   if (rd->binary) PetscCall(ReadBinary(rd));
-  else PetscCall(ReadAscii(rd));
+  else PetscCall(StlReadAscii(rd));
   PetscCall(BuildMesh(rd, xf, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -325,12 +368,12 @@ static PetscErrorCode StlParse(StlReader *rd, const Xform *xf, StlMesh *m)
 PetscErrorCode StlParseStream(FILE *fp, const char *name, PetscInt64 size, const StlTransform *tr, StlMesh *m)
 {
   StlReader     *rd;
-  Xform          xf;
+  StlXform       xf;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(m, sizeof(*m)));
-  PetscCall(XformSet(name, tr, &xf));
+  PetscCall(StlXformSet(name, tr, &xf));
   PetscCall(PetscNew(&rd));
   rd->fp   = fp;
   rd->path = name;
@@ -368,8 +411,7 @@ PetscErrorCode StlRead(MPI_Comm comm, const char *path, const StlTransform *tr, 
 {
   PetscMPIInt    rank;
   PetscInt       status = 0, hdr[3];
-  PetscReal      box[6], failed, span = 0;
-  char           spans[32];
+  PetscReal      box[6], failed;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
@@ -410,7 +452,17 @@ PetscErrorCode StlRead(MPI_Comm comm, const char *path, const StlTransform *tr, 
   }
   PetscCall(CollectiveBcastReal(comm, m->x, 3 * m->nv));
   PetscCall(CollectiveBcastInt(comm, m->tri, 3 * m->nt));
-  for (int j = 0; j < 3; j++) span = PetscMax(span, m->hi[j] - m->lo[j]);
+  PetscCall(StlWarnSpan(comm, path, m->lo, m->hi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StlWarnSpan(MPI_Comm comm, const char *path, const PetscReal lo[3], const PetscReal hi[3])
+{
+  PetscReal span = 0;
+  char      spans[32];
+
+  PetscFunctionBeginUser;
+  for (int j = 0; j < 3; j++) span = PetscMax(span, hi[j] - lo[j]);
   /* C's %g: PETSc's would print 25000 as "25000." */
   snprintf(spans, sizeof(spans), "%g", (double)span);
   if (span < STL_SPAN_SMALL)

@@ -25,6 +25,7 @@
 #ifndef HDEM_STL_H
 #define HDEM_STL_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "hdem.h"
 
@@ -55,5 +56,31 @@ PETSC_EXTERN PetscErrorCode StlRead(MPI_Comm, const char *path, const StlTransfo
  * is left empty. */
 PETSC_EXTERN PetscErrorCode StlParseStream(FILE *, const char *name, PetscInt64 size, const StlTransform *, StlMesh *);
 PETSC_EXTERN PetscErrorCode StlMeshDestroy(StlMesh *);
+
+/* Internal to io/ (io/stl_share.c, io/stl_merge.c): the steps of a read
+ * that a read by share takes apart; the reading state is io/stl_reader.h's. */
+struct StlReader_;
+/* The transform as a matrix: x -> R (s x) + t. */
+typedef struct {
+  PetscReal s, R[3][3], t[3];
+  PetscBool rotate;
+} StlXform;
+
+/* The transform's fields checked (an error naming the file and the field) and made a matrix. */
+PETSC_INTERN PetscErrorCode StlXformSet(const char *path, const StlTransform *, StlXform *);
+PETSC_INTERN void           StlXformApply(const StlXform *, const PetscReal *x, PetscReal *y);
+/* The first STL_HEADER bytes read and the format decided (rd->size set). */
+PETSC_INTERN PetscErrorCode StlDetect(struct StlReader_ *rd);
+/* A binary file's triangle count (at byte 80), checked: not 0, not more than hdem reads. */
+PETSC_INTERN PetscErrorCode StlBinaryCount(struct StlReader_ *rd, uint32_t *n);
+/* The warning of a span that suggests a wrong scale. Collective. */
+PETSC_INTERN PetscErrorCode StlWarnSpan(MPI_Comm, const char *path, const PetscReal lo[3], const PetscReal hi[3]);
+/* An ASCII file's solids and facets, every check of the format. */
+PETSC_INTERN PetscErrorCode StlReadAscii(struct StlReader_ *rd);
+/* Vertex (first) corner k's transform y of its file coordinates c is finite. */
+PETSC_INTERN PetscErrorCode StlCheckVertex(struct StlReader_ *rd, PetscInt k, const PetscReal *c, const PetscReal *y);
+/* Triangle t (vertices v, corners p, q, r after the transform) is not degenerate. */
+PETSC_INTERN PetscErrorCode StlCheckTriangle(struct StlReader_ *rd, PetscInt t, const PetscInt v[3], const PetscReal *p,
+                                             const PetscReal *q, const PetscReal *r);
 
 #endif

@@ -48,8 +48,8 @@ const char *StlWhere(StlReader *rd, PetscInt t)
     snprintf(rd->where, sizeof(rd->where), "%s: triangle %" PetscInt_FMT " (byte %" PetscInt64_FMT ")", rd->path, t + 1,
              (PetscInt64)STL_HEADER + (PetscInt64)STL_RECORD * t);
   else
-    snprintf(rd->where, sizeof(rd->where), "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT, rd->path, rd->tline[t],
-             t + 1);
+    snprintf(rd->where, sizeof(rd->where), "%s:%" PetscInt_FMT ": triangle %" PetscInt_FMT, rd->path,
+             rd->tline[t - rd->base], t + 1);
   return rd->where;
 }
 
@@ -90,6 +90,7 @@ static PetscErrorCode Take(StlReader *rd, int *ch)
   PetscFunctionBeginUser;
   errno = 0;
   *ch   = rd->ihead < rd->nhead ? rd->head[rd->ihead++] : getc(rd->fp);
+  if (*ch != EOF) rd->pos++;
   if (*ch == EOF)
     PetscCheck(!ferror(rd->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", rd->path,
                rd->line, strerror(errno));
@@ -118,7 +119,7 @@ PetscErrorCode StlNextWord(StlReader *rd)
   PetscFunctionBeginUser;
   do PetscCall(Take(rd, &ch));
   while (ch != EOF && StlIsBlank(ch));
-  if (ch != EOF) rd->tokline = rd->line;
+  if (ch != EOF) rd->tokline = rd->line, rd->tokpos = rd->pos - 1;
   /* a word is never longer than its line: Take refused that */
   while (ch != EOF && !StlIsBlank(ch)) {
     rd->tok[len++] = (char)ch;
@@ -140,7 +141,7 @@ PetscErrorCode StlSkipLine(StlReader *rd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Room for want triangles, grown geometrically so that what is allocated
+/* Room for want triangles (from base), grown geometrically so that what is allocated
  * follows what was read, not what a count claims. */
 PetscErrorCode StlReserve(StlReader *rd, PetscInt64 want)
 {
@@ -165,8 +166,8 @@ PetscErrorCode StlReserve(StlReader *rd, PetscInt64 want)
             "%s: out of memory: %.3g GB for %" PetscInt64_FMT " triangles could not be allocated", rd->path,
             (double)cap * (double)(9 * sizeof(PetscReal) + sizeof(PetscInt)) / 1e9, cap);
   }
-  if (rd->nt) PetscCall(PetscArraycpy(c, rd->c, 9 * rd->nt));
-  if (rd->nt && tline) PetscCall(PetscArraycpy(tline, rd->tline, rd->nt));
+  if (rd->nt > rd->base) PetscCall(PetscArraycpy(c, rd->c, 9 * (rd->nt - rd->base)));
+  if (rd->nt > rd->base && tline) PetscCall(PetscArraycpy(tline, rd->tline, rd->nt - rd->base));
   PetscCall(PetscFree(rd->c));
   PetscCall(PetscFree(rd->tline));
   rd->c = c, rd->tline = tline, rd->cap = (PetscInt)cap;

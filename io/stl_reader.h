@@ -21,8 +21,9 @@ typedef struct {
   PetscInt  k;    /* corner: 3 triangle + 0, 1, 2 */
 } Corner;
 
-/* Rank 0's reading state; everything here is released by StlParseStream. */
-typedef struct {
+/* A reading state; everything here is released by whoever made it
+ * (StlParseStream, io/stl_share.c). */
+typedef struct StlReader_ {
   FILE       *fp;
   const char *path;
   PetscInt64  size; /* the file's bytes, -1 when not known (a pipe) */
@@ -41,6 +42,19 @@ typedef struct {
   PetscReal    *c;       /* 9 cap: file coordinates, corners in file order */
   PetscInt     *tline;   /* ASCII: cap lines of the triangles' 'facet' */
   Corner       *sorted;  /* 3 nt: the merge */
+  /* Triangle numbers start at base (c and tline hold triangles base ..
+   * nt - 1); nostore: the triangles are checked and counted, not kept;
+   * flush (when set) is called after each triangle, and may move the kept
+   * ones out and raise base. */
+  PetscInt  base;
+  PetscBool nostore;
+  /* ASCII by ranges: pos the bytes taken, tokpos where the last word
+   * starts; stop (0: none) the offset of the next range, whose first
+   * 'facet' ends this one (stopped); mid: the range starts among facets */
+  PetscInt64 pos, tokpos, stop;
+  PetscBool  stopped, mid;
+  PetscErrorCode (*flush)(struct StlReader_ *);
+  void *ctx;
 } StlReader;
 
 PETSC_INTERN PetscBool StlIsBlank(int c);
@@ -56,7 +70,7 @@ PETSC_INTERN PetscErrorCode StlNotStl(StlReader *rd, const char *asciiwhy);
 PETSC_INTERN PetscErrorCode StlNextWord(StlReader *rd);
 /* The rest of the line of the last word: a solid's name. */
 PETSC_INTERN PetscErrorCode StlSkipLine(StlReader *rd);
-/* Room for want triangles, grown geometrically so that what is allocated
+/* Room for want triangles (from base), grown geometrically so that what is allocated
  * follows what was read, not what a count claims. */
 PETSC_INTERN PetscErrorCode StlReserve(StlReader *rd, PetscInt64 want);
 /* Inside triangle rd->nt: the end of the file there is a truncation. */

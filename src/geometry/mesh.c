@@ -1,8 +1,10 @@
-/* The deck's meshes: their keys, their files read and distributed, their
+/* The deck's meshes: their keys, their files read (by share on more than one rank) and distributed, their
  * bins set up and freed (geometry/mesh.h). */
 #include "geometry/mesh.h"
 #include "io/options.h"
 #include "io/stl.h"
+#include "geometry/mesh_share.h"
+#include "decomp/collective.h"
 #include "geometry/wear.h"
 
 /* Keys meshK_*: help shows mesh0's; the others are recorded when given. */
@@ -59,8 +61,10 @@ PetscErrorCode MeshesSetFromOptions(MPI_Comm comm, Meshes *ms)
 {
   StlTransform tf[MESHES_MAX];
   PetscBool    given[MESHES_MAX];
+  PetscMPIInt  size;
 
   PetscFunctionBeginUser;
+  PetscCall(CollectiveRank(comm, NULL, &size));
   PetscCall(PetscMemzero(ms, sizeof(*ms)));
   PetscCall(OptionsSection("Meshes"));
   for (PetscInt k = 0; k < MESHES_MAX; k++) PetscCall(MeshKeys(comm, k, &ms->m[k], &tf[k], &given[k]));
@@ -79,11 +83,18 @@ PetscErrorCode MeshesSetFromOptions(MPI_Comm comm, Meshes *ms)
       ms->m[ms->n] = ms->m[k];
       PetscCall(PetscMemzero(&ms->m[k], sizeof(ms->m[k])));
     }
+    ms->n++;
+    if (size > 1) { /* read by share: no rank holds the whole mesh */
+      StlShare sh;
+      PetscCall(StlReadShare(comm, m->file, &tf[k], &sh));
+      PetscCall(MeshSetUpShare(comm, m, &sh));
+      PetscCall(StlShareDestroy(&sh));
+      continue;
+    }
     PetscCall(StlRead(comm, m->file, &tf[k], &sm));
     m->nv = sm.nv, m->nt = sm.nt, m->x = sm.x, m->tri = sm.tri;
     sm.x = NULL, sm.tri = NULL;
     PetscCall(StlMeshDestroy(&sm));
-    ms->n++;
     PetscCall(MeshSetUpWhole(m));
     PetscCall(MeshDistribute(comm, m));
   }

@@ -20,7 +20,8 @@
 #include "geometry/mesh_hold.h"
 
 /* Keys mesh0_* .. mesh15_*: the files are read (collective) and checked;
- * on more than one rank each mesh is then distributed (MeshDistribute). */
+ * on one rank whole, on more read by share and set up distributed, never
+ * whole on any rank (io/stl_share.h, geometry/mesh_share.h). */
 PETSC_EXTERN PetscErrorCode MeshesSetFromOptions(MPI_Comm, Meshes *);
 /* A mesh that does not move and lies wholly outside the box [lo, hi] is an
  * error naming its key: it could never touch a particle.  Collective. */

@@ -1,8 +1,9 @@
 /* Distributed meshes: which triangles a rank holds, and how it gets them.
  *
- * Read whole (io/stl.h) and given its surfaces, a mesh on more than one rank
- * is cut into shares by index: rank r keeps the r-th block of the vertices
- * (for the outputs) and of the triangles (as records), for the whole run.
+ * On more than one rank a mesh is read and set up by share (mesh_share.c):
+ * rank r keeps the r-th block of the vertices (for the outputs) and of the
+ * triangles (as records), for the whole run; MeshDistribute cuts a mesh
+ * made whole (MeshCreateFromArrays) the same way.
  * What a rank holds for its contacts is another set: every triangle whose
  * bounding box meets its held box, the box in the mesh frame that covers
  * its subdomain at the lists' build time, taken there by the inverse of the

@@ -2,6 +2,7 @@
  * triangles, the closest features of a point, the bins of its held
  * triangles (geometry/trimesh.h; the contacts of a sphere: mesh_select.c). */
 #include "geometry/trimesh.h"
+#include "decomp/exactsum.h"
 #include "decomp/keysort.h"
 #include <math.h>
 #include <string.h>
@@ -126,12 +127,8 @@ static PetscErrorCode MeshTopology(Mesh *m)
   PetscCall(PetscMalloc1(m->nt, &m->surface));
   for (PetscInt t = 0; t < m->nt; t++) {
     const PetscReal *a = m->x + 3 * m->tri[3 * t], *b = m->x + 3 * m->tri[3 * t + 1], *c = m->x + 3 * m->tri[3 * t + 2];
-    PetscReal        ab[3], ac[3], n[3], len;
-    Sub3(b, a, ab), Sub3(c, a, ac), Cross3(ab, ac, n);
-    len = PetscSqrtReal(Dot3(n, n));
-    PetscCheck(len > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+    PetscCheck(MeshTriangleNormal(a, b, c, m->normal + 3 * t) > 0.0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
                "%s: triangle %" PetscInt_FMT " (from 1) has zero area", m->file, t + 1);
-    for (int q = 0; q < 3; q++) m->normal[3 * t + q] = n[q] / len;
   }
   PetscCall(PetscMalloc3(ne, &e, m->nt, &parent, m->nt, &label));
   for (PetscInt t = 0; t < m->nt; t++) {
@@ -147,11 +144,9 @@ static PetscErrorCode MeshTopology(Mesh *m)
     while (q < ne && e[q].u == e[s].u && e[q].w == e[s].w) q++;
     for (PetscInt i = s; i < q; i++)
       for (PetscInt j = i + 1; j < q; j++) {
-        PetscInt  ti = e[i].t, tj = e[j].t;
-        PetscReal dot = Dot3(m->normal + 3 * ti, m->normal + 3 * tj);
-        /* consistent windings run a shared edge in opposite directions */
-        if (MeshRunsForward(m, ti, e[i].u, e[i].w) == MeshRunsForward(m, tj, e[i].u, e[i].w)) dot = -dot;
-        if (dot >= cmin) {
+        PetscInt ti = e[i].t, tj = e[j].t;
+        if (MeshJoined(m->normal + 3 * ti, MeshRunsForward(m, ti, e[i].u, e[i].w), m->normal + 3 * tj,
+                       MeshRunsForward(m, tj, e[i].u, e[i].w), cmin)) {
           PetscInt ri = UnionFind(parent, ti), rj = UnionFind(parent, tj);
           if (ri != rj) parent[PetscMax(ri, rj)] = PetscMin(ri, rj);
         }
@@ -170,36 +165,26 @@ static PetscErrorCode MeshTopology(Mesh *m)
 
 static PetscErrorCode MeshExtent(Mesh *m)
 {
+  ExactSum acc[4]; /* area, and its moments: exact, so that the centroid is a distributed set-up's */
+
   PetscFunctionBeginUser;
-  for (int a = 0; a < 3; a++) m->lo[a] = PETSC_MAX_REAL, m->hi[a] = -PETSC_MAX_REAL, m->centroid[a] = 0.0;
+  for (int a = 0; a < 3; a++) m->lo[a] = PETSC_MAX_REAL, m->hi[a] = -PETSC_MAX_REAL;
   for (PetscInt v = 0; v < m->nv; v++)
     for (int a = 0; a < 3; a++) {
       m->lo[a] = PetscMin(m->lo[a], m->x[3 * v + a]);
       m->hi[a] = PetscMax(m->hi[a], m->x[3 * v + a]);
     }
-  { /* area-weighted centroid of the surface: the torque's reference of a mesh that does not rotate */
-    PetscReal area = 0.0;
-    for (PetscInt t = 0; t < m->nt; t++) {
-      const PetscReal *a = m->x + 3 * m->tri[3 * t], *b = m->x + 3 * m->tri[3 * t + 1],
-                      *c = m->x + 3 * m->tri[3 * t + 2];
-      PetscReal ab[3], ac[3], n[3], A;
-      Sub3(b, a, ab), Sub3(c, a, ac), Cross3(ab, ac, n);
-      A = 0.5 * PetscSqrtReal(Dot3(n, n));
-      area += A;
-      for (int q = 0; q < 3; q++) m->centroid[q] += A * (a[q] + b[q] + c[q]) / 3.0;
-    }
-    for (int q = 0; q < 3; q++) m->centroid[q] /= area;
+  /* area-weighted centroid of the surface: the torque's reference of a mesh that does not rotate */
+  for (int q = 0; q < 4; q++) ExactSumZero(&acc[q]);
+  for (PetscInt t = 0; t < m->nt; t++) {
+    PetscReal mom[3];
+    ExactSumAdd(&acc[0], MeshTriangleMoment(m->x + 3 * m->tri[3 * t], m->x + 3 * m->tri[3 * t + 1],
+                                            m->x + 3 * m->tri[3 * t + 2], mom));
+    for (int q = 0; q < 3; q++) ExactSumAdd(&acc[1 + q], mom[q]);
   }
+  for (int q = 0; q < 3; q++) m->centroid[q] = ExactSumValue(&acc[1 + q]) / ExactSumValue(&acc[0]);
   m->rext = 0.0;
-  for (PetscInt v = 0; v < m->nv; v++) {
-    PetscReal r[3], l;
-    if (m->motion.kind == MOTION_ROTATE) {
-      Sub3(m->x + 3 * v, m->motion.axis_point, r);
-      l = Dot3(r, m->motion.axis);
-      for (int q = 0; q < 3; q++) r[q] -= l * m->motion.axis[q];
-    } else Sub3(m->x + 3 * v, m->centroid, r);
-    m->rext = PetscMax(m->rext, PetscSqrtReal(Dot3(r, r)));
-  }
+  for (PetscInt v = 0; v < m->nv; v++) m->rext = PetscMax(m->rext, MeshVertexRadius(m, m->x + 3 * v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

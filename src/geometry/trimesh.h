@@ -74,6 +74,47 @@ typedef struct {
  * indices, its corners (9), its normal (3) and its surface. */
 #define MESH_RECORD_WIDTH 17
 
+/* Triangle (a, b, c)'s unit normal (b - a) x (c - a) / |...|, and the length it was divided by. */
+static inline PetscReal MeshTriangleNormal(const PetscReal *a, const PetscReal *b, const PetscReal *c, PetscReal n[3])
+{
+  PetscReal ab[3], ac[3], len;
+  for (int q = 0; q < 3; q++) ab[q] = b[q] - a[q], ac[q] = c[q] - a[q];
+  n[0] = ab[1] * ac[2] - ab[2] * ac[1];
+  n[1] = ab[2] * ac[0] - ab[0] * ac[2];
+  n[2] = ab[0] * ac[1] - ab[1] * ac[0];
+  len  = PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int q = 0; q < 3; q++) n[q] = n[q] / len;
+  return len;
+}
+/* Triangle (a, b, c)'s area, and its area times its centroid: the terms of a mesh's area-weighted centroid. */
+static inline PetscReal MeshTriangleMoment(const PetscReal *a, const PetscReal *b, const PetscReal *c, PetscReal mom[3])
+{
+  PetscReal n[3], A = 0.5 * MeshTriangleNormal(a, b, c, n);
+  for (int q = 0; q < 3; q++) mom[q] = A * (a[q] + b[q] + c[q]) / 3.0;
+  return A;
+}
+/* How far vertex x is from the rotation axis of a mesh that turns, else from its centroid: rext's terms. */
+static inline PetscReal MeshVertexRadius(const Mesh *m, const PetscReal *x)
+{
+  PetscReal r[3], l = 0.0;
+  if (m->motion.kind == MOTION_ROTATE) {
+    for (int q = 0; q < 3; q++) r[q] = x[q] - m->motion.axis_point[q];
+    l = r[0] * m->motion.axis[0] + r[1] * m->motion.axis[1] + r[2] * m->motion.axis[2];
+    for (int q = 0; q < 3; q++) r[q] -= l * m->motion.axis[q];
+  } else
+    for (int q = 0; q < 3; q++) r[q] = x[q] - m->centroid[q];
+  return PetscSqrtReal(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+}
+/* Whether two triangles across an edge are one surface: their normals within the curvature (cmin its
+ * cosine), orientation taken from how each runs the edge (consistent windings run it in opposite
+ * directions), so an STL with inconsistent windings is handled. */
+static inline PetscBool MeshJoined(const PetscReal *ni, PetscBool fi, const PetscReal *nj, PetscBool fj, PetscReal cmin)
+{
+  PetscReal dot = ni[0] * nj[0] + ni[1] * nj[1] + ni[2] * nj[2];
+  if (fi == fj) dot = -dot;
+  return dot >= cmin ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* A mesh whose vertices and triangles are set (x, tri, nv, nt, curvature,
  * motion): its normals, surfaces and extent, held whole. */
 PETSC_EXTERN PetscErrorCode MeshSetUpWhole(Mesh *);
