@@ -3,8 +3,6 @@
 #include "decomp/collective.h"
 #include <math.h>
 
-#define FLOW_BLOCK_COUNT_MAX 1e12 /* the block ranges' products stay within 64 bits */
-
 void FlowBlocksChoose(FlowBlocks *b, PetscInt64 count, const PetscReal lo[3], const PetscReal hi[3], PetscReal d)
 {
   PetscReal target = (PetscReal)(count / FLOW_BLOCK_FILL), edge = 0.0;

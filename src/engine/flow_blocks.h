@@ -8,8 +8,9 @@
  * the trials that overlap its own particles, the flags are or-ed among
  * them, and each walks the block's candidates alike.  Ids, counts and
  * masses are made global once per batch.  A batch of one block (below
- * 2 FLOW_BLOCK_FILL candidates) is every rank's, its flags or-ed by one
- * reduction per FLOW_CHUNK candidates (engine/flow_insert.c). */
+ * 2 FLOW_BLOCK_FILL candidates, or a box too small for two) is every
+ * rank's, its flags or-ed by one reduction per FLOW_CHUNK candidates
+ * (engine/flow_insert.c). */
 #ifndef HDEM_FLOW_BLOCKS_H
 #define HDEM_FLOW_BLOCKS_H
 
