@@ -3,11 +3,13 @@
 
 1. 80,000 spheres due in one batch (nine blocks of a flat box) poured among a
    random fill of 20,000 at rest (no gravity, no velocities: nothing moves unless
-   it overlaps): final.h5 bitwise the same on 1, 2, 3 and 4 ranks (`hdem diff`),
+   it overlaps), with a second stream of one block due at the same step in the
+   middle of the first's box (its trials flagged by the owners of the first's
+   particles): final.h5 bitwise the same on 1, 2, 3 and 4 ranks (`hdem diff`),
    ids 1 .. N without gaps, no pair overlapping (nor any contact in thermo.csv),
-   flow.csv the same bytes; summary.json's stream_candidates the batch, and the
-   candidates each rank drew: all of them at 1 rank, at 4 ranks (2 x 2) the
-   largest share at most 60 % of them (each rank draws only the blocks near it);
+   flow.csv the same bytes; summary.json's stream_candidates the batches, and the
+   candidates each rank drew: all of them at 1 rank, at 4 ranks (2 x 2) at most
+   60 % of the large batch's (each rank draws only the blocks near it);
 2. bodies (two- and three-sphere clumps) streamed over several blocks of a box
    periodic along x and y that touches its faces: the same bodies and sphere ids
    (1 .. N, no gaps) on 1 and 3 ranks, no two bodies' spheres overlapping."""
@@ -56,6 +58,14 @@ stream0:                     # every candidate due at the first step: one batch 
   interval: 0
   radius: {distribution: uniform, min: 0.5e-3, max: 0.7e-3}
   seed: 5
+stream1:                     # one block, due at the same step in the middle of stream0's box: it must miss them
+  region_lo: [0.08, 0.08, 0.002]
+  region_hi: [0.12, 0.12, 0.0115]
+  rate: 1.0e12
+  count: 3000
+  interval: 0
+  radius: 0.6e-3
+  seed: 6
 steps: 1
 """
 
@@ -174,18 +184,23 @@ def spheres(args, work):
         total, drawn = par.get("stream_candidates"), par.get("stream_candidates_drawn", {})
         print("  %d rank(s): %d placed of %d candidates; drawn per rank min %s mean %s max %s"
               % (np_, s["inserted"], total or 0, drawn.get("min"), drawn.get("mean"), drawn.get("max")))
-        check(total == 80000, "%d rank(s): summary.json's stream_candidates is the batch's 80,000 (%s)" % (np_, total))
+        check(total == 83000, "%d rank(s): summary.json's stream_candidates is the batches' 83,000 (%s)" % (np_, total))
         if np_ == 1:
-            check(drawn.get("max") == 80000, "1 rank draws every candidate (%s)" % drawn.get("max"))
+            check(drawn.get("max") == 83000, "1 rank draws every candidate (%s)" % drawn.get("max"))
         if np_ == 4:
-            check(drawn.get("max") is not None and drawn["max"] <= 0.6 * 80000 and drawn["min"] > 0,
-                  "4 ranks: the largest share drawn by a rank %s is at most 60 %% of the 80,000" % drawn.get("max"))
+            check(drawn.get("max") is not None and drawn["max"] <= 3000 + 0.6 * 80000 and drawn["min"] > 3000,
+                  "4 ranks: the largest share drawn by a rank %s is at most 60 %% of stream0's 80,000 (and stream1's 3,000, one block every rank draws)" % drawn.get("max"))
         if ref is None:
             st = final(out)
             n = len(st["id"])
-            check(20000 + s["inserted"] == n and s["inserted"] > 60000 and s["inserted"] < 80000,
-                  "%d of the 80,000 placed among the fill (some find no room), %d particles" % (s["inserted"], n))
+            check(20000 + s["inserted"] == n and s["inserted"] > 60000 and s["inserted"] < 83000,
+                  "%d of the 83,000 placed among the fill (some find no room), %d particles" % (s["inserted"], n))
             check(np.array_equal(st["id"], np.arange(1, n + 1)), "ids are 1 .. %d without gaps" % n)
+            with open(os.path.join(out, "flow.csv")) as f:
+                last = list(csv.DictReader(f))[-1]
+            check(int(last["stream1_inserted"]) > 100 and int(last["stream0_inserted"]) > 60000,
+                  "both streams place particles (stream0 %s, stream1 %s)" % (last["stream0_inserted"],
+                                                                         last["stream1_inserted"]))
             ov = max_overlap(st)
             check(ov <= 1e-9 and thermo_contacts(out) == 0,
                   "no pair overlaps (largest %.3g of a radius), no contact in thermo.csv" % ov)
