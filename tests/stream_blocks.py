@@ -189,7 +189,8 @@ def spheres(args, work):
             check(drawn.get("max") == 83000, "1 rank draws every candidate (%s)" % drawn.get("max"))
         if np_ == 4:
             check(drawn.get("max") is not None and drawn["max"] <= 3000 + 0.6 * 80000 and drawn["min"] > 3000,
-                  "4 ranks: the largest share drawn by a rank %s is at most 60 %% of stream0's 80,000 (and stream1's 3,000, one block every rank draws)" % drawn.get("max"))
+                  "4 ranks: the largest share drawn by a rank %s is at most 60 %% of stream0's 80,000 (and "
+                  "stream1's 3,000, one block every rank draws)" % drawn.get("max"))
         if ref is None:
             st = final(out)
             n = len(st["id"])
