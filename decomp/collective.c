@@ -320,6 +320,28 @@ PetscErrorCode CollectiveBcastIntFrom(MPI_Comm comm, PetscInt *v, PetscInt n, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#define COLLECTIVE_SWAP_TAG 31
+
+PetscErrorCode CollectiveSwap(MPI_Comm comm, PetscInt n, const PetscMPIInt partner[], const PetscInt count[],
+                              const PetscReal *send, PetscReal *recv)
+{
+  MPI_Request *req;
+  PetscInt64   off = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(2 * n + 1, &req));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscMPIInt cnt;
+    PetscCall(PetscMPIIntCast(count[i], &cnt));
+    PetscCallMPI(MPI_Irecv(recv + off, cnt, MPIU_REAL, partner[i], COLLECTIVE_SWAP_TAG, comm, &req[i]));
+    PetscCallMPI(MPI_Isend(send + off, cnt, MPIU_REAL, partner[i], COLLECTIVE_SWAP_TAG, comm, &req[n + i]));
+    off += count[i];
+  }
+  PetscCallMPI(MPI_Waitall((PetscMPIInt)(2 * n), req, MPI_STATUSES_IGNORE));
+  PetscCall(PetscFree(req));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CollectiveGatherAllBytes(MPI_Comm comm, const void *mine, PetscInt len, PetscInt *total, char **all)
 {
   PetscMPIInt size, cnt, *rcnt, *rdsp;

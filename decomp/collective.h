@@ -47,6 +47,13 @@ PETSC_EXTERN PetscErrorCode CollectiveRouteCount(MPI_Comm, PetscInt n, const Pet
 PETSC_EXTERN PetscErrorCode CollectiveRoutePart(MPI_Comm, PetscInt n, PetscInt width, PetscReal **items,
                                                 const PetscMPIInt *dest, PetscInt part, PetscInt parts, PetscInt nin,
                                                 PetscReal *out, PetscInt *filled);
+/* Point-to-point swaps with n partner ranks (no collective): to partner[i]
+ * the count[i] reals of send at the sum of the counts before i, from it as
+ * many into recv at the same place.  The lists must agree: rank p lists q
+ * with count c exactly when q lists p with count c (each side derives them
+ * from what both know).  What arrives does not depend on timing. */
+PETSC_EXTERN PetscErrorCode CollectiveSwap(MPI_Comm, PetscInt n, const PetscMPIInt partner[], const PetscInt count[],
+                                           const PetscReal *send, PetscReal *recv);
 /* The smallest key over the ranks and the lowest rank that holds it. */
 PETSC_EXTERN PetscErrorCode CollectiveMinLoc(MPI_Comm, PetscInt64 key, PetscInt64 *min, PetscMPIInt *rank);
 PETSC_EXTERN PetscErrorCode CollectiveBcastIntFrom(MPI_Comm, PetscInt *, PetscInt n, PetscMPIInt root);

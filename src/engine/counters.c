@@ -14,9 +14,11 @@ PetscErrorCode EngineCountersStart(EngineCounters *c, PetscInt rebuilds)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* This rank's values: per step messages and bytes by kind, then the phases' seconds, other and the total. */
+/* This rank's values: per step messages and bytes by kind, the phases' seconds, other and the total, then the
+ * streams' candidates it drew. */
 #define COUNTERS_TRAFFIC (4 * EXCHANGE_KINDS)
-#define COUNTERS_N       (COUNTERS_TRAFFIC + ENGINE_PHASES + 1)
+#define COUNTERS_TIMES   (COUNTERS_TRAFFIC + ENGINE_PHASES + 1)
+#define COUNTERS_N       (COUNTERS_TIMES + 1)
 
 static void EngineCountersLocal(const EngineCounters *c, PetscInt64 steps, PetscLogDouble now, PetscReal v[])
 {
@@ -35,6 +37,7 @@ static void EngineCountersLocal(const EngineCounters *c, PetscInt64 steps, Petsc
   }
   v[COUNTERS_TRAFFIC + ENGINE_PHASE_OTHER]     = (PetscReal)(now - c->start) - named;
   v[COUNTERS_TRAFFIC + ENGINE_PHASE_OTHER + 1] = (PetscReal)(now - c->start);
+  v[COUNTERS_TIMES]                            = (PetscReal)c->stream_drawn;
 }
 
 PetscErrorCode EngineCountersGather(MPI_Comm comm, const EngineCounters *c, PetscInt rebuilds, PetscInt64 steps,
@@ -60,7 +63,9 @@ PetscErrorCode EngineCountersGather(MPI_Comm comm, const EngineCounters *c, Pets
   PetscCall(CollectiveMaxAll(comm, mx, 2 * COUNTERS_N));
   PetscCall(CollectiveSumAll(comm, sum, COUNTERS_N + COUNTERS_TRAFFIC));
   for (int i = 0; i < COUNTERS_N; i++) {
-    EngineSpread *s = i < COUNTERS_TRAFFIC ? &v->per_step[i / 4][i % 4] : &v->time[i - COUNTERS_TRAFFIC];
+    EngineSpread *s = i < COUNTERS_TRAFFIC ? &v->per_step[i / 4][i % 4]
+                    : i < COUNTERS_TIMES   ? &v->time[i - COUNTERS_TRAFFIC]
+                                           : &v->stream_drawn;
     s->min          = -mx[COUNTERS_N + i];
     s->max          = mx[i];
     s->mean         = sum[i] / (PetscReal)v->ranks;
@@ -72,9 +77,10 @@ PetscErrorCode EngineCountersGather(MPI_Comm comm, const EngineCounters *c, Pets
     v->total[k].bytes_sent     = (PetscInt64)t[2];
     v->total[k].bytes_received = (PetscInt64)t[3];
   }
-  v->steps    = steps;
-  v->rebuilds = rebuilds - c->rebuilds0;
-  v->valid    = PETSC_TRUE;
+  v->stream_candidates = c->stream_candidates; /* every rank's alike */
+  v->steps             = steps;
+  v->rebuilds          = rebuilds - c->rebuilds0;
+  v->valid             = PETSC_TRUE;
   (void)rank;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

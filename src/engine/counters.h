@@ -34,6 +34,8 @@ typedef struct {
   PetscLogDouble start, mark; /* the time loop's start, the last lap */
   PetscInt       rebuilds0;   /* the engine's rebuilds at the start */
   ExchangeTally  traffic[EXCHANGE_KINDS];
+  /* the streams' candidates of the batches: in all, and those this rank drew (engine/flow_insert.h) */
+  PetscInt64 stream_candidates, stream_drawn;
 } EngineCounters;
 
 /* Zero, from now: the time loop's start (the set-up is not counted). */
@@ -67,6 +69,9 @@ typedef struct {
   EngineSpread per_step[EXCHANGE_KINDS][4];
   /* per rank [s]: each phase but other, then other (the total less the phases) and the total */
   EngineSpread time[ENGINE_PHASES + 1];
+  /* the streams' candidates in all, and per rank those it drew */
+  PetscInt64   stream_candidates;
+  EngineSpread stream_drawn;
 } EngineCountersView;
 
 /* Collective: the counters of every rank over steps steps, into v; once, at the end. */

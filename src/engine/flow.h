@@ -2,14 +2,16 @@
  * rebuilds (before the migration), so that a new particle reaches its owner
  * and its ghosts by the rebuild's own exchanges.
  *
- * Insertion does not depend on the rank count: every rank makes the same
- * candidates (insert/stream.h), flags those that overlap one of its owned
- * particles, the flags are or-ed over the ranks (one reduction, on
- * insertion steps only), and every rank then walks the candidates alike,
- * accepting the first attempt of each that no existing or newly accepted
- * particle overlaps; the owner of its position appends it, with the next
- * id of a counter every rank holds alike.  A particle that found no room
- * stays due: it is the stream's shortfall until it is placed.
+ * Insertion does not depend on the rank count: a stream's batch is cut
+ * into blocks fixed by the deck's values and the batch's size alone, its
+ * candidates (insert/stream.h) shared among them in sequence order, and
+ * each block is decided by the ranks near it: each flags the trials that
+ * overlap one of its owned particles, the flags are or-ed among them, and
+ * each walks the block's candidates alike, accepting the first trial of
+ * each that no existing or newly accepted particle overlaps; the owner of
+ * its position appends it, its id from the counts placed before it, made
+ * global once per batch (engine/flow_blocks.h).  A particle that found no
+ * room stays due: it is the stream's shortfall until it is placed.
  *
  * Removal is each rank's for its owned particles; the counts are integers
  * and the masses exact sums (decomp/exactsum.h), so totals are the same

@@ -247,14 +247,19 @@ void StreamVelocity(const Stream *s, PetscInt k, PetscInt64 seq, PetscReal v[3])
     v[a] = s->v0[a] + s->vrand * (2.0 * RandomUniform(s->seed, StreamKey(k, seq), STREAM_RANDOM_VELOCITY + a, 0) - 1.0);
 }
 
-void StreamPosition(const Stream *s, PetscInt k, PetscInt64 seq, PetscReal r, PetscInt attempt, PetscReal x[3])
+void StreamPositionIn(const Stream *s, PetscInt k, PetscInt64 seq, PetscReal r, PetscInt attempt, const PetscReal lo[3],
+                      const PetscReal hi[3], PetscReal x[3])
 {
   for (int a = 0; a < 3; a++) {
-    x[a] = s->lo[a] + r +
-           (s->hi[a] - s->lo[a] - 2.0 * r) *
-             RandomUniform(s->seed, StreamKey(k, seq), STREAM_RANDOM_POSITION + a, attempt);
-    if (x[a] > s->hi[a] - r) x[a] = s->hi[a] - r; /* rounding */
+    x[a] = lo[a] + r +
+           (hi[a] - lo[a] - 2.0 * r) * RandomUniform(s->seed, StreamKey(k, seq), STREAM_RANDOM_POSITION + a, attempt);
+    if (x[a] > hi[a] - r) x[a] = hi[a] - r; /* rounding */
   }
+}
+
+void StreamPosition(const Stream *s, PetscInt k, PetscInt64 seq, PetscReal r, PetscInt attempt, PetscReal x[3])
+{
+  StreamPositionIn(s, k, seq, r, attempt, s->lo, s->hi, x);
 }
 
 PetscReal StreamMass(PetscReal r, PetscReal density)

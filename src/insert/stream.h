@@ -73,6 +73,9 @@ PETSC_EXTERN PetscInt64 StreamKey(PetscInt k, PetscInt64 seq);
 PETSC_EXTERN void       StreamVelocity(const Stream *, PetscInt k, PetscInt64 seq, PetscReal v[3]);
 PETSC_EXTERN void       StreamPosition(const Stream *, PetscInt k, PetscInt64 seq, PetscReal r, PetscInt attempt,
                                        PetscReal x[3]);
+/* StreamPosition within the box [lo, hi] (a part of the region) instead of the region. */
+PETSC_EXTERN void StreamPositionIn(const Stream *, PetscInt k, PetscInt64 seq, PetscReal r, PetscInt attempt,
+                                   const PetscReal lo[3], const PetscReal hi[3], PetscReal x[3]);
 /* A sphere's mass, bitwise as ParticlesAppend computes it. */
 PETSC_EXTERN PetscReal StreamMass(PetscReal r, PetscReal density);
 /* How many particles of stream k are due at time t and not yet inserted,

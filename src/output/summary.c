@@ -50,6 +50,9 @@ static void SummaryParallel(JsonWriter *w, const EngineCountersView *v)
   for (int p = 0; p < ENGINE_PHASES; p++) SummarySpread(w, EnginePhaseNames[p], &v->time[p]);
   SummarySpread(w, "total", &v->time[ENGINE_PHASES]);
   JsonObjectEnd(w);
+  /* the streams' batches: candidates in all, and per rank those it drew (its share of the blocks) */
+  JsonInt(w, "stream_candidates", v->stream_candidates);
+  SummarySpread(w, "stream_candidates_drawn", &v->stream_drawn);
   JsonObjectEnd(w);
 }
 
