@@ -12,7 +12,11 @@
    60 % of the large batch's (each rank draws only the blocks near it);
 2. bodies (two- and three-sphere clumps) streamed over several blocks of a box
    periodic along x and y that touches its faces: the same bodies and sphere ids
-   (1 .. N, no gaps) on 1 and 3 ranks, no two bodies' spheres overlapping."""
+   (1 .. N, no gaps) on 1 and 3 ranks, no two bodies' spheres overlapping;
+3. memory at a fixed share: a batch of 25,000 spheres a rank into a box as long
+   as the ranks (slabs along x) on 1, 2, 4 and 8 ranks: at least 90 % placed, and the
+   largest rank's peak memory (summary.json) within 10 % of one rank's (every
+   rank drawing every candidate, as one block would, grows it with the ranks)."""
 import argparse
 import csv
 import json
@@ -237,6 +241,50 @@ def bodies(args, work):
     check(ov <= 1e-9, "no two bodies' spheres overlap (largest %.3g of a radius)" % ov)
 
 
+SHARE = """domain:
+  lo: [0, 0, 0]
+  hi: [%(L)g, 0.05, 0.04]
+gravity: [0, 0, 0]
+material:
+  E: 1.0e7
+  nu: 0.3
+particle:
+  density: 2500
+contact:
+  law: hertz
+  e: 0.5
+  mu: 0.5
+thermo_screen: false
+snapshot:
+  frames: 0
+stream0:                     # 25,000 a rank due at the first step, 23 %% of the box's volume
+  region_lo: [0, 0, 0]
+  region_hi: [%(L)g, 0.05, 0.04]
+  rate: 1.0e12
+  count: %(n)d
+  interval: 0
+  radius: {distribution: uniform, min: 0.5e-3, max: 0.7e-3}
+  seed: 7
+steps: 1
+"""
+
+
+def share(args, work):
+    peak = {}
+    for np_ in (1, 2, 4, 8):
+        path = write(work, "share%d" % np_, SHARE % {"L": 0.05 * np_, "n": 25000 * np_})
+        out = os.path.join(work, "share_np%d" % np_)
+        p = run(args, np_, path, out, "%d,1,1" % np_)
+        s = summary(out)
+        if not check(p.returncode == 0 and s is not None, "share at %d rank(s): runs (%s)" % (np_, p.stderr[-500:])):
+            continue
+        check(s["inserted"] >= 0.9 * 25000 * np_, "%d rank(s): %d of the %d placed (at least 90 %%)"
+              % (np_, s["inserted"], 25000 * np_))
+        print("  drawn per rank %s" % s["parallel"].get("stream_candidates_drawn"))
+        harness.note_peak(peak, np_, s)
+    harness.peaks_flat(check, peak)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hdem", required=True)
@@ -246,6 +294,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="hdem_stream_blocks_") as work:
         spheres(args, work)
         bodies(args, work)
+        share(args, work)
     sys.exit(check.report())
 
 
