@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "geometry/mesh_share.h"
+#include "decomp/keysort.h"
 #include "decomp/collective.h"
 #include "decomp/exactsum.h"
 
@@ -76,28 +77,41 @@ static PetscErrorCode JoinedPairs(const Share *sh, const Mesh *m, const StlShare
 static PetscErrorCode Lookup(const Share *sh, const PetscInt64 *arr, PetscInt nq, const PetscInt64 *ids,
                              PetscInt64 *out)
 {
-  PetscInt64  *req, *in, *rep, *back;
-  PetscMPIInt *dest;
-  PetscInt     nin, nb;
+  PetscInt64  *req, *in, *rep, *back, *val;
+  PetscMPIInt *dest, *rdest;
+  PetscInt     nin, nb, nu = 0;
+  KeySortItem *q;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc2(3 * nq + 1, &req, nq + 1, &dest));
-  for (PetscInt i = 0; i < nq; i++) {
-    req[3 * i] = ids[i], req[3 * i + 1] = i, req[3 * i + 2] = sh->rank;
-    dest[i] = StlBlockOwner(sh->nt, (PetscInt)ids[i], sh->size);
+  /* each id asked once: the triangles of one surface all ask its root, on one rank */
+  PetscCall(PetscMalloc1(nq + 1, &q));
+  for (PetscInt i = 0; i < nq; i++) q[i].key = ids[i], q[i].val = i;
+  PetscCall(KeySortStable(nq, q));
+  for (PetscInt i = 0; i < nq; i++)
+    if (!i || q[i].key != q[i - 1].key) nu++;
+  PetscCall(PetscMalloc3(3 * nu + 1, &req, nu + 1, &dest, nu + 1, &val));
+  for (PetscInt i = 0, u = 0; i < nq; i++) {
+    if (i && q[i].key == q[i - 1].key) continue;
+    req[3 * u] = q[i].key, req[3 * u + 1] = u, req[3 * u + 2] = sh->rank;
+    dest[u++] = StlBlockOwner(sh->nt, (PetscInt)q[i].key, sh->size);
   }
-  PetscCall(CollectiveRouteInt64(sh->comm, nq, 3, req, dest, &nin, &in));
-  PetscCall(PetscFree2(req, dest));
-  PetscCall(PetscMalloc2(2 * nin + 1, &rep, nin + 1, &dest));
+  PetscCall(CollectiveRouteInt64(sh->comm, nu, 3, req, dest, &nin, &in));
+  PetscCall(PetscMalloc2(2 * nin + 1, &rep, nin + 1, &rdest));
   for (PetscInt i = 0; i < nin; i++) {
     rep[2 * i] = in[3 * i + 1], rep[2 * i + 1] = arr[in[3 * i] - sh->t0];
-    dest[i] = (PetscMPIInt)in[3 * i + 2];
+    rdest[i] = (PetscMPIInt)in[3 * i + 2];
   }
   PetscCall(PetscFree(in));
-  PetscCall(CollectiveRouteInt64(sh->comm, nin, 2, rep, dest, &nb, &back));
-  PetscCall(PetscFree2(rep, dest));
-  for (PetscInt i = 0; i < nb; i++) out[back[2 * i]] = back[2 * i + 1];
+  PetscCall(CollectiveRouteInt64(sh->comm, nin, 2, rep, rdest, &nb, &back));
+  PetscCall(PetscFree2(rep, rdest));
+  for (PetscInt i = 0; i < nb; i++) val[back[2 * i]] = back[2 * i + 1];
   PetscCall(PetscFree(back));
+  for (PetscInt i = 0, u = -1; i < nq; i++) {
+    if (!i || q[i].key != q[i - 1].key) u++;
+    out[q[i].val] = val[u];
+  }
+  PetscCall(PetscFree3(req, dest, val));
+  PetscCall(PetscFree(q));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
