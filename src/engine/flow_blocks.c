@@ -3,46 +3,6 @@
 #include "decomp/collective.h"
 #include <math.h>
 
-void FlowBlocksChoose(FlowBlocks *b, PetscInt64 count, const PetscReal lo[3], const PetscReal hi[3], PetscReal d)
-{
-  PetscReal target = (PetscReal)(count / FLOW_BLOCK_FILL), edge = 0.0;
-  PetscBool one[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, again = PETSC_TRUE;
-
-  b->count = count, b->n = 1;
-  for (int a = 0; a < 3; a++) b->lo[a] = lo[a], b->hi[a] = hi[a], b->nb[a] = 1;
-  if (target < 2.0) return;
-  while (again) { /* an axis thinner than the cube's edge keeps one block; the others share the target */
-    PetscReal vol  = 1.0;
-    int       free = 0;
-    again          = PETSC_FALSE;
-    for (int a = 0; a < 3; a++)
-      if (!one[a]) vol *= hi[a] - lo[a], free++;
-    if (!free) break;
-    edge = pow(vol / target, 1.0 / free);
-    for (int a = 0; a < 3; a++)
-      if (!one[a] && hi[a] - lo[a] < edge) one[a] = PETSC_TRUE, again = PETSC_TRUE;
-  }
-  for (int a = 0; a < 3; a++) {
-    PetscReal len = hi[a] - lo[a], most = PetscMax(1.0, floor(len / (FLOW_BLOCK_EDGE * d)));
-    b->nb[a] = one[a] ? 1 : (PetscInt64)PetscMin(most, PetscMax(1.0, floor(len / edge)));
-  }
-  b->n = b->nb[0] * b->nb[1] * b->nb[2];
-}
-
-void FlowBlockOf(const FlowBlocks *b, PetscInt64 blk, PetscInt64 *q0, PetscInt64 *q1, PetscReal lo[3], PetscReal hi[3])
-{
-  PetscInt64 q = b->count / b->n, r = b->count % b->n,
-             c[3] = {blk % b->nb[0], (blk / b->nb[0]) % b->nb[1], blk / b->nb[0] / b->nb[1]};
-  *q0             = q * blk + r * blk / b->n;
-  *q1             = q * (blk + 1) + r * (blk + 1) / b->n;
-  for (int a = 0; a < 3; a++) {
-    PetscReal len = b->hi[a] - b->lo[a];
-    /* one expression per bound: neighbouring blocks share its bits */
-    lo[a] = c[a] == 0 ? b->lo[a] : b->lo[a] + len * (PetscReal)c[a] / (PetscReal)b->nb[a];
-    hi[a] = c[a] + 1 == b->nb[a] ? b->hi[a] : b->lo[a] + len * (PetscReal)(c[a] + 1) / (PetscReal)b->nb[a];
-  }
-}
-
 PetscReal FlowStreamBound(const Engine *e, PetscInt k)
 {
   const Stream *s = &e->flow.streams.s[k];
@@ -170,7 +130,7 @@ typedef struct {
   PetscMPIInt *mem;
 } FlowSeen;
 
-static PetscErrorCode FlowSeenFind(const FlowBatch *b, const FlowBlocks *B, PetscReal reach, FlowSeen *sn)
+static PetscErrorCode FlowSeenFind(const FlowBatch *b, const RegionBlocks *B, PetscReal reach, FlowSeen *sn)
 {
   const Grid *g = &b->e->grid;
   PetscReal   lo[3], hi[3];
@@ -180,13 +140,13 @@ static PetscErrorCode FlowSeenFind(const FlowBatch *b, const FlowBlocks *B, Pets
   sn->ns = 0;
   PetscCall(PetscMalloc3(B->n, &sn->seen, B->n + 1, &sn->coff, B->n + 1, &sn->moff));
   for (PetscInt64 j = 0; j < B->n; j++) {
-    FlowBlockOf(B, j, &q0, &q1, lo, hi);
+    RegionBlockOf(B, j, &q0, &q1, lo, hi);
     if (FlowBoxNear(g, b->boxes + 6 * g->rank, lo, hi, reach)) sn->seen[sn->ns++] = j;
   }
   PetscCall(PetscMalloc1(sn->ns * g->size + 1, &sn->mem));
   sn->coff[0] = sn->moff[0] = 0;
   for (PetscInt64 i = 0; i < sn->ns; i++) {
-    FlowBlockOf(B, sn->seen[i], &q0, &q1, lo, hi);
+    RegionBlockOf(B, sn->seen[i], &q0, &q1, lo, hi);
     sn->coff[i + 1] = sn->coff[i] + q1 - q0;
     for (PetscMPIInt r = 0; r < g->size; r++)
       if (FlowBoxNear(g, b->boxes + 6 * r, lo, hi, reach)) sn->mem[nm++] = r;
@@ -245,7 +205,7 @@ static PetscErrorCode FlowSeenOr(const FlowBatch *b, const FlowSeen *sn, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode FlowStreamBlocks(FlowBatch *b, PetscInt k, const FlowBlocks *B, PetscInt64 blk0)
+PetscErrorCode FlowStreamBlocks(FlowBatch *b, PetscInt k, const RegionBlocks *B, PetscInt64 blk0)
 {
   Engine        *e = b->e;
   PetscReal      reach, lo[3], hi[3], *mask, rball = 0.0;
@@ -263,7 +223,7 @@ PetscErrorCode FlowStreamBlocks(FlowBatch *b, PetscInt k, const FlowBlocks *B, P
   PetscCall(FlowSeenFind(b, B, reach, &sn));
   PetscCall(PetscMalloc2(sn.coff[sn.ns] + 1, &cand, sn.coff[sn.ns] + 1, &mask));
   for (PetscInt64 i = 0; i < sn.ns; i++) {
-    FlowBlockOf(B, sn.seen[i], &q0, &q1, lo, hi);
+    RegionBlockOf(B, sn.seen[i], &q0, &q1, lo, hi);
     for (PetscInt64 q = q0; q < q1; q++) PetscCall(FlowCandidateDraw(e, k, q, &cand[sn.coff[i] + q - q0]));
     FlowBlockFlags(b, lo, hi, q1 - q0, cand + sn.coff[i], mask + sn.coff[i]);
   }
@@ -271,7 +231,7 @@ PetscErrorCode FlowStreamBlocks(FlowBatch *b, PetscInt k, const FlowBlocks *B, P
   PetscCall(FlowSeenOr(b, &sn, mask));
   for (PetscInt64 i = 0; i < sn.ns; i++) {
     FlowCells taken;
-    FlowBlockOf(B, sn.seen[i], &q0, &q1, lo, hi);
+    RegionBlockOf(B, sn.seen[i], &q0, &q1, lo, hi);
     PetscCall(FlowCellsCreate(&e->grid, b->h, &taken));
     /* the block's mass counted once: by the lowest rank that decides it */
     PetscCall(FlowBlockAccept(b, blk0 + sn.seen[i], lo, hi, q1 - q0, cand + sn.coff[i], mask + sn.coff[i],

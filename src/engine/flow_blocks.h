@@ -1,6 +1,6 @@
 /* A batch of the streams' candidates placed (engine/flow.h).  A stream's
  * batch is cut into blocks fixed by its box, its candidate count and its
- * largest size alone (FlowBlocksChoose), each block a contiguous range of
+ * largest size alone (insert/blocks.h), each block a contiguous range of
  * its sequence numbers, each candidate's trial positions in its block
  * shrunk by its radius: candidates of different blocks never overlap, so
  * blocks are decided apart.  A block is decided by the ranks whose
@@ -8,7 +8,7 @@
  * the trials that overlap its own particles, the flags are or-ed among
  * them, and each walks the block's candidates alike.  Ids, counts and
  * masses are made global once per batch.  A batch of one block (below
- * 2 FLOW_BLOCK_FILL candidates, or a box too small for two) is every
+ * 2 BLOCK_FILL candidates, or a box too small for two) is every
  * rank's, its flags or-ed by one reduction per FLOW_CHUNK candidates
  * (engine/flow_insert.c). */
 #ifndef HDEM_FLOW_BLOCKS_H
@@ -16,10 +16,9 @@
 
 #include "engine/state.h"
 #include "engine/flow_cells.h"
+#include "insert/blocks.h"
 
-#define FLOW_CHUNK      1024 /* candidates per reduction of their flags (one block) */
-#define FLOW_BLOCK_FILL 8192 /* candidates a block holds at least (on average) */
-#define FLOW_BLOCK_EDGE 4.0  /* a block's edge at least, in largest diameters */
+#define FLOW_CHUNK 1024 /* candidates per reduction of their flags (one block) */
 
 typedef struct {
   PetscInt   k;
@@ -28,13 +27,6 @@ typedef struct {
   PetscReal  rb;   /* the sphere around what it makes, placed */
   PetscInt   body; /* BodyChoiceDraw's */
 } FlowCandidate;
-
-/* A stream's batch in blocks, nb per axis, shared out in block order (x
- * fastest): block b holds candidates [count b / n, count (b + 1) / n). */
-typedef struct {
-  PetscInt64 nb[3], n, count;
-  PetscReal  lo[3], hi[3];
-} FlowBlocks;
 
 /* A candidate placed at x whose position this rank owns, waiting for its
  * id: the spheres placed before it in its block (global index blk). */
@@ -63,13 +55,6 @@ typedef struct {
   PetscReal  *boxes;
 } FlowBatch;
 
-/* Blocks of at least FLOW_BLOCK_FILL candidates and FLOW_BLOCK_EDGE
- * diameters d, as near cubes as the box allows; one below 2 FLOW_BLOCK_FILL. */
-PETSC_EXTERN void FlowBlocksChoose(FlowBlocks *, PetscInt64 count, const PetscReal lo[3], const PetscReal hi[3],
-                                   PetscReal d);
-/* Block blk's candidates [q0, q1) and box. */
-PETSC_EXTERN void FlowBlockOf(const FlowBlocks *, PetscInt64 blk, PetscInt64 *q0, PetscInt64 *q1, PetscReal lo[3],
-                              PetscReal hi[3]);
 /* The radius of the sphere around the largest particle stream k makes. */
 PETSC_EXTERN PetscReal FlowStreamBound(const Engine *, PetscInt k);
 /* Candidate q of stream k's batch (sequence number seq[k] + q). */
@@ -85,7 +70,7 @@ PETSC_EXTERN PetscErrorCode FlowBlockAccept(FlowBatch *, PetscInt64 blk, const P
                                             PetscBool add_mass, FlowCells *taken);
 /* Collective: stream k's batch of blocks (blk0: its first global block),
  * each rank deciding the blocks near it (flow_blocks.c). */
-PETSC_EXTERN PetscErrorCode FlowStreamBlocks(FlowBatch *, PetscInt k, const FlowBlocks *, PetscInt64 blk0);
+PETSC_EXTERN PetscErrorCode FlowStreamBlocks(FlowBatch *, PetscInt k, const RegionBlocks *, PetscInt64 blk0);
 /* Collective: each rank's box of what it must see, into b->boxes. */
 PETSC_EXTERN PetscErrorCode FlowBatchBoxes(FlowBatch *);
 

@@ -151,11 +151,11 @@ static PetscErrorCode FlowBatchFinish(FlowBatch *b, const PetscInt64 blk0[], con
 
 PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 ndue[])
 {
-  FlowState *st = &e->flow.state;
-  FlowBatch  b;
-  FlowBlocks blocks[STREAMS_MAX];
-  PetscInt64 blk0[STREAMS_MAX], nb[STREAMS_MAX], placed = 0, ncand = 0;
-  PetscBool  several = PETSC_FALSE;
+  FlowState   *st = &e->flow.state;
+  FlowBatch    b;
+  RegionBlocks blocks[STREAMS_MAX];
+  PetscInt64   blk0[STREAMS_MAX], nb[STREAMS_MAX], placed = 0, ncand = 0;
+  PetscBool    several = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&b, sizeof(b)));
@@ -165,7 +165,7 @@ PetscErrorCode EngineFlowInsert(Engine *e, PetscReal t, const PetscInt64 ndue[])
     const Stream *s = &e->flow.streams.s[k];
     blk0[k] = b.nblk, nb[k] = 0;
     if (!ndue[k]) continue;
-    FlowBlocksChoose(&blocks[k], ndue[k], s->lo, s->hi, 2.0 * FlowStreamBound(e, k));
+    RegionBlocksChoose(&blocks[k], ndue[k], s->lo, s->hi, 2.0 * FlowStreamBound(e, k));
     nb[k] = blocks[k].n, b.nblk += nb[k], ncand += ndue[k];
     if (nb[k] > 1) several = PETSC_TRUE;
   }

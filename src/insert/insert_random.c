@@ -1,11 +1,10 @@
 #include "insert/insert_random.h"
+#include "insert/blocks.h"
 #include "decomp/collective.h"
 #include <math.h>
 
-#define RANDOM_MAXTRY     20000
-#define RANDOM_BLOCK_FILL 8192 /* particles a block holds at least (on average) */
-#define RANDOM_BLOCK_EDGE 4.0  /* a block's edge at least, in largest diameters */
-#define RANDOM_COUNT_MAX  1e12 /* the block ranges' products stay within 64 bits */
+#define RANDOM_MAXTRY    20000
+#define RANDOM_COUNT_MAX 1e12 /* the block ranges' products stay within 64 bits */
 
 /* A block's cells: its box, its cells, each cell's first particle and the
  * next in its cell, the particles placed so far. */
@@ -38,58 +37,6 @@ static PetscBool RandomTry(const RandomCells *g, PetscReal r, PetscInt64 seed, P
         }
   *cell = (ci[2] * g->nc[1] + ci[1]) * g->nc[0] + ci[0];
   return ok;
-}
-
-/* The region's blocks, nb per axis, and the items shared out among them in
- * block order (x fastest): block b holds items [count b / n, count (b + 1) / n). */
-typedef struct {
-  PetscInt64 nb[3], n, count;
-  PetscReal  lo[3], hi[3];
-} RandomBlocks;
-
-/* Blocks of at least RANDOM_BLOCK_FILL items and RANDOM_BLOCK_EDGE diameters
- * d, as near cubes as the region allows; from the deck's values alone. */
-static void RandomBlocksChoose(RandomBlocks *b, PetscInt64 count, const PetscReal lo[3], const PetscReal hi[3],
-                               PetscReal d)
-{
-  PetscReal target = (PetscReal)(count / RANDOM_BLOCK_FILL), edge = 0.0;
-  PetscBool one[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE}, again = PETSC_TRUE;
-
-  b->count = count, b->n = 1;
-  for (int a = 0; a < 3; a++) b->lo[a] = lo[a], b->hi[a] = hi[a], b->nb[a] = 1;
-  if (target < 2.0) return;
-  while (again) { /* an axis thinner than the cube's edge keeps one block; the others share the target */
-    PetscReal vol  = 1.0;
-    int       free = 0;
-    again          = PETSC_FALSE;
-    for (int a = 0; a < 3; a++)
-      if (!one[a]) vol *= hi[a] - lo[a], free++;
-    if (!free) break;
-    edge = pow(vol / target, 1.0 / free);
-    for (int a = 0; a < 3; a++)
-      if (!one[a] && hi[a] - lo[a] < edge) one[a] = PETSC_TRUE, again = PETSC_TRUE;
-  }
-  for (int a = 0; a < 3; a++) {
-    PetscReal len = hi[a] - lo[a], most = PetscMax(1.0, floor(len / (RANDOM_BLOCK_EDGE * d)));
-    b->nb[a] = one[a] ? 1 : (PetscInt64)PetscMin(most, PetscMax(1.0, floor(len / edge)));
-  }
-  b->n = b->nb[0] * b->nb[1] * b->nb[2];
-}
-
-/* Block blk's items [k0, k1) and box. */
-static void RandomBlockOf(const RandomBlocks *b, PetscInt64 blk, PetscInt64 *k0, PetscInt64 *k1, PetscReal lo[3],
-                          PetscReal hi[3])
-{
-  PetscInt64 q = b->count / b->n, r = b->count % b->n,
-             c[3] = {blk % b->nb[0], (blk / b->nb[0]) % b->nb[1], blk / b->nb[0] / b->nb[1]};
-  *k0             = q * blk + r * blk / b->n;
-  *k1             = q * (blk + 1) + r * (blk + 1) / b->n;
-  for (int a = 0; a < 3; a++) {
-    PetscReal len = b->hi[a] - b->lo[a];
-    /* one expression per bound: neighbouring blocks share its bits */
-    lo[a] = c[a] == 0 ? b->lo[a] : b->lo[a] + len * (PetscReal)c[a] / (PetscReal)b->nb[a];
-    hi[a] = c[a] + 1 == b->nb[a] ? b->hi[a] : b->lo[a] + len * (PetscReal)(c[a] + 1) / (PetscReal)b->nb[a];
-  }
 }
 
 /* Random sequential addition of items [k0, k1) inside the block [lo, hi], in
@@ -151,7 +98,7 @@ static PetscErrorCode RandomBlockFill(const InsertRandomKeys *ins, const ClumpTe
  * another's particles: a rank fills only the blocks that meet its
  * subdomain, and every rank that fills a block fills it alike.  Positions,
  * radii and velocities are keyed by id: the fill does not depend on the
- * rank count.  One block (fewer than 2 RANDOM_BLOCK_FILL items) is random
+ * rank count.  One block (fewer than 2 BLOCK_FILL items) is random
  * sequential addition over the whole region. */
 PetscErrorCode InsertRandom(MPI_Comm comm, const InsertRandomKeys *ins, const ClumpTemplates *ct, const Grid *g,
                             const PetscReal rlo[3], const PetscReal rhi[3], PetscReal density, Particles *p,
@@ -160,7 +107,7 @@ PetscErrorCode InsertRandom(MPI_Comm comm, const InsertRandomKeys *ins, const Cl
   PetscReal      rmax = RadiusDistributionMax(ins->rd), rbound, rmember, reach, mylo[3], myhi[3];
   PetscInt64     next = 1, bad = 0;
   PetscInt       each = BodyChoiceSpheresEach(ins->body, ct);
-  RandomBlocks   b;
+  RegionBlocks   b;
   char           msg[512] = "";
   PetscErrorCode ierr     = PETSC_SUCCESS;
 
@@ -173,13 +120,13 @@ PetscErrorCode InsertRandom(MPI_Comm comm, const InsertRandomKeys *ins, const Cl
   for (int a = 0; a < 3; a++)
     PetscCheck(rhi[a] - rlo[a] > 2.0 * rbound, comm, PETSC_ERR_USER_INPUT,
                "-insert_region_lo/_hi is thinner than a largest diameter along axis %d", a);
-  RandomBlocksChoose(&b, ins->count, rlo, rhi, 2.0 * rbound);
+  RegionBlocksChoose(&b, ins->count, rlo, rhi, 2.0 * rbound);
   GridBoxOf(g, g->rank, mylo, myhi);
   for (PetscInt64 blk = 0; blk < b.n && !bad; blk++) {
     PetscInt64 k0, k1;
     PetscReal  lo[3], hi[3];
     PetscBool  meets = PETSC_TRUE;
-    RandomBlockOf(&b, blk, &k0, &k1, lo, hi);
+    RegionBlockOf(&b, blk, &k0, &k1, lo, hi);
     for (int a = 0; a < 3; a++) meets = meets && lo[a] <= myhi[a] && hi[a] >= mylo[a] ? PETSC_TRUE : PETSC_FALSE;
     if (each) next = 1 + k0 * each;
     if (meets) {
