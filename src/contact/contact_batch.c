@@ -100,6 +100,15 @@ INLINE V Pow(V a, PetscReal e)
   return r;
 }
 
+/* libm's cbrt in the lanes where m is set (others: a as it is) */
+INLINE V Cbrt(M m, V a)
+{
+  V r = a;
+  for (int l = 0; l < CONTACT_LANES; l++)
+    if (m[l]) r[l] = cbrt(a[l]);
+  return r;
+}
+
 /* The contact kernel on lanes: per lane the scalar instantiation's bits. */
 #define K_V               V
 #define K_M               M
@@ -107,6 +116,7 @@ INLINE V Pow(V a, PetscReal e)
 #define K_SPLAT(c)        Splat(c)
 #define K_SQRT(a)         Sqrt(a)
 #define K_POW(a, e)       Pow(a, e)
+#define K_CBRT(m, a)      Cbrt(m, a)
 #define K_NLANES          CONTACT_LANES
 #define K_LANE(a, l)      ((a)[l])
 #define K_SELECT(m, a, b) Select(m, a, b)
@@ -152,46 +162,65 @@ INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, ContactDampKind damp
   }
 }
 
-/* The turning spring (ContactTurningAdd) and the rolling resistance
- * (ContactRollingAdd) of the touching real lanes, one by one, onto the
- * lanes' normal part, as ContactEvaluate adds them; each lane's spring back
- * into xi, which the lanes store, and its rolling power into P2. */
-INLINE void LanesSides(const ContactBatchModel *md, const ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt,
-                       ContactHistory *hl[], ContactTurning *tn, ContactRolling *rl, M touch, V ri, V rj, const V n[3],
-                       const V v[3], const V vp[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3], V sd,
-                       V qd, V Fn, V Fn_applied, V dF, V xi[3], V F[3], V Ti[3], V Tj[3], V P[2], V *P2)
+/* The Mindlin-Deresiewicz spring of the lanes (kernel_md.h) onto their
+ * normal part; each touching real lane's memory back into its slot. */
+INLINE void LanesTurningMD(const ContactBatchModel *md, const ContactBatch *bt, PetscInt b0, PetscInt nreal,
+                           PetscReal dt, ContactTurning *tn, M touch, V ri, V rj, const V n[3], const V v[3],
+                           const V vp[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3], V sd, V qd,
+                           V Fn, V Fn_applied, V xi[3], V F[3], V Ti[3], V Tj[3], V P[2])
 {
-  const PetscBool turning = md->turning && md->km.friction ? PETSC_TRUE : PETSC_FALSE;
-  V               vt[3], vtp[3]; /* the turning spring's sliding velocities, formed in lanes */
+  V               vt[3], vtp[3], kc, gc, mu;
+  LanesTurning    s;
+  ContactTurning *t[CONTACT_LANES];
 
-  if (turning) {
-    LanesSlip(ri, rj, n, v, wi, wj, vt);
-    LanesSlip(ri, rj, n, vp, wip, wjp, vtp);
-  }
+  for (int l = 0; l < CONTACT_LANES; l++) t[l] = tn + bt->slot[b0 + l];
+#define LANES_OF(f) ((V){t[0]->f, t[1]->f, t[2]->f, t[3]->f})
+#define CONST_OF(f) ((V){bt->c[b0]->f, bt->c[b0 + 1]->f, bt->c[b0 + 2]->f, bt->c[b0 + 3]->f})
+  for (int a = 0; a < 3; a++) s.ts[a] = LANES_OF(ts[a]), s.tss[a] = LANES_OF(tss[a]), s.dlast[a] = LANES_OF(dlast[a]);
+  s.mun = LANES_OF(mun), s.phase = LANES_OF(phase), kc = CONST_OF(kc), gc = CONST_OF(gc), mu = CONST_OF(mu);
+#undef LANES_OF
+#undef CONST_OF
+  LanesSlip(ri, rj, n, v, wi, wj, vt);
+  LanesSlip(ri, rj, n, vp, wip, wjp, vtp);
+  LanesTurningAdd(&md->km, kc, gc, mu, ri, rj, xi, &s, n, vt, vtp, Splat(dt), sd, qd, Fn, Fn_applied, F, Ti, Tj, &P[1]);
   for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
-    const ContactBatchConst *c = bt->c[b0 + l];
-    PetscInt                 q = bt->slot[b0 + l];
-    ContactKinematics        k;
-    ContactResult            r;
     if (!touch[l]) continue;
-    for (int a = 0; a < 3; a++) {
-      k.n[a] = n[a][l], r.F[a] = F[a][l], r.Ti[a] = Ti[a][l], r.Tj[a] = Tj[a][l];
-      if (md->rolling) k.wi[a] = wi[a][l], k.wj[a] = wj[a][l], k.wip[a] = wip[a][l], k.wjp[a] = wjp[a][l];
-    }
-    r.Fn = Fn_applied[l], r.P[0] = P[0][l], r.P[1] = P[1][l], r.P[2] = 0.0;
-    if (turning) {
-      PetscReal vl[3] = {vt[0][l], vt[1][l], vt[2][l]}, vpl[3] = {vtp[0][l], vtp[1][l], vtp[2][l]};
-      ContactTurningAddSlip(&md->km, c->kc, c->gc, c->mu, c->ri, c->rj, hl[l], tn + q, k.n, vl, vpl, dt, sd[l], qd[l],
-                            Fn[l], &r);
-      for (int a = 0; a < 3; a++) xi[a][l] = hl[l]->xi[a];
-    }
-    if (md->rolling) {
-      ContactPair cp = {.Rstar = c->Rstar, .Ir = c->Ir, .co = c->co};
-      ContactRollingAdd(&cp, rl + q, &k, dt, Fn[l], dF[l], &r);
-    }
-    for (int a = 0; a < 3; a++) F[a][l] = r.F[a], Ti[a][l] = r.Ti[a], Tj[a][l] = r.Tj[a];
-    P[1][l] = r.P[1], (*P2)[l] = r.P[2];
+    for (int a = 0; a < 3; a++) t[l]->ts[a] = s.ts[a][l], t[l]->tss[a] = s.tss[a][l], t[l]->dlast[a] = s.dlast[a][l];
+    t[l]->mun = s.mun[l], t[l]->phase = s.phase[l];
   }
+}
+
+/* The rolling resistance of the lanes (kernel_rolling.h) onto their torques,
+ * its power into P2; each touching real lane's spring back into its slot. */
+INLINE void LanesRolling(const ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, ContactRolling *rl, M touch,
+                         const V n[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3], V Fn, V dF,
+                         V Ti[3], V Tj[3], V *P2)
+{
+  const ContactBatchConst *c[CONTACT_LANES];
+  ContactRolling          *r[CONTACT_LANES];
+  LanesRollingConst        rc;
+  V                        mr[3];
+
+  for (int l = 0; l < CONTACT_LANES; l++) c[l] = bt->c[b0 + l], r[l] = rl + bt->slot[b0 + l];
+#define LANES_OF(e) ((V){e(0), e(1), e(2), e(3)})
+#define MU(l)       c[l]->co->rolling.mu
+#define ETA(l)      c[l]->co->rolling.eta
+#define RSTAR(l)    c[l]->Rstar
+#define IR(l)       c[l]->Ir
+  rc.mu = LANES_OF(MU), rc.eta = LANES_OF(ETA), rc.Rstar = LANES_OF(RSTAR), rc.Ir = LANES_OF(IR);
+#undef MU
+#undef ETA
+#undef RSTAR
+#undef IR
+  for (int a = 0; a < 3; a++) mr[a] = (V){r[0]->mr[a], r[1]->mr[a], r[2]->mr[a], r[3]->mr[a]};
+#undef LANES_OF
+#define CONSTANT(l) (c[l]->co->rolling.type == ROLLING_CONSTANT ? -1LL : 0LL)
+  rc.constant = (M){CONSTANT(0), CONSTANT(1), CONSTANT(2), CONSTANT(3)};
+#undef CONSTANT
+  LanesRollingAdd(&rc, mr, n, wi, wj, wip, wjp, Splat(dt), Fn, dF, Ti, Tj, P2);
+  for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++)
+    if (touch[l])
+      for (int a = 0; a < 3; a++) r[l]->mr[a] = mr[a][l];
 }
 
 /* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
@@ -244,9 +273,10 @@ INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKi
   if (md->turning) km.friction = PETSC_FALSE;
   LanesContact(&km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
                Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
-  if (sides)
-    LanesSides(md, bt, b0, nreal, dt, hl, tn, rl, touch, ri, rj, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn, Fn_applied,
-               dF, xi, F, Ti, Tj, P, &P2);
+  if (sides && md->turning && md->km.friction)
+    LanesTurningMD(md, bt, b0, nreal, dt, tn, touch, ri, rj, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn, Fn_applied, xi,
+                   F, Ti, Tj, P);
+  if (sides && md->rolling) LanesRolling(bt, b0, nreal, dt, rl, touch, n, wi, wj, wip, wjp, Fn, dF, Ti, Tj, &P2);
   if (sides && md->rolling)
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->P2[b0 + l] = P2[l];
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
@@ -266,7 +296,9 @@ INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKi
     }
     Transpose(c0, fr); /* each lane's twelve results as F, Ti | Ti, Tj | Tj, the powers, no work */
     Transpose(c1, gr);
-    Transpose(c2, er);
+    if (md->km.ledger) Transpose(c2, er); /* without the ledger only Tj[2] is read of the last four */
+    else
+      for (int l = 0; l < CONTACT_LANES; l++) er[l] = Splat(0.0);
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
       PetscReal *o      = res + CONTACT_RESULTS * bt->out[b0 + l];
       bt->apart[b0 + l] = !touch[l];
@@ -275,7 +307,8 @@ INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKi
       Store(&hl[l]->d_last, rows[l]);
       Store(o, fr[l]);
       Store(o + 4, gr[l]);
-      Store(o + 8, er[l]);
+      if (md->km.ledger) Store(o + 8, er[l]);
+      else o[8] = Tj[2][l];
     }
   }
 }

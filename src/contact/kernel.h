@@ -18,6 +18,7 @@
  *   K_SPLAT(c)         the real c as a K_V
  *   K_SQRT(a)          the square root, per lane
  *   K_POW(a, e)        pow(a, e), per lane (e a real)
+ *   K_CBRT(m, a)       cbrt(a) where the mask m is set (other lanes: any value)
  *   K_NLANES, K_LANE(a, l)  the number of lanes and lane l of a, an lvalue
  *   K_SELECT(m, a, b)  m ? a : b, per lane, bits unchanged
  *   K_ANY(m)           whether some lane's m is set
@@ -238,5 +239,8 @@ K_INLINE void K_FN(Contact)(const ContactKernelModel *md, K_V mu, K_V ri, K_V rj
   w[2] = n[0] * Ft[1] - n[1] * Ft[0];
   for (int a = 0; a < 3; a++) Ti[a] = (-ri) * w[a], Tj[a] = (-rj) * w[a];
 }
+
+#include "contact/kernel_md.h"
+#include "contact/kernel_rolling.h"
 
 #undef K_INLINE

@@ -12,6 +12,7 @@
 #define K_SPLAT(c)        ((PetscReal)(c))
 #define K_SQRT(a)         sqrt(a)
 #define K_POW(a, e)       pow(a, e)
+#define K_CBRT(m, a)      cbrt(a)
 #define K_NLANES          1
 #define K_LANE(a, l)      ((&(a))[l])
 #define K_SELECT(m, a, b) ((m) ? (a) : (b))
@@ -24,6 +25,7 @@
 #undef K_SPLAT
 #undef K_SQRT
 #undef K_POW
+#undef K_CBRT
 #undef K_NLANES
 #undef K_LANE
 #undef K_SELECT
