@@ -91,6 +91,7 @@ typedef struct {
   ContactRolling    rl[NPAIR], rlref[NPAIR], *roll;
   PetscReal         v[6 * NPAIR + 1], vp[6 * NPAIR + 1], w[6 * NPAIR + 1], wp[6 * NPAIR + 1];
   PetscReal         res[CONTACT_RESULTS * NPAIR], rs, dt;
+  PetscReal         cd[2 * NPAIR], *damp; /* the calibrated damper's (v_imp, C) per slot, under that damper */
 } Case;
 
 /* Two kinds of pair (spheres of radius R, mass m, inertia in and a smaller
@@ -164,6 +165,46 @@ static void CheckTouching(const Case *c, PetscInt b, const ContactResult *cr)
                 c->bt.ddot[b], cr->ddot, c->bt.U[b], cr->U, opts);
 }
 
+/* Each pair of the batch after a step of the lanes (the pass-th) against ContactEvaluate's step on the
+ * reference state; counts the contacts that slip and stick at the first. */
+static void CheckPairs(Case *c, int pass, PetscInt *nslip, PetscInt *nstick)
+{
+  for (PetscInt b = 0; b < NPAIR; b++) {
+    const ContactPair *cp = &c->cps[Kind(b)];
+    ContactKinematics  kin;
+    ContactResult      cr;
+    PetscReal len = sqrt(c->bt.r[0][b] * c->bt.r[0][b] + c->bt.r[1][b] * c->bt.r[1][b] + c->bt.r[2][b] * c->bt.r[2][b]);
+    kin.d         = c->rs - len;
+    if (!(kin.d > 0.0)) {
+      ck_assert_msg(c->bt.apart[b], "pair %d apart but not reported (%s)", (int)b, c->opts);
+      ck_assert_msg(!memcmp(&c->h[b], &c->href[b], sizeof(c->h[b])) &&
+                      !memcmp(&c->tn[b], &c->tnref[b], sizeof(c->tn[b])) &&
+                      !memcmp(&c->rl[b], &c->rlref[b], sizeof(c->rl[b])),
+                    "pair %d apart: its history changed (%s)", (int)b, c->opts);
+      continue;
+    }
+    ck_assert_msg(!c->bt.apart[b], "pair %d touches but was reported apart (%s)", (int)b, c->opts);
+    CheckScalarNormal(&c->model, cp, &c->bc[Kind(b)], kin.d, c->href[b].v_imp, c->opts);
+    PairKinematics(c, b, len, &kin);
+    ContactEvaluate(&c->model, cp, &c->href[b], c->roll ? &c->rlref[b] : NULL, c->turn ? &c->tnref[b] : NULL, &kin,
+                    c->dt, &cr);
+    CheckTouching(c, b, &cr);
+    if (c->damp && c->bc[Kind(b)].ca < 0.0) { /* the C kept: the damping's own at the contact's impact speed */
+      PetscReal Cr = DampingCoefficient(&cp->co->damping, &c->model.law, cp->s, cp->m, c->href[b].v_imp, kin.d);
+      ck_assert_msg(!memcmp(&c->cd[2 * b], &c->href[b].v_imp, sizeof(Cr)) &&
+                      !memcmp(&c->cd[2 * b + 1], &Cr, sizeof(Cr)),
+                    "pair %d, step %d: the damper's C kept %.17g at v_imp %.17g, the damping's %.17g (%s)", (int)b,
+                    pass, c->cd[2 * b + 1], c->cd[2 * b], Cr, c->opts);
+    }
+    if (pass == 0 && cp->co->tangential.mu > 0.0) {
+      PetscReal ft = 0.0;
+      for (int a = 0; a < 3; a++) ft += (cr.F[a] - cr.Fn * kin.n[a]) * (cr.F[a] - cr.Fn * kin.n[a]);
+      if (sqrt(ft) > (1.0 - 1e-9) * cp->co->tangential.mu * PetscMax(cr.Fn, 0.0)) (*nslip)++;
+      else (*nstick)++;
+    }
+  }
+}
+
 /* The lanes against ContactEvaluate under the model of opts; counts the
  * contacts that slip and stick. */
 static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
@@ -187,33 +228,11 @@ static void RunCase(const char *opts, PetscInt *nslip, PetscInt *nstick)
   FillPairs(&c->bt, c->bc, c->rs, c->model.tangential.model != TANGENTIAL_SHEAR_DISPLACEMENT ? 1e4 : 1.0, c->h, c->href,
             &seed);
   SideStates(c, &seed);
-  ContactBatchEvaluate(&c->bm, &c->bt, c->dt, c->v, c->vp, c->w, c->wp, c->h, c->turn, c->roll, c->res);
-  for (PetscInt b = 0; b < NPAIR; b++) {
-    const ContactPair *cp = &c->cps[Kind(b)];
-    ContactKinematics  kin;
-    ContactResult      cr;
-    PetscReal len = sqrt(c->bt.r[0][b] * c->bt.r[0][b] + c->bt.r[1][b] * c->bt.r[1][b] + c->bt.r[2][b] * c->bt.r[2][b]);
-    kin.d         = c->rs - len;
-    if (!(kin.d > 0.0)) {
-      ck_assert_msg(c->bt.apart[b], "pair %d apart but not reported (%s)", (int)b, opts);
-      ck_assert_msg(!memcmp(&c->h[b], &c->href[b], sizeof(c->h[b])) &&
-                      !memcmp(&c->tn[b], &c->tnref[b], sizeof(c->tn[b])) &&
-                      !memcmp(&c->rl[b], &c->rlref[b], sizeof(c->rl[b])),
-                    "pair %d apart: its history changed (%s)", (int)b, opts);
-      continue;
-    }
-    ck_assert_msg(!c->bt.apart[b], "pair %d touches but was reported apart (%s)", (int)b, opts);
-    CheckScalarNormal(&c->model, cp, &c->bc[Kind(b)], kin.d, c->href[b].v_imp, opts);
-    PairKinematics(c, b, len, &kin);
-    ContactEvaluate(&c->model, cp, &c->href[b], c->roll ? &c->rlref[b] : NULL, c->turn ? &c->tnref[b] : NULL, &kin,
-                    c->dt, &cr);
-    CheckTouching(c, b, &cr);
-    if (cp->co->tangential.mu > 0.0) {
-      PetscReal ft = 0.0;
-      for (int a = 0; a < 3; a++) ft += (cr.F[a] - cr.Fn * kin.n[a]) * (cr.F[a] - cr.Fn * kin.n[a]);
-      if (sqrt(ft) > (1.0 - 1e-9) * cp->co->tangential.mu * PetscMax(cr.Fn, 0.0)) (*nslip)++;
-      else (*nstick)++;
-    }
+  c->damp = c->bm.nm.damp == CONTACT_DAMP_CALIBRATED ? c->cd : NULL;
+  /* twice: the second step takes the calibrated damper's C as the first kept it */
+  for (int pass = 0; pass < 2; pass++) {
+    ContactBatchEvaluate(&c->bm, &c->bt, c->dt, c->v, c->vp, c->w, c->wp, c->h, c->turn, c->roll, c->damp, c->res);
+    CheckPairs(c, pass, nslip, nstick);
   }
   ContactModelDestroy(&c->model);
   PetscCallVoid(PetscFree(c));

@@ -100,6 +100,15 @@ INLINE V Pow(V a, PetscReal e)
   return r;
 }
 
+/* libm's pow in the lanes where m is set (others: a as it is) */
+INLINE V PowWhere(M m, V a, PetscReal e)
+{
+  V r = a;
+  for (int l = 0; l < CONTACT_LANES; l++)
+    if (m[l]) r[l] = pow(a[l], e);
+  return r;
+}
+
 /* libm's cbrt in the lanes where m is set (others: a as it is) */
 INLINE V Cbrt(M m, V a)
 {
@@ -110,18 +119,19 @@ INLINE V Cbrt(M m, V a)
 }
 
 /* The contact kernel on lanes: per lane the scalar instantiation's bits. */
-#define K_V               V
-#define K_M               M
-#define K_FN(name)        Lanes##name
-#define K_SPLAT(c)        Splat(c)
-#define K_SQRT(a)         Sqrt(a)
-#define K_POW(a, e)       Pow(a, e)
-#define K_CBRT(m, a)      Cbrt(m, a)
-#define K_NLANES          CONTACT_LANES
-#define K_LANE(a, l)      ((a)[l])
-#define K_SELECT(m, a, b) Select(m, a, b)
-#define K_ANY(m)          Any(m)
-#define K_FIRST_TOUCH     0
+#define K_V                  V
+#define K_M                  M
+#define K_FN(name)           Lanes##name
+#define K_SPLAT(c)           Splat(c)
+#define K_SQRT(a)            Sqrt(a)
+#define K_POW(a, e)          Pow(a, e)
+#define K_CBRT(m, a)         Cbrt(m, a)
+#define K_POW_WHERE(m, a, e) PowWhere(m, a, e)
+#define K_NLANES             CONTACT_LANES
+#define K_LANE(a, l)         ((a)[l])
+#define K_SELECT(m, a, b)    Select(m, a, b)
+#define K_ANY(m)             Any(m)
+#define K_FIRST_TOUCH        0
 #include "contact/kernel.h"
 
 /* The constants of lanes b0 .. b0 + CONTACT_LANES - 1, those the damping
@@ -223,6 +233,29 @@ INLINE void LanesRolling(const ContactBatch *bt, PetscInt b0, PetscInt nreal, Pe
       for (int a = 0; a < 3; a++) r[l]->mr[a] = mr[a][l];
 }
 
+/* The calibrated damper's C of each lane whose contact formed it before at
+ * its impact speed v_imp (cd: HistorySlotsDamp) into ca, which the kernel
+ * then takes as a raw pair's; fill: the lanes that form it now. */
+INLINE void LanesDampCached(const ContactBatch *bt, PetscInt b0, const PetscReal *cd, V v_imp, V *ca, M *fill)
+{
+  for (int l = 0; l < CONTACT_LANES; l++) {
+    const PetscReal *e = cd + 2 * (size_t)bt->slot[b0 + l], zero = 0.0, vl = v_imp[l];
+    if (!((*ca)[l] < 0.0)) continue; /* a raw pair's C */
+    if (!memcmp(&e[0], &vl, sizeof(vl)) && memcmp(&e[1], &zero, sizeof(zero))) (*ca)[l] = e[1];
+    else (*fill)[l] = -1;
+  }
+}
+
+/* The C of the touching real lanes that formed it (keep) into their slots with their v_imp. */
+INLINE void LanesDampKeep(const ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal *cd, M keep, V v_imp, V C)
+{
+  for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++)
+    if (keep[l]) {
+      PetscReal *e = cd + 2 * (size_t)bt->slot[b0 + l];
+      e[0] = v_imp[l], e[1] = C[l];
+    }
+}
+
 /* Lanes b0 .. b0 + CONTACT_LANES - 1 of a batch padded to whole lanes; lanes
  * at or past nreal compute on the last contact's inputs and write nothing.
  * law, damp and sides (the turning spring or rolling) are md's, passed
@@ -231,7 +264,7 @@ INLINE void LanesRolling(const ContactBatch *bt, PetscInt b0, PetscInt nreal, Pe
 INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKind damp, PetscBool sides,
                   ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, const PetscReal *v, const PetscReal *vp,
                   const PetscReal *w, const PetscReal *wp, ContactHistory *h, ContactTurning *tn, ContactRolling *rl,
-                  PetscReal *res)
+                  PetscReal *cd, PetscReal *res)
 {
   ContactKernelModel km = md->km; /* under turning, the kernel's normal part, then the spring lane by lane */
   ContactNormalModel nm = md->nm;
@@ -242,7 +275,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKi
   V                  inv, ddot, sd, qd, Fel, C, U = {0}, dF = {0}, P2 = {0}, Fn, Fn_raw, Fn_applied, P[2];
   LanesNormalConst   nc;
   V                  h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
-  M                  touch;
+  M                  touch, fill = {0};
 
   for (int l = 0; l < CONTACT_LANES; l++) {
     PetscInt b = b0 + l;
@@ -259,6 +292,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKi
   Gather3(wp, jl, wjp);
   nm.law = law, nm.damp = damp;
   LanesConst(bt, b0, damp, &ri, &rj, &ckc, &cgc, &cmu, &nc);
+  if (damp == CONTACT_DAMP_CALIBRATED && cd) LanesDampCached(bt, b0, cd, h0[3], &nc.ca, &fill);
   for (int a = 0; a < 3; a++) r[a] = Load(bt->r[a] + b0);
   rr    = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
   len   = Sqrt(rr);
@@ -270,6 +304,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKi
   for (int a = 0; a < 3; a++) n[a] = r[a] * inv;
   LanesNormal(&nm, &nc, d, h0[3], md->km.friction && md->km.mindlin, &sd, &qd, &Fel, &C, md->bound ? &U : NULL,
               md->rolling ? &dF : NULL);
+  if (damp == CONTACT_DAMP_CALIBRATED && cd) LanesDampKeep(bt, b0, nreal, cd, fill & touch, h0[3], C);
   if (md->turning) km.friction = PETSC_FALSE;
   LanesContact(&km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
                Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
@@ -327,7 +362,7 @@ static void Pad(ContactBatch *bt, PetscInt to)
 /* The batch's lane groups through Lanes with law, damp and sides fixed */
 #define LANES_RUN(law, damp, sides) \
   for (PetscInt b0 = 0; b0 < n; b0 += CONTACT_LANES) \
-  Lanes(md, law, damp, sides, bt, b0, n, dt, v, vp, w, wp, h, tn, rl, res)
+  Lanes(md, law, damp, sides, bt, b0, n, dt, v, vp, w, wp, h, tn, rl, cd, res)
 
 /* The AVX2 clone runs where the processor has it, chosen once at load time.
  * The common models have instantiations of their own, as PETSc's sfpack.c
@@ -336,7 +371,7 @@ static void Pad(ContactBatch *bt, PetscInt to)
  * takes the instantiation that reads them from md. */
 VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *bt, PetscReal dt, const PetscReal *v,
                                      const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                                     ContactTurning *tn, ContactRolling *rl, PetscReal *res)
+                                     ContactTurning *tn, ContactRolling *rl, PetscReal *cd, PetscReal *res)
 {
   const PetscInt        n = bt->n, whole = (n + CONTACT_LANES - 1) / CONTACT_LANES * CONTACT_LANES;
   const ContactLawKind  law   = md->nm.law;
@@ -355,6 +390,8 @@ VEC_CLONES void ContactBatchEvaluate(const ContactBatchModel *md, ContactBatch *
     LANES_RUN(CONTACT_LAW_LINEAR, CONTACT_DAMP_FIXED, PETSC_FALSE);
   else if (!sides && law == CONTACT_LAW_LINEAR && damp == CONTACT_DAMP_HARMONIC)
     LANES_RUN(CONTACT_LAW_LINEAR, CONTACT_DAMP_HARMONIC, PETSC_FALSE);
+  else if (!sides && law == CONTACT_LAW_HERTZ && damp == CONTACT_DAMP_CALIBRATED)
+    LANES_RUN(CONTACT_LAW_HERTZ, CONTACT_DAMP_CALIBRATED, PETSC_FALSE);
   else if (sides && law == CONTACT_LAW_HERTZ && damp == CONTACT_DAMP_HARMONIC) /* Hertz with MD or rolling */
     LANES_RUN(CONTACT_LAW_HERTZ, CONTACT_DAMP_HARMONIC, PETSC_TRUE);
   else LANES_RUN(law, damp, sides);

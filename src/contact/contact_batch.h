@@ -70,12 +70,13 @@ typedef struct {
 /* Evaluates the batch's contacts (bt->n, kept): updates the histories (and
  * tn, the turning points, under turning, rl, the rolling springs, under
  * rolling, slot for slot) of those still touching and writes, for contact b, force on i, torque on i,
- * torque on j, the two powers (kernel.h) and a zero work as CONTACT_RESULTS reals at
- * res + CONTACT_RESULTS out[b]; sets apart[b] for the others.
+ * torque on j, the two powers (kernel.h; without the ledger not written) and a zero work as CONTACT_RESULTS
+ * reals at res + CONTACT_RESULTS out[b]; sets apart[b] for the others.  cd: under the calibrated constant
+ * damper, each slot's (v_imp, C) kept by the lanes (HistorySlotsDamp), or NULL.
  * v, vp, w, wp: 3 per particle and one more real after the last (read as
  * rows of four, never used). */
 PETSC_EXTERN void ContactBatchEvaluate(const ContactBatchModel *, ContactBatch *, PetscReal dt, const PetscReal *v,
                                        const PetscReal *vp, const PetscReal *w, const PetscReal *wp, ContactHistory *h,
-                                       ContactTurning *tn, ContactRolling *rl, PetscReal *res);
+                                       ContactTurning *tn, ContactRolling *rl, PetscReal *cd, PetscReal *res);
 
 #endif

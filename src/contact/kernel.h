@@ -19,6 +19,7 @@
  *   K_SQRT(a)          the square root, per lane
  *   K_POW(a, e)        pow(a, e), per lane (e a real)
  *   K_CBRT(m, a)       cbrt(a) where the mask m is set (other lanes: any value)
+ *   K_POW_WHERE(m, a, e)  pow(a, e) where the mask m is set (other lanes: any value)
  *   K_NLANES, K_LANE(a, l)  the number of lanes and lane l of a, an lvalue
  *   K_SELECT(m, a, b)  m ? a : b, per lane, bits unchanged
  *   K_ANY(m)           whether some lane's m is set
@@ -174,11 +175,16 @@ K_INLINE void K_FN(Normal)(const ContactNormalModel *nm, const K_FN(NormalConst)
   case CONTACT_DAMP_FIXED:
     *C = c->ca;
     break;
-  case CONTACT_DAMP_CALIBRATED: { /* a raw pair's C in ca (>= 0), else -1 there and c_hat m in cb, v_min in cc */
-    K_V v = K_SELECT(v_imp < c->cc, c->cc, v_imp), E = K_SPLAT(0.5) * c->m * v * v, del;
-    del = K_POW(K_SPLAT(nm->kp1) * E / (c->s * k), nm->ikp1); /* NormalLawOverlapAtEnergy */
-    del = K_SELECT(E <= K_SPLAT(0.0), K_SPLAT(0.0), del);
-    *C  = K_SELECT(c->ca < K_SPLAT(0.0), c->cb * v / del, c->ca);
+  case CONTACT_DAMP_CALIBRATED: { /* a raw pair's C (or a contact's formed before) in ca (>= 0), else -1 there and
+                                    c_hat m in cb, v_min in cc */
+    K_M calc = c->ca < K_SPLAT(0.0);
+    *C       = c->ca;
+    if (K_ANY(calc)) {
+      K_V v = K_SELECT(v_imp < c->cc, c->cc, v_imp), E = K_SPLAT(0.5) * c->m * v * v, del;
+      del = K_POW_WHERE(calc, K_SPLAT(nm->kp1) * E / (c->s * k), nm->ikp1); /* NormalLawOverlapAtEnergy */
+      del = K_SELECT(E <= K_SPLAT(0.0), K_SPLAT(0.0), del);
+      *C  = K_SELECT(calc, c->cb * v / del, c->ca);
+    }
     break;
   }
   case CONTACT_DAMP_OTHER:

@@ -6,18 +6,19 @@
 
 #include "contact/contact.h"
 
-#define K_V               PetscReal
-#define K_M               int
-#define K_FN(name)        ContactScalar##name
-#define K_SPLAT(c)        ((PetscReal)(c))
-#define K_SQRT(a)         sqrt(a)
-#define K_POW(a, e)       pow(a, e)
-#define K_CBRT(m, a)      cbrt(a)
-#define K_NLANES          1
-#define K_LANE(a, l)      ((&(a))[l])
-#define K_SELECT(m, a, b) ((m) ? (a) : (b))
-#define K_ANY(m)          (m)
-#define K_FIRST_TOUCH     1
+#define K_V                  PetscReal
+#define K_M                  int
+#define K_FN(name)           ContactScalar##name
+#define K_SPLAT(c)           ((PetscReal)(c))
+#define K_SQRT(a)            sqrt(a)
+#define K_POW(a, e)          pow(a, e)
+#define K_CBRT(m, a)         cbrt(a)
+#define K_POW_WHERE(m, a, e) pow(a, e)
+#define K_NLANES             1
+#define K_LANE(a, l)         ((&(a))[l])
+#define K_SELECT(m, a, b)    ((m) ? (a) : (b))
+#define K_ANY(m)             (m)
+#define K_FIRST_TOUCH        1
 #include "contact/kernel.h"
 #undef K_V
 #undef K_M
@@ -26,6 +27,7 @@
 #undef K_SQRT
 #undef K_POW
 #undef K_CBRT
+#undef K_POW_WHERE
 #undef K_NLANES
 #undef K_LANE
 #undef K_SELECT

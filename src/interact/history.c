@@ -11,6 +11,8 @@ PetscErrorCode HistorySlotsDestroy(HistorySlots *hs)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(hs->h));
+  PetscCall(PetscFree(hs->damp));
+  hs->dampcap = 0;
   for (int k = 0; k < CONTACT_SIDES; k++) {
     PetscCall(PetscFree(hs->side[k]));
     hs->sidecap[k] = 0;
@@ -27,6 +29,10 @@ static PetscErrorCode HistorySlotsReserveBeside(HistorySlots *hs)
       hs->sidecap[k] = hs->cap;
       PetscCall(PetscRealloc((size_t)hs->sidecap[k] * ContactSides[k].size, &hs->side[k]));
     }
+  if (hs->dampon && hs->dampcap < hs->cap) {
+    hs->dampcap = hs->cap;
+    PetscCall(PetscRealloc(2 * (size_t)hs->dampcap * sizeof(*hs->damp), &hs->damp));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -54,6 +60,7 @@ PetscErrorCode HistorySlotsNew(HistorySlots *hs, LocalInt *slot)
   for (int k = 0; k < CONTACT_SIDES; k++)
     if (hs->on[k])
       PetscCall(PetscMemzero((char *)hs->side[k] + (size_t)hs->n * ContactSides[k].size, ContactSides[k].size));
+  if (hs->dampon) hs->damp[2 * hs->n] = hs->damp[2 * hs->n + 1] = 0.0;
   *slot = (LocalInt)hs->n++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

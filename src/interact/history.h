@@ -29,12 +29,24 @@ typedef struct {
   void           *side[CONTACT_SIDES]; /* beside h, slot for slot: the side states the run keeps (ContactSides) */
   PetscInt        sidecap[CONTACT_SIDES];
   PetscBool       on[CONTACT_SIDES];
+  /* with the calibrated constant damper: each slot's (v_imp, C) as the lanes last formed C from v_imp, so that a
+   * contact takes its pow once; (0, 0) none.  Not a side state: a slot's pair is fixed from HistorySlotsNew (which
+   * clears it) to the next rebuild, and each rebuild forms it again. */
+  PetscReal *damp;
+  PetscInt   dampcap;
+  PetscBool  dampon;
 } HistorySlots;
 
 /* Which side states the slots keep: those the model enables. */
 static inline void HistorySlotsSetUp(HistorySlots *hs, const ContactModel *model)
 {
   for (int k = 0; k < CONTACT_SIDES; k++) hs->on[k] = ContactSides[k].enabled(model);
+  hs->dampon = ContactNormalModelOf(model).damp == CONTACT_DAMP_CALIBRATED ? PETSC_TRUE : PETSC_FALSE;
+}
+/* The calibrated damper's (v_imp, C) of slot 0 onward, NULL where the run keeps none. */
+static inline PetscReal *HistorySlotsDamp(const HistorySlots *hs)
+{
+  return hs->dampon ? hs->damp : NULL;
 }
 static inline PetscBool HistorySlotsHas(const HistorySlots *hs, ContactSide k)
 {

@@ -161,7 +161,7 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
 
   PetscFunctionBeginUser;
   ContactBatchEvaluate(bm, bt, st->dt, p->v, p->vp, p->w, p->wp, ss->nl.hs.h, HistorySlotsTurning(&ss->nl.hs, 0),
-                       HistorySlotsRolling(&ss->nl.hs, 0), win->res);
+                       HistorySlotsRolling(&ss->nl.hs, 0), HistorySlotsDamp(&ss->nl.hs), win->res);
   for (PetscInt b = 0; b < bt->n; b++)
     if (bt->apart[b]) {
       SpherePairOut out;
