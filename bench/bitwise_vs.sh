@@ -21,7 +21,7 @@ PEERS=$(realpath "${PEERS:-bench/peers}")
 # The states too large to keep in the repository are made on first use and kept
 # (bench/peers/make_states.sh); a PEERS folder without that script must hold them.
 make_states() { [ ! -x "$PEERS/make_states.sh" ] || "$PEERS/make_states.sh" "$@"; }
-make_states chute settle
+make_states chute settle clumps
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 MPI="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && MPI="$MPI --allow-run-as-root"
@@ -67,6 +67,8 @@ GENERIC_LINEAR=(-contact_law linear -contact_k 2000 -contact_damping linear_dash
 CDAMP=(-contact_damping constant_damper -contact_separation force)
 MD=(-contact_tangential_stiffness mindlin -contact_tangential_model mindlin_deresiewicz)
 ROLL=(-contact_mu_roll 0.1)
+# multi-sphere bodies: the dumbbells
+CLUMPS=(-insert_file "$PEERS/clumps/data.clumps" -steps "$SS" -thermo_interval 50)
 for np in ${RANKS:-1 2 3 4}; do
   one chute "$np" bench/chute.yaml "${CHUTE[@]}"
   one chute_tsuji "$np" bench/chute.yaml "${CHUTE[@]}" "${GENERIC_TSUJI[@]}"
@@ -75,6 +77,7 @@ for np in ${RANKS:-1 2 3 4}; do
   one settle_cdamp "$np" bench/settle.yaml "${SETTLE[@]}" "${CDAMP[@]}"
   one settle_md "$np" bench/settle.yaml "${SETTLE[@]}" "${MD[@]}"
   one settle_roll "$np" bench/settle.yaml "${SETTLE[@]}" "${ROLL[@]}"
+  one clumps "$np" bench/clumps.yaml "${CLUMPS[@]}"
   one bitwise "$np" $BW -steps 2000
   one bitwise_fixed "$np" $BW -steps 2000 -timestep_mode fixed -timestep_dt 5e-7
   one bitwise_tsuji "$np" $BW -steps 2000 "${GENERIC_TSUJI[@]}"

@@ -6,28 +6,43 @@
 typedef struct {
   const ClumpTemplates *clumps;
   BodyIndex             index;
+  PetscBool             turned; /* the close took the next kick, drift and rotation along */
+  PetscReal             work;   /* gravity's work over that drift */
 } Rigid;
 
+/* After a close that turned the bodies along, their members are placed
+ * here: the spheres' pass, which runs between, keeps the members' states
+ * but not their predictions.  Gravity's work joins the sum after the
+ * spheres', as when the bodies open apart. */
 static void RigidOpen(Mover *m, MoverContext *c, PetscReal dt, PetscReal *work)
 {
   Rigid *r = (Rigid *)m->data;
-  if (r->index.nbody) *work += BodiesOpen(c->p, &r->index, dt, c->gravity);
+  if (!r->index.nbody) return;
+  if (r->turned) {
+    BodiesPlaceTurned(c->p, &r->index, dt);
+    *work += r->work;
+    r->turned = PETSC_FALSE;
+  } else *work += BodiesOpen(c->p, &r->index, dt, c->gravity);
 }
 
-/* The bodies' rotation is its own pass: never along with the close. */
+/* With the next step known (ahead) the close takes the bodies' next kick,
+ * drift and rotation along (BodiesCloseTurn), body by body; the members
+ * wait for RigidOpen, which the engine calls after the spheres' pass. */
 static PetscInt RigidClose(Mover *m, MoverContext *c, PetscReal dt, const PetscReal *g, const IntegratorRebuild *rb,
                            PetscReal lo[3], PetscReal hi[3], IntegratorOpen *ahead, PetscBool *opened)
 {
-  Rigid   *r = (Rigid *)m->data;
-  PetscInt bits;
-  (void)g, (void)ahead; /* BodiesGather added gravity */
-  *opened = PETSC_FALSE;
+  Rigid    *r = (Rigid *)m->data;
+  PetscInt  bits;
+  PetscReal k = 0.0;
+  (void)g; /* BodiesGather added gravity */
+  *opened   = PETSC_FALSE;
+  r->turned = PETSC_FALSE;
   if (!r->index.nbody) return 0;
-  if (c->ke) {
-    PetscReal k = 0.0;
-    bits        = BodiesClose(c->p, &r->index, dt, rb, lo, hi, &k);
-    *c->ke += k;
-  } else bits = BodiesClose(c->p, &r->index, dt, rb, lo, hi, NULL);
+  if (ahead) {
+    bits      = BodiesCloseTurn(c->p, &r->index, dt, rb, lo, hi, c->ke ? &k : NULL, ahead->dt, ahead->g, &r->work);
+    r->turned = PETSC_TRUE;
+  } else bits = BodiesClose(c->p, &r->index, dt, rb, lo, hi, c->ke ? &k : NULL);
+  if (c->ke) *c->ke += k;
   return bits;
 }
 

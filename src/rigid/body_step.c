@@ -137,52 +137,71 @@ void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n)
     for (int a = 0; a < 3; a++) p->bx[3 * rows[k] + a] = p->bx[3 * l + a];
 }
 
+/* BodiesOpen's kick and drift of body l (gravity's work into its integral,
+ * returned), its (q, p) and dt / (4 I) into column b of the rotation's
+ * columns qp (leading dimension ld). */
+static inline PetscReal BodyOpenKick(Particles *p, PetscInt l, PetscReal dt, const PetscReal g[3], PetscReal *qp,
+                                     PetscInt ld, PetscInt b)
+{
+  const PetscReal h = 0.5 * dt, M = p->bm[l], rm = 1.0 / M, *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3;
+  PetscReal      *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l, *pm = p->bp + 4 * l, qg[3];
+  for (int a = 0; a < 3; a++) {
+    V[a] += F[a] * rm * h;
+    X[a] += V[a] * dt;
+    qg[a] = M * g[a] * V[a] * dt;
+  }
+  if (p->wgrav) p->wgrav[l] = p->wgrav[l] + ((qg[0] + qg[1]) + qg[2]);
+  if (p->nledger) p->lwork[(p->nledger + 1) * l + p->nledger] += M * ((g[0] * V[0] + g[1] * V[1]) + g[2] * V[2]) * dt;
+  RigidKick(q, T, h, pm);
+  for (int a = 0; a < 4; a++) qp[a * ld + b] = q[a], qp[(4 + a) * ld + b] = pm[a];
+  for (int a = 0; a < 3; a++) qp[(8 + a) * ld + b] = in[a] > 0.0 ? dt / (4.0 * in[a]) : 0.0;
+  return (qg[0] + qg[1]) + qg[2];
+}
+
+/* BodiesOpen's last sweep for body rows[0 .. n-1], turned (q, p in its
+ * first member): its spin and predictions, its members placed. */
+static inline void BodyOpenPlace(Particles *p, const LocalInt *rows, PetscInt n, PetscReal h)
+{
+  const PetscInt  l  = rows[0];
+  const PetscReal rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *V = p->bv + 3 * l;
+  PetscReal       Vp[3], wp[3], Iw[6], w[3], R[9];
+  for (int a = 0; a < 3; a++) Vp[a] = V[a] + F[a] * rm * h;
+  /* the orientation's matrix once: the spin, the inverse inertia, the arms */
+  BodyInverseInertia(p, l, R, Iw);
+  BodySpin(p, l, R, w);
+  /* the prediction at the step's end: the angular momentum kicked once more (linear in it at this orientation) */
+  wp[0] = w[0] + ((Iw[0] * T[0] + Iw[3] * T[1]) + Iw[4] * T[2]) * h;
+  wp[1] = w[1] + ((Iw[3] * T[0] + Iw[1] * T[1]) + Iw[5] * T[2]) * h;
+  wp[2] = w[2] + ((Iw[4] * T[0] + Iw[5] * T[1]) + Iw[2] * T[2]) * h;
+  BodyPlace(p, rows, n, R, w, Vp, wp);
+}
+
 /* In three sweeps over the bodies: the kicks, then NO_SQUISH's rotation of
  * four bodies at a time in vector lanes (RigidRotateLanes), then the spheres
  * placed.  Each body's numbers go through the same operations whatever its
  * neighbours: the same bits on any rank count. */
 PetscReal BodiesOpen(Particles *p, BodyIndex *bi, PetscReal dt, const PetscReal g[3])
 {
-  const PetscReal h    = 0.5 * dt;
-  const PetscInt  ld   = (bi->nbody + 3) / 4 * 4; /* the rotation's columns, in lanes of four */
-  PetscReal       work = 0.0, *qp = bi->qp;
+  const PetscInt ld   = (bi->nbody + 3) / 4 * 4; /* the rotation's columns, in lanes of four */
+  PetscReal      work = 0.0, *qp = bi->qp;
 
-  for (PetscInt b = 0; b < bi->nbody; b++) {
-    const PetscInt  l = bi->row[bi->start[b]];
-    const PetscReal M = p->bm[l], rm = 1.0 / M, *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3;
-    PetscReal      *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l, *pm = p->bp + 4 * l, qg[3];
-    for (int a = 0; a < 3; a++) {
-      V[a] += F[a] * rm * h;
-      X[a] += V[a] * dt;
-      qg[a] = M * g[a] * V[a] * dt;
-    }
-    work += (qg[0] + qg[1]) + qg[2];
-    if (p->wgrav) p->wgrav[l] = p->wgrav[l] + ((qg[0] + qg[1]) + qg[2]);
-    if (p->nledger) p->lwork[(p->nledger + 1) * l + p->nledger] += M * ((g[0] * V[0] + g[1] * V[1]) + g[2] * V[2]) * dt;
-    RigidKick(q, T, h, pm);
-    for (int a = 0; a < 4; a++) qp[a * ld + b] = q[a], qp[(4 + a) * ld + b] = pm[a];
-    for (int a = 0; a < 3; a++) qp[(8 + a) * ld + b] = in[a] > 0.0 ? dt / (4.0 * in[a]) : 0.0;
-  }
+  for (PetscInt b = 0; b < bi->nbody; b++) work += BodyOpenKick(p, bi->row[bi->start[b]], dt, g, qp, ld, b);
   for (PetscInt b = bi->nbody; b < ld; b++) /* the last vector's idle lanes turn nothing */
     for (int c = 0; c < 11; c++) qp[c * ld + b] = 0.0;
   if (bi->nbody) RigidRotateLanes(ld, qp, qp + 8 * ld);
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const LocalInt *rows = bi->row + bi->start[b];
-    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *V = p->bv + 3 * l;
-    PetscReal      *q = p->bq + 4 * l, *pm = p->bp + 4 * l, Vp[3], wp[3], Iw[6], w[3], R[9];
-    for (int a = 0; a < 4; a++) q[a] = qp[a * ld + b], pm[a] = qp[(4 + a) * ld + b];
-    for (int a = 0; a < 3; a++) Vp[a] = V[a] + F[a] * rm * h;
-    /* the orientation's matrix once: the spin, the inverse inertia, the arms */
-    BodyInverseInertia(p, l, R, Iw);
-    BodySpin(p, l, R, w);
-    /* the prediction at the step's end: the angular momentum kicked once more (linear in it at this orientation) */
-    wp[0] = w[0] + ((Iw[0] * T[0] + Iw[3] * T[1]) + Iw[4] * T[2]) * h;
-    wp[1] = w[1] + ((Iw[3] * T[0] + Iw[1] * T[1]) + Iw[5] * T[2]) * h;
-    wp[2] = w[2] + ((Iw[4] * T[0] + Iw[5] * T[1]) + Iw[2] * T[2]) * h;
-    BodyPlace(p, rows, n, R, w, Vp, wp);
+    const PetscInt  l    = rows[0];
+    for (int a = 0; a < 4; a++) p->bq[4 * l + a] = qp[a * ld + b], p->bp[4 * l + a] = qp[(4 + a) * ld + b];
+    BodyOpenPlace(p, rows, bi->start[b + 1] - bi->start[b], 0.5 * dt);
   }
   return work;
+}
+
+void BodiesPlaceTurned(Particles *p, const BodyIndex *bi, PetscReal dt)
+{
+  for (PetscInt b = 0; b < bi->nbody; b++)
+    BodyOpenPlace(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], 0.5 * dt);
 }
 
 void BodiesSyncHome(Particles *p, const BodyIndex *bi)
@@ -195,21 +214,30 @@ void BodiesSyncHome(Particles *p, const BodyIndex *bi)
   }
 }
 
+/* Body rows[0 .. n-1]'s force and torque from its members' (arms at the
+ * orientation R) and M g, into its first member. */
+static inline void BodyGather(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal R[9],
+                              const PetscReal g[3])
+{
+  const PetscInt l    = rows[0];
+  PetscReal      F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt i = rows[k];
+    PetscReal      c[3], arm[3];
+    BodyArm(p, i, R, arm);
+    Cross3(arm, p->f + 3 * i, c);
+    for (int a = 0; a < 3; a++) F[a] += p->f[3 * i + a], T[a] += c[a] + p->t[3 * i + a];
+  }
+  for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[l] * g[a], p->bft[6 * l + 3 + a] = T[a];
+}
+
 void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
 {
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const LocalInt *rows = bi->row + bi->start[b];
-    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    PetscReal       F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, R[9];
-    QuatToMatrix(p->bq + 4 * l, R);
-    for (PetscInt k = 0; k < n; k++) {
-      const PetscInt i = rows[k];
-      PetscReal      c[3], arm[3];
-      BodyArm(p, i, R, arm);
-      Cross3(arm, p->f + 3 * i, c);
-      for (int a = 0; a < 3; a++) F[a] += p->f[3 * i + a], T[a] += c[a] + p->t[3 * i + a];
-    }
-    for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[l] * g[a], p->bft[6 * l + 3 + a] = T[a];
+    PetscReal       R[9];
+    QuatToMatrix(p->bq + 4 * rows[0], R);
+    BodyGather(p, rows, bi->start[b + 1] - bi->start[b], R, g);
   }
 }
 
@@ -265,22 +293,23 @@ static inline void BodyEnergies(const Particles *p, PetscInt l, PetscReal *ke, P
   *kr = 0.5 * r;
 }
 
-/* The spin after the kick: the angular momentum grows by T h, and at the
- * orientation of the step the spin is linear in it, by R I^-1 R^T T h. */
-PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb, PetscReal lo[3],
-                     PetscReal hi[3], PetscReal *ke)
+/* BodiesClose for body rows[0 .. n-1]: the kick, its members' velocities
+ * (with members) and spins, the criterion's bits (rb) and the kinetic
+ * energy added to *ke (when not NULL).  The spin after the kick: the angular
+ * momentum grows by T h, and at the orientation of the step the spin is
+ * linear in it, by R I^-1 R^T T h. */
+static inline PetscInt BodyClose(Particles *p, const LocalInt *rows, PetscInt n, PetscReal h,
+                                 const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *ke,
+                                 PetscBool members)
 {
-  const PetscReal h    = 0.5 * dt;
+  const PetscInt  l  = rows[0];
+  const PetscReal rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *w0 = p->w + 3 * l, *in = p->bI + 4 * l;
+  PetscReal      *V    = p->bv + 3 * l, w[3], R[9], tb[3];
   PetscInt        bits = 0;
-
-  for (PetscInt b = 0; b < bi->nbody; b++) {
-    const LocalInt *rows = bi->row + bi->start[b];
-    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    const PetscReal rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *w0 = p->w + 3 * l, *in = p->bI + 4 * l;
-    PetscReal      *V = p->bv + 3 * l, w[3], R[9], tb[3];
-    QuatToMatrix(p->bq + 4 * l, R);
-    for (int a = 0; a < 3; a++) V[a] += F[a] * rm * h;
-    RigidKick(p->bq + 4 * l, T, h, p->bp + 4 * l);
+  QuatToMatrix(p->bq + 4 * l, R);
+  for (int a = 0; a < 3; a++) V[a] += F[a] * rm * h;
+  RigidKick(p->bq + 4 * l, T, h, p->bp + 4 * l);
+  if (members) {
     for (int a = 0; a < 3; a++)
       tb[a] = in[a] > 0.0 ? ((R[a] * T[0] + R[3 + a] * T[1]) + R[6 + a] * T[2]) * h / in[a] : 0.0;
     for (int a = 0; a < 3; a++) w[a] = w0[a] + ((R[3 * a] * tb[0] + R[3 * a + 1] * tb[1]) + R[3 * a + 2] * tb[2]);
@@ -291,11 +320,43 @@ PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const Inte
       Cross3(w, arm, c);
       for (int a = 0; a < 3; a++) p->v[3 * i + a] = V[a] + c[a], p->w[3 * i + a] = w[a];
     }
-    if (rb) bits |= BodyMayPass(p, rows, n, rb, lo, hi);
-    if (ke) { /* in body order, while the body is at hand */
-      PetscReal t, r;
-      BodyEnergies(p, l, &t, &r);
-      *ke += t + r;
+  }
+  if (rb) bits |= BodyMayPass(p, rows, n, rb, lo, hi);
+  if (ke) { /* in body order, while the body is at hand */
+    PetscReal t, r;
+    BodyEnergies(p, l, &t, &r);
+    *ke += t + r;
+  }
+  return bits;
+}
+
+PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb, PetscReal lo[3],
+                     PetscReal hi[3], PetscReal *ke)
+{
+  PetscInt bits = 0;
+  for (PetscInt b = 0; b < bi->nbody; b++)
+    bits |= BodyClose(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], 0.5 * dt, rb, lo, hi, ke, PETSC_TRUE);
+  return bits;
+}
+
+PetscInt BodiesCloseTurn(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb, PetscReal lo[3],
+                         PetscReal hi[3], PetscReal *ke, PetscReal dt_next, const PetscReal g[3], PetscReal *work)
+{
+  PetscInt bits = 0;
+
+  *work = 0.0;
+  for (PetscInt b0 = 0; b0 < bi->nbody; b0 += 4) { /* four bodies a rotation */
+    PetscReal qp[11 * 4] = {0};
+    PetscInt  nb         = PetscMin(4, bi->nbody - b0);
+    for (PetscInt k = 0; k < nb; k++) {
+      const LocalInt *rows = bi->row + bi->start[b0 + k];
+      bits |= BodyClose(p, rows, bi->start[b0 + k + 1] - bi->start[b0 + k], 0.5 * dt, rb, lo, hi, ke, PETSC_FALSE);
+      *work += BodyOpenKick(p, rows[0], dt_next, g, qp, 4, k);
+    }
+    RigidRotateLanes(4, qp, qp + 8 * 4);
+    for (PetscInt k = 0; k < nb; k++) {
+      const PetscInt l = bi->row[bi->start[b0 + k]];
+      for (int a = 0; a < 4; a++) p->bq[4 * l + a] = qp[a * 4 + k], p->bp[4 * l + a] = qp[(4 + a) * 4 + k];
     }
   }
   return bits;
