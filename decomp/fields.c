@@ -322,16 +322,20 @@ PetscInt FieldStorePackOffset(const FieldStore *st, unsigned mask, PetscInt f)
     if (f->ncomp == 1) OP(PetscReal, 1) else if (f->ncomp == 3) OP(PetscReal, 3) else OP(PetscReal, f->ncomp) break; \
   }
 
-/* The halo's every-step fields are all reals of three components: row by
- * row, each field's three values together, is faster there. */
-static PetscInt FieldStoreReal3(const FieldStore *st, unsigned mask, PetscReal *data[FIELD_MAX])
+/* The halo's every-step fields are reals of three components (positions,
+ * velocities, spins and their predictions) and, with multi-sphere bodies,
+ * of four (the orientation): row by row, each field's values together, is
+ * faster there than field by field.  Their data and component counts, or 0
+ * if some field is not such. */
+static PetscInt FieldStoreRealRows(const FieldStore *st, unsigned mask, PetscReal *data[FIELD_MAX],
+                                   PetscInt nc[FIELD_MAX])
 {
   PetscInt np = 0;
   for (PetscInt k = 0; k < st->nfield; k++) {
     const Field *f = &st->field[k];
     if (!(f->flags & mask)) continue;
-    if (f->type != FIELD_REAL || f->ncomp != 3) return 0;
-    data[np++] = (PetscReal *)*f->data;
+    if (f->type != FIELD_REAL || (f->ncomp != 3 && f->ncomp != 4)) return 0;
+    nc[np] = f->ncomp, data[np++] = (PetscReal *)*f->data;
   }
   return np;
 }
@@ -340,14 +344,16 @@ void FieldStorePack(const FieldStore *st, unsigned mask, PetscInt nrows, const L
 {
   const PetscInt w = FieldStorePackWidth(st, mask);
   PetscReal     *d3[FIELD_MAX];
-  const PetscInt n3 = FieldStoreReal3(st, mask, d3);
+  PetscInt       nc[FIELD_MAX];
+  const PetscInt n3 = FieldStoreRealRows(st, mask, d3, nc);
 
   if (n3) {
     for (PetscInt r = 0; r < nrows; r++) {
       PetscReal *b = buf + (size_t)r * w;
-      for (PetscInt q = 0; q < n3; q++, b += 3) {
-        const PetscReal *a = d3[q] + 3 * (size_t)rows[r];
+      for (PetscInt q = 0; q < n3; b += nc[q], q++) {
+        const PetscReal *a = d3[q] + nc[q] * (size_t)rows[r];
         b[0] = a[0], b[1] = a[1], b[2] = a[2];
+        if (nc[q] == 4) b[3] = a[3];
       }
     }
     return;
@@ -365,14 +371,16 @@ void FieldStoreUnpack(FieldStore *st, unsigned mask, PetscInt start, PetscInt nr
 {
   const PetscInt w = FieldStorePackWidth(st, mask);
   PetscReal     *d3[FIELD_MAX];
-  const PetscInt n3 = FieldStoreReal3(st, mask, d3);
+  PetscInt       nc[FIELD_MAX];
+  const PetscInt n3 = FieldStoreRealRows(st, mask, d3, nc);
 
   if (n3) {
     for (PetscInt r = 0; r < nrows; r++) {
       const PetscReal *b = buf + (size_t)r * w;
-      for (PetscInt q = 0; q < n3; q++, b += 3) {
-        PetscReal *a = d3[q] + 3 * (size_t)(start + r);
+      for (PetscInt q = 0; q < n3; b += nc[q], q++) {
+        PetscReal *a = d3[q] + nc[q] * (size_t)(start + r);
         a[0] = b[0], a[1] = b[1], a[2] = b[2];
+        if (nc[q] == 4) a[3] = b[3];
       }
     }
     return;
