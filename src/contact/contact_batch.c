@@ -134,6 +134,9 @@ INLINE V Cbrt(M m, V a)
 #define K_FIRST_TOUCH        0
 #include "contact/kernel.h"
 
+/* Member f of each lane's pair constants (lanes b0 ..), as lanes */
+#define BATCH_LANES(bt, b0, f) ((V){(bt)->c[b0]->f, (bt)->c[(b0) + 1]->f, (bt)->c[(b0) + 2]->f, (bt)->c[(b0) + 3]->f})
+
 /* The constants of lanes b0 .. b0 + CONTACT_LANES - 1, those the damping
  * takes: broadcast where the lanes share one pair's (the usual case: one
  * kind of pair), else gathered. */
@@ -159,7 +162,7 @@ INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, ContactDampKind damp
     if (other)
       for (int l = 0; l < CONTACT_LANES; l++) nc->dmp[l] = c0->dmp;
   } else { /* lane by lane */
-#define GATHER(f) ((V){bt->c[b0]->f, bt->c[b0 + 1]->f, bt->c[b0 + 2]->f, bt->c[b0 + 3]->f})
+#define GATHER(f) BATCH_LANES(bt, b0, f)
     *ri = GATHER(ri), *rj = GATHER(rj), *kc = GATHER(kc), *gc = GATHER(gc), *mu = GATHER(mu);
     nc->s = GATHER(s);
     if (harm) nc->zs = GATHER(zs), nc->cF = GATHER(cF);
@@ -175,21 +178,19 @@ INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, ContactDampKind damp
 /* The Mindlin-Deresiewicz spring of the lanes (kernel_md.h) onto their
  * normal part; each touching real lane's memory back into its slot. */
 INLINE void LanesTurningMD(const ContactBatchModel *md, const ContactBatch *bt, PetscInt b0, PetscInt nreal,
-                           PetscReal dt, ContactTurning *tn, M touch, V ri, V rj, const V n[3], const V v[3],
-                           const V vp[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3], V sd, V qd,
-                           V Fn, V Fn_applied, V xi[3], V F[3], V Ti[3], V Tj[3], V P[2])
+                           PetscReal dt, ContactTurning *tn, M touch, V ri, V rj, V kc, V gc, V mu, const V n[3],
+                           const V v[3], const V vp[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3],
+                           V sd, V qd, V Fn, V Fn_applied, V xi[3], V F[3], V Ti[3], V Tj[3], V P[2])
 {
-  V               vt[3], vtp[3], kc, gc, mu;
+  V               vt[3], vtp[3];
   LanesTurning    s;
   ContactTurning *t[CONTACT_LANES];
 
   for (int l = 0; l < CONTACT_LANES; l++) t[l] = tn + bt->slot[b0 + l];
 #define LANES_OF(f) ((V){t[0]->f, t[1]->f, t[2]->f, t[3]->f})
-#define CONST_OF(f) ((V){bt->c[b0]->f, bt->c[b0 + 1]->f, bt->c[b0 + 2]->f, bt->c[b0 + 3]->f})
   for (int a = 0; a < 3; a++) s.ts[a] = LANES_OF(ts[a]), s.tss[a] = LANES_OF(tss[a]), s.dlast[a] = LANES_OF(dlast[a]);
-  s.mun = LANES_OF(mun), s.phase = LANES_OF(phase), kc = CONST_OF(kc), gc = CONST_OF(gc), mu = CONST_OF(mu);
+  s.mun = LANES_OF(mun), s.phase = LANES_OF(phase);
 #undef LANES_OF
-#undef CONST_OF
   LanesSlip(ri, rj, n, v, wi, wj, vt);
   LanesSlip(ri, rj, n, vp, wip, wjp, vtp);
   LanesTurningAdd(&md->km, kc, gc, mu, ri, rj, xi, &s, n, vt, vtp, Splat(dt), sd, qd, Fn, Fn_applied, F, Ti, Tj, &P[1]);
@@ -201,36 +202,27 @@ INLINE void LanesTurningMD(const ContactBatchModel *md, const ContactBatch *bt, 
 }
 
 /* The rolling resistance of the lanes (kernel_rolling.h) onto their torques,
- * its power into P2; each touching real lane's spring back into its slot. */
-INLINE void LanesRolling(const ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, ContactRolling *rl, M touch,
+ * its power into the batch's P2; each touching real lane's spring back into
+ * its slot. */
+INLINE void LanesRolling(ContactBatch *bt, PetscInt b0, PetscInt nreal, PetscReal dt, ContactRolling *rl, M touch,
                          const V n[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3], V Fn, V dF,
-                         V Ti[3], V Tj[3], V *P2)
+                         V Ti[3], V Tj[3])
 {
-  const ContactBatchConst *c[CONTACT_LANES];
-  ContactRolling          *r[CONTACT_LANES];
-  LanesRollingConst        rc;
-  V                        mr[3];
+  ContactRolling   *r[CONTACT_LANES];
+  LanesRollingConst rc;
+  V                 mr[3], P2 = {0};
 
-  for (int l = 0; l < CONTACT_LANES; l++) c[l] = bt->c[b0 + l], r[l] = rl + bt->slot[b0 + l];
-#define LANES_OF(e) ((V){e(0), e(1), e(2), e(3)})
-#define MU(l)       c[l]->co->rolling.mu
-#define ETA(l)      c[l]->co->rolling.eta
-#define RSTAR(l)    c[l]->Rstar
-#define IR(l)       c[l]->Ir
-  rc.mu = LANES_OF(MU), rc.eta = LANES_OF(ETA), rc.Rstar = LANES_OF(RSTAR), rc.Ir = LANES_OF(IR);
-#undef MU
-#undef ETA
-#undef RSTAR
-#undef IR
+  for (int l = 0; l < CONTACT_LANES; l++) r[l] = rl + bt->slot[b0 + l];
   for (int a = 0; a < 3; a++) mr[a] = (V){r[0]->mr[a], r[1]->mr[a], r[2]->mr[a], r[3]->mr[a]};
-#undef LANES_OF
-#define CONSTANT(l) (c[l]->co->rolling.type == ROLLING_CONSTANT ? -1LL : 0LL)
-  rc.constant = (M){CONSTANT(0), CONSTANT(1), CONSTANT(2), CONSTANT(3)};
-#undef CONSTANT
-  LanesRollingAdd(&rc, mr, n, wi, wj, wip, wjp, Splat(dt), Fn, dF, Ti, Tj, P2);
-  for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++)
+  rc.mu = BATCH_LANES(bt, b0, co->rolling.mu), rc.eta = BATCH_LANES(bt, b0, co->rolling.eta);
+  rc.Rstar = BATCH_LANES(bt, b0, Rstar), rc.Ir = BATCH_LANES(bt, b0, Ir);
+  rc.constant = BATCH_LANES(bt, b0, co->rolling.type) == Splat(ROLLING_CONSTANT);
+  LanesRollingAdd(&rc, mr, n, wi, wj, wip, wjp, Splat(dt), Fn, dF, Ti, Tj, &P2);
+  for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
+    bt->P2[b0 + l] = P2[l];
     if (touch[l])
       for (int a = 0; a < 3; a++) r[l]->mr[a] = mr[a][l];
+  }
 }
 
 /* The calibrated damper's C of each lane whose contact formed it before at
@@ -272,7 +264,7 @@ INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKi
   PetscInt           il[CONTACT_LANES], jl[CONTACT_LANES];
   V                  n[3], vr[3], vpr[3], wi[3], wj[3], wip[3], wjp[3], xi[3], F[3], Ti[3], Tj[3];
   V                  r[3], rr, len, d, ri, rj, ckc, cgc, cmu;
-  V                  inv, ddot, sd, qd, Fel, C, U = {0}, dF = {0}, P2 = {0}, Fn, Fn_raw, Fn_applied, P[2];
+  V                  inv, ddot, sd, qd, Fel, C, U = {0}, dF = {0}, Fn, Fn_raw, Fn_applied, P[2];
   LanesNormalConst   nc;
   V                  h0[4], h1[4], rows[4]; /* the histories' halves, per lane and as lanes */
   M                  touch, fill = {0};
@@ -309,11 +301,9 @@ INLINE void Lanes(const ContactBatchModel *md, ContactLawKind law, ContactDampKi
   LanesContact(&km, cmu, ri, rj, ckc, cgc, n, vr, vpr, wi, wj, wip, wjp, Splat(dt), Fel, C, sd, qd, PETSC_FALSE,
                Splat(0.0), xi, &ddot, &Fn, &Fn_raw, &Fn_applied, F, Ti, Tj, P);
   if (sides && md->turning && md->km.friction)
-    LanesTurningMD(md, bt, b0, nreal, dt, tn, touch, ri, rj, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn, Fn_applied, xi,
-                   F, Ti, Tj, P);
-  if (sides && md->rolling) LanesRolling(bt, b0, nreal, dt, rl, touch, n, wi, wj, wip, wjp, Fn, dF, Ti, Tj, &P2);
-  if (sides && md->rolling)
-    for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->P2[b0 + l] = P2[l];
+    LanesTurningMD(md, bt, b0, nreal, dt, tn, touch, ri, rj, ckc, cgc, cmu, n, vr, vpr, wi, wj, wip, wjp, sd, qd, Fn,
+                   Fn_applied, xi, F, Ti, Tj, P);
+  if (sides && md->rolling) LanesRolling(bt, b0, nreal, dt, rl, touch, n, wi, wj, wip, wjp, Fn, dF, Ti, Tj);
   if (md->bound) { /* the step bound's overlap rate and elastic energy */
     for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) bt->ddot[b0 + l] = ddot[l], bt->U[b0 + l] = U[l];
   }

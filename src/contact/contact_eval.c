@@ -19,7 +19,7 @@ void ContactRollingAdd(const ContactPair *pair, ContactRolling *rl, const Contac
   ContactScalarRollingAdd(&c, rl->mr, k->n, k->wi, k->wj, k->wip, k->wjp, dt, Fn, kn, r->Ti, r->Tj, &r->P[2]);
 }
 
-/* The Mindlin-Deresiewicz spring (tangential_md.c) after the kernel's
+/* The Mindlin-Deresiewicz spring (kernel_md.h) after the kernel's
  * normal force: its force weighted as the kernel weighs a first touch's
  * (Fn_applied / Fn), added with its torques; the ledger's power. */
 void ContactTurningAddSlip(const ContactKernelModel *km, PetscReal kc, PetscReal gc, PetscReal mu, PetscReal ri,
@@ -29,12 +29,10 @@ void ContactTurningAddSlip(const ContactKernelModel *km, PetscReal kc, PetscReal
 {
   ContactScalarTurning s;
 
-  for (int a = 0; a < 3; a++) s.ts[a] = tn->ts[a], s.tss[a] = tn->tss[a], s.dlast[a] = tn->dlast[a];
-  s.mun = tn->mun, s.phase = tn->phase;
+  ContactScalarTurningFrom(tn, &s);
   ContactScalarTurningAdd(km, kc, gc, mu, ri, rj, h->xi, &s, n, vt, vtp, dt, sd, qd, Fn, r->Fn, r->F, r->Ti, r->Tj,
                           &r->P[1]);
-  for (int a = 0; a < 3; a++) tn->ts[a] = s.ts[a], tn->tss[a] = s.tss[a], tn->dlast[a] = s.dlast[a];
-  tn->mun = s.mun, tn->phase = s.phase;
+  ContactScalarTurningTo(&s, tn);
 }
 
 void ContactTurningAdd(const ContactKernelModel *km, PetscReal kc, PetscReal gc, PetscReal mu, PetscReal ri,

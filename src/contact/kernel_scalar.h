@@ -20,6 +20,21 @@
 #define K_ANY(m)             (m)
 #define K_FIRST_TOUCH        1
 #include "contact/kernel.h"
+
+/* The Mindlin-Deresiewicz memory as it is kept (ContactTurning) into the
+ * scalar kernel's, and back. */
+static inline void ContactScalarTurningFrom(const ContactTurning *t, ContactScalarTurning *s)
+{
+  for (int a = 0; a < 3; a++) s->ts[a] = t->ts[a], s->tss[a] = t->tss[a], s->dlast[a] = t->dlast[a];
+  s->mun = t->mun, s->phase = t->phase;
+}
+
+static inline void ContactScalarTurningTo(const ContactScalarTurning *s, ContactTurning *t)
+{
+  for (int a = 0; a < 3; a++) t->ts[a] = s->ts[a], t->tss[a] = s->tss[a], t->dlast[a] = s->dlast[a];
+  t->mun = s->mun, t->phase = s->phase;
+}
+
 #undef K_V
 #undef K_M
 #undef K_FN

@@ -8,9 +8,7 @@ void ContactTangentialMD(ContactTurning *tn, PetscReal T[3], const PetscReal n[3
 {
   ContactScalarTurning s;
 
-  for (int a = 0; a < 3; a++) s.ts[a] = tn->ts[a], s.tss[a] = tn->tss[a], s.dlast[a] = tn->dlast[a];
-  s.mun = tn->mun, s.phase = tn->phase;
+  ContactScalarTurningFrom(tn, &s);
   ContactScalarTangentialMD(&s, T, n, vt, vtp, dt, kt0, gt, mu, Fn, Ft);
-  for (int a = 0; a < 3; a++) tn->ts[a] = s.ts[a], tn->tss[a] = s.tss[a], tn->dlast[a] = s.dlast[a];
-  tn->mun = s.mun, tn->phase = s.phase;
+  ContactScalarTurningTo(&s, tn);
 }

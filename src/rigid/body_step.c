@@ -214,30 +214,21 @@ void BodiesSyncHome(Particles *p, const BodyIndex *bi)
   }
 }
 
-/* Body rows[0 .. n-1]'s force and torque from its members' (arms at the
- * orientation R) and M g, into its first member. */
-static inline void BodyGather(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal R[9],
-                              const PetscReal g[3])
-{
-  const PetscInt l    = rows[0];
-  PetscReal      F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
-  for (PetscInt k = 0; k < n; k++) {
-    const PetscInt i = rows[k];
-    PetscReal      c[3], arm[3];
-    BodyArm(p, i, R, arm);
-    Cross3(arm, p->f + 3 * i, c);
-    for (int a = 0; a < 3; a++) F[a] += p->f[3 * i + a], T[a] += c[a] + p->t[3 * i + a];
-  }
-  for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[l] * g[a], p->bft[6 * l + 3 + a] = T[a];
-}
-
 void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
 {
   for (PetscInt b = 0; b < bi->nbody; b++) {
     const LocalInt *rows = bi->row + bi->start[b];
-    PetscReal       R[9];
-    QuatToMatrix(p->bq + 4 * rows[0], R);
-    BodyGather(p, rows, bi->start[b + 1] - bi->start[b], R, g);
+    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
+    PetscReal       F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, R[9];
+    QuatToMatrix(p->bq + 4 * l, R);
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscInt i = rows[k];
+      PetscReal      c[3], arm[3];
+      BodyArm(p, i, R, arm);
+      Cross3(arm, p->f + 3 * i, c);
+      for (int a = 0; a < 3; a++) F[a] += p->f[3 * i + a], T[a] += c[a] + p->t[3 * i + a];
+    }
+    for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[l] * g[a], p->bft[6 * l + 3 + a] = T[a];
   }
 }
 
