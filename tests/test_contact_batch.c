@@ -9,6 +9,7 @@
 #include "contact/contact_options.h"
 #include "contact/contact_batch.h"
 #include "contact/kernel_scalar.h"
+#include "contact/cube_root.h"
 #include <string.h>
 
 #define NPAIR 123 /* at most CONTACT_BATCH, not a multiple of the lanes: a padded last group */
@@ -359,12 +360,61 @@ START_TEST(test_every_model)
 }
 END_TEST
 
+/* The cube root of the Mindlin-Deresiewicz slip (cube_root.h): the lanes give
+ * the scalar's bits on every input (random bit patterns: subnormals,
+ * infinities, NaNs, zeros of either sign; and the slip fraction's range
+ * (0, 1)), and on glibc the bits of its cbrt; elsewhere within an ulp of
+ * libm's. */
+START_TEST(test_cube_root)
+{
+  uint64_t  s    = 0x9e3779b97f4a7c15ULL;
+  PetscInt  nsub = 0, nspecial = 0;
+  CubeRootV x;
+
+  for (int k = 0; k < 400000; k++) {
+    for (int l = 0; l < 4; l++) {
+      uint64_t b;
+      double   y;
+      s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+      b = s;
+      if (k % 2) memcpy(&y, &b, sizeof(y));   /* any double */
+      else y = (double)(s >> 11) * 0x1.0p-53; /* the slip fraction's (0, 1) */
+      if (k == 0) y = l == 0 ? 0.0 : l == 1 ? -0.0 : l == 2 ? INFINITY : 0x1p-1074;
+      if (k == 1) y = l == 0 ? NAN : l == 1 ? -INFINITY : l == 2 ? 1.0 : -0x1.8p-1070;
+      x[l] = y;
+    }
+    {
+      const CubeRootV r = CubeRootLanes(x);
+      for (int l = 0; l < 4; l++) {
+        const double c = CubeRoot(x[l]), lib = cbrt(x[l]), xl = x[l], rl = r[l];
+        if (!isfinite(xl) || xl == 0.0) nspecial++;
+        else if (fabs(xl) < 0x1p-1022) nsub++;
+        if (isnan(xl)) {
+          ck_assert_msg(isnan(c) && isnan(rl), "cube root of NaN: %a, %a", c, rl);
+          continue;
+        }
+        ck_assert_msg(!memcmp(&c, &rl, sizeof(c)), "cube root of %a: lanes %a, scalar %a", xl, rl, c);
+#if defined(__GLIBC__)
+        ck_assert_msg(!memcmp(&c, &lib, sizeof(c)), "cube root of %a: %a, glibc's cbrt %a", xl, c, lib);
+#else
+        ck_assert_msg(c == lib || fabs(c - lib) <= fabs(nextafter(lib, 0.0) - lib), "cube root of %a: %a, libm %a", xl,
+                      c, lib);
+#endif
+      }
+    }
+  }
+  ck_assert_msg(nsub > 100 && nspecial > 100, "%d subnormals, %d special values: not covered", (int)nsub,
+                (int)nspecial);
+}
+END_TEST
+
 static Suite *ContactBatchSuite(void)
 {
   Suite *s = suite_create("contact_batch");
   TCase *t = tcase_create("core");
   tcase_add_test(t, test_lanes_equal_scalar);
   tcase_add_test(t, test_every_model);
+  tcase_add_test(t, test_cube_root);
   suite_add_tcase(s, t);
   return s;
 }

@@ -18,7 +18,7 @@
  *   K_SPLAT(c)         the real c as a K_V
  *   K_SQRT(a)          the square root, per lane
  *   K_POW(a, e)        pow(a, e), per lane (e a real)
- *   K_CBRT(m, a)       cbrt(a) where the mask m is set (other lanes: any value)
+ *   K_CBRT(m, a)       the cube root of a (cube_root.h) where the mask m is set (other lanes: any value)
  *   K_POW_WHERE(m, a, e)  pow(a, e) where the mask m is set (other lanes: any value)
  *   K_NLANES, K_LANE(a, l)  the number of lanes and lane l of a, an lvalue
  *   K_SELECT(m, a, b)  m ? a : b, per lane, bits unchanged

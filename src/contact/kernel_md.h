@@ -4,7 +4,8 @@
  * contacts at once with the same bits per lane.  Each branch of the scalar
  * statement is a selection between values both formed in the lanes (the
  * scalar takes them lazily, K_SELECT being ?:); K_CBRT(m, a) is the cube
- * root of a where m is set (the lanes call libm only there). */
+ * root of a where m is set (cube_root.h: the scalar's and the lanes' bits are
+ * the same). */
 
 /* The spring's memory, as ContactTurning holds it. */
 typedef struct {

@@ -5,6 +5,7 @@
 #define HDEM_KERNEL_SCALAR_H
 
 #include "contact/contact.h"
+#include "contact/cube_root.h"
 
 #define K_V                  PetscReal
 #define K_M                  int
@@ -12,7 +13,7 @@
 #define K_SPLAT(c)           ((PetscReal)(c))
 #define K_SQRT(a)            sqrt(a)
 #define K_POW(a, e)          pow(a, e)
-#define K_CBRT(m, a)         cbrt(a)
+#define K_CBRT(m, a)         CubeRoot(a)
 #define K_POW_WHERE(m, a, e) pow(a, e)
 #define K_NLANES             1
 #define K_LANE(a, l)         ((&(a))[l])
