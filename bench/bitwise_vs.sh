@@ -67,7 +67,7 @@ GENERIC_LINEAR=(-contact_law linear -contact_k 2000 -contact_damping linear_dash
 CDAMP=(-contact_damping constant_damper -contact_separation force)
 MD=(-contact_tangential_stiffness mindlin -contact_tangential_model mindlin_deresiewicz)
 ROLL=(-contact_mu_roll 0.1)
-# multi-sphere bodies: the dumbbells
+# multi-sphere bodies: the dumbbells; three shapes with the adaptive step and walls
 CLUMPS=(-insert_file "$PEERS/clumps/data.clumps" -steps "$SS" -thermo_interval 50)
 for np in ${RANKS:-1 2 3 4}; do
   one chute "$np" bench/chute.yaml "${CHUTE[@]}"
@@ -78,6 +78,12 @@ for np in ${RANKS:-1 2 3 4}; do
   one settle_md "$np" bench/settle.yaml "${SETTLE[@]}" "${MD[@]}"
   one settle_roll "$np" bench/settle.yaml "${SETTLE[@]}" "${ROLL[@]}"
   one clumps "$np" bench/clumps.yaml "${CLUMPS[@]}"
+  one clumps_tsuji_td "$np" bench/clumps.yaml "${CLUMPS[@]}" -contact_damping tsuji_marshall -contact_e 0.5 \
+    -contact_tangential_damping 0.5
+  one clumps_cdamp "$np" bench/clumps.yaml "${CLUMPS[@]}" "${CDAMP[@]}"
+  one clumps_md "$np" bench/clumps.yaml "${CLUMPS[@]}" "${MD[@]}"
+  one clumps_roll "$np" bench/clumps.yaml "${CLUMPS[@]}" "${ROLL[@]}"
+  one clumps_mixed "$np" inputs/clumps.yaml -steps "$SS" -thermo_interval 50
   one bitwise "$np" $BW -steps 2000
   one bitwise_fixed "$np" $BW -steps 2000 -timestep_mode fixed -timestep_dt 5e-7
   one bitwise_tsuji "$np" $BW -steps 2000 "${GENERIC_TSUJI[@]}"

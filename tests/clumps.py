@@ -17,6 +17,8 @@
   included); with a deck that makes no bodies it is refused, saying why.
 - A fixed step taken ahead (the bodies' close and next turn in one pass) gives
   the bits of steps that are not.
+- A pile of bodies under two sets of models: the fused scan gives the generic
+  path's bits.
 - A body wider than the subdomains allow is an error naming the template and
   the size, before any step, writing nothing.
 - inputs/hopper.yaml with dumbbells in its stream (the deck's clump0) runs on
@@ -247,6 +249,31 @@ def test_taken_ahead(tmp):
           "(final.h5 %s, thermo rows %s)" % (why or "identical", "identical" if same_rows else "differ"))
 
 
+def test_fused_generic(tmp):
+    """A pile of dumbbells, trimers, tetrahedra and spheres under two sets of models: the fused scan (each body
+    contact's projected masses a row of constants of its own, the contacts in the kernel's lanes) gives the bits of
+    the generic path (ContactEvaluate contact by contact, which the force pass takes at every step sampled for
+    fields)."""
+    deck = os.path.join(A.root, "inputs", "clumps.yaml")
+    common = ["-domain_hi", "0.02,0.02,0.06", "-insert_count", "360", "-insert_region_hi", "0.02,0.02,0.06", "-insert_velocity_random",
+              "0.5", "-gravity", "0,0,-30", "-snapshot_interval_time", "0", "-thermo_interval_time", "0", "-thermo_interval", "1000",
+              "-timestep_mode", "fixed", "-timestep_dt", "1e-5", "-steps", "7000", "-end_time", "1"]
+    generic = ["-fields_interval", "7000", "-fields_sample", "1", "-fields_grid", "1,1,1", "-fields_kernel", "bins"]
+    models = {"calibrated constant damper, rolling resistance, tangential dashpot":
+              ["-contact_damping", "constant_damper", "-contact_mu_roll", "0.1", "-contact_tangential_damping", "0.3"],
+              "tsuji_marshall, Mindlin-Deresiewicz": ["-contact_damping", "tsuji_marshall", "-contact_e", "0.5", "-contact_separation",
+                                                      "overlap", "-contact_tangential_model", "mindlin_deresiewicz"]}
+    for k, (name, opts) in enumerate(models.items()):
+        fused, gen = os.path.join(tmp, "fused%d" % k), os.path.join(tmp, "generic%d" % k)
+        run(1, deck, fused, *common, *opts)
+        run(1, deck, gen, *common, *opts, *generic)
+        ok, why = same_state(os.path.join(fused, "final.h5"), os.path.join(gen, "final.h5"))
+        rows = open(os.path.join(fused, "thermo.csv")).read().splitlines()
+        contacts = int(float(dict(zip(rows[0].split(","), rows[-1].split(",")))["contacts"]))
+        check(ok and contacts > 500, "a pile of bodies, %s: the fused scan gives the generic path's bits (%d contacts at the end) %s"
+              % (name, contacts, why))
+
+
 def test_too_wide(tmp):
     deck = os.path.join(A.root, "inputs", "clumps.yaml")
     out = os.path.join(tmp, "wide")
@@ -278,7 +305,8 @@ def main():
     A = ap.parse_args()
     A.hdem, A.root = os.path.abspath(A.hdem), os.path.abspath(A.root)
     tmp = tempfile.mkdtemp(prefix="hdem_clumps_")
-    for t in (test_dumbbell, test_rigid_and_conserved, test_one_sphere, test_restart, test_taken_ahead, test_too_wide, test_hopper):
+    for t in (test_dumbbell, test_rigid_and_conserved, test_one_sphere, test_restart, test_taken_ahead, test_fused_generic, test_too_wide,
+              test_hopper):
         try:
             t(tmp)
         except (RuntimeError, KeyError, OSError) as e:

@@ -4,9 +4,12 @@
  * separations through the generic path; all accumulated in pair order.  The
  * bound is a minimum, the same in any order.  Most listed pairs touch
  * neither now nor before: the sieve (PairSieveRun) tells them from their
- * members' positions and radii alone, and the full path takes the rest. */
+ * members' positions and radii alone, and the full path takes the rest.  A
+ * contact of a body's sphere takes its masses projected on the contact
+ * (BodyPairMasses, as the generic path does), its constants a row of their own. */
 #include "interact/sphere_scan.h"
 #include "interact/pair_sieve.h"
+#include "interact/body_pair.h"
 #include "contact/kernel_scalar.h"
 
 /* Results of a window of pairs in pair order, accumulated once the window's
@@ -160,8 +163,9 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
   const PetscBool rolls = ctx->model->rolls;
 
   PetscFunctionBeginUser;
+  /* with bodies no kept damper C: a body's contact mass changes with its orientation */
   ContactBatchEvaluate(bm, bt, st->dt, p->v, p->vp, p->w, p->wp, ss->nl.hs.h, HistorySlotsTurning(&ss->nl.hs, 0),
-                       HistorySlotsRolling(&ss->nl.hs, 0), HistorySlotsDamp(&ss->nl.hs), win->res);
+                       HistorySlotsRolling(&ss->nl.hs, 0), p->body ? NULL : HistorySlotsDamp(&ss->nl.hs), win->res);
   for (PetscInt b = 0; b < bt->n; b++)
     if (bt->apart[b]) {
       SpherePairOut out;
@@ -218,6 +222,17 @@ static PetscReal SphereApproachReach(const InteractionContext *ctx, const Intera
   return reach <= PETSC_MAX_REAL ? reach : PETSC_INFINITY;
 }
 
+/* A pair that touched at the last step into the batch, its constants row c of the pool. */
+static inline void SphereBatchPut(ContactBatch *bt, PetscInt c, PetscInt k, PetscInt i, PetscInt j, PetscInt slot,
+                                  PetscInt out, const PetscReal r[3], PetscReal rs)
+{
+  PetscInt b = bt->n++;
+  bt->k[b] = k, bt->i[b] = i, bt->j[b] = j, bt->slot[b] = slot, bt->out[b] = out;
+  for (int a = 0; a < 3; a++) bt->r[a][b] = r[a];
+  bt->rs[b] = rs;
+  bt->c[b]  = &bt->pool[c];
+}
+
 /* A pair that touched at the last step into the batch, with its constants. */
 static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscInt k, PetscInt i, PetscInt j,
                                   PetscInt slot, PetscInt out, const PetscReal r[3], PetscReal rs)
@@ -228,11 +243,36 @@ static inline void SphereBatchAdd(ContactBatch *bt, const SphereMemo *mm, PetscI
     bt->pool[bt->npool++] = mm->bc;
     bt->pool_gen          = mm->gen;
   }
-  PetscInt b = bt->n++;
-  bt->k[b] = k, bt->i[b] = i, bt->j[b] = j, bt->slot[b] = slot, bt->out[b] = out;
-  for (int a = 0; a < 3; a++) bt->r[a][b] = r[a];
-  bt->rs[b] = rs;
-  bt->c[b]  = &bt->pool[bt->npool - 1];
+  SphereBatchPut(bt, bt->npool - 1, k, i, j, slot, out, r, rs);
+}
+
+/* A contact of a body's sphere: mm's constants with the masses projected on
+ * the contact's normal (BodyPairMasses, from r as SphereKinematics forms
+ * it) into b; the generic path's constants, bit for bit. */
+static void SphereBodyMemo(const InteractionContext *ctx, const SphereMemo *mm, PetscInt i, PetscInt j,
+                           const PetscReal r[3], SphereMemo *b)
+{
+  PetscReal n[3];
+  ContactNormal(r, sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]), n);
+  *b = *mm;
+  if (BodyPairMasses(ctx, i, j, n, &mm->cp, &b->cp) != &mm->cp) ContactBatchConstOf(ctx->model, &b->cp, &b->bc);
+}
+
+/* A body's contact that touched at the last step into the batch, with a pool
+ * row of its own (its masses change with the bodies' orientations). */
+static __attribute__((noinline)) void SphereBatchAddBody(const InteractionContext *ctx, SphereWindow *win,
+                                                         const SphereMemo *mm, PetscInt k, PetscInt i, PetscInt j,
+                                                         PetscInt slot, PetscInt q, const PetscReal r[3], PetscReal rs,
+                                                         PetscBool need)
+{
+  ContactBatch *bt = &win->batch;
+  SphereMemo    b;
+
+  SphereBodyMemo(ctx, mm, i, j, r, &b);
+  bt->pool[bt->npool++] = b.bc;
+  bt->pool_gen          = -1; /* no memo's: the next pair of a memo takes a row anew */
+  SphereBatchPut(bt, bt->npool - 1, k, i, j, slot, q, r, rs);
+  if (need) win->cp[q] = b.cp;
 }
 
 /* A pair found touching that did not touch at the last step: a new
@@ -248,12 +288,17 @@ static __attribute__((noinline)) PetscErrorCode SphereFirstTouch(SphereSphere *s
 {
   NeighborList     *nl = &ss->nl;
   const SphereMemo *m;
+  SphereMemo        bm; /* a body's sphere: its masses projected on the contact */
   ContactHistory   *h;
   PetscReal         U, ddot;
 
   PetscFunctionBeginUser;
   PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
   m = SphereMemoFor(ctx, nl, k, i, j, mm);
+  if (ctx->p->body && ((ctx->p->flags[i] | ctx->p->flags[j]) & PARTICLE_MEMBER)) {
+    SphereBodyMemo(ctx, m, i, j, r, &bm);
+    m = &bm;
+  }
   h = &nl->hs.h[nl->slot[k]];
   {
     PetscReal *res = win->res + CONTACT_RESULTS * q;
@@ -274,6 +319,7 @@ typedef struct {
   const LocalInt      *ij, *slot;
   const unsigned char *flag;
   const PetscReal     *x, *rad;
+  const LocalInt      *pflag; /* a run with bodies: the particles' flags (members); else NULL */
   PetscBool            need;
   PetscReal            reach;
 } SphereScanView;
@@ -301,8 +347,12 @@ static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionC
   }
   if (f & NEIGHBOR_TOUCHED) { /* its history is touched: the batch tells touching from apart */
     const SphereMemo *m = SphereMemoFor(ctx, nl, k, i, j, mm);
-    SphereBatchAdd(&win->batch, m, k, i, j, vw->slot[k], q, r, rs);
-    if (vw->need) win->cp[q] = m->cp;
+    if (vw->pflag && ((vw->pflag[i] | vw->pflag[j]) & PARTICLE_MEMBER))
+      SphereBatchAddBody(ctx, win, m, k, i, j, vw->slot[k], q, r, rs, vw->need);
+    else {
+      SphereBatchAdd(&win->batch, m, k, i, j, vw->slot[k], q, r, rs);
+      if (vw->need) win->cp[q] = m->cp;
+    }
   } else {
     rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
     /* apart (d <= 0): at most an approaching pair's bound, if it is within reach */
@@ -329,7 +379,9 @@ PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, 
   SphereMemos         mm;
   ContactBatchModel   bm = ContactBatchModelOf(ctx->model, st->need);
   PairSieve sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
-  const SphereScanView vw = {nl->ij, nl->slot, nl->flag, ctx->p->x, ctx->p->radius, st->need, sv.reach};
+  const SphereScanView vw = {nl->ij,    nl->slot,       nl->flag,
+                             ctx->p->x, ctx->p->radius, ctx->p->body ? ctx->p->flags : NULL,
+                             st->need,  sv.reach};
   LocalInt             at[PAIR_SIEVE_CHUNK];
 
   PetscFunctionBeginUser;

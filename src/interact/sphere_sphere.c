@@ -7,8 +7,7 @@ static PetscErrorCode SphereCompute(Interaction it, const InteractionContext *ct
   SphereSphere *ss = (SphereSphere *)it->data;
 
   PetscFunctionBeginUser;
-  /* a body's spheres: their masses per contact (body_pair.h) */
-  if (SphereFusable(ctx->model) && !ctx->p->body && !st->sink) {
+  if (SphereFusable(ctx->model) && !st->sink) {
     PetscCall(SphereScanFused(ss, ctx, st));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
