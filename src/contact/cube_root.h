@@ -31,15 +31,26 @@ static inline double CubeRootFactor(int r)
   return f[2 + r];
 }
 
+/* The start u on the mantissa m in [0.5, 1) and its Halley step into y, on a real or on four lanes (T) with the same
+ * operations */
+#define CUBE_ROOT_MANTISSA(T, m, y) \
+  do { \
+    const T u_ = CUBE_ROOT_P0 + \
+                 (CUBE_ROOT_P1 + \
+                  (CUBE_ROOT_P2 + \
+                   (CUBE_ROOT_P3 + (CUBE_ROOT_P4 + (CUBE_ROOT_P5 - CUBE_ROOT_P6 * (m)) * (m)) * (m)) * (m)) * \
+                    (m)) * \
+                   (m), \
+            t_ = u_ * u_ * u_; \
+    (y)        = u_ * (t_ + 2.0 * (m)) / (2.0 * t_ + (m)); \
+  } while (0)
+
 /* The root of the mantissa m in [0.5, 1), times the exponent's factor */
 static inline double CubeRootMantissa(double m, int e)
 {
-  double u = CUBE_ROOT_P0 +
-             (CUBE_ROOT_P1 +
-              (CUBE_ROOT_P2 + (CUBE_ROOT_P3 + (CUBE_ROOT_P4 + (CUBE_ROOT_P5 - CUBE_ROOT_P6 * m) * m) * m) * m) * m) *
-               m,
-         t = u * u * u;
-  return u * (t + 2.0 * m) / (2.0 * t + m) * CubeRootFactor(e % 3);
+  double y;
+  CUBE_ROOT_MANTISSA(double, m, y);
+  return y * CubeRootFactor(e % 3);
 }
 
 static inline double CubeRoot(double x)
@@ -74,15 +85,7 @@ static inline __attribute__((always_inline)) CubeRootV CubeRootLanes(CubeRootV x
   bits    = (CubeRootI)a;
   e       = ((bits >> 52) & 0x7ff) - 1022 - (sub & 54);
   m       = (CubeRootV)((bits & frac) | half);
-  {
-    CubeRootV u = CUBE_ROOT_P0 +
-                  (CUBE_ROOT_P1 +
-                   (CUBE_ROOT_P2 + (CUBE_ROOT_P3 + (CUBE_ROOT_P4 + (CUBE_ROOT_P5 - CUBE_ROOT_P6 * m) * m) * m) * m) *
-                     m) *
-                    m,
-              t = u * u * u;
-    y           = u * (t + 2.0 * m) / (2.0 * t + m);
-  }
+  CUBE_ROOT_MANTISSA(CubeRootV, m, y);
   for (int l = 0; l < 4; l++) {
     int64_t q = e[l] / 3, bq = (q + 1023) << 52;
     double  p;

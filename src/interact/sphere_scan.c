@@ -254,8 +254,9 @@ static void SphereBodyMemo(const InteractionContext *ctx, const SphereMemo *mm, 
 {
   PetscReal n[3];
   ContactNormal(r, sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]), n);
-  *b = *mm;
-  if (BodyPairMasses(ctx, i, j, n, &mm->cp, &b->cp) != &mm->cp) ContactBatchConstOf(ctx->model, &b->cp, &b->bc);
+  /* b's cp and bc are what its readers take */
+  if (BodyPairMasses(ctx, i, j, n, &mm->cp, &b->cp) == &mm->cp) *b = *mm;
+  else ContactBatchConstOf(ctx->model, &b->cp, &b->bc);
 }
 
 /* A body's contact that touched at the last step into the batch, with a pool
@@ -295,7 +296,7 @@ static __attribute__((noinline)) PetscErrorCode SphereFirstTouch(SphereSphere *s
   PetscFunctionBeginUser;
   PetscCall(HistorySlotsNew(&nl->hs, &nl->slot[k]));
   m = SphereMemoFor(ctx, nl, k, i, j, mm);
-  if (ctx->p->body && ((ctx->p->flags[i] | ctx->p->flags[j]) & PARTICLE_MEMBER)) {
+  if (ctx->p->body) { /* a pair without a body's sphere keeps m's constants */
     SphereBodyMemo(ctx, m, i, j, r, &bm);
     m = &bm;
   }
