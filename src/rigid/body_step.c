@@ -60,7 +60,7 @@ PetscErrorCode BodyIndexBuild(const Particles *p, const ClumpTemplates *ct, Body
   bi->start[bi->nbody] = (LocalInt)m;
   if (bi->nbody > bi->qcap) {
     PetscCall(PetscFree(bi->qp));
-    bi->qcap = ((bi->nbody + bi->nbody / 4) + 3) / 4 * 4;
+    bi->qcap = ((bi->nbody + bi->nbody / 4) + RIGID_LANES - 1) / RIGID_LANES * RIGID_LANES;
     PetscCall(PetscMalloc1(11 * bi->qcap, &bi->qp));
   }
   PetscCall(PetscFree(k));
@@ -77,52 +77,10 @@ PetscErrorCode BodyIndexDestroy(BodyIndex *bi)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static inline void Cross3(const PetscReal a[3], const PetscReal b[3], PetscReal c[3])
-{
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static inline PetscReal Norm(const PetscReal a[3])
-{
-  return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-}
-
 /* Body l's spin in the world frame at the orientation R: R I^-1 L_body. */
 static inline void BodySpin(const Particles *p, PetscInt l, const PetscReal R[9], PetscReal w[3])
 {
-  const PetscReal *in = p->bI + 4 * l;
-  PetscReal        Lb[3], wb[3];
-  RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
-  for (int a = 0; a < 3; a++) wb[a] = in[a] > 0.0 ? Lb[a] / in[a] : 0.0;
-  for (int a = 0; a < 3; a++) w[a] = R[3 * a] * wb[0] + R[3 * a + 1] * wb[1] + R[3 * a + 2] * wb[2];
-}
-
-/* The spheres rows[0 .. n-1] where their body (the first) is, at the
- * orientation R with spin w, and their predictions from Vp, wp; the
- * orientation on every sphere. */
-static inline void BodyPlace(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal R[9], const PetscReal w[3],
-                             const PetscReal Vp[3], const PetscReal wp[3])
-{
-  const PetscInt   l = rows[0];
-  const PetscReal *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l;
-  for (PetscInt k = 0; k < n; k++) {
-    const PetscInt i = rows[k];
-    PetscReal      arm[3], c[3], cp[3];
-    BodyArm(p, i, R, arm);
-    Cross3(w, arm, c);
-    Cross3(wp, arm, cp);
-    for (int a = 0; a < 3; a++) {
-      p->x[3 * i + a]  = X[a] + arm[a];
-      p->v[3 * i + a]  = V[a] + c[a];
-      p->w[3 * i + a]  = w[a];
-      p->vp[3 * i + a] = Vp[a] + cp[a];
-      p->wp[3 * i + a] = wp[a];
-    }
-    if (k)
-      for (int a = 0; a < 4; a++) p->bq[4 * i + a] = q[a];
-  }
+  RigidSpin(p->bq + 4 * l, p->bp + 4 * l, p->bI + 4 * l, R, w);
 }
 
 void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n)
@@ -143,18 +101,12 @@ void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n)
 static inline PetscReal BodyOpenKick(Particles *p, PetscInt l, PetscReal dt, const PetscReal g[3], PetscReal *qp,
                                      PetscInt ld, PetscInt b)
 {
-  const PetscReal h = 0.5 * dt, M = p->bm[l], rm = 1.0 / M, *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3;
-  PetscReal      *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l, *pm = p->bp + 4 * l, qg[3];
-  for (int a = 0; a < 3; a++) {
-    V[a] += F[a] * rm * h;
-    X[a] += V[a] * dt;
-    qg[a] = M * g[a] * V[a] * dt;
-  }
-  if (p->wgrav) p->wgrav[l] = p->wgrav[l] + ((qg[0] + qg[1]) + qg[2]);
-  if (p->nledger) p->lwork[(p->nledger + 1) * l + p->nledger] += M * ((g[0] * V[0] + g[1] * V[1]) + g[2] * V[2]) * dt;
-  RigidKick(q, T, h, pm);
+  const PetscReal *F = p->bft + 6 * l, *q = p->bq + 4 * l;
+  PetscReal       *pm = p->bp + 4 * l, qg[3], tq[3];
+  BodyDrift(p->bm[l], F, F + 3, p->bI + 4 * l, dt, g, q, p->bv + 3 * l, p->bx + 3 * l, pm, qg, tq);
+  BodyGravityWork(p, l, g, dt, qg);
   for (int a = 0; a < 4; a++) qp[a * ld + b] = q[a], qp[(4 + a) * ld + b] = pm[a];
-  for (int a = 0; a < 3; a++) qp[(8 + a) * ld + b] = in[a] > 0.0 ? dt / (4.0 * in[a]) : 0.0;
+  for (int a = 0; a < 3; a++) qp[(8 + a) * ld + b] = tq[a];
   return (qg[0] + qg[1]) + qg[2];
 }
 
@@ -162,27 +114,20 @@ static inline PetscReal BodyOpenKick(Particles *p, PetscInt l, PetscReal dt, con
  * first member): its spin and predictions, its members placed. */
 static inline void BodyOpenPlace(Particles *p, const LocalInt *rows, PetscInt n, PetscReal h)
 {
-  const PetscInt  l  = rows[0];
-  const PetscReal rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *V = p->bv + 3 * l;
-  PetscReal       Vp[3], wp[3], Iw[6], w[3], R[9];
-  for (int a = 0; a < 3; a++) Vp[a] = V[a] + F[a] * rm * h;
-  /* the orientation's matrix once: the spin, the inverse inertia, the arms */
-  BodyInverseInertia(p, l, R, Iw);
-  BodySpin(p, l, R, w);
-  /* the prediction at the step's end: the angular momentum kicked once more (linear in it at this orientation) */
-  wp[0] = w[0] + ((Iw[0] * T[0] + Iw[3] * T[1]) + Iw[4] * T[2]) * h;
-  wp[1] = w[1] + ((Iw[3] * T[0] + Iw[1] * T[1]) + Iw[5] * T[2]) * h;
-  wp[2] = w[2] + ((Iw[4] * T[0] + Iw[5] * T[1]) + Iw[2] * T[2]) * h;
+  const PetscInt   l = rows[0];
+  const PetscReal *F = p->bft + 6 * l;
+  PetscReal        Vp[3], wp[3], w[3], R[9];
+  BodyPlaceState(p->bm[l], F, F + 3, p->bI + 4 * l, p->bv + 3 * l, p->bq + 4 * l, p->bp + 4 * l, h, R, w, Vp, wp);
   BodyPlace(p, rows, n, R, w, Vp, wp);
 }
 
 /* In three sweeps over the bodies: the kicks, then NO_SQUISH's rotation of
- * four bodies at a time in vector lanes (RigidRotateLanes), then the spheres
+ * RIGID_LANES bodies at a time in vector lanes (RigidRotateLanes), then the spheres
  * placed.  Each body's numbers go through the same operations whatever its
  * neighbours: the same bits on any rank count. */
 PetscReal BodiesOpen(Particles *p, BodyIndex *bi, PetscReal dt, const PetscReal g[3])
 {
-  const PetscInt ld   = (bi->nbody + 3) / 4 * 4; /* the rotation's columns, in lanes of four */
+  const PetscInt ld   = (bi->nbody + RIGID_LANES - 1) / RIGID_LANES * RIGID_LANES; /* the rotation's columns */
   PetscReal      work = 0.0, *qp = bi->qp;
 
   for (PetscInt b = 0; b < bi->nbody; b++) work += BodyOpenKick(p, bi->row[bi->start[b]], dt, g, qp, ld, b);
@@ -196,12 +141,6 @@ PetscReal BodiesOpen(Particles *p, BodyIndex *bi, PetscReal dt, const PetscReal 
     BodyOpenPlace(p, rows, bi->start[b + 1] - bi->start[b], 0.5 * dt);
   }
   return work;
-}
-
-void BodiesPlaceTurned(Particles *p, const BodyIndex *bi, PetscReal dt)
-{
-  for (PetscInt b = 0; b < bi->nbody; b++)
-    BodyOpenPlace(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], 0.5 * dt);
 }
 
 void BodiesSyncHome(Particles *p, const BodyIndex *bi)
@@ -225,92 +164,57 @@ void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
       const PetscInt i = rows[k];
       PetscReal      c[3], arm[3];
       BodyArm(p, i, R, arm);
-      Cross3(arm, p->f + 3 * i, c);
+      BodyCross(arm, p->f + 3 * i, c);
       for (int a = 0; a < 3; a++) F[a] += p->f[3 * i + a], T[a] += c[a] + p->t[3 * i + a];
     }
     for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[l] * g[a], p->bft[6 * l + 3 + a] = T[a];
   }
 }
 
-/* The rebuild criterion's test (IntegratorMayPass) taken a relative 1e-9 short. */
-#define BODY_BEYOND_SHORT (1.0 - 1e-9)
-
 /* One body's part of the rebuild criterion (BodiesMayPass) from its
  * motion now: how far a sphere may get from where the lists were built by
- * the end of the next step, the centre's drift after the next kick and
- * the turn (the free rotor keeps |L|: no axis turns faster than
- * |L| / I_min, and NO_SQUISH's sub-rotations add up to at most
- * sqrt(3) |L| / I_min dt) times the farthest sphere's arm. */
+ * the end of the next step, the centre's move and the turn (BodyReach)
+ * times the farthest sphere's arm. */
 static inline PetscInt BodyMayPass(const Particles *p, const LocalInt *rows, PetscInt n, const IntegratorRebuild *rb,
                                    PetscReal lo[3], PetscReal hi[3])
 {
-  const PetscReal du = rb->dt_up, half = rb->hs * BODY_BEYOND_SHORT, skin = 2.0 * rb->hs * BODY_BEYOND_SHORT;
-  const PetscInt  l  = rows[0];
-  const PetscReal rm = 1.0 / p->bm[l], *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3, *pm = p->bp + 4 * l;
-  PetscReal       move, turn, imin, r2 = 0.0, extra, dx2max = 0.0;
-  PetscInt        bits = 0;
-
-  imin = PetscMin(in[0], PetscMin(in[1], in[2]));
-  move = (Norm(p->bv + 3 * l) + Norm(F) * rm * 0.5 * du) * du;
-  turn = sqrt(3.0) * (0.5 * sqrt(pm[0] * pm[0] + pm[1] * pm[1] + pm[2] * pm[2] + pm[3] * pm[3]) + Norm(T) * 0.5 * du) /
-         imin * du;
-  for (PetscInt k = 0; k < n; k++) {
-    const PetscInt   i = rows[k];
-    const PetscReal *d = p->bd + 3 * i;
-    PetscReal        dx[3];
-    r2 = PetscMax(r2, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    for (int a = 0; a < 3; a++) {
-      dx[a] = p->x[3 * i + a] - p->x0[3 * i + a];
-      lo[a] = PetscMin(lo[a], dx[a]), hi[a] = PetscMax(hi[a], dx[a]);
-    }
-    dx2max = PetscMax(dx2max, dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
-  }
-  extra = move + turn * sqrt(r2);
-  if (!isfinite(extra) || !isfinite(dx2max)) bits |= INTEGRATOR_NONFINITE;
-  if (!(extra < half && dx2max < (half - extra) * (half - extra)))
-    bits |= INTEGRATOR_BEYOND_DRIFT | INTEGRATOR_BEYOND_HALF;
-  if (!(extra < skin && dx2max < (skin - extra) * (skin - extra))) bits |= INTEGRATOR_BEYOND_SKIN;
-  return bits;
+  const PetscInt   l = rows[0];
+  const PetscReal *F = p->bft + 6 * l;
+  PetscReal        move, turn, r2, dx2max;
+  BodyReach(p->bm[l], F, F + 3, p->bI + 4 * l, p->bv + 3 * l, p->bp + 4 * l, rb->dt_up, &move, &turn);
+  BodyMembersDrift(p, rows, n, lo, hi, &r2, &dx2max);
+  return BodyPassBits(move + turn * sqrt(r2), dx2max, rb);
 }
 
 /* Body l's kinetic energies of translation and rotation. */
 static inline void BodyEnergies(const Particles *p, PetscInt l, PetscReal *ke, PetscReal *kr)
 {
-  const PetscReal *V = p->bv + 3 * l, *in = p->bI + 4 * l;
-  PetscReal        Lb[3], r               = 0.0;
-  RigidMomentumBody(p->bq + 4 * l, p->bp + 4 * l, Lb);
-  for (int a = 0; a < 3; a++) r += in[a] > 0.0 ? Lb[a] * Lb[a] / in[a] : 0.0;
-  *ke = 0.5 * p->bm[l] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
-  *kr = 0.5 * r;
+  BodyEnergy(p->bm[l], p->bI + 4 * l, p->bv + 3 * l, p->bq + 4 * l, p->bp + 4 * l, ke, kr);
 }
 
 /* BodiesClose for body rows[0 .. n-1]: the kick, its members' velocities
- * (with members) and spins, the criterion's bits (rb) and the kinetic
+ * and spins, the criterion's bits (rb) and the kinetic
  * energy added to *ke (when not NULL).  The spin after the kick: the angular
  * momentum grows by T h, and at the orientation of the step the spin is
  * linear in it, by R I^-1 R^T T h. */
 static inline PetscInt BodyClose(Particles *p, const LocalInt *rows, PetscInt n, PetscReal h,
-                                 const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *ke,
-                                 PetscBool members)
+                                 const IntegratorRebuild *rb, PetscReal lo[3], PetscReal hi[3], PetscReal *ke)
 {
-  const PetscInt  l  = rows[0];
-  const PetscReal rm = 1.0 / p->bm[l], *F = p->bft + 6 * l, *T = F + 3, *w0 = p->w + 3 * l, *in = p->bI + 4 * l;
-  PetscReal      *V    = p->bv + 3 * l, w[3], R[9], tb[3];
-  PetscInt        bits = 0;
+  const PetscInt   l = rows[0];
+  const PetscReal *F = p->bft + 6 * l, *T = F + 3, *w0 = p->w + 3 * l, *in = p->bI + 4 * l;
+  PetscReal       *V    = p->bv + 3 * l, w[3], R[9], tb[3];
+  PetscInt         bits = 0;
+  BodyKick(p->bm[l], F, T, h, p->bq + 4 * l, V, p->bp + 4 * l);
   QuatToMatrix(p->bq + 4 * l, R);
-  for (int a = 0; a < 3; a++) V[a] += F[a] * rm * h;
-  RigidKick(p->bq + 4 * l, T, h, p->bp + 4 * l);
-  if (members) {
-    for (int a = 0; a < 3; a++)
-      tb[a] = in[a] > 0.0 ? ((R[a] * T[0] + R[3 + a] * T[1]) + R[6 + a] * T[2]) * h / in[a] : 0.0;
-    for (int a = 0; a < 3; a++) w[a] = w0[a] + ((R[3 * a] * tb[0] + R[3 * a + 1] * tb[1]) + R[3 * a + 2] * tb[2]);
-    for (PetscInt k = 0; k < n; k++) {
-      const PetscInt i = rows[k];
-      PetscReal      c[3], arm[3];
-      BodyArm(p, i, R, arm);
-      Cross3(w, arm, c);
-      for (int a = 0; a < 3; a++) p->v[3 * i + a] = V[a] + c[a], p->w[3 * i + a] = w[a];
-    }
+  for (int a = 0; a < 3; a++)
+    tb[a] = in[a] > 0.0 ? ((R[a] * T[0] + R[3 + a] * T[1]) + R[6 + a] * T[2]) * h / in[a] : 0.0;
+  for (int a = 0; a < 3; a++) w[a] = w0[a] + ((R[3 * a] * tb[0] + R[3 * a + 1] * tb[1]) + R[3 * a + 2] * tb[2]);
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt i = rows[k];
+    PetscReal      c[3], arm[3];
+    BodyArm(p, i, R, arm);
+    BodyCross(w, arm, c);
+    for (int a = 0; a < 3; a++) p->v[3 * i + a] = V[a] + c[a], p->w[3 * i + a] = w[a];
   }
   if (rb) bits |= BodyMayPass(p, rows, n, rb, lo, hi);
   if (ke) { /* in body order, while the body is at hand */
@@ -326,30 +230,7 @@ PetscInt BodiesClose(Particles *p, const BodyIndex *bi, PetscReal dt, const Inte
 {
   PetscInt bits = 0;
   for (PetscInt b = 0; b < bi->nbody; b++)
-    bits |= BodyClose(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], 0.5 * dt, rb, lo, hi, ke, PETSC_TRUE);
-  return bits;
-}
-
-PetscInt BodiesCloseTurn(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb, PetscReal lo[3],
-                         PetscReal hi[3], PetscReal *ke, PetscReal dt_next, const PetscReal g[3], PetscReal *work)
-{
-  PetscInt bits = 0;
-
-  *work = 0.0;
-  for (PetscInt b0 = 0; b0 < bi->nbody; b0 += 4) { /* four bodies a rotation */
-    PetscReal qp[11 * 4] = {0};
-    PetscInt  nb         = PetscMin(4, bi->nbody - b0);
-    for (PetscInt k = 0; k < nb; k++) {
-      const LocalInt *rows = bi->row + bi->start[b0 + k];
-      bits |= BodyClose(p, rows, bi->start[b0 + k + 1] - bi->start[b0 + k], 0.5 * dt, rb, lo, hi, ke, PETSC_FALSE);
-      *work += BodyOpenKick(p, rows[0], dt_next, g, qp, 4, k);
-    }
-    RigidRotateLanes(4, qp, qp + 8 * 4);
-    for (PetscInt k = 0; k < nb; k++) {
-      const PetscInt l = bi->row[bi->start[b0 + k]];
-      for (int a = 0; a < 4; a++) p->bq[4 * l + a] = qp[a * 4 + k], p->bp[4 * l + a] = qp[(4 + a) * 4 + k];
-    }
-  }
+    bits |= BodyClose(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], 0.5 * dt, rb, lo, hi, ke);
   return bits;
 }
 
@@ -372,11 +253,11 @@ PetscReal BodiesKinematicBound(const Particles *p, const BodyIndex *bi, PetscRea
     const PetscInt   n = bi->start[b + 1] - bi->start[b], l = rows[0];
     const PetscReal *in = p->bI + 4 * l, *F = p->bft + 6 * l, *T = F + 3;
     PetscReal        rho = 0.0, w[3], wn, v, acc, qq, dtk, imin = PetscMin(in[0], PetscMin(in[1], in[2]));
-    for (PetscInt k = 0; k < n; k++) rho = PetscMax(rho, Norm(p->bd + 3 * rows[k]));
+    for (PetscInt k = 0; k < n; k++) rho = PetscMax(rho, BodyNorm(p->bd + 3 * rows[k]));
     RigidOmegaWorld(p->bq + 4 * l, p->bp + 4 * l, in, w);
-    wn  = Norm(w);
-    v   = Norm(p->bv + 3 * l) + wn * rho;
-    acc = Norm(F) / p->bm[l] + (Norm(T) / imin + wn * wn) * rho;
+    wn  = BodyNorm(w);
+    v   = BodyNorm(p->bv + 3 * l) + wn * rho;
+    acc = BodyNorm(F) / p->bm[l] + (BodyNorm(T) / imin + wn * wn) * rho;
     if (acc > *amax) *amax = acc;
     qq  = sqrt(v * v + 2.0 * acc * hs) + v;
     dtk = qq > 0.0 ? 2.0 * hs / qq : PETSC_MAX_REAL;

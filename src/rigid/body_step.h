@@ -26,23 +26,89 @@
  * and principal moments (a zero moment: no rotation about that axis). */
 static inline void BodyInverseInertia(const Particles *p, PetscInt i, PetscReal R[9], PetscReal Iw[6])
 {
-  const PetscReal *in = p->bI + 4 * i;
-  PetscReal        ri[3];
   QuatToMatrix(p->bq + 4 * i, R);
-  for (int a = 0; a < 3; a++) ri[a] = in[a] > 0.0 ? 1.0 / in[a] : 0.0;
-  Iw[0] = R[0] * R[0] * ri[0] + R[1] * R[1] * ri[1] + R[2] * R[2] * ri[2];
-  Iw[1] = R[3] * R[3] * ri[0] + R[4] * R[4] * ri[1] + R[5] * R[5] * ri[2];
-  Iw[2] = R[6] * R[6] * ri[0] + R[7] * R[7] * ri[1] + R[8] * R[8] * ri[2];
-  Iw[3] = R[0] * R[3] * ri[0] + R[1] * R[4] * ri[1] + R[2] * R[5] * ri[2];
-  Iw[4] = R[0] * R[6] * ri[0] + R[1] * R[7] * ri[1] + R[2] * R[8] * ri[2];
-  Iw[5] = R[3] * R[6] * ri[0] + R[4] * R[7] * ri[1] + R[5] * R[8] * ri[2];
+  RigidInverseInertia(R, p->bI + 4 * i, Iw);
 }
+
+/* a body's part of the step (body_kernel.h) on reals */
+#define B_V               PetscReal
+#define B_FN(name)        name
+#define B_SPLAT(c)        ((PetscReal)(c))
+#define B_SELECT(m, a, b) ((m) ? (a) : (b))
+#define B_SQRT(a)         sqrt(a)
+#include "rigid/body_kernel.h"
+#undef B_V
+#undef B_FN
+#undef B_SPLAT
+#undef B_SELECT
+#undef B_SQRT
 
 /* Row i's lever arm, its centre less the body's centre of mass: R d. */
 static inline void BodyArm(const Particles *p, PetscInt i, const PetscReal R[9], PetscReal arm[3])
 {
-  const PetscReal *d = p->bd + 3 * i;
-  for (int a = 0; a < 3; a++) arm[a] = (R[3 * a] * d[0] + R[3 * a + 1] * d[1]) + R[3 * a + 2] * d[2];
+  BodyArmOf(R, p->bd + 3 * i, arm);
+}
+
+/* The spheres rows[0 .. n-1] where their body (the first) is, at the
+ * orientation R with spin w, and their predictions from Vp, wp; the
+ * orientation on every sphere. */
+static inline void BodyPlace(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal R[9], const PetscReal w[3],
+                             const PetscReal Vp[3], const PetscReal wp[3])
+{
+  const PetscInt   l = rows[0];
+  const PetscReal *X = p->bx + 3 * l, *V = p->bv + 3 * l, *q = p->bq + 4 * l;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt i = rows[k];
+    BodyMember(R, p->bd + 3 * i, X, V, Vp, w, wp, p->x + 3 * i, p->v + 3 * i, p->vp + 3 * i);
+    for (int a = 0; a < 3; a++) p->w[3 * i + a] = w[a], p->wp[3 * i + a] = wp[a];
+    if (k)
+      for (int a = 0; a < 4; a++) p->bq[4 * i + a] = q[a];
+  }
+}
+
+/* The members' part of the rebuild criterion: their largest squared arm
+ * *r2, their displacements since the lists were built folded into lo, hi
+ * and the largest squared one in *dx2max. */
+static inline void BodyMembersDrift(const Particles *p, const LocalInt *rows, PetscInt n, PetscReal lo[3],
+                                    PetscReal hi[3], PetscReal *r2, PetscReal *dx2max)
+{
+  *r2 = *dx2max = 0.0;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt   i = rows[k];
+    const PetscReal *d = p->bd + 3 * i;
+    PetscReal        dx[3];
+    *r2 = PetscMax(*r2, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    for (int a = 0; a < 3; a++) {
+      dx[a] = p->x[3 * i + a] - p->x0[3 * i + a];
+      lo[a] = PetscMin(lo[a], dx[a]), hi[a] = PetscMax(hi[a], dx[a]);
+    }
+    *dx2max = PetscMax(*dx2max, dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
+  }
+}
+
+/* The rebuild criterion's test (IntegratorMayPass) taken a relative 1e-9 short. */
+#define BODY_BEYOND_SHORT (1.0 - 1e-9)
+
+/* A body's criterion bits: a member may get extra further than its
+ * displacement, the largest squared one dx2max. */
+static inline PetscInt BodyPassBits(PetscReal extra, PetscReal dx2max, const IntegratorRebuild *rb)
+{
+  const PetscReal half = rb->hs * BODY_BEYOND_SHORT, skin = 2.0 * rb->hs * BODY_BEYOND_SHORT;
+  PetscInt        bits = 0;
+  if (!isfinite(extra) || !isfinite(dx2max)) bits |= INTEGRATOR_NONFINITE;
+  if (!(extra < half && dx2max < (half - extra) * (half - extra)))
+    bits |= INTEGRATOR_BEYOND_DRIFT | INTEGRATOR_BEYOND_HALF;
+  if (!(extra < skin && dx2max < (skin - extra) * (skin - extra))) bits |= INTEGRATOR_BEYOND_SKIN;
+  return bits;
+}
+
+/* Gravity's work over a body's drift (qg by axis) into its gravity_work
+ * or the ledger's gravity slot. */
+static inline void BodyGravityWork(Particles *p, PetscInt l, const PetscReal g[3], PetscReal dt, const PetscReal qg[3])
+{
+  const PetscReal M = p->bm[l], *V = p->bv + 3 * l;
+  if (p->wgrav) p->wgrav[l] = p->wgrav[l] + ((qg[0] + qg[1]) + qg[2]);
+  if (p->nledger) p->lwork[(p->nledger + 1) * l + p->nledger] += M * ((g[0] * V[0] + g[1] * V[1]) + g[2] * V[2]) * dt;
 }
 
 /* The owned bodies: their member rows, member by member. */
@@ -81,7 +147,7 @@ PETSC_EXTERN PetscInt BodiesClose(Particles *, const BodyIndex *, PetscReal dt, 
                                   PetscReal lo[3], PetscReal hi[3], PetscReal *ke);
 /* BodiesClose, then BodiesOpen's kick, drift and rotation for the next
  * step (dt_next, gravity g; its work summed in body order into *work) in
- * one pass, body by body (rotations four at a time): the same bits as the
+ * one pass, four bodies to a vector (rotations RIGID_LANES at a time): the same bits as the
  * two.  The members' velocities are not set: BodiesPlaceTurned places the
  * members (after the spheres' pass, which keeps members' states but not
  * their predictions). */

@@ -53,36 +53,37 @@ void RigidMomentumFromOmega(const PetscReal q[4], const PetscReal inertia[3], co
 
 void RigidOmegaWorld(const PetscReal q[4], const PetscReal p[4], const PetscReal inertia[3], PetscReal w[3])
 {
-  PetscReal R[9], Lb[3], wb[3];
-  RigidMomentumBody(q, p, Lb);
-  for (int a = 0; a < 3; a++) wb[a] = inertia[a] > 0.0 ? Lb[a] / inertia[a] : 0.0;
+  PetscReal R[9];
   QuatToMatrix(q, R);
-  for (int a = 0; a < 3; a++) w[a] = R[3 * a] * wb[0] + R[3 * a + 1] * wb[1] + R[3 * a + 2] * wb[2];
+  RigidSpin(q, p, inertia, R, w);
 }
 
 #pragma GCC diagnostic ignored "-Wpsabi" /* the helpers are inlined into each clone */
-typedef double         V4 __attribute__((vector_size(32)));
+/* Eight bodies a vector, RIGID_SETS vectors in turn: each sub-rotation's
+ * polynomials are one long chain of dependent operations, and independent
+ * chains overlap. */
+typedef double V8 __attribute__((vector_size(64)));
 
-static inline __attribute__((always_inline)) V4 Load4(const PetscReal *a)
+static inline __attribute__((always_inline)) V8 Load8(const PetscReal *a)
 {
-  V4 v;
+  V8 v;
   memcpy(&v, a, sizeof(v));
   return v;
 }
 
-static inline __attribute__((always_inline)) void Store4(PetscReal *a, V4 v)
+static inline __attribute__((always_inline)) void Store8(PetscReal *a, V8 v)
 {
   memcpy(a, &v, sizeof(v));
 }
 
-/* RigidRotateAxis on four bodies: the permutation P_k is a choice of columns
+/* RigidRotateAxis on eight bodies: the permutation P_k is a choice of columns
  * with signs (RigidPermute), the sine and cosine RigidSinCos's (the
  * library's for a lane past its polynomial's range) */
-static inline __attribute__((always_inline)) void RotateAxisLanes(int k, V4 tq, V4 q[4], V4 p[4])
+static inline __attribute__((always_inline)) void RotateAxisLanes(int k, V8 tq, V8 q[4], V8 p[4])
 {
   static const int  col[3][4] = {{1, 0, 3, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}};
   static const char neg[3][4] = {{1, 0, 0, 1}, {1, 1, 0, 0}, {1, 0, 1, 0}};
-  V4                kq[4], kp[4], z, z2, s, c;
+  V8                kq[4], kp[4], z, z2, s, c;
   for (int a = 0; a < 4; a++) {
     kq[a] = neg[k][a] ? -q[col[k][a]] : q[col[k][a]];
     kp[a] = neg[k][a] ? -p[col[k][a]] : p[col[k][a]];
@@ -98,10 +99,10 @@ static inline __attribute__((always_inline)) void RotateAxisLanes(int k, V4 tq, 
               (1.0 - z2 * (1.0 / 12.0) *
                        (1.0 - z2 * (1.0 / 30.0) *
                                 (1.0 - z2 * (1.0 / 56.0) * (1.0 - z2 * (1.0 / 90.0) * (1.0 - z2 * (1.0 / 132.0))))));
-  for (int l = 0; l < 4; l++)
+  for (int l = 0; l < 8; l++)
     if (!(PetscAbsReal(z[l]) < RIGID_POLY_LIMIT)) s[l] = sin(z[l]), c[l] = cos(z[l]);
   for (int a = 0; a < 4; a++) {
-    V4 qa = q[a], pa = p[a];
+    V8 qa = q[a], pa = p[a];
     q[a] = c * qa + s * kq[a];
     p[a] = c * pa + s * kp[a];
   }
@@ -109,16 +110,21 @@ static inline __attribute__((always_inline)) void RotateAxisLanes(int k, V4 tq, 
 
 VEC_CLONES void RigidRotateLanes(PetscInt ld, PetscReal *qp, const PetscReal *tq)
 {
-  const V4 half = {0.5, 0.5, 0.5, 0.5};
-  for (PetscInt b = 0; b < ld; b += 4) {
-    V4 q[4], p[4], t[3];
-    for (int a = 0; a < 4; a++) q[a] = Load4(qp + a * ld + b), p[a] = Load4(qp + (4 + a) * ld + b);
-    for (int a = 0; a < 3; a++) t[a] = Load4(tq + a * ld + b);
-    RotateAxisLanes(2, half * t[2], q, p);
-    RotateAxisLanes(1, half * t[1], q, p);
-    RotateAxisLanes(0, t[0], q, p);
-    RotateAxisLanes(1, half * t[1], q, p);
-    RotateAxisLanes(2, half * t[2], q, p);
-    for (int a = 0; a < 4; a++) Store4(qp + a * ld + b, q[a]), Store4(qp + (4 + a) * ld + b, p[a]);
+  const V8 half = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
+  for (PetscInt b = 0; b < ld; b += 8 * RIGID_SETS) {
+    V8 q[RIGID_SETS][4], p[RIGID_SETS][4], t[RIGID_SETS][3];
+    for (int s = 0; s < RIGID_SETS; s++) {
+      for (int a = 0; a < 4; a++)
+        q[s][a] = Load8(qp + a * ld + b + 8 * s), p[s][a] = Load8(qp + (4 + a) * ld + b + 8 * s);
+      for (int a = 0; a < 3; a++) t[s][a] = Load8(tq + a * ld + b + 8 * s);
+    }
+    for (int s = 0; s < RIGID_SETS; s++) RotateAxisLanes(2, half * t[s][2], q[s], p[s]);
+    for (int s = 0; s < RIGID_SETS; s++) RotateAxisLanes(1, half * t[s][1], q[s], p[s]);
+    for (int s = 0; s < RIGID_SETS; s++) RotateAxisLanes(0, t[s][0], q[s], p[s]);
+    for (int s = 0; s < RIGID_SETS; s++) RotateAxisLanes(1, half * t[s][1], q[s], p[s]);
+    for (int s = 0; s < RIGID_SETS; s++) RotateAxisLanes(2, half * t[s][2], q[s], p[s]);
+    for (int s = 0; s < RIGID_SETS; s++)
+      for (int a = 0; a < 4; a++)
+        Store8(qp + a * ld + b + 8 * s, q[s][a]), Store8(qp + (4 + a) * ld + b + 8 * s, p[s][a]);
   }
 }

@@ -35,44 +35,17 @@ PETSC_EXTERN void RigidOmegaWorld(const PetscReal q[4], const PetscReal p[4], co
 
 /* The time loop's share, inline (a body-step's cost is mostly these). */
 
-/* row-major */
-static inline void QuatToMatrix(const PetscReal q[4], PetscReal R[9])
-{
-  PetscReal w = q[0], x = q[1], y = q[2], z = q[3];
-  R[0] = w * w + x * x - y * y - z * z, R[1] = 2.0 * (x * y - w * z), R[2] = 2.0 * (x * z + w * y);
-  R[3] = 2.0 * (x * y + w * z), R[4] = w * w - x * x + y * y - z * z, R[5] = 2.0 * (y * z - w * x);
-  R[6] = 2.0 * (x * z - w * y), R[7] = 2.0 * (y * z + w * x), R[8] = w * w - x * x - y * y + z * z;
-}
-
-/* c = a (x) b (c may be a or b): with a = q0 and b = r, the rotation r in the body frame, then q0 */
-static inline void QuatMultiply(const PetscReal a[4], const PetscReal b[4], PetscReal c[4])
-{
-  PetscReal r[4];
-  r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-  r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-  r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-  r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  for (int k = 0; k < 4; k++) c[k] = r[k];
-}
-
-/* the angular momentum in the body frame: S(q)^T p = q* (x) p, its vector part halved */
-static inline void RigidMomentumBody(const PetscReal q[4], const PetscReal p[4], PetscReal Lb[3])
-{
-  const PetscReal c[4] = {q[0], -q[1], -q[2], -q[3]};
-  PetscReal       r[4];
-  QuatMultiply(c, p, r);
-  for (int a = 0; a < 3; a++) Lb[a] = 0.5 * r[1 + a];
-}
-
-/* p += 2 h S(q) (0, R(q)^T torque) for a torque [N m] in the world frame over
- * h, as p += 2 h (0, torque) (x) q (q (x) (0, R^T T) = (0, T) (x) q: no matrix) */
-static inline void RigidKick(const PetscReal q[4], const PetscReal torque[3], PetscReal h, PetscReal p[4])
-{
-  const PetscReal t[4] = {0.0, 2.0 * h * torque[0], 2.0 * h * torque[1], 2.0 * h * torque[2]};
-  PetscReal       d[4];
-  QuatMultiply(t, q, d);
-  for (int k = 0; k < 4; k++) p[k] += d[k];
-}
+/* QuatToMatrix, QuatMultiply, RigidMomentumBody, RigidKick, RigidSpin,
+ * RigidInverseInertia (quat_kernel.h) on reals */
+#define B_V               PetscReal
+#define B_FN(name)        name
+#define B_SPLAT(c)        ((PetscReal)(c))
+#define B_SELECT(m, a, b) ((m) ? (a) : (b))
+#include "rigid/quat_kernel.h"
+#undef B_V
+#undef B_FN
+#undef B_SPLAT
+#undef B_SELECT
 
 /* sin z and cos z: a sub-rotation's angle is mostly far below 1/16, where
  * the Taylor polynomials to z^13 and z^12 are exact to the last bit (their
@@ -134,10 +107,12 @@ static inline void RigidRotate(const PetscReal inertia[3], PetscReal dt, PetscRe
 
 /* NO_SQUISH's free rotor over dt for n bodies at once, their quaternions
  * and momenta as columns qp[c * ld + b] (c = 0..3 q, 4..7 p; ld >= n, a
- * multiple of 4, the padding lanes' t zero) and tq[a * ld + b] = dt / (4
- * I_a) (0: a zero moment): four bodies to a vector, each lane through the
+ * multiple of RIGID_LANES, the padding lanes' t zero) and tq[a * ld + b] = dt
+ * / (4 I_a) (0: a zero moment): eight bodies to a vector, each lane through the
  * operations RigidRotate does on one body, so a body's bits do not depend on
  * its neighbours. */
+#define RIGID_SETS  2
+#define RIGID_LANES (8 * RIGID_SETS)
 PETSC_EXTERN void RigidRotateLanes(PetscInt ld, PetscReal *qp, const PetscReal *tq);
 
 #endif
