@@ -67,6 +67,42 @@ INLINE PetscInt BodyLanesRows(const BodyIndex *bi, PetscInt b0, PetscInt l[4])
   return nb;
 }
 
+/* Four bodies with n members each gathered a member of each at a time (BodyGather's operations in each lane). */
+INLINE void GatherLanes(Particles *p, const BodyIndex *bi, PetscInt b0, PetscInt n, const PetscReal g[3])
+{
+  const LocalInt *st   = bi->start + b0;
+  const PetscInt  l[4] = {bi->row[st[0]], bi->row[st[1]], bi->row[st[2]], bi->row[st[3]]};
+  V4              q[4], R[9], F[3], T[3], M = Gather(p->bm, 1, 0, l);
+  for (int a = 0; a < 4; a++) q[a] = Gather(p->bq, 4, a, l);
+  QuatToMatrixLanes(q, R);
+  for (int a = 0; a < 3; a++) F[a] = T[a] = Splat(0.0);
+  for (PetscInt m = 0; m < n; m++) {
+    const PetscInt i[4] = {bi->row[st[0] + m], bi->row[st[1] + m], bi->row[st[2] + m], bi->row[st[3] + m]};
+    V4             d[3], f[3], t[3], arm[3], c[3];
+    for (int a = 0; a < 3; a++)
+      d[a] = Gather(p->bd, 3, a, i), f[a] = Gather(p->f, 3, a, i), t[a] = Gather(p->t, 3, a, i);
+    BodyArmOfLanes(R, d, arm);
+    BodyCrossLanes(arm, f, c);
+    for (int a = 0; a < 3; a++) F[a] += f[a], T[a] += c[a] + t[a];
+  }
+  for (int a = 0; a < 3; a++) F[a] = F[a] + M * Splat(g[a]);
+  for (int k = 0; k < 4; k++)
+    for (int a = 0; a < 3; a++) p->bft[6 * l[k] + a] = F[a][k], p->bft[6 * l[k] + 3 + a] = T[a][k];
+}
+
+VEC_CLONES void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
+{
+  PetscInt b = 0;
+  for (; b + 4 <= bi->nbody; b += 4) {
+    const LocalInt *st = bi->start + b;
+    const PetscInt  n  = st[1] - st[0];
+    if (st[2] - st[1] == n && st[3] - st[2] == n && st[4] - st[3] == n) GatherLanes(p, bi, b, n, g);
+    else
+      for (PetscInt k = 0; k < 4; k++) BodyGather(p, bi->row + st[k], st[k + 1] - st[k], g);
+  }
+  for (; b < bi->nbody; b++) BodyGather(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], g);
+}
+
 VEC_CLONES void BodiesPlaceTurned(Particles *p, const BodyIndex *bi, PetscReal dt)
 {
   const V4 h = Splat(0.5 * dt);

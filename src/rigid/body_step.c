@@ -153,24 +153,6 @@ void BodiesSyncHome(Particles *p, const BodyIndex *bi)
   }
 }
 
-void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
-{
-  for (PetscInt b = 0; b < bi->nbody; b++) {
-    const LocalInt *rows = bi->row + bi->start[b];
-    const PetscInt  n = bi->start[b + 1] - bi->start[b], l = rows[0];
-    PetscReal       F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, R[9];
-    QuatToMatrix(p->bq + 4 * l, R);
-    for (PetscInt k = 0; k < n; k++) {
-      const PetscInt i = rows[k];
-      PetscReal      c[3], arm[3];
-      BodyArm(p, i, R, arm);
-      BodyCross(arm, p->f + 3 * i, c);
-      for (int a = 0; a < 3; a++) F[a] += p->f[3 * i + a], T[a] += c[a] + p->t[3 * i + a];
-    }
-    for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[l] * g[a], p->bft[6 * l + 3 + a] = T[a];
-  }
-}
-
 /* One body's part of the rebuild criterion (BodiesMayPass) from its
  * motion now: how far a sphere may get from where the lists were built by
  * the end of the next step, the centre's move and the turn (BodyReach)

@@ -66,6 +66,23 @@ static inline void BodyPlace(Particles *p, const LocalInt *rows, PetscInt n, con
   }
 }
 
+/* Body rows[0 .. n-1]'s force and torque about its centre from its
+ * members', in member order, and M g (BodiesGather). */
+static inline void BodyGather(Particles *p, const LocalInt *rows, PetscInt n, const PetscReal g[3])
+{
+  const PetscInt l    = rows[0];
+  PetscReal      F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, R[9];
+  QuatToMatrix(p->bq + 4 * l, R);
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt i = rows[k];
+    PetscReal      c[3], arm[3];
+    BodyArm(p, i, R, arm);
+    BodyCross(arm, p->f + 3 * i, c);
+    for (int a = 0; a < 3; a++) F[a] += p->f[3 * i + a], T[a] += c[a] + p->t[3 * i + a];
+  }
+  for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[l] * g[a], p->bft[6 * l + 3 + a] = T[a];
+}
+
 /* The members' part of the rebuild criterion: their largest squared arm
  * *r2, their displacements since the lists were built folded into lo, hi
  * and the largest squared one in *dx2max. */
