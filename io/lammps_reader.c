@@ -1,5 +1,6 @@
 /* A LAMMPS data file read line by line (io/lammps_reader.h). */
 #include "io/lammps_reader.h"
+#include "io/decimal.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -167,8 +168,9 @@ PetscBool LmpReaderIsNumber(const char *s)
 {
   char       *end;
   const char *c = s;
+  double      x;
   while (*c >= '0' && *c <= '9') c++; /* digits alone (ids, counts): a number without strtod */
-  if (c != s && !*c) return PETSC_TRUE;
+  if ((c != s && !*c) || DecimalFast(s, &x)) return PETSC_TRUE;
   (void)strtod(s, &end);
   return end != s && *end == 0 ? PETSC_TRUE : PETSC_FALSE;
 }
@@ -197,9 +199,11 @@ PetscErrorCode LmpReaderReal(LmpReader *rd, const char *s, const char *what, Pet
   double x;
 
   PetscFunctionBeginUser;
-  x = strtod(s, &end);
-  PetscCheck(end != s && *end == 0 && isfinite(x), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             AT "%s %s is not a finite number", ATARGS(rd), what, LmpReaderQuote(rd, s));
+  if (!DecimalFast(s, &x)) {
+    x = strtod(s, &end);
+    PetscCheck(end != s && *end == 0 && isfinite(x), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               AT "%s %s is not a finite number", ATARGS(rd), what, LmpReaderQuote(rd, s));
+  }
   *v = (PetscReal)x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
