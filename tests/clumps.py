@@ -253,7 +253,8 @@ def test_fused_generic(tmp):
     """A pile of dumbbells, trimers, tetrahedra and spheres under two sets of models: the fused scan (each body
     contact's projected masses a row of constants of its own, the contacts in the kernel's lanes) gives the bits of
     the generic path (ContactEvaluate contact by contact, which the force pass takes at every step sampled for
-    fields)."""
+    fields), and the bodies' passes four bodies to a vector (BodiesCloseTurn, BodiesPlaceTurned) the bits of the
+    body-by-body ones (BodiesClose, BodiesOpen), which a step that the fields read takes."""
     deck = os.path.join(A.root, "inputs", "clumps.yaml")
     common = ["-domain_hi", "0.02,0.02,0.06", "-insert_count", "360", "-insert_region_hi", "0.02,0.02,0.06", "-insert_velocity_random",
               "0.5", "-gravity", "0,0,-30", "-snapshot_interval_time", "0", "-thermo_interval_time", "0", "-thermo_interval", "1000",

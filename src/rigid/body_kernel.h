@@ -34,6 +34,15 @@ B_INLINE void B_FN(BodyMember)(const B_V R[9], const B_V d[3], const B_V X[3], c
   for (int a = 0; a < 3; a++) x[a] = X[a] + arm[a], v[a] = V[a] + c[a], vp[a] = Vp[a] + cp[a];
 }
 
+/* A member's force f and torque t (offset d, orientation R) added to its body's F and T about its centre. */
+B_INLINE void B_FN(BodyGatherMember)(const B_V R[9], const B_V d[3], const B_V f[3], const B_V t[3], B_V F[3], B_V T[3])
+{
+  B_V arm[3], c[3];
+  B_FN(BodyArmOf)(R, d, arm);
+  B_FN(BodyCross)(arm, f, c);
+  for (int a = 0; a < 3; a++) F[a] += f[a], T[a] += c[a] + t[a];
+}
+
 B_INLINE B_V B_FN(BodyNorm)(const B_V a[3])
 {
   return B_SQRT(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);

@@ -78,12 +78,10 @@ INLINE void GatherLanes(Particles *p, const BodyIndex *bi, PetscInt b0, PetscInt
   for (int a = 0; a < 3; a++) F[a] = T[a] = Splat(0.0);
   for (PetscInt m = 0; m < n; m++) {
     const PetscInt i[4] = {bi->row[st[0] + m], bi->row[st[1] + m], bi->row[st[2] + m], bi->row[st[3] + m]};
-    V4             d[3], f[3], t[3], arm[3], c[3];
+    V4             d[3], f[3], t[3];
     for (int a = 0; a < 3; a++)
       d[a] = Gather(p->bd, 3, a, i), f[a] = Gather(p->f, 3, a, i), t[a] = Gather(p->t, 3, a, i);
-    BodyArmOfLanes(R, d, arm);
-    BodyCrossLanes(arm, f, c);
-    for (int a = 0; a < 3; a++) F[a] += f[a], T[a] += c[a] + t[a];
+    BodyGatherMemberLanes(R, d, f, t, F, T);
   }
   for (int a = 0; a < 3; a++) F[a] = F[a] + M * Splat(g[a]);
   for (int k = 0; k < 4; k++)

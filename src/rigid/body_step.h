@@ -73,13 +73,8 @@ static inline void BodyGather(Particles *p, const LocalInt *rows, PetscInt n, co
   const PetscInt l    = rows[0];
   PetscReal      F[3] = {0, 0, 0}, T[3] = {0, 0, 0}, R[9];
   QuatToMatrix(p->bq + 4 * l, R);
-  for (PetscInt k = 0; k < n; k++) {
-    const PetscInt i = rows[k];
-    PetscReal      c[3], arm[3];
-    BodyArm(p, i, R, arm);
-    BodyCross(arm, p->f + 3 * i, c);
-    for (int a = 0; a < 3; a++) F[a] += p->f[3 * i + a], T[a] += c[a] + p->t[3 * i + a];
-  }
+  for (PetscInt k = 0; k < n; k++)
+    BodyGatherMember(R, p->bd + 3 * rows[k], p->f + 3 * rows[k], p->t + 3 * rows[k], F, T);
   for (int a = 0; a < 3; a++) p->bft[6 * l + a] = F[a] + p->bm[l] * g[a], p->bft[6 * l + 3 + a] = T[a];
 }
 
