@@ -44,7 +44,7 @@ INLINE V4 Gather(const PetscReal *a, PetscInt s, PetscInt c, const PetscInt l[4]
   return (V4){a[s * l[0] + c], a[s * l[1] + c], a[s * l[2] + c], a[s * l[3] + c]};
 }
 
-/* Four bodies' state, from their first members' rows l */
+/* Four bodies' state, from their first members' rows l (the centres X: CloseTurnLanes', which moves them) */
 typedef struct {
   V4 M, F[3], T[3], in[3], V[3], X[3], q[4], pm[4];
 } BodyLanes;
@@ -54,7 +54,7 @@ INLINE void BodyLanesLoad(const Particles *p, const PetscInt l[4], BodyLanes *b)
   b->M = Gather(p->bm, 1, 0, l);
   for (int a = 0; a < 3; a++) {
     b->F[a] = Gather(p->bft, 6, a, l), b->T[a] = Gather(p->bft, 6, 3 + a, l);
-    b->in[a] = Gather(p->bI, 4, a, l), b->V[a] = Gather(p->bv, 3, a, l), b->X[a] = Gather(p->bx, 3, a, l);
+    b->in[a] = Gather(p->bI, 4, a, l), b->V[a] = Gather(p->bv, 3, a, l);
   }
   for (int a = 0; a < 4; a++) b->q[a] = Gather(p->bq, 4, a, l), b->pm[a] = Gather(p->bp, 4, a, l);
 }
@@ -130,6 +130,7 @@ INLINE PetscInt CloseTurnLanes(Particles *p, const BodyIndex *bi, PetscInt b0, V
   V4        G[3] = {Splat(g[0]), Splat(g[1]), Splat(g[2])}, qg[3], tq[3];
 
   BodyLanesLoad(p, l, &b);
+  for (int a = 0; a < 3; a++) b.X[a] = Gather(p->bx, 3, a, l);
   BodyKickLanes(b.M, b.F, b.T, h, b.q, b.V, b.pm);
   if (rb) {
     V4 move, turn;

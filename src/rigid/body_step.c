@@ -77,19 +77,13 @@ PetscErrorCode BodyIndexDestroy(BodyIndex *bi)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Body l's spin in the world frame at the orientation R: R I^-1 L_body. */
-static inline void BodySpin(const Particles *p, PetscInt l, const PetscReal R[9], PetscReal w[3])
-{
-  RigidSpin(p->bq + 4 * l, p->bp + 4 * l, p->bI + 4 * l, R, w);
-}
-
 void BodyMembersPlace(Particles *p, const LocalInt *rows, PetscInt n)
 {
   const PetscInt l = rows[0];
   PetscReal      R[9], w[3];
 
   QuatToMatrix(p->bq + 4 * l, R);
-  BodySpin(p, l, R, w);
+  RigidSpin(p->bq + 4 * l, p->bp + 4 * l, p->bI + 4 * l, R, w);
   BodyPlace(p, rows, n, R, w, p->bv + 3 * l, w);
   for (PetscInt k = 1; k < n; k++)
     for (int a = 0; a < 3; a++) p->bx[3 * rows[k] + a] = p->bx[3 * l + a];
