@@ -324,8 +324,8 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, FieldStore *st, Pets
     }
     PetscCall(ExchangeReserve(&ex->sbuf, &ex->sbuf_cap, ((PetscInt64)ns[0] + ns[1]) * w + 1));
     PetscCall(ExchangeReserve(&ex->rbuf, &ex->rbuf_cap, ((PetscInt64)nr[0] + nr[1]) * w + 1));
-    FieldStorePack(st, FIELD_FORWARD, ns[0], ex->send[2 * a], ex->sbuf);
-    FieldStorePack(st, FIELD_FORWARD, ns[1], ex->send[2 * a + 1], ex->sbuf + ns[0] * w);
+    FieldStorePackColumns(st, FIELD_FORWARD, ns[0], ex->send[2 * a], ex->sbuf);
+    FieldStorePackColumns(st, FIELD_FORWARD, ns[1], ex->send[2 * a + 1], ex->sbuf + ns[0] * w);
     for (int s = 0; s < 2; s++) {
       PetscMPIInt rn, sn;
       PetscCall(PetscMPIIntCast(nr[s] * w, &rn));
@@ -336,8 +336,8 @@ PetscErrorCode ExchangeForward(const Grid *g, Exchange *ex, FieldStore *st, Pets
       ExchangeCount(ex, EXCHANGE_HALO, PETSC_TRUE, to[s], sn, sizeof(PetscReal));
     }
     PetscCallMPI(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));
-    FieldStoreUnpack(st, FIELD_FORWARD, ex->recv_start[2 * a], nr[0], ex->rbuf);
-    FieldStoreUnpack(st, FIELD_FORWARD, ex->recv_start[2 * a + 1], nr[1], ex->rbuf + nr[0] * w);
+    FieldStoreUnpackColumns(st, FIELD_FORWARD, ex->recv_start[2 * a], nr[0], ex->rbuf);
+    FieldStoreUnpackColumns(st, FIELD_FORWARD, ex->recv_start[2 * a + 1], nr[1], ex->rbuf + nr[0] * w);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

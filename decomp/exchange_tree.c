@@ -397,15 +397,18 @@ PetscErrorCode ExchangeTreeForward(const Grid *g, Exchange *ex, FieldStore *st, 
     PetscCallMPI(MPI_Irecv(ex->rbuf + ex->from_start[j] * w, rn, MPIU_REAL, ex->from[j], 23, g->comm, &req[j]));
     ExchangeCount(ex, EXCHANGE_HALO, PETSC_FALSE, ex->from[j], rn, sizeof(PetscReal));
   }
-  FieldStorePack(st, FIELD_FORWARD, ns, ex->tsend, ex->sbuf);
   for (PetscMPIInt j = 0; j < ex->nto; j++) {
     PetscMPIInt sn;
+    FieldStorePackColumns(st, FIELD_FORWARD, ex->to_start[j + 1] - ex->to_start[j], ex->tsend + ex->to_start[j],
+                          ex->sbuf + ex->to_start[j] * w);
     PetscCall(PetscMPIIntCast((ex->to_start[j + 1] - ex->to_start[j]) * w, &sn));
     PetscCallMPI(MPI_Isend(ex->sbuf + ex->to_start[j] * w, sn, MPIU_REAL, ex->to[j], 23, g->comm, &req[ex->nfrom + j]));
     ExchangeCount(ex, EXCHANGE_HALO, PETSC_TRUE, ex->to[j], sn, sizeof(PetscReal));
   }
   PetscCallMPI(MPI_Waitall(ex->nto + ex->nfrom, req, MPI_STATUSES_IGNORE));
-  FieldStoreUnpack(st, FIELD_FORWARD, ex->ghost0, nr, ex->rbuf);
+  for (PetscMPIInt j = 0; j < ex->nfrom; j++)
+    FieldStoreUnpackColumns(st, FIELD_FORWARD, ex->ghost0 + ex->from_start[j],
+                            ex->from_start[j + 1] - ex->from_start[j], ex->rbuf + ex->from_start[j] * w);
   PetscCall(PetscFree(req));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -393,6 +393,41 @@ void FieldStoreUnpack(FieldStore *st, unsigned mask, PetscInt start, PetscInt nr
     off += f->ncomp;
   }
 }
+
+#define FIELD_PACK_COLUMN(T, NC) \
+  for (PetscInt r = 0; r < nrows; r++) \
+    for (PetscInt c = 0; c < (NC); c++) \
+      buf[(size_t)r * (NC) + c] = (PetscReal)((const T *)data)[(size_t)rows[r] * (NC) + c];
+#define FIELD_UNPACK_COLUMN(T, NC) \
+  for (size_t e = 0; e < (size_t)nrows * (NC); e++) ((T *)data + (size_t)start * (NC))[e] = (T)buf[e];
+
+void FieldStorePackColumns(const FieldStore *st, unsigned mask, PetscInt nrows, const LocalInt *rows, PetscReal *buf)
+{
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f    = &st->field[k];
+    const void  *data = *f->data;
+    if (!(f->flags & mask)) continue;
+    if (f->type == FIELD_REAL && f->ncomp == 3) FIELD_PACK_COLUMN(PetscReal, 3)
+    else if (f->type == FIELD_REAL && f->ncomp == 4) FIELD_PACK_COLUMN(PetscReal, 4)
+    else FIELD_DISPATCH(FIELD_PACK_COLUMN)
+    buf += (size_t)nrows * f->ncomp;
+  }
+}
+
+void FieldStoreUnpackColumns(FieldStore *st, unsigned mask, PetscInt start, PetscInt nrows, const PetscReal *buf)
+{
+  for (PetscInt k = 0; k < st->nfield; k++) {
+    const Field *f    = &st->field[k];
+    void        *data = *f->data;
+    if (!(f->flags & mask)) continue;
+    if (f->type == FIELD_REAL)
+      memcpy((PetscReal *)data + (size_t)start * f->ncomp, buf, sizeof(PetscReal) * (size_t)nrows * f->ncomp);
+    else FIELD_DISPATCH(FIELD_UNPACK_COLUMN)
+    buf += (size_t)nrows * f->ncomp;
+  }
+}
+#undef FIELD_PACK_COLUMN
+#undef FIELD_UNPACK_COLUMN
 #undef FIELD_PACK
 #undef FIELD_UNPACK
 #undef FIELD_DISPATCH

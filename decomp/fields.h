@@ -118,6 +118,14 @@ PETSC_EXTERN void FieldStorePack(const FieldStore *, unsigned mask, PetscInt nro
                                  PetscReal *buf);
 /* Consecutive packed rows of buf into rows start .. start + nrows - 1. */
 PETSC_EXTERN void FieldStoreUnpack(FieldStore *, unsigned mask, PetscInt start, PetscInt nrows, const PetscReal *buf);
+/* The same values field after field: each field's values of all nrows rows
+ * together (nrows * PackWidth reals in all), so a receiver's consecutive
+ * rows take each field in one copy (the halo's every-step messages). */
+PETSC_EXTERN void FieldStorePackColumns(const FieldStore *, unsigned mask, PetscInt nrows, const LocalInt *rows,
+                                        PetscReal *buf);
+/* Such columns of buf into rows start .. start + nrows - 1. */
+PETSC_EXTERN void FieldStoreUnpackColumns(FieldStore *, unsigned mask, PetscInt start, PetscInt nrows,
+                                          const PetscReal *buf);
 /* Zero the fields with any of the flags mask in rows start .. start + nrows - 1. */
 PETSC_EXTERN void FieldStoreZero(FieldStore *, unsigned mask, PetscInt start, PetscInt nrows);
 /* The fields with any of the flags mask of row from into row to (an image made in place). */

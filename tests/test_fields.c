@@ -164,6 +164,59 @@ START_TEST(test_record_sort)
 }
 END_TEST
 
+/* The column pack (the halo's, whose fields are reals) of every field type and width, here the ghosts' fields: back
+ * into consecutive rows as it was, and the row pack's values field after field. */
+START_TEST(test_pack_columns)
+{
+  FieldStore     st;
+  PetscInt       n = 0, nghost = 0, w, row;
+  PetscInt64    *id = NULL, *i64 = NULL;
+  PetscReal     *x = NULL, *r1 = NULL, *r4 = NULL, *rows_buf, *cols_buf;
+  signed char   *image = NULL, *i8 = NULL;
+  LocalInt      *owner = NULL, *origin = NULL, *flags = NULL;
+  int32_t       *i32     = NULL;
+  const LocalInt pick[3] = {7, 2, 5};
+  const unsigned fw      = FIELD_GHOST;
+
+  ck_assert_int_eq(FieldStoreCreate(&st, &n, &nghost, &id, &x, &image, &owner, &origin, &flags), 0);
+  ck_assert_int_eq(FieldStoreAdd(&st, "r1", FIELD_REAL, 1, fw, (void **)&r1), 0);
+  ck_assert_int_eq(FieldStoreAdd(&st, "i32", FIELD_INT32, 2, fw, (void **)&i32), 0);
+  ck_assert_int_eq(FieldStoreAdd(&st, "r4", FIELD_REAL, 4, fw, (void **)&r4), 0);
+  ck_assert_int_eq(FieldStoreAdd(&st, "i8", FIELD_INT8, 3, fw, (void **)&i8), 0);
+  ck_assert_int_eq(FieldStoreAdd(&st, "i64", FIELD_INT64, 1, fw, (void **)&i64), 0);
+  ck_assert_int_eq(FieldStoreReserve(&st, 16), 0);
+  for (PetscInt k = 0; k < 13; k++) {
+    ck_assert_int_eq(FieldStoreAppend(&st, &row), 0);
+    for (int a = 0; a < 3; a++) x[3 * row + a] = 10.0 * k + a + 0.5, i8[3 * row + a] = (signed char)(k - 3 * a);
+    for (int a = 0; a < 4; a++) r4[4 * row + a] = -1.0 / (k + a + 1.0);
+    r1[row] = 1e300 / (k + 1.0), i32[2 * row] = 100000 * (int32_t)k, i32[2 * row + 1] = -(int32_t)k;
+    i64[row] = ((PetscInt64)1 << 52) + k;
+  }
+  w = FieldStorePackWidth(&st, fw);
+  ck_assert_int_ge(w, 3 + 1 + 2 + 4 + 3 + 1);
+  ck_assert_int_eq(PetscMalloc2(3 * w, &rows_buf, 3 * w, &cols_buf), 0);
+  FieldStorePack(&st, fw, 3, pick, rows_buf);
+  FieldStorePackColumns(&st, fw, 3, pick, cols_buf);
+  for (PetscInt f = 0, off = 0; f < st.nfield; f++) { /* field f's values of row r at r * nc of its column */
+    PetscInt nc = st.field[f].ncomp;
+    if (!(st.field[f].flags & fw)) continue;
+    for (PetscInt r = 0; r < 3; r++)
+      for (PetscInt c = 0; c < nc; c++) ck_assert(cols_buf[3 * off + r * nc + c] == rows_buf[r * w + off + c]);
+    off += nc;
+  }
+  FieldStoreUnpackColumns(&st, fw, 10, 3, cols_buf);
+  for (PetscInt r = 0; r < 3; r++) {
+    PetscInt to = 10 + r, from = pick[r];
+    for (int a = 0; a < 3; a++) ck_assert(x[3 * to + a] == x[3 * from + a] && i8[3 * to + a] == i8[3 * from + a]);
+    for (int a = 0; a < 4; a++) ck_assert(r4[4 * to + a] == r4[4 * from + a]);
+    ck_assert(r1[to] == r1[from] && i64[to] == i64[from]);
+    ck_assert(i32[2 * to] == i32[2 * from] && i32[2 * to + 1] == i32[2 * from + 1]);
+  }
+  ck_assert_int_eq(PetscFree2(rows_buf, cols_buf), 0);
+  ck_assert_int_eq(FieldStoreDestroy(&st), 0);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("fields");
@@ -173,6 +226,7 @@ int main(int argc, char **argv)
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_added_field_travels);
   tcase_add_test(tc, test_record_sort);
+  tcase_add_test(tc, test_pack_columns);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }
