@@ -7,6 +7,7 @@ typedef struct {
   const ClumpTemplates *clumps;
   BodyIndex             index;
   PetscBool             turned; /* the close took the next kick, drift and rotation along */
+  PetscBool             gather; /* the bodies' sums are the close's to form (complete left them) */
   PetscReal             work;   /* gravity's work over that drift */
 } Rigid;
 
@@ -39,9 +40,14 @@ static PetscInt RigidClose(Mover *m, MoverContext *c, PetscReal dt, const PetscR
   r->turned = PETSC_FALSE;
   if (!r->index.nbody) return 0;
   if (ahead) {
-    bits      = BodiesCloseTurn(c->p, &r->index, dt, rb, lo, hi, c->ke ? &k : NULL, ahead->dt, ahead->g, &r->work);
+    bits      = BodiesCloseTurn(c->p, &r->index, dt, rb, lo, hi, c->ke ? &k : NULL, ahead->dt, ahead->g,
+                           r->gather ? c->gravity : NULL, &r->work);
     r->turned = PETSC_TRUE;
-  } else bits = BodiesClose(c->p, &r->index, dt, rb, lo, hi, c->ke ? &k : NULL);
+  } else {
+    if (r->gather) BodiesGather(c->p, &r->index, c->gravity);
+    bits = BodiesClose(c->p, &r->index, dt, rb, lo, hi, c->ke ? &k : NULL);
+  }
+  r->gather = PETSC_FALSE;
   if (c->ke) *c->ke += k;
   return bits;
 }
@@ -52,11 +58,18 @@ static PetscInt RigidMayPass(Mover *m, MoverContext *c, const IntegratorRebuild 
   return BodiesMayPass(c->p, &r->index, rb, lo, hi);
 }
 
-/* The bodies' sums, their gravity last in each. */
+/* The bodies' sums, their gravity last in each; where the spheres' gravity
+ * waits for the close (a step that wants no bound), the sums do too: the
+ * close forms them in its own pass over the bodies. */
 static void RigidComplete(Mover *m, MoverContext *c, MoverBound *mb)
 {
-  Rigid *r = (Rigid *)m->data;
+  Rigid *r  = (Rigid *)m->data;
+  r->gather = PETSC_FALSE;
   if (!r->index.nbody) return;
+  if (!mb->gravity && !mb->need) {
+    r->gather = PETSC_TRUE;
+    return;
+  }
   BodiesGather(c->p, &r->index, c->gravity);
   if (mb->need) {
     PetscInt  who;

@@ -88,17 +88,19 @@ INLINE void GatherLanes(Particles *p, const BodyIndex *bi, PetscInt b0, PetscInt
     for (int a = 0; a < 3; a++) p->bft[6 * l[k] + a] = F[a][k], p->bft[6 * l[k] + 3 + a] = T[a][k];
 }
 
+/* BodiesGather of bodies b0 .. b0 + 3 (past the last: those there are) */
+INLINE void GatherFour(Particles *p, const BodyIndex *bi, PetscInt b0, const PetscReal g[3])
+{
+  const LocalInt *st = bi->start + b0;
+  const PetscInt  n = st[1] - st[0], nb = PetscMin(4, bi->nbody - b0);
+  if (nb == 4 && st[2] - st[1] == n && st[3] - st[2] == n && st[4] - st[3] == n) GatherLanes(p, bi, b0, n, g);
+  else
+    for (PetscInt k = 0; k < nb; k++) BodyGather(p, bi->row + st[k], st[k + 1] - st[k], g);
+}
+
 VEC_CLONES void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal g[3])
 {
-  PetscInt b = 0;
-  for (; b + 4 <= bi->nbody; b += 4) {
-    const LocalInt *st = bi->start + b;
-    const PetscInt  n  = st[1] - st[0];
-    if (st[2] - st[1] == n && st[3] - st[2] == n && st[4] - st[3] == n) GatherLanes(p, bi, b, n, g);
-    else
-      for (PetscInt k = 0; k < 4; k++) BodyGather(p, bi->row + st[k], st[k + 1] - st[k], g);
-  }
-  for (; b < bi->nbody; b++) BodyGather(p, bi->row + bi->start[b], bi->start[b + 1] - bi->start[b], g);
+  for (PetscInt b = 0; b < bi->nbody; b += 4) GatherFour(p, bi, b, g);
 }
 
 VEC_CLONES void BodiesPlaceTurned(Particles *p, const BodyIndex *bi, PetscReal dt)
@@ -119,16 +121,17 @@ VEC_CLONES void BodiesPlaceTurned(Particles *p, const BodyIndex *bi, PetscReal d
   }
 }
 
-/* BodiesCloseTurn for bodies b0 .. b0 + 3: their turn's columns into qp
+/* BodiesCloseTurn for bodies b0 .. b0 + 3, their sums first with gg: their turn's columns into qp
  * (leading dimension ld, from column c). */
 INLINE PetscInt CloseTurnLanes(Particles *p, const BodyIndex *bi, PetscInt b0, V4 h, const IntegratorRebuild *rb,
                                PetscReal lo[3], PetscReal hi[3], PetscReal *ke, V4 dn, const PetscReal g[3],
-                               PetscReal *work, PetscReal *qp, PetscInt ld, PetscInt c)
+                               const PetscReal *gg, PetscReal *work, PetscReal *qp, PetscInt ld, PetscInt c)
 {
   PetscInt  l[4], nb = BodyLanesRows(bi, b0, l), bits = 0;
   BodyLanes b;
   V4        G[3] = {Splat(g[0]), Splat(g[1]), Splat(g[2])}, qg[3], tq[3];
 
+  if (gg) GatherFour(p, bi, b0, gg);
   BodyLanesLoad(p, l, &b);
   for (int a = 0; a < 3; a++) b.X[a] = Gather(p->bx, 3, a, l);
   BodyKickLanes(b.M, b.F, b.T, h, b.q, b.V, b.pm);
@@ -161,7 +164,7 @@ INLINE PetscInt CloseTurnLanes(Particles *p, const BodyIndex *bi, PetscInt b0, V
 
 VEC_CLONES PetscInt BodiesCloseTurn(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb,
                                     PetscReal lo[3], PetscReal hi[3], PetscReal *ke, PetscReal dt_next,
-                                    const PetscReal g[3], PetscReal *work)
+                                    const PetscReal g[3], const PetscReal *gg, PetscReal *work)
 {
   const V4 h = Splat(0.5 * dt), dn = Splat(dt_next);
   PetscInt bits = 0;
@@ -171,7 +174,7 @@ VEC_CLONES PetscInt BodiesCloseTurn(Particles *p, const BodyIndex *bi, PetscReal
     PetscReal qp[11 * RIGID_LANES] = {0};
     PetscInt  nb                   = PetscMin(RIGID_LANES, bi->nbody - b0);
     for (PetscInt c = 0; c < nb; c += 4)
-      bits |= CloseTurnLanes(p, bi, b0 + c, h, rb, lo, hi, ke, dn, g, work, qp, RIGID_LANES, c);
+      bits |= CloseTurnLanes(p, bi, b0 + c, h, rb, lo, hi, ke, dn, g, gg, work, qp, RIGID_LANES, c);
     RigidRotateLanes(RIGID_LANES, qp, qp + 8 * RIGID_LANES);
     for (PetscInt k = 0; k < nb; k++) {
       const PetscInt l = bi->row[bi->start[b0 + k]];

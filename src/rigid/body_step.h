@@ -157,7 +157,7 @@ PETSC_EXTERN void BodiesGather(Particles *, const BodyIndex *, const PetscReal g
  * order) added to *ke (NULL: none) in the same pass. */
 PETSC_EXTERN PetscInt BodiesClose(Particles *, const BodyIndex *, PetscReal dt, const IntegratorRebuild *,
                                   PetscReal lo[3], PetscReal hi[3], PetscReal *ke);
-/* BodiesClose, then BodiesOpen's kick, drift and rotation for the next
+/* With gg, BodiesGather(gg) first; then BodiesClose, then BodiesOpen's kick, drift and rotation for the next
  * step (dt_next, gravity g; its work summed in body order into *work) in
  * one pass, four bodies to a vector (rotations RIGID_LANES at a time): the same bits as the
  * two.  The members' velocities are not set: BodiesPlaceTurned places the
@@ -165,7 +165,7 @@ PETSC_EXTERN PetscInt BodiesClose(Particles *, const BodyIndex *, PetscReal dt, 
  * their predictions). */
 PETSC_EXTERN PetscInt BodiesCloseTurn(Particles *, const BodyIndex *, PetscReal dt, const IntegratorRebuild *,
                                       PetscReal lo[3], PetscReal hi[3], PetscReal *ke, PetscReal dt_next,
-                                      const PetscReal g[3], PetscReal *work);
+                                      const PetscReal g[3], const PetscReal *gg, PetscReal *work);
 /* BodiesOpen's last sweep after BodiesCloseTurn: the members placed. */
 PETSC_EXTERN void BodiesPlaceTurned(Particles *, const BodyIndex *, PetscReal dt);
 /* The rebuild criterion's bits (IntegratorMayPass's) for the members, from
