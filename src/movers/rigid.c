@@ -8,19 +8,20 @@ typedef struct {
   BodyIndex             index;
   PetscBool             turned; /* the close took the next kick, drift and rotation along */
   PetscBool             gather; /* the bodies' sums are the close's to form (complete left them) */
+  PetscBool             placed; /* the turning close placed the members too */
   PetscReal             work;   /* gravity's work over that drift */
 } Rigid;
 
 /* After a close that turned the bodies along, their members are placed
- * here: the spheres' pass, which runs between, keeps the members' states
- * but not their predictions.  Gravity's work joins the sum after the
- * spheres', as when the bodies open apart. */
+ * here (unless the close placed them): the spheres' pass, which runs
+ * between, keeps the members' states but not their predictions.  Gravity's
+ * work joins the sum after the spheres', as when the bodies open apart. */
 static void RigidOpen(Mover *m, MoverContext *c, PetscReal dt, PetscReal *work)
 {
   Rigid *r = (Rigid *)m->data;
   if (!r->index.nbody) return;
   if (r->turned) {
-    BodiesPlaceTurned(c->p, &r->index, dt);
+    if (!r->placed) BodiesPlaceTurned(c->p, &r->index, dt);
     *work += r->work;
     r->turned = PETSC_FALSE;
   } else *work += BodiesOpen(c->p, &r->index, dt, c->gravity);
@@ -28,7 +29,9 @@ static void RigidOpen(Mover *m, MoverContext *c, PetscReal dt, PetscReal *work)
 
 /* With the next step known (ahead) the close takes the bodies' next kick,
  * drift and rotation along (BodiesCloseTurn), body by body; the members
- * wait for RigidOpen, which the engine calls after the spheres' pass. */
+ * wait for RigidOpen, which the engine calls after the spheres' pass, or,
+ * where every owned row is a member (the spheres' pass is idle), are placed
+ * in the same pass. */
 static PetscInt RigidClose(Mover *m, MoverContext *c, PetscReal dt, const PetscReal *g, const IntegratorRebuild *rb,
                            PetscReal lo[3], PetscReal hi[3], IntegratorOpen *ahead, PetscBool *opened)
 {
@@ -40,8 +43,9 @@ static PetscInt RigidClose(Mover *m, MoverContext *c, PetscReal dt, const PetscR
   r->turned = PETSC_FALSE;
   if (!r->index.nbody) return 0;
   if (ahead) {
+    r->placed = c->claimed >= c->p->n ? PETSC_TRUE : PETSC_FALSE;
     bits      = BodiesCloseTurn(c->p, &r->index, dt, rb, lo, hi, c->ke ? &k : NULL, ahead->dt, ahead->g,
-                           r->gather ? c->gravity : NULL, &r->work);
+                           r->gather ? c->gravity : NULL, r->placed, &r->work);
     r->turned = PETSC_TRUE;
   } else {
     if (r->gather) BodiesGather(c->p, &r->index, c->gravity);

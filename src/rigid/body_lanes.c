@@ -103,22 +103,25 @@ VEC_CLONES void BodiesGather(Particles *p, const BodyIndex *bi, const PetscReal 
   for (PetscInt b = 0; b < bi->nbody; b += 4) GatherFour(p, bi, b, g);
 }
 
+/* BodiesPlaceTurned of bodies b0 .. b0 + 3 (past the last: those there are) */
+INLINE void PlaceFour(Particles *p, const BodyIndex *bi, PetscInt b0, V4 h)
+{
+  PetscInt  l[4], nb = BodyLanesRows(bi, b0, l);
+  BodyLanes b;
+  V4        R[9], w[3], Vp[3], wp[3];
+  BodyLanesLoad(p, l, &b);
+  BodyPlaceStateLanes(b.M, b.F, b.T, b.in, b.V, b.q, b.pm, h, R, w, Vp, wp);
+  for (PetscInt k = 0; k < nb; k++) {
+    PetscReal Rk[9], wk[3], Vpk[3], wpk[3];
+    for (int a = 0; a < 9; a++) Rk[a] = R[a][k];
+    for (int a = 0; a < 3; a++) wk[a] = w[a][k], Vpk[a] = Vp[a][k], wpk[a] = wp[a][k];
+    BodyPlace(p, bi->row + bi->start[b0 + k], bi->start[b0 + k + 1] - bi->start[b0 + k], Rk, wk, Vpk, wpk);
+  }
+}
+
 VEC_CLONES void BodiesPlaceTurned(Particles *p, const BodyIndex *bi, PetscReal dt)
 {
-  const V4 h = Splat(0.5 * dt);
-  for (PetscInt b0 = 0; b0 < bi->nbody; b0 += 4) {
-    PetscInt  l[4], nb = BodyLanesRows(bi, b0, l);
-    BodyLanes b;
-    V4        R[9], w[3], Vp[3], wp[3];
-    BodyLanesLoad(p, l, &b);
-    BodyPlaceStateLanes(b.M, b.F, b.T, b.in, b.V, b.q, b.pm, h, R, w, Vp, wp);
-    for (PetscInt k = 0; k < nb; k++) {
-      PetscReal Rk[9], wk[3], Vpk[3], wpk[3];
-      for (int a = 0; a < 9; a++) Rk[a] = R[a][k];
-      for (int a = 0; a < 3; a++) wk[a] = w[a][k], Vpk[a] = Vp[a][k], wpk[a] = wp[a][k];
-      BodyPlace(p, bi->row + bi->start[b0 + k], bi->start[b0 + k + 1] - bi->start[b0 + k], Rk, wk, Vpk, wpk);
-    }
-  }
+  for (PetscInt b0 = 0; b0 < bi->nbody; b0 += 4) PlaceFour(p, bi, b0, Splat(0.5 * dt));
 }
 
 /* BodiesCloseTurn for bodies b0 .. b0 + 3, their sums first with gg: their turn's columns into qp
@@ -164,7 +167,7 @@ INLINE PetscInt CloseTurnLanes(Particles *p, const BodyIndex *bi, PetscInt b0, V
 
 VEC_CLONES PetscInt BodiesCloseTurn(Particles *p, const BodyIndex *bi, PetscReal dt, const IntegratorRebuild *rb,
                                     PetscReal lo[3], PetscReal hi[3], PetscReal *ke, PetscReal dt_next,
-                                    const PetscReal g[3], const PetscReal *gg, PetscReal *work)
+                                    const PetscReal g[3], const PetscReal *gg, PetscBool place, PetscReal *work)
 {
   const V4 h = Splat(0.5 * dt), dn = Splat(dt_next);
   PetscInt bits = 0;
@@ -181,6 +184,7 @@ VEC_CLONES PetscInt BodiesCloseTurn(Particles *p, const BodyIndex *bi, PetscReal
       for (int a = 0; a < 4; a++)
         p->bq[4 * l + a] = qp[a * RIGID_LANES + k], p->bp[4 * l + a] = qp[(4 + a) * RIGID_LANES + k];
     }
+    for (PetscInt c = 0; place && c < nb; c += 4) PlaceFour(p, bi, b0 + c, Splat(0.5 * dt_next));
   }
   return bits;
 }

@@ -160,12 +160,13 @@ PETSC_EXTERN PetscInt BodiesClose(Particles *, const BodyIndex *, PetscReal dt, 
 /* With gg, BodiesGather(gg) first; then BodiesClose, then BodiesOpen's kick, drift and rotation for the next
  * step (dt_next, gravity g; its work summed in body order into *work) in
  * one pass, four bodies to a vector (rotations RIGID_LANES at a time): the same bits as the
- * two.  The members' velocities are not set: BodiesPlaceTurned places the
- * members (after the spheres' pass, which keeps members' states but not
- * their predictions). */
+ * two.  With place the members are placed too, RIGID_LANES bodies at a time
+ * after their rotation (BodiesPlaceTurned's operations); else
+ * BodiesPlaceTurned places them after the spheres' pass, which keeps
+ * members' states but not their predictions. */
 PETSC_EXTERN PetscInt BodiesCloseTurn(Particles *, const BodyIndex *, PetscReal dt, const IntegratorRebuild *,
                                       PetscReal lo[3], PetscReal hi[3], PetscReal *ke, PetscReal dt_next,
-                                      const PetscReal g[3], const PetscReal *gg, PetscReal *work);
+                                      const PetscReal g[3], const PetscReal *gg, PetscBool place, PetscReal *work);
 /* BodiesOpen's last sweep after BodiesCloseTurn: the members placed. */
 PETSC_EXTERN void BodiesPlaceTurned(Particles *, const BodyIndex *, PetscReal dt);
 /* The rebuild criterion's bits (IntegratorMayPass's) for the members, from
