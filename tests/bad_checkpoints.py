@@ -43,7 +43,9 @@ def check(ok, msg):
 
 
 def mpi(np_):
-    cmd = [A.mpiexec, "-np", str(np_), "--oversubscribe"]
+    # a refusal exits before anything is written: Open MPI need not give its other
+    # ranks a second's grace before the kill (mpirun waited 2 s for each)
+    cmd = [A.mpiexec, "-np", str(np_), "--oversubscribe", "--mca", "odls_base_sigkill_timeout", "0"]
     if os.geteuid() == 0:
         cmd.append("--allow-run-as-root")
     return cmd
