@@ -28,6 +28,13 @@ typedef struct {
   PetscReal       *ke;        /* close adds its rows' kinetic energy here, a plain sum (NULL: not wanted) */
 } MoverContext;
 
+/* Whether other movers move every owned row: the spheres' mover is idle, and nothing runs between a close and an
+ * open of the others. */
+static inline PetscBool MoverSpheresIdle(const MoverContext *c)
+{
+  return c->claimed >= c->p->n ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* The force pass's end (complete): each mover bounds the next step by its
  * rows' motion against half the skin when need, strictly shorter bounds
  * winning in the movers' order. */

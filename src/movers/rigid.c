@@ -43,7 +43,7 @@ static PetscInt RigidClose(Mover *m, MoverContext *c, PetscReal dt, const PetscR
   r->turned = PETSC_FALSE;
   if (!r->index.nbody) return 0;
   if (ahead) {
-    r->placed = c->claimed >= c->p->n ? PETSC_TRUE : PETSC_FALSE;
+    r->placed = MoverSpheresIdle(c);
     bits      = BodiesCloseTurn(c->p, &r->index, dt, rb, lo, hi, c->ke ? &k : NULL, ahead->dt, ahead->g,
                            r->gather ? c->gravity : NULL, r->placed, &r->work);
     r->turned = PETSC_TRUE;

@@ -8,16 +8,11 @@ static inline PetscReal Norm3(const PetscReal *a)
   return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
 }
 
-static inline PetscBool SpheresIdle(const MoverContext *c)
-{
-  return c->claimed >= c->p->n ? PETSC_TRUE : PETSC_FALSE;
-}
-
 static void SpheresOpen(Mover *m, MoverContext *c, PetscReal dt, PetscReal *work)
 {
   Particles *p = c->p;
   (void)m;
-  if (SpheresIdle(c)) return; /* the force pass clears the sums */
+  if (MoverSpheresIdle(c)) return; /* the force pass clears the sums */
   c->cleared = PETSC_TRUE;
   *work += IntegratorOpenStep(p->n, p->flags, p->mass, p->inertia, p->f, p->t, dt, c->gravity, p->x, p->v, p->w, p->vp,
                               p->wp, p->wgrav);
@@ -30,7 +25,7 @@ static PetscInt SpheresClose(Mover *m, MoverContext *c, PetscReal dt, const Pets
   PetscInt   bits;
   (void)m;
   *opened = PETSC_FALSE;
-  if (SpheresIdle(c)) return 0;
+  if (MoverSpheresIdle(c)) return 0;
   if (!ahead)
     return IntegratorCloseStep(p->n, p->flags, p->mass, p->inertia, g, p->f, p->t, 0.5 * dt, p->x, p->x0, rb, lo, hi,
                                p->v, p->w, c->ke);
