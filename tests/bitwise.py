@@ -54,16 +54,16 @@ MAT_OPTS = [x for x in FLOW_OPTS] + ["-stream0_type", "2", "-mesh0_type", "3", "
                                      "-material2_density", "5000", "-material3_E", "inf", "-pair_1_2_e", "0.3", "-pair_1_2_mu", "0.2",
                                      "-pair_2_3_mu", "0.8", "-pair_3_1_e", "0.9"]
 CONFIGS.append(("materials", MAT_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
-# rolling resistance (the generic sphere path), a pair with its own
+# rolling resistance (the fused lanes), a pair with its own
 CONFIGS.append(("rolling", MAT_OPTS + ["-contact_mu_roll", "0.2", "-pair_1_2_mu_roll", "0.5", "-pair_1_2_roll_damping", "0.1"],
                 [(1, "1,1,1"), (2, "2,1,1"), (4, "2,1,2")]))
-# liquid bridges (the generic sphere path, bridges with planes and the moving
+# liquid bridges (the fused sphere path, a bridge held apart through the generic one; bridges with planes and the moving
 # meshes, the one removed mid-run; wet particles streamed in and taken out)
 CONFIGS.append(("wet", FLOW_OPTS + ["-material_liquid", "2e-11", "-contact_liquid_viscosity", "1e-3", "-contact_liquid_contact_angle", "10"],
                 [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # multi-sphere bodies (dumbbells, trimers and spheres) filled and streamed in
 # among the moving meshes, taken out by the outflow; the spheres' contacts on
-# the generic path with each contact's projected masses
+# the fused path with each contact's projected masses
 CLUMP_OPTS = ["-clump0_spheres", "-0.3e-3,0,0,0.5e-3,0.3e-3,0,0,0.5e-3", "-clump1_spheres", "0,0,0,0.45e-3,0.6e-3,0,0,0.4e-3,-0.2e-3,0.55e-3,0,0.4e-3",
               "-insert_body", "clump0,clump1,sphere", "-insert_body_weights", "2,2,1", "-insert_angular_velocity", "0,0,30",
               "-stream0_body", "clump1,clump0", "-stream0_orientation", "random"]
@@ -72,7 +72,7 @@ CLUMP_OPTS[CLUMP_OPTS.index("-insert_count") + 1] = "18"  # the lattice holds 18
 CONFIGS.append(("clumps", CLUMP_OPTS, [(1, "1,1,1"), (2, "2,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # the incremental tangential spring (the fused lanes)
 CONFIGS.append(("incremental", ["-contact_tangential_model", "incremental"], [(1, "1,1,1"), (2, "2,1,1"), (4, "2,2,1")]))
-# Mindlin-Deresiewicz: turning points beside the histories (the generic path), with the moving meshes
+# Mindlin-Deresiewicz: turning points beside the histories (the fused lanes), with the moving meshes
 CONFIGS.append(("mindlin_deresiewicz", MESH_OPTS + ["-contact_tangential_model", "mindlin_deresiewicz"], [(1, "1,1,1"), (3, "1,1,3"), (4, "2,1,2")]))
 # configurations whose multi-rank runs must have moved cuts
 MUST_BALANCE = ("balance_count", "balance_time")

@@ -19,7 +19,9 @@ tools/fields.py on a run's output.
   2 % of the bed's weight;
 - tests/data/bitwise.yaml: fields.h5 the same bits on 1, 2 and 4 ranks (a
   Gaussian kernel on a 3-D grid periodic in x and y), the run's final state the
-  same bits with fields as without, and a run continued on 2 ranks from a
+  same bits with fields as without (a sampled step takes the generic sphere
+  path, the others the fused one: dry, and wet with liquid bridges), and a run
+  continued on 2 ranks from a
   checkpoint in mid-window the same bits as the run on 1 rank;
 - a grid of zero cells, a width <= 0, a region outside the domain, a window
   longer than the interval: errors naming the key, before any step.
@@ -240,6 +242,17 @@ def bitwise(args, tmp):
     run(args, deck, os.path.join(tmp, "bw_off"), ["-steps", "1000"])
     ok, diff = same(os.path.join(tmp, "bw_off", "final.h5"), os.path.join(tmp, "bw1", "final.h5"))
     check(ok, "bitwise.yaml: the final state the same bits with fields as without %s" % (diff or ""))
+    # a step whose contacts a frame samples takes the generic sphere path; the others the fused one, wet or dry
+    wet = ["-material_liquid", "2e-11", "-contact_liquid_viscosity", "1e-3", "-contact_liquid_contact_angle", "10"]
+    run(args, deck, os.path.join(tmp, "wet_on"), BITWISE + ["-fields_grid", "1,1,10"] + wet)
+    run(args, deck, os.path.join(tmp, "wet_off"), ["-steps", "1000"] + wet)
+    ok, diff = same(os.path.join(tmp, "wet_off", "final.h5"), os.path.join(tmp, "wet_on", "final.h5"))
+    rows = [open(os.path.join(tmp, d, "thermo.csv")).read().splitlines() for d in ("wet_off", "wet_on")]
+    col = rows[0][0].split(",").index("bridges")
+    bridges = int(float(rows[0][-1].split(",")[col]))
+    same_liquid = [r.split(",")[:-1] for r in rows[0]] == [r.split(",")[:-1] for r in rows[1]]
+    check(ok and same_liquid and bridges > 0, "bitwise.yaml with liquid bridges (%d at the end): the final state and "
+          "thermo.csv the same bits with fields (the generic path every 20 steps) as without %s" % (bridges, diff or ""))
     lucy_ = BITWISE + ["-fields_grid", "1,1,10", "-fields_window", "150", "-checkpoint_interval_steps", "300",
                        "-checkpoint_keep", "5"]
     one, two = os.path.join(tmp, "rs1"), os.path.join(tmp, "rs2")

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "check_main.h"
 #include "interact/history.h"
+#include "interact/bridge.h"
 #include "engine/checkpoint.h"
 
 static size_t FieldBytes(const RecordField *rf)
@@ -72,12 +73,56 @@ START_TEST(test_slots_keep_enabled_states)
 }
 END_TEST
 
+/* A slot's bridge shape: none until formed (a slot grown or new), formed for
+ * its volume and radius and kept while they stand, formed again when either
+ * changes; the forces from it the bits of the forces from V and R. */
+START_TEST(test_bridge_shape_kept)
+{
+  ContactModel       model;
+  HistorySlots       hs;
+  LocalInt           slot;
+  LiquidShape        local, fresh, *sh;
+  const Liquid      *lq = &model.liquid;
+  const LiquidShape *s;
+  const PetscReal    R = 1.2e-3, V = 3e-12, S[] = {-1e-6, 0.0, 2e-6, 5e-5};
+
+  PetscCallAbort(PETSC_COMM_SELF, PetscMemzero(&model, sizeof(model)));
+  PetscCallAbort(PETSC_COMM_SELF, PetscMemzero(&hs, sizeof(hs)));
+  model.liquid.on = PETSC_TRUE, model.liquid.gamma = 0.072, model.liquid.theta = 0.2;
+  model.liquid.viscosity = 1e-3, model.liquid.cutoff = 1e-3;
+  HistorySlotsSetUp(&hs, &model);
+  for (int n = 0; n < 3000; n++) PetscCallAbort(PETSC_COMM_SELF, HistorySlotsNew(&hs, &slot));
+  sh = HistorySlotsShape(&hs, slot);
+  ck_assert(sh && sh->V == 0.0 && HistorySlotsShape(&hs, 1500)->V == 0.0);
+  for (int f = 0; f < 2; f++) {
+    model.liquid.force = f ? LIQUID_WILLETT_SIMPLE : LIQUID_WILLETT;
+    sh->V              = 0.0;
+    s                  = BridgeShape(lq, sh, R, V, &local);
+    LiquidShapeOf(lq, R, V, &fresh);
+    ck_assert(s == sh && sh->V == V && sh->R == R && sh->rupture == fresh.rupture && sh->rupture > 0.0);
+    for (size_t k = 0; k < sizeof(S) / sizeof(S[0]); k++) {
+      ck_assert(LiquidCapillaryForceShaped(lq, s, S[k]) == LiquidCapillaryForce(lq, R, V, S[k]));
+      ck_assert(LiquidBridgeForceShaped(lq, s, 0.6e-3, S[k], 0.01) == LiquidBridgeForce(lq, R, 0.6e-3, V, S[k], 0.01));
+    }
+    sh->rupture = -1.0; /* kept: not formed again */
+    ck_assert(BridgeShape(lq, sh, R, V, &local)->rupture == -1.0);
+    LiquidShapeOf(lq, R, 2.0 * V, &fresh); /* another volume, then another radius: formed again */
+    ck_assert(BridgeShape(lq, sh, R, 2.0 * V, &local)->rupture == fresh.rupture && sh->sv == fresh.sv);
+    LiquidShapeOf(lq, 0.5 * R, 2.0 * V, &fresh);
+    ck_assert(BridgeShape(lq, sh, 0.5 * R, 2.0 * V, &local)->sv == fresh.sv && sh->f[0] == fresh.f[0]);
+    ck_assert(BridgeShape(lq, NULL, R, V, &local) == &local && local.V == V); /* none kept: formed each time */
+  }
+  PetscCallAbort(PETSC_COMM_SELF, HistorySlotsDestroy(&hs));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   Suite *s  = suite_create("sidestate");
   TCase *tc = tcase_create("sidestate");
   tcase_add_test(tc, test_fields_tile_states);
   tcase_add_test(tc, test_slots_keep_enabled_states);
+  tcase_add_test(tc, test_bridge_shape_kept);
   suite_add_tcase(s, tc);
   return HdemCheckRun(argc, argv, s);
 }

@@ -21,25 +21,42 @@ static void WillettCoefficients(PetscReal th, PetscReal lv, PetscReal f[4])
          (0.0018574 + 0.004456 * th - 0.006257 * t2) * l2;
 }
 
-PetscReal LiquidCapillaryForce(const Liquid *lq, PetscReal R, PetscReal V, PetscReal S)
+void LiquidShapeOf(const Liquid *lq, PetscReal R, PetscReal V, LiquidShape *s)
+{
+  s->V = V, s->R = R, s->rupture = LiquidRupture(lq, V), s->sv = sqrt(V / R);
+  if (lq->force == LIQUID_WILLETT_SIMPLE) s->f[0] = s->f[1] = s->f[2] = s->f[3] = 0.0;
+  else WillettCoefficients(lq->theta, log(V / (R * R * R)), s->f);
+}
+
+PetscReal LiquidCapillaryForceShaped(const Liquid *lq, const LiquidShape *s, PetscReal S)
 {
   /* Willett's S is half the gap */
-  PetscReal sp = 0.5 * PetscMax(S, 0.0) / sqrt(V / R), scale = 2.0 * HDEM_PI * R * lq->gamma;
+  PetscReal sp = 0.5 * PetscMax(S, 0.0) / s->sv, scale = 2.0 * HDEM_PI * s->R * lq->gamma, x;
 
   if (lq->force == LIQUID_WILLETT_SIMPLE) return scale * cos(lq->theta) / (1.0 + 2.1 * sp + 10.0 * sp * sp);
-  {
-    PetscReal f[4], x;
-    WillettCoefficients(lq->theta, log(V / (R * R * R)), f);
-    x = log(PetscMax(sp, LIQUID_SPLUS_MIN));
-    return scale * exp(f[0] - f[1] * exp(f[2] * x + f[3] * x * x));
-  }
+  x = log(PetscMax(sp, LIQUID_SPLUS_MIN));
+  return scale * exp(s->f[0] - s->f[1] * exp(s->f[2] * x + s->f[3] * x * x));
+}
+
+PetscReal LiquidCapillaryForce(const Liquid *lq, PetscReal R, PetscReal V, PetscReal S)
+{
+  LiquidShape s;
+  LiquidShapeOf(lq, R, V, &s);
+  return LiquidCapillaryForceShaped(lq, &s, S);
+}
+
+PetscReal LiquidBridgeForceShaped(const Liquid *lq, const LiquidShape *s, PetscReal Rstar, PetscReal S, PetscReal ddot)
+{
+  PetscReal F = -LiquidCapillaryForceShaped(lq, s, S);
+  if (lq->viscosity > 0.0) F += 6.0 * HDEM_PI * lq->viscosity * Rstar * Rstar * ddot / PetscMax(S, lq->cutoff * Rstar);
+  return F;
 }
 
 PetscReal LiquidBridgeForce(const Liquid *lq, PetscReal R, PetscReal Rstar, PetscReal V, PetscReal S, PetscReal ddot)
 {
-  PetscReal F = -LiquidCapillaryForce(lq, R, V, S);
-  if (lq->viscosity > 0.0) F += 6.0 * HDEM_PI * lq->viscosity * Rstar * Rstar * ddot / PetscMax(S, lq->cutoff * Rstar);
-  return F;
+  LiquidShape s;
+  LiquidShapeOf(lq, R, V, &s);
+  return LiquidBridgeForceShaped(lq, &s, Rstar, S, ddot);
 }
 
 /* The capillary force falls from its touching value 2 pi R gamma F*(0) over

@@ -37,6 +37,19 @@ static inline PetscReal LiquidRadius(PetscReal Ri, PetscReal Rj)
  * between bodies of Willett radius R at separation S (S <= 0: touching). */
 PETSC_EXTERN PetscReal LiquidCapillaryForce(const Liquid *, PetscReal R, PetscReal V, PetscReal S);
 
+/* What a bridge's force and rupture take of its volume V and Willett radius
+ * R alone, formed once for a standing bridge: Lian's distance, sqrt(V / R)
+ * and Willett's f1 .. f4 (the full fit's); V = 0: none formed. */
+typedef struct {
+  PetscReal V, R, rupture, sv, f[4];
+} LiquidShape;
+
+PETSC_EXTERN void LiquidShapeOf(const Liquid *, PetscReal R, PetscReal V, LiquidShape *);
+/* LiquidCapillaryForce and LiquidBridgeForce from the bridge's shape: the same bits. */
+PETSC_EXTERN PetscReal LiquidCapillaryForceShaped(const Liquid *, const LiquidShape *, PetscReal S);
+PETSC_EXTERN PetscReal LiquidBridgeForceShaped(const Liquid *, const LiquidShape *, PetscReal Rstar, PetscReal S,
+                                               PetscReal ddot);
+
 /* A bridge's normal force on i along n (n from j to i; negative: it pulls)
  * at separation S closing at ddot (> 0: approaching), and the step bound
  * its capillary stiffness, lubrication damping and reach set for the

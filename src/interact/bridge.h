@@ -22,21 +22,34 @@ static inline void BridgeRelease(Particles *p, PetscInt i, ContactBridge *b)
   b->V = 0.0;
 }
 
+/* The shape of a bridge of volume V and Willett radius R: the slot's kept
+ * one sh where it was formed for them, else formed (into sh where kept). */
+static inline const LiquidShape *BridgeShape(const Liquid *lq, LiquidShape *sh, PetscReal R, PetscReal V,
+                                             LiquidShape *local)
+{
+  LiquidShape *s = sh ? sh : local;
+  if (!sh || s->V != V || s->R != R) LiquidShapeOf(lq, R, V, s);
+  return s;
+}
+
 /* The bridge b of pair (i, j), j < 0 for a wall, in a force pass: it forms
  * at a touch from the members' liquid (a wall holds none: the particle's
  * share alone), pulls (its normal force on i into F), or ruptures beyond
  * Lian's distance and gives its liquid back, half to each particle (all of
  * it to the particle, against a wall).  Its power goes to the contact's
- * leading particle (a pair's upper member j, a wall's particle).  Returns
- * whether the pair keeps a bridge. */
+ * leading particle (a pair's upper member j, a wall's particle).  sh: its
+ * slot's kept shape (HistorySlotsShape), or NULL.  Returns whether the
+ * pair keeps a bridge. */
 static inline PetscBool InteractionBridge(const InteractionContext *ctx, PetscInt i, PetscInt j, const ContactPair *cp,
-                                          ContactBridge *b, const ContactKinematics *kin, InteractionStep *st,
-                                          PetscReal F[3])
+                                          ContactBridge *b, LiquidShape *sh, const ContactKinematics *kin,
+                                          InteractionStep *st, PetscReal F[3])
 {
-  const Liquid *lq = &ctx->model->liquid;
-  Particles    *p  = ctx->p;
-  PetscReal     S = -kin->d, R = LiquidRadius(p->radius[i], j >= 0 ? p->radius[j] : 0.0), Fb, ddot;
-  PetscInt      lead;
+  const Liquid      *lq = &ctx->model->liquid;
+  Particles         *p  = ctx->p;
+  PetscReal          S = -kin->d, R = LiquidRadius(p->radius[i], j >= 0 ? p->radius[j] : 0.0), Fb, ddot;
+  PetscInt           lead;
+  LiquidShape        local;
+  const LiquidShape *s;
 
   if (b->V == 0.0) {
     PetscReal gi, gj;
@@ -45,7 +58,8 @@ static inline PetscBool InteractionBridge(const InteractionContext *ctx, PetscIn
     if (b->V == 0.0) return PETSC_FALSE;
     BridgeGive(p, i, -gi);
     if (j >= 0) BridgeGive(p, j, -gj);
-  } else if (S > LiquidRupture(lq, b->V)) {
+    s = BridgeShape(lq, sh, R, b->V, &local);
+  } else if (S > (s = BridgeShape(lq, sh, R, b->V, &local))->rupture) {
     if (j >= 0) {
       BridgeGive(p, i, 0.5 * b->V);
       BridgeGive(p, j, b->V - 0.5 * b->V);
@@ -54,7 +68,7 @@ static inline PetscBool InteractionBridge(const InteractionContext *ctx, PetscIn
     return PETSC_FALSE;
   }
   ddot = -(kin->vp[0] * kin->n[0] + kin->vp[1] * kin->n[1] + kin->vp[2] * kin->n[2]);
-  Fb   = LiquidBridgeForce(lq, R, cp->Rstar, b->V, S, ddot);
+  Fb   = LiquidBridgeForceShaped(lq, s, cp->Rstar, S, ddot);
   for (int a = 0; a < 3; a++) F[a] += Fb * kin->n[a];
   lead = NeighborTarget(p, j >= 0 ? j : i);
   if (lead >= 0) ParticlesLedgerAdd(p, lead, LEDGER_LIQUID, Fb * ddot);

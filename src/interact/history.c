@@ -12,7 +12,8 @@ PetscErrorCode HistorySlotsDestroy(HistorySlots *hs)
   PetscFunctionBeginUser;
   PetscCall(PetscFree(hs->h));
   PetscCall(PetscFree(hs->damp));
-  hs->dampcap = 0;
+  PetscCall(PetscFree(hs->shape));
+  hs->dampcap = hs->shapecap = 0;
   for (int k = 0; k < CONTACT_SIDES; k++) {
     PetscCall(PetscFree(hs->side[k]));
     hs->sidecap[k] = 0;
@@ -32,6 +33,11 @@ static PetscErrorCode HistorySlotsReserveBeside(HistorySlots *hs)
   if (hs->dampon && hs->dampcap < hs->cap) {
     hs->dampcap = hs->cap;
     PetscCall(PetscRealloc(2 * (size_t)hs->dampcap * sizeof(*hs->damp), &hs->damp));
+  }
+  if (hs->shapeon && hs->shapecap < hs->cap) { /* the new shapes none: a slot's shape is read before it is formed */
+    PetscCall(PetscRealloc((size_t)hs->cap * sizeof(*hs->shape), &hs->shape));
+    PetscCall(PetscArrayzero(hs->shape + hs->shapecap, hs->cap - hs->shapecap));
+    hs->shapecap = hs->cap;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,6 +8,7 @@
 #define HDEM_HISTORY_H
 
 #include "contact/contact.h"
+#include "contact/liquid.h"
 #include "decomp/records.h"
 
 /* What a record's partner is. */
@@ -35,13 +36,24 @@ typedef struct {
   PetscReal *damp;
   PetscInt   dampcap;
   PetscBool  dampon;
+  /* in a wet run: each slot's bridge shape (LiquidShape), formed once for its volume and radius; likewise no side
+   * state, its key (V, R) checked at each use */
+  LiquidShape *shape;
+  PetscInt     shapecap;
+  PetscBool    shapeon;
 } HistorySlots;
 
 /* Which side states the slots keep: those the model enables. */
 static inline void HistorySlotsSetUp(HistorySlots *hs, const ContactModel *model)
 {
   for (int k = 0; k < CONTACT_SIDES; k++) hs->on[k] = ContactSides[k].enabled(model);
-  hs->dampon = ContactNormalModelOf(model).damp == CONTACT_DAMP_CALIBRATED ? PETSC_TRUE : PETSC_FALSE;
+  hs->dampon  = ContactNormalModelOf(model).damp == CONTACT_DAMP_CALIBRATED ? PETSC_TRUE : PETSC_FALSE;
+  hs->shapeon = hs->on[CONTACT_SIDE_BRIDGE];
+}
+/* Slot k's bridge shape, NULL where the run keeps none. */
+static inline LiquidShape *HistorySlotsShape(const HistorySlots *hs, PetscInt k)
+{
+  return hs->shapeon ? hs->shape + k : NULL;
 }
 /* The calibrated damper's (v_imp, C) of slot 0 onward, NULL where the run keeps none. */
 static inline PetscReal *HistorySlotsDamp(const HistorySlots *hs)

@@ -288,7 +288,8 @@ static PetscErrorCode MeshGroupTouch(SphereMesh *sm, const InteractionContext *c
                                             sm->hs.h[c->slot].v_imp),
                            i, -1 - (st->mesh_wall0 + g->mesh));
     if (HistorySlotsHas(&sm->hs, CONTACT_SIDE_BRIDGE))
-      (void)InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sm->hs, c->slot), &kin, st, cr.F);
+      (void)InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sm->hs, c->slot), HistorySlotsShape(&sm->hs, c->slot),
+                              &kin, st, cr.F);
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
@@ -340,7 +341,8 @@ static PetscErrorCode MeshGroupLeft(SphereMesh *sm, const InteractionContext *ct
         ContactSeparate(ctx->model, cp, &sm->hs.h[old->slot], HistorySlotsRolling(&sm->hs, old->slot),
                         HistorySlotsTurning(&sm->hs, old->slot), &kin, st->dt, &cr);
       else PetscCall(PetscMemzero(&cr, sizeof(cr)));
-      if (b && b->V > 0.0) held = InteractionBridge(ctx, i, -1, cp, b, &kin, st, cr.F);
+      if (b && b->V > 0.0)
+        held = InteractionBridge(ctx, i, -1, cp, b, HistorySlotsShape(&sm->hs, old->slot), &kin, st, cr.F);
       WallLedger(p, i, &cr, cr.F, &kin);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
       if (st->walls || st->sink) MeshWallAdd(st, g->mesh, ps, f, p->x + 3 * i, cr.F);

@@ -47,10 +47,12 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
 
 /* Every normal law, damping and separation (the kernel's Normal forms each: ContactNormalModel), tangential spring
  * and rolling resistance (the turning spring and rolling contact by contact after the lanes: ContactTurningAdd,
- * ContactRollingAdd).  Liquid bridges, which outlive their contacts, take the generic path. */
+ * ContactRollingAdd); liquid bridges after the lanes, and a bridge that outlives its contact through
+ * SpherePairGeneric (sphere_scan.c). */
 PetscBool SphereFusable(const ContactModel *m)
 {
-  return !m->liquid.on ? PETSC_TRUE : PETSC_FALSE;
+  (void)m;
+  return PETSC_TRUE;
 }
 PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st,
                                  SphereMemos *mm, PetscReal res[CONTACT_RESULTS], SpherePairOut *out)
@@ -90,7 +92,9 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     res[9] = cr.P[0], res[10] = cr.P[1], res[11] = cr.W;
     if (cr.P[2] != 0.0 && NeighborTarget(p, j) >= 0)
       ParticlesLedgerAdd(ctx->p, NeighborTarget(p, j), LEDGER_ROLLING, cr.P[2]);
-    if (wet) (void)InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]), &kin, st, res);
+    if (wet)
+      (void)InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]),
+                              HistorySlotsShape(&nl->hs, nl->slot[k]), &kin, st, res);
     *out = SPHERE_PAIR_FORCE_TORQUE;
   } else if (fl[k] & NEIGHBOR_TOUCHED) {
     cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
@@ -99,14 +103,17 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     fl[k] &= ~NEIGHBOR_TOUCHED;
     for (int a = 0; a < 3; a++) res[a] = cr.F[a];
     res[9] = res[10] = 0.0, res[11] = cr.W;
-    if (!(wet && InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]), &kin, st, res)))
+    if (!(wet && InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]),
+                                   HistorySlotsShape(&nl->hs, nl->slot[k]), &kin, st, res)))
       nl->slot[k] = -1; /* a zero history: its record stays unused until the next build */
     *out = SPHERE_PAIR_FORCE;
   } else if (wet && nl->slot[k] >= 0) { /* apart, held by a bridge */
     cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
     for (int a = 0; a < 3; a++) res[a] = 0.0;
     res[9] = res[10] = res[11] = 0.0;
-    if (!InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]), &kin, st, res)) nl->slot[k] = -1;
+    if (!InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]),
+                           HistorySlotsShape(&nl->hs, nl->slot[k]), &kin, st, res))
+      nl->slot[k] = -1;
     *out = SPHERE_PAIR_FORCE;
     if (st->need)
       SphereApproachBound(ctx, nl, k, i, j, -(kin.v[0] * kin.n[0] + kin.v[1] * kin.n[1] + kin.v[2] * kin.n[2]), kin.d,

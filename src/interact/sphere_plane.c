@@ -156,7 +156,8 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
                            ContactStepBound(ctx->model, cp, ctx->ctl, 0.5 * cp->m * cr.ddot * cr.ddot + cr.U, h->v_imp),
                            i, -1 - sp->ij[2 * k + 1]);
     if (HistorySlotsHas(&sp->hs, CONTACT_SIDE_BRIDGE))
-      (void)InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]), &kin, st, cr.F);
+      (void)InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]),
+                              HistorySlotsShape(&sp->hs, sp->slot[k]), &kin, st, cr.F);
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
     for (int a = 0; a < 3; a++) p->t[3 * i + a] += cr.Ti[a];
@@ -168,7 +169,8 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     sp->touched[k] = 0;
     /* a zero history */
     if (!(HistorySlotsHas(&sp->hs, CONTACT_SIDE_BRIDGE) &&
-          InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]), &kin, st, cr.F)))
+          InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]),
+                            HistorySlotsShape(&sp->hs, sp->slot[k]), &kin, st, cr.F)))
       sp->slot[k] = -1;
     WallLedger(p, i, &cr, cr.F, &kin);
     for (int a = 0; a < 3; a++) p->f[3 * i + a] += cr.F[a];
@@ -178,7 +180,9 @@ static PetscErrorCode PlanePair(SpherePlane *sp, const InteractionContext *ctx, 
     if (HistorySlotsHas(&sp->hs, CONTACT_SIDE_BRIDGE) && sp->slot[k] >= 0) { /* apart, held by a bridge */
       PetscReal F[3] = {0.0, 0.0, 0.0};
       cp = BodyPairMasses(ctx, i, -1, kin.n, PlaneConstants(ctx, i, &sp->planes->w[sp->ij[2 * k + 1]], mm), &cpb);
-      if (!InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]), &kin, st, F)) sp->slot[k] = -1;
+      if (!InteractionBridge(ctx, i, -1, cp, HistorySlotsBridge(&sp->hs, sp->slot[k]),
+                             HistorySlotsShape(&sp->hs, sp->slot[k]), &kin, st, F))
+        sp->slot[k] = -1;
       if (p->nledger) ParticlesLedgerAdd(p, i, LEDGER_WALLS, F[0] * kin.vw[0] + F[1] * kin.vw[1] + F[2] * kin.vw[2]);
       for (int a = 0; a < 3; a++) p->f[3 * i + a] += F[a];
       if (st->walls || st->sink) PlaneWallAdd(st, sp->ij[2 * k + 1], p, i, &kin, F);

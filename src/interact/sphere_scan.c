@@ -6,24 +6,38 @@
  * neither now nor before: the sieve (PairSieveRun) tells them from their
  * members' positions and radii alone, and the full path takes the rest.  A
  * contact of a body's sphere takes its masses projected on the contact
- * (BodyPairMasses, as the generic path does), its constants a row of their own. */
+ * (BodyPairMasses, as the generic path does), its constants a row of their own.
+ * In a wet run every pair is scanned (a bridge holds pairs apart), a touching
+ * pair's bridge is added to its contact's force and a pair apart that holds one
+ * takes the generic path, all of it in pair order after the lanes: the liquid's
+ * and the ledger's sums see the generic path's order. */
 #include "interact/sphere_scan.h"
 #include "interact/pair_sieve.h"
 #include "interact/body_pair.h"
+#include "interact/bridge.h"
 #include "contact/kernel_scalar.h"
 
 /* Results of a window of pairs in pair order, accumulated once the window's
  * batched contacts are evaluated. */
 typedef struct {
-  PetscInt           n;
-  LocalInt           i[CONTACT_BATCH], j[CONTACT_BATCH];
-  unsigned char      out[CONTACT_BATCH];
-  PetscReal          res[CONTACT_RESULTS * CONTACT_BATCH];
-  PetscReal          roll[CONTACT_BATCH]; /* a run with rolling resistance: each contact's rolling power */
-  ContactPair        cp[CONTACT_BATCH];   /* a step that needs the bound: each contact's constants */
+  PetscInt      n;
+  LocalInt      i[CONTACT_BATCH], j[CONTACT_BATCH];
+  unsigned char out[CONTACT_BATCH];
+  PetscReal     res[CONTACT_RESULTS * CONTACT_BATCH];
+  PetscReal     roll[CONTACT_BATCH]; /* a run with rolling resistance: each contact's rolling power */
+  ContactPair   cp[CONTACT_BATCH];   /* a step that needs the bound: each contact's constants */
+  /* a wet run: each row's pair, its batch lane (-1: none) and what the liquid asks of it */
+  LocalInt           k[CONTACT_BATCH], b[CONTACT_BATCH];
+  unsigned char      wet[CONTACT_BATCH];
   ContactBatch       batch;
   ContactNormalModel nm; /* the model's, formed once a scan: ContactNormalModelOf may walk the pair table */
 } SphereWindow;
+
+/* What a wet run's window row asks of the liquid after the lanes */
+enum {
+  SPHERE_WET_BRIDGE = 1, /* a touching pair: its bridge onto its contact's force */
+  SPHERE_WET_GENERIC     /* a pair apart that holds a bridge: the generic path */
+};
 
 /* The turning spring and the rolling resistance of a first touch onto its
  * normal part (F, Ti, Tj, P; ContactTurningAdd, ContactRollingAdd, as
@@ -153,6 +167,70 @@ static void SphereWindowAccumulate(Particles *p, const SphereWindow *win, PetscB
   }
 }
 
+/* Lane b after the lanes: a separation through the generic path, else the contact's rolling power and bound. */
+static inline PetscErrorCode SphereLaneDone(SphereSphere *ss, const InteractionContext *ctx, SphereWindow *win,
+                                            PetscInt b, SphereMemos *mm, InteractionStep *st, PetscBool rolls)
+{
+  const ContactBatch *bt = &win->batch;
+
+  PetscFunctionBeginUser;
+  if (bt->apart[b]) {
+    SpherePairOut out;
+    PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + CONTACT_RESULTS * bt->out[b], &out));
+    win->roll[bt->out[b]] = 0.0; /* a separation: no rolling power */
+    win->out[bt->out[b]]  = (unsigned char)out;
+  } else {
+    if (rolls) win->roll[bt->out[b]] = bt->P2[b];
+    if (st->need)
+      InteractionStepBound(st,
+                           SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b],
+                                              ss->nl.hs.h[bt->slot[b]].v_imp),
+                           bt->i[b], bt->j[b]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A touching pair k's bridge onto its contact's force in res (after
+ * ContactEvaluate on the generic path: its kinematics and masses). */
+static void SphereBridgeAdd(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, SphereMemos *mm,
+                            InteractionStep *st, PetscReal *res)
+{
+  NeighborList      *nl = &ss->nl;
+  const PetscInt     i = nl->ij[2 * k], j = nl->ij[2 * k + 1];
+  ContactKinematics  kin;
+  ContactPair        cpb;
+  const ContactPair *cp;
+
+  SphereKinematics(nl, ctx->p, k, i, j, &kin);
+  cp = BodyPairMasses(ctx, i, j, kin.n, &SphereMemoFor(ctx, nl, k, i, j, mm)->cp, &cpb);
+  (void)InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]),
+                          HistorySlotsShape(&nl->hs, nl->slot[k]), &kin, st, res);
+}
+
+/* A wet run's window after the lanes, row by row in pair order: each lane as
+ * SphereLaneDone, a touching pair's bridge, a bridged pair apart through
+ * the generic path. */
+static PetscErrorCode SphereWindowWet(SphereSphere *ss, const InteractionContext *ctx, SphereWindow *win,
+                                      SphereMemos *mm, InteractionStep *st, PetscBool rolls)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt q = 0; q < win->n; q++) {
+    PetscReal *res = win->res + CONTACT_RESULTS * q;
+    if (win->wet[q] == SPHERE_WET_GENERIC) {
+      SpherePairOut out;
+      PetscCall(SpherePairGeneric(ss, ctx, win->k[q], st, mm, res, &out));
+      win->out[q] = (unsigned char)out;
+      continue;
+    }
+    if (win->b[q] >= 0) {
+      PetscCall(SphereLaneDone(ss, ctx, win, win->b[q], mm, st, rolls));
+      if (win->batch.apart[win->b[q]]) continue; /* the generic path took its bridge */
+    }
+    SphereBridgeAdd(ss, ctx, win->k[q], mm, st, res);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The batch's contacts, then those of its pairs found apart through the
  * generic path, then every result of the window into the particles in pair order. */
 static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionContext *ctx, const ContactBatchModel *bm,
@@ -166,20 +244,9 @@ static PetscErrorCode SphereWindowFlush(SphereSphere *ss, const InteractionConte
   /* with bodies no kept damper C: a body's contact mass changes with its orientation */
   ContactBatchEvaluate(bm, bt, st->dt, p->v, p->vp, p->w, p->wp, ss->nl.hs.h, HistorySlotsTurning(&ss->nl.hs, 0),
                        HistorySlotsRolling(&ss->nl.hs, 0), p->body ? NULL : HistorySlotsDamp(&ss->nl.hs), win->res);
-  for (PetscInt b = 0; b < bt->n; b++)
-    if (bt->apart[b]) {
-      SpherePairOut out;
-      PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + CONTACT_RESULTS * bt->out[b], &out));
-      win->roll[bt->out[b]] = 0.0; /* a separation: no rolling power */
-      win->out[bt->out[b]]  = (unsigned char)out;
-    } else {
-      if (rolls) win->roll[bt->out[b]] = bt->P2[b];
-      if (st->need)
-        InteractionStepBound(st,
-                             SphereContactBound(ctx, &win->cp[bt->out[b]], bt->ddot[b], bt->U[b],
-                                                ss->nl.hs.h[bt->slot[b]].v_imp),
-                             bt->i[b], bt->j[b]);
-    }
+  if (HistorySlotsHas(&ss->nl.hs, CONTACT_SIDE_BRIDGE)) PetscCall(SphereWindowWet(ss, ctx, win, mm, st, rolls));
+  else
+    for (PetscInt b = 0; b < bt->n; b++) PetscCall(SphereLaneDone(ss, ctx, win, b, mm, st, rolls));
   if (bt->deep) st->deep = PETSC_TRUE, bt->deep = PETSC_FALSE;
   SphereWindowAccumulate(p, win, rolls);
   win->n = bt->n = bt->npool = 0;
@@ -328,9 +395,11 @@ typedef struct {
 /* Pair k, which the sieve passed: into the window's row q (touching at the
  * last step: the batch; a first touch: evaluated now), or its approach
  * bound, or nothing.  Whether row q was taken. */
-static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionContext *ctx, const SphereScanView *vw,
-                                            PetscInt k, SphereMemos *mm, SphereWindow *win, InteractionStep *st,
-                                            PetscBool *taken)
+static inline __attribute__((always_inline)) PetscErrorCode SphereScanPair(SphereSphere             *ss,
+                                                                           const InteractionContext *ctx,
+                                                                           const SphereScanView *vw, PetscInt k,
+                                                                           SphereMemos *mm, SphereWindow *win,
+                                                                           InteractionStep *st, PetscBool *taken)
 {
   const NeighborList *nl = &ss->nl;
   const PetscReal    *x = vw->x, *rad = vw->rad;
@@ -373,13 +442,74 @@ static inline PetscErrorCode SphereScanPair(SphereSphere *ss, const InteractionC
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* SphereScanPair in a wet run: the row's pair and batch lane kept for the liquid's turn after the lanes
+ * (SphereWindowWet), a pair apart that holds a bridge left to the generic path there. */
+static inline PetscErrorCode SphereScanPairWet(SphereSphere *ss, const InteractionContext *ctx,
+                                               const SphereScanView *vw, PetscInt k, SphereMemos *mm, SphereWindow *win,
+                                               InteractionStep *st, PetscBool *taken)
+{
+  const unsigned f = vw->flag[k];
+  const PetscInt q = win->n;
+
+  PetscFunctionBeginUser;
+  win->k[q] = (LocalInt)k, win->b[q] = (f & NEIGHBOR_TOUCHED) ? (LocalInt)win->batch.n : -1;
+  win->wet[q] = !(f & NEIGHBOR_TOUCHED) && vw->slot[k] >= 0 ? SPHERE_WET_GENERIC : SPHERE_WET_BRIDGE;
+  if (win->wet[q] == SPHERE_WET_GENERIC) {
+    win->i[q] = vw->ij[2 * k], win->j[q] = vw->ij[2 * k + 1], win->out[q] = SPHERE_PAIR_NONE, win->roll[q] = 0.0;
+    *taken = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SphereScanPair(ss, ctx, vw, k, mm, win, st, taken));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The sieve's passed pairs at[0 .. na) of k0 .. k1-1 joined, in order, by the pairs apart that hold a
+ * bridge (a history without a touch): the sieve tells pairs by their distance alone.  Their count. */
+static PetscInt SphereSieveBridged(const NeighborList *nl, PetscInt k0, PetscInt k1, LocalInt *at, PetscInt na)
+{
+  LocalInt sieved[PAIR_SIEVE_CHUNK];
+  PetscInt n = 0, a = 0;
+
+  for (PetscInt q = 0; q < na; q++) sieved[q] = at[q];
+  for (PetscInt k = k0; k < k1; k++) {
+    const PetscBool passed = a < na && sieved[a] == k ? PETSC_TRUE : PETSC_FALSE;
+    if (passed) a++;
+    if (passed || (nl->slot[k] >= 0 && !(nl->flag[k] & NEIGHBOR_TOUCHED))) at[n++] = (LocalInt)k;
+  }
+  return n;
+}
+
+/* SphereScanFused's pairs in a wet run (a loop of its own: the dry one does not test for liquid). */
+static __attribute__((noinline)) PetscErrorCode SphereScanWet(SphereSphere *ss, const InteractionContext *ctx,
+                                                              const SphereScanView *vw, const PairSieve *sv,
+                                                              const ContactBatchModel *bm, SphereMemos *mm,
+                                                              SphereWindow *win, InteractionStep *st)
+{
+  const NeighborList *nl = &ss->nl;
+  LocalInt            at[PAIR_SIEVE_CHUNK];
+
+  PetscFunctionBeginUser;
+  for (PetscInt k0 = 0, k1; k0 < nl->npair; k0 = k1) {
+    PetscInt na;
+    k1 = PetscMin(k0 + PAIR_SIEVE_CHUNK, nl->npair);
+    na = SphereSieveBridged(nl, k0, k1, at, PairSieveRun(sv, k0, k1, at));
+    for (PetscInt a = 0; a < na; a++) {
+      PetscBool taken;
+      PetscCall(SphereScanPairWet(ss, ctx, vw, at[a], mm, win, st, &taken));
+      if (taken && ++win->n == CONTACT_BATCH) PetscCall(SphereWindowFlush(ss, ctx, bm, win, mm, st));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, InteractionStep *st)
 {
   const NeighborList *nl = &ss->nl;
   SphereWindow       *win;
   SphereMemos         mm;
   ContactBatchModel   bm = ContactBatchModelOf(ctx->model, st->need);
-  PairSieve sv = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
+  PairSieve       sv  = {nl->ij, nl->flag, ctx->p->x, ctx->p->radius, st->need ? SphereApproachReach(ctx, st) : -1.0};
+  const PetscBool wet = HistorySlotsHas(&nl->hs, CONTACT_SIDE_BRIDGE);
   const SphereScanView vw = {nl->ij,    nl->slot,       nl->flag,
                              ctx->p->x, ctx->p->radius, ctx->p->body ? ctx->p->flags : NULL,
                              st->need,  sv.reach};
@@ -391,16 +521,18 @@ PetscErrorCode SphereScanFused(SphereSphere *ss, const InteractionContext *ctx, 
   win->n = win->batch.n = win->batch.npool = 0;
   win->nm                                  = bm.nm;
   win->batch.deep                          = PETSC_FALSE;
-  for (PetscInt k0 = 0, k1; k0 < nl->npair; k0 = k1) {
-    PetscInt na;
-    k1 = PetscMin(k0 + PAIR_SIEVE_CHUNK, nl->npair);
-    na = PairSieveRun(&sv, k0, k1, at); /* every imaged pair among them: the sieve applies no shift */
-    for (PetscInt a = 0; a < na; a++) {
-      PetscBool taken;
-      PetscCall(SphereScanPair(ss, ctx, &vw, at[a], &mm, win, st, &taken));
-      if (taken && ++win->n == CONTACT_BATCH) PetscCall(SphereWindowFlush(ss, ctx, &bm, win, &mm, st));
+  if (wet) PetscCall(SphereScanWet(ss, ctx, &vw, &sv, &bm, &mm, win, st));
+  else
+    for (PetscInt k0 = 0, k1; k0 < nl->npair; k0 = k1) {
+      PetscInt na;
+      k1 = PetscMin(k0 + PAIR_SIEVE_CHUNK, nl->npair);
+      na = PairSieveRun(&sv, k0, k1, at); /* every imaged pair among them: the sieve applies no shift */
+      for (PetscInt a = 0; a < na; a++) {
+        PetscBool taken;
+        PetscCall(SphereScanPair(ss, ctx, &vw, at[a], &mm, win, st, &taken));
+        if (taken && ++win->n == CONTACT_BATCH) PetscCall(SphereWindowFlush(ss, ctx, &bm, win, &mm, st));
+      }
     }
-  }
   PetscCall(SphereWindowFlush(ss, ctx, &bm, win, &mm, st));
   PetscCall(PetscFree(win));
   PetscFunctionReturn(PETSC_SUCCESS);
