@@ -243,16 +243,23 @@ def bitwise(args, tmp):
     ok, diff = same(os.path.join(tmp, "bw_off", "final.h5"), os.path.join(tmp, "bw1", "final.h5"))
     check(ok, "bitwise.yaml: the final state the same bits with fields as without %s" % (diff or ""))
     # a step whose contacts a frame samples takes the generic sphere path; the others the fused one, wet or dry
-    wet = ["-material_liquid", "2e-11", "-contact_liquid_viscosity", "1e-3", "-contact_liquid_contact_angle", "10"]
+    # (with rolling resistance and the ledger: the rolling power's sums in pair order, in the checkpoints)
+    wet = ["-material_liquid", "2e-11", "-contact_liquid_viscosity", "1e-3", "-contact_liquid_contact_angle", "10",
+           "-contact_mu_roll", "0.3", "-thermo_ledger", "true", "-checkpoint_interval_steps", "500"]
     run(args, deck, os.path.join(tmp, "wet_on"), BITWISE + ["-fields_grid", "1,1,10"] + wet)
     run(args, deck, os.path.join(tmp, "wet_off"), ["-steps", "1000"] + wet)
     ok, diff = same(os.path.join(tmp, "wet_off", "final.h5"), os.path.join(tmp, "wet_on", "final.h5"))
+    for step in ("000000500", "000001000"):
+        ck = [os.path.join(tmp, d, "checkpoints", "step_%s.h5" % step) for d in ("wet_off", "wet_on")]
+        ok_ck, diff_ck = same(*ck)
+        ok, diff = ok and ok_ck, (diff or []) + diff_ck
     rows = [open(os.path.join(tmp, d, "thermo.csv")).read().splitlines() for d in ("wet_off", "wet_on")]
     col = rows[0][0].split(",").index("bridges")
     bridges = int(float(rows[0][-1].split(",")[col]))
     same_liquid = [r.split(",")[:-1] for r in rows[0]] == [r.split(",")[:-1] for r in rows[1]]
-    check(ok and same_liquid and bridges > 0, "bitwise.yaml with liquid bridges (%d at the end): the final state and "
-          "thermo.csv the same bits with fields (the generic path every 20 steps) as without %s" % (bridges, diff or ""))
+    check(ok and same_liquid and bridges > 0, "bitwise.yaml with liquid bridges (%d at the end) and rolling resistance: "
+          "the final state, the checkpoints (the ledger too) and thermo.csv the same bits with fields (the generic "
+          "path every 20 steps) as without %s" % (bridges, diff or ""))
     lucy_ = BITWISE + ["-fields_grid", "1,1,10", "-fields_window", "150", "-checkpoint_interval_steps", "300",
                        "-checkpoint_keep", "5"]
     one, two = os.path.join(tmp, "rs1"), os.path.join(tmp, "rs2")

@@ -55,7 +55,7 @@ PetscBool SphereFusable(const ContactModel *m)
   return PETSC_TRUE;
 }
 PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st,
-                                 SphereMemos *mm, PetscReal res[CONTACT_RESULTS], SpherePairOut *out)
+                                 SphereMemos *mm, PetscReal res[CONTACT_RESULTS], SpherePairOut *out, PetscReal *roll)
 {
   const Particles   *p  = ctx->p;
   NeighborList      *nl = &ss->nl;
@@ -90,7 +90,8 @@ PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx
     if (st->need) InteractionStepBound(st, SphereContactBound(ctx, cp, cr.ddot, cr.U, h->v_imp), i, j);
     for (int a = 0; a < 3; a++) res[a] = cr.F[a], res[3 + a] = cr.Ti[a], res[6 + a] = cr.Tj[a];
     res[9] = cr.P[0], res[10] = cr.P[1], res[11] = cr.W;
-    if (cr.P[2] != 0.0 && NeighborTarget(p, j) >= 0)
+    if (roll) *roll = cr.P[2];
+    else if (cr.P[2] != 0.0 && NeighborTarget(p, j) >= 0)
       ParticlesLedgerAdd(ctx->p, NeighborTarget(p, j), LEDGER_ROLLING, cr.P[2]);
     if (wet)
       (void)InteractionBridge(ctx, i, j, cp, HistorySlotsBridge(&nl->hs, nl->slot[k]),
@@ -171,7 +172,7 @@ PetscErrorCode SpherePairsGeneric(SphereSphere *ss, const InteractionContext *ct
   for (PetscInt k = 0; k < ss->nl.npair; k++) {
     PetscReal     res[CONTACT_RESULTS];
     SpherePairOut out;
-    PetscCall(SpherePairGeneric(ss, ctx, k, st, &mm, res, &out));
+    PetscCall(SpherePairGeneric(ss, ctx, k, st, &mm, res, &out, NULL));
     if (out == SPHERE_PAIR_NONE) continue;
     SphereAccumulate(ctx->p, ss->nl.ij[2 * k], ss->nl.ij[2 * k + 1], res, out);
     if (st->sink) SphereSinkPair(ctx->p, &ss->nl, k, st->sink, res);

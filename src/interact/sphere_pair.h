@@ -78,9 +78,12 @@ static inline void SphereApproachBound(const InteractionContext *ctx, const Neig
 }
 
 /* Pair k through the generic path (ContactEvaluate, ContactSeparate) and,
- * with st->need, its step bound. */
+ * with st->need, its step bound.  A contact's rolling power goes to the
+ * ledger now, or into *roll (when given: 0 where it has none) for the
+ * caller to add in its pairs' order. */
 PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *,
-                                              SphereMemos *, PetscReal res[CONTACT_RESULTS], SpherePairOut *);
+                                              SphereMemos *, PetscReal res[CONTACT_RESULTS], SpherePairOut *,
+                                              PetscReal *roll);
 /* Whether the fused scan covers the model: any normal law, damping,
  * separation, tangential spring, rolling resistance and liquid bridges. */
 PETSC_EXTERN PetscBool SphereFusable(const ContactModel *);

@@ -176,7 +176,7 @@ static inline PetscErrorCode SphereLaneDone(SphereSphere *ss, const InteractionC
   PetscFunctionBeginUser;
   if (bt->apart[b]) {
     SpherePairOut out;
-    PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + CONTACT_RESULTS * bt->out[b], &out));
+    PetscCall(SpherePairGeneric(ss, ctx, bt->k[b], st, mm, win->res + CONTACT_RESULTS * bt->out[b], &out, NULL));
     win->roll[bt->out[b]] = 0.0; /* a separation: no rolling power */
     win->out[bt->out[b]]  = (unsigned char)out;
   } else {
@@ -218,7 +218,8 @@ static PetscErrorCode SphereWindowWet(SphereSphere *ss, const InteractionContext
     PetscReal *res = win->res + CONTACT_RESULTS * q;
     if (win->wet[q] == SPHERE_WET_GENERIC) {
       SpherePairOut out;
-      PetscCall(SpherePairGeneric(ss, ctx, win->k[q], st, mm, res, &out));
+      /* a bridged pair touching again: its rolling power joins the window's, added in pair order */
+      PetscCall(SpherePairGeneric(ss, ctx, win->k[q], st, mm, res, &out, &win->roll[q]));
       win->out[q] = (unsigned char)out;
       continue;
     }
