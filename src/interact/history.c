@@ -34,7 +34,8 @@ static PetscErrorCode HistorySlotsReserveBeside(HistorySlots *hs)
     hs->dampcap = hs->cap;
     PetscCall(PetscRealloc(2 * (size_t)hs->dampcap * sizeof(*hs->damp), &hs->damp));
   }
-  if (hs->shapeon && hs->shapecap < hs->cap) { /* the new shapes none: a slot's shape is read before it is formed */
+  if (hs->on[CONTACT_SIDE_BRIDGE] &&
+      hs->shapecap < hs->cap) { /* the new shapes none: a slot's shape is read before it is formed */
     PetscCall(PetscRealloc((size_t)hs->cap * sizeof(*hs->shape), &hs->shape));
     PetscCall(PetscArrayzero(hs->shape + hs->shapecap, hs->cap - hs->shapecap));
     hs->shapecap = hs->cap;

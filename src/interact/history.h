@@ -40,20 +40,18 @@ typedef struct {
    * state, its key (V, R) checked at each use */
   LiquidShape *shape;
   PetscInt     shapecap;
-  PetscBool    shapeon;
 } HistorySlots;
 
 /* Which side states the slots keep: those the model enables. */
 static inline void HistorySlotsSetUp(HistorySlots *hs, const ContactModel *model)
 {
   for (int k = 0; k < CONTACT_SIDES; k++) hs->on[k] = ContactSides[k].enabled(model);
-  hs->dampon  = ContactNormalModelOf(model).damp == CONTACT_DAMP_CALIBRATED ? PETSC_TRUE : PETSC_FALSE;
-  hs->shapeon = hs->on[CONTACT_SIDE_BRIDGE];
+  hs->dampon = ContactNormalModelOf(model).damp == CONTACT_DAMP_CALIBRATED ? PETSC_TRUE : PETSC_FALSE;
 }
 /* Slot k's bridge shape, NULL where the run keeps none. */
 static inline LiquidShape *HistorySlotsShape(const HistorySlots *hs, PetscInt k)
 {
-  return hs->shapeon ? hs->shape + k : NULL;
+  return hs->on[CONTACT_SIDE_BRIDGE] ? hs->shape + k : NULL;
 }
 /* The calibrated damper's (v_imp, C) of slot 0 onward, NULL where the run keeps none. */
 static inline PetscReal *HistorySlotsDamp(const HistorySlots *hs)

@@ -45,15 +45,6 @@ SphereMemo *SphereMemoSet(const InteractionContext *ctx, const NeighborList *nl,
   return mm;
 }
 
-/* Every normal law, damping and separation (the kernel's Normal forms each: ContactNormalModel), tangential spring
- * and rolling resistance (the turning spring and rolling contact by contact after the lanes: ContactTurningAdd,
- * ContactRollingAdd); liquid bridges after the lanes, and a bridge that outlives its contact through
- * SpherePairGeneric (sphere_scan.c). */
-PetscBool SphereFusable(const ContactModel *m)
-{
-  (void)m;
-  return PETSC_TRUE;
-}
 PetscErrorCode SpherePairGeneric(SphereSphere *ss, const InteractionContext *ctx, PetscInt k, InteractionStep *st,
                                  SphereMemos *mm, PetscReal res[CONTACT_RESULTS], SpherePairOut *out, PetscReal *roll)
 {

@@ -84,9 +84,6 @@ static inline void SphereApproachBound(const InteractionContext *ctx, const Neig
 PETSC_EXTERN PetscErrorCode SpherePairGeneric(SphereSphere *, const InteractionContext *, PetscInt k, InteractionStep *,
                                               SphereMemos *, PetscReal res[CONTACT_RESULTS], SpherePairOut *,
                                               PetscReal *roll);
-/* Whether the fused scan covers the model: any normal law, damping,
- * separation, tangential spring, rolling resistance and liquid bridges. */
-PETSC_EXTERN PetscBool SphereFusable(const ContactModel *);
 /* Every pair through the generic path, accumulated in pair order. */
 PETSC_EXTERN PetscErrorCode SpherePairsGeneric(SphereSphere *, const InteractionContext *, InteractionStep *);
 

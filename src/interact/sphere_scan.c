@@ -1,4 +1,4 @@
-/* The sphere-sphere forces under every model SphereFusable covers, fused: pairs that
+/* The sphere-sphere forces under every contact model, fused: pairs that
  * touched at the last step go through the contact kernel's lanes
  * (ContactBatchEvaluate), first touches through its scalar instantiation,
  * separations through the generic path; all accumulated in pair order.  The
@@ -7,9 +7,9 @@
  * members' positions and radii alone, and the full path takes the rest.  A
  * contact of a body's sphere takes its masses projected on the contact
  * (BodyPairMasses, as the generic path does), its constants a row of their own.
- * In a wet run every pair is scanned (a bridge holds pairs apart), a touching
- * pair's bridge is added to its contact's force and a pair apart that holds one
- * takes the generic path, all of it in pair order after the lanes: the liquid's
+ * In a wet run the sieve's pairs are joined by those a bridge holds apart
+ * (which take the generic path) and a touching pair's bridge is added to its
+ * contact's force, all of it in pair order after the lanes: the liquid's
  * and the ledger's sums see the generic path's order. */
 #include "interact/sphere_scan.h"
 #include "interact/pair_sieve.h"

@@ -1,5 +1,4 @@
-/* The sphere-sphere forces under the Hertz-harmonic model, fused
- * (sphere_scan.c): the models SphereFusable covers. */
+/* The sphere-sphere forces, fused (sphere_scan.c): every contact model. */
 #ifndef HDEM_SPHERE_SCAN_H
 #define HDEM_SPHERE_SCAN_H
 

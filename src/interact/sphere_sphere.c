@@ -7,7 +7,7 @@ static PetscErrorCode SphereCompute(Interaction it, const InteractionContext *ct
   SphereSphere *ss = (SphereSphere *)it->data;
 
   PetscFunctionBeginUser;
-  if (SphereFusable(ctx->model) && !st->sink) {
+  if (!st->sink) {
     PetscCall(SphereScanFused(ss, ctx, st));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
