@@ -3,7 +3,8 @@
  * the last step and still are): telling them apart from two positions and
  * two radii is most of the scan's work, and which ones pass is unpredictable,
  * so the sieve does it without branches, eight pairs at a time in AVX-512
- * lanes where the processor has them (chosen at run time).
+ * lanes where the processor has them, else four at a time in AVX2 lanes
+ * (chosen at run time).
  *
  * A pair passes when it touched at the last step, is imaged (its shift is
  * the scan's to apply), or when its squared separation
@@ -25,14 +26,22 @@ typedef struct {
   PetscReal            reach; /* < 0: no reach (the step bound is not wanted) */
 } PairSieve;
 
+/* The sieve's paths, each on the processors that have its instructions. */
+typedef enum {
+  PAIR_SIEVE_PORTABLE,
+  PAIR_SIEVE_AVX2,
+  PAIR_SIEVE_AVX512
+} PairSievePath;
+
 /* The indices of pairs k0 .. k1-1 (k1 - k0 <= PAIR_SIEVE_CHUNK) that pass,
  * in order, into at[] (room for PAIR_SIEVE_CHUNK); returns their count. */
 PETSC_EXTERN PetscInt PairSieveRun(const PairSieve *, PetscInt k0, PetscInt k1, LocalInt *at);
-/* The same without vector lanes: what PairSieveRun does where AVX-512 is
- * missing (and on the tail of a run), callable alone for tests. */
-PETSC_EXTERN PetscInt PairSieveRunPortable(const PairSieve *, PetscInt k0, PetscInt k1, LocalInt *at);
-/* Whether PairSieveRun takes the AVX-512 lanes on this processor. */
-PETSC_EXTERN PetscBool PairSieveVectorised(void);
+/* The same on a given path, one at most PairSieveBest() (for tests: every
+ * path a processor has gives the same passes). */
+PETSC_EXTERN PetscInt PairSieveRunOn(PairSievePath, const PairSieve *, PetscInt k0, PetscInt k1, LocalInt *at);
+/* The path PairSieveRun takes on this processor, and a path's name. */
+PETSC_EXTERN PairSievePath PairSieveBest(void);
+PETSC_EXTERN const char   *PairSievePathName(PairSievePath);
 
 /* The squared reach of a pair of radii sum rs (the scan's own threshold):
  * a hair over rs, so that rounding in the approach bound's own arithmetic
