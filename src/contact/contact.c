@@ -33,9 +33,9 @@ static PetscBool ContactTurns(const ContactModel *m)
 }
 
 const ContactSideState ContactSides[CONTACT_SIDES] =
-  {{"rolling", sizeof(ContactRolling), offsetof(ContactRecord, r), ContactRolls, "rolling_", 3},
-   {"bridge", sizeof(ContactBridge), offsetof(ContactRecord, b), ContactWet, "bridge_", 4},
-   {"turning", sizeof(ContactTurning), offsetof(ContactRecord, t), ContactTurns, "turning_", 5}};
+  {{"rolling", sizeof(ContactRolling), offsetof(ContactRecord, r), ContactRolls, "rolling_", 3, 0},
+   {"bridge", sizeof(ContactBridge), offsetof(ContactRecord, b), ContactWet, "bridge_", 4, 0},
+   {"turning", sizeof(ContactTurning), offsetof(ContactRecord, t), ContactTurns, "turning_", 5, sizeof(PetscReal)}};
 
 const char *const TangentialStiffnessTypes[] = {"constant", "mindlin", "TangentialStiffnessType", "TANGENTIAL_", NULL};
 const char *const TangentialModels[]         = {"shear_displacement", "incremental", "mindlin_deresiewicz",

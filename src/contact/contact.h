@@ -179,6 +179,7 @@ typedef struct {
   PetscReal mun;      /* mu N at the last step [N] */
   /* 0 loading; unloading -1, reloading +1 in a loop from the virgin curve, -2, +2 inside one */
   PetscReal phase;
+  PetscReal spare; /* unused, zero: three rows of four reals, which the lanes move whole */
 } ContactTurning;
 
 /* A pair's liquid bridge, kept beside the history only in wet runs; it
@@ -217,6 +218,7 @@ typedef struct {
   PetscBool (*enabled)(const ContactModel *);
   const char *prefix; /* its fields' names in ContactHistoryFields begin so */
   PetscInt    since;  /* the checkpoint format (CHECKPOINT_VERSION) that first kept it */
+  size_t      spare;  /* bytes at its end that no field names and no checkpoint keeps (zero) */
 } ContactSideState;
 
 PETSC_EXTERN const ContactSideState ContactSides[CONTACT_SIDES];

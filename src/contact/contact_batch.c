@@ -55,7 +55,7 @@ INLINE void Transpose(const V a[4], V b[4])
 }
 
 /* Components 0-2 of particle k of each lane from a 3-per-particle array
- * (ParticlesReserveGhosts keeps one real past the last particle). */
+ * (the arrays keep one real past the last particle: FIELD_PAD). */
 INLINE void Gather3(const PetscReal *a, const PetscInt k[4], V c[3])
 {
   V r[4] = {Load(a + 3 * k[0]), Load(a + 3 * k[1]), Load(a + 3 * k[2]), Load(a + 3 * k[3])}, t[4];
@@ -176,28 +176,43 @@ INLINE void LanesConst(const ContactBatch *bt, PetscInt b0, ContactDampKind damp
 }
 
 /* The Mindlin-Deresiewicz spring of the lanes (kernel_md.h) onto their
- * normal part; each touching real lane's memory back into its slot. */
+ * normal part; each touching real lane's memory back into its slot.  A
+ * memory is three rows of four reals, moved as rows and transposed (scalar
+ * moves into and out of lanes cost as much as the spring's arithmetic). */
+_Static_assert(
+  sizeof(ContactTurning) == 12 * sizeof(PetscReal) && offsetof(ContactTurning, tss) == 3 * sizeof(PetscReal) &&
+    offsetof(ContactTurning, dlast) == 6 * sizeof(PetscReal) &&
+    offsetof(ContactTurning, mun) == 9 * sizeof(PetscReal) && offsetof(ContactTurning, phase) == 10 * sizeof(PetscReal),
+  "a turning memory is three rows of four reals: ts, tss[0] | tss[1..2], dlast[0..1] | dlast[2], mun, phase, spare");
 INLINE void LanesTurningMD(const ContactBatchModel *md, const ContactBatch *bt, PetscInt b0, PetscInt nreal,
                            PetscReal dt, ContactTurning *tn, M touch, V ri, V rj, V kc, V gc, V mu, const V n[3],
                            const V v[3], const V vp[3], const V wi[3], const V wj[3], const V wip[3], const V wjp[3],
                            V sd, V qd, V Fn, V Fn_applied, V xi[3], V F[3], V Ti[3], V Tj[3], V P[2])
 {
-  V               vt[3], vtp[3];
-  LanesTurning    s;
-  ContactTurning *t[CONTACT_LANES];
+  V            vt[3], vtp[3], rows[3][4], c[3][4];
+  LanesTurning s;
+  PetscReal   *t[CONTACT_LANES];
 
-  for (int l = 0; l < CONTACT_LANES; l++) t[l] = tn + bt->slot[b0 + l];
-#define LANES_OF(f) ((V){t[0]->f, t[1]->f, t[2]->f, t[3]->f})
-  for (int a = 0; a < 3; a++) s.ts[a] = LANES_OF(ts[a]), s.tss[a] = LANES_OF(tss[a]), s.dlast[a] = LANES_OF(dlast[a]);
-  s.mun = LANES_OF(mun), s.phase = LANES_OF(phase);
-#undef LANES_OF
+  for (int l = 0; l < CONTACT_LANES; l++) t[l] = (PetscReal *)(tn + bt->slot[b0 + l]);
+  for (int r = 0; r < 3; r++) {
+    for (int l = 0; l < CONTACT_LANES; l++) rows[r][l] = Load(t[l] + 4 * r);
+    Transpose(rows[r], c[r]);
+  }
+  for (int a = 0; a < 3; a++) s.ts[a] = c[0][a];
+  s.tss[0] = c[0][3], s.tss[1] = c[1][0], s.tss[2] = c[1][1];
+  s.dlast[0] = c[1][2], s.dlast[1] = c[1][3], s.dlast[2] = c[2][0];
+  s.mun = c[2][1], s.phase = c[2][2];
   LanesSlip(ri, rj, n, v, wi, wj, vt);
   LanesSlip(ri, rj, n, vp, wip, wjp, vtp);
   LanesTurningAdd(&md->km, kc, gc, mu, ri, rj, xi, &s, n, vt, vtp, Splat(dt), sd, qd, Fn, Fn_applied, F, Ti, Tj, &P[1]);
+  for (int a = 0; a < 3; a++) c[0][a] = s.ts[a];
+  c[0][3] = s.tss[0], c[1][0] = s.tss[1], c[1][1] = s.tss[2];
+  c[1][2] = s.dlast[0], c[1][3] = s.dlast[1], c[2][0] = s.dlast[2];
+  c[2][1] = s.mun, c[2][2] = s.phase; /* c[2][3]: the spare reals as loaded */
+  for (int r = 0; r < 3; r++) Transpose(c[r], rows[r]);
   for (int l = 0; l < CONTACT_LANES && b0 + l < nreal; l++) {
     if (!touch[l]) continue;
-    for (int a = 0; a < 3; a++) t[l]->ts[a] = s.ts[a][l], t[l]->tss[a] = s.tss[a][l], t[l]->dlast[a] = s.dlast[a][l];
-    t[l]->mun = s.mun[l], t[l]->phase = s.phase[l];
+    for (int r = 0; r < 3; r++) Store(t[l] + 4 * r, rows[r][l]);
   }
 }
 
