@@ -277,6 +277,40 @@ START_TEST(test_rebuild_criterion)
 }
 END_TEST
 
+/* At the criterion's edge: a body whose displacement, speed and force terms
+ * are equal (where the cheap bound, by Cauchy-Schwarz, is tight) with their
+ * sum S a few parts in 1e9 from the half skin, in a lane: the lanes decide as
+ * IntegratorMayPass does, and both sides of the edge occur. */
+START_TEST(test_rebuild_edge)
+{
+  const PetscReal dt = 1e-3, q = 0.5 * dt * dt;
+  PetscInt        beyond = 0, within = 0;
+  for (PetscInt trial = 0; trial < 400; trial++) {
+    Rows              b;
+    PetscReal         hs     = 0.05 * (1.0 + RandomUniform(14, trial, 0, 0)), S, third;
+    PetscInt          who    = (PetscInt)(8 * RandomUniform(14, trial, 0, 1)), lanes, scalar;
+    IntegratorRebuild rb     = {dt, hs, {0.0, 0.0, 0.0}};
+    PetscReal         llo[3] = {PETSC_INFINITY, PETSC_INFINITY, PETSC_INFINITY},
+              lhi[3]         = {PETSC_NINFINITY, PETSC_NINFINITY, PETSC_NINFINITY}, slo[3], shi[3];
+    RowsFill(&b, -1);
+    for (PetscInt k = 0; k < 3 * NB; k++) b.v[k] *= 1e-6, b.f[k] *= 1e-6;
+    S     = hs * (1.0 - 1e-9 + 4e-9 * (2.0 * RandomUniform(14, trial, 0, 2) - 1.0));
+    third = S / 3.0;
+    for (int a = 0; a < 3; a++) b.x[3 * who + a] = b.x0[3 * who + a], b.v[3 * who + a] = b.f[3 * who + a] = 0.0;
+    b.x[3 * who] = b.x0[3 * who] + third;
+    b.v[3 * who] = third / dt;
+    b.f[3 * who] = third * b.m[who] / q;
+    for (int a = 0; a < 3; a++) slo[a] = llo[a], shi[a] = lhi[a];
+    lanes  = CloseRanges(&b, 0, NB, NULL, 0.0, &rb, llo, lhi);
+    scalar = MayPass(&b, &rb, slo, shi);
+    ck_assert_msg(lanes == scalar, "trial %d: lanes %d, IntegratorMayPass %d", (int)trial, (int)lanes, (int)scalar);
+    if (lanes & INTEGRATOR_BEYOND_HALF) beyond++;
+    else within++;
+  }
+  ck_assert_msg(beyond > 0 && within > 0, "the edge: %d beyond, %d within", (int)beyond, (int)within);
+}
+END_TEST
+
 /* A bed moving as a whole needs no rebuild until it has moved the whole
  * skin (walls, migration), or its frozen bodies (left behind) half of it. */
 START_TEST(test_rebuild_drift)
@@ -335,6 +369,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, test_frozen_and_gravity);
   tcase_add_test(tc, test_constant_force);
   tcase_add_test(tc, test_rebuild_criterion);
+  tcase_add_test(tc, test_rebuild_edge);
   tcase_add_test(tc, test_rebuild_drift);
   tcase_add_test(tc, test_close_open_fused);
   suite_add_tcase(s, tc);
